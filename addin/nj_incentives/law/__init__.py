@@ -1,0 +1,12 @@
+"""The calculation core: one module per statute, ordered by subsection.
+
+- :mod:`nj_incentives.law.beip`: the Business Employment Incentive Program grant,
+  N.J.S.A. 34:1B-129 (with the grant limitations of 34:1B-134 and N.J.A.C. 19:31I).
+- :mod:`nj_incentives.law.ertc`: the Economic Recovery Tax Credit, N.J.S.A. 52:27BBB-55
+  (NJ Form 313).
+- :mod:`nj_incentives.law.cbt`: the Corporation Business Tax statutory minimum,
+  N.J.S.A. 54:10A-5(e).
+- :mod:`nj_incentives.law.common`: exact money, input errors and explanations.
+
+Pure functions and pydantic models; ``Decimal`` money; no xlwings, pandas or file I/O.
+"""
