@@ -1,0 +1,1060 @@
+"""Business Employment Incentive Program (BEIP) grant: N.J.S.A. 34:1B-129.
+
+The section as amended through P.L.2022, c.134 (``shared/statutes``), with the grant
+limitations of N.J.S.A. 34:1B-134 and the $50,000 average cap of N.J.A.C. 19:31I-1.4(a).
+The module follows the section: a. and b. (grant percentage), c. (term), the cap of a.,
+the grant schedule, 34:1B-134 (combined State grants), e.(1)-(13) (conversion to tax
+credits), f. (applying the credit), g. (transfer certificates), h. (remote work).
+
+What the law leaves to the Authority's judgment (the percentage within its bounds, the
+term, the number of new employees certified) is an input, never computed here. Every
+reading of an ambiguous text is in ``docs/interpretations.md``, "BEIP grant".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal, localcontext
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from nj_incentives.law.common import (
+    DateLike,
+    Explained,
+    InputError,
+    Number,
+    Step,
+    as_bool,
+    as_choice,
+    as_date,
+    as_fraction,
+    as_int,
+    as_money,
+    as_number,
+    cents_down,
+    fmt_money,
+    fmt_number,
+    fmt_pct,
+    split_by_shares,
+    split_equal,
+)
+
+__all__ = [
+    "AVERAGE_CAP_PER_NEW_EMPLOYEE",
+    "CAP_AGREEMENTS_FROM",
+    "COMBINED_LIMIT_PCT",
+    "CONVERSION_PARAGRAPHS",
+    "FIRST_ACCRUAL_YEAR",
+    "LAST_ACCRUAL_YEAR",
+    "MAXIMUM_PCT_OF_PARTNERS_TAX",
+    "MAXIMUM_PCT_OF_WITHHOLDINGS",
+    "MAXIMUM_TERM_YEARS",
+    "MINIMUM_CONSIDERATION_SHARE",
+    "MINIMUM_GRANT_PCT",
+    "MINIMUM_SHARE_AT_FACILITY",
+    "PARAGRAPH_1_SHARES",
+    "REMOTE_WORK_ELECTION_BEFORE",
+    "REMOTE_WORK_PAYMENT_SHARE",
+    "REMOTE_WORK_WAIVER_END",
+    "REMOTE_WORK_WAIVER_START",
+    "SMART_GROWTH_COMBINED_LIMIT_PCT",
+    "SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX",
+    "SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS",
+    "STATE_FISCAL_YEAR_2017_START",
+    "TRANSFER_MINIMUM",
+    "WAIVED_SHARE_AT_FACILITY",
+    "AnnualGrant",
+    "Basis",
+    "CombinedLimit",
+    "ConversionParagraph",
+    "ConversionSchedule",
+    "CreditApplication",
+    "GrantSchedule",
+    "GrantYear",
+    "Installment",
+    "RemoteWorkCheck",
+    "RemoteWorkPayment",
+    "TransferCheck",
+    "TransferPrice",
+    "annual_grant",
+    "apply_credit",
+    "cap_applies",
+    "combined_limit",
+    "conversion_installment",
+    "conversion_paragraph",
+    "conversion_schedule",
+    "grant_schedule",
+    "pct_limits",
+    "remote_work_check",
+    "remote_work_payment",
+    "transfer_check",
+    "transfer_min_price",
+    "validate_term",
+]
+
+SECTION = "N.J.S.A. 34:1B-129"
+CITE_A = f"{SECTION}a."
+CITE_B = f"{SECTION}b."
+CITE_C = f"{SECTION}c."
+CITE_CAP = f"{SECTION}a.; N.J.A.C. 19:31I-1.4(a)"
+CITE_E = f"{SECTION}e."
+CITE_F = f"{SECTION}f."
+CITE_G3 = f"{SECTION}g.(3)"
+CITE_H = f"{SECTION}h."
+CITE_H1 = f"{SECTION}h.(1)"
+CITE_H2 = f"{SECTION}h.(2)"
+CITE_134B = "N.J.S.A. 34:1B-134(b)"
+CITE_134C = "N.J.S.A. 34:1B-134(c)"
+
+_ZERO = Decimal("0.00")
+
+
+class _Row(BaseModel):
+    """A row of a result table (frozen, like every result)."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+# =========================================================================== a., b.
+# "the amount of the grant shall be not less than 10 percent and not more than 50 percent
+# of the withholdings of the business, or not less than 10 percent and not more than 30
+# percent of the estimated tax of the partners of an eligible partnership ..., or any
+# combination thereof" (a.); "up to 80 percent of the withholdings ... or up to 50 percent
+# of the estimated tax of the partners ... if the grant promotes smart growth" (b.).
+# Which percentage within the bounds is the Authority's judgment (N.J.A.C. 19:31I-1.8):
+# an input, validated, never invented.
+
+
+class Basis(StrEnum):
+    """What a grant percentage applies to (N.J.S.A. 34:1B-129a.)."""
+
+    WITHHOLDINGS = "withholdings"
+    PARTNERS = "partners"  # estimated tax of the partners of an eligible partnership
+
+
+#: "not less than 10 percent" of either basis. N.J.S.A. 34:1B-129a. (b. keeps it)
+MINIMUM_GRANT_PCT = Decimal("0.10")
+#: "not more than 50 percent of the withholdings". N.J.S.A. 34:1B-129a.
+MAXIMUM_PCT_OF_WITHHOLDINGS = Decimal("0.50")
+#: "not more than 30 percent of the estimated tax of the partners". N.J.S.A. 34:1B-129a.
+MAXIMUM_PCT_OF_PARTNERS_TAX = Decimal("0.30")
+#: "up to 80 percent of the withholdings" with smart growth. N.J.S.A. 34:1B-129b.
+SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS = Decimal("0.80")
+#: "up to 50 percent of the estimated tax of the partners" with smart growth. 34:1B-129b.
+SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX = Decimal("0.50")
+
+_MAXIMUM_PCT: dict[tuple[Basis, bool], Decimal] = {
+    (Basis.WITHHOLDINGS, False): MAXIMUM_PCT_OF_WITHHOLDINGS,
+    (Basis.PARTNERS, False): MAXIMUM_PCT_OF_PARTNERS_TAX,
+    (Basis.WITHHOLDINGS, True): SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS,
+    (Basis.PARTNERS, True): SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX,
+}
+
+_BASIS_NAME = {
+    Basis.WITHHOLDINGS: "withholdings",
+    Basis.PARTNERS: "partners' estimated tax",
+}
+
+
+def _basis(value: object, argument: str = "basis", citation: str = CITE_A) -> Basis:
+    return Basis(as_choice(value, argument, [basis.value for basis in Basis], citation))
+
+
+def _pct_citation(smart_growth: bool) -> str:
+    return f"{SECTION}a., b." if smart_growth else CITE_A
+
+
+def pct_limits(basis: Basis | str, smart_growth: bool = False) -> tuple[Decimal, Decimal]:
+    """The lowest and highest grant percentage of a basis: N.J.S.A. 34:1B-129a. and b.
+
+    Withholdings 10% to 50%, partners' estimated tax 10% to 30%; where the grant promotes
+    smart growth the maximum is 80% and 50% (b.), the minimum stays 10%.
+    """
+    chosen = _basis(basis)
+    smart = as_bool(smart_growth, "smart_growth", CITE_B)
+    return MINIMUM_GRANT_PCT, _MAXIMUM_PCT[chosen, smart]
+
+
+def _grant_pct(value: object, argument: str, basis: Basis, smart_growth: bool) -> Decimal:
+    """A basis's percentage: 0 (basis unused) or within the bounds of a. / b."""
+    citation = _pct_citation(smart_growth)
+    pct = as_fraction(value, argument, citation)
+    low, high = pct_limits(basis, smart_growth)
+    if pct != 0 and not low <= pct <= high:
+        where = " where the grant promotes smart growth" if smart_growth else ""
+        rule = (
+            f"must be from {fmt_pct(low)} to {fmt_pct(high)} of the {_BASIS_NAME[basis]}"
+            f"{where}, or 0 if that basis is not used"
+        )
+        raise InputError(argument, value, rule, citation)
+    return pct
+
+
+def _rounded(exact: Decimal, result: Decimal) -> str:
+    """``"= 1,000.00"``, or ``"= 999.9975, rounded down to 999.99"`` when truncation bites."""
+    if exact == result:
+        return f"= {fmt_money(result)}"
+    shown = exact.quantize(Decimal("0.0001"), rounding=ROUND_DOWN)
+    more = "..." if shown != exact else ""
+    return f"= {shown:,f}{more}, rounded down to {fmt_money(result)}"
+
+
+def _product(base: Decimal, pct: Decimal) -> tuple[Decimal, str]:
+    """``cents_down(base x pct)`` and its arithmetic, showing any truncation."""
+    exact = base * pct
+    result = cents_down(exact)
+    return result, f"{fmt_money(base)} x {fmt_pct(pct)} {_rounded(exact, result)}"
+
+
+class AnnualGrant(Explained):
+    """One year's grant before the $50,000 average cap (N.J.S.A. 34:1B-129a., b.)."""
+
+    amount: Decimal
+    withholdings_part: Decimal
+    partners_part: Decimal
+    pct: Decimal
+    partner_pct: Decimal
+    #: the whole computation on one line, e.g. "600,000.00 x 50% = 300,000.00"
+    arithmetic: str
+
+
+def annual_grant(
+    withholdings: Number,
+    pct: Number,
+    partner_tax: Number = 0,
+    partner_pct: Number = 0,
+    smart_growth: bool = False,
+) -> AnnualGrant:
+    """One year's grant before the cap: N.J.S.A. 34:1B-129a., b.
+
+    withholdings x pct + partners' estimated tax x partner_pct ("or any combination
+    thereof", a.; smart-growth maximums, b.), each part rounded down to the cent. A basis
+    whose percentage is 0 is unused and contributes nothing; a used basis's percentage
+    must lie within :func:`pct_limits`; at least one basis must be used.
+    """
+    smart = as_bool(smart_growth, "smart_growth", CITE_B)
+    base = as_money(withholdings, "withholdings", CITE_A)
+    pct_w = _grant_pct(pct, "pct", Basis.WITHHOLDINGS, smart)
+    tax = as_money(partner_tax, "partner_tax", CITE_A)
+    pct_p = _grant_pct(partner_pct, "partner_pct", Basis.PARTNERS, smart)
+    if pct_w == 0 and pct_p == 0:
+        rule = "at least one basis must be used: pct (withholdings) or partner_pct (partners)"
+        raise InputError("pct", pct, rule, _pct_citation(smart))
+
+    citation = _pct_citation(smart)
+    steps: list[Step] = []
+    parts: list[tuple[Decimal, str]] = []
+    for label, amount, share in (
+        ("Withholdings part", base, pct_w),
+        ("Partners' estimated tax part", tax, pct_p),
+    ):
+        if share == 0:
+            unused = f"{label}: basis not used (percentage 0)"
+            steps.append(Step(label=unused, value=_ZERO, citation=citation))
+            parts.append((_ZERO, ""))
+            continue
+        part, arithmetic = _product(amount, share)
+        steps.append(Step(label=label, value=part, arithmetic=arithmetic, citation=citation))
+        parts.append((part, arithmetic))
+
+    (part_w, text_w), (part_p, text_p) = parts
+    total = part_w + part_p
+    if text_w and text_p:
+        whole = f"{text_w}; {text_p}; {fmt_money(part_w)} + {fmt_money(part_p)} = "
+        whole += fmt_money(total)
+    else:
+        whole = text_w or text_p
+    steps.append(Step(label="Annual grant", value=total, arithmetic=whole, citation=citation))
+    return AnnualGrant(
+        amount=total,
+        withholdings_part=part_w,
+        partners_part=part_p,
+        pct=pct_w,
+        partner_pct=pct_p,
+        arithmetic=whole,
+        steps=tuple(steps),
+    )
+
+
+# =========================================================================== c.
+#: "The term of the grant shall not exceed 10 years." N.J.S.A. 34:1B-129c.
+MAXIMUM_TERM_YEARS = 10
+
+
+def validate_term(term: Number) -> int:
+    """The term of the grant in whole years, 1 to 10: N.J.S.A. 34:1B-129c."""
+    return as_int(
+        term,
+        "term",
+        CITE_C,
+        low=1,
+        high=MAXIMUM_TERM_YEARS,
+        rule=f"the term of the grant must be from 1 to {MAXIMUM_TERM_YEARS} years",
+    )
+
+
+# =========================================================================== cap of a.
+# "In no case shall the aggregate amount of the employment incentive grant awarded
+# pursuant to a business employment incentive agreement entered into on or after July 1,
+# 2003 exceed an average of $50,000 for all new employees over the term of the grant."
+# N.J.A.C. 19:31I-1.4(a) applies it year by year from the annual reports: in year t the
+# grant paid is min(grant_t, max(0, 50,000 x new_employees_t - grants paid before t)).
+
+#: "an average of $50,000 for all new employees". N.J.S.A. 34:1B-129a.
+AVERAGE_CAP_PER_NEW_EMPLOYEE = Decimal(50000)
+#: "agreement entered into on or after July 1, 2003". N.J.S.A. 34:1B-129a.
+CAP_AGREEMENTS_FROM = dt.date(2003, 7, 1)
+
+
+def cap_applies(agreement_date: DateLike) -> bool:
+    """Whether the $50,000 average cap binds the agreement: N.J.S.A. 34:1B-129a.
+
+    True for agreements entered into on or after July 1, 2003.
+    """
+    return as_date(agreement_date, "agreement_date", CITE_A) >= CAP_AGREEMENTS_FROM
+
+
+def _cap_room(new_employees: int, paid_before: Decimal) -> tuple[Decimal, str]:
+    """What the cap still allows in a year, and its arithmetic (N.J.A.C. 19:31I-1.4(a))."""
+    room = max(_ZERO, AVERAGE_CAP_PER_NEW_EMPLOYEE * new_employees - paid_before)
+    arithmetic = (
+        f"max(0, {fmt_money(AVERAGE_CAP_PER_NEW_EMPLOYEE)} x {new_employees:,} - "
+        f"{fmt_money(paid_before)}) = {fmt_money(room)}"
+    )
+    return room, arithmetic
+
+
+# =========================================================================== schedule
+
+
+class GrantYear(_Row):
+    """One year of a grant schedule."""
+
+    year: int
+    withholdings: Decimal
+    partner_tax: Decimal
+    new_employees: int
+    grant_before_cap: Decimal
+    #: what the cap still allows this year; None where no cap applies (pre-July 2003)
+    cap_room: Decimal | None
+    grant: Decimal
+    cumulative: Decimal
+    note: str = ""
+
+
+class GrantSchedule(Explained):
+    """A grant over its term, year by year, after the $50,000 average cap."""
+
+    term: int
+    rows: tuple[GrantYear, ...]
+    total: Decimal
+    cap_applies: bool
+
+
+def _sequence(value: object, argument: str) -> Sequence[object]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InputError(argument, value, "must be one value per grant year", CITE_C)
+    return value
+
+
+def _for_year(error: InputError, year: int) -> InputError:
+    """The same error, its rule prefixed by the grant year it concerns."""
+    return InputError(error.argument, error.value, f"year {year}: {error.rule}", error.citation)
+
+
+def _schedule_inputs(
+    withholdings: Sequence[Number],
+    new_employees: Sequence[Number],
+    partner_tax: Sequence[Number] | None,
+) -> tuple[list[Decimal], list[int], list[Decimal]]:
+    """The three per-year columns, checked for the term (c.) and for equal lengths."""
+    years = _sequence(withholdings, "withholdings")
+    term = len(years)
+    if not 1 <= term <= MAXIMUM_TERM_YEARS:
+        rule = f"one value per grant year; the term must be from 1 to {MAXIMUM_TERM_YEARS} years"
+        raise InputError("withholdings", list(years), f"{rule} (got {term})", CITE_C)
+    columns: dict[str, Sequence[object]] = {
+        "new_employees": _sequence(new_employees, "new_employees"),
+        "partner_tax": [0] * term if partner_tax is None else _sequence(partner_tax, "partner_tax"),
+    }
+    for name, column in columns.items():
+        if len(column) != term:
+            rule = f"needs one value per grant year: {len(column)} given, withholdings has {term}"
+            raise InputError(name, list(column), rule, CITE_C)
+    money_w: list[Decimal] = []
+    counts: list[int] = []
+    money_p: list[Decimal] = []
+    for year, (w, n, p) in enumerate(zip(years, *columns.values(), strict=True), 1):
+        try:
+            money_w.append(as_money(w, "withholdings", CITE_A))
+            counts.append(as_int(n, "new_employees", CITE_CAP, low=0, rule="must not be negative"))
+            money_p.append(as_money(p, "partner_tax", CITE_A))
+        except InputError as error:
+            raise _for_year(error, year) from None
+    return money_w, counts, money_p
+
+
+def _capped_year(
+    year: int, before: Decimal, new_employees: int, paid_before: Decimal, capped: bool
+) -> tuple[Decimal, Decimal | None, Step | None, str]:
+    """One year's grant after the cap: (grant, cap room, explanation step, note)."""
+    if not capped:
+        return before, None, None, ""
+    room, arithmetic = _cap_room(new_employees, paid_before)
+    grant = min(before, room)
+    if grant == before:
+        outcome = f"grant {fmt_money(before)} paid in full"
+        note = ""
+    else:
+        outcome = f"grant reduced from {fmt_money(before)} to {fmt_money(grant)}"
+        note = f"cap room {arithmetic}; {outcome}"
+    step = Step(
+        label=f"Year {year} after the $50,000 average cap",
+        value=grant,
+        arithmetic=f"cap room {arithmetic}; {outcome}",
+        citation=CITE_CAP,
+    )
+    return grant, room, step, note
+
+
+def grant_schedule(
+    withholdings: Sequence[Number],
+    new_employees: Sequence[Number],
+    pct: Number,
+    agreement_date: DateLike,
+    smart_growth: bool = False,
+    partner_tax: Sequence[Number] | None = None,
+    partner_pct: Number = 0,
+) -> GrantSchedule:
+    """The grant year by year over its term: N.J.S.A. 34:1B-129a., b., c.; N.J.A.C. 19:31I-1.4(a).
+
+    One value of ``withholdings`` (and of ``new_employees``, ``partner_tax``) per grant
+    year; their number is the term (1 to 10, c.). Each year's grant is
+    :func:`annual_grant`; for agreements entered into on or after July 1, 2003 it is then
+    limited to max(0, 50,000 x that year's new employees - grants paid in earlier years).
+    A year reduced to zero does not extend the term; a later year can be paid again.
+    """
+    money_w, counts, money_p = _schedule_inputs(withholdings, new_employees, partner_tax)
+    term = len(money_w)
+    date = as_date(agreement_date, "agreement_date", CITE_A)
+    capped = cap_applies(date)
+    relation = "on or after" if capped else "before"
+    cap_text = "the $50,000 average cap applies" if capped else "no average cap"
+    steps = [
+        Step(label="Term", value=term, arithmetic=f"{term} years (at most 10)", citation=CITE_C),
+        Step(
+            label="Average cap",
+            value=capped,
+            arithmetic=f"agreement {date.isoformat()} is {relation} "
+            f"{CAP_AGREEMENTS_FROM.isoformat()}: {cap_text}",
+            citation=CITE_A,
+        ),
+    ]
+    rows: list[GrantYear] = []
+    paid = _ZERO
+    for year, (w, n, p) in enumerate(zip(money_w, counts, money_p, strict=True), 1):
+        before = annual_grant(w, pct, p, partner_pct, smart_growth)
+        steps.append(
+            Step(
+                label=f"Year {year} grant before cap",
+                value=before.amount,
+                arithmetic=before.arithmetic,
+                citation=before.steps[-1].citation,
+            )
+        )
+        grant, room, step, note = _capped_year(year, before.amount, n, paid, capped)
+        if step is not None:
+            steps.append(step)
+        paid += grant
+        rows.append(
+            GrantYear(
+                year=year,
+                withholdings=w,
+                partner_tax=p,
+                new_employees=n,
+                grant_before_cap=before.amount,
+                cap_room=room,
+                grant=grant,
+                cumulative=paid,
+                note=note,
+            )
+        )
+    paid_list = " + ".join(fmt_money(row.grant) for row in rows)
+    steps.append(
+        Step(
+            label="Total grant paid",
+            value=paid,
+            arithmetic=f"{paid_list} = {fmt_money(paid)}",
+            citation=CITE_CAP if capped else CITE_A,
+        )
+    )
+    return GrantSchedule(
+        term=term, rows=tuple(rows), total=paid, cap_applies=capped, steps=tuple(steps)
+    )
+
+
+# =========================================================================== 34:1B-134
+# (b) the BEIP grant plus all other State grants (Office of Customized Training grants
+# excluded) may not exceed 50% of the withholdings (30% of the partners' estimated tax),
+# except upon approval of the State Treasurer; (c) 80% / 50% where the grant promotes
+# smart growth. (Text summarised in shared/legal-notes.md, section 1.)
+
+#: 50% of withholdings / 30% of partners' estimated tax. N.J.S.A. 34:1B-134(b)
+COMBINED_LIMIT_PCT = {Basis.WITHHOLDINGS: Decimal("0.50"), Basis.PARTNERS: Decimal("0.30")}
+#: 80% / 50% where the grant promotes smart growth. N.J.S.A. 34:1B-134(c)
+SMART_GROWTH_COMBINED_LIMIT_PCT = {
+    Basis.WITHHOLDINGS: Decimal("0.80"),
+    Basis.PARTNERS: Decimal("0.50"),
+}
+
+
+class CombinedLimit(Explained):
+    """The largest BEIP grant the combined State grants limit allows."""
+
+    amount: Decimal
+    basis: Basis
+    limit_pct: Decimal
+    #: limit_pct x base_amount, rounded down to the cent: all State grants together
+    limit: Decimal
+    other_grants: Decimal
+
+
+def combined_limit(
+    base_amount: Number,
+    other_grants: Number,
+    basis: Basis | str,
+    smart_growth: bool = False,
+) -> CombinedLimit:
+    """The largest BEIP grant allowed with the other State grants: N.J.S.A. 34:1B-134(b), (c).
+
+    max(0, cents_down(limit_pct x base_amount) - other_grants), where limit_pct is 50% of
+    withholdings or 30% of the partners' estimated tax (80% / 50% with smart growth) and
+    ``other_grants`` excludes Office of Customized Training grants. The State Treasurer may
+    approve more; this is the limit without that approval.
+    """
+    chosen = _basis(basis, citation=CITE_134B)
+    smart = as_bool(smart_growth, "smart_growth", CITE_134C)
+    citation = CITE_134C if smart else CITE_134B
+    base = as_money(base_amount, "base_amount", citation)
+    others = as_money(other_grants, "other_grants", citation)
+    limit_pct = (SMART_GROWTH_COMBINED_LIMIT_PCT if smart else COMBINED_LIMIT_PCT)[chosen]
+    limit, arithmetic = _product(base, limit_pct)
+    amount = max(_ZERO, cents_down(limit - others))
+    steps = (
+        Step(
+            label=f"All State grants together, on the {_BASIS_NAME[chosen]}",
+            value=limit,
+            arithmetic=arithmetic,
+            citation=citation,
+        ),
+        Step(
+            label="Largest BEIP grant",
+            value=amount,
+            arithmetic=f"max(0, {fmt_money(limit)} - {fmt_money(others)}) = {fmt_money(amount)}"
+            " (other State grants exclude Office of Customized Training grants;"
+            " more only with the State Treasurer's approval)",
+            citation=citation,
+        ),
+    )
+    return CombinedLimit(
+        amount=amount,
+        basis=chosen,
+        limit_pct=limit_pct,
+        limit=limit,
+        other_grants=others,
+        steps=steps,
+    )
+
+
+# =========================================================================== e.(1)-(13)
+# A business approved for a grant before P.L.2015, c.194 could convert it to tax credits,
+# issued "in the manner and for the amounts as follows", by the calendar year in which the
+# grant accrued but was not paid. Each installment is rounded down to the cent and the
+# last takes the remainder (docs/interpretations.md, "Rounding of money").
+
+
+@dataclass(frozen=True)
+class ConversionParagraph:
+    """One paragraph of N.J.S.A. 34:1B-129e.: which accrual years, from when, what shares."""
+
+    paragraph: int
+    accrual_years: range
+    first_tax_year: int
+    #: share of the approved amount issued in each successive tax year (sums to 1)
+    shares: tuple[Decimal, ...]
+    #: "equal installments" (split_equal) rather than stated percentages
+    equal: bool = True
+
+    @property
+    def citation(self) -> str:
+        return f"{SECTION}e.({self.paragraph})"
+
+
+def _equal(count: int) -> tuple[Decimal, ...]:
+    return (Decimal(1) / Decimal(count),) * count
+
+
+#: e.(1): "five percent ...; 20 percent ...; 25 percent ...; 25 percent ...; 25 percent"
+PARAGRAPH_1_SHARES = tuple(Decimal(s) for s in ("0.05", "0.20", "0.25", "0.25", "0.25"))
+
+#: N.J.S.A. 34:1B-129e.(1)-(13): (paragraph, accrual years, first tax year, shares).
+CONVERSION_PARAGRAPHS: tuple[ConversionParagraph, ...] = (
+    ConversionParagraph(1, range(2008, 2014), 2017, PARAGRAPH_1_SHARES, equal=False),
+    ConversionParagraph(2, range(2014, 2015), 2019, _equal(4)),
+    ConversionParagraph(3, range(2015, 2016), 2019, _equal(4)),
+    ConversionParagraph(4, range(2016, 2017), 2020, _equal(3)),
+    ConversionParagraph(5, range(2017, 2018), 2020, _equal(3)),
+    ConversionParagraph(6, range(2018, 2019), 2022, _equal(2)),
+    ConversionParagraph(7, range(2019, 2020), 2022, _equal(2)),
+    ConversionParagraph(8, range(2020, 2021), 2023, _equal(2)),
+    ConversionParagraph(9, range(2021, 2022), 2023, _equal(2)),
+    ConversionParagraph(10, range(2022, 2023), 2023, _equal(2)),
+    ConversionParagraph(11, range(2023, 2024), 2023, _equal(2)),
+    ConversionParagraph(12, range(2024, 2025), 2025, _equal(1)),
+    ConversionParagraph(13, range(2025, 2026), 2025, _equal(1)),
+)
+FIRST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[0].accrual_years.start  # 2008
+LAST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[-1].accrual_years.stop - 1  # 2025
+
+#: e.(1): "approved by the authority by the commencement of State fiscal year 2017"
+STATE_FISCAL_YEAR_2017_START = dt.date(2016, 7, 1)
+#: New Jersey's State fiscal year N runs from July 1 of N-1 to June 30 of N.
+_FISCAL_YEAR_START_MONTH = 7
+
+
+def _accrual_year(value: object) -> int:
+    return as_int(
+        value,
+        "accrual_year",
+        CITE_E,
+        low=FIRST_ACCRUAL_YEAR,
+        high=LAST_ACCRUAL_YEAR,
+        rule=f"subsection e. converts grants accrued in calendar years {FIRST_ACCRUAL_YEAR}"
+        f" to {LAST_ACCRUAL_YEAR} only",
+    )
+
+
+def conversion_paragraph(accrual_year: Number) -> ConversionParagraph:
+    """The paragraph of N.J.S.A. 34:1B-129e.(1)-(13) for a grant accrued in a calendar year."""
+    year = _accrual_year(accrual_year)
+    return next(p for p in CONVERSION_PARAGRAPHS if year in p.accrual_years)
+
+
+def _state_fiscal_year(day: dt.date) -> int:
+    """The State fiscal year containing ``day`` (FY N: July 1 of N-1 to June 30 of N)."""
+    return day.year + 1 if day.month >= _FISCAL_YEAR_START_MONTH else day.year
+
+
+def _first_tax_year(paragraph: ConversionParagraph, approval: dt.date | None) -> tuple[int, str]:
+    """The tax year the installments begin, and why (late approval: e.(1) only)."""
+    start = paragraph.first_tax_year
+    if paragraph.paragraph != 1:
+        why = f"{start}, as paragraph ({paragraph.paragraph}) states"
+        if approval is not None:
+            why += f"; approval_date {approval} ignored: the late-approval rule is in e.(1) only"
+        return start, why
+    if approval is None or approval < STATE_FISCAL_YEAR_2017_START:
+        when = "no approval date given" if approval is None else f"approved {approval}"
+        return start, f"{start} ({when}: approved by the start of State fiscal year 2017)"
+    fiscal = _state_fiscal_year(approval)
+    return fiscal, (
+        f"approved {approval}, on or after the commencement of State fiscal year 2017"
+        f" ({STATE_FISCAL_YEAR_2017_START}), in State fiscal year {fiscal}"
+        f" ({fiscal - 1}-07-01 to {fiscal}-06-30): the five-year period commences in {fiscal}"
+    )
+
+
+class Installment(_Row):
+    """One tax year's credit in a conversion schedule."""
+
+    tax_year: int
+    #: share of the approved amount, as a fraction (one third is 0.333...)
+    share: Decimal
+    amount: Decimal
+
+
+class ConversionSchedule(Explained):
+    """The tax credits a converted grant is issued as (N.J.S.A. 34:1B-129e.)."""
+
+    accrual_year: int
+    paragraph: int
+    first_tax_year: int
+    #: True where e.(1)'s late-approval rule moved the first tax year
+    late_approval: bool
+    rows: tuple[Installment, ...]
+    total: Decimal
+
+
+def _installments(amount: Decimal, paragraph: ConversionParagraph) -> list[tuple[Decimal, str]]:
+    """Each installment with its arithmetic: rounded down, the last taking the remainder."""
+    count = len(paragraph.shares)
+    if paragraph.equal:
+        parts = split_equal(amount, count)
+        texts = [f"{fmt_money(amount)} / {count} {_rounded(amount / count, parts[0])}"] * count
+    else:
+        parts = split_by_shares(amount, paragraph.shares)
+        texts = [_product(amount, share)[1] for share in paragraph.shares]
+    if count > 1:
+        earlier = " - ".join(fmt_money(part) for part in parts[:-1])
+        texts[-1] = f"{fmt_money(amount)} - {earlier} = {fmt_money(parts[-1])} (the remainder)"
+    return list(zip(parts, texts, strict=True))
+
+
+def conversion_schedule(
+    accrual_year: Number, amount: Number, approval_date: DateLike | None = None
+) -> ConversionSchedule:
+    """The tax credits for a grant accrued but not paid in a year: N.J.S.A. 34:1B-129e.(1)-(13).
+
+    One installment per tax year from the paragraph's first tax year, each rounded down to
+    the cent, the last taking the remainder. ``approval_date`` matters in paragraph (1)
+    (accrued 2008-2013) only: approved on or after July 1, 2016, the five years commence in
+    the tax year numbered like the State fiscal year that contains the approval date.
+    """
+    year = _accrual_year(accrual_year)
+    paragraph = conversion_paragraph(year)
+    approved = as_money(amount, "amount", paragraph.citation)
+    approval = None if approval_date is None else as_date(approval_date, "approval_date", CITE_E)
+    start, why = _first_tax_year(paragraph, approval)
+    installments = _installments(approved, paragraph)
+    rows = tuple(
+        Installment(tax_year=start + i, share=share, amount=part)
+        for i, (share, (part, _)) in enumerate(zip(paragraph.shares, installments, strict=True))
+    )
+    cite = paragraph.citation
+    count = len(rows)
+    steps = [
+        Step(
+            label="Paragraph",
+            value=paragraph.paragraph,
+            arithmetic=f"accrued in {year}: paragraph ({paragraph.paragraph}), {count}"
+            f" installment{'s' if count > 1 else ''}",
+            citation=cite,
+        ),
+        Step(label="First tax year", value=start, arithmetic=why, citation=cite),
+    ]
+    steps += [
+        Step(label=f"Tax year {row.tax_year}", value=row.amount, arithmetic=text, citation=cite)
+        for row, (_, text) in zip(rows, installments, strict=True)
+    ]
+    return ConversionSchedule(
+        accrual_year=year,
+        paragraph=paragraph.paragraph,
+        first_tax_year=start,
+        late_approval=start != paragraph.first_tax_year,
+        rows=rows,
+        total=approved,
+        steps=tuple(steps),
+    )
+
+
+def conversion_installment(
+    accrual_year: Number,
+    amount: Number,
+    tax_year: Number,
+    approval_date: DateLike | None = None,
+) -> Decimal:
+    """The credit issued for one tax year (0.00 if none): N.J.S.A. 34:1B-129e.(1)-(13)."""
+    year = as_int(tax_year, "tax_year", CITE_E)
+    schedule = conversion_schedule(accrual_year, amount, approval_date)
+    return next((row.amount for row in schedule.rows if row.tax_year == year), _ZERO)
+
+
+# =========================================================================== f.
+# "The amount of the credit ... shall be applied against the tax otherwise due ... prior
+# to all other credits and payments. If the credit exceeds the amount of tax liability ...
+# that amount of excess shall be an overpayment for the purposes of R.S.54:49-15". Credits
+# from e. "may only be applied in the tax period for which they are issued and shall not
+# be carried forward": nothing carries over.
+
+
+class CreditApplication(Explained):
+    """A BEIP credit applied against one period's tax (N.J.S.A. 34:1B-129f.)."""
+
+    credit: Decimal
+    tax_liability: Decimal
+    #: applied first, before all other credits and payments
+    applied: Decimal
+    #: the excess of the credit over the tax: refunded as an overpayment
+    overpayment: Decimal
+    #: the tax left for the other credits and payments
+    remaining_liability: Decimal
+
+
+def apply_credit(credit: Number, tax_liability: Number) -> CreditApplication:
+    """The credit applied first against the tax, the excess an overpayment: N.J.S.A. 34:1B-129f.
+
+    applied = min(credit, tax_liability); overpayment = credit - applied;
+    remaining_liability = tax_liability - applied. No rounding: the inputs' cents stay exact.
+    """
+    amount = as_money(credit, "credit", CITE_F)
+    tax = as_money(tax_liability, "tax_liability", CITE_F)
+    applied = min(amount, tax)
+    overpayment = amount - applied
+    remaining = tax - applied
+    steps = (
+        Step(
+            label="Applied before all other credits and payments",
+            value=applied,
+            arithmetic=f"min({fmt_money(amount)}, {fmt_money(tax)}) = {fmt_money(applied)}",
+            citation=CITE_F,
+        ),
+        Step(
+            label="Overpayment (refunded under R.S.54:49-15)",
+            value=overpayment,
+            arithmetic=f"{fmt_money(amount)} - {fmt_money(applied)} = {fmt_money(overpayment)}",
+            citation=CITE_F,
+        ),
+        Step(
+            label="Tax left for other credits and payments",
+            value=remaining,
+            arithmetic=f"{fmt_money(tax)} - {fmt_money(applied)} = {fmt_money(remaining)}",
+            citation=CITE_F,
+        ),
+    )
+    return CreditApplication(
+        credit=amount,
+        tax_liability=tax,
+        applied=applied,
+        overpayment=overpayment,
+        remaining_liability=remaining,
+        steps=steps,
+    )
+
+
+# =========================================================================== g.(3)
+# A tax credit transfer certificate "may be sold or assigned, in full or in part, in an
+# amount not less than $100,000, or the amount of the refundable tax credit issued if less
+# than $100,000"; the sale "shall not be exchanged for consideration ... of less than 75
+# percent of the transferred credit amount before considering any further discounting to
+# present value which shall be permitted." The transferee may not transfer it again (not
+# computable here).
+
+#: "in an amount not less than $100,000". N.J.S.A. 34:1B-129g.(3)
+TRANSFER_MINIMUM = Decimal(100000)
+#: "not ... less than 75 percent of the transferred credit amount". N.J.S.A. 34:1B-129g.(3)
+MINIMUM_CONSIDERATION_SHARE = Decimal("0.75")
+#: digits carried while discounting, before the result is rounded down to the cent
+_DISCOUNT_PRECISION = 50
+#: a sanity bound on the discounting period (not a rule of law; keeps the power finite)
+_MAXIMUM_DISCOUNT_YEARS = 100
+
+
+class TransferPrice(Explained):
+    """The lowest lawful consideration for a transfer (N.J.S.A. 34:1B-129g.(3))."""
+
+    amount: Decimal
+    #: 75% of the transferred amount, rounded down to the cent, before discounting
+    undiscounted: Decimal
+    discount_rate: Decimal
+    years: Decimal
+
+
+def _discounted(value: Decimal, rate: Decimal, years: Decimal) -> Decimal:
+    """``value / (1 + rate) ** years`` carried to 50 digits (rounded down to the cent later)."""
+    with localcontext() as context:
+        context.prec = _DISCOUNT_PRECISION
+        return value / (1 + rate) ** years
+
+
+def transfer_min_price(
+    transfer_amount: Number, discount_rate: Number = 0, years: Number = 0
+) -> TransferPrice:
+    """The lowest consideration for a transferred credit: N.J.S.A. 34:1B-129g.(3).
+
+    75% x transfer_amount / (1 + discount_rate) ^ years, rounded down to the cent: the 75%
+    floor applies "before considering any further discounting to present value", which is
+    permitted.
+    """
+    amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
+    rate = as_fraction(discount_rate, "discount_rate", CITE_G3)
+    span = as_number(years, "years", CITE_G3)
+    if not 0 <= span <= _MAXIMUM_DISCOUNT_YEARS:
+        rule = f"must be from 0 to {_MAXIMUM_DISCOUNT_YEARS} years (a present-value period)"
+        raise InputError("years", years, rule, CITE_G3)
+    floor, arithmetic = _product(amount, MINIMUM_CONSIDERATION_SHARE)
+    exact = _discounted(amount * MINIMUM_CONSIDERATION_SHARE, rate, span)
+    price = cents_down(exact)
+    steps = [
+        Step(
+            label="75% of the transferred amount",
+            value=floor,
+            arithmetic=arithmetic,
+            citation=CITE_G3,
+        )
+    ]
+    if price != floor:
+        share = fmt_pct(MINIMUM_CONSIDERATION_SHARE)
+        formula = f"{fmt_money(amount)} x {share} / (1 + {fmt_pct(rate)}) ^ {fmt_number(span)}"
+        steps.append(
+            Step(
+                label="Discounted to present value",
+                value=price,
+                arithmetic=f"{formula} {_rounded(exact, price)}",
+                citation=CITE_G3,
+            )
+        )
+    return TransferPrice(
+        amount=price, undiscounted=floor, discount_rate=rate, years=span, steps=tuple(steps)
+    )
+
+
+class TransferCheck(Explained):
+    """Whether a proposed sale of a transfer certificate is lawful (N.J.S.A. 34:1B-129g.(3))."""
+
+    ok: bool
+    #: every reason the sale fails, each with its citation (empty when ok)
+    reasons: tuple[str, ...]
+    minimum_transfer: Decimal
+    minimum_price: Decimal
+
+
+def transfer_check(
+    certificate_amount: Number,
+    transfer_amount: Number,
+    consideration: Number,
+    discount_rate: Number = 0,
+    years: Number = 0,
+) -> TransferCheck:
+    """Every reason a proposed sale of credits fails, or OK: N.J.S.A. 34:1B-129g.(3).
+
+    The amount sold must be more than zero, at least min(100,000, certificate_amount) and
+    at most the certificate; the consideration at least :func:`transfer_min_price`.
+    """
+    certificate = as_money(certificate_amount, "certificate_amount", CITE_G3)
+    amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
+    paid = as_money(consideration, "consideration", CITE_G3)
+    minimum_transfer = min(TRANSFER_MINIMUM, certificate)
+    price = transfer_min_price(amount, discount_rate, years)
+    reasons: list[str] = []
+    if amount == 0:
+        reasons.append(f"nothing is transferred (transfer_amount is 0) ({CITE_G3})")
+    if amount < minimum_transfer:
+        reasons.append(
+            f"transfer_amount {fmt_money(amount)} is less than {fmt_money(minimum_transfer)}"
+            f" (at least $100,000, or the whole credit where it is less) ({CITE_G3})"
+        )
+    if amount > certificate:
+        reasons.append(
+            f"transfer_amount {fmt_money(amount)} exceeds the certificate"
+            f" {fmt_money(certificate)} ({CITE_G3})"
+        )
+    if paid < price.amount:
+        reasons.append(
+            f"consideration {fmt_money(paid)} is less than the minimum {fmt_money(price.amount)}"
+            f" (75% of the transferred amount, before any discount to present value) ({CITE_G3})"
+        )
+    steps = (
+        Step(
+            label="Smallest amount that may be sold",
+            value=minimum_transfer,
+            arithmetic=f"min({fmt_money(TRANSFER_MINIMUM)}, {fmt_money(certificate)})"
+            f" = {fmt_money(minimum_transfer)}",
+            citation=CITE_G3,
+        ),
+        *price.steps,
+        Step(label="Result", value="OK" if not reasons else "; ".join(reasons), citation=CITE_G3),
+    )
+    return TransferCheck(
+        ok=not reasons,
+        reasons=tuple(reasons),
+        minimum_transfer=minimum_transfer,
+        minimum_price=price.amount,
+        steps=steps,
+    )
+
+
+# =========================================================================== h.
+# "Following the termination of the public health emergency declared ... pursuant to
+# Executive Order No. 103 of 2020, ... a business ... may elect, before December 31, 2023,
+# to waive, for the period beginning on July 1, 2022 and ending on December 31, 2023, the
+# requirement that a full-time employee ... spend at least 60 percent of the employee's
+# time at the qualified business facility", provided (1) every full-time employee spends
+# at least 10 percent there through the 2023 tax period and (2) the business pays five
+# percent of the tax credit it receives for the 2022 tax period. The end of the emergency
+# has no date in our sources: no lower bound on the election date is checked.
+
+#: "may elect, before December 31, 2023". N.J.S.A. 34:1B-129h.
+REMOTE_WORK_ELECTION_BEFORE = dt.date(2023, 12, 31)
+#: "the period beginning on July 1, 2022 and ending on December 31, 2023". 34:1B-129h.
+REMOTE_WORK_WAIVER_START = dt.date(2022, 7, 1)
+REMOTE_WORK_WAIVER_END = dt.date(2023, 12, 31)
+#: the requirement waived: "at least 60 percent of the employee's time". 34:1B-129h.
+WAIVED_SHARE_AT_FACILITY = Decimal("0.60")
+#: "at least 10 percent of the employee's time at the qualified business facility". h.(1)
+MINIMUM_SHARE_AT_FACILITY = Decimal("0.10")
+#: "five percent of the amount of tax credit ... for the 2022 tax period". h.(2)
+REMOTE_WORK_PAYMENT_SHARE = Decimal("0.05")
+
+
+class RemoteWorkPayment(Explained):
+    """The payment owed for the remote-work election (N.J.S.A. 34:1B-129h.(2))."""
+
+    amount: Decimal
+    credit_2022: Decimal
+
+
+def remote_work_payment(credit_2022: Number) -> RemoteWorkPayment:
+    """5% of the credit received for the 2022 tax period, rounded down: N.J.S.A. 34:1B-129h.(2)."""
+    credit = as_money(credit_2022, "credit_2022", CITE_H2)
+    amount, arithmetic = _product(credit, REMOTE_WORK_PAYMENT_SHARE)
+    step = Step(
+        label="Payment to the Authority", value=amount, arithmetic=arithmetic, citation=CITE_H2
+    )
+    return RemoteWorkPayment(amount=amount, credit_2022=credit, steps=(step,))
+
+
+class RemoteWorkCheck(Explained):
+    """Whether a remote-work election meets subsection h. (N.J.S.A. 34:1B-129h., h.(1))."""
+
+    ok: bool
+    #: every reason the election fails, each with its citation (empty when ok)
+    reasons: tuple[str, ...]
+
+
+def remote_work_check(election_date: DateLike, share_at_facility: Number) -> RemoteWorkCheck:
+    """Every reason a remote-work election fails, or OK: N.J.S.A. 34:1B-129h., h.(1).
+
+    The election must be made before December 31, 2023 (h.), and full-time employees must
+    spend at least 10% of their time at the facility (h.(1)). No lower bound is checked on
+    the election date (the end of the public health emergency has no date in our sources).
+    """
+    elected = as_date(election_date, "election_date", CITE_H)
+    share = as_fraction(share_at_facility, "share_at_facility", CITE_H1)
+    reasons: list[str] = []
+    if elected >= REMOTE_WORK_ELECTION_BEFORE:
+        reasons.append(
+            f"election_date {elected} is not before {REMOTE_WORK_ELECTION_BEFORE} ({CITE_H})"
+        )
+    if share < MINIMUM_SHARE_AT_FACILITY:
+        reasons.append(
+            f"share_at_facility {fmt_pct(share)} is less than"
+            f" {fmt_pct(MINIMUM_SHARE_AT_FACILITY)} ({CITE_H1})"
+        )
+    steps = (
+        Step(
+            label="Waiver period",
+            arithmetic=f"{REMOTE_WORK_WAIVER_START} to {REMOTE_WORK_WAIVER_END}: the"
+            f" {fmt_pct(WAIVED_SHARE_AT_FACILITY)} on-site requirement is waived",
+            citation=CITE_H,
+        ),
+        Step(
+            label="Election date",
+            value=elected,
+            arithmetic=f"{elected} before {REMOTE_WORK_ELECTION_BEFORE}:"
+            f" {'yes' if elected < REMOTE_WORK_ELECTION_BEFORE else 'no'} (no lower bound"
+            " checked: the end of the public health emergency has no date in our sources)",
+            citation=CITE_H,
+        ),
+        Step(
+            label="Time at the facility",
+            value=share,
+            arithmetic=f"{fmt_pct(share)} >= {fmt_pct(MINIMUM_SHARE_AT_FACILITY)}:"
+            f" {'yes' if share >= MINIMUM_SHARE_AT_FACILITY else 'no'}",
+            citation=CITE_H1,
+        ),
+        Step(label="Result", value="OK" if not reasons else "; ".join(reasons), citation=CITE_H),
+    )
+    return RemoteWorkCheck(ok=not reasons, reasons=tuple(reasons), steps=steps)
