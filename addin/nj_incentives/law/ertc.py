@@ -1,0 +1,1201 @@
+"""The Economic Recovery Tax Credit: N.J.S.A. 52:27BBB-55 (P.L.2002, c.43, s.56), NJ Form 313.
+
+A credit against the Corporation Business Tax or the insurance premiums taxes for new
+full-time positions at a location in a qualified municipality:
+
+- a. $2,500 per new full-time position in credit year one, $1,250 in credit year two,
+  for a taxpayer not receiving an Urban Enterprise Zone benefit;
+- b. each credit allowed in the period in which its credit year ends, used within 50% of
+  the CBT and down to the statutory minimum, the rest carried forward;
+- c. the year-one credit still unused when credit year two ends is refunded in the
+  proportion of the sustained effort ratio;
+- d. a single 24-month credit period per location;
+- e. the definitions: credit years, positions counted from payroll hours, the ratio.
+
+The module follows the section's subsections in order. Position counts are exact
+(``fractions.Fraction`` inside, reported to 10 places); money is ``Decimal`` rounded
+down to the cent. Every reading of the text is in ``docs/interpretations.md``
+("Economic Recovery Tax Credit").
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import TypeAlias
+
+from pydantic import BaseModel, ConfigDict
+
+from nj_incentives.law.common import (
+    DateLike,
+    Explained,
+    InputError,
+    Number,
+    Step,
+    as_bool,
+    as_choice,
+    as_date,
+    as_int,
+    as_money,
+    as_number,
+    cents_down,
+    fmt_money,
+    fmt_number,
+    fmt_pct,
+)
+
+__all__ = [
+    "AVERAGE_PLACES",
+    "CREDIT_PERIOD_MONTHS",
+    "CREDIT_YEAR_MONTHS",
+    "CREDIT_YEAR_ONE_AMOUNT",
+    "CREDIT_YEAR_TWO_AMOUNT",
+    "FORM_313_CARRYFORWARD_YEARS",
+    "FULL_TIME_HOURS_PER_MONTH",
+    "LIABILITY_SHARE_LIMIT",
+    "PART_TIME_HOURS_PER_MONTH",
+    "PART_TIME_HOURS_PER_WEEK",
+    "PART_TIME_MINIMUM_MONTHS",
+    "SUSTAINED_EFFORT_RATIO_MAXIMUM",
+    "TAX_TYPES",
+    "CreditAmount",
+    "CreditLimit",
+    "CreditSchedule",
+    "CreditYears",
+    "EligibilityCheck",
+    "EmployeeHours",
+    "FullTimeEquivalents",
+    "NewPositions",
+    "PeriodRow",
+    "PositionCount",
+    "PrivilegePeriod",
+    "Refund",
+    "SustainedEffortRatio",
+    "average_positions",
+    "credit_amount",
+    "credit_limit",
+    "credit_schedule",
+    "credit_years",
+    "eligibility_check",
+    "exact_average",
+    "explain_fte",
+    "explain_new_positions",
+    "explain_refund",
+    "explain_sustained_effort_ratio",
+    "fte",
+    "new_positions",
+    "privilege_periods",
+    "refund",
+    "roster",
+    "sustained_effort_ratio",
+]
+
+SECTION = "N.J.S.A. 52:27BBB-55"
+CITE_A = f"{SECTION}a."
+CITE_B1 = f"{SECTION}b.(1)"
+CITE_B2 = f"{SECTION}b.(2)"
+CITE_B3 = f"{SECTION}b.(3)"
+CITE_C1 = f"{SECTION}c.(1)"
+CITE_C2 = f"{SECTION}c.(2)"
+CITE_D = f"{SECTION}d."
+CITE_E = f"{SECTION}e."
+CITE_CREDIT_YEARS = f'{CITE_E} "credit year one", "credit year two"'
+CITE_EMPLOYEE = f'{CITE_E} "employee of the taxpayer"'
+CITE_FULL_TIME = f'{CITE_E} "full time position"'
+CITE_PART_TIME = f'{CITE_E} "part-time position"'
+CITE_NEW_POSITION = f'{CITE_E} "new full time position"'
+CITE_RATIO = f'{CITE_E} "sustained effort ratio"'
+#: The Director's order of credits (b.(3)): this credit is 14th, after the others.
+CITE_PRIORITY = "N.J.A.C. 18:7-3.17"
+CITE_FORM_313 = "NJ Form 313 instructions (2013)"
+#: Readings of the text that are ours (docs/interpretations.md).
+CITE_READING = "docs/interpretations.md"
+
+#: A yes/no input: TRUE/FALSE, 1/0 or the words Yes/No (read by ``common.as_bool``).
+Flag: TypeAlias = bool | int | str
+
+# --------------------------------------------------------------------------- figures
+
+#: N.J.S.A. 52:27BBB-55a.: "$2,500 for each new full-time position ... in credit year one".
+CREDIT_YEAR_ONE_AMOUNT = Decimal(2500)
+#: N.J.S.A. 52:27BBB-55a.: "$1,250 for each new full-time position ... in credit year two".
+CREDIT_YEAR_TWO_AMOUNT = Decimal(1250)
+#: N.J.S.A. 52:27BBB-55b.(3): with all other credits, "shall not exceed 50% of the tax
+#: liability otherwise due" (Corporation Business Tax).
+LIABILITY_SHARE_LIMIT = Decimal("0.5")
+#: N.J.S.A. 52:27BBB-55a.: the taxes the credit is taken against. "cbt": the Corporation
+#: Business Tax, N.J.S.A. 54:10A-5; "insurance": the insurance premiums taxes.
+TAX_TYPES = ("cbt", "insurance")
+#: N.J.S.A. 52:27BBB-55d.: "a single 24-month continuous period" per location.
+CREDIT_PERIOD_MONTHS = 24
+#: N.J.S.A. 52:27BBB-55e.: each credit year is "twelve calendar months"; so is the
+#: base period ("the twelve-month period preceding credit year one").
+CREDIT_YEAR_MONTHS = 12
+#: N.J.S.A. 52:27BBB-55e. "full time position": "at least 140 hours per month".
+FULL_TIME_HOURS_PER_MONTH = 140
+#: N.J.S.A. 52:27BBB-55e. "part-time position": "at least 20 hours per week".
+PART_TIME_HOURS_PER_WEEK = 20
+#: N.J.S.A. 52:27BBB-55e. "part-time position": "for at least three months".
+PART_TIME_MINIMUM_MONTHS = 3
+#: Our reading of 20 hours a week with monthly payroll data: 20 x 52 / 12 = 86 2/3 hours
+#: a month, compared exactly (docs/interpretations.md).
+PART_TIME_HOURS_PER_MONTH = Fraction(PART_TIME_HOURS_PER_WEEK * 52, 12)
+#: N.J.S.A. 52:27BBB-55e. "sustained effort ratio": "not to exceed one".
+SUSTAINED_EFFORT_RATIO_MAXIMUM = 1
+#: NJ Form 313 instructions (2013): unused credit carried forward five years, then
+#: forfeited. The statute (b.(2)) states no limit: the value for the switch
+#: ``carryforward_years``, not the default.
+FORM_313_CARRYFORWARD_YEARS = 5
+#: Decimal places to which position averages, equivalents and ratios are reported.
+AVERAGE_PLACES = 10
+
+
+def _to_places(value: Fraction) -> Decimal:
+    """An exact fraction as a Decimal to AVERAGE_PLACES places, half to even."""
+    return Decimal(round(value * 10**AVERAGE_PLACES)).scaleb(-AVERAGE_PLACES)
+
+
+def _cents_down_exact(value: Fraction) -> Decimal:
+    """An exact non-negative amount truncated to the cent."""
+    return Decimal(math.floor(value * 100)).scaleb(-2)
+
+
+def _add_months(day: dt.date, months: int) -> dt.date:
+    """``day`` moved by ``months`` calendar months (the last day of a shorter month)."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month0 = divmod(index, 12)
+    last = calendar.monthrange(year, month0 + 1)[1]
+    return dt.date(year, month0 + 1, min(day.day, last))
+
+
+def _non_negative(value: Number, argument: str, citation: str) -> Decimal:
+    number = as_number(value, argument, citation)
+    if number < 0:
+        raise InputError(
+            argument, value, "must not be negative: positions count from zero", citation
+        )
+    return number
+
+
+def _positions(value: Number, argument: str, fractional: bool, citation: str) -> Decimal:
+    """A count of new positions: whole unless ``fractional``."""
+    number = _non_negative(value, argument, citation)
+    if not fractional and number != number.to_integral_value():
+        rule = "must be a whole number of positions (set fractional to TRUE to price fractions)"
+        raise InputError(argument, value, rule, citation)
+    return number
+
+
+# =========================================================================== a.
+
+
+class EligibilityCheck(Explained):
+    """Whether the section allows the credit at all: ``ok``, or every reason it does not."""
+
+    ok: bool
+    reasons: tuple[str, ...]
+
+
+def eligibility_check(
+    receives_uez_benefit: Flag,
+    prior_credit_period_at_location: Flag,
+    in_qualified_municipality: Flag = True,
+) -> EligibilityCheck:
+    """Whether the taxpayer may receive the credit, N.J.S.A. 52:27BBB-55a. and d.
+
+    a.: the taxpayer conducts business "within a qualified municipality" and "is not
+    receiving a benefit under the New Jersey Urban Enterprise Zones Act" (Form 313,
+    Part I). d.: "no taxpayer shall be allowed more than a single 24-month continuous
+    period" of credits for activity at a location, so a location that already had its
+    credit period gets none. Every failing reason is listed, each with its citation.
+    """
+    uez = as_bool(receives_uez_benefit, "receives_uez_benefit", CITE_A)
+    prior = as_bool(prior_credit_period_at_location, "prior_credit_period_at_location", CITE_D)
+    municipality = as_bool(in_qualified_municipality, "in_qualified_municipality", CITE_A)
+    reasons: list[str] = []
+    if not municipality:
+        reasons.append(f"the location is not within a qualified municipality ({CITE_A})")
+    if uez:
+        reasons.append(
+            f"the taxpayer receives a benefit under the Urban Enterprise Zones Act ({CITE_A})"
+        )
+    if prior:
+        reasons.append(
+            f"the location already had the single {CREDIT_PERIOD_MONTHS}-month continuous "
+            f"credit period ({CITE_D})"
+        )
+    steps = (
+        Step(label="Within a qualified municipality", value=municipality, citation=CITE_A),
+        Step(label="Receives an Urban Enterprise Zone benefit", value=uez, citation=CITE_A),
+        Step(
+            label=f"Prior {CREDIT_PERIOD_MONTHS}-month credit period at this location",
+            value=prior,
+            citation=CITE_D,
+        ),
+        Step(label="Eligible", value=not reasons, arithmetic="; ".join(reasons) or "OK"),
+    )
+    return EligibilityCheck(ok=not reasons, reasons=tuple(reasons), steps=steps)
+
+
+class CreditAmount(Explained):
+    """The credit for one credit year: ``amount`` = ``rate`` x ``new_positions``."""
+
+    amount: Decimal
+    credit_year: int
+    new_positions: Decimal
+    rate: Decimal
+
+
+def credit_amount(
+    new_positions: Number, credit_year: Number, fractional: Flag = False
+) -> CreditAmount:
+    """The credit for new full-time positions in one credit year, N.J.S.A. 52:27BBB-55a.
+
+    $2,500 per new full-time position in credit year one, $1,250 in credit year two.
+    Positions are whole unless ``fractional`` (then the amount is rounded down to the
+    cent).
+    """
+    year = as_int(credit_year, "credit_year", CITE_A, low=1, high=2, rule="must be 1 or 2")
+    fraction_allowed = as_bool(fractional, "fractional", CITE_NEW_POSITION)
+    positions = _positions(new_positions, "new_positions", fraction_allowed, CITE_A)
+    rate = CREDIT_YEAR_ONE_AMOUNT if year == 1 else CREDIT_YEAR_TWO_AMOUNT
+    amount = cents_down(rate * positions)
+    step = Step(
+        label=f"Credit year {year}: {fmt_money(rate)} per new full-time position",
+        value=amount,
+        arithmetic=f"{fmt_number(positions)} x {fmt_money(rate)} = {fmt_money(amount)}",
+        citation=CITE_A,
+    )
+    return CreditAmount(
+        amount=amount, credit_year=year, new_positions=positions, rate=rate, steps=(step,)
+    )
+
+
+# =========================================================================== b.
+
+
+class CreditLimit(Explained):
+    """The most of this credit usable against one period's tax (``amount``)."""
+
+    amount: Decimal
+    tax_type: str
+    tax_liability: Decimal
+    other_credits: Decimal
+    minimum_tax: Decimal
+    #: 50% of the liability, rounded down to the cent (None for the insurance taxes).
+    half_liability: Decimal | None
+    #: The liability above the statutory minimum (None for the insurance taxes).
+    above_minimum: Decimal | None
+
+
+def credit_limit(
+    tax_liability: Number, other_credits: Number, minimum_tax: Number, tax_type: str = "cbt"
+) -> CreditLimit:
+    """The most of this credit usable in a privilege period, N.J.S.A. 52:27BBB-55b.(3).
+
+    This credit with all other credits may not exceed 50% of the tax liability otherwise
+    due nor reduce the tax below the statutory minimum of N.J.S.A. 54:10A-5(e). Other
+    credits come first (N.J.A.C. 18:7-3.17 lists this credit 14th):
+    ``max(0, min(cents_down(50% x liability), liability - minimum_tax) - other_credits)``.
+    For the insurance premiums taxes (``tax_type="insurance"``) b.(3) states no such
+    limit: ``max(0, liability - other_credits)``.
+    """
+    kind = as_choice(tax_type, "tax_type", TAX_TYPES, CITE_A)
+    liability = as_money(tax_liability, "tax_liability", CITE_B3)
+    others = as_money(other_credits, "other_credits", CITE_PRIORITY)
+    minimum = as_money(minimum_tax, "minimum_tax", CITE_B3)
+    if kind == "insurance":
+        return _insurance_limit(liability, others, minimum)
+    half = cents_down(LIABILITY_SHARE_LIMIT * liability)
+    above = liability - minimum
+    amount = cents_down(max(Decimal(0), min(half, above) - others))
+    steps = (
+        Step(
+            label="50% of the tax liability otherwise due",
+            value=half,
+            arithmetic=(
+                f"{fmt_pct(LIABILITY_SHARE_LIMIT)} x {fmt_money(liability)} = {fmt_money(half)}"
+            ),
+            citation=CITE_B3,
+        ),
+        Step(
+            label="Tax liability above the statutory minimum",
+            value=above,
+            arithmetic=f"{fmt_money(liability)} - {fmt_money(minimum)} = {fmt_money(above)}",
+            citation=f"{CITE_B3}; N.J.S.A. 54:10A-5(e)",
+        ),
+        Step(
+            label="Other credits, applied before this credit",
+            value=others,
+            arithmetic=fmt_money(others),
+            citation=CITE_PRIORITY,
+        ),
+        Step(
+            label="Most of this credit usable in the period",
+            value=amount,
+            arithmetic=(
+                f"max(0, min({fmt_money(half)}, {fmt_money(above)}) - {fmt_money(others)})"
+                f" = {fmt_money(amount)}"
+            ),
+            citation=CITE_B3,
+        ),
+    )
+    return CreditLimit(
+        amount=amount,
+        tax_type=kind,
+        tax_liability=liability,
+        other_credits=others,
+        minimum_tax=minimum,
+        half_liability=half,
+        above_minimum=above,
+        steps=steps,
+    )
+
+
+def _insurance_limit(liability: Decimal, others: Decimal, minimum: Decimal) -> CreditLimit:
+    """b.(3)'s 50% and minimum-tax limit is stated for the CBT only: the tax is the cap."""
+    amount = cents_down(max(Decimal(0), liability - others))
+    step = Step(
+        label="Most of this credit usable against the insurance premiums tax",
+        value=amount,
+        arithmetic=f"max(0, {fmt_money(liability)} - {fmt_money(others)}) = {fmt_money(amount)}",
+        citation=f"{CITE_A}; {CITE_B3} (limit stated for the CBT only; {CITE_READING})",
+    )
+    return CreditLimit(
+        amount=amount,
+        tax_type="insurance",
+        tax_liability=liability,
+        other_credits=others,
+        minimum_tax=minimum,
+        half_liability=None,
+        above_minimum=None,
+        steps=(step,),
+    )
+
+
+class PrivilegePeriod(BaseModel):
+    """One privilege (or reporting) period: its end date and the figures of its tax."""
+
+    model_config = ConfigDict(frozen=True)
+
+    end: dt.date
+    liability: Decimal
+    other_credits: Decimal = Decimal(0)
+    minimum_tax: Decimal = Decimal(0)
+
+
+def privilege_periods(
+    period_ends: Sequence[DateLike],
+    liabilities: Sequence[Number],
+    other_credits: Sequence[Number],
+    minimum_taxes: Sequence[Number],
+) -> tuple[PrivilegePeriod, ...]:
+    """The privilege periods from one column per figure, N.J.S.A. 52:27BBB-55b.
+
+    The four sequences hold one value per period (as the schedule's spreadsheet
+    arguments do); end dates must be strictly increasing.
+    """
+    count = len(period_ends)
+    columns = {"liabilities": liabilities, "other_credits": other_credits}
+    columns["minimum_taxes"] = minimum_taxes
+    for argument, values in columns.items():
+        if len(values) != count:
+            rule = f"must give one value per period ({count} period ends, {len(values)} values)"
+            raise InputError(argument, list(values), rule, CITE_B1)
+    periods = tuple(
+        PrivilegePeriod(
+            end=as_date(end, "period_ends", CITE_B1),
+            liability=as_money(liability, "liabilities", CITE_B3),
+            other_credits=as_money(others, "other_credits", CITE_PRIORITY),
+            minimum_tax=as_money(minimum, "minimum_taxes", CITE_B3),
+        )
+        for end, liability, others, minimum in zip(
+            period_ends, liabilities, other_credits, minimum_taxes, strict=True
+        )
+    )
+    return _checked_periods(periods)
+
+
+def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePeriod, ...]:
+    """Non-negative figures and strictly increasing end dates, or InputError."""
+    ends = [period.end for period in periods]
+    if not periods:
+        raise InputError("period_ends", ends, "at least one privilege period is required", CITE_B1)
+    for earlier, later in itertools.pairwise(ends):
+        if later <= earlier:
+            rule = f"period end dates must be strictly increasing ({later} follows {earlier})"
+            raise InputError("period_ends", ends, rule, CITE_B1)
+    for period in periods:
+        as_money(period.liability, "liabilities", CITE_B3)
+        as_money(period.other_credits, "other_credits", CITE_PRIORITY)
+        as_money(period.minimum_tax, "minimum_taxes", CITE_B3)
+    return tuple(periods)
+
+
+def _period_index(periods: Sequence[PrivilegePeriod], ends_on: dt.date, which: str) -> int:
+    """The period "in which or with which" a credit year ends, N.J.S.A. 52:27BBB-55b.(1).
+
+    Period k > 0 covers (end of period k-1, its end]; the first period is taken to cover
+    the twelve months ending on its end date.
+    """
+    first_start = _add_months(periods[0].end, -12) + dt.timedelta(days=1)
+    index = next((k for k, period in enumerate(periods) if period.end >= ends_on), None)
+    if index is None or ends_on < first_start:
+        ends = [period.end for period in periods]
+        rule = (
+            f"credit year {which} ends {ends_on}, outside every period given "
+            f"({first_start} to {periods[-1].end})"
+        )
+        raise InputError("period_ends", ends, rule, CITE_B1)
+    return index
+
+
+# =========================================================================== c.
+
+
+class Refund(Explained):
+    """The year-one credit refunded as an overpayment (``amount``)."""
+
+    amount: Decimal
+    year1_remaining: Decimal
+    #: The sustained effort ratio, to 10 places (the refund uses the exact ratio).
+    ratio: Decimal
+
+
+def explain_refund(year1_remaining: Number, year1_new: Number, year2_new: Number) -> Refund:
+    """The refundable part of the year-one credit, with its steps, N.J.S.A. 52:27BBB-55c.(2).
+
+    The year-one credit remaining after the liabilities of the period in which credit
+    year two ends and of all earlier periods, x the sustained effort ratio, is an
+    overpayment: rounded down to the cent, computed exactly (the ratio 2/3 is not
+    rounded first).
+    """
+    remaining = as_money(year1_remaining, "year1_remaining", CITE_C2)
+    ratio = _exact_ratio(year1_new, year2_new)
+    amount = _cents_down_exact(Fraction(remaining) * ratio)
+    shown = _to_places(ratio)
+    step = Step(
+        label="Year-one credit refunded (overpayment)",
+        value=amount,
+        arithmetic=(
+            f"{fmt_money(remaining)} x {_fmt_ratio(ratio)} = {fmt_money(amount)} "
+            "(rounded down to the cent)"
+        ),
+        citation=f"{CITE_C2}; {CITE_RATIO}",
+    )
+    return Refund(amount=amount, year1_remaining=remaining, ratio=shown, steps=(step,))
+
+
+def refund(year1_remaining: Number, year1_new: Number, year2_new: Number) -> Decimal:
+    """The year-one credit refunded, N.J.S.A. 52:27BBB-55c.(2).
+
+    ``cents_down(year1_remaining x min(1, year2_new / year1_new))``; 0 when year one has
+    no new positions. See :func:`explain_refund` for the steps.
+    """
+    return explain_refund(year1_remaining, year1_new, year2_new).amount
+
+
+class PeriodRow(BaseModel):
+    """One privilege period of the credit schedule (money in dollars, to the cent).
+
+    ``carried_out = carried_in + new_credit - used - refund - expired``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    period_end: dt.date
+    new_credit: Decimal
+    carried_in: Decimal
+    limit: Decimal
+    used: Decimal
+    refund: Decimal
+    carried_out: Decimal
+    expired: Decimal
+    note: str = ""
+
+
+class CreditSchedule(Explained):
+    """The credit over the privilege periods: one row each, and the totals.
+
+    ``credits_allowed = used + refunded + expired + carried_out``.
+    """
+
+    rows: tuple[PeriodRow, ...]
+    credit_years: CreditYears
+    year_one_credit: Decimal
+    year_two_credit: Decimal
+    sustained_effort_ratio: Decimal
+    carryforward_years: int | None
+    tax_type: str
+    credits_allowed: Decimal
+    used: Decimal
+    refunded: Decimal
+    expired: Decimal
+    #: Unused credit after the last period (its carried_out).
+    carried_out: Decimal
+
+
+@dataclass
+class _Layer:
+    """Credit allowed for one credit year, and what of it remains unused."""
+
+    credit_year: int
+    allowed_in: int
+    remaining: Decimal
+
+
+def credit_schedule(
+    operations_start: DateLike,
+    year1_new: Number,
+    year2_new: Number,
+    periods: Sequence[PrivilegePeriod],
+    carryforward_years: Number | None = None,
+    fractional: Flag = False,
+    tax_type: str = "cbt",
+) -> CreditSchedule:
+    """The credit allowed, used, refunded, carried forward and expired per period,
+    N.J.S.A. 52:27BBB-55b. and c.
+
+    b.(1): each year's credit is allowed in the period in which or with which its credit
+    year ends. Per period, in order: the limit of b.(3) (:func:`credit_limit`); use of
+    the unused credit, oldest first (year one before year two); c.(2): in the period in
+    which credit year two ends, the year-one credit still unused x the sustained effort
+    ratio is refunded; b.(2): the rest carries forward, without limit unless
+    ``carryforward_years`` = N, when credit allowed in period a can be used through
+    period a + N and what remains after it expires.
+    """
+    years = credit_years(operations_start)
+    checked = _checked_periods(periods)
+    fraction_allowed = as_bool(fractional, "fractional", CITE_NEW_POSITION)
+    y1 = credit_amount(_positions(year1_new, "year1_new", fraction_allowed, CITE_A), 1, fractional)
+    y2 = credit_amount(_positions(year2_new, "year2_new", fraction_allowed, CITE_A), 2, fractional)
+    plan = _Plan(
+        allowed_in={
+            1: _period_index(checked, years.year_one_end, "one"),
+            2: _period_index(checked, years.year_two_end, "two"),
+        },
+        credit={1: y1.amount, 2: y2.amount},
+        ratio=_exact_ratio(y1.new_positions, y2.new_positions),
+        keep=_carryforward(carryforward_years),
+        tax_type=as_choice(tax_type, "tax_type", TAX_TYPES, CITE_A),
+    )
+    steps = [*years.steps, *y1.steps, *y2.steps, _ratio_step(y1, y2, plan.ratio)]
+    layers: list[_Layer] = []
+    rows: list[PeriodRow] = []
+    for index, period in enumerate(checked):
+        row, step = _period_row(index, period, layers, plan)
+        rows.append(row)
+        steps.append(step)
+        layers = [layer for layer in layers if layer.remaining > 0]
+    return _schedule(rows, steps, years, y1, y2, plan)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What the schedule knows before the first period."""
+
+    #: credit year -> index of the period in which or with which it ends (b.(1))
+    allowed_in: dict[int, int]
+    #: credit year -> credit allowed for it (a.)
+    credit: dict[int, Decimal]
+    ratio: Fraction
+    keep: int | None
+    tax_type: str
+
+
+def _period_row(
+    index: int, period: PrivilegePeriod, layers: list[_Layer], plan: _Plan
+) -> tuple[PeriodRow, Step]:
+    """One period, in order: allow, use (b.(3)), refund (c.(2)), expire; ``layers`` updated."""
+    carried_in = _unused(layers)
+    new = [
+        _Layer(year, index, plan.credit[year])
+        for year in (1, 2)
+        if plan.allowed_in[year] == index and plan.credit[year]
+    ]
+    new_credit = _unused(new)
+    layers.extend(new)
+    limit = credit_limit(period.liability, period.other_credits, period.minimum_tax, plan.tax_type)
+    used = _use_oldest_first(layers, limit.amount)
+    refund_base = _year_one_unused(layers) if index == plan.allowed_in[2] else None
+    refunded = _refund_year_one(layers, plan.ratio) if refund_base is not None else Decimal(0)
+    expired = _expire(layers, index, plan.keep)
+    row = PeriodRow(
+        period_end=period.end,
+        new_credit=cents_down(new_credit),
+        carried_in=cents_down(carried_in),
+        limit=limit.amount,
+        used=cents_down(used),
+        refund=cents_down(refunded),
+        carried_out=cents_down(_unused(layers)),
+        expired=cents_down(expired),
+        note=_note(index, plan, expired),
+    )
+    return row, _row_step(row, limit, refund_base, plan.ratio)
+
+
+def _carryforward(carryforward_years: Number | None) -> int | None:
+    """None (no limit, b.(2)) or the number of periods after allowance, or InputError."""
+    if carryforward_years is None:
+        return None
+    return as_int(carryforward_years, "carryforward_years", f"{CITE_B2}; {CITE_FORM_313}", low=0)
+
+
+def _unused(layers: Sequence[_Layer]) -> Decimal:
+    return sum((layer.remaining for layer in layers), Decimal(0))
+
+
+def _year_one_unused(layers: Sequence[_Layer]) -> Decimal:
+    return _unused([layer for layer in layers if layer.credit_year == 1])
+
+
+def _use_oldest_first(layers: list[_Layer], limit: Decimal) -> Decimal:
+    """Use up to ``limit`` of the unused credit, oldest layer first; the amount used."""
+    room = limit
+    for layer in layers:
+        take = min(room, layer.remaining)
+        layer.remaining -= take
+        room -= take
+    return limit - room
+
+
+def _refund_year_one(layers: list[_Layer], ratio: Fraction) -> Decimal:
+    """c.(2): the year-one credit still unused x the ratio leaves as an overpayment."""
+    amount = Decimal(0)
+    for layer in layers:
+        if layer.credit_year == 1:
+            amount = _cents_down_exact(Fraction(layer.remaining) * ratio)
+            layer.remaining -= amount
+    return amount
+
+
+def _expire(layers: list[_Layer], index: int, keep: int | None) -> Decimal:
+    """With a carryforward limit: what is left of credit allowed ``keep`` periods ago."""
+    if keep is None:
+        return Decimal(0)
+    amount = Decimal(0)
+    for layer in layers:
+        if layer.allowed_in + keep == index:
+            amount += layer.remaining
+            layer.remaining = Decimal(0)
+    return amount
+
+
+def _note(index: int, plan: _Plan, expired: Decimal) -> str:
+    notes = []
+    if plan.allowed_in[1] == index:
+        notes.append(f"credit year one ends: year-one credit allowed ({CITE_B1})")
+    if plan.allowed_in[2] == index:
+        notes.append(f"credit year two ends: year-two credit allowed ({CITE_B1})")
+        notes.append(f"year-one credit refunded by the sustained effort ratio ({CITE_C2})")
+    if expired:
+        notes.append(
+            f"unused credit expired {plan.keep} periods after it was allowed ({CITE_FORM_313})"
+        )
+    return "; ".join(notes)
+
+
+def _row_step(
+    row: PeriodRow, limit: CreditLimit, refund_base: Decimal | None, ratio: Fraction
+) -> Step:
+    available = row.carried_in + row.new_credit
+    parts = [
+        f"limit {limit.steps[-1].arithmetic}",
+        f"used min({fmt_money(row.limit)}, {fmt_money(row.carried_in)} + "
+        f"{fmt_money(row.new_credit)}) = {fmt_money(row.used)}",
+    ]
+    if refund_base is not None:
+        parts.append(
+            f"refund {fmt_money(refund_base)} x {_fmt_ratio(ratio)} = {fmt_money(row.refund)}"
+        )
+    if row.expired:
+        parts.append(f"expired {fmt_money(row.expired)}")
+    parts.append(
+        f"carried out {fmt_money(available)} - {fmt_money(row.used)} - {fmt_money(row.refund)}"
+        f" - {fmt_money(row.expired)} = {fmt_money(row.carried_out)}"
+    )
+    citation = f"{CITE_B1}-(3)"
+    if refund_base is not None:
+        citation += f"; {CITE_C2}"
+    if row.expired:
+        citation += f"; {CITE_FORM_313}"
+    return Step(
+        label=f"Period ending {row.period_end}",
+        value=row.carried_out,
+        arithmetic="; ".join(parts),
+        citation=citation,
+    )
+
+
+def _ratio_step(y1: CreditAmount, y2: CreditAmount, ratio: Fraction) -> Step:
+    return Step(
+        label="Sustained effort ratio",
+        value=_to_places(ratio),
+        arithmetic=(
+            f"min(1, {fmt_number(y2.new_positions)} / {fmt_number(y1.new_positions)})"
+            f" = {_fmt_ratio(ratio)}"
+            if y1.new_positions
+            else "no new positions in credit year one = 0"
+        ),
+        citation=CITE_RATIO,
+    )
+
+
+def _schedule(
+    rows: list[PeriodRow],
+    steps: list[Step],
+    years: CreditYears,
+    y1: CreditAmount,
+    y2: CreditAmount,
+    plan: _Plan,
+) -> CreditSchedule:
+    allowed = sum((row.new_credit for row in rows), Decimal(0))
+    used = sum((row.used for row in rows), Decimal(0))
+    refunded = sum((row.refund for row in rows), Decimal(0))
+    expired = sum((row.expired for row in rows), Decimal(0))
+    carried_out = rows[-1].carried_out
+    steps.append(
+        Step(
+            label="Credits allowed = used + refunded + expired + carried out",
+            value=allowed,
+            arithmetic=(
+                f"{fmt_money(allowed)} = {fmt_money(used)} + {fmt_money(refunded)} + "
+                f"{fmt_money(expired)} + {fmt_money(carried_out)}"
+            ),
+            citation=f"{CITE_B1}-(3); {CITE_C2}",
+        )
+    )
+    return CreditSchedule(
+        rows=tuple(rows),
+        credit_years=years,
+        year_one_credit=y1.amount,
+        year_two_credit=y2.amount,
+        sustained_effort_ratio=_to_places(plan.ratio),
+        carryforward_years=plan.keep,
+        tax_type=plan.tax_type,
+        credits_allowed=allowed,
+        used=used,
+        refunded=refunded,
+        expired=expired,
+        carried_out=carried_out,
+        steps=tuple(steps),
+    )
+
+
+# =========================================================================== d.
+# The burden of proof and the Director's criteria for when operations begin are not
+# computable: the operations start date is an input. The single 24-month period per
+# location is checked by eligibility_check (above, with subsection a.).
+
+# =========================================================================== e.
+
+
+class CreditYears(Explained):
+    """Credit year one and credit year two, first and last days."""
+
+    year_one_start: dt.date
+    year_one_end: dt.date
+    year_two_start: dt.date
+    year_two_end: dt.date
+
+
+def credit_years(operations_start: DateLike) -> CreditYears:
+    """Credit years one and two, N.J.S.A. 52:27BBB-55e.
+
+    Credit year one is "the first twelve calendar months following initial or expanded
+    operations": it starts on the first day of the month after ``operations_start``, or
+    on that date when it is the first of a month. Credit year two is the next twelve.
+    """
+    start = as_date(operations_start, "operations_start", CITE_CREDIT_YEARS)
+    one_start = start if start.day == 1 else _add_months(start.replace(day=1), 1)
+    two_start = _add_months(one_start, CREDIT_YEAR_MONTHS)
+    day = dt.timedelta(days=1)
+    one_end, two_end = two_start - day, _add_months(two_start, CREDIT_YEAR_MONTHS) - day
+    how = "the 1st of a month" if start.day == 1 else "first day of the following month"
+    steps = (
+        Step(
+            label="Credit year one",
+            value=one_start,
+            arithmetic=f"operations start {start} -> {how}: {one_start} to {one_end}",
+            citation=CITE_CREDIT_YEARS,
+        ),
+        Step(
+            label="Credit year two",
+            value=two_start,
+            arithmetic=f"the next twelve months: {two_start} to {two_end}",
+            citation=CITE_CREDIT_YEARS,
+        ),
+    )
+    return CreditYears(
+        year_one_start=one_start,
+        year_one_end=one_end,
+        year_two_start=two_start,
+        year_two_end=two_end,
+        steps=steps,
+    )
+
+
+class FullTimeEquivalents(Explained):
+    """Full-time position equivalents of aggregated part-time hours (``fte``)."""
+
+    fte: Decimal
+    part_time_hours: Decimal
+    months: int
+
+
+def explain_fte(part_time_hours: Number, months: Number = 12) -> FullTimeEquivalents:
+    """Full-time equivalents of part-time hours, with the step, N.J.S.A. 52:27BBB-55e.
+
+    Aggregated hours / (140 x months), reported to 10 places (140 hours a month is the
+    statute's full-time position; the divisor is our reading).
+    """
+    hours = as_money(part_time_hours, "part_time_hours", CITE_NEW_POSITION)
+    count = as_int(months, "months", CITE_NEW_POSITION, low=1)
+    divisor = FULL_TIME_HOURS_PER_MONTH * count
+    value = _to_places(Fraction(hours) / divisor)
+    step = Step(
+        label="Full-time position equivalents",
+        value=value,
+        arithmetic=(
+            f"{fmt_number(hours)} / ({FULL_TIME_HOURS_PER_MONTH} x {count}) = {fmt_number(value)}"
+        ),
+        citation=f"{CITE_NEW_POSITION}; {CITE_FULL_TIME}",
+    )
+    return FullTimeEquivalents(fte=value, part_time_hours=hours, months=count, steps=(step,))
+
+
+def fte(part_time_hours: Number, months: Number = 12) -> Decimal:
+    """Full-time position equivalents: hours / (140 x months), N.J.S.A. 52:27BBB-55e.
+
+    Reported to 10 places; see :func:`explain_fte` for the step.
+    """
+    return explain_fte(part_time_hours, months).fte
+
+
+class EmployeeHours(BaseModel):
+    """One employee's hours in each of the 12 months of a measured period.
+
+    ``temporary``: temporary or seasonal employment ("full time position", e.);
+    ``excluded``: not an "employee of the taxpayer" (e.): an owner, or an owner's
+    spouse, dependant, ancestor or descendant.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    hours: tuple[Decimal, ...]
+    temporary: bool = False
+    excluded: bool = False
+    name: str = ""
+
+
+def roster(
+    hours: Sequence[Sequence[Number]],
+    temporary: Sequence[Flag] | None = None,
+    excluded: Sequence[Flag] | None = None,
+) -> tuple[EmployeeHours, ...]:
+    """A payroll roster from a table of hours (one row per employee, 12 monthly
+    columns) and optional flags, one per employee, N.J.S.A. 52:27BBB-55e.
+    """
+    count = len(hours)
+    flags = {
+        "temporary": [False] * count if temporary is None else list(temporary),
+        "excluded": [False] * count if excluded is None else list(excluded),
+    }
+    for argument, values in flags.items():
+        if len(values) != count:
+            rule = f"must give one value per employee ({count} rows of hours, {len(values)} values)"
+            raise InputError(argument, values, rule, CITE_E)
+    rows = []
+    for number, (row, is_temporary, is_excluded) in enumerate(
+        zip(hours, flags["temporary"], flags["excluded"], strict=True), 1
+    ):
+        months = _checked_hours(row, number)
+        rows.append(
+            EmployeeHours(
+                hours=months,
+                temporary=as_bool(is_temporary, "temporary", CITE_FULL_TIME),
+                excluded=as_bool(is_excluded, "excluded", CITE_EMPLOYEE),
+            )
+        )
+    return tuple(rows)
+
+
+def _checked_hours(row: Sequence[Number], number: int) -> tuple[Decimal, ...]:
+    """Twelve non-negative monthly hours, or InputError naming ``hours``."""
+    if len(row) != CREDIT_YEAR_MONTHS:
+        rule = (
+            f"employee {number} must have hours for each of the {CREDIT_YEAR_MONTHS} months "
+            f"of the period (has {len(row)})"
+        )
+        raise InputError("hours", list(row), rule, CITE_E)
+    return tuple(as_money(value, "hours", CITE_FULL_TIME) for value in row)
+
+
+@dataclass(frozen=True)
+class _EmployeeCount:
+    """What one employee contributes to the average."""
+
+    full_time_months: int
+    qualifying_months: int
+    part_time_hours: Decimal
+    counted: bool
+
+    @property
+    def part_time(self) -> bool:
+        return self.qualifying_months >= PART_TIME_MINIMUM_MONTHS
+
+
+def _count_employee(employee: EmployeeHours) -> _EmployeeCount:
+    """Full-time months and, for a part-time position, the non-full-time hours."""
+    if employee.temporary or employee.excluded:
+        return _EmployeeCount(0, 0, Decimal(0), counted=False)
+    other = [h for h in employee.hours if h < FULL_TIME_HOURS_PER_MONTH]
+    qualifying = sum(1 for h in other if Fraction(h) >= PART_TIME_HOURS_PER_MONTH)
+    full_time = len(employee.hours) - len(other)
+    hours = sum(other, Decimal(0)) if qualifying >= PART_TIME_MINIMUM_MONTHS else Decimal(0)
+    return _EmployeeCount(full_time, qualifying, hours, counted=True)
+
+
+class PositionCount(Explained):
+    """The average number of full-time positions and equivalents in a 12-month period.
+
+    ``average = full_time_months / 12 + fte`` (exact inside, reported to 10 places).
+    """
+
+    full_time_months: int
+    part_time_hours: Decimal
+    fte: Decimal
+    average: Decimal
+    employees: int
+    part_time_employees: int
+    #: Temporary or seasonal employees and those who are not "employees of the taxpayer".
+    not_counted: int
+
+
+def exact_average(full_time_months: int, part_time_hours: Decimal) -> Fraction:
+    """The exact average positions, N.J.S.A. 52:27BBB-55e. "new full time position":
+    full-time position-months / 12 + part-time hours / (140 x 12), i.e.
+    (140 x full-time position-months + part-time hours) / 1,680.
+    """
+    months = CREDIT_YEAR_MONTHS
+    return Fraction(full_time_months, months) + Fraction(part_time_hours) / (
+        FULL_TIME_HOURS_PER_MONTH * months
+    )
+
+
+def average_positions(roster: Sequence[EmployeeHours]) -> PositionCount:
+    """The average full-time positions and equivalents in a 12-month period,
+    N.J.S.A. 52:27BBB-55e.
+
+    A month of at least 140 hours is a full-time position-month (e. "full time
+    position"). An employee with at least three non-full-time months of at least
+    20 x 52 / 12 = 86 2/3 hours is in a part-time position (e. "part-time position"),
+    and the hours of all their non-full-time months are aggregated into equivalents
+    (/ 1,680). Temporary or seasonal employees and owners and their relatives count in
+    neither.
+    """
+    counts = []
+    steps = []
+    for number, employee in enumerate(roster, 1):
+        _checked_hours(employee.hours, number)
+        count = _count_employee(employee)
+        counts.append(count)
+        steps.append(_employee_step(number, employee, count))
+    months = sum(count.full_time_months for count in counts)
+    hours = sum((count.part_time_hours for count in counts), Decimal(0))
+    exact = exact_average(months, hours)
+    equivalents = explain_fte(hours, CREDIT_YEAR_MONTHS)
+    average = _to_places(exact)
+    steps.extend(
+        [
+            Step(
+                label="Full-time position-months",
+                value=months,
+                arithmetic=str(months),
+                citation=CITE_FULL_TIME,
+            ),
+            *equivalents.steps,
+            Step(
+                label="Average full-time positions and equivalents",
+                value=average,
+                arithmetic=(
+                    f"{months} / {CREDIT_YEAR_MONTHS} + {fmt_number(hours)} / "
+                    f"{FULL_TIME_HOURS_PER_MONTH * CREDIT_YEAR_MONTHS} = {fmt_number(average)}"
+                ),
+                citation=CITE_NEW_POSITION,
+            ),
+        ]
+    )
+    return PositionCount(
+        full_time_months=months,
+        part_time_hours=hours,
+        fte=equivalents.fte,
+        average=average,
+        employees=len(counts),
+        part_time_employees=sum(1 for count in counts if count.counted and count.part_time),
+        not_counted=sum(1 for count in counts if not count.counted),
+        steps=tuple(steps),
+    )
+
+
+def _mixed(value: Fraction) -> str:
+    """260/3 -> '86 2/3'."""
+    whole, rest = divmod(value, 1)
+    return f"{whole} {rest}" if rest else str(whole)
+
+
+def _employee_step(number: int, employee: EmployeeHours, count: _EmployeeCount) -> Step:
+    label = f"Employee {number}" + (f" ({employee.name})" if employee.name else "")
+    if employee.excluded:
+        return Step(
+            label=label,
+            value=0,
+            arithmetic="owner or owner's relative: not an employee of the taxpayer",
+            citation=CITE_EMPLOYEE,
+        )
+    if employee.temporary:
+        return Step(
+            label=label,
+            value=0,
+            arithmetic="temporary or seasonal: counts in neither full-time nor part-time",
+            citation=CITE_FULL_TIME,
+        )
+    threshold = f"{_mixed(PART_TIME_HOURS_PER_MONTH)} hours"
+    months = f"{count.qualifying_months} non-full-time months of at least {threshold}"
+    if count.full_time_months == len(employee.hours):
+        part = "no non-full-time months"
+    elif count.part_time:
+        part = (
+            f"part-time position ({months}): {fmt_number(count.part_time_hours)} hours of "
+            "its non-full-time months aggregated"
+        )
+    else:
+        part = f"not a part-time position ({months}, fewer than {PART_TIME_MINIMUM_MONTHS})"
+    return Step(
+        label=label,
+        value=count.full_time_months,
+        arithmetic=(
+            f"{count.full_time_months} full-time months "
+            f"(>= {FULL_TIME_HOURS_PER_MONTH} hours); {part}"
+        ),
+        citation=f"{CITE_FULL_TIME}; {CITE_PART_TIME}",
+    )
+
+
+class NewPositions(Explained):
+    """New full-time positions: the increase in average positions over the base period."""
+
+    count: Decimal
+    difference: Decimal
+    base_avg: Decimal
+    year_avg: Decimal
+    fractional: bool
+
+
+def explain_new_positions(
+    base_avg: Number, year_avg: Number, fractional: Flag = False
+) -> NewPositions:
+    """New full-time positions with the steps, N.J.S.A. 52:27BBB-55e. "new full time position".
+
+    ``max(0, year_avg - base_avg)``, rounded down to whole positions unless
+    ``fractional``. Each average is read to 10 places (as :func:`average_positions`
+    reports it); with hours given to the cent the exact difference of two averages is a
+    multiple of 1/168,000, so the whole count equals the one from the exact averages.
+    """
+    base = _average_input(base_avg, "base_avg")
+    year = _average_input(year_avg, "year_avg")
+    keep_fraction = as_bool(fractional, "fractional", CITE_NEW_POSITION)
+    difference = max(Decimal(0), year - base)
+    count = difference if keep_fraction else Decimal(math.floor(difference))
+    how = "fractional positions kept" if keep_fraction else "rounded down to whole positions"
+    step = Step(
+        label="New full-time positions",
+        value=count,
+        arithmetic=(
+            f"max(0, {fmt_number(year)} - {fmt_number(base)}) = {fmt_number(difference)}"
+            f" -> {fmt_number(count)} ({how})"
+        ),
+        citation=CITE_NEW_POSITION,
+    )
+    return NewPositions(
+        count=count,
+        difference=difference,
+        base_avg=base,
+        year_avg=year,
+        fractional=keep_fraction,
+        steps=(step,),
+    )
+
+
+def _average_input(value: Number, argument: str) -> Decimal:
+    """An average number of positions, read to AVERAGE_PLACES places."""
+    number = _non_negative(value, argument, CITE_NEW_POSITION)
+    return _to_places(Fraction(number))
+
+
+def new_positions(base_avg: Number, year_avg: Number, fractional: Flag = False) -> Decimal:
+    """New full-time positions, N.J.S.A. 52:27BBB-55e. "new full time position".
+
+    The increase from the average of the twelve months before credit year one
+    (``base_avg``) to the credit year's (``year_avg``); never negative; whole positions
+    (rounded down) unless ``fractional``. See :func:`explain_new_positions`.
+    """
+    return explain_new_positions(base_avg, year_avg, fractional).count
+
+
+class SustainedEffortRatio(Explained):
+    """The sustained effort ratio (``ratio``, to 10 places)."""
+
+    ratio: Decimal
+    year1_new: Decimal
+    year2_new: Decimal
+
+
+def _exact_ratio(year1_new: Number, year2_new: Number) -> Fraction:
+    """min(1, year2_new / year1_new), exact; 0 when year1_new is 0."""
+    first = _non_negative(year1_new, "year1_new", CITE_RATIO)
+    second = _non_negative(year2_new, "year2_new", CITE_RATIO)
+    if first == 0:
+        return Fraction(0)
+    return min(Fraction(SUSTAINED_EFFORT_RATIO_MAXIMUM), Fraction(second) / Fraction(first))
+
+
+def _fmt_ratio(ratio: Fraction) -> str:
+    shown = fmt_number(_to_places(ratio))
+    return shown if Fraction(_to_places(ratio)) == ratio else f"{ratio} (= {shown}...)"
+
+
+def explain_sustained_effort_ratio(year1_new: Number, year2_new: Number) -> SustainedEffortRatio:
+    """The sustained effort ratio with its step, N.J.S.A. 52:27BBB-55e."""
+    ratio = _exact_ratio(year1_new, year2_new)
+    first = as_number(year1_new, "year1_new", CITE_RATIO)
+    second = as_number(year2_new, "year2_new", CITE_RATIO)
+    arithmetic = (
+        f"min(1, {fmt_number(second)} / {fmt_number(first)}) = {_fmt_ratio(ratio)}"
+        if first
+        else "no new positions in credit year one: 0"
+    )
+    step = Step(
+        label="Sustained effort ratio",
+        value=_to_places(ratio),
+        arithmetic=arithmetic,
+        citation=CITE_RATIO,
+    )
+    return SustainedEffortRatio(
+        ratio=_to_places(ratio), year1_new=first, year2_new=second, steps=(step,)
+    )
+
+
+def sustained_effort_ratio(year1_new: Number, year2_new: Number) -> Decimal:
+    """The sustained effort ratio, N.J.S.A. 52:27BBB-55e.: credit year two new positions /
+    credit year one new positions, at most 1; 0 when year one has none (to 10 places)."""
+    return explain_sustained_effort_ratio(year1_new, year2_new).ratio
+
+
+CreditSchedule.model_rebuild()
