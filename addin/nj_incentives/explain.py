@@ -30,7 +30,7 @@ def _list(text: str) -> list[str]:
 
 def _periods(text: str) -> list[ertc.PrivilegePeriod]:
     """``END:LIABILITY:OTHER:MINIMUM,...`` -> privilege periods (validated by the core)."""
-    periods = []
+    periods: list[ertc.PrivilegePeriod] = []
     for number, item in enumerate(_list(text), 1):
         fields = item.split(":")
         if len(fields) != 4:
