@@ -1,0 +1,1325 @@
+"""The NJ_* Excel functions: thin adapters from worksheet cells onto the calculation core.
+
+This is the module users name under "UDF Modules" (classic xlwings add-in on Windows) and
+import in xlwings Lite / xlwings Server (Office.js). Python names are the Excel names.
+Each function only converts cells to the core's inputs and the core's result back to
+cells; every rule of law lives in :mod:`nj_incentives.law`. The core is imported on the
+first call, not at import: importing this module costs little more than ``import xlwings``.
+
+Cell conventions (the same in every runtime):
+
+- A blank optional argument takes the core's default; a blank required argument is an
+  error, never a zero.
+- Percentages are fractions (a 50% cell holds 0.5); a whole number such as 50 is refused
+  with the hint "did you mean 50%?".
+- Dates are Excel date serial numbers (45292 is 2024-01-01); date/datetime objects and
+  ISO text ("2024-01-01") are accepted too.
+- Booleans: TRUE/FALSE, 1/0, Yes/No. Text arguments are case-insensitive.
+- "One per year" arguments take a row or a column; trailing blank cells are ignored.
+- An error cell (#N/A ...) or the error text of a failed NJ_ function is refused as an
+  input, never read as a blank.
+- Money is returned as a number (the float of the exact ``Decimal``); tables spill as one
+  array with a header row; dates in tables are ``date`` objects, which xlwings writes as
+  date cells. Functions are deterministic and not volatile.
+
+Beyond issue 4's catalog (names and argument order fixed), some functions take further
+optional arguments at the end (e.g. ``NJ_BEIP_TRANSFER_CHECK``'s discount_rate and
+years, ``NJ_ERTC_SCHEDULE``'s fractional and tax_type), and three functions are added:
+``NJ_ERTC_CREDIT_YEARS``, ``NJ_ERTC_ELIGIBILITY_CHECK`` and ``NJ_EXPLAIN`` (the steps
+behind any function's result, with their citations).
+
+Errors (:func:`error_message`): a bad input never yields a number and never a traceback.
+The message is short: ``argument = value: rule (citation)``.
+
+- Office.js (xlwings Lite, xlwings Server): the function raises ``xlwings.XlwingsError``
+  with the message; the cell shows #VALUE! and the message on hover.
+- Classic add-in and plain Python calls: the function returns the text
+  ``"#VALUE! " + message``; classic xlwings cannot return a real Excel error value.
+
+For the headless recalculation, :func:`functions` gives ``{EXCEL_NAME: callable}`` with
+errors as that text (``errors="text"``) or raised (``errors="raise"``, also available as
+:data:`FUNCTIONS`), independent of the xlwings runtime.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import inspect
+import logging
+import math
+import numbers
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+import xlwings as xw
+
+from nj_incentives import LAW_CURRENT_TO, __version__
+
+if TYPE_CHECKING:
+    from nj_incentives.law.common import Explained, InputError
+
+__all__ = [
+    "CATALOG",
+    "ERROR_PREFIX",
+    "FUNCTIONS",
+    "RUNTIME",
+    "ExcelFunction",
+    "error_message",
+    "error_text",
+    "functions",
+    "to_cell_values",
+    "vba_declarations",
+    "vba_identifier_problem",
+    "vba_problems",
+]
+
+logger = logging.getLogger(__name__)
+
+#: What one argument may hold: a scalar, a range (list of lists, or a flat list), None.
+Cell: TypeAlias = Any
+#: What a function returns to the sheet: a scalar or a list of rows.
+CellResult: TypeAlias = Any
+
+#: The Excel function category shown by the classic add-in's Insert Function dialog.
+CATEGORY = "NJ Incentives"
+#: Starts the text a function returns instead of raising (classic add-in, plain calls).
+ERROR_PREFIX = "#VALUE! "
+
+
+def _runtime() -> Literal["office.js", "classic", "plain"]:
+    """Which xlwings decorators ``import xlwings`` bound (they are chosen at import time)."""
+    module = getattr(xw.func, "__module__", "") or ""
+    if module.startswith("xlwings.pro"):  # xlwings.server: xlwings Lite and xlwings Server
+        return "office.js"
+    if module == "xlwings.udfs":  # Windows with pywin32: the classic COM add-in
+        return "classic"
+    return "plain"
+
+
+#: ``"office.js"``, ``"classic"`` or ``"plain"``: decides how errors reach the cell.
+RUNTIME = _runtime()
+
+
+# =========================================================================== errors
+
+
+def error_message(exc: BaseException, function: str = "") -> str:
+    """The short message for a failed call: never a traceback.
+
+    An input error from the core reads ``argument = value: rule (citation)``; anything
+    else is unexpected and reads ``NJ_X: unexpected ErrorType: first line``.
+    """
+    from nj_incentives.law.common import InputError
+
+    if isinstance(exc, InputError):
+        return str(exc)
+    first_line = (str(exc).strip().splitlines() or [""])[0][:200]
+    where = f"{function}: " if function else ""
+    return f"{where}unexpected {type(exc).__name__}: {first_line}".rstrip(": ")
+
+
+def error_text(exc: BaseException, function: str = "") -> str:
+    """The text a cell shows for a failed call outside Office.js: ``#VALUE! message``."""
+    return ERROR_PREFIX + error_message(exc, function)
+
+
+def _failed(function: str, exc: Exception) -> str:
+    """Report a failed call the way the runtime can show it (see the module docstring)."""
+    from nj_incentives.law.common import InputError
+
+    if not isinstance(exc, InputError):
+        logger.error("%s failed unexpectedly", function, exc_info=exc)
+    if RUNTIME == "office.js":
+        raise xw.XlwingsError(error_message(exc, function)) from None
+    return error_text(exc, function)
+
+
+def _input_error(argument: str, value: object, rule: str, citation: str) -> InputError:
+    from nj_incentives.law.common import InputError
+
+    return InputError(argument, value, rule, citation)
+
+
+# =========================================================================== cells in
+
+
+def _python(value: Cell) -> Cell:
+    """numpy arrays and scalars (the formulas engine passes them) as plain Python values."""
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        return value.tolist()
+    return value
+
+
+def _is_blank(value: Cell) -> bool:
+    """An empty cell, an empty text, or a range of nothing but those."""
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return not value.strip()
+    if isinstance(value, (list, tuple)):
+        return all(_is_blank(item) for item in value)
+    return False
+
+
+def _rows(value: Cell) -> list[list[Cell]]:
+    """Any cell shape as a list of rows: a scalar is 1x1, a flat list is one row."""
+    value = _python(value)
+    if not isinstance(value, (list, tuple)):
+        return [[value]]
+    if not value or not isinstance(value[0], (list, tuple)):
+        return [list(value)]
+    return [list(_python(row)) if isinstance(row, (list, tuple)) else [row] for row in value]
+
+
+def _trim(values: list[Cell]) -> list[Cell]:
+    """Without its trailing blank cells."""
+    end = len(values)
+    while end and _is_blank(values[end - 1]):
+        end -= 1
+    return values[:end]
+
+
+#: Excel's error values, as xlwings passes an error cell with ``err_to_str``.
+EXCEL_ERRORS = frozenset(
+    [
+        "#NULL!",
+        "#DIV/0!",
+        "#VALUE!",
+        "#REF!",
+        "#NAME?",
+        "#NUM!",
+        "#N/A",
+        "#GETTING_DATA",
+        "#SPILL!",
+        "#CALC!",
+        "#FIELD!",
+        "#BLOCKED!",
+        "#CONNECT!",
+        "#BUSY!",
+        "#UNKNOWN!",
+        "#PYTHON!",
+    ]
+)
+
+
+def _refuse_error_cells(value: Cell, argument: str, citation: str) -> None:
+    """An error cell, or the error text of a failed NJ_ function, is never an input.
+
+    Without this, an error in an optional argument would arrive as a blank cell and
+    silently take the default.
+    """
+    value = _python(value)
+    if isinstance(value, (list, tuple)):
+        for cell in value:
+            _refuse_error_cells(cell, argument, citation)
+    elif isinstance(value, str):
+        text = value.strip()
+        if text in EXCEL_ERRORS:
+            raise _input_error(argument, text, "the cell holds an error value", citation)
+        if text.startswith(ERROR_PREFIX):
+            rule = f"the cell holds an error ({text.removeprefix(ERROR_PREFIX)})"
+            raise _input_error(argument, "#VALUE!", rule, citation)
+
+
+def _scalar(value: Cell, argument: str, citation: str) -> Cell:
+    """One cell's value (a 1x1 range is its cell); a larger range is an error."""
+    rows = _rows(value)
+    if len(rows) == 1 and len(rows[0]) == 1:
+        return rows[0][0]
+    cells = [cell for row in rows for cell in row]
+    raise _input_error(argument, cells, "must be a single cell, not a range", citation)
+
+
+#: Excel's serial 60 is 1900-02-29, a day that does not exist (kept for Lotus 1-2-3).
+_LEAP_BUG_SERIAL = 60
+_SERIAL_EPOCH = dt.date(1899, 12, 30)  # serial 0, for serials from 61 (1900-03-01) on
+_SERIAL_MAX = 2958465  # 9999-12-31
+
+
+def _serial_date(serial: float, argument: str, citation: str) -> dt.date:
+    """An Excel (1900 date system) serial number as a date; any time of day is dropped."""
+    if not math.isfinite(serial) or not 1 <= serial <= _SERIAL_MAX:
+        rule = "must be a date (an Excel date serial number from 1 to 2958465)"
+        raise _input_error(argument, serial, rule, citation)
+    whole = math.floor(serial)
+    if whole == _LEAP_BUG_SERIAL:
+        raise _input_error(argument, serial, "is 1900-02-29, a day that does not exist", citation)
+    days = whole if whole > _LEAP_BUG_SERIAL else whole + 1
+    return _SERIAL_EPOCH + dt.timedelta(days=days)
+
+
+def _date(value: Cell, argument: str, citation: str) -> Cell:
+    """A date cell: a serial number becomes a date; dates and ISO text pass to the core."""
+    value = _python(value)
+    if _is_blank(value):
+        return None
+    if isinstance(value, bool):
+        raise _input_error(argument, value, "must be a date, not TRUE/FALSE", citation)
+    if isinstance(value, numbers.Real):
+        return _serial_date(float(value), argument, citation)
+    return value
+
+
+def _vector(value: Cell, argument: str, citation: str) -> list[Cell]:
+    """One value per year (or period, or employee): a row or a column, trailing blanks cut."""
+    rows = _rows(value)
+    if len(rows) == 1:
+        values = rows[0]
+    elif all(len(row) == 1 for row in rows):
+        values = [row[0] for row in rows]
+    else:
+        shape = f"{len(rows)} rows x {max(len(row) for row in rows)} columns"
+        rule = f"must be one row or one column (one value each), not {shape}"
+        raise _input_error(argument, None, rule, citation)
+    return [None if _is_blank(cell) else cell for cell in _trim(values)]
+
+
+def _table(value: Cell, argument: str, citation: str) -> list[list[Cell]]:
+    """A table of cells without its trailing blank rows and trailing blank columns."""
+    rows = _trim(_rows(value))
+    width = max((len(_trim(list(row))) for row in rows), default=0)
+    return [[None if _is_blank(cell) else cell for cell in row[:width]] for row in rows]
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One argument of an Excel function: its help text and how its cells are read."""
+
+    name: str
+    doc: str
+    #: "one" (a single cell), "date", "vector" (one per year/period/employee),
+    #: "dates" (a vector of dates), "table" (rows x columns), "raw" (passed as given)
+    kind: str
+    optional: bool = False
+
+    def convert(self, value: Cell, citation: str) -> Cell:
+        """The cells as the core's input (a blank argument has been handled already)."""
+        if self.kind == "one":
+            return _scalar(value, self.name, citation)
+        if self.kind == "date":
+            return _date(_scalar(value, self.name, citation), self.name, citation)
+        if self.kind == "vector":
+            return _vector(value, self.name, citation)
+        if self.kind == "dates":
+            return [
+                _date(cell, self.name, citation) for cell in _vector(value, self.name, citation)
+            ]
+        if self.kind == "table":
+            return _table(value, self.name, citation)
+        return _python(value)
+
+
+def single(doc: str) -> tuple[str, str]:
+    """A single-cell argument (number, text or boolean)."""
+    return "one", doc
+
+
+def a_date(doc: str) -> tuple[str, str]:
+    """A single date cell."""
+    return "date", doc
+
+
+def each(doc: str) -> tuple[str, str]:
+    """A row or column of values, one per year, period or employee."""
+    return "vector", doc
+
+
+def each_date(doc: str) -> tuple[str, str]:
+    """A row or column of dates."""
+    return "dates", doc
+
+
+def grid(doc: str) -> tuple[str, str]:
+    """A table of cells (rows x columns)."""
+    return "table", doc
+
+
+def _given(**arguments: Cell) -> dict[str, Cell]:
+    """The optional arguments that are not blank (blank ones take the core's default)."""
+    return {name: value for name, value in arguments.items() if value is not None}
+
+
+# =========================================================================== cells out
+
+
+def _money(amount: Decimal) -> float:
+    """A money result for a cell: the float of the exact Decimal."""
+    return float(amount)
+
+
+def _number(value: Decimal | int | None) -> float | int | None:
+    if value is None or isinstance(value, int):
+        return value
+    return float(value)
+
+
+def _verdict(ok: bool, reasons: Sequence[str]) -> str:
+    """ "OK", or every reason, separated by "; "."""
+    return "OK" if ok else "; ".join(reasons)
+
+
+def _excel_serial(day: dt.date) -> int:
+    """A date as Excel's serial number (1900 date system)."""
+    if isinstance(day, dt.datetime):
+        day = day.date()
+    days = (day - _SERIAL_EPOCH).days
+    return days if days > _LEAP_BUG_SERIAL else days - 1
+
+
+def to_cell_values(result: CellResult) -> CellResult:
+    """A function's result as pure cell values: dates become Excel serial numbers.
+
+    xlwings renders ``date`` objects as dates itself; an engine without xlwings (the
+    headless recalculation) needs the number a date cell holds.
+    """
+    if isinstance(result, dt.date):
+        return _excel_serial(result)
+    if isinstance(result, list):
+        return [to_cell_values(item) for item in result]
+    return result
+
+
+# =========================================================================== VBA names
+
+#: Words a VBA parameter cannot be named (keywords, statements, types), and names the
+#: generated wrapper itself uses (``Array``, ``XLPy``, ``Application`` ...): a parameter
+#: named ``end`` or ``date`` makes the classic add-in's VBA module fail to compile.
+_VBA_RESERVED_WORDS = """
+    AddressOf Alias And Any Append Array As Attribute Base Binary Boolean ByRef Byte ByVal
+    Call Case CBool CByte CCur CDate CDbl CDec CDecl CInt Circle CLng CLngLng CLngPtr Close
+    Compare Const CSng CStr Currency CVar CVErr Date Debug Decimal Declare DefBool DefByte
+    DefCur DefDate DefDbl DefDec DefInt DefLng DefLngLng DefLngPtr DefObj DefSng DefStr
+    DefVar Dim Do DoEvents Double Each Else ElseIf Empty End EndIf Enum Eqv Erase Err Error
+    Event Exit Explicit False Fix For Friend Function Get Global GoSub GoTo If Imp Implements
+    In Input InputB Int Integer Is LBound Len LenB Let Lib Like Line LINEINPUT Lock Long
+    LongLong LongPtr Loop LSet Me Mid MidB Mod Module New Next Not Nothing Null Object On
+    Open Option Optional Or Output ParamArray Preserve Print Private Property PSet Public Put
+    RaiseEvent Random Read ReDim Rem Reset Resume Return RSet Scale Seek Select Set Sgn
+    Shared Single Spc Static Step Stop StrComp String Sub Tab Text Then Time To True Type
+    TypeOf UBound Unlock Until Variant Wend While Width With WithEvents Write Xor
+    Application ActiveWorkbook ThisWorkbook Range XLPy argsArray k failed Caller
+"""
+VBA_RESERVED = frozenset(word.lower() for word in _VBA_RESERVED_WORDS.split())
+_VBA_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,254}")
+
+
+def vba_identifier_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a parameter or function name in VBA, or None if it can."""
+    if not _VBA_IDENTIFIER.fullmatch(name):
+        return f"{name!r} is not a VBA identifier (a letter, then letters, digits or _)"
+    if name.lower() in VBA_RESERVED:
+        return f"{name!r} is a reserved word or a name the generated VBA wrapper uses"
+    return None
+
+
+_VBA_DECLARATION = re.compile(r"^[ \t]*(?:Function|Sub)[ \t]+(\w+)\((.*)\)[ \t]*$", re.MULTILINE)
+
+
+def vba_declarations(vba: str) -> dict[str, list[str]]:
+    """``{procedure: [parameter, ...]}`` declared in VBA text (``Optional``,
+    ``ParamArray`` and ``()`` kept, as written)."""
+    return {
+        name: [part.strip() for part in parameters.split(",") if part.strip()]
+        for name, parameters in _VBA_DECLARATION.findall(vba)
+    }
+
+
+def vba_problems(vba: str) -> list[str]:
+    """What would stop VBA text such as the classic add-in's generated wrappers from
+    compiling: illegal or reserved names, duplicate parameters (VBA ignores case), a
+    parameter named like its procedure, a required parameter after an optional one."""
+    problems: list[str] = []
+    for procedure, parameters in vba_declarations(vba).items():
+        names: list[str] = []
+        optional_seen = False
+        for declared in parameters:
+            optional = declared.startswith(("Optional ", "ParamArray "))
+            name = declared.split(" ")[-1].removesuffix("()")
+            if optional_seen and not optional:
+                problems.append(f"{procedure}: required {name!r} follows an optional parameter")
+            optional_seen = optional_seen or optional
+            names.append(name)
+        for name in [procedure, *names]:
+            problem = vba_identifier_problem(name)
+            if problem is not None:
+                problems.append(f"{procedure}: {problem}")
+        lowered = [name.lower() for name in names]
+        for name in sorted({n for n in lowered if lowered.count(n) > 1}):
+            problems.append(f"{procedure}: parameter {name!r} is declared twice")
+        if procedure.lower() in lowered:
+            problems.append(f"{procedure}: a parameter has the procedure's name")
+    return problems
+
+
+# =========================================================================== the registry
+
+
+@dataclass(frozen=True)
+class ExcelFunction:
+    """One catalog function: what Excel shows about it, and its two halves.
+
+    ``compute`` turns the (converted) cells into the core's result; ``show`` turns that
+    result into cell values. Metadata lives here so that it is the same whether or not
+    xlwings attached its own (``xw.func`` is a no-op outside a runtime).
+    """
+
+    name: str
+    description: str
+    citation: str
+    arguments: tuple[Argument, ...]
+    vararg: Argument | None
+    example: tuple[Cell, ...]
+    compute: Callable[..., Any]
+    show: Callable[[Any], CellResult]
+
+    def convert(self, args: Sequence[Cell], kwargs: dict[str, Cell]) -> list[Cell]:
+        """The arguments as the core's inputs; blank required arguments are errors."""
+        count = len(self.arguments)
+        if len(args) > count and self.vararg is None:
+            raise TypeError(f"{self.name} takes at most {count} arguments ({len(args)} given)")
+        values: list[Cell] = list(args[:count]) + [None] * (count - len(args[:count]))
+        for name, value in kwargs.items():
+            index = next((i for i, a in enumerate(self.arguments) if a.name == name), None)
+            if index is None:
+                raise TypeError(f"{self.name} has no argument {name!r}")
+            values[index] = value
+        for index, argument in enumerate(self.arguments):
+            value = values[index]
+            _refuse_error_cells(value, argument.name, self.citation)
+            if _is_blank(_python(value)):
+                if not argument.optional:
+                    raise _input_error(argument.name, None, "is required", self.citation)
+                values[index] = None
+            else:
+                values[index] = argument.convert(value, self.citation)
+        extras = [_python(extra) for extra in args[count:]]
+        for extra in extras:
+            _refuse_error_cells(extra, self.vararg.name if self.vararg else "", self.citation)
+        return values + extras
+
+    def result(self, *args: Cell, **kwargs: Cell) -> Any:
+        """The core's result for these cells (raises the core's InputError)."""
+        return self.compute(*self.convert(args, kwargs))
+
+    def cells(self, *args: Cell, **kwargs: Cell) -> CellResult:
+        """The cell values for these cells (raises on bad input)."""
+        return self.show(self.result(*args, **kwargs))
+
+    def formula(self, args: Sequence[Cell] | None = None, namespace: str = "") -> str:
+        """The formula text calling this function (the example's by default)."""
+        values = list(self.example if args is None else args)
+        while values and values[-1] is None:
+            values.pop()
+        prefix = f"{namespace}." if namespace else ""
+        return f"={prefix}{self.name}({', '.join(_formula_text(v) for v in values)})"
+
+
+def _formula_text(value: Cell) -> str:
+    """A value as it is written in a formula: numbers, "text", TRUE, DATE(), {arrays}."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, dt.date):
+        return f"DATE({value.year},{value.month},{value.day})"
+    if isinstance(value, str):
+        return '"' + value.replace('"', '""') + '"'
+    if isinstance(value, (list, tuple)):
+        rows = _rows(value)
+        return "{" + ";".join(",".join(_formula_text(cell) for cell in row) for row in rows) + "}"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+#: Every Excel function, by name, in catalog order.
+CATALOG: dict[str, ExcelFunction] = {}
+
+
+def excel_function(
+    *,
+    cite: str,
+    example: tuple[Cell, ...],
+    show: Callable[[Any], CellResult] = lambda result: result,
+    **docs: tuple[str, str],
+) -> Callable[[Callable[..., Any]], Callable[..., CellResult]]:
+    """Register ``compute`` as the Excel function of the same name.
+
+    ``cite`` is the law the function applies (empty for the two that apply none); ``docs``
+    gives every parameter's kind and help text (meaning and unit). The returned
+    function is decorated with ``xw.func`` and ``xw.arg(name, doc=...)`` for every
+    argument; it converts the cells, calls ``compute``, ``show``s the result, and turns
+    any failure into the runtime's error (module docstring). The docstring (description
+    with its citation) is what Excel's Insert Function dialog shows.
+    """
+
+    def register(compute: Callable[..., Any]) -> Callable[..., CellResult]:
+        name = compute.__name__
+        description = " ".join((compute.__doc__ or "").split())
+        parameters = list(inspect.signature(compute).parameters.values())
+        names = [p.name for p in parameters]
+        problems = [
+            problem
+            for problem in (vba_identifier_problem(n) for n in [name, *names])
+            if problem is not None
+        ]
+        if sorted(docs) != sorted(names):
+            problems.append(f"help text for {sorted(docs)} but arguments {names}")
+        if (cite and cite not in description) or len(description) > 255:
+            problems.append("the docstring must cite the law and fit in 255 characters")
+        if problems:
+            raise TypeError(f"{name}: " + "; ".join(problems))
+        arguments = tuple(
+            Argument(p.name, docs[p.name][1], docs[p.name][0], p.default is not p.empty)
+            for p in parameters
+            if p.kind is not p.VAR_POSITIONAL
+        )
+        varargs = [p for p in parameters if p.kind is p.VAR_POSITIONAL]
+        vararg = Argument(varargs[0].name, docs[varargs[0].name][1], "raw") if varargs else None
+        entry = ExcelFunction(name, description, cite, arguments, vararg, example, compute, show)
+        CATALOG[name] = entry
+
+        @functools.wraps(compute)
+        def cell_function(*args: Cell, **kwargs: Cell) -> CellResult:
+            try:
+                return show(compute(*entry.convert(args, kwargs)))
+            except Exception as exc:
+                return _failed(name, exc)
+
+        # xlwings reads converters from annotations: none here, the cells arrive as they are.
+        cell_function.__annotations__ = {}
+        cell_function.__doc__ = description
+        decorated: Callable[..., CellResult] = cell_function
+        for parameter in reversed(parameters):
+            # err_to_str: an error cell arrives as its text ("#N/A"), not as a blank
+            decorated = xw.arg(parameter.name, doc=docs[parameter.name][1], err_to_str=True)(
+                decorated
+            )
+        return xw.func(category=CATEGORY)(decorated)
+
+    return register
+
+
+def functions(
+    errors: Literal["text", "raise"] = "text",
+) -> dict[str, Callable[..., CellResult]]:
+    """``{EXCEL_NAME: callable}`` for engines other than xlwings (the headless recalculation).
+
+    Each callable takes cell values (None for a blank cell; numbers, text, booleans,
+    dates or serial numbers; ranges as lists of rows or numpy arrays) and returns cell
+    values (:func:`to_cell_values`: dates as serial numbers). With ``errors="text"`` a bad
+    input returns ``"#VALUE! argument = value: rule (citation)"`` (:func:`error_text`);
+    with ``errors="raise"`` the exception propagates (the core's ``InputError`` carries
+    ``argument``, ``value``, ``rule`` and ``citation``). The same whatever runtime
+    xlwings was imported for.
+    """
+
+    def plain(entry: ExcelFunction) -> Callable[..., CellResult]:
+        def call(*args: Cell, **kwargs: Cell) -> CellResult:
+            if errors == "raise":
+                return to_cell_values(entry.cells(*args, **kwargs))
+            try:
+                return to_cell_values(entry.cells(*args, **kwargs))
+            except Exception as exc:
+                return error_text(exc, entry.name)
+
+        call.__name__ = call.__qualname__ = entry.name
+        call.__doc__ = entry.description
+        return call
+
+    return {name: plain(entry) for name, entry in CATALOG.items()}
+
+
+# =========================================================================== shared help
+
+_BASIS = single(
+    'What the percentage applies to: "withholdings" or "partners" (estimated tax of the '
+    "partners of an eligible partnership); any case"
+)
+_SMART_GROWTH = single(
+    "TRUE if the grant promotes smart growth (N.J.S.A. 34:1B-129b.); blank = FALSE"
+)
+_DISCOUNT_RATE = single(
+    "Annual rate for discounting to present value, a fraction (5% = 0.05); blank = 0"
+)
+_YEARS = single("Years to discount over (may be fractional); blank = 0")
+_FRACTIONAL = single(
+    "TRUE to keep fractional positions; blank = FALSE (whole positions, rounded down)"
+)
+_TAX_TYPE = single(
+    '"cbt" (Corporation Business Tax) or "insurance" (premiums taxes); blank = "cbt"'
+)
+
+_BEIP = "N.J.S.A. 34:1B-129"
+
+
+# =========================================================================== BEIP
+
+
+@excel_function(
+    cite=f"{_BEIP}a., b.",
+    example=("withholdings", True),
+    show=lambda limits: [[float(limits[0]), float(limits[1])]],
+    basis=_BASIS,
+    smart_growth=_SMART_GROWTH,
+)
+def NJ_BEIP_PCT_LIMITS(basis: Cell, smart_growth: Cell = None) -> tuple[Decimal, Decimal]:
+    """Lowest and highest BEIP grant percentage for a basis, as a 1x2 row of fractions:
+    withholdings 10%-50%, partners' tax 10%-30%; 80% / 50% with smart growth
+    (N.J.S.A. 34:1B-129a., b.)."""
+    from nj_incentives.law import beip
+
+    return beip.pct_limits(basis, **_given(smart_growth=smart_growth))
+
+
+@excel_function(
+    cite=f"{_BEIP}a., b.",
+    example=(1250000, 0.2),
+    show=lambda grant: _money(grant.amount),
+    withholdings=single("Withholdings of the business's new employees for the year, in dollars"),
+    pct=single("Grant percentage of withholdings, a fraction (20% = 0.2); 0 if not used"),
+    partner_tax=single(
+        "Estimated tax of the partners of an eligible partnership, dollars; blank = 0"
+    ),
+    partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
+    smart_growth=_SMART_GROWTH,
+)
+def NJ_BEIP_GRANT(
+    withholdings: Cell,
+    pct: Cell,
+    partner_tax: Cell = None,
+    partner_pct: Cell = None,
+    smart_growth: Cell = None,
+) -> Any:
+    """Annual BEIP grant before the cap: withholdings x pct + partners' estimated tax x
+    partner_pct, each part rounded down to the cent (N.J.S.A. 34:1B-129a., b.)."""
+    from nj_incentives.law import beip
+
+    return beip.annual_grant(
+        withholdings,
+        pct,
+        **_given(partner_tax=partner_tax, partner_pct=partner_pct, smart_growth=smart_growth),
+    )
+
+
+GRANT_SCHEDULE_HEADER = [
+    "Year",
+    "Withholdings",
+    "Partner tax",
+    "Grant before cap",
+    "Cap room",
+    "Grant",
+    "Cumulative grant",
+]
+
+
+def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
+    return [GRANT_SCHEDULE_HEADER] + [
+        [
+            row.year,
+            _money(row.withholdings),
+            _money(row.partner_tax),
+            _money(row.grant_before_cap),
+            _number(row.cap_room),
+            _money(row.grant),
+            _money(row.cumulative),
+        ]
+        for row in schedule.rows
+    ]
+
+
+@excel_function(
+    cite=f"{_BEIP}a.-c.; N.J.A.C. 19:31I-1.4(a)",
+    example=([600000, 600000, 600000], [10, 12, 2], 0.5, dt.date(2010, 1, 1)),
+    show=_grant_schedule_table,
+    withholdings=each("Withholdings per grant year, dollars: one cell per year (the term)"),
+    new_employees=each("New employees certified per grant year: one cell per year"),
+    pct=single("Grant percentage of withholdings, a fraction (50% = 0.5); 0 if not used"),
+    agreement_date=a_date("Date the grant agreement was entered into (Excel date)"),
+    smart_growth=_SMART_GROWTH,
+    partner_tax=each("Partners' estimated tax per grant year, dollars; blank = 0 each year"),
+    partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
+)
+def NJ_BEIP_GRANT_SCHEDULE(
+    withholdings: Cell,
+    new_employees: Cell,
+    pct: Cell,
+    agreement_date: Cell,
+    smart_growth: Cell = None,
+    partner_tax: Cell = None,
+    partner_pct: Cell = None,
+) -> Any:
+    """BEIP grant year by year over the term, after the $50,000 average cap: Year,
+    Withholdings, Partner tax, Grant before cap, Cap room, Grant, Cumulative grant
+    (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a))."""
+    from nj_incentives.law import beip
+
+    return beip.grant_schedule(
+        withholdings,
+        new_employees,
+        pct,
+        agreement_date,
+        **_given(smart_growth=smart_growth, partner_tax=partner_tax, partner_pct=partner_pct),
+    )
+
+
+@excel_function(
+    cite="N.J.S.A. 34:1B-134(b), (c)",
+    example=(1000000, 150000, "withholdings"),
+    show=lambda limit: _money(limit.amount),
+    base_amount=single(
+        "Withholdings (or partners' estimated tax) the limit is a share of, dollars"
+    ),
+    other_grants=single("All other State grants, dollars (Office of Customized Training excluded)"),
+    basis=_BASIS,
+    smart_growth=_SMART_GROWTH,
+)
+def NJ_BEIP_COMBINED_LIMIT(
+    base_amount: Cell, other_grants: Cell, basis: Cell, smart_growth: Cell = None
+) -> Any:
+    """Largest BEIP grant the combined State grants limit allows without the Treasurer's
+    approval: 50% of withholdings (30% of partners' tax; 80% / 50% with smart growth) less
+    other grants (N.J.S.A. 34:1B-134(b), (c))."""
+    from nj_incentives.law import beip
+
+    return beip.combined_limit(
+        base_amount, other_grants, basis, **_given(smart_growth=smart_growth)
+    )
+
+
+CONVERSION_SCHEDULE_HEADER = ["Tax year", "Share", "Installment"]
+
+_ACCRUAL_YEAR = single("Calendar year the approved grant accrued but was not paid, 2008 to 2025")
+_APPROVAL_DATE = a_date(
+    "Date the Authority approved the amount (Excel date); matters for 2008-2013 only; blank = "
+    "approved by July 1, 2016"
+)
+
+
+@excel_function(
+    cite=f"{_BEIP}e.(1)-(13)",
+    example=(2016, 100000),
+    show=lambda schedule: (
+        [CONVERSION_SCHEDULE_HEADER]
+        + [[row.tax_year, float(row.share), _money(row.amount)] for row in schedule.rows]
+    ),
+    accrual_year=_ACCRUAL_YEAR,
+    amount=single("Approved grant amount converted to tax credits, dollars"),
+    approval_date=_APPROVAL_DATE,
+)
+def NJ_BEIP_CONVERSION_SCHEDULE(
+    accrual_year: Cell, amount: Cell, approval_date: Cell = None
+) -> Any:
+    """Tax credits a grant accrued but not paid converts to: Tax year, Share, Installment;
+    each rounded down to the cent, the last taking the remainder (N.J.S.A. 34:1B-129e.(1)-(13))."""
+    from nj_incentives.law import beip
+
+    return beip.conversion_schedule(accrual_year, amount, **_given(approval_date=approval_date))
+
+
+@excel_function(
+    cite=f"{_BEIP}e.(1)-(13)",
+    example=(2012, 1250000, 2018),
+    show=_money,
+    accrual_year=_ACCRUAL_YEAR,
+    amount=single("Approved grant amount converted to tax credits, dollars"),
+    tax_year=single("Tax year whose installment is wanted"),
+    approval_date=_APPROVAL_DATE,
+)
+def NJ_BEIP_CONVERSION_INSTALLMENT(
+    accrual_year: Cell, amount: Cell, tax_year: Cell, approval_date: Cell = None
+) -> Decimal:
+    """Tax credit issued for one tax year from a converted grant, 0 if none
+    (N.J.S.A. 34:1B-129e.(1)-(13))."""
+    from nj_incentives.law import beip
+
+    return beip.conversion_installment(
+        accrual_year, amount, tax_year, **_given(approval_date=approval_date)
+    )
+
+
+_CREDIT = single("BEIP tax credit issued for the tax period, dollars")
+_TAX_LIABILITY = single("Tax otherwise due for the period, dollars")
+
+
+@excel_function(
+    cite=f"{_BEIP}f.",
+    example=(300000, 200000),
+    show=lambda application: _money(application.applied),
+    credit=_CREDIT,
+    tax_liability=_TAX_LIABILITY,
+)
+def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell) -> Any:
+    """BEIP credit applied against the tax, before all other credits and payments:
+    min(credit, tax_liability) (N.J.S.A. 34:1B-129f.)."""
+    from nj_incentives.law import beip
+
+    return beip.apply_credit(credit, tax_liability)
+
+
+@excel_function(
+    cite=f"{_BEIP}f.",
+    example=(300000, 200000),
+    show=lambda application: _money(application.overpayment),
+    credit=_CREDIT,
+    tax_liability=_TAX_LIABILITY,
+)
+def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell) -> Any:
+    """Excess of the BEIP credit over the tax, refunded as an overpayment
+    (N.J.S.A. 34:1B-129f.)."""
+    from nj_incentives.law import beip
+
+    return beip.apply_credit(credit, tax_liability)
+
+
+@excel_function(
+    cite=f"{_BEIP}g.(3)",
+    example=(1000000, 0.05, 2),
+    show=lambda price: _money(price.amount),
+    transfer_amount=single("Amount of tax credit transferred, dollars"),
+    discount_rate=_DISCOUNT_RATE,
+    years=_YEARS,
+)
+def NJ_BEIP_TRANSFER_MIN_PRICE(
+    transfer_amount: Cell, discount_rate: Cell = None, years: Cell = None
+) -> Any:
+    """Lowest lawful consideration for a transfer certificate: 75% of the amount, then
+    discounted to present value, / (1 + discount_rate) ^ years, rounded down to the cent
+    (N.J.S.A. 34:1B-129g.(3))."""
+    from nj_incentives.law import beip
+
+    return beip.transfer_min_price(
+        transfer_amount, **_given(discount_rate=discount_rate, years=years)
+    )
+
+
+@excel_function(
+    cite=f"{_BEIP}g.(3)",
+    example=(1000000, 50000, 30000),
+    show=lambda check: _verdict(check.ok, check.reasons),
+    certificate_amount=single("Refundable credit on the transfer certificate, dollars"),
+    transfer_amount=single("Amount of credit sold or assigned, dollars"),
+    consideration=single("Price paid for it, dollars"),
+    discount_rate=_DISCOUNT_RATE,
+    years=_YEARS,
+)
+def NJ_BEIP_TRANSFER_CHECK(
+    certificate_amount: Cell,
+    transfer_amount: Cell,
+    consideration: Cell,
+    discount_rate: Cell = None,
+    years: Cell = None,
+) -> Any:
+    """ "OK" if a proposed sale of a transfer certificate is lawful, or every reason it is
+    not, with citations (N.J.S.A. 34:1B-129g.(3))."""
+    from nj_incentives.law import beip
+
+    return beip.transfer_check(
+        certificate_amount,
+        transfer_amount,
+        consideration,
+        **_given(discount_rate=discount_rate, years=years),
+    )
+
+
+@excel_function(
+    cite=f"{_BEIP}h.(2)",
+    example=(412345.67,),
+    show=lambda payment: _money(payment.amount),
+    credit_2022=single("Tax credit received for the 2022 tax period, dollars"),
+)
+def NJ_BEIP_REMOTE_WORK_PAYMENT(credit_2022: Cell) -> Any:
+    """Payment owed for the remote-work election: 5% of the 2022 tax credit, rounded down
+    to the cent (N.J.S.A. 34:1B-129h.(2))."""
+    from nj_incentives.law import beip
+
+    return beip.remote_work_payment(credit_2022)
+
+
+@excel_function(
+    cite=f"{_BEIP}h.",
+    example=(dt.date(2023, 6, 30), 0.25),
+    show=lambda check: _verdict(check.ok, check.reasons),
+    election_date=a_date("Date the business made the remote-work election (Excel date)"),
+    share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
+)
+def NJ_BEIP_REMOTE_WORK_CHECK(election_date: Cell, share_at_facility: Cell) -> Any:
+    """ "OK" if a remote-work election meets subsection h. (made before December 31, 2023;
+    at least 10% of time at the facility), or every reason it does not
+    (N.J.S.A. 34:1B-129h., h.(1))."""
+    from nj_incentives.law import beip
+
+    return beip.remote_work_check(election_date, share_at_facility)
+
+
+# =========================================================================== ERTC
+
+_ERTC = "N.J.S.A. 52:27BBB-55"
+
+
+@excel_function(
+    cite=f"{_ERTC}e.",
+    example=(2100,),
+    show=lambda equivalents: float(equivalents.fte),
+    part_time_hours=single("Aggregated hours of part-time positions in the period"),
+    months=single("Months in the period; blank = 12"),
+)
+def NJ_ERTC_FTE(part_time_hours: Cell, months: Cell = None) -> Any:
+    """Full-time position equivalents of part-time hours: hours / (140 x months), to 10
+    places (N.J.S.A. 52:27BBB-55e.)."""
+    from nj_incentives.law import ertc
+
+    return ertc.explain_fte(part_time_hours, **_given(months=months))
+
+
+@excel_function(
+    cite=f"{_ERTC}e.",
+    example=([[160] * 12, [100] * 12], None, None),
+    show=lambda count: [[float(count.average), float(count.fte)]],
+    hours=grid("Hours worked: one row per employee, 12 columns (one per month)"),
+    temporary=each("TRUE for a temporary or seasonal employee, one per row; blank = FALSE"),
+    excluded=each("TRUE for an owner or owner's relative, one per row; blank = FALSE"),
+)
+def NJ_ERTC_AVG_POSITIONS(hours: Cell, temporary: Cell = None, excluded: Cell = None) -> Any:
+    """Average full-time positions in a 12-month period and, second, the part-time
+    full-time equivalents included in it, as a 1x2 row (N.J.S.A. 52:27BBB-55e.)."""
+    from nj_incentives.law import ertc
+
+    count = len(hours)
+    flags = {
+        name: None if values is None else _flags(values, count)
+        for name, values in (("temporary", temporary), ("excluded", excluded))
+    }
+    return ertc.average_positions(ertc.roster(hours, **_given(**flags)))
+
+
+def _flags(values: list[Cell], count: int) -> list[Cell]:
+    """One flag per roster row: a blank cell, or a missing one at the end, is FALSE."""
+    flags = [False if value is None else value for value in values]
+    return flags + [False] * (count - len(flags))
+
+
+@excel_function(
+    cite=f"{_ERTC}e.",
+    example=(20.5, 31.25),
+    show=lambda positions: float(positions.count),
+    base_avg=single("Average positions in the 12 months before credit year one"),
+    year_avg=single("Average positions in the credit year"),
+    fractional=_FRACTIONAL,
+)
+def NJ_ERTC_NEW_POSITIONS(base_avg: Cell, year_avg: Cell, fractional: Cell = None) -> Any:
+    """New full-time positions: max(0, year_avg - base_avg), rounded down to whole
+    positions unless fractional (N.J.S.A. 52:27BBB-55e.)."""
+    from nj_incentives.law import ertc
+
+    return ertc.explain_new_positions(base_avg, year_avg, **_given(fractional=fractional))
+
+
+@excel_function(
+    cite=f"{_ERTC}a.",
+    example=(10, 1),
+    show=lambda credit: _money(credit.amount),
+    new_positions=single("New full-time positions in the credit year"),
+    credit_year=single("Credit year: 1 ($2,500 per position) or 2 ($1,250)"),
+    fractional=_FRACTIONAL,
+)
+def NJ_ERTC_CREDIT(new_positions: Cell, credit_year: Cell, fractional: Cell = None) -> Any:
+    """Economic Recovery Tax Credit for one credit year: $2,500 per new full-time position
+    in year one, $1,250 in year two (N.J.S.A. 52:27BBB-55a.)."""
+    from nj_incentives.law import ertc
+
+    return ertc.credit_amount(new_positions, credit_year, **_given(fractional=fractional))
+
+
+_YEAR1_NEW = single("New full-time positions in credit year one")
+_YEAR2_NEW = single("New full-time positions in credit year two")
+
+
+@excel_function(
+    cite=f"{_ERTC}e.",
+    example=(10, 8),
+    show=lambda ratio: float(ratio.ratio),
+    year1_new=_YEAR1_NEW,
+    year2_new=_YEAR2_NEW,
+)
+def NJ_ERTC_SUSTAINED_EFFORT_RATIO(year1_new: Cell, year2_new: Cell) -> Any:
+    """Sustained effort ratio: year-two new positions / year-one new positions, at most 1;
+    0 when year one has none (N.J.S.A. 52:27BBB-55e.)."""
+    from nj_incentives.law import ertc
+
+    return ertc.explain_sustained_effort_ratio(year1_new, year2_new)
+
+
+@excel_function(
+    cite=f"{_ERTC}b.(3)",
+    example=(10000, 1000, 2000),
+    show=lambda limit: _money(limit.amount),
+    tax_liability=single("Tax liability otherwise due for the privilege period, dollars"),
+    other_credits=single("Other credits taken in the period (applied first), dollars"),
+    minimum_tax=single("Statutory minimum tax for the period, dollars (see NJ_CBT_MIN_TAX)"),
+    tax_type=_TAX_TYPE,
+)
+def NJ_ERTC_CREDIT_LIMIT(
+    tax_liability: Cell, other_credits: Cell, minimum_tax: Cell, tax_type: Cell = None
+) -> Any:
+    """Most of the credit usable in a period: max(0, min(50% of the liability, liability -
+    minimum tax) - other credits); insurance taxes: liability - other credits
+    (N.J.S.A. 52:27BBB-55b.(3))."""
+    from nj_incentives.law import ertc
+
+    return ertc.credit_limit(tax_liability, other_credits, minimum_tax, **_given(tax_type=tax_type))
+
+
+@excel_function(
+    cite=f"{_ERTC}c.(2)",
+    example=(17000, 10, 8),
+    show=lambda refund: _money(refund.amount),
+    year1_remaining=single("Year-one credit unused after the period in which credit year two ends"),
+    year1_new=_YEAR1_NEW,
+    year2_new=_YEAR2_NEW,
+)
+def NJ_ERTC_REFUND(year1_remaining: Cell, year1_new: Cell, year2_new: Cell) -> Any:
+    """Year-one credit refunded as an overpayment: the unused year-one credit x the
+    sustained effort ratio, rounded down to the cent (N.J.S.A. 52:27BBB-55c.(2))."""
+    from nj_incentives.law import ertc
+
+    return ertc.explain_refund(year1_remaining, year1_new, year2_new)
+
+
+ERTC_SCHEDULE_HEADER = [
+    "Period end",
+    "New credit",
+    "Carried in",
+    "Limit",
+    "Used",
+    "Refund",
+    "Carried out",
+    "Expired",
+]
+
+
+def _ertc_schedule_table(schedule: Any) -> list[list[CellResult]]:
+    return [ERTC_SCHEDULE_HEADER] + [
+        [
+            row.period_end,
+            _money(row.new_credit),
+            _money(row.carried_in),
+            _money(row.limit),
+            _money(row.used),
+            _money(row.refund),
+            _money(row.carried_out),
+            _money(row.expired),
+        ]
+        for row in schedule.rows
+    ]
+
+
+@excel_function(
+    cite=f"{_ERTC}b., c.",
+    example=(
+        dt.date(2023, 1, 1),
+        10,
+        8,
+        ["2023-12-31", "2024-12-31", "2025-12-31", "2026-12-31"],
+        [8000, 10000, 50000, 50000],
+        [0, 1000, 0, 0],
+        [2000, 2000, 2000, 2000],
+    ),
+    show=_ertc_schedule_table,
+    operations_start=a_date("Date initial or expanded operations began (Excel date)"),
+    year1_new=_YEAR1_NEW,
+    year2_new=_YEAR2_NEW,
+    period_ends=each_date("Last day of each privilege period, in order: one cell per period"),
+    liabilities=each("Tax liability otherwise due, dollars: one per period"),
+    other_credits=each("Other credits taken (applied first), dollars: one per period"),
+    minimum_taxes=each("Statutory minimum tax, dollars: one per period"),
+    carryforward_years=single(
+        "Periods unused credit may be carried forward; blank = no limit (statute); "
+        "Form 313 instructions: 5"
+    ),
+    fractional=_FRACTIONAL,
+    tax_type=_TAX_TYPE,
+)
+def NJ_ERTC_SCHEDULE(
+    operations_start: Cell,
+    year1_new: Cell,
+    year2_new: Cell,
+    period_ends: Cell,
+    liabilities: Cell,
+    other_credits: Cell,
+    minimum_taxes: Cell,
+    carryforward_years: Cell = None,
+    fractional: Cell = None,
+    tax_type: Cell = None,
+) -> Any:
+    """Credit per privilege period: Period end, New credit, Carried in, Limit, Used,
+    Refund, Carried out, Expired (N.J.S.A. 52:27BBB-55b., c.)."""
+    from nj_incentives.law import ertc
+
+    periods = ertc.privilege_periods(period_ends, liabilities, other_credits, minimum_taxes)
+    return ertc.credit_schedule(
+        operations_start,
+        year1_new,
+        year2_new,
+        periods,
+        **_given(carryforward_years=carryforward_years, fractional=fractional, tax_type=tax_type),
+    )
+
+
+CREDIT_YEARS_HEADER = ["Credit year", "First day", "Last day"]
+
+
+@excel_function(
+    cite=f"{_ERTC}e.",
+    example=(dt.date(2023, 3, 15),),
+    show=lambda years: [
+        CREDIT_YEARS_HEADER,
+        [1, years.year_one_start, years.year_one_end],
+        [2, years.year_two_start, years.year_two_end],
+    ],
+    operations_start=a_date("Date initial or expanded operations began (Excel date)"),
+)
+def NJ_ERTC_CREDIT_YEARS(operations_start: Cell) -> Any:
+    """Credit years one and two: the first twelve calendar months following initial or
+    expanded operations, and the next twelve; Credit year, First day, Last day
+    (N.J.S.A. 52:27BBB-55e.)."""
+    from nj_incentives.law import ertc
+
+    return ertc.credit_years(operations_start)
+
+
+@excel_function(
+    cite=f"{_ERTC}a., d.",
+    example=(False, False),
+    show=lambda check: _verdict(check.ok, check.reasons),
+    receives_uez_benefit=single("TRUE if the taxpayer receives an Urban Enterprise Zones benefit"),
+    prior_credit_period_at_location=single(
+        "TRUE if the location already had its 24-month credit period"
+    ),
+    in_qualified_municipality=single(
+        "TRUE if the location is in a qualified municipality; blank = TRUE"
+    ),
+)
+def NJ_ERTC_ELIGIBILITY_CHECK(
+    receives_uez_benefit: Cell,
+    prior_credit_period_at_location: Cell,
+    in_qualified_municipality: Cell = None,
+) -> Any:
+    """ "OK" if the taxpayer may receive the Economic Recovery Tax Credit at the location, or
+    every reason it may not (N.J.S.A. 52:27BBB-55a., d.)."""
+    from nj_incentives.law import ertc
+
+    return ertc.eligibility_check(
+        receives_uez_benefit,
+        prior_credit_period_at_location,
+        **_given(in_qualified_municipality=in_qualified_municipality),
+    )
+
+
+# =========================================================================== CBT
+
+
+@excel_function(
+    cite="N.J.S.A. 54:10A-5(e)",
+    example=(300000,),
+    show=lambda minimum: _money(minimum.amount),
+    nj_gross_receipts=single("New Jersey gross receipts for the privilege period, dollars"),
+    s_corporation=single("TRUE for a New Jersey S corporation; blank = FALSE"),
+    group_payroll=single("Total payroll of the affiliated or controlled group, dollars; blank = 0"),
+    group_rule_for_s_corporations=single(
+        "TRUE if the $5,000,000 group payroll rule also binds S corporations; blank = TRUE"
+    ),
+    period_start_year=single(
+        "Year the privilege period begins (the table is for 2012 and after); blank = assumed"
+    ),
+)
+def NJ_CBT_MIN_TAX(
+    nj_gross_receipts: Cell,
+    s_corporation: Cell = None,
+    group_payroll: Cell = None,
+    group_rule_for_s_corporations: Cell = None,
+    period_start_year: Cell = None,
+) -> Any:
+    """Corporation Business Tax statutory minimum by New Jersey gross receipts, for periods
+    beginning in 2012 and after (N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b))."""
+    from nj_incentives.law import cbt
+
+    return cbt.minimum_tax(
+        nj_gross_receipts,
+        **_given(
+            s_corporation=s_corporation,
+            group_payroll=group_payroll,
+            group_rule_for_s_corporations=group_rule_for_s_corporations,
+            period_start_year=period_start_year,
+        ),
+    )
+
+
+# =========================================================================== about
+
+
+@excel_function(
+    cite="",
+    example=(),
+    part=single('Blank = both; "version" = the package version; "law" = the law current to'),
+)
+def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
+    """Version of nj-incentives and the statutes as amended that it implements (the law it
+    is current to)."""
+    from nj_incentives.law.common import as_choice
+
+    if part is None:
+        return f"nj-incentives {__version__}; law current to: {LAW_CURRENT_TO}"
+    chosen = as_choice(part, "part", ("version", "law"))
+    return __version__ if chosen == "version" else LAW_CURRENT_TO
+
+
+EXPLAIN_HEADER = ["Step", "Value", "Arithmetic", "Citation"]
+
+
+def _step_value(value: object) -> CellResult:
+    if isinstance(value, Decimal):
+        return float(value)
+    return value
+
+
+def _explanation(result: Explained) -> list[list[CellResult]]:
+    return [EXPLAIN_HEADER] + [
+        [step.label, _step_value(step.value), step.arithmetic, step.citation]
+        for step in result.steps
+    ]
+
+
+@excel_function(
+    cite="",
+    example=("NJ_BEIP_GRANT", 1250000, 0.2),
+    show=_explanation,
+    function_name=single('Name of the NJ_ function to explain, e.g. "NJ_BEIP_GRANT"'),
+    args=single("That function's arguments, in its order"),
+)
+def NJ_EXPLAIN(function_name: Cell, *args: Cell) -> Explained:
+    """Steps behind an NJ_ function's result: Step, Value, Arithmetic, Citation; each step
+    with its citation."""
+    from nj_incentives.law.common import Explained
+
+    chosen = str(function_name).strip().upper()
+    if chosen not in CATALOG or chosen == "NJ_EXPLAIN":
+        rule = "must be the name of an NJ_ function (docs/functions.md lists them)"
+        raise _input_error("function_name", function_name, rule, "")
+    result = CATALOG[chosen].result(*args)
+    if not isinstance(result, Explained):
+        rule = "gives a value without explanation steps"
+        raise _input_error("function_name", function_name, rule, "")
+    return result
+
+
+#: ``functions(errors="raise")``: the plain callables, by Excel name, raising on bad input
+#: (the core's ``InputError``; :func:`error_text` gives the cell text for any exception).
+FUNCTIONS: dict[str, Callable[..., CellResult]] = functions(errors="raise")
+
+# ``from nj_incentives.excel import *`` (xlwings Lite's main.py) brings every function.
+__all__ += list(CATALOG)
