@@ -1,0 +1,821 @@
+"""Recalculate every formula of a workbook without Excel, with the ``formulas`` engine.
+
+Why ``formulas`` (measured in ``docs/performance.md``, "Headless recalculation"): it is
+the slower of the two Python engines that load custom functions, but it reads
+``openpyxl`` 3.1 workbooks as they are (``pycel`` 1.0b30 needs a patch of its reader),
+it is maintained, its native function coverage is broad, and an error inside a custom
+function is an ordinary Excel error that ``IFERROR`` and ``ISERROR`` see.
+
+How a workbook is recalculated:
+
+1. :func:`~nj_incentives.recalc.safety.vet_workbook` checks the file (size, zip bombs,
+   XML entities) and keeps its bytes; the engine only ever reads those bytes, from a
+   private copy.
+2. The NJ_* names used in the formulas are found and registered with the engine, in
+   every form a saved workbook may spell them: ``NJ_BEIP_GRANT`` (classic add-in),
+   ``XLWINGS.NJ_BEIP_GRANT`` (Office.js namespace, as typed), ``_xldudf_XLWINGS_NJ_...``
+   (Office.js, as saved), ``_xludf.NJ_...`` and ``_xll.NJ_...``.
+3. Each custom function is served by the same Python callable Excel calls, through an
+   adapter that passes arguments as Office.js does (a single cell as a value, a range as
+   a list of rows, a blank as ``None``, a date as its serial number) and turns the
+   result back into cells (a table fills the array formula's range; a ``Decimal`` is a
+   number; a date is its serial number).
+4. An argument holding an Excel error is returned as that error without calling the
+   function (as Excel's own functions do): an error never turns into a default value.
+   An exception raised by the function (an invalid input) becomes its message text in
+   the cell, so ``ISNUMBER`` is FALSE and the template's checks fail; it is recorded in
+   :attr:`Recalculation.function_errors` for the summary.
+5. No formula may open another workbook: a reference to one evaluates to ``#REF!``.
+
+Array results: neither ``formulas`` nor ``pycel`` spills a dynamic array from one cell.
+The templates therefore write every table-returning function as a legacy array formula
+over an explicit range (``{=NJ_BEIP_GRANT_SCHEDULE(...)}`` on ``B20:H30``, written by
+xlsxwriter's ``write_array_formula``), which Excel (all versions), both engines and
+LibreOffice evaluate alike. A workbook saved by Excel 365 with a dynamic-array formula
+stores it the same way (an array formula whose range is the last spill), so it is
+recalculated over that range. A result smaller than the range leaves ``#N/A`` in the
+extra cells, as Excel does; a larger one is cut to the range.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import functools
+import logging
+import math
+import os
+import re
+import threading
+import time
+import types
+import warnings
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from nj_incentives.recalc.safety import (
+    DEFAULT_LIMITS,
+    Limits,
+    VettedWorkbook,
+    dynamic_arrays,
+    vet_workbook,
+    vetted_copy,
+)
+
+__all__ = [
+    "CellValue",
+    "ExcelError",
+    "FunctionError",
+    "Recalculation",
+    "default_error_text",
+    "default_functions",
+    "excel_serial",
+    "function_variants",
+    "plain_error_text",
+    "recalculate",
+    "recalculate_vetted",
+]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ExcelError:
+    """An Excel error value (``#VALUE!``, ``#REF!``, ``#N/A``, ...)."""
+
+    code: str
+
+    def __str__(self) -> str:
+        return self.code
+
+
+#: A cell's value after recalculation.
+CellValue: TypeAlias = float | int | str | bool | ExcelError | None
+
+#: A cell address: (sheet title, "A1").
+Address: TypeAlias = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class FunctionError:
+    """A custom function that rejected its inputs: the function and its message."""
+
+    function: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Recalculation:
+    """The recalculated workbook: every cell's value and what went wrong."""
+
+    source: Path
+    sheets: tuple[str, ...]
+    #: every cell with a value: inputs, labels and the recalculated cells
+    values: Mapping[Address, CellValue]
+    #: the formula text of each formula cell (array formulas: at their anchor)
+    formulas: Mapping[Address, str]
+    #: array formulas: anchor -> range ("A1:G11")
+    array_ranges: Mapping[Address, str]
+    #: the cells whose value the engine computed (formula cells and array members)
+    computed: frozenset[Address]
+    #: workbook-level defined names -> the value (a cell) or rows of values (a range)
+    names: Mapping[str, CellValue | list[list[CellValue]]]
+    function_errors: tuple[FunctionError, ...]
+    #: NJ_* function -> number of calls made
+    calls: Mapping[str, int]
+    #: what was present and ignored, what could not be followed
+    notes: tuple[str, ...]
+    load_seconds: float
+    calc_seconds: float
+    #: the vetted file the values came from (the results writer copies its formatting)
+    vetted: VettedWorkbook | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def seconds(self) -> float:
+        return self.load_seconds + self.calc_seconds
+
+    def value(self, reference: str) -> CellValue | list[list[CellValue]]:
+        """The value of a defined name, a cell (``"Checks!B3"``) or a range's rows."""
+        if reference in self.names:
+            return self.names[reference]
+        for name, named in self.names.items():
+            if name.upper() == reference.upper():
+                return named
+        sheet, cells = split_reference(reference, self.sheets)
+        if ":" in cells:
+            return self.range_values(sheet, cells)
+        return self.values.get((sheet, cells.replace("$", "").upper()))
+
+    def range_values(self, sheet: str, cells: str) -> list[list[CellValue]]:
+        """The values of ``cells`` ("A1:C4") on ``sheet``, as rows."""
+        (r1, c1), (r2, c2) = _range_bounds(cells)
+        return [
+            [self.values.get((sheet, _cell_name(r, c))) for c in range(c1, c2 + 1)]
+            for r in range(r1, r2 + 1)
+        ]
+
+    def error_cells(self) -> list[tuple[str, str]]:
+        """Computed cells holding an Excel error or a function's error message, as
+        ``("Sheet!A1", text)`` in sheet and row order; an array formula whose cells all
+        hold the same text is one entry for its range (``"Sheet!B2:H12"``)."""
+        messages = {error.message for error in self.function_errors}
+
+        def bad(address: Address) -> bool:
+            value = self.values.get(address)
+            return isinstance(value, ExcelError) or (isinstance(value, str) and value in messages)
+
+        order = {title: i for i, title in enumerate(self.sheets)}
+        entries: list[tuple[tuple[int, int, int], str, str]] = []
+        grouped: set[Address] = set()
+        for (sheet, _anchor), cells in self.array_ranges.items():
+            (r1, c1), (r2, c2) = _range_bounds(cells)
+            members = [
+                (sheet, _cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
+            ]
+            texts = {str(self.values.get(m)) for m in members}
+            if len(texts) == 1 and all(bad(m) for m in members):
+                grouped.update(members)
+                key = (order.get(sheet, 0), r1, c1)
+                entries.append((key, f"{quote_sheet(sheet)}!{cells}", texts.pop()))
+        for address in self.computed - grouped:
+            if bad(address):
+                row, col = _cell_index(address[1])
+                key = (order.get(address[0], 0), row, col)
+                text = str(self.values[address])
+                entries.append((key, f"{quote_sheet(address[0])}!{address[1]}", text))
+        entries.sort()
+        return [(where, text) for _key, where, text in entries]
+
+    def nj_formula_cells(self) -> Counter[str]:
+        """NJ_* function -> number of formula cells that call it (array formulas once)."""
+        counts: Counter[str] = Counter()
+        for text in self.formulas.values():
+            for token in _CALL.findall(text):
+                base = _base_name(token.upper())
+                if base is not None:
+                    counts[base] += 1
+        return counts
+
+
+# --------------------------------------------------------------------------- functions
+
+
+def default_functions() -> dict[str, Callable[..., Any]]:
+    """The NJ_* functions of :mod:`nj_incentives.excel`, by Excel name: the same adapters
+    Excel calls, as plain callables that raise on a bad input."""
+    from nj_incentives import excel  # the module Excel calls; imported only when needed
+
+    return dict(excel.functions(errors="raise"))
+
+
+def default_error_text(exc: BaseException, function: str) -> str:
+    """The text a cell shows for a failed NJ_* call, as the classic add-in shows it
+    (``#VALUE! argument = value: rule (citation)``)."""
+    from nj_incentives import excel
+
+    return excel.error_text(exc, function)
+
+
+def plain_error_text(exc: BaseException, function: str) -> str:
+    """The exception's own message (for functions other than the NJ_* catalog)."""
+    return str(exc).strip() or f"{function}: {type(exc).__name__}"
+
+
+#: How a failed call's message is made: (exception, function name) -> cell text.
+ErrorText: TypeAlias = Callable[[BaseException, str], str]
+
+
+_CALL = re.compile(r"(?<![\w.\]!])([A-Za-z_][\w.]*)\s*\(")
+_NAMESPACE = re.compile(r"(?:_XLL\.)?[A-Z][A-Z0-9_]*\.")
+_SAVED_NAMESPACE = re.compile(r"_XLDUDF_(?:[A-Z][A-Z0-9]*_)?")
+_PREFIXES = ("", "_XLUDF.", "_XLL.")
+
+
+def _base_name(token: str, known: Sequence[str] | None = None) -> str | None:
+    """The NJ_* name a formula token calls, whatever the runtime's spelling, or None."""
+    start = token.find("NJ_")
+    while start >= 0:
+        base, prefix = token[start:], token[:start]
+        if (known is None or base in known) and (
+            prefix in _PREFIXES
+            or _NAMESPACE.fullmatch(prefix)
+            or _SAVED_NAMESPACE.fullmatch(prefix)
+        ):
+            return base
+        start = token.find("NJ_", start + 1)
+    return None
+
+
+def function_variants(formula_texts: str, known: Sequence[str]) -> dict[str, str]:
+    """Spelling found in ``formula_texts`` -> NJ_* name it calls (both upper-case)."""
+    variants = {}
+    for token in _CALL.findall(formula_texts):
+        upper = token.upper()
+        base = _base_name(upper, known)
+        if base is not None:
+            variants[upper] = base
+    return variants
+
+
+def excel_serial(value: dt.date | dt.datetime) -> float | int:
+    """The Excel serial number of a date (1900 date system): 2024-01-01 -> 45292.
+
+    Serials count from 1899-12-30 from 1900-03-01 on (Excel keeps a 1900-02-29 that never
+    was, serial 60); earlier dates are one less."""
+    if isinstance(value, dt.datetime):
+        delta = value - dt.datetime(1899, 12, 30, tzinfo=value.tzinfo)
+        days: float | int = delta.days + delta.seconds / 86400 + delta.microseconds / 86_400_000_000
+    else:
+        days = (value - dt.date(1899, 12, 30)).days
+    return days if days >= 61 else days - 1
+
+
+@dataclass
+class _Journal:
+    calls: Counter[str] = field(default_factory=Counter)
+    errors: list[FunctionError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _adapter(
+    base: str, function: Callable[..., Any], journal: _Journal, error_text: ErrorText
+) -> Callable[..., Any]:
+    """The engine-side wrapper of one custom function."""
+    import numpy as np
+    from formulas.functions import wrap_func
+
+    def call(*args: Any) -> Any:
+        converted = []
+        for arg in args:
+            error = _first_error(arg)
+            if error is not None:
+                return np.asarray([[error]], dtype=object)
+            converted.append(_to_python(arg))
+        journal.calls[base] += 1
+        try:
+            result = function(*converted)
+        except Exception as exc:  # an invalid input: its message goes in the cell
+            message = error_text(exc, base)
+            journal.errors.append(FunctionError(base, message))
+            log.info("%s: %s", base, message)
+            return np.asarray([[message]], dtype=object)
+        try:
+            return _to_engine(result)
+        except (TypeError, ValueError) as exc:
+            message = f"{base} returned a value a cell cannot hold ({exc})"
+            journal.errors.append(FunctionError(base, message))
+            return np.asarray([[message]], dtype=object)
+
+    call.__name__ = base
+    wrapped: Callable[..., Any] = wrap_func(call)
+    return wrapped
+
+
+def _first_error(arg: Any) -> Any:
+    from formulas.tokens.operand import XlError
+
+    if isinstance(arg, XlError):
+        return arg
+    flat = getattr(arg, "flat", None)
+    if flat is not None:
+        for item in flat:
+            if isinstance(item, XlError):
+                return item
+    return None
+
+
+def _scalar_to_python(value: Any) -> Any:
+    import numpy as np
+    import schedula as sh
+
+    if value is sh.EMPTY or value is None:
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _to_python(arg: Any) -> Any:
+    """An engine argument as Office.js passes it: a value, or a list of rows."""
+    import numpy as np
+
+    if isinstance(arg, np.ndarray):
+        if arg.ndim == 0 or arg.size == 1:
+            return _scalar_to_python(arg.reshape(-1)[0])
+        rows = arg if arg.ndim == 2 else arg.reshape(1, -1)
+        return [[_scalar_to_python(v) for v in row] for row in rows]
+    return _scalar_to_python(arg)
+
+
+def _cell_to_engine(value: Any) -> Any:
+    import numpy as np
+
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, np.generic):
+        value = value.item()
+        if isinstance(value, bool):
+            return value
+    if isinstance(value, ExcelError):
+        from formulas.tokens.operand import Error
+
+        return Error.errors.get(value.code, Error.errors["#VALUE!"])
+    if isinstance(value, Decimal):
+        value = float(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        from formulas.tokens.operand import Error
+
+        return Error.errors["#NUM!"]
+    if isinstance(value, (dt.date, dt.datetime)):
+        return excel_serial(value)
+    raise TypeError(f"{type(value).__name__} is not a cell value")
+
+
+def _to_engine(result: Any) -> Any:
+    """A function's result as the engine's cells: a value, or a 2-D object array."""
+    import numpy as np
+
+    if hasattr(result, "columns") and hasattr(result, "to_numpy"):  # a data frame
+        rows: list[list[Any]] = [list(result.columns), *result.to_numpy().tolist()]
+    elif isinstance(result, np.ndarray):
+        if result.ndim == 0:
+            return _cell_to_engine(result.item())
+        rows = result.tolist() if result.ndim == 2 else [np.ravel(result).tolist()]
+    elif isinstance(result, (list, tuple)):
+        if not result:
+            return None
+        if all(isinstance(row, (list, tuple)) for row in result):
+            rows = [list(row) for row in result]
+        else:
+            rows = [list(result)]
+    else:
+        return _cell_to_engine(result)
+    width = max(len(row) for row in rows)
+    cells = [[_cell_to_engine(v) for v in row] + [None] * (width - len(row)) for row in rows]
+    cells_type, _spill = _array_types()
+    return np.asarray(cells, dtype=object).view(cells_type)
+
+
+# --------------------------------------------------------------------------- the engine
+
+_LOCK = threading.RLock()
+
+
+class ExternalWorkbookRefused(RuntimeError):
+    """A formula referred to another workbook; it is not opened."""
+
+
+def _make_model(journal: _Journal, dynamic: Mapping[Address, str]) -> Any:
+    import formulas
+
+    class GuardedModel(formulas.ExcelModel):  # type: ignore[misc]
+        """``formulas``' model that opens only the vetted workbook and spills its
+        dynamic-array formulas."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.primary: str | None = None
+            self.originals: dict[Address, str] = {}
+
+        def add_book(self, book: Any = None, context: Any = None, data_only: bool = False) -> Any:
+            if self.primary is None:
+                loaded, ctx = super().add_book(book, context, data_only)
+                self.primary = os.path.normpath(os.path.join(self.basedir, ctx["filename"]))
+                self.originals = _wrap_spills(loaded, dynamic)
+                return loaded, ctx
+            ctx = dict(context or {})
+            if isinstance(book, str):
+                parts = book.replace("\\", "/").split("/")
+                ctx["directory"], ctx["filename"] = "/".join(parts[:-1]), parts[-1]
+            target = os.path.normpath(
+                os.path.join(self.basedir, ctx.get("directory") or "", ctx.get("filename") or "")
+            )
+            if target.upper() != self.primary.upper():
+                note = (
+                    f"a formula refers to another workbook ({ctx.get('filename') or book}): "
+                    "not opened, the reference is #REF!"
+                )
+                if note not in journal.notes:
+                    journal.notes.append(note)
+                raise ExternalWorkbookRefused(note)
+            return super().add_book(book, context, data_only)
+
+    return GuardedModel()
+
+
+#: The engine-side helper that spills a dynamic-array result into its saved range.
+SPILL = "_NJSPILL"
+
+
+def _wrap_spills(book: Any, dynamic: Mapping[Address, str]) -> dict[Address, str]:
+    """Rewrite each dynamic-array formula ``=F(...)`` saved over R x C cells as
+    ``=_NJSPILL(F(...), R, C)`` in the engine's copy: the result fills its top-left
+    corner and the rest of the range is blank, as Excel 365 shows a spill smaller than
+    the saved range (a legacy {=F()} pads with #N/A instead). Returns the original texts."""
+    originals: dict[Address, str] = {}
+    for (sheet, anchor), cells in dynamic.items():
+        if sheet not in book.sheetnames:
+            continue
+        formula = book[sheet][anchor].value
+        text = getattr(formula, "text", None)
+        if not isinstance(text, str):
+            continue
+        (r1, c1), (r2, c2) = _range_bounds(cells)
+        body = text[1:] if text.startswith("=") else text
+        originals[(sheet, anchor)] = text
+        formula.text = f"={SPILL}({body},{r2 - r1 + 1},{c2 - c1 + 1})"
+    return originals
+
+
+@functools.cache
+def _array_types() -> tuple[type[Any], type[Any]]:
+    """The engine array types of custom-function results.
+
+    The engine shapes a result to its range by calling its ``reshape``; it copies
+    results between steps in a way that turns its own "empty cell" marker into text, so
+    the marker is put in at that last step: a ``None`` in a table (a blank cell for
+    xlwings) becomes an empty cell there, which COUNTBLANK counts and COUNTA skips.
+
+    - ``Cells``: legacy array semantics (#N/A padding, single rows and cells repeated).
+    - ``Spill``: dynamic-array semantics (the result in the top left, the rest empty).
+    """
+    import numpy as np
+    import schedula as sh
+    from formulas.functions import Array
+
+    blank = np.frompyfunc(lambda value: sh.EMPTY if value is None else value, 1, 1)
+
+    def blanked(grid: Any) -> Any:
+        grid = np.asarray(grid, dtype=object)
+        return blank(grid) if grid.ndim == 2 and grid.size else grid
+
+    class Cells(Array):  # type: ignore[misc]
+        def reshape(self, shape: Any, *shapes: Any, order: str = "C") -> Any:
+            return blanked(super().reshape(shape, *shapes, order=order))
+
+    class Spill(Array):  # type: ignore[misc]
+        _default = sh.EMPTY
+
+        def reshape(self, shape: Any, *shapes: Any, order: str = "C") -> Any:
+            target = tuple(shape) if not shapes else (shape, *shapes)
+            if len(target) != 2:
+                return super().reshape(shape, *shapes, order=order)
+            out = np.empty(target, dtype=object)
+            out[:, :] = sh.EMPTY
+            h, w = min(target[0], self.shape[0]), min(target[1], self.shape[1])
+            out[:h, :w] = blanked(np.asarray(self)[:h, :w])
+            return out
+
+    return Cells, Spill
+
+
+def _spiller(journal: _Journal) -> Callable[..., Any]:
+    import numpy as np
+    from formulas.functions import wrap_func
+
+    _cells, spill_type = _array_types()
+
+    def spill(value: Any, rows: Any, cols: Any) -> Any:
+        height, width = int(rows), int(cols)
+        grid = np.asarray(value, dtype=object)
+        if grid.ndim < 2:
+            grid = grid.reshape(1, -1) if grid.ndim == 1 else grid.reshape(1, 1)
+        if grid.shape[0] > height or grid.shape[1] > width:
+            note = (
+                f"a table result of {grid.shape[0]} x {grid.shape[1]} cells was cut to its "
+                f"range of {height} x {width} (Excel would spill further)"
+            )
+            if note not in journal.notes:
+                journal.notes.append(note)
+            grid = grid[:height, :width]
+        # placed by the engine when it shapes the result to the range (Spill.reshape)
+        return np.ascontiguousarray(grid).view(spill_type)
+
+    wrapped: Callable[..., Any] = wrap_func(spill)
+    return wrapped
+
+
+@contextlib.contextmanager
+def _registered(
+    variants: Mapping[str, str],
+    functions: Mapping[str, Callable[..., Any]],
+    journal: _Journal,
+    error_text: ErrorText,
+) -> Iterator[None]:
+    """Register the custom functions with the engine for one recalculation."""
+    import formulas
+
+    registry = formulas.get_functions()
+    missing = object()
+    saved = {name: registry.get(name, missing) for name in variants}
+    adapters: dict[str, Callable[..., Any]] = {}
+    saved.setdefault(SPILL, registry.get(SPILL, missing))
+    registry[SPILL] = _spiller(journal)
+    try:
+        for spelling, base in variants.items():
+            if base not in adapters:
+                adapters[base] = _adapter(base, functions[base], journal, error_text)
+            registry[spelling] = adapters[base]
+        yield
+    finally:
+        for name, previous in saved.items():
+            if previous is missing:
+                registry.pop(name, None)
+            else:
+                registry[name] = previous
+
+
+@contextlib.contextmanager
+def _quiet_engine() -> Iterator[None]:
+    """Silence the engine's progress bar and its log lines about refused references
+    (reported through :attr:`Recalculation.notes` instead) and openpyxl's warnings
+    about workbook features it does not read."""
+    import formulas.excel as engine_excel
+
+    original = engine_excel.tqdm
+    engine_log = logging.getLogger("formulas")
+    level = engine_log.level
+    engine_excel.tqdm = types.SimpleNamespace(tqdm=functools.partial(original.tqdm, disable=True))
+    engine_log.setLevel(logging.ERROR)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        engine_excel.tqdm = original
+        engine_log.setLevel(level)
+
+
+def _formula_texts(vetted: VettedWorkbook) -> str:
+    """The worksheet and workbook XML, where every formula is, for finding NJ_* names."""
+    import io
+
+    with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
+        return "\n".join(
+            archive.read(info).decode("utf-8", "replace")
+            for info in archive.infolist()
+            if info.filename.lower() == "xl/workbook.xml"
+            or (
+                info.filename.lower().startswith("xl/worksheets/")
+                and info.filename.endswith(".xml")
+            )
+        )
+
+
+def recalculate(
+    path: str | os.PathLike[str],
+    functions: Mapping[str, Callable[..., Any]] | None = None,
+    *,
+    error_text: ErrorText | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Recalculation:
+    """Vet ``path`` (see :mod:`~nj_incentives.recalc.safety`) and recalculate every formula.
+
+    ``functions`` maps Excel names (``NJ_BEIP_GRANT``) to callables that raise on a bad
+    input; by default the functions of :mod:`nj_incentives.excel`, whose failures read
+    ``#VALUE! argument = value: rule (citation)`` in the cell. ``error_text`` makes the
+    cell text of a failure (default: that of :mod:`nj_incentives.excel` for its own
+    functions, the exception's message for others). Raises
+    :class:`~nj_incentives.recalc.safety.UnsafeWorkbookError` for a refused file.
+    """
+    return recalculate_vetted(vet_workbook(path, limits), functions, error_text=error_text)
+
+
+def recalculate_vetted(
+    vetted: VettedWorkbook,
+    functions: Mapping[str, Callable[..., Any]] | None = None,
+    *,
+    error_text: ErrorText | None = None,
+) -> Recalculation:
+    """Recalculate a workbook that :func:`~nj_incentives.recalc.safety.vet_workbook` passed."""
+    if functions is None:
+        functions = default_functions()
+        error_text = error_text or default_error_text
+    table = {name.upper(): fn for name, fn in functions.items()}
+    variants = function_variants(_formula_texts(vetted), sorted(table))
+    dynamic = dynamic_arrays(vetted)
+    journal = _Journal()
+    with (
+        _LOCK,
+        vetted_copy(vetted) as copy,
+        _registered(variants, table, journal, error_text or plain_error_text),
+        _quiet_engine(),
+    ):
+        start = time.perf_counter()
+        model = _make_model(journal, dynamic)
+        model.loads(str(copy)).finish()
+        loaded = time.perf_counter()
+        solution = model.calculate()
+        done = time.perf_counter()
+        result = _collect(vetted, model, solution, journal, loaded - start, done - loaded)
+    return result
+
+
+# --------------------------------------------------------------------------- results
+
+
+def _convert_value(value: Any) -> CellValue:
+    import numpy as np
+    import schedula as sh
+    from formulas.tokens.operand import XlError
+
+    if isinstance(value, XlError):
+        return ExcelError(str.__str__(value))
+    if value is sh.EMPTY or value is None:
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def _collect(
+    vetted: VettedWorkbook,
+    model: Any,
+    solution: Mapping[Any, Any],
+    journal: _Journal,
+    load_seconds: float,
+    calc_seconds: float,
+) -> Recalculation:
+    import numpy as np
+    from formulas.excel import BOOK
+    from formulas.ranges import Ranges
+
+    key = next(k for k, data in model.books.items() if data.get(BOOK) is not None)
+    book = model.books[key][BOOK]
+    titles = {title.upper(): title for title in book.sheetnames}
+    primary_file = os.path.basename(model.primary or "").upper()
+
+    values: dict[Address, CellValue] = {}
+    name_values: dict[str, CellValue | list[list[CellValue]]] = {}
+    defined = {name.upper(): name for name in book.defined_names}
+    for node, ranges in solution.items():
+        if not isinstance(ranges, Ranges) or not ranges.ranges or not isinstance(node, str):
+            continue
+        rng = ranges.ranges[0]
+        if rng.get("filename", "").upper() != primary_file or rng.get("directory"):
+            continue
+        sheet = titles.get(str(rng.get("sheet", "")).upper())
+        if sheet is None:
+            continue
+        r1, r2, n1, n2 = int(rng["r1"]), int(rng["r2"]), int(rng["n1"]), int(rng["n2"])
+        try:
+            grid = np.asarray(ranges.value, dtype=object).reshape(r2 - r1 + 1, n2 - n1 + 1)
+        except ValueError:
+            continue
+        cells = [[_convert_value(v) for v in row] for row in grid]
+        for i, row in enumerate(cells):
+            for j, v in enumerate(row):
+                values[(sheet, _cell_name(r1 + i, n1 + j))] = v
+        name = node.rsplit("]'!", 1)[-1] if "]'!" in node else None
+        if name is not None and name in defined:
+            name_values[defined[name]] = cells[0][0] if len(cells) == len(cells[0]) == 1 else cells
+
+    formulas_text: dict[Address, str] = {}
+    arrays: dict[Address, str] = {}
+    computed: set[Address] = set()
+    for ws in book.worksheets:
+        for (row, col), cell in ws._cells.items():
+            if cell.data_type == "f":
+                address = (ws.title, _cell_name(row, col))
+                text = cell.value if isinstance(cell.value, str) else cell.value.text
+                formulas_text[address] = model.originals.get(address, text)
+                computed.add((ws.title, _cell_name(row, col)))
+        for anchor, ref in ws.array_formulae.items():
+            arrays[(ws.title, anchor)] = ref
+            (r1, c1), (r2, c2) = _range_bounds(ref)
+            computed.update(
+                (ws.title, _cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
+            )
+            text = formulas_text.get((ws.title, anchor), "")
+            if text and not text.startswith("{") and (ws.title, anchor) not in model.originals:
+                formulas_text[(ws.title, anchor)] = "{" + text + "}"
+
+    # The engine evaluates both branches of IF (Excel only the one it takes): a call that
+    # failed in a branch not taken shows nowhere and is not reported.
+    shown = {v for a, v in values.items() if a in computed and isinstance(v, str)}
+    errors = tuple(error for error in journal.errors if error.message in shown)
+    return Recalculation(
+        source=vetted.path,
+        sheets=tuple(book.sheetnames),
+        values=values,
+        formulas=formulas_text,
+        array_ranges=arrays,
+        computed=frozenset(computed),
+        names=name_values,
+        function_errors=errors,
+        calls=dict(journal.calls),
+        notes=(*vetted.notes, *journal.notes),
+        load_seconds=load_seconds,
+        calc_seconds=calc_seconds,
+        vetted=vetted,
+    )
+
+
+# --------------------------------------------------------------------------- addresses
+
+_CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)$")
+
+
+def _column_letters(col: int) -> str:
+    letters = ""
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def _cell_name(row: int, col: int) -> str:
+    return f"{_column_letters(col)}{row}"
+
+
+def _cell_index(cell: str) -> tuple[int, int]:
+    match = _CELL.match(cell)
+    if not match:
+        raise ValueError(f"not a cell reference: {cell!r}")
+    letters, row = match.groups()
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + ord(ch) - 64
+    return int(row), col
+
+
+def _range_bounds(cells: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    first, _, last = cells.partition(":")
+    start = _cell_index(first)
+    end = _cell_index(last) if last else start
+    return (min(start[0], end[0]), min(start[1], end[1])), (
+        max(start[0], end[0]),
+        max(start[1], end[1]),
+    )
+
+
+def quote_sheet(title: str) -> str:
+    """A sheet title as a formula writes it: ``Inputs`` or ``'BEIP inputs'``."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", title):
+        return title
+    return "'" + title.replace("'", "''") + "'"
+
+
+def split_reference(reference: str, sheets: Sequence[str]) -> tuple[str, str]:
+    """``"'My sheet'!$A$1"`` -> (``"My sheet"``, ``"$A$1"``), matching the sheet title
+    case-insensitively against ``sheets``."""
+    sheet, sep, cells = reference.rpartition("!")
+    if not sep:
+        raise ValueError(f"not a sheet reference or a defined name: {reference!r}")
+    if sheet.startswith("'") and sheet.endswith("'"):
+        sheet = sheet[1:-1].replace("''", "'")
+    for title in sheets:
+        if title.upper() == sheet.upper():
+            return title, cells
+    raise ValueError(f"no sheet named {sheet!r}")

@@ -1,0 +1,415 @@
+"""Opening a workbook that may come from anyone, without trusting or executing it.
+
+An ``.xlsx`` file is a zip archive of XML parts. Before any spreadsheet library sees a
+file, :func:`vet_workbook` reads the whole archive once, in memory, under limits:
+
+- the file itself: at most :attr:`Limits.max_file_bytes` on disk;
+- zip bombs: at most :attr:`Limits.max_members` parts, each at most
+  :attr:`Limits.max_member_bytes` uncompressed, all together at most
+  :attr:`Limits.max_total_bytes`, and no part over 1 MiB that inflates more than
+  :attr:`Limits.max_ratio` times its compressed size. Sizes are counted while
+  decompressing, never taken from the archive's own headers;
+- malformed archives: not a zip, duplicate or unsafe part names, encrypted parts,
+  compression methods Excel does not write, a missing workbook part;
+- XML tricks: every XML part is parsed with ``defusedxml`` with document type
+  declarations forbidden (no DOCTYPE, hence no entity expansion "billion laughs" and no
+  external entities); VML parts, which Excel writes as loose XML, are scanned for
+  ``<!DOCTYPE`` / ``<!ENTITY`` instead;
+- password-protected (encrypted) workbooks and legacy ``.xls`` files (OLE containers)
+  and binary ``.xlsb`` workbooks are refused: they cannot be inspected.
+
+What the vetted file may contain but is never acted upon:
+
+- **macros** (``.xlsm``, ``vbaProject.bin``): ignored. Nothing here can run VBA; the
+  formula engine never reads the VBA project; the results workbook is an ``.xlsx``
+  without it. (A workbook filled with the classic xlwings add-in is typically an
+  ``.xlsm`` that holds the generated VBA wrappers, so refusing macro-enabled files would
+  refuse the product's own workbooks.) The vetting report says that macros were present.
+- **external links** (``externalLinkN.xml``): never followed. The engine refuses to open
+  any workbook other than the vetted one; a formula that refers to another workbook
+  evaluates to ``#REF!`` and is reported.
+
+The vetted bytes are what the engine and the results writer use (see
+:func:`vetted_copy`), so the file cannot change between the check and the use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import posixpath
+import tempfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring, iterparse
+
+__all__ = [
+    "Limits",
+    "UnsafeWorkbookError",
+    "VettedWorkbook",
+    "dynamic_arrays",
+    "sheet_parts",
+    "vet_workbook",
+    "vetted_copy",
+]
+
+MIB = 1024 * 1024
+
+
+def _size(n: float) -> str:
+    """``1000`` -> ``'1,000 bytes'``; ``1572864`` -> ``'1.5 MiB'``."""
+    return f"{n / MIB:,.1f} MiB" if n >= MIB / 10 else f"{int(n):,} bytes"
+
+
+class UnsafeWorkbookError(ValueError):
+    """A workbook refused before it was opened; the message says why, for the user."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How large and how compressed a workbook may be.
+
+    The defaults are far above what the templates need (a filled template is about
+    50 KB on disk and under 1 MB uncompressed) and far below what would hurt a small
+    machine. The ratio limit is the one Apache POI applies by default (1%), and only to
+    parts over :attr:`ratio_applies_above` bytes: small XML parts legitimately compress
+    very well.
+    """
+
+    max_file_bytes: int = 25 * MIB
+    max_members: int = 2_000
+    max_member_bytes: int = 100 * MIB
+    max_total_bytes: int = 200 * MIB
+    max_ratio: float = 100.0
+    ratio_applies_above: int = 1 * MIB
+
+
+DEFAULT_LIMITS = Limits()
+
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ZIP_MAGIC = b"PK\x03\x04"
+_XML_SUFFIXES = (".xml", ".rels")
+_LOOSE_XML_SUFFIXES = (".vml",)
+_MACRO_PART_NAMES = ("vbaproject.bin", "vbaprojectsignature.bin", "vbaprojectsignatureagile.bin")
+_BINARY_WORKBOOK = "application/vnd.ms-excel.sheet.binary.macroenabled.main"
+_CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class VettedWorkbook:
+    """A workbook that passed :func:`vet_workbook`: its bytes and what it contains."""
+
+    path: Path
+    data: bytes = field(repr=False)
+    members: int
+    uncompressed_bytes: int
+    has_macros: bool
+    external_links: int
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the file contains that is deliberately ignored, for the summary."""
+        notes = []
+        if self.has_macros:
+            notes.append("macros present: ignored (never run, not copied to results)")
+        if self.external_links:
+            notes.append(
+                f"{self.external_links} external link(s) present: not followed "
+                "(references to other workbooks evaluate to #REF!)"
+            )
+        return tuple(notes)
+
+
+def vet_workbook(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> VettedWorkbook:
+    """Read ``path`` and check it is a well-formed, reasonably sized ``.xlsx``/``.xlsm``.
+
+    Raises :class:`UnsafeWorkbookError` with a message for the user otherwise.
+    """
+    path = Path(path)
+    name = path.name
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise UnsafeWorkbookError(f"{name}: no such file") from None
+    if not path.is_file():
+        raise UnsafeWorkbookError(f"{name}: not a file")
+    if size > limits.max_file_bytes:
+        raise UnsafeWorkbookError(
+            f"{name}: the file is {_size(size)}, more than the "
+            f"{_size(limits.max_file_bytes)} allowed"
+        )
+    with path.open("rb") as handle:
+        data = handle.read(limits.max_file_bytes + 1)
+    if len(data) > limits.max_file_bytes:
+        raise UnsafeWorkbookError(f"{name}: the file grew while it was read")
+    return _vet_bytes(path, data, limits)
+
+
+def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
+    name = path.name
+    if data.startswith(_OLE_MAGIC):
+        raise UnsafeWorkbookError(
+            f"{name}: this is a password-protected (encrypted) workbook or a legacy .xls "
+            "file; remove the password and save it as an Excel Workbook (.xlsx)"
+        )
+    if not data.startswith(_ZIP_MAGIC):
+        raise UnsafeWorkbookError(f"{name}: not an Excel workbook (.xlsx): not a zip archive")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as exc:
+        raise UnsafeWorkbookError(f"{name}: malformed workbook archive ({exc})") from None
+    with archive:
+        infos = archive.infolist()
+        if len(infos) > limits.max_members:
+            raise UnsafeWorkbookError(
+                f"{name}: the archive has {len(infos)} parts, more than the "
+                f"{limits.max_members} allowed"
+            )
+        names = _check_names(name, infos)
+        if "[content_types].xml" not in names or "xl/workbook.xml" not in names:
+            if "xl/workbook.bin" in names:
+                raise UnsafeWorkbookError(
+                    f"{name}: binary workbooks (.xlsb) are not supported; "
+                    "save it as an Excel Workbook (.xlsx)"
+                )
+            raise UnsafeWorkbookError(f"{name}: not an Excel workbook (.xlsx): no workbook part")
+        total = 0
+        has_macros = False
+        external_links = 0
+        for info in infos:
+            total += _check_member(name, archive, info, limits, total)
+            lower = info.filename.lower()
+            if posixpath.basename(lower) in _MACRO_PART_NAMES:
+                has_macros = True
+            if lower.startswith("xl/externallinks/") and lower.endswith(".xml"):
+                external_links += 1
+        content_types = archive.read("[Content_Types].xml").decode("utf-8", "replace").lower()
+        if _BINARY_WORKBOOK in content_types:
+            raise UnsafeWorkbookError(
+                f"{name}: binary workbooks (.xlsb) are not supported; "
+                "save it as an Excel Workbook (.xlsx)"
+            )
+        if "macroenabled" in content_types:
+            has_macros = True
+    return VettedWorkbook(
+        path=path,
+        data=data,
+        members=len(infos),
+        uncompressed_bytes=total,
+        has_macros=has_macros,
+        external_links=external_links,
+    )
+
+
+def _check_names(name: str, infos: list[zipfile.ZipInfo]) -> set[str]:
+    seen: set[str] = set()
+    for info in infos:
+        member = info.filename
+        lower = member.lower()
+        if lower in seen:
+            raise UnsafeWorkbookError(
+                f"{name}: malformed workbook archive (duplicate part {member!r})"
+            )
+        seen.add(lower)
+        parts = member.replace("\\", "/").split("/")
+        if member.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+            raise UnsafeWorkbookError(
+                f"{name}: malformed workbook archive (unsafe part name {member!r})"
+            )
+        if info.flag_bits & 0x1:
+            raise UnsafeWorkbookError(f"{name}: the archive has encrypted parts ({member!r})")
+        if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+            raise UnsafeWorkbookError(
+                f"{name}: malformed workbook archive (part {member!r} uses a compression "
+                "method Excel does not write)"
+            )
+    return seen
+
+
+class _Counted(io.RawIOBase):
+    """A reader over one archive part that enforces the size limits as it inflates."""
+
+    def __init__(
+        self,
+        workbook: str,
+        raw: IO[bytes],
+        info: zipfile.ZipInfo,
+        limits: Limits,
+        total_before: int,
+    ) -> None:
+        self.workbook = workbook
+        self.raw = raw
+        self.info = info
+        self.limits = limits
+        self.total_before = total_before
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        chunk = self.raw.read(min(len(buffer), _CHUNK))
+        n = len(chunk)
+        buffer[:n] = chunk
+        self.count += n
+        self._check()
+        return n
+
+    def drain(self) -> None:
+        buffer = memoryview(bytearray(_CHUNK))
+        while self.readinto(buffer):
+            pass
+
+    def _check(self) -> None:
+        name, limits, member = self.workbook, self.limits, self.info.filename
+        if self.count > limits.max_member_bytes:
+            raise UnsafeWorkbookError(
+                f"{name}: part {member!r} inflates to more than "
+                f"{_size(limits.max_member_bytes)} (zip bomb?)"
+            )
+        if self.total_before + self.count > limits.max_total_bytes:
+            raise UnsafeWorkbookError(
+                f"{name}: the archive inflates to more than "
+                f"{_size(limits.max_total_bytes)} (zip bomb?)"
+            )
+        if self.count > limits.ratio_applies_above:
+            ratio = self.count / max(self.info.compress_size, 1)
+            if ratio > limits.max_ratio:
+                raise UnsafeWorkbookError(
+                    f"{name}: part {member!r} inflates more than {limits.max_ratio:.0f} "
+                    "times its compressed size (zip bomb?)"
+                )
+
+
+def _check_member(
+    name: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits, total: int
+) -> int:
+    """Inflate one part under the limits; parse it if it is XML. Returns its size."""
+    member = info.filename
+    lower = member.lower()
+    try:
+        with archive.open(info) as raw:
+            counted = _Counted(name, raw, info, limits, total)
+            if lower.endswith(_XML_SUFFIXES):
+                _parse_xml(name, member, counted)
+            elif lower.endswith(_LOOSE_XML_SUFFIXES):
+                _scan_loose_xml(name, member, counted)
+            counted.drain()
+            return counted.count
+    except UnsafeWorkbookError:
+        raise
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, RuntimeError) as exc:
+        raise UnsafeWorkbookError(f"{name}: malformed workbook archive ({member}: {exc})") from None
+
+
+def _parse_xml(name: str, member: str, stream: _Counted) -> None:
+    reader = io.BufferedReader(stream, _CHUNK)
+    try:
+        for _event, element in iterparse(reader, forbid_dtd=True):
+            element.clear()
+    except DefusedXmlException as exc:
+        raise UnsafeWorkbookError(
+            f"{name}: part {member!r} declares a DOCTYPE or entities ({type(exc).__name__}); "
+            "Excel never writes these (XML entity attack?)"
+        ) from None
+    except UnsafeWorkbookError:
+        raise
+    except Exception as exc:  # ParseError and what expat raises on malformed input
+        raise UnsafeWorkbookError(f"{name}: malformed XML in part {member!r} ({exc})") from None
+
+
+def _scan_loose_xml(name: str, member: str, stream: _Counted) -> None:
+    tail = b""
+    buffer = bytearray(_CHUNK)
+    while True:
+        n = stream.readinto(memoryview(buffer))
+        if not n:
+            return
+        window = (tail + bytes(buffer[:n])).upper()
+        if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
+            raise UnsafeWorkbookError(
+                f"{name}: part {member!r} declares a DOCTYPE or entities; "
+                "Excel never writes these (XML entity attack?)"
+            )
+        tail = window[-16:]
+
+
+@contextlib.contextmanager
+def vetted_copy(vetted: VettedWorkbook) -> Iterator[Path]:
+    """The vetted bytes as a file alone in a fresh private directory, for libraries that
+    need a path. Nothing else is in that directory, so a relative external reference
+    finds nothing there; the engine refuses other workbooks in any case."""
+    suffix = (
+        vetted.path.suffix.lower() if vetted.path.suffix.lower() in (".xlsx", ".xlsm") else ".xlsx"
+    )
+    stem = (
+        "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in vetted.path.stem) or "workbook"
+    )
+    with tempfile.TemporaryDirectory(prefix="nj-incentives-") as tmp:
+        copy = Path(tmp) / f"{stem}{suffix}"
+        copy.write_bytes(vetted.data)
+        yield copy
+
+
+# --------------------------------------------------------------------------- reading parts
+
+_MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def sheet_parts(archive: zipfile.ZipFile) -> dict[str, str]:
+    """Sheet title -> the name of its worksheet part in a (vetted) archive."""
+    workbook = fromstring(archive.read("xl/workbook.xml"))
+    rels_name = "xl/_rels/workbook.xml.rels"
+    targets: dict[str, str] = {}
+    if rels_name in archive.namelist():
+        for rel in fromstring(archive.read(rels_name)):
+            target = rel.get("Target", "")
+            if target.startswith("/"):
+                part = target.lstrip("/")
+            else:
+                part = posixpath.normpath(posixpath.join("xl", target))
+            targets[rel.get("Id", "")] = part
+    parts = {}
+    for sheet in workbook.iter(f"{{{_MAIN_NS}}}sheet"):
+        rid = sheet.get(f"{{{_REL_NS}}}id", "")
+        if rid in targets:
+            parts[sheet.get("name", "")] = targets[rid]
+    return parts
+
+
+def dynamic_arrays(vetted: VettedWorkbook) -> dict[tuple[str, str], str]:
+    """The dynamic-array formulas of a vetted workbook: (sheet title, anchor) -> the range
+    it spilled into when saved. Excel marks them with cell metadata (``cm``) on the anchor
+    of an array formula; a legacy array formula ({=...}) has none."""
+    from xml.parsers import expat
+
+    found: dict[tuple[str, str], str] = {}
+    with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
+        for title, part in sheet_parts(archive).items():
+            if part not in archive.namelist():
+                continue
+            state: dict[str, str | None] = {"cell": None}
+
+            def start(
+                name: str,
+                attrs: dict[str, str],
+                title: str = title,
+                state: dict[str, str | None] = state,
+            ) -> None:
+                local = name.rpartition(":")[2]
+                if local == "c":
+                    state["cell"] = attrs.get("r") if "cm" in attrs else None
+                elif local == "f" and state["cell"] and attrs.get("t") == "array":
+                    found[(title, state["cell"])] = attrs.get("ref", state["cell"])
+
+            parser = expat.ParserCreate()
+            parser.StartElementHandler = start
+            parser.Parse(archive.read(part), True)
+    return found

@@ -1,0 +1,1198 @@
+"""A small layer over xlsxwriter for template workbooks in the FAST / ICAEW style.
+
+Every template has the same sheets, in this order:
+
+- **About**: what the workbook does, the package version, the law it is current to,
+  how to enable the NJ_* functions in each runtime, the colour key, the sheet map;
+- **Inputs**: every assumption, in ONE input style (blue on pale yellow, unlocked), each
+  with its units and data validation, and a workbook-level name;
+- **Calculations**: formulas only, no typed constants; tables come from the NJ_* array
+  functions as legacy array formulas over explicit ranges (see
+  :mod:`nj_incentives.recalc.engine` for why);
+- **Outputs**: the results a reader needs and a native chart;
+- **Checks**: one TRUE/FALSE line per check (each wrapped in ``IFERROR(..., FALSE)`` so
+  an error fails the check instead of hiding it), and the master check
+  ``=AND(...)`` named ``MasterCheck``;
+- **xlwings.conf**: ``UDF Modules = nj_incentives.excel`` in A1:B1, which the classic
+  xlwings add-in reads (keys in column A from A1 down, values in column B; a key present
+  there overrides the add-in's own setting, so nothing else is written in column A).
+
+Every sheet is protected without a password (protection guards against accidents; the
+About sheet says so); only input cells are unlocked. The build is deterministic: fixed
+document properties and creation date, and xlsxwriter's fixed zip timestamps, so a
+rebuild of the same template is byte-for-byte the same file with the same xlsxwriter.
+
+Usage::
+
+    with TemplateBuilder(path, title="BEIP grant schedule", template_id="beip-grant") as b:
+        pct = b.inputs.input("Grant percentage", "GrantPct", Kind.PERCENT, "%", 0.5)
+        ...
+        b.check("The schedule's grants sum to its total", f"ABS(SUM({col.a}) - {total.a}) < 0.005")
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import xlsxwriter
+from xlsxwriter.utility import xl_rowcol_to_cell
+from xlsxwriter.workbook import Workbook
+from xlsxwriter.worksheet import Worksheet
+
+from nj_incentives import LAW_CURRENT_TO, __version__
+
+__all__ = [
+    "ABOUT",
+    "BUILD_DATE",
+    "CALCULATIONS",
+    "CHECKS",
+    "CONFIG",
+    "INPUTS",
+    "NOT_COMPUTED",
+    "OUTPUTS",
+    "UDF_MODULE",
+    "Column",
+    "Kind",
+    "Ref",
+    "SheetWriter",
+    "TemplateBuilder",
+    "audit",
+    "fingerprint",
+    "numbers_only",
+    "validation",
+]
+
+#: The creation date written into every template (a rebuild must not change the file).
+BUILD_DATE = dt.datetime(2025, 1, 1)
+
+#: Sheet names, in order.
+ABOUT, INPUTS, CALCULATIONS, OUTPUTS, CHECKS, CONFIG = (
+    "About",
+    "Inputs",
+    "Calculations",
+    "Outputs",
+    "Checks",
+    "xlwings.conf",
+)
+
+#: The module the classic add-in imports (the ``UDF Modules`` setting).
+UDF_MODULE = "nj_incentives.excel"
+
+#: What a total shows when a cell it adds up is not a number.
+NOT_COMPUTED = "not computed: see Checks"
+
+#: Tolerance of the money checks: half a cent.
+CENT_TOLERANCE = 0.005
+
+
+class Kind(StrEnum):
+    """What a cell holds; decides its number format and its validation."""
+
+    MONEY = "money"
+    PERCENT = "percent"
+    DATE = "date"
+    COUNT = "count"
+    YEAR = "year"
+    NUMBER = "number"
+    YESNO = "yesno"
+    CHOICE = "choice"
+    TEXT = "text"
+    CHECK = "check"
+
+
+NUMBER_FORMATS: dict[Kind, str] = {
+    Kind.MONEY: "#,##0.00;[Red]-#,##0.00",
+    Kind.PERCENT: "0.00%",
+    Kind.DATE: "yyyy-mm-dd",
+    Kind.COUNT: "#,##0",
+    Kind.YEAR: "0",
+    Kind.NUMBER: "#,##0.00########",
+    Kind.YESNO: "@",
+    Kind.CHOICE: "@",
+    Kind.TEXT: "@",
+    Kind.CHECK: "General",
+}
+
+NUMERIC_KINDS = frozenset({Kind.MONEY, Kind.PERCENT, Kind.DATE, Kind.COUNT, Kind.YEAR, Kind.NUMBER})
+
+# The palette: one input style, and the conventional FAST roles.
+INPUT_FONT = "#0000FF"
+INPUT_FILL = "#FFF2CC"
+HEADER_FILL = "#1F3864"
+SECTION_FILL = "#D9E1F2"
+OUTPUT_FILL = "#E2EFDA"
+UNIT_FONT = "#595959"
+CHECK_OK_FILL = "#C6EFCE"
+CHECK_OK_FONT = "#006100"
+CHECK_FAIL_FILL = "#FFC7CE"
+CHECK_FAIL_FONT = "#9C0006"
+BORDER_COLOR = "#BFBFBF"
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+_CELL_LIKE = re.compile(r"^(?:[A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$")
+
+
+# --------------------------------------------------------------------------- references
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A cell or a rectangular range on a sheet (0-based row and column, inclusive)."""
+
+    sheet: str
+    row: int
+    col: int
+    last_row: int | None = None
+    last_col: int | None = None
+
+    @property
+    def bottom(self) -> int:
+        return self.row if self.last_row is None else self.last_row
+
+    @property
+    def right(self) -> int:
+        return self.col if self.last_col is None else self.last_col
+
+    @property
+    def rows(self) -> int:
+        return self.bottom - self.row + 1
+
+    @property
+    def cols(self) -> int:
+        return self.right - self.col + 1
+
+    @property
+    def is_cell(self) -> bool:
+        return self.rows == self.cols == 1
+
+    def _span(self, absolute: bool) -> str:
+        first = str(xl_rowcol_to_cell(self.row, self.col, absolute, absolute))
+        if self.is_cell:
+            return first
+        return first + ":" + str(xl_rowcol_to_cell(self.bottom, self.right, absolute, absolute))
+
+    @property
+    def local(self) -> str:
+        """``$C$5`` or ``$C$5:$C$14`` (same-sheet formulas)."""
+        return self._span(True)
+
+    @property
+    def a(self) -> str:
+        """``Inputs!$C$5`` (formulas on any sheet)."""
+        return f"{quote_sheet(self.sheet)}!{self._span(True)}"
+
+    @property
+    def a1(self) -> str:
+        """``Inputs!C5`` without dollars (for messages and reports)."""
+        return f"{quote_sheet(self.sheet)}!{self._span(False)}"
+
+    def cell(self, i: int = 0, j: int = 0) -> Ref:
+        """The cell ``i`` rows down and ``j`` columns right of the top left."""
+        if not (0 <= i < self.rows and 0 <= j < self.cols):
+            raise IndexError(f"({i}, {j}) is outside {self.a1}")
+        return Ref(self.sheet, self.row + i, self.col + j)
+
+    def column(self, j: int) -> Ref:
+        if not 0 <= j < self.cols:
+            raise IndexError(f"column {j} is outside {self.a1}")
+        return Ref(self.sheet, self.row, self.col + j, self.bottom, self.col + j)
+
+    def body(self, header_rows: int = 1) -> Ref:
+        """The range without its first ``header_rows`` rows."""
+        return Ref(self.sheet, self.row + header_rows, self.col, self.bottom, self.right)
+
+    def cells(self) -> Iterator[Ref]:
+        for r in range(self.row, self.bottom + 1):
+            for c in range(self.col, self.right + 1):
+                yield Ref(self.sheet, r, c)
+
+    def chart_range(self) -> list[Any]:
+        return [self.sheet, self.row, self.col, self.bottom, self.right]
+
+
+def quote_sheet(title: str) -> str:
+    """``Inputs`` or ``'xlwings.conf'``: a sheet title as formulas write it."""
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", title):
+        return title
+    return "'" + title.replace("'", "''") + "'"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of an input or result table."""
+
+    header: str
+    kind: Kind
+    unit: str = ""
+    name: str | None = None
+    choices: tuple[str, ...] = ()
+    minimum: float | dt.date | None = None
+    maximum: float | dt.date | None = None
+    help: str = ""
+    width: float = 16
+
+
+# --------------------------------------------------------------------------- styles
+
+
+class Styles:
+    """The workbook's formats, created once per (role, kind)."""
+
+    ROLES = (
+        "input",
+        "calc",
+        "output",
+        "total",
+        "header",
+        "label",
+        "unit",
+        "title",
+        "subtitle",
+        "section",
+        "note",
+        "check",
+        "link",
+    )
+
+    def __init__(self, workbook: Workbook) -> None:
+        self.workbook = workbook
+        self._cache: dict[tuple[str, Kind | None], Any] = {}
+
+    def __call__(self, role: str, kind: Kind | None = None) -> Any:
+        key = (role, kind)
+        if key not in self._cache:
+            self._cache[key] = self.workbook.add_format(self._properties(role, kind))
+        return self._cache[key]
+
+    @staticmethod
+    def _properties(role: str, kind: Kind | None) -> dict[str, Any]:
+        props: dict[str, Any] = {"font_name": "Calibri", "font_size": 11, "valign": "top"}
+        if kind is not None:
+            props["num_format"] = NUMBER_FORMATS[kind]
+        if role == "input_key":  # the colour key's sample of the input style: locked
+            props.update(
+                font_color=INPUT_FONT, bg_color=INPUT_FILL, border=1, border_color=BORDER_COLOR
+            )
+        elif role == "input":
+            props.update(
+                font_color=INPUT_FONT,
+                bg_color=INPUT_FILL,
+                border=1,
+                border_color=BORDER_COLOR,
+                locked=False,
+            )
+        elif role == "output":
+            props.update(bg_color=OUTPUT_FILL, border=1, border_color=BORDER_COLOR)
+        elif role == "total":
+            props.update(bold=True, top=1, bottom=6)
+        elif role == "header":
+            props.update(
+                bold=True,
+                font_color="#FFFFFF",
+                bg_color=HEADER_FILL,
+                text_wrap=True,
+                align="center",
+                valign="vcenter",
+            )
+        elif role == "unit":
+            props.update(italic=True, font_color=UNIT_FONT)
+        elif role == "title":
+            props.update(bold=True, font_size=16, font_color=HEADER_FILL)
+        elif role == "subtitle":
+            props.update(italic=True, font_color=UNIT_FONT)
+        elif role == "section":
+            props.update(bold=True, bg_color=SECTION_FILL)
+        elif role == "note":
+            props.update(text_wrap=True)
+        elif role == "check":
+            props.update(bold=True, align="center", border=1, border_color=BORDER_COLOR)
+        elif role == "link":
+            props.update(font_color="#375623")
+        return props
+
+
+# --------------------------------------------------------------------------- sheets
+
+
+class SheetWriter:
+    """Writes one sheet top to bottom: label in A, units in B, values from C."""
+
+    LABEL, UNIT, VALUE = 0, 1, 2
+
+    def __init__(self, builder: TemplateBuilder, worksheet: Worksheet) -> None:
+        self.builder = builder
+        self.ws = worksheet
+        self.name = worksheet.get_name()
+        self.row = 0
+        self.widths: dict[int, float] = {self.LABEL: 46, self.UNIT: 12, self.VALUE: 16}
+        self.numeric_ranges: list[Ref] = []
+
+    # -- text
+    def title(self, text: str, subtitle: str = "") -> None:
+        self.ws.write_string(self.row, 0, text, self.builder.style("title"))
+        self.ws.set_row(self.row, 24)
+        self.row += 1
+        if subtitle:
+            self.ws.write_string(self.row, 0, subtitle, self.builder.style("subtitle"))
+            self.row += 1
+        self.row += 1
+
+    def section(self, text: str, width: int = 3) -> None:
+        for col in range(width):
+            self.ws.write_blank(self.row, col, None, self.builder.style("section"))
+        self.ws.write_string(self.row, 0, text, self.builder.style("section"))
+        self.row += 1
+
+    def note(self, text: str, col: int = 0) -> None:
+        self.ws.write_string(self.row, col, text, self.builder.style("note"))
+        self.row += 1
+
+    def skip(self, rows: int = 1) -> None:
+        self.row += rows
+
+    def width(self, col: int, width: float) -> None:
+        self.widths[col] = max(self.widths.get(col, 0), width)
+
+    # -- inputs
+    def input(
+        self,
+        label: str,
+        name: str,
+        kind: Kind,
+        unit: str,
+        value: object = None,
+        *,
+        choices: Sequence[str] = (),
+        minimum: float | dt.date | None = None,
+        maximum: float | dt.date | None = None,
+        help: str = "",
+    ) -> Ref:
+        """One input cell: label, units, the value in the input style, its validation and
+        its workbook-level ``name``."""
+        ref = Ref(self.name, self.row, self.VALUE)
+        self._label_unit(label, unit)
+        self._write_value(ref, value, kind, "input")
+        self.ws.data_validation(
+            ref.row,
+            ref.col,
+            ref.row,
+            ref.col,
+            validation(kind, label, choices=choices, minimum=minimum, maximum=maximum, help=help),
+        )
+        self.builder.input_cells.append(ref)
+        self.builder.define_name(name, ref)
+        self.row += 1
+        return ref
+
+    def input_table(
+        self,
+        row_labels: Sequence[str],
+        columns: Sequence[Column],
+        values: Mapping[str, Sequence[object]] | None = None,
+        *,
+        label_header: str = "",
+    ) -> dict[str, Ref]:
+        """A table of inputs: a header row, a units row, one row per label; each column
+        validated and named (``Column.name``). Returns the data range of each column by
+        header."""
+        values = values or {}
+        self._table_header(label_header, columns)
+        first = self.row
+        for i, row_label in enumerate(row_labels):
+            self.ws.write_string(first + i, self.LABEL, row_label)
+        found: dict[str, Ref] = {}
+        for j, column in enumerate(columns):
+            col = self.VALUE + j
+            ref = Ref(self.name, first, col, first + len(row_labels) - 1, col)
+            given = list(values.get(column.header, ()))
+            for i in range(len(row_labels)):
+                cell = ref.cell(i, 0)
+                self._write_value(cell, given[i] if i < len(given) else None, column.kind, "input")
+                self.builder.input_cells.append(cell)
+            self.ws.data_validation(
+                ref.row,
+                ref.col,
+                ref.bottom,
+                ref.col,
+                validation(
+                    column.kind,
+                    column.header,
+                    choices=column.choices,
+                    minimum=column.minimum,
+                    maximum=column.maximum,
+                    help=column.help,
+                ),
+            )
+            self.width(col, column.width)
+            if column.name:
+                self.builder.define_name(column.name, ref)
+            found[column.header] = ref
+        self.row = first + len(row_labels) + 1
+        return found
+
+    # -- calculations and outputs
+    def formula(
+        self,
+        label: str,
+        formula: str,
+        kind: Kind,
+        unit: str,
+        *,
+        name: str | None = None,
+        role: str = "calc",
+    ) -> Ref:
+        """One formula cell with its label and units (``role``: calc, output or total)."""
+        ref = Ref(self.name, self.row, self.VALUE)
+        self._label_unit(label, unit)
+        self.ws.write_formula(ref.row, ref.col, _formula(formula), self.builder.style(role, kind))
+        if kind in NUMERIC_KINDS:
+            self.numeric_ranges.append(ref)
+        if name:
+            self.builder.define_name(name, ref)
+        self.row += 1
+        return ref
+
+    def total(
+        self,
+        label: str,
+        ref: Ref,
+        kind: Kind = Kind.MONEY,
+        unit: str = "$",
+        *,
+        name: str | None = None,
+        role: str = "total",
+    ) -> Ref:
+        """The sum of ``ref``, or a message when any of its cells is not a number.
+
+        Excel's SUM skips text, and a rejected input shows as text: a plain SUM would
+        turn an invalid schedule into a total of 0. This total shows
+        :data:`NOT_COMPUTED` instead, so outputs and checks that use it fail visibly."""
+        conditions = [numbers_only(ref)]
+        conditions += [ok for table, ok in self.builder.tables.items() if _inside(ref, table)]
+        test = conditions[0] if len(conditions) == 1 else f"AND({','.join(conditions)})"
+        formula = f'IF({test},SUM({ref.a}),"{NOT_COMPUTED}")'
+        return self.formula(label, formula, kind, unit, name=name, role=role)
+
+    def array_table(
+        self,
+        formula: str,
+        columns: Sequence[Column],
+        rows: int,
+        *,
+        header_from_function: bool = True,
+        label: str = "",
+        row_labels: Sequence[str] = (),
+        role: str = "calc",
+        name: str | None = None,
+        dynamic: bool = True,
+    ) -> Ref:
+        """A table-returning function as an array formula over an explicit range.
+
+        ``rows`` is the largest number of data rows the function can return. With
+        ``header_from_function`` the function returns its own header row, which is the
+        range's first row; otherwise the builder writes the column headers above the
+        range. Returns the whole range (header included when the function returns it).
+
+        ``dynamic`` (the default) writes a dynamic-array formula saved over the range:
+        Excel 365 spills the actual result (a shorter table leaves the rest of the range
+        blank) and the headless engine does the same; Excel 2019 and earlier show it as a
+        legacy array formula, with #N/A below a shorter table. ``dynamic=False`` writes a
+        legacy array formula ``{=F()}`` (#N/A padding everywhere)."""
+        if label:
+            self.section(label, width=self.VALUE + len(columns))
+        top = self.row
+        if not header_from_function:
+            self._table_header("", columns, units=True)
+            top = self.row
+        elif any(c.unit for c in columns):
+            for j, column in enumerate(columns):
+                self.ws.write_string(top, self.VALUE + j, column.unit, self.builder.style("unit"))
+            top += 1
+        data_top = top + (1 if header_from_function else 0)
+        ref = Ref(self.name, top, self.VALUE, data_top + rows - 1, self.VALUE + len(columns) - 1)
+        anchor_style = (
+            self.builder.style("header")
+            if header_from_function
+            else self.builder.style(role, columns[0].kind)
+        )
+        if dynamic:
+            self.ws.write_dynamic_array_formula(
+                ref.row, ref.col, ref.bottom, ref.right, _formula(formula), anchor_style
+            )
+        else:
+            self.ws.write_array_formula(
+                ref.row, ref.col, ref.bottom, ref.right, "{" + _formula(formula) + "}", anchor_style
+            )
+        for cell in ref.cells():
+            if (cell.row, cell.col) == (ref.row, ref.col):
+                continue
+            column = columns[cell.col - self.VALUE]
+            style = (
+                self.builder.style("header")
+                if header_from_function and cell.row == ref.row
+                else self.builder.style(role, column.kind)
+            )
+            self.ws.write_number(cell.row, cell.col, 0, style)
+        for i, row_label in enumerate(row_labels[:rows]):
+            self.ws.write_string(data_top + i, self.LABEL, row_label)
+        for j, column in enumerate(columns):
+            self.width(self.VALUE + j, column.width)
+            body = Ref(self.name, data_top, self.VALUE + j, data_top + rows - 1, self.VALUE + j)
+            if column.kind in NUMERIC_KINDS:
+                self.numeric_ranges.append(body)
+            if column.name:
+                self.builder.define_name(column.name, body)
+        if name:
+            self.builder.define_name(name, ref)
+        self.builder.array_formulas.append(ref)
+        # A failed call shows its message in the top-left cell only (the rest of a
+        # dynamic array stays blank), so the table's own check looks there.
+        anchor = ref.cell(0, 0).a
+        ok = f'{anchor}="{columns[0].header}"' if header_from_function else f"ISNUMBER({anchor})"
+        self.builder.tables[ref] = ok
+        what = label or formula.split("(", 1)[0].lstrip("=")
+        self.builder.check(f"{what}: the function returned its table", ok)
+        self.row = ref.bottom + 2
+        return ref
+
+    def formula_table(
+        self,
+        columns: Sequence[Column],
+        formulas: Sequence[Sequence[str]],
+        *,
+        row_labels: Sequence[str] = (),
+        role: str = "calc",
+    ) -> dict[str, Ref]:
+        """A table of ordinary formulas (one per cell), with headers and units above."""
+        self._table_header("", columns, units=True)
+        first = self.row
+        found: dict[str, Ref] = {}
+        for i, row in enumerate(formulas):
+            if i < len(row_labels):
+                self.ws.write_string(first + i, self.LABEL, row_labels[i])
+            for j, text in enumerate(row):
+                self.ws.write_formula(
+                    first + i,
+                    self.VALUE + j,
+                    _formula(text),
+                    self.builder.style(role, columns[j].kind),
+                )
+        for j, column in enumerate(columns):
+            ref = Ref(self.name, first, self.VALUE + j, first + len(formulas) - 1, self.VALUE + j)
+            self.width(self.VALUE + j, column.width)
+            if column.kind in NUMERIC_KINDS:
+                self.numeric_ranges.append(ref)
+            if column.name:
+                self.builder.define_name(column.name, ref)
+            found[column.header] = ref
+        self.row = first + len(formulas) + 1
+        return found
+
+    def chart(
+        self,
+        title: str,
+        categories: Ref,
+        series: Sequence[tuple[str, Ref]],
+        *,
+        kind: str = "column",
+        stacked: bool = False,
+        y_title: str = "",
+        x_title: str = "",
+        height_rows: int = 18,
+    ) -> None:
+        """A native Excel chart below the current row."""
+        options: dict[str, Any] = {"type": kind}
+        if stacked:
+            options["subtype"] = "stacked"
+        chart = self.builder.workbook.add_chart(options)
+        for series_name, values in series:
+            chart.add_series(
+                {
+                    "name": series_name,
+                    "categories": categories.chart_range(),
+                    "values": values.chart_range(),
+                }
+            )
+        chart.set_title({"name": title})
+        chart.set_y_axis(
+            {"name": y_title, "num_format": "#,##0", "major_gridlines": {"visible": True}}
+        )
+        chart.set_x_axis({"name": x_title})
+        chart.set_legend({"position": "bottom"})
+        self.ws.insert_chart(
+            self.row, 0, chart, {"x_scale": 1.6, "y_scale": 1.25, "object_position": 1}
+        )
+        self.row += height_rows
+
+    # -- helpers
+    def _label_unit(self, label: str, unit: str) -> None:
+        self.ws.write_string(self.row, self.LABEL, label)
+        if unit:
+            self.ws.write_string(self.row, self.UNIT, unit, self.builder.style("unit"))
+
+    def _table_header(
+        self, label_header: str, columns: Sequence[Column], units: bool = True
+    ) -> None:
+        header = self.builder.style("header")
+        self.ws.write_string(self.row, self.LABEL, label_header, header)
+        for j, column in enumerate(columns):
+            self.ws.write_string(self.row, self.VALUE + j, column.header, header)
+        self.ws.set_row(self.row, 30)
+        self.row += 1
+        if units:
+            for j, column in enumerate(columns):
+                self.ws.write_string(
+                    self.row, self.VALUE + j, column.unit, self.builder.style("unit")
+                )
+            self.row += 1
+
+    def _write_value(self, ref: Ref, value: object, kind: Kind, role: str) -> None:
+        style = self.builder.style(role, kind)
+        if value is None:
+            self.ws.write_blank(ref.row, ref.col, None, style)
+        elif isinstance(value, bool):
+            self.ws.write_string(ref.row, ref.col, "Yes" if value else "No", style)
+        elif isinstance(value, (dt.date, dt.datetime)):
+            moment = (
+                value
+                if isinstance(value, dt.datetime)
+                else dt.datetime(value.year, value.month, value.day)
+            )
+            self.ws.write_datetime(ref.row, ref.col, moment, style)
+        elif isinstance(value, (int, float)):
+            self.ws.write_number(ref.row, ref.col, value, style)
+        else:
+            self.ws.write_string(ref.row, ref.col, str(value), style)
+
+    def finish(self) -> None:
+        for col, width in sorted(self.widths.items()):
+            self.ws.set_column(col, col, width)
+        fail = self.builder.workbook.add_format(
+            {"bg_color": CHECK_FAIL_FILL, "font_color": CHECK_FAIL_FONT}
+        )
+        for ref in self.numeric_ranges:
+            top_left = xl_rowcol_to_cell(ref.row, ref.col)
+            self.ws.conditional_format(
+                ref.row,
+                ref.col,
+                ref.bottom,
+                ref.right,
+                {
+                    "type": "formula",
+                    "criteria": f'=AND({top_left}<>"",NOT(ISNUMBER({top_left})))',
+                    "format": fail,
+                },
+            )
+        self.ws.protect("", {"format_columns": True, "format_rows": True})
+
+
+def validation(
+    kind: Kind,
+    label: str,
+    *,
+    choices: Sequence[str] = (),
+    minimum: float | dt.date | None = None,
+    maximum: float | dt.date | None = None,
+    help: str = "",
+) -> dict[str, Any]:
+    """The data validation of an input of ``kind``: what Excel accepts and what it says."""
+    rule: dict[str, Any]
+    if kind is Kind.MONEY:
+        low = 0 if minimum is None else minimum
+        rule = {"validate": "decimal", "criteria": ">=", "value": low}
+        message = f"Enter an amount in dollars, at least {low:,}."
+        if maximum is not None:
+            rule = {
+                "validate": "decimal",
+                "criteria": "between",
+                "minimum": low,
+                "maximum": maximum,
+            }
+            message = f"Enter an amount in dollars between {low:,} and {maximum:,}."
+    elif kind is Kind.PERCENT:
+        low = 0 if minimum is None else minimum
+        high = 1 if maximum is None else maximum
+        rule = {"validate": "decimal", "criteria": "between", "minimum": low, "maximum": high}
+        message = f"Enter a percentage between {low:.0%} and {high:.0%} (type 50% or 0.5, not 50)."
+    elif kind is Kind.DATE:
+        low_date = minimum if isinstance(minimum, dt.date) else dt.date(1990, 1, 1)
+        high_date = maximum if isinstance(maximum, dt.date) else dt.date(2100, 12, 31)
+        rule = {
+            "validate": "date",
+            "criteria": "between",
+            "minimum": dt.datetime(low_date.year, low_date.month, low_date.day),
+            "maximum": dt.datetime(high_date.year, high_date.month, high_date.day),
+        }
+        message = f"Enter a date between {low_date:%Y-%m-%d} and {high_date:%Y-%m-%d}."
+    elif kind is Kind.COUNT:
+        low = 0 if minimum is None else minimum
+        high = 1_000_000 if maximum is None else maximum
+        rule = {"validate": "integer", "criteria": "between", "minimum": low, "maximum": high}
+        message = f"Enter a whole number between {low:,} and {high:,}."
+    elif kind is Kind.YEAR:
+        low = 1990 if minimum is None else minimum
+        high = 2100 if maximum is None else maximum
+        rule = {"validate": "integer", "criteria": "between", "minimum": low, "maximum": high}
+        message = f"Enter a year between {low} and {high}."
+    elif kind is Kind.NUMBER:
+        low = -1e15 if minimum is None else minimum
+        high = 1e15 if maximum is None else maximum
+        rule = {"validate": "decimal", "criteria": "between", "minimum": low, "maximum": high}
+        message = "Enter a number."
+    elif kind is Kind.YESNO:
+        rule = {"validate": "list", "source": ["Yes", "No"]}
+        message = "Choose Yes or No."
+    elif kind is Kind.CHOICE:
+        if not choices:
+            raise ValueError(f"{label}: a choice input needs its choices")
+        rule = {"validate": "list", "source": list(choices)}
+        message = "Choose one of: " + ", ".join(choices) + "."
+    elif kind is Kind.TEXT:
+        rule = {"validate": "length", "criteria": "<=", "value": 255}
+        message = "Enter at most 255 characters."
+    else:
+        raise ValueError(f"{label}: {kind} is not an input kind")
+    rule.update(
+        {
+            "ignore_blank": True,
+            "error_type": "stop",
+            "error_title": "Invalid input",
+            "error_message": message[:255],
+            "input_title": label[:32],
+            "input_message": (help or message)[:255],
+        }
+    )
+    return rule
+
+
+def _formula(text: str) -> str:
+    text = text.strip()
+    if text.startswith("{") and text.endswith("}"):
+        text = text[1:-1]
+    return text if text.startswith("=") else "=" + text
+
+
+# --------------------------------------------------------------------------- the workbook
+
+
+@dataclass
+class _Check:
+    label: str
+    formula: str
+    citation: str = ""
+
+
+class TemplateBuilder:
+    """Builds one template workbook; use as a context manager (``close`` writes it)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        title: str,
+        template_id: str,
+        description: str = "",
+        function_namespace: str = "",
+    ) -> None:
+        self.path = Path(path)
+        self.title = title
+        self.template_id = template_id
+        self.description = description
+        self.namespace = function_namespace.rstrip(".").upper()
+        self.workbook = xlsxwriter.Workbook(
+            str(self.path),
+            {
+                "strings_to_numbers": False,
+                "strings_to_formulas": False,
+                "strings_to_urls": False,
+            },
+        )
+        self.workbook.set_properties(
+            {
+                "title": title,
+                "subject": "New Jersey business incentives",
+                "author": "nj-incentives",
+                "company": "",
+                "keywords": "BEIP, ERTC, CBT, New Jersey",
+                "comments": (
+                    f"Built by nj-incentives {__version__}. Law current to: {LAW_CURRENT_TO}"
+                ),
+                "created": BUILD_DATE,
+            }
+        )
+        self.workbook.set_custom_property("nj_incentives_template", template_id)
+        self.workbook.set_custom_property("nj_incentives_version", __version__)
+        self.workbook.set_size(1600, 1000)
+        self.style = Styles(self.workbook)
+        self.names: dict[str, str] = {}
+        self.input_cells: list[Ref] = []
+        self.array_formulas: list[Ref] = []
+        #: each table-returning formula -> the condition that it returned its table
+        self.tables: dict[Ref, str] = {}
+        self.checks: list[_Check] = []
+        self.about_sheet = self.workbook.add_worksheet(ABOUT)
+        self.inputs = SheetWriter(self, self.workbook.add_worksheet(INPUTS))
+        self.calculations = SheetWriter(self, self.workbook.add_worksheet(CALCULATIONS))
+        self.outputs = SheetWriter(self, self.workbook.add_worksheet(OUTPUTS))
+        self.checks_sheet = self.workbook.add_worksheet(CHECKS)
+        self.config_sheet = self.workbook.add_worksheet(CONFIG)
+        self.about_notes: list[tuple[str, str]] = []
+        self._closed = False
+
+    # -- formulas
+    def fn(self, name: str) -> str:
+        """An NJ_* function name as this template's runtime spells it."""
+        return f"{self.namespace}.{name}" if self.namespace else name
+
+    def define_name(self, name: str, ref: Ref) -> None:
+        """A workbook-level name for ``ref`` (checked: not a cell address, not taken)."""
+        if not _NAME.match(name) or _CELL_LIKE.match(name) or _is_cell_reference(name):
+            raise ValueError(f"{name!r} cannot be a defined name (it reads as a cell address)")
+        key = name.upper()
+        if key in (n.upper() for n in self.names):
+            raise ValueError(f"the name {name!r} is already defined")
+        self.names[name] = ref.a
+        self.workbook.define_name(name, "=" + ref.a)
+
+    # -- checks
+    def check(self, label: str, formula: str, citation: str = "") -> None:
+        """A check: ``formula`` must be TRUE. An error counts as FALSE."""
+        self.checks.append(_Check(label, _formula(formula)[1:], citation))
+
+    def check_numbers(self, label: str, ref: Ref) -> None:
+        """Every cell of ``ref`` is a number or blank (no error, no message text)."""
+        self.check(label, numbers_only(ref))
+
+    def check_equal(self, label: str, a: str, b: str, citation: str = "") -> None:
+        """``a`` and ``b`` (formulas or references) agree to half a cent."""
+        self.check(label, f"ABS(({a})-({b}))<{CENT_TOLERANCE}", citation)
+
+    def check_at_most(self, label: str, a: str, b: str, citation: str = "") -> None:
+        """``a`` does not exceed ``b`` (half a cent of tolerance)."""
+        self.check(label, f"({a})<=({b})+{CENT_TOLERANCE}", citation)
+
+    # -- about
+    def about(
+        self, purpose: str, sheet_notes: Sequence[tuple[str, str]] = (), sources: Sequence[str] = ()
+    ) -> None:
+        """The About sheet's text (written at :meth:`close`)."""
+        self.description = purpose
+        self.about_notes = [*sheet_notes]
+        self._sources = list(sources)
+
+    def _write_about(self) -> None:
+        ws, style = self.about_sheet, self.style
+        row = 0
+
+        def line(text: str = "", role: str | None = None, value: str | None = None) -> None:
+            nonlocal row
+            if value is None:
+                if text:
+                    ws.write_string(row, 0, text, style(role) if role else style("note"))
+            else:
+                ws.write_string(row, 0, text, style("label"))
+                ws.write_string(row, 1, value, style("note"))
+            row += 1
+
+        line(self.title, "title")
+        line(self.description or "", "note")
+        line()
+        line("Package", value=f"nj-incentives {__version__}")
+        line("Law current to", value=LAW_CURRENT_TO)
+        line("Template", value=self.template_id)
+        line("Check", value="Checks!MasterCheck must be TRUE before any figure is used.")
+        line()
+        line("Sheets", "section")
+        sheets = [
+            (ABOUT, "this page"),
+            (INPUTS, "every assumption: type only in the yellow cells (blue figures)"),
+            (CALCULATIONS, "formulas only, using the NJ_* functions"),
+            (OUTPUTS, "the results and the chart"),
+            (CHECKS, "each check TRUE/FALSE; the master check must be TRUE"),
+            (CONFIG, "tells the classic xlwings add-in which Python module holds the functions"),
+        ]
+        notes = dict(self.about_notes)
+        for name, text in sheets:
+            line(name, value=notes.get(name, text))
+        line()
+        line("Colour key", "section")
+        ws.write_string(row, 0, "Input (type here)", style("input_key"))
+        ws.write_string(row, 1, "the only cells you can change; each has units and validation")
+        row += 1
+        ws.write_string(row, 0, "Calculation", style("calc"))
+        ws.write_string(row, 1, "formula; protected")
+        row += 1
+        ws.write_string(row, 0, "Output", style("output"))
+        ws.write_string(row, 1, "result; protected")
+        row += 1
+        ws.write_string(
+            row,
+            0,
+            "Red cell",
+            self.workbook.add_format({"bg_color": CHECK_FAIL_FILL, "font_color": CHECK_FAIL_FONT}),
+        )
+        ws.write_string(row, 1, "a function rejected its inputs: the cell shows why")
+        row += 1
+        line()
+        line("How to enable the NJ_* functions", "section")
+        prefix = f"{self.namespace}." if self.namespace else ""
+        for label, text in [
+            (
+                "Windows, classic xlwings add-in",
+                "pip install nj-incentives; xlwings addin install; open this workbook, then on the "
+                "xlwings ribbon tab click Import Functions. The xlwings.conf sheet already sets "
+                f"UDF Modules = {UDF_MODULE}. Save as .xlsm if Excel asks (the add-in adds VBA "
+                "wrappers).",
+            ),
+            (
+                "Office.js (xlwings Lite, xlwings Server)",
+                "Excel on Windows, Mac and the web: load the nj_incentives.excel functions in the "
+                "add-in (see the package README). These add-ins may show the functions under a "
+                f"namespace; this workbook's formulas are written as ={prefix}NJ_... .",
+            ),
+            (
+                "Without Excel",
+                "nj-incentives calc THIS_FILE.xlsx recalculates every formula headlessly, writes a "
+                "results workbook and prints the checks; --memo writes a calculation memo.",
+            ),
+        ]:
+            line(label, value=text)
+        line()
+        line("Protection", "section")
+        line(
+            "Every sheet is protected without a password, to prevent accidental edits; only "
+            "the input cells are unlocked (Review > Unprotect Sheet to change a formula)."
+        )
+        if getattr(self, "_sources", None):
+            line()
+            line("Sources", "section")
+            for source in self._sources:
+                line(source)
+        ws.set_column(0, 0, 40)
+        ws.set_column(1, 1, 110, style("note"))
+        ws.protect("", {"format_columns": True, "format_rows": True})
+
+    def _write_checks(self) -> None:
+        ws, style = self.checks_sheet, self.style
+        ws.write_string(0, 0, "Checks", style("title"))
+        ws.write_string(
+            1,
+            0,
+            "Every check must be TRUE; the master check is TRUE only when all are.",
+            style("subtitle"),
+        )
+        ws.write_string(3, 0, "Master check", style("section"))
+        ws.write_string(3, 1, "", style("section"))
+        first, last = 6, 6 + max(len(self.checks), 1) - 1
+        column = Ref(CHECKS, first, 2, last, 2)
+        master = Ref(CHECKS, 3, 2)
+        ws.write_formula(
+            master.row, master.col, f"=AND({column.local})", style("check", Kind.CHECK)
+        )
+        self.define_name("MasterCheck", master)
+        header = style("header")
+        for col, text in enumerate(("Check", "Citation", "Result")):
+            ws.write_string(first - 1, col, text, header)
+        if not self.checks:
+            ws.write_formula(first, 2, "=TRUE", style("check", Kind.CHECK))
+        for i, check in enumerate(self.checks):
+            ws.write_string(first + i, 0, check.label, style("note"))
+            ws.write_string(first + i, 1, check.citation, style("unit"))
+            ws.write_formula(
+                first + i, 2, f"=IFERROR({check.formula},FALSE)", style("check", Kind.CHECK)
+            )
+        ok = self.workbook.add_format({"bg_color": CHECK_OK_FILL, "font_color": CHECK_OK_FONT})
+        fail = self.workbook.add_format(
+            {"bg_color": CHECK_FAIL_FILL, "font_color": CHECK_FAIL_FONT}
+        )
+        for top, bottom in ((master.row, master.row), (first, last)):
+            ws.conditional_format(
+                top, 2, bottom, 2, {"type": "cell", "criteria": "==", "value": "TRUE", "format": ok}
+            )
+            ws.conditional_format(
+                top,
+                2,
+                bottom,
+                2,
+                {"type": "cell", "criteria": "!=", "value": "TRUE", "format": fail},
+            )
+        ws.set_column(0, 0, 70)
+        ws.set_column(1, 1, 28)
+        ws.set_column(2, 2, 12)
+        ws.freeze_panes(first, 0)
+        ws.protect("", {"format_columns": True, "format_rows": True})
+
+    def _write_config(self) -> None:
+        ws = self.config_sheet
+        ws.write_string(0, 0, "UDF Modules")
+        ws.write_string(0, 1, UDF_MODULE)
+        ws.write_string(
+            0,
+            3,
+            "Read by the classic xlwings add-in (Windows): keys in column A "
+            "from A1 down, values in column B. Do not add rows below A1 unless "
+            "you mean to override another xlwings setting.",
+            self.style("note"),
+        )
+        ws.set_column(0, 0, 16)
+        ws.set_column(1, 1, 24)
+        ws.set_column(3, 3, 80)
+        ws.protect("", {"format_columns": True, "format_rows": True})
+
+    # -- closing
+    def close(self) -> Path:
+        """Write the remaining sheets, protect everything and save the file."""
+        if self._closed:
+            return self.path
+        self._write_about()
+        for writer in (self.inputs, self.calculations, self.outputs):
+            writer.finish()
+        self._write_checks()
+        self._write_config()
+        self.inputs.ws.activate()
+        self.workbook.close()
+        self._closed = True
+        return self.path
+
+    def __enter__(self) -> TemplateBuilder:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if kind is None:
+            self.close()
+
+
+def numbers_only(ref: Ref) -> str:
+    """A condition: every cell of ``ref`` is a number or blank (``""`` counts as blank,
+    as in Excel's COUNTBLANK); any text or error makes it FALSE."""
+    return f"COUNT({ref.a})+COUNTBLANK({ref.a})=ROWS({ref.a})*COLUMNS({ref.a})"
+
+
+def _inside(inner: Ref, outer: Ref) -> bool:
+    return (
+        inner.sheet == outer.sheet
+        and outer.row <= inner.row
+        and inner.bottom <= outer.bottom
+        and outer.col <= inner.col
+        and inner.right <= outer.right
+    )
+
+
+def _is_cell_reference(name: str) -> bool:
+    match = re.fullmatch(r"([A-Za-z]{1,3})(\d+)", name)
+    if not match:
+        return False
+    letters, digits = match.groups()
+    col = 0
+    for ch in letters.upper():
+        col = col * 26 + ord(ch) - 64
+    return col <= 16384 and 0 < int(digits) <= 1_048_576
+
+
+# --------------------------------------------------------------------------- auditing builds
+
+
+def audit(path: str | Path) -> list[str]:
+    """What breaks the template rules in a built workbook: an unprotected sheet; an
+    unlocked cell without the input style or without data validation; a locked cell in
+    the input style. Empty when the workbook follows them."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    problems = []
+    input_fill = "FF" + INPUT_FILL[1:].upper()
+    for ws in book.worksheets:
+        if not ws.protection.sheet:
+            problems.append(f"{ws.title}: not protected")
+        validated: set[str] = set()
+        for dv in ws.data_validations.dataValidation:
+            for rng in dv.sqref.ranges:
+                validated.update(
+                    cell.coordinate
+                    for row in ws.iter_rows(
+                        min_row=rng.min_row,
+                        max_row=rng.max_row,
+                        min_col=rng.min_col,
+                        max_col=rng.max_col,
+                    )
+                    for cell in row
+                )
+        for row in ws.iter_rows():
+            for cell in row:
+                styled = bool(cell.fill.fill_type) and cell.fill.fgColor.rgb == input_fill
+                where = f"{ws.title}!{cell.coordinate}"
+                if not cell.protection.locked:
+                    if not styled:
+                        problems.append(f"{where}: unlocked but not in the input style")
+                    if cell.coordinate not in validated:
+                        problems.append(f"{where}: an input without data validation")
+                elif styled and ws.title != ABOUT:
+                    problems.append(f"{where}: in the input style but locked")
+    return problems
+
+
+# --------------------------------------------------------------------------- comparing builds
+
+
+def fingerprint(path: str | Path) -> dict[str, Any]:
+    """What a rebuild must reproduce: per sheet every cell's value or formula (array
+    formulas with their range), number format, font, fill and lock; data validations,
+    conditional formats, protection and merged cells; the workbook's defined names and
+    document properties. Independent of zip timestamps and XML byte order."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(path)
+    result: dict[str, Any] = {
+        "sheets": book.sheetnames,
+        "names": {name: dn.attr_text for name, dn in sorted(book.defined_names.items())},
+        "properties": {
+            "title": book.properties.title,
+            "creator": book.properties.creator,
+            "created": str(book.properties.created),
+        },
+    }
+    for ws in book.worksheets:
+        cells = {}
+        for row in ws.iter_rows():
+            for cell in row:
+                value = cell.value
+                if value is None and not cell.has_style:
+                    continue
+                if hasattr(value, "text") and hasattr(value, "ref"):
+                    value = ("array", value.ref, value.text)
+                cells[cell.coordinate] = (
+                    value if not isinstance(value, (dt.date, dt.datetime)) else str(value),
+                    cell.number_format,
+                    (
+                        cell.font.b,
+                        cell.font.i,
+                        str(cell.font.color.rgb) if cell.font.color else None,
+                    ),
+                    str(cell.fill.fgColor.rgb) if cell.fill and cell.fill.fill_type else None,
+                    cell.protection.locked,
+                )
+        result[ws.title] = {
+            "cells": cells,
+            "validations": sorted(
+                (str(dv.sqref), dv.type, dv.operator, dv.formula1, dv.formula2, dv.error, dv.prompt)
+                for dv in ws.data_validations.dataValidation
+            ),
+            "conditional": sorted(
+                (str(rng.sqref), tuple((r.type, r.operator, tuple(r.formula or ())) for r in rules))
+                for rng, rules in ws.conditional_formatting._cf_rules.items()
+            ),
+            "protected": bool(ws.protection.sheet),
+            "merged": sorted(str(m) for m in ws.merged_cells.ranges),
+            "widths": {k: v.width for k, v in sorted(ws.column_dimensions.items()) if v.width},
+            "charts": len(getattr(ws, "_charts", ())),
+        }
+    return result

@@ -1,0 +1,265 @@
+"""The template builder (issue 5): FAST/ICAEW layout, protection, validation, the
+xlwings.conf sheet, determinism, and a tiny demo template recalculated headlessly.
+
+The committed demo is ``tests/data/builder_demo.xlsx``; after a deliberate change to the
+builder, regenerate it with ``python tests/test_builder.py``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.recalc import recalculate, write_values
+from nj_incentives.workbooks.builder import (
+    INPUT_FILL,
+    NOT_COMPUTED,
+    UDF_MODULE,
+    Column,
+    Kind,
+    Ref,
+    TemplateBuilder,
+    fingerprint,
+)
+
+COMMITTED = Path(__file__).parent / "data" / "builder_demo.xlsx"
+YEARS = [f"Year {n}" for n in range(1, 6)]
+
+
+def build_demo(path: Path, pct: object = 0.5, namespace: str = "") -> Path:
+    """A tiny template: amounts per year x a percentage, through one table function."""
+    with TemplateBuilder(
+        path, title="Builder demo", template_id="builder-demo", function_namespace=namespace
+    ) as b:
+        b.about("Shows the builder: a grant of a percentage of yearly amounts.")
+        inputs = b.inputs
+        inputs.title("Inputs", "Type only in the yellow cells.")
+        inputs.section("Agreement")
+        inputs.input(
+            "Grant percentage", "GrantPct", Kind.PERCENT, "%", pct, help="A fraction: 50% is 0.5"
+        )
+        inputs.input("Agreement date", "AgreementDate", Kind.DATE, "date", dt.date(2024, 1, 1))
+        inputs.input(
+            "Basis",
+            "Basis",
+            Kind.CHOICE,
+            "choice",
+            "withholdings",
+            choices=["withholdings", "partners"],
+        )
+        inputs.input("Smart growth area", "SmartGrowth", Kind.YESNO, "yes/no", False)
+        inputs.section("Per year")
+        inputs.input_table(
+            YEARS,
+            [
+                Column("Amount", Kind.MONEY, "$", name="Amounts"),
+                Column("Employees", Kind.COUNT, "people", name="Employees"),
+            ],
+            {"Amount": [100000, 200000, 300000], "Employees": [10, 20, 30]},
+        )
+        calc = b.calculations
+        calc.title("Calculations")
+        table = calc.array_table(
+            f"{b.fn('NJ_DEMO_SCHEDULE')}(Amounts,GrantPct)",
+            [
+                Column("Year", Kind.COUNT),
+                Column("Grant", Kind.MONEY, "$"),
+                Column("Cumulative", Kind.MONEY, "$"),
+            ],
+            rows=len(YEARS),
+            label="Grant schedule",
+            row_labels=YEARS,
+        )
+        total = calc.total("Total grant", table.body().column(1), name="TotalGrant")
+        outputs = b.outputs
+        outputs.title("Outputs")
+        outputs.formula("Total grant", "TotalGrant", Kind.MONEY, "$", role="output")
+        outputs.chart(
+            "Grant by year",
+            table.body().column(0),
+            [("Grant", table.body().column(1))],
+            y_title="$",
+        )
+        b.check_numbers("The schedule holds numbers only", table.body())
+        b.check_equal(
+            "The last cumulative grant equals the total",
+            f"MAX({table.body().column(2).a})",
+            total.a,
+        )
+    return path
+
+
+def demo_schedule(amounts: Any, pct: Any) -> list[list[Any]]:
+    """The demo's table function: Year, Grant (amount x pct), Cumulative."""
+    if isinstance(pct, bool) or not isinstance(pct, (int, float)) or not 0 <= pct <= 1:
+        raise ValueError(f"pct = {pct!r}: must be a fraction (50% = 0.5)")
+    rows: list[list[Any]] = [["Year", "Grant", "Cumulative"]]
+    total = Decimal(0)
+    for year, (amount,) in enumerate(amounts, 1):
+        if amount is None:
+            break
+        grant = Decimal(str(amount)) * Decimal(str(pct))
+        total += grant
+        rows.append([year, grant, total])
+    return rows
+
+
+FUNCTIONS = {"NJ_DEMO_SCHEDULE": demo_schedule}
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_demo(tmp_path_factory.mktemp("demo") / "demo.xlsx")
+
+
+def test_sheets_follow_the_fast_order(demo: Path) -> None:
+    book = openpyxl.load_workbook(demo)
+    assert book.sheetnames == [
+        "About",
+        "Inputs",
+        "Calculations",
+        "Outputs",
+        "Checks",
+        "xlwings.conf",
+    ]
+
+
+def test_every_sheet_is_protected_and_only_inputs_are_unlocked(demo: Path) -> None:
+    book = openpyxl.load_workbook(demo)
+    unlocked = []
+    for sheet in book.worksheets:
+        assert sheet.protection.sheet, sheet.title
+        assert not sheet.protection.password, sheet.title
+        for row in sheet.iter_rows():
+            for cell in row:
+                if not cell.protection.locked:
+                    unlocked.append(f"{sheet.title}!{cell.coordinate}")
+    # 4 single inputs (C5:C8) and 5 years x 2 columns (C12:D16)
+    singles = [f"Inputs!C{r}" for r in range(5, 9)]
+    table = [f"Inputs!{c}{r}" for r in range(12, 17) for c in "CD"]
+    assert sorted(unlocked) == sorted(singles + table)
+
+
+def test_every_input_has_the_input_style_and_validation(demo: Path) -> None:
+    sheet = openpyxl.load_workbook(demo)["Inputs"]
+    validated = set()
+    for dv in sheet.data_validations.dataValidation:
+        for rng in dv.sqref.ranges:
+            for row in sheet[rng.coord] if ":" in rng.coord else [[sheet[rng.coord]]]:
+                for cell in row:
+                    validated.add(cell.coordinate)
+    for row in sheet.iter_rows():
+        for cell in row:
+            if not cell.protection.locked:
+                assert cell.fill.fgColor.rgb == "FF" + INPUT_FILL[1:].upper(), cell.coordinate
+                assert cell.font.color.rgb == "FF0000FF", cell.coordinate
+                assert cell.coordinate in validated, cell.coordinate
+    assert sheet["B5"].value == "%"  # units beside every input
+    assert sheet["C5"].number_format == "0.00%"
+    assert sheet["C6"].number_format == "yyyy-mm-dd"
+
+
+def test_percent_validation_rejects_whole_numbers(demo: Path) -> None:
+    sheet = openpyxl.load_workbook(demo)["Inputs"]
+    rules = {str(dv.sqref): dv for dv in sheet.data_validations.dataValidation}
+    pct = rules["C5"]
+    assert (pct.type, pct.formula1, pct.formula2) == ("decimal", "0", "1")  # between 0% and 100%
+    assert "not 50" in pct.error
+    assert rules["C7"].type == "list"
+    assert rules["C7"].formula1 == '"withholdings,partners"'
+    assert rules["C8"].formula1 == '"Yes,No"'
+
+
+def test_config_sheet_names_the_udf_module(demo: Path) -> None:
+    sheet = openpyxl.load_workbook(demo)["xlwings.conf"]
+    assert (sheet["A1"].value, sheet["B1"].value) == ("UDF Modules", UDF_MODULE)
+    assert sheet["A2"].value is None  # nothing else overrides the add-in's settings
+
+
+def test_about_sheet_states_version_and_law(demo: Path) -> None:
+    sheet = openpyxl.load_workbook(demo)["About"]
+    text = {str(c.value) for row in sheet.iter_rows() for c in row if c.value}
+    assert f"nj-incentives {__version__}" in text
+    assert LAW_CURRENT_TO in text
+    assert any("Import Functions" in t for t in text)
+    assert any("nj-incentives calc" in t for t in text)
+
+
+def test_the_table_function_is_one_array_formula(demo: Path) -> None:
+    book = openpyxl.load_workbook(demo)
+    formula = book["Calculations"]["C5"].value
+    assert formula.ref == "C5:E10"
+    assert formula.text == "=NJ_DEMO_SCHEDULE(Amounts,GrantPct)"
+    assert book["Calculations"]["D4"].value == "$"  # units above the table
+    assert book.defined_names["MasterCheck"].attr_text == "Checks!$C$4"
+
+
+def test_rebuilds_are_identical(demo: Path, tmp_path: Path) -> None:
+    again = build_demo(tmp_path / "again.xlsx")
+    assert again.read_bytes() == demo.read_bytes()
+
+
+def test_the_committed_demo_is_current(demo: Path) -> None:
+    assert COMMITTED.exists(), "run: python tests/test_builder.py"
+    assert fingerprint(demo) == fingerprint(COMMITTED), (
+        "the builder's output changed: if on purpose, run python tests/test_builder.py"
+    )
+
+
+def test_fingerprint_sees_a_changed_input(demo: Path, tmp_path: Path) -> None:
+    changed = build_demo(tmp_path / "changed.xlsx", pct=0.4)
+    assert fingerprint(changed) != fingerprint(demo)
+
+
+def test_the_demo_recalculates_headlessly(demo: Path, tmp_path: Path) -> None:
+    result = recalculate(demo, FUNCTIONS)
+    # grants: 100,000 x 50% = 50,000; 200,000 x 50% = 100,000; 300,000 x 50% = 150,000
+    assert result.value("Calculations!C5:E5") == [["Year", "Grant", "Cumulative"]]
+    assert result.value("Calculations!D6:D8") == [[50000.0], [100000.0], [150000.0]]
+    assert result.value("Calculations!D9:E10") == [[None, None], [None, None]]
+    assert result.value("TotalGrant") == 300000.0  # 50,000 + 100,000 + 150,000
+    assert result.value("Outputs!C3") == 300000.0
+    assert result.value("MasterCheck") is True
+    out = write_values(result, tmp_path / "demo.results.xlsx")
+    assert openpyxl.load_workbook(out)["Outputs"]["C3"].value == 300000
+
+
+def test_a_bad_input_fails_the_master_check_with_the_message(tmp_path: Path) -> None:
+    bad = build_demo(tmp_path / "bad.xlsx", pct=50)
+    result = recalculate(bad, FUNCTIONS)
+    assert result.value("Calculations!C5") == "pct = 50: must be a fraction (50% = 0.5)"
+    assert result.value("MasterCheck") is False
+    # the table's own check fails; its body is blank (no number in it is wrong); the total
+    # is not computed, so the check that uses it fails too
+    assert result.value("Checks!C7:C9") == [[False], [True], [False]]
+    assert result.value("TotalGrant") == NOT_COMPUTED  # not a total of 0
+    assert result.error_cells()[0][0] == "Calculations!C5"
+
+
+def test_office_js_namespace(tmp_path: Path) -> None:
+    path = build_demo(tmp_path / "officejs.xlsx", namespace="XLWINGS")
+    formula = openpyxl.load_workbook(path)["Calculations"]["C5"].value
+    assert formula.text == "=XLWINGS.NJ_DEMO_SCHEDULE(Amounts,GrantPct)"
+    assert recalculate(path, FUNCTIONS).value("MasterCheck") is True
+
+
+def test_names_that_read_as_cells_are_refused(tmp_path: Path) -> None:
+    builder = TemplateBuilder(tmp_path / "names.xlsx", title="x", template_id="x")
+    for name in ("TAX2023", "A1", "R1C1", "two words"):
+        with pytest.raises(ValueError, match="cannot be a defined name"):
+            builder.define_name(name, Ref("Inputs", 0, 0))
+    builder.define_name("Tax", Ref("Inputs", 0, 0))
+    with pytest.raises(ValueError, match="already defined"):
+        builder.define_name("TAX", Ref("Inputs", 1, 0))
+    builder.close()
+
+
+if __name__ == "__main__":
+    COMMITTED.parent.mkdir(parents=True, exist_ok=True)
+    print(build_demo(COMMITTED))

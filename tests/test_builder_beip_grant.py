@@ -1,0 +1,150 @@
+"""Template 1, the BEIP grant schedule: committed files are current, the example
+recalculates to the core's results to the cent, bad inputs fail visibly (issue 5).
+
+After a deliberate change to a template, rebuild: ``python -m nj_incentives.workbooks.build``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nj_incentives.law import beip
+from nj_incentives.recalc import recalculate
+from nj_incentives.workbooks import beip_grant
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workbooks.builder import NOT_COMPUTED, audit, fingerprint
+
+TEMPLATE = DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
+EXAMPLE = DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx"
+
+
+@pytest.mark.parametrize(
+    ("committed", "build"),
+    [(TEMPLATE, TEMPLATES[TEMPLATE.name]), (EXAMPLE, EXAMPLES[EXAMPLE.name])],
+    ids=["template", "example"],
+)
+def test_the_committed_workbook_is_current(committed: Path, build: Any, tmp_path: Path) -> None:
+    rebuilt = build(tmp_path / committed.name)
+    assert fingerprint(rebuilt) == fingerprint(committed), (
+        "rebuild with: python -m nj_incentives.workbooks.build"
+    )
+
+
+@pytest.mark.parametrize("path", [TEMPLATE, EXAMPLE], ids=["template", "example"])
+def test_inputs_are_styled_validated_and_the_rest_locked(path: Path) -> None:
+    assert audit(path) == []
+
+
+@pytest.fixture(scope="module")
+def example() -> Any:
+    return recalculate(EXAMPLE)
+
+
+def test_the_example_passes_every_check(example: Any) -> None:
+    assert example.value("MasterCheck") is True
+    assert example.error_cells() == []
+    assert example.function_errors == ()
+
+
+def test_the_example_equals_the_core_to_the_cent(example: Any) -> None:
+    values = beip_grant.EXAMPLE
+    core = beip.grant_schedule(
+        values["withholdings"],
+        values["new_employees"],
+        Decimal("0.5"),
+        values["agreement_date"],
+    )
+    table = example.value("Schedule")
+    assert table[0] == [
+        "Year",
+        "Withholdings",
+        "Partner tax",
+        "Grant before cap",
+        "Cap room",
+        "Grant",
+        "Cumulative grant",
+    ]
+    for row, expected in zip(table[1:6], core.rows, strict=True):
+        assert row == [
+            expected.year,
+            float(expected.withholdings),
+            float(expected.partner_tax),
+            float(expected.grant_before_cap),
+            float(expected.cap_room or 0),
+            float(expected.grant),
+            float(expected.cumulative),
+        ]
+    assert table[6:] == [[None] * 7] * 5  # years 6-10: blank, not #N/A
+    # 50% of 600,000 = 300,000 before the cap each of the first two years; the cap room is
+    # 10 x 50,000 = 500,000, then 12 x 50,000 - 300,000 = 300,000, then
+    # 14 x 50,000 - 600,000 = 100,000 (year 3's 325,000 is cut to it), then 50,000, then 0
+    assert [row[5] for row in table[1:6]] == [300000.0, 300000.0, 100000.0, 50000.0, 0.0]
+    assert example.value("TotalGrant") == float(core.total) == 750000.0
+
+    limits = [
+        beip.combined_limit(w, o, "withholdings").amount
+        for w, o in zip(values["withholdings"], values["other_grants"], strict=True)
+    ]
+    # 50% x 600,000 - 0 = 300,000; 50% x 600,000 - 50,000 = 250,000; ... - 100,000 = 250,000
+    assert [row[0] for row in example.value("CombinedLimit")[:5]] == [float(x) for x in limits]
+    over = [
+        max(Decimal(0), row.grant - limit) for row, limit in zip(core.rows, limits, strict=True)
+    ]
+    assert [row[0] for row in example.value("GrantOverLimit")[:5]] == [float(x) for x in over]
+    # year 2: 300,000 granted against a 250,000 limit: 50,000 over
+    assert example.value("TotalGrantOverLimit") == 50000.0
+    assert example.value("TotalGrantWithinLimit") == 700000.0  # 750,000 - 50,000
+
+
+def filled(tmp_path: Path, **changes: Any) -> Any:
+    values = dict(beip_grant.EXAMPLE)
+    values.update(changes)
+    path = beip_grant.build(tmp_path / "filled.xlsx", values)
+    return recalculate(path)
+
+
+def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:
+    result = filled(tmp_path, withholdings=[600000, "abc", 650000, 700000, 700000])
+    assert result.value("MasterCheck") is False
+    message = result.value("Schedule")[0][0]
+    assert message.startswith("#VALUE! withholdings")
+    assert "'abc'" in message
+    assert result.value("TotalGrant") == NOT_COMPUTED  # never a wrong number
+
+
+def test_a_whole_number_percentage_fails_with_the_hint(tmp_path: Path) -> None:
+    result = filled(tmp_path, pct=50)
+    assert result.value("MasterCheck") is False
+    assert "did you mean 50%?" in result.value("Schedule")[0][0]
+    assert result.value("TotalGrant") == NOT_COMPUTED
+
+
+def test_a_missing_year_fails_the_checks(tmp_path: Path) -> None:
+    result = filled(tmp_path, withholdings=[600000, 600000, None, 700000, 700000])
+    assert result.value("MasterCheck") is False
+    assert str(result.value("Schedule")[0][0]).startswith("#VALUE! ")
+    assert result.value("TotalGrant") == NOT_COMPUTED
+
+
+def test_a_term_longer_than_the_years_given_fails_the_checks(tmp_path: Path) -> None:
+    result = filled(tmp_path, term=6)
+    assert result.value("MasterCheck") is False
+    assert result.value("Schedule")[0][0] == "Year"  # the schedule itself is fine
+
+
+def test_a_blank_template_fails_visibly(tmp_path: Path) -> None:
+    result = recalculate(TEMPLATE)
+    assert result.value("MasterCheck") is False
+    assert result.value("TotalGrant") == NOT_COMPUTED
+
+
+def test_no_cap_before_july_2003(tmp_path: Path) -> None:
+    result = filled(tmp_path, agreement_date=dt.date(2003, 6, 30))
+    table = result.value("Schedule")
+    assert [row[4] for row in table[1:6]] == [None] * 5  # no cap room: the cap does not apply
+    assert result.value("MasterCheck") is True
