@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from nj_incentives import LAW_CURRENT_TO, __version__, excel
 from nj_incentives.law import beip, cbt, ertc
+from nj_incentives.scenarios.table import scenarios_table
 from officejs import call, call_raw, cell_value, office_args, serial
 
 D = Decimal
@@ -136,6 +137,32 @@ ROSTER = [
     [160] * 6 + [0] * 6,  # 6 position-months
     [200] * 12,  # temporary in the flag column below: not counted
 ]
+
+
+SCENARIOS: list[list[object]] = [
+    ["id", "accrual_year", "conversion_amount", "approval_date"],
+    ["on time", 2012, 1250000, None],
+    ["late", 2012, 1250000, 42993],  # 2017-09-15: State fiscal year 2018
+    ["bad", 2030, 5, None],
+]
+
+
+def test_scenarios_spill_the_core_installments() -> None:
+    # 2012, 1,250,000 on time: 62,500 / 250,000 / 312,500 x 3 in 2017-2021; approved
+    # 2017-09-15 (SFY 2018): the same amounts in 2018-2022; 2030 is outside 2008-2025.
+    header, *rows = call("NJ_SCENARIOS", SCENARIOS)
+    by_id = {row[0]: dict(zip(header, row, strict=True)) for row in rows}
+    for name, approval in (("on time", None), ("late", dt.date(2017, 9, 15))):
+        schedule = beip.conversion_schedule(2012, 1250000, approval)
+        for installment in schedule.rows:
+            assert by_id[name][f"installment_{installment.tax_year}"] == installment.amount
+    assert "2008 to 2025" in by_id["bad"]["error"]
+    assert list(by_id) == ["on time", "late", "bad"]  # rows out = rows in, same order
+
+
+def test_a_bad_scenario_table_is_a_message() -> None:
+    with pytest.raises(xw.XlwingsError, match=r"table = .*unknown scenario column"):
+        call("NJ_SCENARIOS", [["id", "bogus"], ["A", 1]])
 
 
 def ertc_periods() -> tuple[ertc.PrivilegePeriod, ...]:
@@ -374,6 +401,8 @@ CASES = [
     ),
     Case("NJ_INCENTIVES_VERSION", ("Version",), lambda: __version__),
     Case("NJ_INCENTIVES_VERSION", ("law",), lambda: LAW_CURRENT_TO),
+    # the runner's own table: dispatch passes the range through and spills the result
+    Case("NJ_SCENARIOS", (SCENARIOS,), lambda: scenarios_table(SCENARIOS)),
     Case(
         "NJ_EXPLAIN",
         ("nj_beip_grant", 1250000, 0.2),
@@ -402,7 +431,11 @@ def test_plain_callable_equals_office_js(name: str) -> None:
     """The recalculation's callables give the same cells (dates as serial numbers)."""
     example = excel.CATALOG[name].example
     office = [[cell_value(cell) for cell in row] for row in _cells(call(name, *example))]
-    plain = _cells(excel.functions()[name](*example))
+    # a blank result cell: None from the plain callable, "" as Office.js sends it
+    plain = [
+        ["" if cell is None else cell for cell in row]
+        for row in _cells(excel.functions()[name](*example))
+    ]
     assert office == plain
 
 

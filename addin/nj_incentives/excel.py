@@ -68,6 +68,7 @@ __all__ = [
     "FUNCTIONS",
     "RUNTIME",
     "ExcelFunction",
+    "date_from_serial",
     "error_message",
     "error_text",
     "functions",
@@ -240,16 +241,27 @@ _SERIAL_EPOCH = dt.date(1899, 12, 30)  # serial 0, for serials from 61 (1900-03-
 _SERIAL_MAX = 2958465  # 9999-12-31
 
 
-def _serial_date(serial: float, argument: str, citation: str) -> dt.date:
-    """An Excel (1900 date system) serial number as a date; any time of day is dropped."""
+def date_from_serial(serial: float) -> dt.date | None:
+    """An Excel (1900 date system) serial number as a date, any time of day dropped; None
+    when it is no date (outside 1 to 2958465, or 60: Excel's 1900-02-29)."""
     if not math.isfinite(serial) or not 1 <= serial <= _SERIAL_MAX:
-        rule = "must be a date (an Excel date serial number from 1 to 2958465)"
-        raise _input_error(argument, serial, rule, citation)
+        return None
     whole = math.floor(serial)
     if whole == _LEAP_BUG_SERIAL:
-        raise _input_error(argument, serial, "is 1900-02-29, a day that does not exist", citation)
+        return None
     days = whole if whole > _LEAP_BUG_SERIAL else whole + 1
     return _SERIAL_EPOCH + dt.timedelta(days=days)
+
+
+def _serial_date(serial: float, argument: str, citation: str) -> dt.date:
+    """A serial number as a date, or the input error saying why it is none."""
+    day = date_from_serial(serial)
+    if day is not None:
+        return day
+    if math.isfinite(serial) and math.floor(serial) == _LEAP_BUG_SERIAL:
+        raise _input_error(argument, serial, "is 1900-02-29, a day that does not exist", citation)
+    rule = "must be a date (an Excel date serial number from 1 to 2958465)"
+    raise _input_error(argument, serial, rule, citation)
 
 
 def _date(value: Cell, argument: str, citation: str) -> Cell:
@@ -331,6 +343,11 @@ def each(doc: str) -> tuple[str, str]:
 def each_date(doc: str) -> tuple[str, str]:
     """A row or column of dates."""
     return "dates", doc
+
+
+def raw(doc: str) -> tuple[str, str]:
+    """A range passed on as it is (a table with a header row of names)."""
+    return "raw", doc
 
 
 def grid(doc: str) -> tuple[str, str]:
@@ -1276,6 +1293,28 @@ def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
         return f"nj-incentives {__version__}; law current to: {LAW_CURRENT_TO}"
     chosen = as_choice(part, "part", ("version", "law"))
     return __version__ if chosen == "version" else LAW_CURRENT_TO
+
+
+@excel_function(
+    cite="",
+    example=([["id", "accrual_year", "conversion_amount"], ["A", 2012, 1250000]],),
+    show=lambda table: table,
+    table=raw(
+        "Scenario table: a header row of column names (docs/scenarios.md), then one "
+        "scenario per row"
+    ),
+)
+def NJ_SCENARIOS(table: Cell) -> Any:
+    """Runs a scenario table on the calculation core (N.J.S.A. 34:1B-129, 52:27BBB-55) and
+    spills the results with a header row; a bad row's message is in its error column."""
+    from nj_incentives.scenarios.columns import ScenarioError
+    from nj_incentives.scenarios.table import scenarios_table
+
+    rows = _rows(table)
+    try:
+        return scenarios_table(rows)
+    except ScenarioError as error:
+        raise _input_error("table", rows[0] if rows else None, str(error), "") from None
 
 
 EXPLAIN_HEADER = ["Step", "Value", "Arithmetic", "Citation"]

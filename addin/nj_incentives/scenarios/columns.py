@@ -1,0 +1,482 @@
+"""The scenario table: every input and output column, and the runner's own limits.
+
+One row is one scenario. Its columns fall into four independent sections; a section
+whose columns are all blank in a row is simply not computed for that row:
+
+- ``grant``: the BEIP grant over its term and the $50,000 average cap
+  (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a));
+- ``conversion``: the grant converted to tax credits (34:1B-129e.(1)-(13));
+- ``credit``: those credits applied against each tax year's liability (34:1B-129f.);
+  needs the ``conversion`` section;
+- ``ertc``: the Economic Recovery Tax Credit over privilege periods (N.J.S.A.
+  52:27BBB-55b., c.).
+
+The full description of every column is ``docs/scenarios.md``; this module is the
+machine-readable version of it (:data:`INPUTS`, :func:`input_spec`, :class:`Layout`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "FIRST_TAX_YEAR",
+    "INPUTS",
+    "LAST_TAX_YEAR",
+    "MAX_DATE",
+    "MAX_GROWTH",
+    "MAX_MONEY_CENTS",
+    "MAX_PERIODS",
+    "MAX_POSITIONS",
+    "MAX_TERM",
+    "MIN_DATE",
+    "MIN_GROWTH",
+    "RESERVED",
+    "SCALE",
+    "SECTIONS",
+    "InputSpec",
+    "Kind",
+    "Layout",
+    "OutKind",
+    "OutputSpec",
+    "ScenarioError",
+    "check_columns",
+    "input_spec",
+]
+
+
+class ScenarioError(ValueError):
+    """A problem with the scenario table as a whole (not with one row): unknown columns,
+    an unreadable file, a bad grid or Monte Carlo spec. Row problems never raise: they go
+    in the row's ``error`` column."""
+
+
+class Kind(StrEnum):
+    """What an input column holds, and so how it is read."""
+
+    MONEY = "money"  # dollars, non-negative, to the cent
+    FRACTION = "fraction"  # a percentage as a fraction, 0 to 1 (0.5 = 50%)
+    GROWTH = "growth"  # a yearly growth rate, -1 to 1 (0.03 = 3% a year); runner convenience
+    COUNT = "count"  # a whole number
+    POSITIONS = "positions"  # new full-time positions (whole unless ``fractional``)
+    DATE = "date"
+    BOOL = "bool"
+    CHOICE = "choice"
+
+
+#: The kernel holds every value as an int64 count of these units (exact decimal scaling).
+SCALE: dict[Kind, int] = {
+    Kind.MONEY: 100,  # cents
+    Kind.FRACTION: 10**9,  # 0.000000001 (a percentage to 7 decimals of a percent)
+    Kind.GROWTH: 10**9,
+    Kind.POSITIONS: 10**8,
+    Kind.COUNT: 1,
+}
+
+# ----------------------------------------------------------------------- runner limits
+# Not rules of law: bounds that keep every amount exact in int64 cents and in the float
+# dollars of the results (at most 15 significant digits). A value beyond them is a row
+# error naming the limit.
+
+#: The largest money input, $100,000,000,000.00, in cents.
+MAX_MONEY_CENTS = 10**13
+#: The largest count of new employees or new positions.
+MAX_POSITIONS = 10**6
+#: The yearly growth rates of the fill-forward convenience: -100% to +100%.
+MIN_GROWTH = -(10**9)
+MAX_GROWTH = 10**9
+#: Term of the grant: N.J.S.A. 34:1B-129c. ("shall not exceed 10 years").
+MAX_TERM = 10
+#: The most privilege periods one ERTC scenario may have.
+MAX_PERIODS = 40
+#: Dates the runner takes (inputs; filled-forward period ends may run later).
+MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2199, 12, 31)
+#: Tax years a credit-application column may name.
+FIRST_TAX_YEAR, LAST_TAX_YEAR = 2000, 2099
+
+SECTIONS = ("grant", "conversion", "credit", "ertc")
+
+#: Columns that are not inputs of any section: passed through to the results.
+RESERVED = ("id", "label")
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One input column (or one family: ``withholdings_{k}``)."""
+
+    name: str
+    kind: Kind
+    section: str
+    doc: str
+    #: a non-blank value makes the section present in the row (options do not)
+    trigger: bool = True
+    #: ``withholdings_{k}``: k = 1..MAX_TERM; ``period_end_{k}``: 1..MAX_PERIODS;
+    #: ``tax_liability_{year}``: a tax year
+    family: str = ""
+
+
+INPUTS: tuple[InputSpec, ...] = (
+    # ------------------------------------------------------------------ grant
+    InputSpec(
+        "agreement_date",
+        Kind.DATE,
+        "grant",
+        "Date the grant agreement was entered into; the $50,000 average cap applies to"
+        " agreements on or after 2003-07-01 (34:1B-129a.).",
+    ),
+    InputSpec(
+        "pct",
+        Kind.FRACTION,
+        "grant",
+        "Grant percentage of withholdings, as a fraction: 0 (basis not used) or 10%-50%"
+        " (80% with smart growth) (34:1B-129a., b.).",
+    ),
+    InputSpec(
+        "partner_pct",
+        Kind.FRACTION,
+        "grant",
+        "Grant percentage of the partners' estimated tax: 0 (default, basis not used) or"
+        " 10%-30% (50% with smart growth).",
+    ),
+    InputSpec(
+        "smart_growth",
+        Kind.BOOL,
+        "grant",
+        "TRUE if the grant promotes smart growth (34:1B-129b.); default FALSE.",
+        trigger=False,
+    ),
+    InputSpec(
+        "withholdings_{k}",
+        Kind.MONEY,
+        "grant",
+        "Withholdings of the business in grant year k (k = 1..10).",
+        family="year",
+    ),
+    InputSpec(
+        "new_employees_{k}",
+        Kind.COUNT,
+        "grant",
+        "New employees certified for grant year k (whole number).",
+        family="year",
+    ),
+    InputSpec(
+        "partner_tax_{k}",
+        Kind.MONEY,
+        "grant",
+        "Estimated tax of the partners in grant year k (all blank = none).",
+        family="year",
+    ),
+    InputSpec(
+        "term",
+        Kind.COUNT,
+        "grant",
+        "Convenience: the term in years (1-10). With it, years after the term are ignored"
+        " and blank years within it are filled forward (see withholdings_growth).",
+    ),
+    InputSpec(
+        "withholdings_growth",
+        Kind.GROWTH,
+        "grant",
+        "Convenience (with term): a blank withholdings_k is withholdings_(k-1) x"
+        " (1 + growth), rounded down to the cent; default 0.",
+        trigger=False,
+    ),
+    InputSpec(
+        "partner_tax_growth",
+        Kind.GROWTH,
+        "grant",
+        "Convenience (with term): the same for partner_tax_k; default 0.",
+        trigger=False,
+    ),
+    # ------------------------------------------------------------------ conversion
+    InputSpec(
+        "accrual_year",
+        Kind.COUNT,
+        "conversion",
+        "Calendar year (2008-2025) the grant accrued but was not paid (34:1B-129e.).",
+    ),
+    InputSpec(
+        "conversion_amount",
+        Kind.MONEY,
+        "conversion",
+        "The approved amount converted to tax credits (the core's ``amount``).",
+    ),
+    InputSpec(
+        "approval_date",
+        Kind.DATE,
+        "conversion",
+        "Date the amount was approved (optional; matters for accruals 2008-2013 only:"
+        " late approval, 34:1B-129e.(1)).",
+    ),
+    # ------------------------------------------------------------------ credit
+    InputSpec(
+        "tax_liability_{year}",
+        Kind.MONEY,
+        "credit",
+        "Tax liability of tax year YYYY, against which that year's installment is applied"
+        " first (34:1B-129f.).",
+        family="tax_year",
+    ),
+    # ------------------------------------------------------------------ ertc
+    InputSpec(
+        "operations_start",
+        Kind.DATE,
+        "ertc",
+        "Date initial or expanded operations began (credit years follow it; 52:27BBB-55e.).",
+    ),
+    InputSpec(
+        "year1_new",
+        Kind.POSITIONS,
+        "ertc",
+        "New full-time positions in credit year one ($2,500 each; 52:27BBB-55a.).",
+    ),
+    InputSpec(
+        "year2_new",
+        Kind.POSITIONS,
+        "ertc",
+        "New full-time positions in credit year two ($1,250 each).",
+    ),
+    InputSpec(
+        "period_end_{k}",
+        Kind.DATE,
+        "ertc",
+        "End date of privilege period k (strictly increasing).",
+        family="period",
+    ),
+    InputSpec(
+        "liability_{k}",
+        Kind.MONEY,
+        "ertc",
+        "Tax liability otherwise due for period k.",
+        family="period",
+    ),
+    InputSpec(
+        "other_credits_{k}",
+        Kind.MONEY,
+        "ertc",
+        "Other credits taken before this one in period k (blank = 0).",
+        family="period",
+    ),
+    InputSpec(
+        "minimum_tax_{k}",
+        Kind.MONEY,
+        "ertc",
+        "Statutory minimum tax of period k (54:10A-5(e)).",
+        family="period",
+    ),
+    InputSpec(
+        "periods",
+        Kind.COUNT,
+        "ertc",
+        "Convenience: the number of periods. With it, periods after it are ignored and"
+        " blank period columns are filled forward from the period before (end date + 12"
+        " months, liability x (1 + liability_growth), other credits and minimum tax"
+        " repeated).",
+    ),
+    InputSpec(
+        "liability_growth",
+        Kind.GROWTH,
+        "ertc",
+        "Convenience (with periods): growth of a filled-forward liability; default 0.",
+        trigger=False,
+    ),
+    InputSpec(
+        "carryforward_years",
+        Kind.COUNT,
+        "ertc",
+        "Periods an unused credit may be carried forward (blank = no limit, the statute;"
+        " 5 = the 2013 Form 313 instructions).",
+        trigger=False,
+    ),
+    InputSpec(
+        "fractional",
+        Kind.BOOL,
+        "ertc",
+        "TRUE to price fractional positions; default FALSE (whole positions).",
+        trigger=False,
+    ),
+    InputSpec(
+        "tax_type",
+        Kind.CHOICE,
+        "ertc",
+        '"cbt" (default) or "insurance".',
+        trigger=False,
+    ),
+)
+
+_BY_NAME = {spec.name: spec for spec in INPUTS if not spec.family}
+_FAMILIES = {spec.name.split("{")[0]: spec for spec in INPUTS if spec.family}
+_FAMILY_RE = re.compile(r"^([a-z0-9_]+_)(\d+)$")
+
+
+def input_spec(column: str) -> tuple[InputSpec, int | None] | None:
+    """The spec of an input column and its index (year k, period k or tax year), or None."""
+    if column in _BY_NAME:
+        return _BY_NAME[column], None
+    match = _FAMILY_RE.match(column)
+    if not match:
+        return None
+    spec = _FAMILIES.get(match.group(1))
+    if spec is None:
+        return None
+    index = int(match.group(2))
+    if match.group(2) != str(index):  # no leading zeros: withholdings_01 is not a column
+        return None
+    limits = {
+        "year": (1, MAX_TERM),
+        "period": (1, MAX_PERIODS),
+        "tax_year": (FIRST_TAX_YEAR, LAST_TAX_YEAR),
+    }
+    low, high = limits[spec.family]
+    return (spec, index) if low <= index <= high else None
+
+
+def _all_names() -> list[str]:
+    names = [*RESERVED, *_BY_NAME]
+    for spec in INPUTS:
+        if spec.family == "year":
+            names += [spec.name.format(k=k) for k in range(1, MAX_TERM + 1)]
+        elif spec.family == "period":
+            names += [spec.name.format(k=k) for k in range(1, 6)]
+        elif spec.family == "tax_year":
+            names += [spec.name.format(year=y) for y in range(2017, 2026)]
+    return names
+
+
+def check_columns(columns: Iterable[object], keep: Sequence[str] = ()) -> None:
+    """Raise :class:`ScenarioError` for any column that is neither an input, ``id``,
+    ``label`` nor one of ``keep`` (with the closest known names)."""
+    unknown: list[str] = []
+    for column in columns:
+        name = str(column)
+        if name in RESERVED or name in keep or input_spec(name) is not None:
+            continue
+        unknown.append(name)
+    if unknown:
+        known = _all_names()
+        hints = []
+        for name in unknown:
+            close = difflib.get_close_matches(name, known, n=1)
+            hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+        raise ScenarioError(
+            "unknown scenario column(s): "
+            + ", ".join(hints)
+            + "; see docs/scenarios.md (descriptive columns: pass them in keep=[...])"
+        )
+    seen: set[str] = set()
+    for column in columns:
+        name = str(column)
+        if name in seen:
+            raise ScenarioError(f"column {name!r} appears twice")
+        seen.add(name)
+
+
+# ======================================================================= outputs
+
+
+class OutKind(StrEnum):
+    MONEY = "money"
+    INT = "int"
+    BOOL = "bool"
+    FLOAT = "float"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class OutputSpec:
+    name: str
+    kind: OutKind
+    section: str
+    doc: str
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The shape of a run's results: how many periods and which tax years get columns.
+
+    All partitions of a run share one layout, so their results have the same columns.
+    """
+
+    periods: int = 0
+    first_tax_year: int = 2017
+    last_tax_year: int = 2025
+    #: per-year and per-period columns (False: totals only)
+    detail: bool = True
+    #: the sections that get result columns (those with input columns in the table)
+    sections: tuple[str, ...] = SECTIONS
+
+    @property
+    def tax_years(self) -> range:
+        return range(self.first_tax_year, self.last_tax_year + 1)
+
+    def outputs(self) -> list[OutputSpec]:
+        """Every result column of the sections, in order (``id`` etc. come first)."""
+        m, i, b, f = OutKind.MONEY, OutKind.INT, OutKind.BOOL, OutKind.FLOAT
+        out = [
+            OutputSpec("grant_term", i, "grant", "Term of the grant in years."),
+            OutputSpec("grant_cap_applies", b, "grant", "The $50,000 average cap applies."),
+            OutputSpec("grant_before_cap_total", m, "grant", "Sum of the grants before the cap."),
+            OutputSpec("grant_total", m, "grant", "Total grant paid after the cap."),
+            OutputSpec("grant_cap_reduction", m, "grant", "What the cap took away."),
+        ]
+        if self.detail:
+            years = range(1, MAX_TERM + 1)
+            out += [
+                OutputSpec(f"grant_before_cap_{k}", m, "grant", "Grant of year k before the cap.")
+                for k in years
+            ]
+            out += [OutputSpec(f"grant_{k}", m, "grant", "Grant paid in year k.") for k in years]
+        out += [
+            OutputSpec("conversion_paragraph", i, "conversion", "Paragraph of 34:1B-129e."),
+            OutputSpec("conversion_first_year", i, "conversion", "First tax year of the credits."),
+            OutputSpec("conversion_total", m, "conversion", "Sum of the installments."),
+        ]
+        if self.detail:
+            out += [
+                OutputSpec(f"installment_{y}", m, "conversion", "Credit issued for tax year y.")
+                for y in self.tax_years
+            ]
+        out += [
+            OutputSpec("credit_applied_total", m, "credit", "Credit applied against the tax."),
+            OutputSpec("credit_refund_total", m, "credit", "Excess refunded as overpayment."),
+        ]
+        if self.detail:
+            out += [
+                OutputSpec(f"credit_applied_{y}", m, "credit", "Applied in tax year y.")
+                for y in self.tax_years
+            ]
+            out += [
+                OutputSpec(f"credit_refund_{y}", m, "credit", "Overpayment of tax year y.")
+                for y in self.tax_years
+            ]
+        out += [
+            OutputSpec("ertc_year1_credit", m, "ertc", "Credit for credit year one."),
+            OutputSpec("ertc_year2_credit", m, "ertc", "Credit for credit year two."),
+            OutputSpec("ertc_sustained_effort_ratio", f, "ertc", "Ratio, to 10 places."),
+            OutputSpec("ertc_year1_period", i, "ertc", "Period (1..) year one is allowed in."),
+            OutputSpec("ertc_year2_period", i, "ertc", "Period (1..) year two is allowed in."),
+            OutputSpec("ertc_credits_allowed", m, "ertc", "Credits allowed."),
+            OutputSpec("ertc_used", m, "ertc", "Credit used against the tax."),
+            OutputSpec("ertc_refunded", m, "ertc", "Year-one credit refunded."),
+            OutputSpec("ertc_expired", m, "ertc", "Credit expired (carryforward limit)."),
+            OutputSpec("ertc_carried_forward", m, "ertc", "Unused after the last period."),
+        ]
+        if self.detail:
+            for measure, doc in (
+                ("new_credit", "Credit allowed in period k."),
+                ("limit", "Most of the credit usable in period k."),
+                ("used", "Used in period k."),
+                ("refund", "Refunded in period k."),
+                ("expired", "Expired in period k."),
+                ("carried_out", "Unused after period k."),
+            ):
+                out += [
+                    OutputSpec(f"ertc_{measure}_{k}", m, "ertc", doc)
+                    for k in range(1, self.periods + 1)
+                ]
+        return [spec for spec in out if spec.section in self.sections]

@@ -1,0 +1,260 @@
+"""Reading scenario columns into exact integers, vectorially.
+
+Every input value becomes an ``int64`` count of its kind's unit (:data:`columns.SCALE`:
+cents, 10^-9 of a fraction, 10^-8 of a position, days since 1970-01-01 for dates) and
+two masks: ``blank`` and ``ok``. ``ok`` means: the value reads exactly as the core reads
+it (``common.as_number`` reads a float by its shortest round-trip text), lies within the
+runner's limits and obeys the core's coercion rules (non-negative money, fractions from
+0 to 1, whole counts, ISO dates, TRUE/FALSE). A non-blank value that is not ``ok`` sends
+its row's section to the scalar path (:mod:`nj_incentives.scenarios.scalar`), which
+either computes it with the core (a percentage with more than 9 decimals, say) or gives
+the core's own error message.
+
+Floats are checked without leaving numpy: ``n = rint(x * S)`` is the exact scaled value
+iff ``n / S == x`` (every decimal of at most 15 significant digits maps to a distinct
+double, and the runner's limits keep values within 15 digits). Text, Decimal and mixed
+columns are read one distinct value at a time with the core's own ``as_*`` functions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+
+import numpy as np
+import pandas as pd
+
+from nj_incentives.law.common import InputError, as_bool, as_choice, as_date, as_number
+from nj_incentives.scenarios.columns import (
+    MAX_DATE,
+    MAX_GROWTH,
+    MAX_MONEY_CENTS,
+    MAX_POSITIONS,
+    MIN_DATE,
+    MIN_GROWTH,
+    SCALE,
+    Kind,
+)
+
+__all__ = ["TAX_TYPES", "Column", "convert", "is_blank", "raw_values"]
+
+#: ``tax_type`` codes in the kernel: index into this tuple (the core's N.J.S.A. 52:27BBB-55a.).
+TAX_TYPES = ("cbt", "insurance")
+_EPOCH = dt.date(1970, 1, 1)
+_MIN_DAY, _MAX_DAY = (MIN_DATE - _EPOCH).days, (MAX_DATE - _EPOCH).days
+#: Largest whole count the kernel takes (new employees; also term, periods, years).
+_MAX_COUNT = MAX_POSITIONS
+
+I64 = np.dtype(np.int64)
+
+
+@dataclass
+class Column:
+    """One input column of a chunk, as exact integers."""
+
+    values: np.ndarray  # int64; 0 where blank or not ok
+    blank: np.ndarray  # bool
+    ok: np.ndarray  # bool: not blank, and exactly representable and valid for the kernel
+
+    @property
+    def bad(self) -> np.ndarray:
+        """Non-blank values the kernel cannot take (their section goes to the scalar path)."""
+        bad: np.ndarray = ~self.blank & ~self.ok
+        return bad
+
+    @classmethod
+    def empty(cls, n: int) -> Column:
+        return cls(np.zeros(n, I64), np.ones(n, bool), np.zeros(n, bool))
+
+
+def is_blank(value: object) -> bool:
+    """A blank cell: None, NaN, NaT, pandas NA, or text that is empty or only spaces."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    if isinstance(value, float):
+        return math.isnan(value)
+    if isinstance(value, str):
+        return not value.strip()
+    return False
+
+
+# ----------------------------------------------------------------------- one value
+
+
+def _limits(kind: Kind) -> tuple[int, int]:
+    """The kernel's accepted range of scaled values for a kind."""
+    if kind is Kind.MONEY:
+        return 0, MAX_MONEY_CENTS
+    if kind is Kind.FRACTION:
+        return 0, SCALE[Kind.FRACTION]
+    if kind is Kind.GROWTH:
+        return MIN_GROWTH, MAX_GROWTH
+    if kind is Kind.POSITIONS:
+        return 0, MAX_POSITIONS * SCALE[Kind.POSITIONS]
+    if kind is Kind.COUNT:
+        return 0, _MAX_COUNT
+    raise ValueError(kind)  # pragma: no cover
+
+
+def _scalar_number(value: object, kind: Kind) -> int | None:
+    """A number read as the core reads it, scaled; None if not exact / out of range."""
+    try:
+        number = as_number(value, "value")
+    except InputError:
+        return None
+    scaled = number * SCALE[kind]
+    if scaled != scaled.to_integral_value():
+        return None
+    whole = int(scaled)
+    low, high = _limits(kind)
+    return whole if low <= whole <= high else None
+
+
+def _scalar_value(value: object, kind: Kind) -> int | None:
+    """One non-blank value as the kernel's integer, or None if the kernel cannot take it."""
+    if kind is Kind.DATE:
+        try:
+            days = (as_date(value, "value") - _EPOCH).days
+        except InputError:
+            return None
+        return days if _MIN_DAY <= days <= _MAX_DAY else None
+    if kind is Kind.BOOL:
+        try:
+            return int(as_bool(value, "value"))
+        except InputError:
+            return None
+    if kind is Kind.CHOICE:
+        try:
+            return TAX_TYPES.index(as_choice(value, "value", TAX_TYPES))
+        except InputError:
+            return None
+    return _scalar_number(value, kind)
+
+
+def _by_unique(values: np.ndarray, kind: Kind) -> Column:
+    """Read an object column one distinct value at a time (text, Decimal, mixed)."""
+    n = len(values)
+    try:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    except TypeError:  # unhashable cells: read each one
+        codes, uniques = np.arange(n), values
+    table_value = np.zeros(len(uniques) + 1, I64)
+    table_blank = np.zeros(len(uniques) + 1, bool)
+    table_ok = np.zeros(len(uniques) + 1, bool)
+    table_blank[-1] = True  # code -1: NA sentinel
+    for i, value in enumerate(uniques):
+        if is_blank(value):
+            table_blank[i] = True
+            continue
+        read = _scalar_value(value, kind)
+        if read is not None:
+            table_value[i] = read
+            table_ok[i] = True
+    return Column(table_value[codes], table_blank[codes], table_ok[codes])
+
+
+# ----------------------------------------------------------------------- columns
+
+
+def _from_float(x: np.ndarray, kind: Kind) -> Column:
+    blank = np.isnan(x)
+    if kind in (Kind.DATE, Kind.CHOICE):  # the core refuses numbers here
+        return Column(np.zeros(len(x), I64), blank, np.zeros(len(x), bool))
+    if kind is Kind.BOOL:
+        ok = (x == 0) | (x == 1)
+        return Column(np.where(ok, x, 0).astype(I64), blank, ok)
+    scale = SCALE[kind]
+    low, high = _limits(kind)
+    with np.errstate(invalid="ignore", over="ignore"):
+        in_range = (x >= low / scale) & (x <= high / scale)
+        scaled = np.rint(np.where(in_range, x, 0.0) * scale)
+        ok = in_range & (scaled / scale == x)
+    values = np.where(ok, scaled, 0.0).astype(I64)
+    ok &= (values >= low) & (values <= high)
+    return Column(np.where(ok, values, 0), blank, ok)
+
+
+def _from_int(x: np.ndarray, kind: Kind) -> Column:
+    n = len(x)
+    blank = np.zeros(n, bool)
+    if kind in (Kind.DATE, Kind.CHOICE):
+        return Column(np.zeros(n, I64), blank, np.zeros(n, bool))
+    if kind is Kind.BOOL:
+        ok = (x == 0) | (x == 1)
+        return Column(np.where(ok, x, 0).astype(I64), blank, ok)
+    scale = SCALE[kind]
+    low, high = _limits(kind)
+    ok = (x >= -(-low // scale)) & (x <= high // scale)
+    values = np.where(ok, x, 0).astype(I64) * scale
+    return Column(values, blank, ok)
+
+
+def _from_datetime(series: pd.Series) -> Column:
+    days = series.to_numpy(dtype="datetime64[D]", na_value=np.datetime64("NaT"))
+    blank = np.isnat(days)
+    values = np.where(blank, 0, days.astype(I64))
+    ok = ~blank & (values >= _MIN_DAY) & (values <= _MAX_DAY)
+    return Column(np.where(ok, values, 0), blank, ok)
+
+
+def convert(series: pd.Series, kind: Kind) -> Column:
+    """A column of a scenario chunk as exact integers (see the module docstring)."""
+    dtype = series.dtype
+    if isinstance(dtype, (pd.DatetimeTZDtype, pd.PeriodDtype)):
+        return _by_unique(series.astype(object).to_numpy(), kind)
+    if pd.api.types.is_datetime64_dtype(dtype):
+        if kind is Kind.DATE:
+            return _from_datetime(series)
+        blank = series.isna().to_numpy()
+        return Column(np.zeros(len(series), I64), blank, np.zeros(len(series), bool))
+    if pd.api.types.is_bool_dtype(dtype) and not isinstance(dtype, pd.BooleanDtype):
+        x = series.to_numpy(dtype=bool)
+        if kind is Kind.BOOL:
+            return Column(x.astype(I64), np.zeros(len(x), bool), np.ones(len(x), bool))
+        # TRUE/FALSE where a number or a date is expected: the core refuses it
+        return Column(np.zeros(len(x), I64), np.zeros(len(x), bool), np.zeros(len(x), bool))
+    if isinstance(dtype, np.dtype) and dtype.kind == "f":
+        return _from_float(series.to_numpy(dtype=np.float64), kind)
+    if isinstance(dtype, np.dtype) and dtype.kind in "iu":
+        return _from_int(series.to_numpy(), kind)
+    nullable = isinstance(dtype, pd.api.extensions.ExtensionDtype) and dtype.kind in "fiu"
+    if nullable and kind is not Kind.BOOL:  # nullable Int64 / Float64: NA is blank
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        if dtype.kind in "iu" and not np.all(np.abs(values[~np.isnan(values)]) < 2**53):
+            return _by_unique(series.astype(object).to_numpy(), kind)
+        return _from_float(values, kind)
+    return _by_unique(series.astype(object).to_numpy(), kind)
+
+
+# ----------------------------------------------------------------------- raw values
+
+
+def _python(value: object) -> object:
+    """A cell as a plain Python value for the scalar core; blanks become None."""
+    if is_blank(value):
+        return None
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def raw_values(series: pd.Series, positions: np.ndarray) -> list[object]:
+    """The cells at ``positions`` as the scalar path passes them to the core.
+
+    Blank cells (NaN, NaT, None, empty text) are None; datetimes are ``pd.Timestamp``
+    (a ``datetime``); numpy scalars become Python numbers.
+    """
+    picked = series.iloc[positions]
+    if pd.api.types.is_datetime64_any_dtype(picked.dtype):
+        return [None if value is pd.NaT else value for value in picked.tolist()]
+    return [_python(value) for value in picked.astype(object).tolist()]
+
+
+def decimal_cents(value: Decimal) -> int:
+    """A money result of the core (whole cents by the runner's limits) as cents."""
+    cents = value * 100
+    if cents != cents.to_integral_value():  # pragma: no cover - limits prevent it
+        raise AssertionError(f"money result {value} is not a whole number of cents")
+    return int(cents)

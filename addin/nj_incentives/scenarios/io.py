@@ -1,0 +1,411 @@
+"""Reading scenario tables and writing results: CSV, XLSX, Parquet; atomically; stamped.
+
+- Reading by extension: ``.csv``, ``.xlsx`` / ``.xlsm`` (python-calamine: cells are read,
+  nothing in the workbook is executed; the first sheet unless one is named),
+  ``.parquet`` / ``.pq``.
+- Writing by extension. Every file is written to a temporary file in the same directory,
+  then moved into place with ``os.replace`` (atomic on one file system): a reader never
+  sees half a file, and a failed run leaves the old file untouched. No output may be an
+  input of the run (the table or a spec file): the writer refuses.
+- The stamp (package version, law currency, hashes of the inputs, the Monte Carlo seed)
+  goes into the XLSX as the sheet "Run", into the Parquet file's schema metadata under
+  the key ``nj_incentives``, and beside a CSV as ``<stem>.json``.
+- CSV text cells that start with ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return)
+  get a leading apostrophe, so that a spreadsheet opening the file does not run them as
+  formulas. XLSX text is always written as text (never as a formula).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nj_incentives.scenarios.analysis import Tornado, charted
+from nj_incentives.scenarios.columns import ScenarioError
+
+__all__ = [
+    "FORMATS",
+    "Outputs",
+    "atomic_write",
+    "file_sha256",
+    "format_of",
+    "neutralise_csv",
+    "read_table",
+    "refuse_inputs",
+    "write_results",
+]
+
+FORMATS = {
+    ".csv": "csv",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+#: Rows an XLSX sheet holds below its header (Excel's limit is 1,048,576 rows).
+XLSX_MAX_ROWS = 1_048_575
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def format_of(path: Path) -> str:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise ScenarioError(f"{path}: use a .csv, .xlsx or .parquet file")
+    return fmt
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# ======================================================================= reading
+
+
+def read_table(path: Path, sheet: str | None = None) -> pd.DataFrame:
+    """A scenario table from a CSV, XLSX or Parquet file (see the module docstring)."""
+    if not path.is_file():
+        raise ScenarioError(f"input file not found: {path}")
+    fmt = format_of(path)
+    if sheet is not None and fmt != "xlsx":
+        raise ScenarioError("--sheet applies to XLSX input only")
+    try:
+        if fmt == "csv":
+            frame = pd.read_csv(path, skipinitialspace=True)
+        elif fmt == "xlsx":
+            frame = _read_xlsx(path, sheet)
+        else:
+            frame = pd.read_parquet(path)
+    except (ValueError, OSError, KeyError) as error:
+        raise ScenarioError(f"{path}: cannot read the scenario table ({error})") from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    unnamed = [c for c in frame.columns if c.startswith("Unnamed:")]
+    for column in unnamed:  # a trailing empty column in a spreadsheet export
+        if frame[column].isna().all():
+            frame = frame.drop(columns=column)
+    return frame
+
+
+def _read_xlsx(path: Path, sheet: str | None) -> pd.DataFrame:
+    """A workbook that may come from anyone: vetted first (zip bombs, XML entity tricks,
+    malformed archives: :mod:`nj_incentives.recalc.safety`), then its cells read from the
+    vetted bytes; nothing in it is executed or followed."""
+    from nj_incentives.recalc.safety import Limits, UnsafeWorkbookError, vet_workbook
+
+    mib = 1024 * 1024
+    limits = Limits(
+        max_file_bytes=512 * mib, max_member_bytes=4096 * mib, max_total_bytes=8192 * mib
+    )
+    try:
+        vetted = vet_workbook(path, limits)
+    except UnsafeWorkbookError as error:
+        raise ScenarioError(f"{path}: {error}") from None
+    return pd.read_excel(io.BytesIO(vetted.data), sheet_name=sheet or 0, engine="calamine")
+
+
+# ======================================================================= writing
+
+
+def refuse_inputs(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
+    """Raise if any output would overwrite an input of the run."""
+    sources = [Path(p).resolve() for p in inputs]
+    for output in outputs:
+        target = Path(output).resolve()
+        for source in sources:
+            same = target == source or (
+                target.exists() and source.exists() and os.path.samefile(target, source)
+            )
+            if same:
+                raise ScenarioError(f"refusing to write {output}: it is an input of this run")
+
+
+def _file_mode() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_FILE_MODE = _file_mode()
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
+    """Write ``path`` by writing a temporary file beside it and renaming it into place."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
+    try:
+        write(Path(temporary))
+        with open(temporary, "rb+") as done:
+            os.fsync(done.fileno())
+        os.chmod(temporary, _FILE_MODE)  # mkstemp makes 0600: give the usual umask mode
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def neutralise_csv(frame: pd.DataFrame) -> pd.DataFrame:
+    """Text cells starting with = + - @ (tab, CR) prefixed with an apostrophe."""
+    out = frame.copy()
+    for column in out.columns:
+        series = out[column]
+        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+
+            def fix(value: object) -> object:
+                if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+                    return "'" + value
+                return value
+
+            out[column] = series.astype(object).map(fix)
+    return out
+
+
+@dataclass
+class Outputs:
+    """Everything one run writes."""
+
+    results: pd.DataFrame
+    stamp: dict[str, Any]
+    summary: pd.DataFrame
+    tornado: Tornado | None = None
+    distribution: pd.DataFrame | None = None
+    target: str | None = None
+    #: PNG renderers: file suffix -> function writing the PNG to a path
+    pngs: Mapping[str, Callable[[Path], None]] | None = None
+
+
+def planned_paths(output: Path, outputs: Outputs) -> list[Path]:
+    """Every file a run will write."""
+    fmt = format_of(output)
+    paths = [output]
+    stem = output.with_suffix("")
+    if fmt == "csv":
+        paths.append(stem.with_suffix(".json"))
+    if fmt in ("csv", "parquet"):
+        paths.append(Path(f"{stem}.summary.csv"))
+    for suffix in outputs.pngs or {}:
+        paths.append(Path(f"{stem}.{suffix}.png"))
+    return paths
+
+
+def write_results(output: Path, outputs: Outputs, inputs: Iterable[Path] = ()) -> list[Path]:
+    """Write the results (and summary, stamp, charts) atomically; the paths written."""
+    output = Path(output)
+    fmt = format_of(output)
+    paths = planned_paths(output, outputs)
+    refuse_inputs(paths, inputs)
+    if not output.parent.is_dir():
+        raise ScenarioError(f"output folder not found: {output.parent}")
+    stem = output.with_suffix("")
+    if fmt == "csv":
+        safe = neutralise_csv(outputs.results)
+        atomic_write(output, lambda p: safe.to_csv(p, index=False))
+        stamp = json.dumps(outputs.stamp, indent=2, sort_keys=True, default=str) + "\n"
+        atomic_write(stem.with_suffix(".json"), lambda p: _write_text(p, stamp))
+    elif fmt == "parquet":
+        atomic_write(output, lambda p: _write_parquet(p, outputs.results, outputs.stamp))
+    else:
+        if len(outputs.results) > XLSX_MAX_ROWS:
+            raise ScenarioError(
+                f"{len(outputs.results):,} rows do not fit an Excel sheet"
+                f" ({XLSX_MAX_ROWS:,}): write CSV or Parquet"
+            )
+        atomic_write(output, lambda p: _write_xlsx(p, outputs))
+    if fmt in ("csv", "parquet"):
+        summary = neutralise_csv(outputs.summary)
+        atomic_write(Path(f"{stem}.summary.csv"), lambda p: summary.to_csv(p, index=False))
+    for suffix, render in (outputs.pngs or {}).items():
+        atomic_write(Path(f"{stem}.{suffix}.png"), render)
+    return paths
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def _write_parquet(path: Path, results: pd.DataFrame, stamp: Mapping[str, Any]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.Table.from_pandas(results, preserve_index=False)
+    metadata = dict(table.schema.metadata or {})
+    metadata[b"nj_incentives"] = json.dumps(stamp, sort_keys=True, default=str).encode()
+    pq.write_table(table.replace_schema_metadata(metadata), path)
+
+
+# ----------------------------------------------------------------------- XLSX
+
+
+def _cell(value: object) -> object:
+    """A value as xlsxwriter takes it; None for a blank cell."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) or math.isinf(value) else float(value)
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, pd.Timestamp):
+        return value.to_pydatetime()
+    return value
+
+
+def _write_frame(
+    workbook: Any, worksheet: Any, frame: pd.DataFrame, formats: dict[str, Any]
+) -> None:
+    money = formats["money"]
+    worksheet.write_row(0, 0, [str(c) for c in frame.columns], formats["header"])
+    column_formats = []
+    for column in frame.columns:
+        dtype = frame[column].dtype
+        is_money = pd.api.types.is_float_dtype(dtype) and str(column) not in (
+            "ertc_sustained_effort_ratio",
+        )
+        column_formats.append(money if is_money else None)
+    date_format = formats["date"]
+    columns = [frame[c].astype(object).tolist() for c in frame.columns]
+    for r in range(len(frame)):
+        for c, values in enumerate(columns):
+            value = _cell(values[r])
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                worksheet.write_boolean(r + 1, c, value)
+            elif isinstance(value, (int, float)):
+                worksheet.write_number(r + 1, c, value, column_formats[c])
+            elif hasattr(value, "year"):
+                worksheet.write_datetime(r + 1, c, value, date_format)
+            else:
+                worksheet.write_string(r + 1, c, str(value))
+    worksheet.freeze_panes(1, 1)
+    if len(frame.columns):
+        worksheet.autofilter(0, 0, max(len(frame), 1), len(frame.columns) - 1)
+        worksheet.set_column(0, len(frame.columns) - 1, 14)
+
+
+def _write_xlsx(path: Path, outputs: Outputs) -> None:
+    import xlsxwriter
+
+    workbook = xlsxwriter.Workbook(
+        str(path), {"constant_memory": False, "strings_to_formulas": False}
+    )
+    formats = {
+        "header": workbook.add_format({"bold": True, "bg_color": "#DDEBF7", "text_wrap": True}),
+        "money": workbook.add_format({"num_format": "#,##0.00"}),
+        "date": workbook.add_format({"num_format": "yyyy-mm-dd"}),
+        "bold": workbook.add_format({"bold": True}),
+    }
+    results = workbook.add_worksheet("Results")
+    _write_frame(workbook, results, outputs.results, formats)
+    summary = workbook.add_worksheet("Summary")
+    _write_frame(workbook, summary, outputs.summary, formats)
+    summary.set_column(0, 0, 30)
+    if outputs.tornado is not None or outputs.distribution is not None:
+        _write_charts(workbook, outputs, formats)
+    run = workbook.add_worksheet("Run")
+    run.write_row(0, 0, ["Item", "Value"], formats["header"])
+    for row, (key, value) in enumerate(sorted(outputs.stamp.items()), 1):
+        run.write_string(row, 0, key, formats["bold"])
+        text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
+        run.write_string(row, 1, text)
+    run.set_column(0, 0, 22)
+    run.set_column(1, 1, 100)
+    workbook.close()
+
+
+def _number(sheet: Any, row: int, column: int, value: float, fmt: Any = None) -> None:
+    """A number, or a blank cell for NaN / infinity."""
+    if math.isfinite(value):
+        sheet.write_number(row, column, value, fmt)
+    else:
+        sheet.write_blank(row, column, None, fmt)
+
+
+def _write_charts(workbook: Any, outputs: Outputs, formats: dict[str, Any]) -> None:
+    sheet = workbook.add_worksheet("Charts")
+    target = outputs.target or ""
+    row = 0
+    if outputs.tornado is not None:
+        table = charted(outputs.tornado)
+        base = outputs.tornado.base_value
+        sheet.write_string(row, 0, f"Tornado: {target} (base case)", formats["bold"])
+        _number(sheet, row, 1, base, formats["money"])
+        header = ["input", "low", "base", "high", "target_low", "target_high", "swing"]
+        sheet.write_row(row + 1, 0, [*header, "delta_low", "delta_high"], formats["header"])
+        first = row + 2
+        numbers = table[header[1:]].to_numpy(dtype=np.float64)
+        for i, (name, figures) in enumerate(zip(table["input"], numbers, strict=True)):
+            sheet.write_string(first + i, 0, str(name))
+            for c, value in enumerate(figures, 1):
+                _number(sheet, first + i, c, float(value))
+            _number(sheet, first + i, 7, float(figures[3]) - base)  # target_low
+            _number(sheet, first + i, 8, float(figures[4]) - base)  # target_high
+        last = first + max(len(table), 1) - 1
+        chart = workbook.add_chart({"type": "bar"})
+        series = ((7, "input at low", "#4C72B0"), (8, "input at high", "#DD8452"))
+        for column, name, colour in series:
+            options: dict[str, Any] = {
+                "name": name,
+                "categories": ["Charts", first, 0, last, 0],
+                "values": ["Charts", first, column, last, column],
+                "fill": {"color": colour},
+            }
+            if column == 7:
+                options["overlap"] = 100  # both bars of an input start at the base case
+            chart.add_series(options)
+        height = max(300, 32 * len(table) + 120)
+        chart.set_title({"name": f"Tornado: change in {target} from the base case"})
+        chart.set_y_axis({"reverse": True})
+        chart.set_x_axis({"name": f"{target} minus the base case", "num_format": "#,##0"})
+        chart.set_legend({"position": "bottom"})
+        chart.set_size({"width": 760, "height": height})
+        sheet.insert_chart(row, 11, chart)
+        row = max(last + 3, row + height // 20 + 2)
+    if outputs.distribution is not None:
+        bins = outputs.distribution
+        sheet.write_string(row, 0, f"Distribution: {target}", formats["bold"])
+        sheet.write_row(row + 1, 0, ["bin_low", "bin_high", "count", "bin"], formats["header"])
+        first = row + 2
+        edges = bins[["bin_low", "bin_high"]].to_numpy(dtype=np.float64)
+        counts = bins["count"].to_numpy(dtype=np.int64)
+        for i, ((low, high), count) in enumerate(zip(edges, counts, strict=True)):
+            sheet.write_number(first + i, 0, float(low), formats["money"])
+            sheet.write_number(first + i, 1, float(high), formats["money"])
+            sheet.write_number(first + i, 2, int(count))
+            sheet.write_string(first + i, 3, f"{low:,.0f}")
+        last = first + max(len(bins), 1) - 1
+        chart = workbook.add_chart({"type": "column"})
+        chart.add_series(
+            {
+                "name": "scenarios",
+                "categories": ["Charts", first, 3, last, 3],
+                "values": ["Charts", first, 2, last, 2],
+                "gap": 5,
+                "fill": {"color": "#4C72B0"},
+            }
+        )
+        chart.set_title({"name": f"Distribution of {target}"})
+        chart.set_x_axis({"name": f"{target} (bin from)"})
+        chart.set_y_axis({"name": "scenarios"})
+        chart.set_legend({"none": True})
+        chart.set_size({"width": 760, "height": 360})
+        sheet.insert_chart(row, 11, chart)
+    sheet.set_column(0, 0, 26)
+    sheet.set_column(1, 9, 14)

@@ -1,0 +1,690 @@
+"""The exact vectorized kernel: every section of many scenarios at once, in int64 cents.
+
+Each section function takes a :class:`Chunk` (the converted input columns of some rows)
+and returns a :class:`SectionOut`: which rows have the section (``present``), which of
+those the kernel computed (``fast``), and the result columns. A present row that is not
+``fast`` goes to the scalar path (:mod:`nj_incentives.scenarios.scalar`), which gives
+the core's result or the core's error message; the kernel never guesses a message.
+
+Exactness. Money is a count of cents; a fraction p is an integer P / 10^9; positions are
+integers / 10^8. Every rounding of the core is a floor of a non-negative rational, done
+in integers:
+
+- ``cents_down(a x p)`` = ``floor(a x P / D)`` = ``q x P + floor(r x P / D)`` with
+  ``a = q x D + r`` (:func:`mul_frac`): no intermediate exceeds ``D x P <= 10^18``;
+- the ERTC refund ``cents_down(remaining x y2 / y1)``, whose product can pass 2^63, is
+  a float estimate corrected exactly with the remainder computed modulo 2^64
+  (:func:`muldiv_floor`).
+
+The runner's limits (:mod:`nj_incentives.scenarios.columns`) bound every value, so no
+sum or product overflows int64; they are listed with each operation below.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from nj_incentives.law import beip, ertc
+from nj_incentives.scenarios.columns import (
+    MAX_MONEY_CENTS,
+    MAX_PERIODS,
+    MAX_TERM,
+    SCALE,
+    Kind,
+    Layout,
+    input_spec,
+)
+from nj_incentives.scenarios.convert import Column, convert
+
+__all__ = [
+    "Chunk",
+    "SectionOut",
+    "conversion",
+    "credit",
+    "ertc_schedule",
+    "grant",
+    "mul_frac",
+    "muldiv_floor",
+]
+
+I64 = np.dtype(np.int64)
+_EPOCH = dt.date(1970, 1, 1)
+_S_PCT = SCALE[Kind.FRACTION]
+_S_GROWTH = SCALE[Kind.GROWTH]
+_S_POS = SCALE[Kind.POSITIONS]
+_YEARS = range(1, MAX_TERM + 1)
+
+
+def _days(day: dt.date) -> int:
+    return (day - _EPOCH).days
+
+
+def _fraction(value: object, scale: int) -> int:
+    """A core constant (Decimal fraction) in the kernel's scaled units, exactly."""
+    scaled = value * scale  # type: ignore[operator]
+    if scaled != int(scaled):  # pragma: no cover - constants are round
+        raise AssertionError(value)
+    return int(scaled)
+
+
+# ----------------------------------------------------------------------- exact integer math
+
+
+def mul_frac(a: np.ndarray, num: np.ndarray | int, den: int) -> np.ndarray:
+    """``floor(a x num / den)`` exactly, for ``a >= 0``, ``0 <= num`` and ``den x num < 2^63``.
+
+    Where ``max(a) x max(num)`` fits in int64, directly; otherwise, with
+    ``a = q x den + r``: ``q x num + floor(r x num / den)``; ``r x num < den x num``.
+    """
+    if a.size and int(a.max()) * int(np.max(num)) < 2**63:  # the product fits: one division
+        return (a * num) // den
+    q, r = np.divmod(a, den)
+    product: np.ndarray = q * num + (r * num) // den
+    return product
+
+
+def muldiv_floor(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``floor(a x b / c)`` exactly, for ``a, b >= 0``, ``c > 0``, a result below 2^53 and
+    ``c < 2^61``, even where ``a x b`` exceeds int64.
+
+    A float64 estimate is within one of the result (relative error < 2^-50); the exact
+    remainder ``a x b - q x c`` is small, so computing it modulo 2^64 (uint64
+    arithmetic, which wraps by definition) gives its true value; one step fixes ``q``.
+    """
+    if a.size == 0:
+        return a.copy()
+    estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
+    q = estimate.astype(I64)
+    au, bu, cu = a.astype(np.uint64), b.astype(np.uint64), c.astype(np.uint64)
+    for _ in range(4):
+        remainder = (au * bu - q.astype(np.uint64) * cu).view(I64)
+        low = remainder < 0
+        high = remainder >= c
+        if not (low.any() or high.any()):
+            return q
+        q = q - low + high
+    raise AssertionError("muldiv_floor did not converge")  # pragma: no cover
+
+
+# ----------------------------------------------------------------------- calendar
+# Days since 1970-01-01 <-> (year, month, day) in integer arithmetic (H. Hinnant's
+# "chrono-compatible low-level date algorithms"): numpy's datetime64 unit casts cost
+# about 70 ns a value; these cost a few.
+
+
+def civil_from_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(year, month 1-12, day 1-31) of each day number."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = np.where(mp < 10, mp + 3, mp - 9)
+    year = yoe + era * 400 + (month <= 2)
+    return year, month, day
+
+
+def days_from_civil(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> np.ndarray:
+    """Day number of each (year, month, day); the day must exist."""
+    y = year - (month <= 2)
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * np.where(month > 2, month - 3, month + 9) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    days: np.ndarray = era * 146097 + doe - 719468
+    return days
+
+
+_MONTH_DAYS = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], I64)
+
+
+def days_in_month(year: np.ndarray, month: np.ndarray) -> np.ndarray:
+    leap = ((year % 4 == 0) & (year % 100 != 0)) | (year % 400 == 0)
+    length: np.ndarray = _MONTH_DAYS[month] + ((month == 2) & leap)
+    return length
+
+
+def _month_start(month_index: np.ndarray) -> np.ndarray:
+    """Day number of the 1st of month ``year x 12 + (month - 1)``."""
+    year, month0 = np.divmod(month_index, 12)
+    return days_from_civil(year, month0 + 1, np.ones_like(year))
+
+
+# ----------------------------------------------------------------------- chunks
+
+
+class Chunk:
+    """The input columns of some scenario rows, converted on first use."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self.frame = frame
+        self.n = len(frame)
+        self._cache: dict[str, Column] = {}
+        self._empty = Column.empty(self.n)
+
+    def col(self, name: str) -> Column:
+        column = self._cache.get(name)
+        if column is None:
+            if name in self.frame.columns:
+                found = input_spec(name)
+                if found is None:  # pragma: no cover - checked by check_columns
+                    raise KeyError(name)
+                column = convert(self.frame[name], found[0].kind)
+            else:
+                column = self._empty
+            self._cache[name] = column
+        return column
+
+    def section_columns(self, section: str, triggers_only: bool = False) -> Iterator[str]:
+        """The input columns of a section present in this chunk."""
+        for name in self.frame.columns:
+            found = input_spec(str(name))
+            wanted = found is not None and found[0].section == section
+            if wanted and (not triggers_only or found[0].trigger):  # type: ignore[index]
+                yield str(name)
+
+    def present(self, section: str) -> np.ndarray:
+        """Rows in which any triggering column of the section is non-blank."""
+        present = np.zeros(self.n, bool)
+        for name in self.section_columns(section, triggers_only=True):
+            present |= ~self.col(name).blank
+        return present
+
+
+@dataclass
+class SectionOut:
+    """What the kernel computed for one section of a chunk."""
+
+    present: np.ndarray
+    fast: np.ndarray
+    #: result column -> (values, valid rows); valid rows are always within ``fast``.
+    #: Money in cents (int64); counts int64; flags 0/1; the ratio float64.
+    values: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    @property
+    def scalar(self) -> np.ndarray:
+        """Rows the scalar path must compute (or explain)."""
+        rows: np.ndarray = self.present & ~self.fast
+        return rows
+
+
+def _nothing(n: int) -> SectionOut:
+    return SectionOut(np.zeros(n, bool), np.zeros(n, bool))
+
+
+# =========================================================================== grant
+# N.J.S.A. 34:1B-129a., b., c.; N.J.A.C. 19:31I-1.4(a) (the core: beip.grant_schedule)
+
+_MIN_PCT = _fraction(beip.MINIMUM_GRANT_PCT, _S_PCT)
+_MAX_PCT_W = _fraction(beip.MAXIMUM_PCT_OF_WITHHOLDINGS, _S_PCT)
+_MAX_PCT_P = _fraction(beip.MAXIMUM_PCT_OF_PARTNERS_TAX, _S_PCT)
+_SG_MAX_PCT_W = _fraction(beip.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS, _S_PCT)
+_SG_MAX_PCT_P = _fraction(beip.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX, _S_PCT)
+_CAP_CENTS = _fraction(beip.AVERAGE_CAP_PER_NEW_EMPLOYEE, 100)
+_CAP_FROM = _days(beip.CAP_AGREEMENTS_FROM)
+
+
+def _pct_ok(pct: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """0 (basis unused) or within [10%, high] (34:1B-129a., b.)."""
+    ok: np.ndarray = (pct == 0) | ((pct >= _MIN_PCT) & (pct <= high))
+    return ok
+
+
+def _fill_forward(
+    values: list[np.ndarray],
+    blank: list[np.ndarray],
+    fill_rows: np.ndarray,
+    count: np.ndarray,
+    step: object,
+) -> None:
+    """Runner convenience: blank entries k = 2..count filled from k-1 by ``step`` (in place)."""
+    for k in range(1, len(values)):
+        fill = fill_rows & (k + 1 <= count) & blank[k] & ~blank[k - 1]
+        if fill.any():
+            values[k] = np.where(fill, step(values[k - 1]), values[k])  # type: ignore[operator]
+            blank[k] = blank[k] & ~fill
+
+
+def _grown(growth: Column) -> object:
+    """``cents_down(previous x (1 + growth))``: previous <= 2 x 10^13 cents, factor <= 2 x 10^9."""
+    factor = np.where(growth.blank, 0, growth.values) + _S_GROWTH
+
+    def step(previous: np.ndarray) -> np.ndarray:
+        return mul_frac(previous, factor, _S_GROWTH)
+
+    return step
+
+
+def grant(chunk: Chunk) -> SectionOut:
+    """The grant schedule of every row (the core's ``beip.grant_schedule``)."""
+    n = chunk.n
+    present = chunk.present("grant")
+    if not present.any():
+        return _nothing(n)
+    fast = present.copy()
+
+    term = chunk.col("term")
+    has_term = ~term.blank
+    fast &= ~term.bad & (~has_term | ((term.values >= 1) & (term.values <= MAX_TERM)))
+    growth_w, growth_p = chunk.col("withholdings_growth"), chunk.col("partner_tax_growth")
+    fast &= ~growth_w.bad & ~growth_p.bad
+
+    cols = {
+        name: [chunk.col(f"{name}_{k}") for k in _YEARS]
+        for name in ("withholdings", "new_employees", "partner_tax")
+    }
+    last = np.zeros(n, I64)
+    for k in _YEARS:
+        given = np.zeros(n, bool)
+        for name in cols:
+            given |= ~cols[name][k - 1].blank
+        last[given] = k
+    count = np.where(has_term, term.values, last)
+    fast &= count >= 1
+    for k in _YEARS:
+        inside = k <= count
+        for name in cols:
+            fast &= ~(inside & cols[name][k - 1].bad)
+
+    w = [c.values for c in cols["withholdings"]]
+    w_blank = [c.blank for c in cols["withholdings"]]
+    e = [c.values for c in cols["new_employees"]]
+    e_blank = [c.blank for c in cols["new_employees"]]
+    p = [c.values for c in cols["partner_tax"]]
+    p_blank = [c.blank for c in cols["partner_tax"]]
+    _fill_forward(w, w_blank, has_term & fast, count, _grown(growth_w))
+    _fill_forward(e, e_blank, has_term & fast, count, lambda previous: previous)
+    _fill_forward(p, p_blank, has_term & fast, count, _grown(growth_p))
+
+    any_partner = np.zeros(n, bool)
+    for k in _YEARS:
+        any_partner |= (k <= count) & ~p_blank[k - 1]
+    for k in _YEARS:
+        inside = k <= count
+        fast &= ~(inside & (w_blank[k - 1] | e_blank[k - 1]))
+        fast &= ~(inside & any_partner & p_blank[k - 1])
+        fast &= ~(inside & ((w[k - 1] > MAX_MONEY_CENTS) | (p[k - 1] > MAX_MONEY_CENTS)))
+
+    agreement = chunk.col("agreement_date")
+    smart = chunk.col("smart_growth")
+    pct = chunk.col("pct")
+    partner_pct = chunk.col("partner_pct")
+    fast &= agreement.ok & ~smart.bad & pct.ok & ~partner_pct.bad
+    smart_growth = smart.values == 1
+    pct_w, pct_p = pct.values, partner_pct.values  # partner_pct blank: 0 (the core default)
+    fast &= _pct_ok(pct_w, np.where(smart_growth, _SG_MAX_PCT_W, _MAX_PCT_W))
+    fast &= _pct_ok(pct_p, np.where(smart_growth, _SG_MAX_PCT_P, _MAX_PCT_P))
+    fast &= (pct_w != 0) | (pct_p != 0)
+
+    capped = agreement.values >= _CAP_FROM
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    paid_before = np.zeros(n, I64)  # <= 10 x 1.3 x 10^13
+    before_total = np.zeros(n, I64)
+    before_cols, paid_cols = {}, {}
+    for k in _YEARS:
+        inside = fast & (k <= count)
+        base_w = np.where(inside, w[k - 1], 0)
+        base_p = np.where(inside & any_partner, p[k - 1], 0)
+        # cents_down(withholdings x pct) + cents_down(partner_tax x partner_pct): 34:1B-129a.
+        before = mul_frac(base_w, pct_w, _S_PCT) + mul_frac(base_p, pct_p, _S_PCT)
+        # min(grant, max(0, 50,000 x new employees - paid before)): N.J.A.C. 19:31I-1.4(a)
+        room = np.maximum(0, _CAP_CENTS * np.where(inside, e[k - 1], 0) - paid_before)
+        paid = np.where(capped, np.minimum(before, room), before)
+        paid_before += paid
+        before_total += before
+        before_cols[f"grant_before_cap_{k}"] = (before, inside)
+        paid_cols[f"grant_{k}"] = (paid, inside)
+    out["grant_term"] = (count, fast)
+    out["grant_cap_applies"] = (capped.astype(I64), fast)
+    out["grant_before_cap_total"] = (before_total, fast)
+    out["grant_total"] = (paid_before, fast)
+    out["grant_cap_reduction"] = (before_total - paid_before, fast)
+    out.update(before_cols)
+    out.update(paid_cols)
+    return SectionOut(present, fast, out)
+
+
+# =========================================================================== conversion
+# N.J.S.A. 34:1B-129e.(1)-(13) (the core: beip.conversion_schedule)
+
+_FIRST_ACCRUAL, _LAST_ACCRUAL = beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR
+_MAX_INSTALLMENTS = max(len(p.shares) for p in beip.CONVERSION_PARAGRAPHS)
+
+
+def _paragraph_table() -> dict[str, np.ndarray]:
+    years = range(_FIRST_ACCRUAL, _LAST_ACCRUAL + 1)
+    rows = [beip.conversion_paragraph(year) for year in years]
+    share_num = np.zeros((len(rows), _MAX_INSTALLMENTS), I64)
+    share_den = np.ones((len(rows), _MAX_INSTALLMENTS), I64)
+    for i, paragraph in enumerate(rows):
+        if paragraph.equal:  # split_equal: amount / count, not the (inexact) shares
+            continue
+        for j, share in enumerate(paragraph.shares):
+            num, den = share.as_integer_ratio()
+            share_num[i, j], share_den[i, j] = num, den
+    return {
+        "paragraph": np.array([p.paragraph for p in rows], I64),
+        "first": np.array([p.first_tax_year for p in rows], I64),
+        "count": np.array([len(p.shares) for p in rows], I64),
+        "equal": np.array([p.equal for p in rows], bool),
+        "late_rule": np.array([p.paragraph == 1 for p in rows], bool),
+        "share_num": share_num,
+        "share_den": share_den,
+    }
+
+
+_PARAGRAPHS = _paragraph_table()
+_FY2017_START = _days(beip.STATE_FISCAL_YEAR_2017_START)
+
+
+def state_fiscal_year(days: np.ndarray) -> np.ndarray:
+    """The State fiscal year containing each day (FY N: July 1 of N-1 to June 30 of N)."""
+    year, month, _ = civil_from_days(days)
+    return year + (month >= 7)
+
+
+def conversion_years(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ok rows, first tax year, last tax year) of each row's conversion, for the layout."""
+    year, approval = chunk.col("accrual_year"), chunk.col("approval_date")
+    ok = year.ok & (year.values >= _FIRST_ACCRUAL) & (year.values <= _LAST_ACCRUAL) & ~approval.bad
+    index = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
+    late = _PARAGRAPHS["late_rule"][index] & ~approval.blank & (approval.values >= _FY2017_START)
+    start = np.where(late, state_fiscal_year(approval.values), _PARAGRAPHS["first"][index])
+    return ok, start, start + _PARAGRAPHS["count"][index] - 1
+
+
+def conversion(chunk: Chunk, layout: Layout) -> SectionOut:
+    """The conversion schedule of every row, one column per tax year of the layout."""
+    n = chunk.n
+    present = chunk.present("conversion")
+    if not present.any():
+        return _nothing(n)
+    amount = chunk.col("conversion_amount")
+    ok, start, last = conversion_years(chunk)
+    fast = present & ok & amount.ok
+    fast &= (start >= layout.first_tax_year) & (last <= layout.last_tax_year)
+    year = chunk.col("accrual_year")
+    index = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
+    count = _PARAGRAPHS["count"][index]
+    equal = _PARAGRAPHS["equal"][index]
+    total = np.where(fast, amount.values, 0)  # <= 10^13 cents
+
+    parts = []
+    issued = np.zeros(n, I64)
+    for j in range(_MAX_INSTALLMENTS):
+        # equal installments: cents_down(amount / count); stated shares: cents_down(amount x
+        # share); the last installment takes the remainder (34:1B-129e.; split_equal /
+        # split_by_shares)
+        num, den = _PARAGRAPHS["share_num"][index, j], _PARAGRAPHS["share_den"][index, j]
+        by_share = (total * num) // den  # total <= 10^13 cents, num < den <= 100
+        part = np.where(equal, total // np.maximum(count, 1), by_share)
+        is_last = j == count - 1
+        part = np.where(is_last, total - issued, part)
+        part = np.where(j < count, part, 0)
+        issued += part
+        parts.append(part)
+
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {
+        "conversion_paragraph": (_PARAGRAPHS["paragraph"][index], fast),
+        "conversion_first_year": (start, fast),
+        "conversion_total": (total, fast),
+    }
+    years = layout.tax_years
+    by_year = np.zeros((len(years), n), I64)
+    rows = np.arange(n)
+    offset = np.where(fast, start - years.start, 0)
+    for j, part in enumerate(parts):
+        # installment j goes to tax year start + j (fast rows lie within the layout)
+        column = np.minimum(offset + j, len(years) - 1)
+        by_year[column, rows] += np.where(j < count, part, 0)
+    for i, tax_year in enumerate(years):
+        out[f"installment_{tax_year}"] = (by_year[i], fast)
+    return SectionOut(present, fast, out)
+
+
+# =========================================================================== credit
+# N.J.S.A. 34:1B-129f. (the core: beip.apply_credit), one tax year at a time
+
+
+def credit(chunk: Chunk, layout: Layout, converted: SectionOut) -> SectionOut:
+    """Each tax year's installment applied against that year's liability."""
+    n = chunk.n
+    present = chunk.present("credit")
+    if not present.any():
+        return _nothing(n)
+    fast = present & converted.fast
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    applied_total = np.zeros(n, I64)
+    refund_total = np.zeros(n, I64)
+    applied_cols, refund_cols = {}, {}
+    for tax_year in layout.tax_years:
+        liability = chunk.col(f"tax_liability_{tax_year}")
+        installment = converted.values[f"installment_{tax_year}"][0]
+        fast &= ~liability.bad & ~(liability.blank & (installment > 0))
+        # applied = min(credit, liability); the excess is an overpayment (refund)
+        applied = np.minimum(installment, np.where(liability.blank, 0, liability.values))
+        refund = installment - applied
+        applied_total += applied
+        refund_total += refund
+        applied_cols[f"credit_applied_{tax_year}"] = applied
+        refund_cols[f"credit_refund_{tax_year}"] = refund
+    out["credit_applied_total"] = (applied_total, fast)
+    out["credit_refund_total"] = (refund_total, fast)
+    out.update({name: (values, fast) for name, values in applied_cols.items()})
+    out.update({name: (values, fast) for name, values in refund_cols.items()})
+    return SectionOut(present, fast, out)
+
+
+# =========================================================================== ertc
+# N.J.S.A. 52:27BBB-55a., b., c., e. (the core: ertc.credit_schedule)
+
+_Y1_CENTS = _fraction(ertc.CREDIT_YEAR_ONE_AMOUNT, 100)
+_Y2_CENTS = _fraction(ertc.CREDIT_YEAR_TWO_AMOUNT, 100)
+_RATIO_PLACES = 10**ertc.AVERAGE_PLACES
+
+
+def credit_year_ends(start_days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Last days of credit years one and two (52:27BBB-55e.): year one starts on the
+    operations start when it is the 1st of a month, else on the 1st of the next month."""
+    year, month, day = civil_from_days(start_days)
+    first = year * 12 + (month - 1) + (day != 1)
+    months = ertc.CREDIT_YEAR_MONTHS
+    return _month_start(first + months) - 1, _month_start(first + 2 * months) - 1
+
+
+def _months_before(end_days: np.ndarray) -> np.ndarray:
+    """The core's ``_add_months(end, -12)``: same day a year earlier, clamped to month end."""
+    year, month, day = civil_from_days(end_days)
+    earlier = year - 1
+    return days_from_civil(earlier, month, np.minimum(day, days_in_month(earlier, month)))
+
+
+def next_period_end(end_days: np.ndarray) -> np.ndarray:
+    """Runner convenience: the same day a year later; a month's last day stays its last day."""
+    year, month, day = civil_from_days(end_days)
+    month_end = day == days_in_month(year, month)
+    later = year + 1
+    return days_from_civil(later, month, np.where(month_end, days_in_month(later, month), day))
+
+
+def _ratio_places(y1: np.ndarray, y2: np.ndarray) -> np.ndarray:
+    """min(1, y2 / y1) to 10 places, half to even (the core's ``_to_places``); 0 if y1 = 0."""
+    safe = np.maximum(y1, 1)
+    below = y2 < y1
+    numerator = np.where(below, y2, 0)
+    q = muldiv_floor(numerator, np.full_like(y2, _RATIO_PLACES), safe)
+    # the exact remainder y2 x 10^10 - q x y1 (in [0, y1)), computed modulo 2^64
+    remainder = (
+        numerator.astype(np.uint64) * np.uint64(_RATIO_PLACES)
+        - q.astype(np.uint64) * safe.astype(np.uint64)
+    ).view(I64)
+    remainder_twice = 2 * remainder
+    up = (remainder_twice > safe) | ((remainder_twice == safe) & (q % 2 == 1))
+    q = q + up
+    ratio = np.where(below, q, _RATIO_PLACES)
+    return np.where(y1 == 0, 0, ratio)
+
+
+def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
+    """The credit schedule of every row (the core's ``ertc.credit_schedule``)."""
+    n = chunk.n
+    present = chunk.present("ertc")
+    if not present.any():
+        return _nothing(n)
+    fast = present.copy()
+    width = layout.periods
+
+    periods = chunk.col("periods")
+    has_periods = ~periods.blank
+    fast &= ~periods.bad & (
+        ~has_periods | ((periods.values >= 1) & (periods.values <= MAX_PERIODS))
+    )
+    measures = ("period_end", "liability", "other_credits", "minimum_tax")
+    cols = {m: [chunk.col(f"{m}_{k}") for k in range(1, width + 1)] for m in measures}
+    last = np.zeros(n, I64)
+    for k in range(1, width + 1):
+        given = np.zeros(n, bool)
+        for m in measures:
+            given |= ~cols[m][k - 1].blank
+        last[given] = k
+    count = np.where(has_periods, periods.values, last)
+    fast &= (count >= 1) & (count <= width)
+    for k in range(1, width + 1):
+        for m in measures:
+            fast &= ~((k <= count) & cols[m][k - 1].bad)
+    growth = chunk.col("liability_growth")
+    fast &= ~growth.bad
+
+    values = {m: [c.values for c in cols[m]] for m in measures}
+    blank = {m: [c.blank for c in cols[m]] for m in measures}
+    fill = has_periods & fast
+    _fill_forward(values["period_end"], blank["period_end"], fill, count, next_period_end)
+    _fill_forward(values["liability"], blank["liability"], fill, count, _grown(growth))
+    for m in ("other_credits", "minimum_tax"):
+        _fill_forward(values[m], blank[m], fill, count, lambda previous: previous)
+    for k in range(1, width + 1):
+        inside = k <= count
+        for m in ("period_end", "liability", "minimum_tax"):
+            fast &= ~(inside & blank[m][k - 1])
+        fast &= ~(inside & (values["liability"][k - 1] > MAX_MONEY_CENTS))
+        if k > 1:  # period end dates strictly increasing (52:27BBB-55b.(1))
+            fast &= ~inside | (values["period_end"][k - 1] > values["period_end"][k - 2])
+    ends = values["period_end"]
+
+    start = chunk.col("operations_start")
+    y1, y2 = chunk.col("year1_new"), chunk.col("year2_new")
+    fractional, tax_type = chunk.col("fractional"), chunk.col("tax_type")
+    carry = chunk.col("carryforward_years")
+    fast &= start.ok & y1.ok & y2.ok & ~fractional.bad & ~tax_type.bad & ~carry.bad
+    priced_fractions = fractional.values == 1
+    fast &= priced_fractions | ((y1.values % _S_POS == 0) & (y2.values % _S_POS == 0))
+    insurance = tax_type.values == 1
+    keep = np.where(carry.blank, -1, carry.values)
+
+    # b.(1): the period in which or with which each credit year ends; the first period
+    # covers the twelve months ending on its end date
+    one_end, two_end = credit_year_ends(np.where(fast, start.values, 0))
+    first_start = _months_before(np.where(fast, ends[0], 0)) + 1
+    allowed_1 = np.zeros(n, I64)
+    allowed_2 = np.zeros(n, I64)
+    for k in range(1, width + 1):
+        inside = k <= count
+        allowed_1 += inside & (ends[k - 1] < one_end)
+        allowed_2 += inside & (ends[k - 1] < two_end)
+    fast &= (allowed_1 < count) & (allowed_2 < count)
+    fast &= (one_end >= first_start) & (two_end >= first_start)
+
+    # a.: $2,500 / $1,250 per new position, rounded down to the cent (positions / 10^8)
+    y1v, y2v = np.where(fast, y1.values, 0), np.where(fast, y2.values, 0)
+    credit_1 = mul_frac(y1v, _Y1_CENTS, _S_POS)  # <= 2.5 x 10^11 cents
+    credit_2 = mul_frac(y2v, _Y2_CENTS, _S_POS)
+    ratio_full = y2v >= y1v
+    no_ratio = y1v == 0
+    safe_y1 = np.maximum(y1v, 1)
+
+    remaining_1 = np.zeros(n, I64)
+    remaining_2 = np.zeros(n, I64)
+    totals = {name: np.zeros(n, I64) for name in ("allowed", "used", "refunded", "expired")}
+    carried_forward = np.zeros(n, I64)
+    detail: dict[str, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
+    for index in range(width):
+        inside = fast & (index < count)
+        is_1, is_2 = inside & (allowed_1 == index), inside & (allowed_2 == index)
+        new = np.where(is_1, credit_1, 0) + np.where(is_2, credit_2, 0)
+        remaining_1 = np.where(is_1, credit_1, remaining_1)
+        remaining_2 = np.where(is_2, credit_2, remaining_2)
+        liability = np.where(inside, values["liability"][index], 0)
+        others = np.where(
+            inside & ~blank["other_credits"][index], values["other_credits"][index], 0
+        )
+        minimum = np.where(inside, values["minimum_tax"][index], 0)
+        # b.(3): max(0, min(cents_down(50% x liability), liability - minimum) - other
+        # credits); insurance premiums taxes: max(0, liability - other credits)
+        limit = np.where(
+            insurance,
+            np.maximum(0, liability - others),
+            np.maximum(0, np.minimum(liability // 2, liability - minimum) - others),
+        )
+        limit = np.where(inside, limit, 0)
+        # use, oldest layer first (year one before year two)
+        use_1 = np.minimum(limit, remaining_1)
+        remaining_1 = remaining_1 - use_1
+        use_2 = np.minimum(limit - use_1, remaining_2)
+        remaining_2 = remaining_2 - use_2
+        # c.(2): in the period of credit year two, year one's remaining x the ratio
+        refund = np.zeros(n, I64)
+        if is_2.any():
+            base = np.where(is_2 & ~no_ratio, remaining_1, 0)
+            partial = muldiv_floor(base, np.where(ratio_full, 0, y2v), safe_y1)
+            refund = np.where(is_2 & ~no_ratio, np.where(ratio_full, base, partial), 0)
+        remaining_1 = remaining_1 - refund
+        # b.(2) with a carryforward limit N: what is left N periods after allowance expires
+        expire_1 = inside & (keep >= 0) & (allowed_1 + keep == index)
+        expire_2 = inside & (keep >= 0) & (allowed_2 + keep == index)
+        expired = np.where(expire_1, remaining_1, 0) + np.where(expire_2, remaining_2, 0)
+        remaining_1 = np.where(expire_1, 0, remaining_1)
+        remaining_2 = np.where(expire_2, 0, remaining_2)
+        carried_out = remaining_1 + remaining_2
+        used = use_1 + use_2
+        totals["allowed"] += np.where(inside, new, 0)
+        totals["used"] += np.where(inside, used, 0)
+        totals["refunded"] += np.where(inside, refund, 0)
+        totals["expired"] += np.where(inside, expired, 0)
+        carried_forward = np.where(inside & (index == count - 1), carried_out, carried_forward)
+        k = index + 1
+        for name, value in (
+            ("new_credit", new),
+            ("limit", limit),
+            ("used", used),
+            ("refund", refund),
+            ("expired", expired),
+            ("carried_out", carried_out),
+        ):
+            detail.setdefault(name, {})[k] = (value, inside)
+
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {
+        "ertc_year1_credit": (credit_1, fast),
+        "ertc_year2_credit": (credit_2, fast),
+        "ertc_sustained_effort_ratio": (
+            _ratio_places(y1v, y2v).astype(np.float64) / _RATIO_PLACES,
+            fast,
+        ),
+        "ertc_year1_period": (allowed_1 + 1, fast),
+        "ertc_year2_period": (allowed_2 + 1, fast),
+        "ertc_credits_allowed": (totals["allowed"], fast),
+        "ertc_used": (totals["used"], fast),
+        "ertc_refunded": (totals["refunded"], fast),
+        "ertc_expired": (totals["expired"], fast),
+        "ertc_carried_forward": (carried_forward, fast),
+    }
+    for name, by_period in detail.items():
+        for k, value in by_period.items():
+            out[f"ertc_{name}_{k}"] = value
+    return SectionOut(present, fast, out)

@@ -1,0 +1,109 @@
+"""``scenarios_table``: the scenario runner on a worksheet range, for ``NJ_SCENARIOS(table)``.
+
+The range's first row holds the column names of ``docs/scenarios.md``; each further row
+is a scenario. The result is the results table as one array with a header row (the
+``id``, ``label`` and ``error`` columns, then the results): it spills from one cell.
+
+Cell conventions, as in the other NJ_* functions: a blank cell is blank (an empty string
+too); percentages are fractions; dates are Excel serial numbers (1900 date system) in
+the date columns (ISO text and date objects are accepted too); money comes back as
+numbers (the float of the exact amount), a blank result as an empty cell. A bad row
+never fails the call: its message is in its ``error`` cell. A bad table (an unknown
+column, a duplicate or missing header) raises :class:`ScenarioError` with the reason.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from nj_incentives.excel import date_from_serial
+from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
+from nj_incentives.scenarios.convert import is_blank
+
+__all__ = ["scenarios_table"]
+
+
+def _serial_date(value: object) -> object:
+    """An Excel serial number as a date; anything else as it is (the core judges it)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return value
+    day = date_from_serial(float(value))
+    return value if day is None else day
+
+
+def _header(rows: Sequence[Sequence[object]]) -> list[str]:
+    if not rows or not rows[0]:
+        raise ScenarioError("the table needs a header row of column names")
+    header = []
+    for i, cell in enumerate(rows[0], 1):
+        if is_blank(cell):
+            header.append("")
+            continue
+        if not isinstance(cell, str):
+            raise ScenarioError(f"header cell {i} ({cell!r}) is not a column name")
+        header.append(cell.strip())
+    return header
+
+
+def _column(values: list[object], kind: Kind | None) -> object:
+    """A column of cells as the runner reads it: numbers as floats where all are numbers."""
+    cells = [None if is_blank(v) else v for v in values]
+    if kind is Kind.DATE:
+        return np.array([_serial_date(v) for v in cells], dtype=object)
+    numeric = all(
+        v is None or (isinstance(v, numbers.Real) and not isinstance(v, bool)) for v in cells
+    )
+    if numeric and kind not in (Kind.BOOL, Kind.CHOICE, None):
+        return np.array([np.nan if v is None else float(v) for v in cells], dtype=np.float64)  # type: ignore[arg-type]
+    return np.array(cells, dtype=object)
+
+
+def _cell(value: object) -> object:
+    """A result as a cell: blanks (NaN, NA, None) empty, numpy scalars as Python values."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, np.generic):
+        value = value.item()
+        if isinstance(value, float) and math.isnan(value):
+            return None
+    return value
+
+
+def scenarios_table(rows: Sequence[Sequence[object]]) -> list[list[object]]:
+    """The scenario runner on a table with a header row: the results with a header row.
+
+    ``rows[0]`` names the columns (``docs/scenarios.md``); blank columns (an empty
+    header and no values) are ignored, as are rows with every cell blank at the end.
+    """
+    from nj_incentives.scenarios.runner import run_scenarios
+
+    header = _header(rows)
+    body = [list(row) + [None] * (len(header) - len(row)) for row in rows[1:]]
+    while body and all(is_blank(v) for v in body[-1]):
+        body.pop()
+    keep_index = []
+    for i, name in enumerate(header):
+        if name:
+            keep_index.append(i)
+        elif any(not is_blank(row[i]) for row in body):
+            raise ScenarioError(f"column {i + 1} has values but no name in the header row")
+    names = [header[i] for i in keep_index]
+    check_columns(names)
+    data = {}
+    for i, name in zip(keep_index, names, strict=True):
+        found = input_spec(name)
+        data[name] = _column([row[i] for row in body], found[0].kind if found else None)
+    frame = pd.DataFrame(data, index=pd.RangeIndex(len(body)))
+    results = run_scenarios(frame)
+    out: list[list[object]] = [[str(c) for c in results.columns]]
+    columns = [results[c].astype(object).tolist() for c in results.columns]
+    for r in range(len(results)):
+        out.append([_cell(column[r]) for column in columns])
+    return out

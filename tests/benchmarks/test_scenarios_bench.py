@@ -1,0 +1,128 @@
+"""Benchmark of the scenario runner (issue 6): figures printed, never a failure.
+
+Run with ``pytest tests/benchmarks/test_scenarios_bench.py -m benchmark -s``; the figures
+go in docs/performance.md, "Scenario runner (issue 6)".
+
+What is measured, in a fresh Python process (so that its peak memory is this run's):
+
+- the table: :func:`nj_incentives.scenarios.generate.example_portfolio` (every section in
+  every row: a BEIP grant with a 1-10 year term filled forward from year 1, a conversion
+  of an accrual 2008-2025 applied against nine tax years' liabilities, an ERTC over four
+  privilege periods), with one row in a thousand made bad (pct 0.95) so that the scalar
+  path that explains bad rows is part of the run;
+- **end to end** = ``run_scenarios(df)``: from the pandas DataFrame in memory to the
+  results DataFrame (checking the columns, planning the layout, reading every column
+  into exact integers, the kernel, the core's messages for the bad rows, and building
+  the results frame: float dollars, nullable ints, the error column). Not included:
+  building the input table and reading or writing files;
+- **peak memory** = the process's peak resident set size (``ru_maxrss``), which includes
+  the interpreter and libraries, the input table and the results;
+- **the loop** = the same rows one at a time through the calculation core
+  (:func:`nj_incentives.scenarios.scalar.run_row`: each row's cells as a dict, blank as
+  None, then the core's ``grant_schedule``, ``conversion_schedule``, ``apply_credit`` per
+  tax year and ``credit_schedule``), timed on a sample of rows and scaled to the table.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.benchmark
+
+ROWS = 1_000_000
+LOOP_SAMPLE = 2_000
+
+_SCRIPT = r"""
+import json, resource, sys, time
+import numpy as np
+
+rows, sample = int(sys.argv[1]), int(sys.argv[2])
+rss_kib = lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+started = time.perf_counter()
+import pandas as pd
+from nj_incentives.scenarios import run_scenarios, plan_layout
+from nj_incentives.scenarios import scalar
+from nj_incentives.scenarios.convert import raw_values, is_blank
+from nj_incentives.scenarios.generate import example_portfolio
+imported = time.perf_counter() - started
+after_import = rss_kib()
+
+df = example_portfolio(rows, seed=2026)
+df.loc[df.index[::1000], "pct"] = 0.95  # one row in a thousand is bad
+input_mib = df.memory_usage(deep=True).sum() / 2**20
+before_run = rss_kib()
+
+start = time.perf_counter()
+results = run_scenarios(df)
+wall = time.perf_counter() - start
+peak = rss_kib()
+output_mib = results.memory_usage(deep=True).sum() / 2**20
+errors = int(results["error"].notna().sum())
+
+# the per-row loop over the scalar core, on a sample of the same table
+layout = plan_layout(df)
+picked = np.random.default_rng(1).choice(rows, sample, replace=False)
+part = df.iloc[np.sort(picked)]
+columns = {c: raw_values(part[c], np.arange(len(part))) for c in part.columns if c != "id"}
+sections = {"grant": True, "conversion": True, "credit": True, "ertc": True}
+start = time.perf_counter()
+loop_errors = 0
+for i in range(len(part)):
+    cells = {c: v[i] for c, v in columns.items()}
+    out, messages = scalar.run_row(cells, layout, sections)
+    loop_errors += bool(messages)
+loop = time.perf_counter() - start
+
+print(json.dumps({
+    "rows": rows, "wall_s": wall, "rows_per_s": rows / wall, "peak_mib": peak / 1024,
+    "rss_after_import_mib": after_import / 1024, "rss_before_run_mib": before_run / 1024,
+    "input_mib": input_mib, "output_mib": output_mib, "output_columns": results.shape[1],
+    "errors": errors, "import_s": imported,
+    "loop_rows": sample, "loop_s": loop, "loop_us_per_row": loop / sample * 1e6,
+    "loop_scaled_s": loop / sample * rows, "ratio": loop / sample * rows / wall,
+    "loop_errors": loop_errors,
+}))
+"""
+
+
+@pytest.fixture(autouse=True)
+def _only_when_asked(request: pytest.FixtureRequest) -> None:
+    """About a minute: run only with ``-m benchmark``."""
+    if "benchmark" not in str(request.config.getoption("-m") or ""):
+        pytest.skip("benchmark: run with -m benchmark")
+
+
+def measure(rows: int = ROWS, sample: int = LOOP_SAMPLE) -> dict[str, float]:
+    """The figures of one run in a fresh process."""
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, str(rows), str(sample)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def test_one_million_scenarios_end_to_end() -> None:
+    f = measure()
+    print()
+    print(f"scenario runner, {f['rows']:,.0f} scenarios, pandas engine, 2 cores:")
+    print(f"  end to end (DataFrame in -> results DataFrame out): {f['wall_s']:.2f} s")
+    print(f"    = {f['rows_per_s']:,.0f} scenarios/s; {f['errors']:,.0f} rows with errors")
+    print(f"  peak RSS of the process: {f['peak_mib']:,.0f} MiB")
+    print(
+        f"    (after imports {f['rss_after_import_mib']:,.0f} MiB; with the input table"
+        f" {f['rss_before_run_mib']:,.0f} MiB; input frame {f['input_mib']:,.0f} MiB;"
+        f" results frame {f['output_mib']:,.0f} MiB, {f['output_columns']:.0f} columns)"
+    )
+    print(
+        f"  per-row loop over the scalar core: {f['loop_us_per_row']:,.0f} us/row on"
+        f" {f['loop_rows']:,.0f} rows, scaled to {f['rows']:,.0f}: {f['loop_scaled_s']:,.0f} s"
+    )
+    print(f"  ratio loop / vectorized: {f['ratio']:,.0f}x")
+    print("  targets: < 10 s, < 1.5 GiB (1,536 MiB), >= 50x")

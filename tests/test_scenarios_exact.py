@@ -1,0 +1,674 @@
+"""The scenario kernel equals the scalar core to the cent on every row.
+
+Two properties, over random scenario tables that mix valid rows, edge cases (at the
+$50,000 cap, at cent boundaries, at installment remainders, at the first period's
+boundary) and bad inputs:
+
+1. the vectorized kernel and the scalar path (every row through the core) give the same
+   table: every result, every blank, every error message;
+2. the scalar path gives what direct calls of the core give (so the kernel does too).
+
+Plus the exact integer helpers against Python integers, and worked examples.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from nj_incentives.law import beip, ertc
+from nj_incentives.law.common import InputError, cents_down
+from nj_incentives.scenarios import kernel
+from nj_incentives.scenarios.runner import _run_frame, plan_layout, run_scenarios
+
+D = Decimal
+SLOW = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def both_paths(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(kernel path, scalar path) results of a table, money in integer cents."""
+    frame = frame.assign(id=np.arange(len(frame)))
+    layout = plan_layout(frame)
+    fast = _run_frame(frame, layout, money="cents", chunk_rows=7)
+    slow = _run_frame(frame, layout, money="cents", force_scalar=True)
+    return fast, slow
+
+
+def assert_same(fast: pd.DataFrame, slow: pd.DataFrame) -> None:
+    assert list(fast.columns) == list(slow.columns)
+    for column in fast.columns:
+        a, b = fast[column], slow[column]
+        same = (a.isna() & b.isna()) | (a == b).fillna(False)
+        if not same.all():
+            row = int(np.flatnonzero(~same.to_numpy())[0])
+            raise AssertionError(
+                f"{column} row {row}: kernel {a.iloc[row]!r} != core {b.iloc[row]!r}"
+                f" (error: {slow['error'].iloc[row]!r})"
+            )
+
+
+# =========================================================================== strategies
+
+blank = st.none()
+cents = st.integers(0, 10**9).map(lambda c: c / 100)
+odd_money = st.sampled_from([0.0, 0.01, 0.02, 0.03, 0.05, 0.99, 1.0, 3.33, 100000.01, 99999.99])
+bad_money = st.sampled_from([-0.01, 1234.565, 2e11, "12,000.50", "abc", True])
+money = st.one_of(cents, odd_money, blank, bad_money.filter(lambda _: True))
+money_mostly_ok = st.one_of(cents, cents, cents, odd_money, blank)
+pct_values = st.sampled_from(
+    [0, 0.1, 0.10000001, 0.25, 0.3, 0.333333333, 0.3333333333333333, 0.5, 0.50000001, 0.8,
+     0.123456789, 0.09999999, 50, -0.1, 1, "0.4", None]
+)  # fmt: skip
+dates = st.dates(dt.date(1995, 1, 1), dt.date(2030, 12, 31))
+date_cells = st.one_of(
+    dates.map(dt.date.isoformat),
+    dates,
+    st.sampled_from(["2003-06-30", "2003-07-01", "2016-06-30", "2016-07-01", "not a date"]),
+    blank,
+)
+
+
+@st.composite
+def grant_rows(draw: st.DrawFn) -> dict[str, object]:
+    smart = draw(st.sampled_from([None, True, False, "yes", 1, "maybe"]))
+    pct = draw(pct_values)
+    row: dict[str, object] = {
+        "agreement_date": draw(date_cells),
+        "pct": pct,
+        "partner_pct": draw(st.sampled_from([None, 0, 0.1, 0.3, 0.5, 0.31])),
+        "smart_growth": smart,
+    }
+    term = draw(st.integers(1, 10))
+    if draw(st.booleans()):
+        row["term"] = draw(st.sampled_from([term, term, 11, 0, 2.5]))
+        row["withholdings_growth"] = draw(st.sampled_from([None, 0, 0.03, -0.25, 1.5]))
+    partners = draw(st.booleans())
+    paid_before = 0.0
+    for k in range(1, term + 1):
+        employees = draw(st.one_of(st.integers(0, 30), st.sampled_from([None, -1, 2.5, 10**7])))
+        row[f"new_employees_{k}"] = employees
+        at_cap = draw(st.integers(0, 3)) == 0 and isinstance(pct, float) and 0.1 <= pct <= 0.8
+        if at_cap and isinstance(employees, int) and 50000 * employees > paid_before:
+            # withholdings putting this year's grant at the cap room, give or take a cent
+            room = 50000 * employees - paid_before
+            delta = draw(st.sampled_from([-0.01, 0, 0.01]))
+            row[f"withholdings_{k}"] = round(room / pct + delta, 2)
+            paid_before += room
+            continue
+        row[f"withholdings_{k}"] = draw(money_mostly_ok if k > 1 else money)
+        if partners:
+            row[f"partner_tax_{k}"] = draw(money_mostly_ok)
+    return row
+
+
+@st.composite
+def conversion_rows(draw: st.DrawFn) -> dict[str, object]:
+    row: dict[str, object] = {
+        "accrual_year": draw(st.one_of(st.integers(2006, 2027), st.sampled_from([None, 2012.5]))),
+        "conversion_amount": draw(
+            st.one_of(cents, odd_money, st.sampled_from([100000.0, 100000.01, 0.04, None, -5.0]))
+        ),
+        "approval_date": draw(st.one_of(blank, date_cells)),
+    }
+    if draw(st.booleans()):
+        for year in range(2017, 2026):
+            row[f"tax_liability_{year}"] = draw(st.one_of(money_mostly_ok, money_mostly_ok, money))
+    return row
+
+
+@st.composite
+def ertc_rows(draw: st.DrawFn) -> dict[str, object]:
+    fractional = draw(st.sampled_from([None, False, True, "TRUE"]))
+    positions = st.one_of(
+        st.integers(0, 50),
+        st.sampled_from([0.5, 12.5, 1 / 3, 0.33333333, 2.25, None, -1]),
+    )
+    start = draw(dates)
+    row: dict[str, object] = {
+        "operations_start": draw(st.one_of(st.just(start.isoformat()), date_cells)),
+        "year1_new": draw(positions),
+        "year2_new": draw(positions),
+        "fractional": fractional,
+        "tax_type": draw(st.sampled_from([None, "cbt", "insurance", "CBT", "other"])),
+        "carryforward_years": draw(st.sampled_from([None, None, 0, 1, 2, 5, -1])),
+    }
+    count = draw(st.integers(1, 5))
+    end = draw(
+        st.one_of(
+            # first period ending so that credit year one ends just inside / outside it
+            st.just(start.replace(day=1) + dt.timedelta(days=draw(st.integers(300, 420)))),
+            dates,
+            st.sampled_from([dt.date(2024, 2, 29), dt.date(2023, 12, 31), dt.date(2023, 6, 30)]),
+        )
+    )
+    if draw(st.booleans()):
+        row["periods"] = draw(st.sampled_from([count, count, 0, 41]))
+        row["period_end_1"] = end.isoformat()
+        row["liability_1"] = draw(money_mostly_ok)
+        row["minimum_tax_1"] = draw(st.sampled_from([500.0, 2000.0, 0.0, None]))
+        row["liability_growth"] = draw(st.sampled_from([None, 0.05, -0.1]))
+        return row
+    for k in range(1, count + 1):
+        row[f"period_end_{k}"] = draw(
+            st.one_of(st.just(end.isoformat()), st.just(end), date_cells)
+            if k == 1 or draw(st.integers(0, 9)) == 0
+            else st.just(dt.date(end.year + k - 1, end.month, min(end.day, 28)).isoformat())
+        )
+        row[f"liability_{k}"] = draw(
+            st.one_of(money_mostly_ok, st.sampled_from([8000.01, 3999.99]))
+        )
+        row[f"other_credits_{k}"] = draw(st.one_of(blank, blank, money_mostly_ok))
+        row[f"minimum_tax_{k}"] = draw(st.sampled_from([500.0, 562.5, 2000.0, 0.0, None, 1e6]))
+    return row
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> pd.DataFrame:
+    rows = []
+    for _ in range(draw(st.integers(1, 12))):
+        row: dict[str, object] = {}
+        for section in draw(st.sets(st.sampled_from(["grant", "conversion", "ertc"]), min_size=1)):
+            part = {"grant": grant_rows, "conversion": conversion_rows, "ertc": ertc_rows}[section]
+            row.update(draw(part()))
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    if draw(st.booleans()):  # numeric columns as numbers (the fast path), not objects
+        for column in frame.columns:
+            converted = pd.to_numeric(frame[column], errors="coerce")
+            if converted.notna().sum() == frame[column].notna().sum():
+                frame[column] = converted.astype(float)
+    return frame
+
+
+# =========================================================================== property 1
+
+
+@SLOW
+@given(tables())
+def test_kernel_equals_scalar_core_on_every_row(frame: pd.DataFrame) -> None:
+    fast, slow = both_paths(frame)
+    assert_same(fast, slow)
+    assert len(fast) == len(frame)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_kernel_equals_scalar_core_on_a_noisy_table(seed: int) -> None:
+    frame = _noisy_table(1500, seed)
+    fast, slow = both_paths(frame)
+    assert_same(fast, slow)
+    # the table does exercise both paths and every section
+    assert fast["error"].isna().sum() > 50
+    assert fast["error"].notna().sum() > 50
+    for column in ("grant_total", "credit_refund_total", "ertc_refunded", "ertc_expired"):
+        assert (fast[column].fillna(0) > 0).sum() > 10, column
+
+
+def _noisy_table(n: int, seed: int) -> pd.DataFrame:
+    """Mostly valid scenarios with a few percent of bad or awkward cells, as numpy columns."""
+    rng = np.random.default_rng(seed)
+
+    def some(values: list[object], p_blank: float = 0.0) -> np.ndarray:
+        out = np.array(values, dtype=object)[rng.integers(0, len(values), n)]
+        out[rng.random(n) < p_blank] = None
+        return out
+
+    def money(scale: float, p_blank: float = 0.02, p_odd: float = 0.01) -> np.ndarray:
+        v = np.round(rng.random(n) * scale * rng.choice([0.01, 0.1, 1, 3], n), 2)
+        odd = rng.random(n) < p_odd
+        v[odd] = rng.choice([-1.0, 1234.565, 2e11, 0.01, 0.005], odd.sum())
+        v[rng.random(n) < p_blank] = np.nan
+        return v
+
+    d: dict[str, object] = {
+        "agreement_date": some(["2003-06-30", "2003-07-01", "2010-05-01", "1999-01-01"]),
+        "pct": some([0.1, 0.25, 0.4, 0.5, 0.3333333333333333, 0.123456789, 0.55, 0]),
+        "partner_pct": some([None, None, 0, 0.1, 0.3, 0.35]),
+        "smart_growth": some([None, False, True]),
+        "term": some([None, None, 3, 5, 10, 11]),
+        "withholdings_growth": some([None, 0.03, -0.2]),
+    }
+    for k in range(1, 11):
+        d[f"withholdings_{k}"] = money(1e6, p_blank=0.02 * k)
+        employees = rng.integers(0, 30, n).astype(float)
+        employees[rng.random(n) < 0.02 * k] = np.nan
+        d[f"new_employees_{k}"] = employees
+    d.update(
+        accrual_year=some([2008, 2012, 2013, 2014, 2016, 2018, 2021, 2024, 2025, 2026]),
+        conversion_amount=money(2e6),
+        approval_date=some([None, None, "2016-06-30", "2016-07-01", "2017-09-15", "2019-12-01"]),
+    )
+    for year in range(2017, 2026):
+        d[f"tax_liability_{year}"] = money(6e5, p_blank=0.01)
+    d.update(
+        operations_start=some(["2023-01-01", "2023-01-15", "2022-07-31", "2024-02-29"]),
+        year1_new=rng.integers(0, 40, n).astype(float),
+        year2_new=rng.integers(0, 40, n).astype(float),
+        fractional=some([None, False, True]),
+        tax_type=some([None, "cbt", "cbt", "insurance"]),
+        carryforward_years=some([None, None, 0, 1, 2, 5]),
+    )
+    base = rng.integers(0, 3, n)
+    starts = [dt.date(2022, 12, 31), dt.date(2023, 6, 30), dt.date(2023, 12, 31)]
+    for k in range(1, 6):
+        d[f"period_end_{k}"] = np.array(
+            [dt.date(starts[b].year + k - 1, starts[b].month, starts[b].day) for b in base],
+            dtype=object,
+        )
+        d[f"liability_{k}"] = money(1e5, p_blank=0.01)
+        d[f"other_credits_{k}"] = money(2e3, p_blank=0.5)
+        d[f"minimum_tax_{k}"] = rng.choice([500.0, 2000.0, 1125.0], n)
+    return pd.DataFrame(d)
+
+
+# =========================================================================== property 2
+
+
+@st.composite
+def valid_grants(draw: st.DrawFn) -> dict[str, object]:
+    smart = draw(st.booleans())
+    high_w, high_p = (0.8, 0.5) if smart else (0.5, 0.3)
+    pct = draw(
+        st.one_of(st.just(0.0), st.integers(10**8, int(high_w * 10**9)).map(lambda p: p / 1e9))
+    )
+    partner_pct = draw(st.integers(10**8, int(high_p * 10**9)).map(lambda p: p / 1e9))
+    assume(pct or partner_pct)
+    term = draw(st.integers(1, 10))
+    return {
+        "agreement_date": draw(st.sampled_from(["2003-06-30", "2003-07-01", "2012-01-01"])),
+        "pct": pct,
+        "partner_pct": partner_pct,
+        "smart_growth": smart,
+        "withholdings": [draw(cents) for _ in range(term)],
+        "new_employees": [draw(st.integers(0, 40)) for _ in range(term)],
+        "partner_tax": [draw(cents) for _ in range(term)],
+    }
+
+
+@SLOW
+@given(st.lists(valid_grants(), min_size=1, max_size=8))
+def test_grant_results_equal_direct_core_calls(rows: list[dict[str, object]]) -> None:
+    flat = []
+    for row in rows:
+        cells = {k: v for k, v in row.items() if not isinstance(v, list)}
+        for name in ("withholdings", "new_employees", "partner_tax"):
+            for k, value in enumerate(row[name], 1):  # type: ignore[arg-type]
+                cells[f"{name}_{k}"] = value
+        flat.append(cells)
+    results = run_scenarios(pd.DataFrame(flat), money="decimal")
+    for row, (_, result) in zip(rows, results.iterrows(), strict=True):
+        schedule = beip.grant_schedule(
+            row["withholdings"],  # type: ignore[arg-type]
+            row["new_employees"],  # type: ignore[arg-type]
+            row["pct"],  # type: ignore[arg-type]
+            row["agreement_date"],  # type: ignore[arg-type]
+            row["smart_growth"],  # type: ignore[arg-type]
+            row["partner_tax"],  # type: ignore[arg-type]
+            row["partner_pct"],  # type: ignore[arg-type]
+        )
+        assert result["error"] is None
+        assert result["grant_total"] == schedule.total
+        assert result["grant_cap_applies"] == schedule.cap_applies
+        for year in schedule.rows:
+            assert result[f"grant_{year.year}"] == year.grant
+            assert result[f"grant_before_cap_{year.year}"] == year.grant_before_cap
+
+
+@SLOW
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(2008, 2025),
+            st.one_of(cents, odd_money),
+            st.one_of(blank, dates),
+            st.lists(st.one_of(cents, odd_money), min_size=9, max_size=9),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_conversion_and_credit_equal_direct_core_calls(rows: list[tuple]) -> None:  # type: ignore[type-arg]
+    table = []
+    for year, amount, approval, liabilities in rows:
+        cells: dict[str, object] = {
+            "accrual_year": year,
+            "conversion_amount": amount,
+            "approval_date": approval,
+        }
+        cells.update({f"tax_liability_{2017 + i}": v for i, v in enumerate(liabilities)})
+        table.append(cells)
+    frame = pd.DataFrame(table)
+    results = run_scenarios(frame, money="decimal")
+    for (year, amount, approval, liabilities), (_, result) in zip(
+        rows, results.iterrows(), strict=True
+    ):
+        schedule = beip.conversion_schedule(year, amount, approval)
+        assert result["conversion_first_year"] == schedule.first_tax_year
+        assert result["conversion_total"] == schedule.total
+        by_year = {row.tax_year: row.amount for row in schedule.rows}
+        for tax_year, installment in by_year.items():
+            assert result[f"installment_{tax_year}"] == installment
+        if any(v for y, v in by_year.items() if y > 2025):  # no liability given after 2025
+            assert result["error"].startswith("tax_liability_")
+            assert result["credit_applied_total"] is None
+            continue
+        assert result["error"] is None
+        for tax_year, installment in by_year.items():
+            if tax_year > 2025:  # no liability given: nothing to apply (installment 0)
+                assert installment == 0
+                assert result[f"credit_applied_{tax_year}"] == 0
+                continue
+            applied = beip.apply_credit(installment, liabilities[tax_year - 2017])
+            assert result[f"credit_applied_{tax_year}"] == applied.applied
+            assert result[f"credit_refund_{tax_year}"] == applied.overpayment
+
+
+@SLOW
+@given(
+    start=dates,
+    y1=st.integers(0, 60),
+    y2=st.integers(0, 60),
+    carry=st.sampled_from([None, 0, 1, 2, 5]),
+    tax_type=st.sampled_from(["cbt", "insurance"]),
+    periods=st.lists(
+        st.tuples(st.one_of(cents, odd_money), st.one_of(cents, odd_money), odd_money),
+        min_size=3,
+        max_size=6,
+    ),
+)
+def test_ertc_equals_direct_core_calls(
+    start: dt.date,
+    y1: int,
+    y2: int,
+    carry: int | None,
+    tax_type: str,
+    periods: list[tuple[float, float, float]],
+) -> None:
+    ends = [dt.date(start.year + k, 12, 31) for k in range(len(periods))]
+    row: dict[str, object] = {
+        "operations_start": start,
+        "year1_new": y1,
+        "year2_new": y2,
+        "carryforward_years": carry,
+        "tax_type": tax_type,
+    }
+    for k, (end, (liability, others, minimum)) in enumerate(zip(ends, periods, strict=True), 1):
+        row.update(
+            {
+                f"period_end_{k}": end,
+                f"liability_{k}": liability,
+                f"other_credits_{k}": others,
+                f"minimum_tax_{k}": minimum,
+            }
+        )
+    result = run_scenarios(pd.DataFrame([row]), money="decimal").iloc[0]
+    periods_ = ertc.privilege_periods(ends, *map(list, zip(*periods, strict=True)))
+    options: dict[str, object] = {"carryforward_years": carry, "tax_type": tax_type}
+    error = _core_error(lambda: ertc.credit_schedule(start, y1, y2, periods_, **options))
+    assert result["error"] == error  # e.g. credit year two ends after the last period
+    if error is not None:
+        return
+    schedule = ertc.credit_schedule(start, y1, y2, periods_, **options)  # type: ignore[arg-type]
+    for name in ("credits_allowed", "used", "refunded", "expired"):
+        assert result[f"ertc_{name}"] == getattr(schedule, name)
+    assert result["ertc_carried_forward"] == schedule.carried_out
+    for k, period in enumerate(schedule.rows, 1):
+        for name in ("new_credit", "limit", "used", "refund", "expired", "carried_out"):
+            assert result[f"ertc_{name}_{k}"] == getattr(period, name), (name, k)
+
+
+def _core_error(call: object) -> str | None:
+    """The core's message when ``call()`` raises InputError, else None."""
+    try:
+        call()  # type: ignore[operator]
+    except InputError as error:
+        return str(error)
+    return None
+
+
+# =========================================================================== messages
+
+
+@pytest.mark.parametrize(
+    ("cells", "message"),
+    [
+        (
+            {"agreement_date": "2012-01-01", "pct": 50, "withholdings_1": 1, "new_employees_1": 1},
+            "pct = 50: a percentage is a fraction (50% = 0.5); did you mean 50%?"
+            " (N.J.S.A. 34:1B-129a.)",
+        ),
+        (
+            {
+                "agreement_date": "2012-01-01",
+                "pct": 0.55,
+                "withholdings_1": 1,
+                "new_employees_1": 1,
+            },
+            "pct = 0.55: must be from 10% to 50% of the withholdings, or 0 if that basis is not"
+            " used (N.J.S.A. 34:1B-129a.)",
+        ),
+        (
+            {
+                "agreement_date": "2012-01-01",
+                "pct": 0.5,
+                "withholdings_1": -5,
+                "new_employees_1": 1,
+            },
+            "withholdings = -5: year 1: must not be negative (N.J.S.A. 34:1B-129a.)",
+        ),
+        (
+            {"accrual_year": 2007, "conversion_amount": 10},
+            "accrual_year = 2007: subsection e. converts grants accrued in calendar years 2008"
+            " to 2025 only (N.J.S.A. 34:1B-129e.)",
+        ),
+    ],
+)
+def test_error_messages_are_the_cores(cells: dict[str, object], message: str) -> None:
+    for frame in (pd.DataFrame([cells]), pd.DataFrame([cells]).astype(object)):
+        assert run_scenarios(frame)["error"].iloc[0] == message
+
+
+def test_messages_match_a_direct_core_call() -> None:
+    with pytest.raises(InputError) as raised:
+        beip.grant_schedule([100], [1], "0.9", "2012-01-01")
+    frame = pd.DataFrame(
+        [
+            {
+                "agreement_date": "2012-01-01",
+                "pct": "0.9",
+                "withholdings_1": 100,
+                "new_employees_1": 1,
+            }
+        ]
+    )
+    assert run_scenarios(frame)["error"].iloc[0] == str(raised.value)
+
+
+def test_runner_limits_are_row_errors_naming_the_column() -> None:
+    frame = pd.DataFrame(
+        [
+            {"accrual_year": 2012, "conversion_amount": 2e11},
+            {"accrual_year": 2012, "conversion_amount": 1000.005},
+            {"accrual_year": 2012, "conversion_amount": 1000.25},
+        ]
+    )
+    errors = run_scenarios(frame)["error"].tolist()
+    assert errors[0] == (
+        "conversion_amount = 200000000000: exceeds the scenario runner's limit of"
+        " 100,000,000,000.00 (scenario runner limit, docs/scenarios.md)"
+    )
+    assert errors[1].startswith("conversion_amount = 1000.005: has fractions of a cent")
+    assert errors[2] is None
+
+
+# =========================================================================== edge cases
+
+
+def test_cap_boundary_to_the_cent() -> None:
+    # 4 new employees: room 4 x 50,000 = 200,000.00 in year 1.
+    # year 1: 400,000.00 x 50% = 200,000.00 -> paid in full (exactly at the cap)
+    # year 2: 400,000.02 x 50% = 200,000.01; room max(0, 8 x 50,000 - 200,000) = 200,000.00
+    #         -> reduced by one cent to 200,000.00
+    # year 3: 0.03 x 50% = 0.015 -> 0.01 (rounded down); room 0 -> 0.00
+    frame = pd.DataFrame(
+        [
+            {
+                "agreement_date": "2003-07-01",
+                "pct": 0.5,
+                "withholdings_1": 400000.00,
+                "withholdings_2": 400000.02,
+                "withholdings_3": 0.03,
+                "new_employees_1": 4,
+                "new_employees_2": 8,
+                "new_employees_3": 8,
+            }
+        ]
+    )
+    row = run_scenarios(frame, money="decimal").iloc[0]
+    assert [row[f"grant_{k}"] for k in (1, 2, 3)] == [D("200000.00"), D("200000.00"), D("0.00")]
+    assert row["grant_before_cap_3"] == D("0.01")
+    assert row["grant_cap_reduction"] == D("0.02")
+
+
+def test_installment_remainders_to_the_cent() -> None:
+    # accrued 2016, paragraph (4): 100,000.01 / 3 = 33,333.3366.. -> 33,333.33 twice,
+    # last 100,000.01 - 66,666.66 = 33,333.35.
+    # accrued 2010, paragraph (1): 0.05 x 5% = 0.0025 -> 0.00; 20% 0.01; 25% 0.0125 -> 0.01
+    # twice; last 0.05 - 0.03 = 0.02.
+    frame = pd.DataFrame(
+        [
+            {"accrual_year": 2016, "conversion_amount": 100000.01},
+            {"accrual_year": 2010, "conversion_amount": 0.05},
+        ]
+    )
+    rows = run_scenarios(frame, money="decimal")
+    assert [rows[f"installment_{y}"].iloc[0] for y in (2020, 2021, 2022)] == [
+        D("33333.33"),
+        D("33333.33"),
+        D("33333.35"),
+    ]
+    assert [rows[f"installment_{y}"].iloc[1] for y in range(2017, 2022)] == [
+        D("0.00"),
+        D("0.01"),
+        D("0.01"),
+        D("0.01"),
+        D("0.02"),
+    ]
+
+
+def test_ertc_worked_example_of_issue_3() -> None:
+    # Operations 2023-01-01: credit year one = 2023, two = 2024. 10 and 8 new positions:
+    # 25,000 + 10,000; ratio 0.8; minimum tax 2,000 each year.
+    # 2023: limit min(4,000, 6,000) = 4,000, used 4,000; year one left 21,000.
+    # 2024: limit min(5,000, 8,000) - 1,000 = 4,000, used; left 17,000; refund
+    #       17,000 x 0.8 = 13,600; carried out 3,400 + 10,000 = 13,400.
+    # 2025: limit 25,000, used 13,400. 35,000 = 21,400 used + 13,600 refunded.
+    cells: dict[str, object] = {"operations_start": "2023-01-01", "year1_new": 10, "year2_new": 8}
+    for k, (liability, others) in enumerate([(8000, 0), (10000, 1000), (50000, 0), (50000, 0)], 1):
+        cells.update(
+            {
+                f"period_end_{k}": f"{2022 + k}-12-31",
+                f"liability_{k}": liability,
+                f"other_credits_{k}": others,
+                f"minimum_tax_{k}": 2000,
+            }
+        )
+    row = run_scenarios(pd.DataFrame([cells]), money="decimal").iloc[0]
+    assert [row[f"ertc_used_{k}"] for k in range(1, 5)] == [4000, 4000, 13400, 0]
+    assert row["ertc_refund_2"] == 13600
+    assert row["ertc_carried_out_2"] == 13400
+    assert (row["ertc_used"], row["ertc_refunded"]) == (21400, 13600)
+    assert row["ertc_sustained_effort_ratio"] == 0.8
+
+
+def test_refund_ratio_is_exact_not_rounded_first() -> None:
+    # 3 and 1 new positions: 7,500 + 1,250. Period 1 (2023) limit 0 (liability 0).
+    # Period 2 (2024): limit 0, year-one remaining 7,500 x 1/3 = 2,500.00 exactly
+    # (a ratio rounded to 0.3333333333 first would give 2,499.99).
+    cells = {"operations_start": "2023-01-01", "year1_new": 3, "year2_new": 1}
+    for k in (1, 2):
+        cells.update(
+            {f"period_end_{k}": f"{2022 + k}-12-31", f"liability_{k}": 0, f"minimum_tax_{k}": 0}
+        )
+    row = run_scenarios(pd.DataFrame([cells]), money="decimal").iloc[0]
+    assert row["ertc_refunded"] == D("2500.00")
+
+
+def test_first_period_boundary() -> None:
+    # The first period covers the 12 months ending on its end date. Operations
+    # 2022-02-01: credit year one is 2022-02-01 to 2023-01-31.
+    base = {"operations_start": "2022-02-01", "year1_new": 1, "year2_new": 1, "minimum_tax_1": 0}
+    inside = {**base, "period_end_1": "2023-01-31", "period_end_2": "2024-01-31"}
+    frame = pd.DataFrame([inside])
+    frame["liability_1"], frame["liability_2"], frame["minimum_tax_2"] = 0, 0, 0
+    row = run_scenarios(frame).iloc[0]
+    assert row["error"] is None
+    assert row["ertc_year1_period"] == 1
+    # a first period ending 2024-02-29 starts 2023-03-01: year one (to 2023-01-31) is before it
+    late = frame.assign(period_end_1="2024-02-29", period_end_2="2025-02-28")
+    message = run_scenarios(late)["error"].iloc[0]
+    assert "credit year one ends 2023-01-31, outside every period given (2023-03-01" in message
+
+
+# =========================================================================== integer helpers
+
+
+@given(
+    st.lists(st.integers(0, 10**13), min_size=1, max_size=20),
+    st.integers(0, 10**14),
+    st.integers(1, 10**14),
+)
+def test_muldiv_floor_is_exact(a: list[int], b: int, c: int) -> None:
+    assume(all(x * b // c < 2**53 for x in a))
+    got = kernel.muldiv_floor(np.array(a), np.full(len(a), b), np.full(len(a), c))
+    assert got.tolist() == [x * b // c for x in a]
+
+
+@given(st.lists(st.integers(0, 10**15), min_size=1, max_size=20), st.integers(0, 2 * 10**9))
+def test_mul_frac_is_exact(a: list[int], num: int) -> None:
+    got = kernel.mul_frac(np.array(a), num, 10**9)
+    assert got.tolist() == [x * num // 10**9 for x in a]
+
+
+@given(st.lists(st.integers(1, 10**14), min_size=1, max_size=20), st.integers(0, 10**14))
+def test_ratio_to_ten_places_matches_the_core(y1: list[int], y2: int) -> None:
+    got = kernel._ratio_places(np.array(y1), np.full(len(y1), y2))
+    for first, value in zip(y1, got, strict=True):
+        ratio = min(Fraction(1), Fraction(y2, first))
+        assert value == round(ratio * 10**10)
+
+
+@given(st.integers(0, 2 * 10**14))
+def test_float_dollars_print_as_the_exact_cents(cents_value: int) -> None:
+    # every money result is below 2 x 10^14 cents within the runner's limits: the double
+    # nearest cents / 100 prints as exactly that amount
+    assert D(repr(cents_value / 100)) == D(cents_value) / 100
+
+
+def test_calendar_arithmetic_against_datetime() -> None:
+    days = np.arange(-25000, 90000, 7, dtype=np.int64)
+    year, month, day = kernel.civil_from_days(days)
+    epoch = dt.date(1970, 1, 1)
+    for d, y, m, dd in zip(days[::97], year[::97], month[::97], day[::97], strict=True):
+        assert epoch + dt.timedelta(days=int(d)) == dt.date(int(y), int(m), int(dd))
+    assert (kernel.days_from_civil(year, month, day) == days).all()
+
+
+def test_cents_down_matches_mul_frac_at_cent_boundaries() -> None:
+    # floor(a x p) with a in cents and p / 10^9, against Decimal cents_down(a x p)
+    amounts = [1, 3, 7, 99, 100, 333, 999_999_999_999, 10**13]
+    pcts = [1, 100_000_000, 333_333_333, 500_000_000, 999_999_999, 10**9]
+    for a in amounts:
+        for p in pcts:
+            exact = cents_down(D(a) / 100 * (D(p) / 10**9))
+            assert kernel.mul_frac(np.array([a]), p, 10**9)[0] == int(exact * 100)
