@@ -58,6 +58,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from nj_incentives.recalc.imports import import_engine
 from nj_incentives.recalc.safety import (
     DEFAULT_LIMITS,
     Limits,
@@ -449,6 +450,21 @@ def _make_model(journal: _Journal, dynamic: Mapping[Address, str]) -> Any:
                 raise ExternalWorkbookRefused(note)
             return super().add_book(book, context, data_only)
 
+        # An empty cell adds nothing to the model (``Cell.add`` skips a cell without a
+        # value or formula), but compiling it costs as much as a constant: a sheet's
+        # used rectangle is mostly empty cells (a wide table makes every row wide).
+        def compile_cell(
+            self, cell: Any, context: Any, references: Any, formula_references: Any
+        ) -> Any:
+            if cell.value is None and cell.data_type != "f":
+                return None
+            return super().compile_cell(cell, context, references, formula_references)
+
+        def add_cell(self, cell: Any, context: Any, formula_ranges: Any) -> Any:
+            if cell is None:
+                return None
+            return super().add_cell(cell, context, formula_ranges)
+
     return GuardedModel()
 
 
@@ -565,13 +581,39 @@ def _registered(
             if base not in adapters:
                 adapters[base] = _adapter(base, functions[base], journal, error_text)
             registry[spelling] = adapters[base]
-        yield
+        with _double_negation():
+            yield
     finally:
         for name, previous in saved.items():
             if previous is missing:
                 registry.pop(name, None)
             else:
                 registry[name] = previous
+
+
+@contextlib.contextmanager
+def _double_negation() -> Iterator[None]:
+    """Make ``--x`` turn TRUE/FALSE into 1/0, as in Excel, for one recalculation.
+
+    ``formulas`` 1.3.4 folds a run of signs into one operator (``--`` becomes unary
+    ``+``), and its unary plus returns booleans unchanged, so ``SUMPRODUCT(--(A1:A9>0))``
+    summed booleans, which SUMPRODUCT skips: always 0, and a check written that way could
+    never fail. Here unary plus turns a boolean into 1 or 0. The one difference from
+    Excel that remains: ``=+TRUE`` shows 1 where Excel shows TRUE (nobody writes it;
+    ``--``, the usual idiom, is what matters)."""
+    import numpy as np
+    from formulas.functions import wrap_ufunc
+    from formulas.functions.operators import OPERATORS
+
+    def unary_plus(value: Any) -> Any:
+        return int(value) if isinstance(value, (bool, np.bool_)) else value
+
+    previous = OPERATORS["U+"]
+    OPERATORS["U+"] = wrap_ufunc(unary_plus, input_parser=lambda *a: a)
+    try:
+        yield
+    finally:
+        OPERATORS["U+"] = previous
 
 
 @contextlib.contextmanager
@@ -637,6 +679,7 @@ def recalculate_vetted(
     error_text: ErrorText | None = None,
 ) -> Recalculation:
     """Recalculate a workbook that :func:`~nj_incentives.recalc.safety.vet_workbook` passed."""
+    import_engine()
     if functions is None:
         functions = default_functions()
         error_text = error_text or default_error_text

@@ -77,10 +77,22 @@ def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]
         yield temporary
         with temporary.open("rb+") as written:
             os.fsync(written.fileno())
+        # mkstemp creates the file readable by its owner only; give the result the mode
+        # of the file it replaces, or what a new file gets (0o666 less the umask)
+        os.chmod(temporary, _mode_for(target))
         os.replace(temporary, target)
     finally:
         with contextlib.suppress(FileNotFoundError):
             temporary.unlink()
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _same_file(a: Path, b: Path) -> bool:

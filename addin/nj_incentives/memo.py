@@ -1,0 +1,1124 @@
+"""The calculation memo: what a recalculated workbook computed, and why, for the workpapers.
+
+For each workbook (a :class:`~nj_incentives.recalc.Recalculation`):
+
+- the file: its name and the SHA-256 of the bytes that were recalculated, the template
+  and the version that built it, the master check and every check;
+- the inputs: the Inputs sheet's labelled values, as the workbook formats them;
+- the outputs: the Outputs sheet's labelled values;
+- every NJ_* formula cell with the function's result and the steps behind it, each step
+  with its arithmetic and citation. The steps are the core's own: each NJ_* call's
+  arguments are read back from the recalculated workbook (literals, cells, ranges and
+  defined names, the values the engine passed) and given to
+  ``excel.CATALOG[name].result``. A call whose result is not what its cell shows (the
+  other branch of an ``IF``) is listed as not used;
+- the interpretations of the law the functions applied, quoted from
+  ``docs/interpretations.md`` (a copy ships in the package, so an installed copy quotes
+  them too), with the package version and the law it is current to.
+
+The memo is Markdown or HTML. Everything taken from a workbook is escaped: in HTML by
+``html.escape``, in Markdown by entity-escaping ``& < >`` and backslash-escaping the
+characters Markdown would act on, so a cell's text can neither run as markup nor break
+a table.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import html
+import importlib.resources
+import io
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.recalc.engine import (
+    _CALL,
+    CellValue,
+    ExcelError,
+    Recalculation,
+    _base_name,
+    _cell_index,
+    _cell_name,
+    quote_sheet,
+)
+
+__all__ = [
+    "INTERPRETATIONS",
+    "Block",
+    "Memo",
+    "WorkbookFacts",
+    "build_memo",
+    "interpretations_text",
+    "nj_results",
+    "render",
+    "sha256",
+    "write_memo",
+]
+
+# =========================================================================== the document
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+    strong: bool = False
+
+
+@dataclass(frozen=True)
+class Code:
+    """A formula, shown verbatim."""
+
+    text: str
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Table:
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Items:
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Quote:
+    """Text quoted from docs/interpretations.md (its own Markdown lines)."""
+
+    lines: tuple[str, ...]
+
+
+Block: TypeAlias = Heading | Paragraph | Code | Table | Items | Quote
+
+
+@dataclass
+class Memo:
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+
+    def add(self, *blocks: Block) -> None:
+        self.blocks.extend(blocks)
+
+
+# =========================================================================== cell values
+
+
+def sha256(recalc: Recalculation) -> str:
+    """The SHA-256 of the bytes that were recalculated (the vetted copy of the file)."""
+    data = recalc.vetted.data if recalc.vetted is not None else Path(recalc.source).read_bytes()
+    return hashlib.sha256(data).hexdigest()
+
+
+def number_formats(recalc: Recalculation) -> dict[tuple[str, str], str]:
+    """Each cell's number format, read from the recalculated bytes (read-only, no formulas
+    run)."""
+    import openpyxl
+
+    if recalc.vetted is None:
+        return {}
+    formats: dict[tuple[str, str], str] = {}
+    book = openpyxl.load_workbook(io.BytesIO(recalc.vetted.data), read_only=True)
+    try:
+        for ws in book.worksheets:
+            for row in ws.iter_rows():
+                for cell in row:
+                    where = getattr(cell, "coordinate", None)
+                    if where is not None and cell.number_format != "General":
+                        formats[(ws.title, where)] = cell.number_format
+    finally:
+        book.close()
+    return formats
+
+
+_DATE_FORMAT = re.compile(r"(?:y|d{1,4}|m{1,4}.*d|d.*m)", re.IGNORECASE)
+_SERIAL_EPOCH = dt.date(1899, 12, 30)
+
+
+def _decimals(number_format: str) -> tuple[int, int]:
+    """(minimum, maximum) decimals of a number format's first section."""
+    section = number_format.split(";")[0]
+    if "." not in section:
+        return 0, 0
+    tail = section.split(".", 1)[1]
+    zeros = len(re.match(r"0*", tail).group())  # type: ignore[union-attr]
+    hashes = len(re.match(r"#*", tail[zeros:]).group())  # type: ignore[union-attr]
+    return zeros, zeros + hashes
+
+
+def display(value: CellValue, number_format: str = "General") -> str:
+    """A cell value as the workbook shows it (its number format), as plain text."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, ExcelError):
+        return value.code
+    if isinstance(value, str):
+        return value
+    number = float(value)
+    plain = re.sub(r'"[^"]*"|\[[^\]]*\]', "", number_format)
+    if _DATE_FORMAT.search(plain) and "0" not in plain and 1 <= number < 2958466:
+        whole = int(number)
+        day = _SERIAL_EPOCH + dt.timedelta(days=whole if whole > 60 else whole + 1)
+        return day.isoformat()
+    if "%" in plain:
+        low, high = _decimals(plain.replace("%", ""))
+        return _fixed(number * 100, low, high) + "%"
+    if plain == "General" or not plain:  # as Excel's General: no thousands separators
+        return _fixed(number, 0, 10, grouped=False) if abs(number) < 1e15 else f"{number:g}"
+    low, high = _decimals(plain)
+    return _fixed(number, low, high, grouped="," in plain)
+
+
+def _fixed(number: float, low: int, high: int, grouped: bool = True) -> str:
+    text = f"{number:,.{high}f}" if grouped else f"{number:.{high}f}"
+    if high > low and "." in text:
+        whole, _, fraction = text.partition(".")
+        fraction = fraction.rstrip("0").ljust(low, "0")
+        text = whole + ("." + fraction if fraction else "")
+    return text
+
+
+# =========================================================================== reading sheets
+
+
+def _rows(recalc: Recalculation, sheet: str) -> dict[int, dict[int, CellValue]]:
+    rows: dict[int, dict[int, CellValue]] = {}
+    for (title, cell), value in recalc.values.items():
+        if title != sheet or value is None or value == "":
+            continue
+        row, col = _cell_index(cell)
+        rows.setdefault(row, {})[col] = value
+    return rows
+
+
+def _shown(recalc: Recalculation, formats: Mapping[tuple[str, str], str], sheet: str) -> Any:
+    def show(row: int, col: int, value: CellValue) -> str:
+        return display(value, formats.get((sheet, _cell_name(row, col)), "General"))
+
+    return show
+
+
+def inputs_blocks(
+    recalc: Recalculation, formats: Mapping[tuple[str, str], str], sheet: str = "Inputs"
+) -> list[Block]:
+    """The Inputs sheet as the workbook lays it out: labelled single inputs as a table
+    (label, unit, value), each input table with its headers and units, the section
+    headings and notes as text; table rows left entirely blank at the end are summarised."""
+    rows = _rows(recalc, sheet)
+    if sheet not in recalc.sheets or not rows:
+        return [Paragraph(f"No {sheet} sheet.")]
+    show = _shown(recalc, formats, sheet)
+    blocks: list[Block] = []
+    numbers = sorted(rows)
+    group: list[int] = []
+
+    def flush() -> None:
+        if group:
+            blocks.extend(_input_group(rows, group, show, recalc, sheet))
+            group.clear()
+
+    for row in numbers:
+        if row <= 2:  # the sheet's title and subtitle
+            continue
+        cells = rows[row]
+        follows = bool(group) and row == group[-1] + 1
+        if set(cells) == {1} and not (follows and _is_header(rows[group[0]])):
+            flush()
+            blocks.append(Paragraph(str(cells[1]), strong=len(str(cells[1])) < 90))
+        else:
+            if not follows:
+                flush()
+            group.append(row)
+    flush()
+    return blocks
+
+
+def _is_header(cells: Mapping[int, CellValue]) -> bool:
+    """A table's header row: no unit in B, text from C on (a single input has its unit)."""
+    return 2 not in cells and any(col >= 3 for col in cells)
+
+
+def _input_group(
+    rows: Mapping[int, Mapping[int, CellValue]],
+    group: Sequence[int],
+    show: Any,
+    recalc: Recalculation,
+    sheet: str,
+) -> list[Block]:
+    first = rows[group[0]]
+    last_col = max(max(rows[r]) for r in group)
+    if not _is_header(first):
+        table_rows = [
+            (
+                str(rows[r].get(1, "")),
+                str(rows[r].get(2, "")),
+                *(
+                    show(r, c, recalc.values.get((sheet, _cell_name(r, c))))
+                    for c in range(3, last_col + 1)
+                ),
+            )
+            for r in group
+        ]
+        width = max(len(t) for t in table_rows)
+        headers = ("Input", "Unit", "Value", *(f"Value {n}" for n in range(2, width - 1)))
+        return [Table(headers[:width], tuple(t + ("",) * (width - len(t)) for t in table_rows))]
+    units = rows.get(group[1], {}) if len(group) > 1 else {}
+    data = group[2:] if units and 1 not in units else group[1:]
+    if not (units and 1 not in units):
+        units = {}
+    names = [str(first.get(1, "")) or "Row"]
+    for col in range(3, last_col + 1):
+        header = str(first.get(col, ""))
+        unit = str(units.get(col, ""))
+        names.append(f"{header} ({unit})" if unit else header)
+    body: list[tuple[str, ...]] = []
+    for r in data:
+        values = [
+            show(r, c, recalc.values.get((sheet, _cell_name(r, c)))) for c in range(3, last_col + 1)
+        ]
+        body.append((str(rows[r].get(1, "")), *values))
+    blocks: list[Block] = []
+    kept = body
+    while kept and not any(v for v in kept[-1][1:]):
+        kept = kept[:-1]
+    if not kept:
+        blocks.append(Paragraph(f"{names[0]}: every row blank."))
+        return blocks
+    blocks.append(Table(tuple(names), tuple(kept)))
+    if len(kept) < len(body):
+        blank = body[len(kept)][0], body[-1][0]
+        blocks.append(Paragraph(f"Left blank: {blank[0]} to {blank[1]}."))
+    return blocks
+
+
+def labelled_values(
+    recalc: Recalculation, formats: Mapping[tuple[str, str], str], sheet: str = "Outputs"
+) -> list[tuple[str, str, str]]:
+    """(label, unit, value) of each row of a sheet with a label in A and a value in C."""
+    show = _shown(recalc, formats, sheet)
+    found = []
+    for row, cells in sorted(_rows(recalc, sheet).items()):
+        if 1 in cells and 3 in cells:
+            found.append((str(cells[1]), str(cells.get(2, "")), show(row, 3, cells[3])))
+    return found
+
+
+def checks(recalc: Recalculation) -> list[tuple[str, str, CellValue]]:
+    """(check, citation, result) of each line of the Checks sheet."""
+    rows = _rows(recalc, "Checks")
+    header = next(
+        (r for r, cells in sorted(rows.items()) if cells.get(1) == "Check" and cells.get(3)),
+        None,
+    )
+    if header is None:
+        return []
+    return [
+        (str(cells.get(1, "")), str(cells.get(2, "")), cells.get(3))
+        for r, cells in sorted(rows.items())
+        if r > header
+    ]
+
+
+def about(recalc: Recalculation, label: str) -> str:
+    """The About sheet's value for ``label`` ("Template", "Package"), or ""."""
+    for _row, cells in sorted(_rows(recalc, "About").items()):
+        if cells.get(1) == label and 2 in cells:
+            return str(cells[2])
+    return ""
+
+
+def master_check(recalc: Recalculation) -> CellValue:
+    try:
+        value = recalc.value("MasterCheck")
+    except ValueError:
+        return None
+    return value if not isinstance(value, list) else None
+
+
+# =========================================================================== NJ_* calls
+
+
+@dataclass(frozen=True)
+class Call:
+    """One NJ_* call in a formula: its function and argument texts."""
+
+    function: str
+    arguments: tuple[str, ...]
+    #: the call is what the formula returns (all of it, or a branch of an outer IF)
+    returned: bool
+
+
+@dataclass
+class NJResult:
+    """One NJ_* formula cell and what its call(s) computed."""
+
+    sheet: str
+    cell: str
+    label: str
+    formula: str
+    call: Call
+    #: argument name -> value as shown
+    arguments: list[tuple[str, str]] = field(default_factory=list)
+    result: Any = None
+    #: "ok", "rejected" (the cell shows the function's message), "unused" (another
+    #: branch applies), "unevaluated" (an argument is an expression)
+    status: str = "ok"
+    message: str = ""
+
+
+def _split_arguments(text: str, start: int) -> tuple[list[str], int]:
+    """The top-level arguments of the call whose "(" is at ``start``; and the index
+    after its ")"."""
+    depth, i, current, parts = 0, start + 1, [], []
+    while i < len(text):
+        ch = text[i]
+        if ch in "\"'":
+            end = i + 1
+            while end < len(text):
+                if text[end] == ch:
+                    if end + 1 < len(text) and text[end + 1] == ch:
+                        end += 2
+                        continue
+                    break
+                end += 1
+            current.append(text[i : end + 1])
+            i = end + 1
+            continue
+        if ch in "({":
+            depth += 1
+        elif ch in ")}":
+            if depth == 0:
+                parts.append("".join(current))
+                return ([] if parts == [""] else parts), i + 1
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            i += 1
+            continue
+        current.append(ch)
+        i += 1
+    raise ValueError("unbalanced parentheses")
+
+
+def _strip_strings(text: str) -> str:
+    """``text`` with string literals and quoted sheet names blanked (same length)."""
+    return re.sub(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'', lambda m: " " * len(m.group()), text)
+
+
+def formula_calls(formula: str, known: Sequence[str]) -> list[Call]:
+    """The NJ_* calls in a formula (``known``: the NJ_* names), outermost first."""
+    text = formula[1:] if formula.startswith("=") else formula
+    text = text.strip().removeprefix("{").removesuffix("}").lstrip("=")
+    blank = _strip_strings(text)
+    found: list[Call] = []
+    for match in _CALL.finditer(blank):
+        base = _base_name(match.group(1).upper(), known)
+        if base is None:
+            continue
+        paren = match.end() - 1
+        arguments, end = _split_arguments(text, paren)
+        found.append(Call(base, tuple(arguments), _returned(text, match.start(), end)))
+    return found
+
+
+def _returned(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is the formula's value: all of it, or the second or third
+    argument of an outer IF."""
+    if text[:start].strip() == "" and text[end:].strip() == "":
+        return True
+    match = re.match(r"\s*(?:_xlfn\.)?IF\s*\(", text, re.IGNORECASE)
+    if not match:
+        return False
+    arguments, after = _split_arguments(text, match.end() - 1)
+    if text[after:].strip() or len(arguments) < 2:
+        return False
+    return text[start:end].strip() in (a.strip() for a in arguments[1:3])
+
+
+_NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+
+
+class _Unevaluable(Exception):
+    pass
+
+
+def defined_names(recalc: Recalculation) -> dict[str, str]:
+    """The workbook's defined names (upper-case) -> what they refer to (``Inputs!$C$5``),
+    read from the recalculated bytes. The recalculation knows the value of a name only
+    when it has one; a name of a blank cell is resolved through this."""
+    import zipfile
+
+    from defusedxml.ElementTree import fromstring
+
+    if recalc.vetted is None:
+        return {}
+    with zipfile.ZipFile(io.BytesIO(recalc.vetted.data)) as archive:
+        root = fromstring(archive.read("xl/workbook.xml"))
+    return {
+        str(element.get("name", "")).upper(): (element.text or "").strip()
+        for element in root.iter()
+        if str(element.tag).endswith("definedName") and element.get("localSheetId") is None
+    }
+
+
+def _argument_value(
+    text: str, recalc: Recalculation, sheet: str, names: Mapping[str, str] | None = None
+) -> Any:
+    """An argument's value as the engine passed it: a literal, a cell, a range's rows or
+    a defined name's value. Raises _Unevaluable for an expression."""
+    t = text.strip()
+    if t == "":
+        return None
+    if t.startswith('"') and t.endswith('"') and len(t) >= 2:
+        return t[1:-1].replace('""', '"')
+    if t.upper() in ("TRUE", "FALSE"):
+        return t.upper() == "TRUE"
+    if _NUMBER.match(t):
+        number = float(t)
+        return (
+            int(number) if number.is_integer() and "." not in t and "e" not in t.lower() else number
+        )
+    reference = t if "!" in t else None
+    if reference is None and re.fullmatch(r"\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?", t):
+        reference = f"{quote_sheet(sheet)}!{t}"
+    try:
+        if reference is not None:
+            return recalc.value(reference)
+        if re.fullmatch(r"[A-Za-z_][\w.]*", t):
+            for name, value in recalc.names.items():
+                if name.upper() == t.upper():
+                    return value
+            target = (names or {}).get(t.upper(), "").lstrip("=")
+            if "!" in target:
+                return recalc.value(target)
+    except ValueError as error:
+        raise _Unevaluable(t) from error
+    raise _Unevaluable(t)
+
+
+def _label(recalc: Recalculation, sheet: str, cell: str) -> str:
+    """The text in column A on the cell's row or just above it; for a table that starts
+    with its own header row, above it (the table's heading, not a label beside it)."""
+    row, _col = _cell_index(cell)
+    if (sheet, cell) in recalc.array_ranges and isinstance(recalc.values.get((sheet, cell)), str):
+        row -= 1
+    for above in range(row, max(row - 6, 0), -1):
+        value = recalc.values.get((sheet, f"A{above}"))
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+def _argument_text(value: Any, show: Any) -> str:
+    if isinstance(value, list):
+        cells = [cell for row in value for cell in (row if isinstance(row, list) else [row])]
+        filled = [cell for cell in cells if cell not in (None, "")]
+        rows = len(value)
+        cols = max((len(row) for row in value if isinstance(row, list)), default=1)
+        preview = ", ".join(show(cell) for cell in filled[:6])
+        more = ", ..." if len(filled) > 6 else ""
+        return f"{rows} x {cols} range, {len(filled)} filled: {preview}{more}"
+    return show(value) if value is not None else "(blank)"
+
+
+def nj_results(recalc: Recalculation) -> list[NJResult]:
+    """Every NJ_* formula cell of the workbook, in sheet and row order, with its call
+    re-evaluated by the calculation core (see the module docstring)."""
+    from nj_incentives import excel
+
+    known = sorted(excel.CATALOG)
+    names = defined_names(recalc)
+    order = {title: i for i, title in enumerate(recalc.sheets)}
+    results: list[NJResult] = []
+    for (sheet, cell), formula in sorted(
+        recalc.formulas.items(),
+        key=lambda item: (order.get(item[0][0], 0), *_cell_index(item[0][1])),
+    ):
+        try:
+            calls = formula_calls(formula, known)
+        except ValueError:
+            continue
+        for call in calls:
+            results.append(_evaluate(recalc, sheet, cell, formula, call, names))
+    return results
+
+
+def _evaluate(
+    recalc: Recalculation,
+    sheet: str,
+    cell: str,
+    formula: str,
+    call: Call,
+    names: Mapping[str, str],
+) -> NJResult:
+    from nj_incentives import excel
+
+    entry = excel.CATALOG[call.function]
+    found = NJResult(sheet, cell, _label(recalc, sheet, cell), formula, call)
+    labels = [a.name for a in entry.arguments]
+    if entry.vararg is not None:
+        labels += [
+            f"{entry.vararg.name}[{n}]" for n in range(1, len(call.arguments) - len(labels) + 1)
+        ]
+    shown_value = recalc.values.get((sheet, cell))
+    try:
+        args = [_argument_value(text, recalc, sheet, names) for text in call.arguments]
+    except _Unevaluable as expression:
+        found.status, found.message = "unevaluated", f"an argument is an expression ({expression})"
+        return found
+    kinds = {a.name: a.kind for a in entry.arguments}
+    found.arguments = [
+        (
+            name,
+            _argument_text(value, _show_date if kinds.get(name) in ("date", "dates") else display),
+        )
+        for name, value in zip(labels, args, strict=False)
+    ]
+    try:
+        result = entry.result(*args)
+    except Exception as error:
+        message = excel.error_text(error, call.function)
+        if isinstance(shown_value, str) and shown_value == message:
+            found.status, found.message = "rejected", message
+        else:
+            found.status = "unused"
+            found.message = f"the cell shows {display(shown_value) or '(blank)'}"
+        return found
+    found.result = result
+    if call.returned:
+        cells = excel.to_cell_values(entry.show(result))
+        first = cells
+        while isinstance(first, list) and first:
+            first = first[0]
+        if isinstance(first, Decimal):
+            first = float(first)
+        if not _same(first, shown_value):
+            found.status = "unused"
+            found.message = f"the cell shows {display(shown_value) or '(blank)'}"
+    return found
+
+
+def _show_date(value: Any) -> str:
+    """A date argument: an Excel serial number shown as its date."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return display(value, "yyyy-mm-dd")
+    return display(value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a is b or a == b)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(float(a) - float(b)) < 1e-9 * max(1.0, abs(float(a)))
+    return bool(a == b)
+
+
+# =========================================================================== interpretations
+
+#: NJ_* function -> the headings of docs/interpretations.md its result rests on.
+INTERPRETATIONS: dict[str, tuple[str, ...]] = {}
+_GENERAL = ("Rounding of money",)
+_PCT = ("Percentages are fractions",)
+_GRANT = (
+    "Grant percentage: an input within bounds (a., b.)",
+    "Combination of bases; a percentage of 0 means the basis is unused (a.)",
+)
+_CONVERSION = (
+    *_GENERAL,
+    "Conversion schedule and rounding of installments (e.(1)-(13))",
+    "Late approval: paragraph (1) only (e.(1))",
+    "Approval date ignored for paragraphs (2)-(13) (e.(2)-(13))",
+)
+_TRANSFER = (
+    *_PCT,
+    "Transfer certificates: minimum amount and discounting (g.(3))",
+    "Rounding of the minimum price down (g.(3))",
+)
+_POSITIONS = (
+    "e. Full-time position-months",
+    "e. Monthly part-time threshold: 86 2/3 hours",
+    "e. Aggregated part-time hours: all non-full-time months; 1,680 hours per equivalent",
+    "e. Temporary, seasonal and excluded employees count in neither",
+    "e. Exact position counts, reported to 10 places",
+)
+_WHOLE = ("a. and e. Whole positions; fractional positions",)
+_LIMIT = (
+    "a. and b.(3) Which tax: the limit is stated for the CBT only",
+    "b.(3) Priority of other credits and the limit per period",
+    "b.(3) Rounding of the 50% limit",
+)
+_REFUND = ("c.(2) Rounding of the refund", "e. Sustained effort ratio")
+INTERPRETATIONS.update(
+    {
+        "NJ_BEIP_PCT_LIMITS": _GRANT[:1],
+        "NJ_BEIP_GRANT": (*_GENERAL, *_PCT, *_GRANT),
+        "NJ_BEIP_GRANT_SCHEDULE": (
+            *_GENERAL,
+            *_PCT,
+            *_GRANT,
+            "Term (c.)",
+            "The $50,000 average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))",
+        ),
+        "NJ_BEIP_COMBINED_LIMIT": (
+            *_GENERAL,
+            "Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))",
+        ),
+        "NJ_BEIP_CONVERSION_SCHEDULE": _CONVERSION,
+        "NJ_BEIP_CONVERSION_INSTALLMENT": _CONVERSION,
+        "NJ_BEIP_CREDIT_APPLIED": ("Applying the credit (f.)",),
+        "NJ_BEIP_CREDIT_REFUND": ("Applying the credit (f.)",),
+        "NJ_BEIP_TRANSFER_MIN_PRICE": _TRANSFER,
+        "NJ_BEIP_TRANSFER_CHECK": _TRANSFER,
+        "NJ_BEIP_REMOTE_WORK_PAYMENT": (*_GENERAL, "Remote-work election (h., h.(1), h.(2))"),
+        "NJ_BEIP_REMOTE_WORK_CHECK": (*_PCT, "Remote-work election (h., h.(1), h.(2))"),
+        "NJ_ERTC_ELIGIBILITY_CHECK": (
+            "a. Who may claim: qualified municipality and Urban Enterprise Zone benefit",
+            "d. Burden of proof, start of operations, one 24-month period",
+        ),
+        "NJ_ERTC_CREDIT_YEARS": (
+            "e. Credit year one starts on the first of the month after operations start",
+        ),
+        "NJ_ERTC_FTE": _POSITIONS[2:],
+        "NJ_ERTC_AVG_POSITIONS": _POSITIONS,
+        "NJ_ERTC_NEW_POSITIONS": (*_WHOLE, _POSITIONS[-1]),
+        "NJ_ERTC_CREDIT": (*_GENERAL, *_WHOLE),
+        "NJ_ERTC_SUSTAINED_EFFORT_RATIO": ("e. Sustained effort ratio",),
+        "NJ_ERTC_CREDIT_LIMIT": (*_GENERAL, *_LIMIT),
+        "NJ_ERTC_REFUND": (*_GENERAL, *_REFUND),
+        "NJ_ERTC_SCHEDULE": (
+            *_GENERAL,
+            *_WHOLE,
+            'b.(1) The period "in which or with which" a credit year ends',
+            "b.(2) Order of use: oldest first",
+            "b.(2) Carryforward: no limit by default; the Form 313 five years as a switch",
+            *_LIMIT,
+            "c. Order in the period in which credit year two ends: use, then refund, then expiry",
+            *_REFUND,
+            "e. Credit year one starts on the first of the month after operations start",
+        ),
+        "NJ_CBT_MIN_TAX": (
+            "Periods covered: beginning in 2012 and after",
+            "Brackets and their boundaries",
+            "Group payroll rule",
+            "Group payroll rule for S corporations (uncertain)",
+        ),
+    }
+)
+
+
+def interpretations_text() -> str:
+    """docs/interpretations.md as shipped in the package (``nj_incentives/data``), or the
+    repository's copy; "" when neither is found."""
+    try:
+        packaged = importlib.resources.files("nj_incentives").joinpath("data/interpretations.md")
+        if packaged.is_file():
+            return packaged.read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        pass
+    repository = Path(__file__).resolve().parents[2] / "docs" / "interpretations.md"
+    return repository.read_text(encoding="utf-8") if repository.exists() else ""
+
+
+def interpretation_sections(text: str) -> dict[str, tuple[str, str, tuple[str, ...]]]:
+    """heading -> (part, heading, body lines) of every ``###`` section."""
+    sections: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+    part, heading = "", None
+    body: list[str] = []
+    for line in [*text.splitlines(), "## end"]:
+        if line.startswith(("## ", "### ")):
+            if heading is not None:
+                while body and not body[-1].strip():
+                    body.pop()
+                sections[heading] = (part, heading, tuple(body))
+            heading, body = None, []
+            if line.startswith("### "):
+                heading = line[4:].strip()
+            else:
+                part = line[3:].strip()
+        elif heading is not None:
+            body.append(line)
+    return sections
+
+
+# =========================================================================== the memo
+
+
+@dataclass(frozen=True)
+class WorkbookFacts:
+    """What the memo says about one workbook apart from its cells."""
+
+    name: str
+    sha256: str
+    template: str
+    built_with: str
+    master_check: CellValue
+
+
+def facts(recalc: Recalculation) -> WorkbookFacts:
+    return WorkbookFacts(
+        name=recalc.source.name,
+        sha256=sha256(recalc),
+        template=about(recalc, "Template"),
+        built_with=about(recalc, "Package"),
+        master_check=master_check(recalc),
+    )
+
+
+def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None = None) -> Memo:
+    """The memo covering ``recalcs`` (one section per workbook, the interpretations once)."""
+    moment = generated or dt.datetime.now(dt.UTC).replace(microsecond=0)
+    memo = Memo("Calculation memo: New Jersey business incentives")
+    memo.add(
+        Paragraph(
+            f"Prepared by nj-incentives {__version__} on {moment.isoformat()}. Law current "
+            f"to: {LAW_CURRENT_TO}."
+        ),
+        Paragraph(
+            "Each workbook was recalculated without Excel: every formula evaluated again, the "
+            "NJ_* functions served by the same Python code the Excel add-in calls. Figures are "
+            "valid only where the workbook's master check is TRUE."
+        ),
+    )
+    all_facts = [facts(r) for r in recalcs]
+    memo.add(
+        Table(
+            ("Workbook", "SHA-256 of the file", "Template", "Master check"),
+            tuple(
+                (f.name, f.sha256, f.template, display(f.master_check) or "(none)")
+                for f in all_facts
+            ),
+        )
+    )
+    used: dict[str, list[str]] = {}
+    for number, (recalc, fact) in enumerate(zip(recalcs, all_facts, strict=True), 1):
+        memo.add(*_workbook(number, recalc, fact, used))
+    memo.add(*_interpretations(used))
+    return memo
+
+
+def _workbook(
+    number: int, recalc: Recalculation, fact: WorkbookFacts, used: dict[str, list[str]]
+) -> list[Block]:
+    formats = number_formats(recalc)
+    blocks: list[Block] = [Heading(2, f"{number}. {fact.name}")]
+    blocks.append(
+        Table(
+            ("Item", "Value"),
+            (
+                ("File", fact.name),
+                ("SHA-256", fact.sha256),
+                ("Template", fact.template or "(not a nj-incentives template)"),
+                ("Built with", fact.built_with),
+                ("Formulas recalculated", str(len(recalc.formulas))),
+                ("NJ_* calls", str(sum(recalc.calls.values()))),
+                ("Master check", display(fact.master_check) or "(none)"),
+            ),
+        )
+    )
+    if fact.master_check is not True:
+        blocks.append(
+            Paragraph(
+                "THE MASTER CHECK IS NOT TRUE: the figures below must not be used.", strong=True
+            )
+        )
+    errors = recalc.error_cells()
+    if errors:
+        blocks.append(Heading(3, "Cells with errors"))
+        blocks.append(Table(("Cell", "Shows"), tuple((where, text) for where, text in errors)))
+    if recalc.notes:
+        blocks.append(Items(tuple(recalc.notes)))
+    lines = checks(recalc)
+    if lines:
+        blocks.append(Heading(3, "Checks"))
+        blocks.append(
+            Table(
+                ("Check", "Citation", "Result"),
+                tuple((label, cite, display(result)) for label, cite, result in lines),
+            )
+        )
+    blocks.append(Heading(3, "Inputs"))
+    blocks.extend(inputs_blocks(recalc, formats))
+    outputs = labelled_values(recalc, formats)
+    if outputs:
+        blocks.append(Heading(3, "Outputs"))
+        blocks.append(Table(("Output", "Unit", "Value"), tuple(outputs)))
+    blocks.append(Heading(3, "Results of the NJ_* functions, with their steps and citations"))
+    unused: list[str] = []
+    for result in nj_results(recalc):
+        where = f"{quote_sheet(result.sheet)}!{result.cell}"
+        if result.status == "unused":
+            unused.append(f"{where} ({result.label}): {result.call.function}; {result.message}")
+            continue
+        blocks.extend(_result_blocks(result, where, recalc, formats))
+        if result.status == "ok":
+            for heading in INTERPRETATIONS.get(result.call.function, ()):
+                functions = used.setdefault(heading, [])
+                if result.call.function not in functions:
+                    functions.append(result.call.function)
+    if unused:
+        blocks.append(
+            Paragraph("Calls not used (the formula's IF takes its other branch, so no steps):")
+        )
+        blocks.append(Items(tuple(unused)))
+    return blocks
+
+
+def _result_blocks(
+    result: NJResult, where: str, recalc: Recalculation, formats: Mapping[tuple[str, str], str]
+) -> list[Block]:
+    from nj_incentives import excel
+
+    entry = excel.CATALOG[result.call.function]
+    title = f"{where}: {result.call.function}" + (f" ({result.label})" if result.label else "")
+    blocks: list[Block] = [
+        Heading(4, title),
+        Paragraph(entry.description),
+        Code(result.formula, "Formula"),
+    ]
+    if result.arguments:
+        blocks.append(Table(("Argument", "Value"), tuple(result.arguments)))
+    if result.status in ("rejected", "unevaluated"):
+        blocks.append(Paragraph(f"Result: {result.message}", strong=True))
+        return blocks
+    blocks.extend(_shown_result(result, recalc, formats))
+    steps = getattr(result.result, "steps", ())
+    if steps:
+        blocks.append(
+            Table(
+                ("#", "Step", "Value", "Arithmetic", "Citation"),
+                tuple(
+                    (str(n), s.label, _step_value(s.value), s.arithmetic, s.citation)
+                    for n, s in enumerate(steps, 1)
+                ),
+            )
+        )
+    elif entry.citation:
+        blocks.append(Paragraph(f"Citation: {entry.citation}"))
+    return blocks
+
+
+def _shown_result(
+    result: NJResult, recalc: Recalculation, formats: Mapping[tuple[str, str], str]
+) -> list[Block]:
+    """The result as the workbook shows it: the cell, or the array formula's table."""
+    key = (result.sheet, result.cell)
+    cells = recalc.array_ranges.get(key)
+    if cells is None:
+        value = recalc.values.get(key)
+        return [Paragraph(f"Result: {display(value, formats.get(key, 'General'))}", strong=True)]
+    first, _, last = cells.partition(":")
+    (r1, c1), (r2, c2) = _cell_index(first), _cell_index(last or first)
+    grid = [
+        [
+            display(
+                recalc.values.get((result.sheet, _cell_name(r, c))),
+                formats.get((result.sheet, _cell_name(r, c)), "General"),
+            )
+            for c in range(c1, c2 + 1)
+        ]
+        for r in range(r1, r2 + 1)
+    ]
+    while grid and not any(grid[-1]):
+        grid.pop()
+    if not grid:
+        return [Paragraph("Result: (blank)")]
+    headed = all(
+        isinstance(recalc.values.get((result.sheet, _cell_name(r1, c))), str)
+        for c in range(c1, c2 + 1)
+    )
+    if headed and len(grid) > 1:
+        return [Table(tuple(grid[0]), tuple(tuple(row) for row in grid[1:]))]
+    above = [recalc.values.get((result.sheet, _cell_name(r1 - 2, c))) for c in range(c1, c2 + 1)]
+    if r1 > 2 and all(isinstance(v, str) and v for v in above):
+        headers = tuple(str(v) for v in above)  # the builder's header row, units between
+    else:
+        headers = tuple(f"Column {n}" for n in range(1, len(grid[0]) + 1))
+    return [Table(headers, tuple(tuple(row) for row in grid))]
+
+
+def _step_value(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return f"{value:,.2f}" if value == value.quantize(Decimal("0.01")) else f"{value:f}"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _interpretations(used: Mapping[str, Sequence[str]]) -> list[Block]:
+    blocks: list[Block] = [Heading(2, "Interpretations applied")]
+    text = interpretations_text()
+    sections = interpretation_sections(text)
+    blocks.append(
+        Paragraph(
+            "The readings of the law behind the results above, quoted from the project's "
+            "docs/interpretations.md (nj-incentives "
+            f"{__version__}); each names the functions of this memo that apply it."
+        )
+    )
+    if not used:
+        blocks.append(Paragraph("No NJ_* result was computed."))
+    for heading, functions in used.items():
+        part, _heading, body = sections.get(heading, ("", heading, ()))
+        blocks.append(Heading(3, f"{part}: {heading}" if part else heading))
+        blocks.append(Paragraph("Applied by: " + ", ".join(functions)))
+        if body:
+            blocks.append(Quote(body))
+        else:
+            blocks.append(
+                Paragraph("(text not bundled with this copy: see docs/interpretations.md)")
+            )
+    return blocks
+
+
+# =========================================================================== rendering
+
+_MD_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+_MD_BLOCK_START = re.compile(r"^(?:[#+>=-]|\d+[.)])")
+
+
+def _md(text: str, block: bool = False) -> str:
+    """Text for Markdown, on one line: entities for & < >, a backslash before each
+    character Markdown would act on (emphasis, code, links, tables, strikethrough), and
+    (``block``: text that starts a line) before a leading character that would start a
+    heading, list or quote."""
+    text = html.escape(" ".join(str(text).split()), quote=False)
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return "\\" + text if block and _MD_BLOCK_START.match(text) else text
+
+
+def _md_quote_line(line: str) -> str:
+    """A line of docs/interpretations.md (project text, already Markdown): only < > &
+    escaped."""
+    return html.escape(line, quote=False)
+
+
+def _md_code(text: str) -> str:
+    text = " ".join(text.split())
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    return f"{fence} {text} {fence}"
+
+
+def to_markdown(memo: Memo) -> str:
+    lines = [f"# {_md(memo.title)}", ""]
+    for block in memo.blocks:
+        if isinstance(block, Heading):
+            lines += [f"{'#' * block.level} {_md(block.text)}", ""]
+        elif isinstance(block, Paragraph):
+            text = _md(block.text, block=not block.strong)
+            lines += [f"**{text}**" if block.strong else text, ""]
+        elif isinstance(block, Code):
+            lines += [f"{_md(block.label)}: {_md_code(block.text)}", ""]
+        elif isinstance(block, Table):
+            headers = [_md(h) or " " for h in block.headers]
+            lines.append("| " + " | ".join(headers) + " |")
+            lines.append("|" + "|".join("---" for _ in headers) + "|")
+            for row in block.rows:
+                cells = [_md(cell) for cell in row] + [""] * (len(headers) - len(row))
+                lines.append("| " + " | ".join(cells[: len(headers)]) + " |")
+            lines.append("")
+        elif isinstance(block, Items):
+            lines += [f"- {_md(item, block=True)}" for item in block.items] + [""]
+        elif isinstance(block, Quote):
+            lines += [f"> {_md_quote_line(line)}".rstrip() for line in block.lines] + [""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+_CSS = """
+body { font-family: -apple-system, Segoe UI, Helvetica, Arial, sans-serif; margin: 2em;
+       color: #1a1a1a; max-width: 80em; }
+h1 { color: #1F3864; } h2 { color: #1F3864; border-bottom: 2px solid #1F3864; }
+h4 { margin-bottom: 0.3em; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
+th, td { border: 1px solid #bfbfbf; padding: 0.2em 0.5em; vertical-align: top; }
+th { background: #D9E1F2; text-align: left; }
+code { background: #f3f3f3; padding: 0.1em 0.3em; word-break: break-all; }
+blockquote { border-left: 4px solid #D9E1F2; margin: 0.5em 0; padding: 0 1em;
+             white-space: pre-wrap; color: #333; }
+.strong { font-weight: bold; }
+"""
+
+
+def to_html(memo: Memo) -> str:
+    e = html.escape
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(memo.title)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        f"<h1>{e(memo.title)}</h1>",
+    ]
+    for block in memo.blocks:
+        if isinstance(block, Heading):
+            out.append(f"<h{block.level}>{e(block.text)}</h{block.level}>")
+        elif isinstance(block, Paragraph):
+            css = ' class="strong"' if block.strong else ""
+            out.append(f"<p{css}>{e(block.text)}</p>")
+        elif isinstance(block, Code):
+            out.append(f"<p>{e(block.label)}: <code>{e(block.text)}</code></p>")
+        elif isinstance(block, Table):
+            out.append("<table><thead><tr>")
+            out.extend(f"<th>{e(h)}</th>" for h in block.headers)
+            out.append("</tr></thead><tbody>")
+            for row in block.rows:
+                out.append("<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>")
+            out.append("</tbody></table>")
+        elif isinstance(block, Items):
+            out.append("<ul>" + "".join(f"<li>{e(item)}</li>" for item in block.items) + "</ul>")
+        elif isinstance(block, Quote):
+            quoted = "\n".join(line.replace("**", "") for line in block.lines)
+            out.append(f"<blockquote>{e(quoted)}</blockquote>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+FORMATS = {".md": to_markdown, ".markdown": to_markdown, ".html": to_html, ".htm": to_html}
+
+
+def render(memo: Memo, suffix: str) -> str:
+    """The memo as Markdown (``.md``) or HTML (``.html``)."""
+    try:
+        return FORMATS[suffix.lower()](memo)
+    except KeyError:
+        raise ValueError(
+            f"a memo is written as .md or .html, not {suffix or 'no extension'!r}"
+        ) from None
+
+
+def write_memo(
+    target: str | Path,
+    recalcs: Sequence[Recalculation],
+    *,
+    protect: Iterable[Path] = (),
+    generated: dt.datetime | None = None,
+) -> Path:
+    """Write the memo covering ``recalcs`` to ``target`` (format by extension), atomically;
+    never over one of ``protect`` (the input workbooks)."""
+    from nj_incentives.recalc.results import atomic_path
+
+    target = Path(target)
+    text = render(build_memo(recalcs, generated), target.suffix)
+    with atomic_path(target, protect=list(protect)) as temporary:
+        temporary.write_text(text, encoding="utf-8")
+    return target

@@ -1,0 +1,672 @@
+"""Template 2: BEIP grants converted to tax credits (N.J.S.A. 34:1B-129e.-h.).
+
+Inputs: the approved amount accrued but not paid in each calendar year 2008-2025, with
+its approval date (which moves paragraph (1)'s schedule, e.(1)); the tax liability of
+each tax year; a proposed sale of a tax credit transfer certificate (g.(3)); the
+remote-work election (h.).
+
+Calculations, each from the NJ_* functions:
+
+- one ``NJ_BEIP_CONVERSION_SCHEDULE`` per accrual year (18 array calls): its
+  installments by tax year, each table as long as its paragraph's installments;
+- the matrix of installments by tax year (rows, 2017-2030) and accrual year (columns):
+  each column is ONE array formula, ``SUMIFS`` of that accrual year's schedule over the
+  tax-year column (no function call per cell), and the total credit issued per tax year;
+- per tax year, the credit applied against the liability and the refund
+  (``NJ_BEIP_CREDIT_APPLIED`` / ``NJ_BEIP_CREDIT_REFUND``, N.J.S.A. 34:1B-129f.);
+- the lowest lawful consideration and the check of a proposed sale
+  (``NJ_BEIP_TRANSFER_MIN_PRICE`` / ``NJ_BEIP_TRANSFER_CHECK``, g.(3));
+- the remote-work payment on the credit of the 2022 tax period and the check of the
+  election (``NJ_BEIP_REMOTE_WORK_PAYMENT`` / ``NJ_BEIP_REMOTE_WORK_CHECK``, h.).
+
+Why tax years run down the rows: every per-tax-year figure (installments, total,
+liability, credit applied, refund) then sits on one row, as the years of the other two
+templates do, and the builder's tables, checks and chart read columns.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from nj_incentives.law import beip
+from nj_incentives.workbooks.builder import (
+    CENT_TOLERANCE,
+    NOT_COMPUTED,
+    Column,
+    Kind,
+    Ref,
+    SheetWriter,
+    TemplateBuilder,
+)
+
+__all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "build"]
+
+TEMPLATE_ID = "beip-credit-conversion"
+
+#: Calendar years whose grants subsection e. converts, N.J.S.A. 34:1B-129e.(1)-(13).
+ACCRUAL_YEARS = tuple(range(beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR + 1))
+#: The matrix's tax years: from 2017, the first tax period of e.(1), to 2030, so that an
+#: amount of paragraph (1) approved as late as June 30, 2026 (State fiscal year 2026)
+#: still has its five installments inside (a check fails if one falls outside).
+TAX_YEARS = tuple(range(beip.CONVERSION_PARAGRAPHS[0].first_tax_year, 2031))
+#: The tax period whose credit sets the remote-work payment, N.J.S.A. 34:1B-129h.(2).
+REMOTE_WORK_TAX_YEAR = 2022
+
+SCHEDULE_COLUMNS = [
+    Column("Tax year", Kind.YEAR, "", width=10),
+    Column("Share", Kind.PERCENT, "%", width=10),
+    Column("Installment", Kind.MONEY, "$", width=16),
+]
+
+#: The filled example: seven accrual years with something approved, one approved late.
+EXAMPLE: Mapping[str, Any] = {
+    "amounts": {
+        2010: 1_250_000,
+        2011: 480_000.55,
+        2014: 400_000,
+        2016: 300_000,
+        2018: 250_000.01,
+        2020: 120_000,
+        2024: 90_000,
+    },
+    "approval_dates": {2010: dt.date(2015, 11, 20), 2011: dt.date(2017, 9, 15)},
+    "liabilities": {
+        2017: 150_000,
+        2018: 120_000,
+        2019: 400_000,
+        2020: 250_000,
+        2021: 300_000,
+        2022: 200_000,
+        2023: 100_000,
+        2024: 60_000,
+        2025: 80_000,
+    },
+    "transfer_proposed": True,
+    "certificate_amount": 245_000.16,
+    "transfer_amount": 200_000,
+    "consideration": 145_000,
+    "discount_rate": 0.05,
+    "discount_years": 1,
+    "remote_work_election": True,
+    "election_date": dt.date(2023, 6, 30),
+    "share_at_facility": 0.25,
+}
+
+
+def build(
+    path: str | Path, values: Mapping[str, Any] | None = None, function_namespace: str = ""
+) -> Path:
+    """Write the template to ``path`` (blank inputs, approved amounts 0), or a filled
+    workbook with ``values`` (keys as in :data:`EXAMPLE`)."""
+    values = values or {}
+    with TemplateBuilder(
+        path,
+        title="BEIP credit conversion",
+        template_id=TEMPLATE_ID,
+        function_namespace=function_namespace,
+    ) as b:
+        b.about(
+            "BEIP grants accrued but not paid in 2008-2025 and converted to tax credits: the "
+            "installments by accrual year and tax year (N.J.S.A. 34:1B-129e.(1)-(13)), the "
+            "credit applied against each year's tax and the excess refunded as an "
+            "overpayment (f.), a check of a proposed sale of a tax credit transfer "
+            "certificate (g.(3)), and the remote-work election's payment and conditions "
+            "(h.). The approved amounts are the Authority's: enter them as approved.",
+            sheet_notes=[
+                (
+                    "Calculations",
+                    "one conversion schedule per accrual year, the matrix of installments by "
+                    "tax year and accrual year, the credit applied and refunded per tax year, "
+                    "the transfer and remote-work results",
+                )
+            ],
+            sources=[
+                "N.J.S.A. 34:1B-129e. (conversion, P.L.2015, c.194), f. (application), "
+                "g. (transfer certificates), h. (remote-work election, P.L.2022, c.134)",
+                "docs/interpretations.md: rounding of installments, late approval (e.(1)), "
+                "transfer minimum price, remote-work election",
+            ],
+        )
+        _inputs(b, values)
+        calc = _calculations(b)
+        _outputs(b, calc)
+        _checks(b, calc)
+    return Path(path)
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def _by_year(values: Mapping[str, Any], key: str, years: Sequence[int]) -> list[object]:
+    found = values.get(key) or {}
+    return [found.get(year) for year in years]
+
+
+def _yes_no(values: Mapping[str, Any], key: str) -> object:
+    """A yes/no switch: blank in the template (a check fails until it is answered)."""
+    return values.get(key)
+
+
+def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
+    i = b.inputs
+    i.title(
+        "Inputs",
+        "Type only in the yellow cells. Money in dollars, percentages as percentages (5%).",
+    )
+    i.section("Approved amounts by the calendar year the grant accrued (N.J.S.A. 34:1B-129e.)")
+    i.note("Enter 0 for a year with nothing converted; a blank amount is an error.")
+    given = values.get("amounts") or {}
+    # a year not given is 0; a year given as None stays blank (an error the checks show)
+    amounts = [given.get(year, 0) for year in ACCRUAL_YEARS]
+    i.input_table(
+        [f"Accrued in {year}" for year in ACCRUAL_YEARS],
+        [
+            Column(
+                "Approved amount",
+                Kind.MONEY,
+                "$",
+                name="ApprovedAmounts",
+                help="Grant accrued in the year but not paid, as approved for conversion to "
+                "tax credits; 0 if none.",
+            ),
+            Column(
+                "Approval date",
+                Kind.DATE,
+                "date",
+                name="ApprovalDates",
+                help="Date the Authority approved the amount. Matters for 2008-2013 only "
+                "(e.(1)): approved on or after 2016-07-01 moves the five installments. "
+                "Blank = approved by 2016-07-01.",
+            ),
+        ],
+        {
+            "Approved amount": amounts,
+            "Approval date": _by_year(values, "approval_dates", ACCRUAL_YEARS),
+        },
+        label_header="Accrual year",
+    )
+    i.skip()
+    i.section("Tax liability by tax year (N.J.S.A. 34:1B-129f.)")
+    i.note("Needed for every tax year with a credit; may stay blank for a year without one.")
+    i.input_table(
+        [f"Tax year {year}" for year in TAX_YEARS],
+        [
+            Column(
+                "Tax liability",
+                Kind.MONEY,
+                "$",
+                name="TaxLiabilities",
+                help="Tax otherwise due for the tax period, before this credit (applied first, "
+                "before all other credits and payments).",
+            )
+        ],
+        {"Tax liability": _by_year(values, "liabilities", TAX_YEARS)},
+        label_header="Tax year",
+    )
+    i.skip()
+    i.section("Tax credit transfer certificate (N.J.S.A. 34:1B-129g.(3))")
+    i.input(
+        "A sale of a transfer certificate is proposed",
+        "TransferProposed",
+        Kind.YESNO,
+        "yes/no",
+        _yes_no(values, "transfer_proposed"),
+        help="Yes to check a proposed sale or assignment below; No if none.",
+    )
+    i.input(
+        "Refundable credit on the certificate",
+        "CertificateAmount",
+        Kind.MONEY,
+        "$",
+        values.get("certificate_amount"),
+        help="Tax credit issued on the transfer certificate (what remains of it, if part was "
+        "already sold).",
+    )
+    i.input(
+        "Amount of credit to be sold",
+        "TransferAmount",
+        Kind.MONEY,
+        "$",
+        values.get("transfer_amount"),
+        help="At least $100,000, or the whole credit if it is less (g.(3)).",
+    )
+    i.input(
+        "Consideration offered",
+        "Consideration",
+        Kind.MONEY,
+        "$",
+        values.get("consideration"),
+        help="Price the business would receive for the credit sold.",
+    )
+    i.input(
+        "Discount rate to present value",
+        "DiscountRate",
+        Kind.PERCENT,
+        "% a year",
+        values.get("discount_rate", 0),
+        help="Annual rate for discounting the 75% minimum to present value (g.(3)); 0% for none.",
+    )
+    i.input(
+        "Years discounted",
+        "DiscountYears",
+        Kind.NUMBER,
+        "years",
+        values.get("discount_years", 0),
+        minimum=0,
+        maximum=100,
+        help="Years until the credit can be used, for the discounting; 0 for none.",
+    )
+    i.skip()
+    i.section("Remote-work election (N.J.S.A. 34:1B-129h.)")
+    i.input(
+        "The business made the remote-work election",
+        "RemoteWorkElection",
+        Kind.YESNO,
+        "yes/no",
+        _yes_no(values, "remote_work_election"),
+        help="Yes if the business elected to waive the 60% on-site requirement for "
+        "2022-07-01 to 2023-12-31.",
+    )
+    i.input(
+        "Date of the election",
+        "ElectionDate",
+        Kind.DATE,
+        "date",
+        values.get("election_date"),
+        help="Must be before 2023-12-31 (h.).",
+    )
+    i.input(
+        "Least share of a full-time employee's time at the facility",
+        "ShareAtFacility",
+        Kind.PERCENT,
+        "%",
+        values.get("share_at_facility"),
+        help="Through the 2023 tax period; at least 10% (h.(1)).",
+    )
+
+
+# --------------------------------------------------------------------------- calculations
+
+
+@dataclass(frozen=True)
+class _Calculations:
+    schedules: dict[int, Ref]
+    matrix: Ref
+    tax_years: Ref
+    credit: Ref
+    liability: Ref
+    applied: Ref
+    refund: Ref
+    total_credit: Ref
+    total_applied: Ref
+    total_refund: Ref
+    min_price: Ref
+    transfer: Ref
+    credit_2022: Ref
+    payment: Ref
+    remote: Ref
+
+
+def _calculations(b: TemplateBuilder) -> _Calculations:
+    c = b.calculations
+    c.title("Calculations", "Formulas only: every figure comes from the NJ_* functions.")
+    names = b.names
+    schedules: dict[int, Ref] = {}
+    for n, year in enumerate(ACCRUAL_YEARS):
+        paragraph = beip.conversion_paragraph(year)
+        schedules[year] = c.array_table(
+            f"{b.fn('NJ_BEIP_CONVERSION_SCHEDULE')}({year},{_nth(names['ApprovedAmounts'], n)},"
+            f"{_nth(names['ApprovalDates'], n)})",
+            SCHEDULE_COLUMNS,
+            rows=len(paragraph.shares),
+            label=f"Accrued in {year}: conversion schedule (N.J.S.A. 34:1B-129e.("
+            f"{paragraph.paragraph}))",
+            name=f"Conversion{year}",
+        )
+        # each installment row labelled with its accrual year: the matrix sums by it
+        schedule = schedules[year]
+        c.ws.write_string(schedule.row, c.LABEL, "Accrual year", b.style("header"))
+        for i in range(1, schedule.rows):
+            c.ws.write_number(schedule.row + i, c.LABEL, year, b.style("label", Kind.YEAR))
+    matrix, tax_years, credit = _matrix(b, c, schedules)
+    table = _application(b, c, credit)
+    c.section("Totals", width=3)
+    total_credit = c.formula(
+        "Total credit issued",
+        _total(credit),
+        Kind.MONEY,
+        "$",
+        name="TotalCredit",
+        role="total",
+    )
+    total_applied = c.formula(
+        "Total credit applied against the tax",
+        _total(table["Credit applied"]),
+        Kind.MONEY,
+        "$",
+        name="TotalApplied",
+        role="total",
+    )
+    total_refund = c.formula(
+        "Total refunded as overpayments",
+        _total(table["Refund (overpayment)"]),
+        Kind.MONEY,
+        "$",
+        name="TotalRefund",
+        role="total",
+    )
+    c.skip()
+    c.section("Transfer certificate (N.J.S.A. 34:1B-129g.(3))", width=3)
+    min_price = c.formula(
+        "Lowest lawful consideration for the amount sold",
+        f'IF(TransferProposed="Yes",{b.fn("NJ_BEIP_TRANSFER_MIN_PRICE")}(TransferAmount,'
+        'DiscountRate,DiscountYears),"")',
+        Kind.MONEY,
+        "$",
+        name="TransferMinPrice",
+    )
+    transfer = c.formula(
+        "The proposed sale (OK, or every reason it is not lawful)",
+        f'IF(TransferProposed="Yes",{b.fn("NJ_BEIP_TRANSFER_CHECK")}(CertificateAmount,'
+        'TransferAmount,Consideration,DiscountRate,DiscountYears),"no sale proposed")',
+        Kind.TEXT,
+        "verdict",
+        name="TransferVerdict",
+    )
+    c.skip()
+    c.section("Remote-work election (N.J.S.A. 34:1B-129h.)", width=3)
+    credit_2022 = c.formula(
+        f"Tax credit for the {REMOTE_WORK_TAX_YEAR} tax period (its installments)",
+        credit.cell(TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)).a,
+        Kind.MONEY,
+        "$",
+        name="Credit2022",
+    )
+    payment = c.formula(
+        "Payment owed to the Authority (5% of that credit)",
+        f'IF(RemoteWorkElection="Yes",{b.fn("NJ_BEIP_REMOTE_WORK_PAYMENT")}(Credit2022),0)',
+        Kind.MONEY,
+        "$",
+        name="RemoteWorkPayment",
+    )
+    remote = c.formula(
+        "The election (OK, or every reason it fails)",
+        f'IF(RemoteWorkElection="Yes",{b.fn("NJ_BEIP_REMOTE_WORK_CHECK")}(ElectionDate,'
+        'ShareAtFacility),"no election made")',
+        Kind.TEXT,
+        "verdict",
+        name="RemoteWorkVerdict",
+    )
+    return _Calculations(
+        schedules=schedules,
+        matrix=matrix,
+        tax_years=tax_years,
+        credit=credit,
+        liability=table["Tax liability"],
+        applied=table["Credit applied"],
+        refund=table["Refund (overpayment)"],
+        total_credit=total_credit,
+        total_applied=total_applied,
+        total_refund=total_refund,
+        min_price=min_price,
+        transfer=transfer,
+        credit_2022=credit_2022,
+        payment=payment,
+        remote=remote,
+    )
+
+
+def _matrix(
+    b: TemplateBuilder, c: SheetWriter, schedules: Mapping[int, Ref]
+) -> tuple[Ref, Ref, Ref]:
+    """The installments by tax year (rows) and accrual year (columns): ONE array formula,
+    ``SUMIFS`` over the schedules above (each data row labelled with its accrual year),
+    and the total credit issued per tax year. Returns (matrix, tax years, totals)."""
+    c.section(
+        "Installments by tax year and accrual year (N.J.S.A. 34:1B-129e.): one array formula "
+        "over the schedules above",
+        width=c.VALUE + len(ACCRUAL_YEARS) + 2,
+    )
+    header, unit = b.style("header"), b.style("unit")
+    c.ws.write_string(c.row, c.LABEL, "Tax year", header)
+    c.ws.write_string(c.row, c.VALUE, "Tax year / accrued in", header)
+    for j, year in enumerate(ACCRUAL_YEARS):
+        c.ws.write_number(c.row, c.VALUE + 1 + j, year, header)
+    c.ws.write_string(c.row, c.VALUE + 1 + len(ACCRUAL_YEARS), "Total credit issued", header)
+    c.ws.set_row(c.row, 30)
+    accrual_years = Ref(c.name, c.row, c.VALUE + 1, c.row, c.VALUE + len(ACCRUAL_YEARS))
+    c.row += 1
+    for j in range(len(ACCRUAL_YEARS) + 1):
+        c.ws.write_string(c.row, c.VALUE + 1 + j, "$", unit)
+    c.row += 1
+    top, count = c.row, len(TAX_YEARS)
+    bottom = top + count - 1
+    years = Ref(c.name, top, c.VALUE, bottom, c.VALUE)
+    matrix = Ref(c.name, top, c.VALUE + 1, bottom, c.VALUE + len(ACCRUAL_YEARS))
+    totals = Ref(c.name, top, matrix.right + 1, bottom, matrix.right + 1)
+    label_style = b.style("label", Kind.YEAR)
+    for n, year in enumerate(TAX_YEARS):
+        c.ws.write_string(top + n, c.LABEL, f"Tax year {year}")
+        c.ws.write_number(top + n, c.VALUE, year, label_style)
+    first, last = schedules[ACCRUAL_YEARS[0]], schedules[ACCRUAL_YEARS[-1]]
+    region = Ref(c.name, first.row, c.LABEL, last.bottom, first.right)
+    labels, tax_year, installment = (region.column(j).a for j in (0, 2, 4))
+    header_text = SCHEDULE_COLUMNS[0].header
+    formula = (
+        f'=IF(COUNTIF({tax_year},"{header_text}")=COLUMNS({accrual_years.a}),'
+        f"SUMIFS({installment},{tax_year},{years.a},{labels},{accrual_years.a}),"
+        f'"{NOT_COMPUTED}")'
+    )
+    money = b.style("calc", Kind.MONEY)
+    c.ws.write_dynamic_array_formula(
+        matrix.row, matrix.col, matrix.bottom, matrix.right, formula, money
+    )
+    for cell in matrix.cells():
+        if (cell.row, cell.col) != (matrix.row, matrix.col):
+            c.ws.write_blank(cell.row, cell.col, None, money)
+    b.array_formulas.append(matrix)
+    for n in range(count):
+        row = Ref(c.name, top + n, matrix.col, top + n, matrix.right)
+        c.ws.write_formula(top + n, totals.col, "=" + _total(row), b.style("total", Kind.MONEY))
+    c.width(c.VALUE, 12)
+    for j in range(len(ACCRUAL_YEARS) + 1):
+        c.width(matrix.col + j, 14)
+    c.numeric_ranges.extend([matrix, totals])
+    b.define_name("TaxYears", years)
+    b.define_name("AccrualYears", accrual_years)
+    b.define_name("Installments", matrix)
+    b.define_name("CreditIssued", totals)
+    c.row = bottom + 2
+    return matrix, years, totals
+
+
+def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, Ref]:
+    """Per tax year: the credit issued and the liability (one array formula each, for the
+    reader), the credit applied and the refund (N.J.S.A. 34:1B-129f.)."""
+    columns = [
+        Column("Credit issued", Kind.MONEY, "$"),
+        Column("Tax liability", Kind.MONEY, "$"),
+        Column("Credit applied", Kind.MONEY, "$", name="CreditApplied"),
+        Column("Refund (overpayment)", Kind.MONEY, "$", name="CreditRefund"),
+    ]
+    c.section(
+        "Credit applied against each tax year's liability (N.J.S.A. 34:1B-129f.)",
+        width=c.VALUE + len(columns),
+    )
+    c._table_header("Tax year", columns, units=True)
+    top, count = c.row, len(TAX_YEARS)
+    found = {
+        column.header: Ref(c.name, top, c.VALUE + j, top + count - 1, c.VALUE + j)
+        for j, column in enumerate(columns)
+    }
+    money = b.style("calc", Kind.MONEY)
+    for header, formula in (
+        ("Credit issued", f"={credit.a}"),
+        ("Tax liability", '=IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)'),
+    ):
+        ref = found[header]
+        c.ws.write_dynamic_array_formula(ref.row, ref.col, ref.bottom, ref.right, formula, money)
+        for cell in list(ref.cells())[1:]:
+            c.ws.write_blank(cell.row, cell.col, None, money)
+        b.array_formulas.append(ref)
+    liabilities = b.names["TaxLiabilities"]
+    for n, year in enumerate(TAX_YEARS):
+        issued, liability = credit.cell(n).a, _nth(liabilities, n)
+        c.ws.write_string(top + n, c.LABEL, f"Tax year {year}")
+        for header, function in (
+            ("Credit applied", "NJ_BEIP_CREDIT_APPLIED"),
+            ("Refund (overpayment)", "NJ_BEIP_CREDIT_REFUND"),
+        ):
+            cell = found[header].cell(n)
+            c.ws.write_formula(
+                cell.row,
+                cell.col,
+                f"=IF({issued}=0,0,{b.fn(function)}({issued},{liability}))",
+                money,
+            )
+    for j, column in enumerate(columns):
+        c.width(c.VALUE + j, column.width)
+        c.numeric_ranges.append(found[column.header])
+        if column.name:
+            b.define_name(column.name, found[column.header])
+    c.row = top + count + 1
+    return found
+
+
+def _total(ref: Ref) -> str:
+    """The sum of ``ref`` when every cell is a number, else :data:`NOT_COMPUTED`.
+
+    Rounded to the cent: the parts are whole cents, and the rounding only removes the
+    binary floating-point residue of adding them (0.1 + 0.2), so that the total passed
+    on to an NJ_* function is the exact amount."""
+    every = f"COUNT({ref.a})=ROWS({ref.a})*COLUMNS({ref.a})"
+    return f'IF({every},ROUND(SUM({ref.a}),2),"{NOT_COMPUTED}")'
+
+
+def _nth(qualified: str, n: int) -> str:
+    """The n-th cell (0-based) of a one-column range given as ``Sheet!$C$12:$C$21``."""
+    sheet, _, cells = qualified.rpartition("!")
+    first = cells.split(":")[0]
+    column = first.split("$")[1]
+    row = int(first.split("$")[2]) + n
+    return f"{sheet}!${column}${row}"
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+def _outputs(b: TemplateBuilder, calc: _Calculations) -> None:
+    o = b.outputs
+    o.title("Outputs", "Valid only when Checks!MasterCheck is TRUE.")
+    o.formula("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", role="output")
+    o.formula("Total tax credit issued", "TotalCredit", Kind.MONEY, "$", role="output")
+    o.formula(
+        "Total credit applied against the tax", calc.total_applied.a, Kind.MONEY, "$", role="output"
+    )
+    o.formula("Total refunded as overpayments", calc.total_refund.a, Kind.MONEY, "$", role="output")
+    o.formula(
+        "Tax years with a credit",
+        f'COUNTIF({calc.credit.a},">0")',
+        Kind.COUNT,
+        "years",
+        role="output",
+    )
+    o.formula(
+        "Transfer certificate: lowest lawful consideration",
+        "TransferMinPrice",
+        Kind.MONEY,
+        "$",
+        role="output",
+    )
+    o.formula(
+        "Transfer certificate: the proposed sale",
+        "TransferVerdict",
+        Kind.TEXT,
+        "verdict",
+        role="output",
+    )
+    o.formula(
+        "Remote-work election: payment owed", "RemoteWorkPayment", Kind.MONEY, "$", role="output"
+    )
+    o.formula(
+        "Remote-work election: conditions", "RemoteWorkVerdict", Kind.TEXT, "verdict", role="output"
+    )
+    o.skip()
+    o.chart(
+        "BEIP tax credit installments by tax year",
+        calc.tax_years,
+        [
+            ("Credit issued (installments)", calc.credit),
+            ("Credit applied against the tax", calc.applied),
+            ("Refund (overpayment)", calc.refund),
+        ],
+        y_title="$",
+        x_title="Tax year",
+    )
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _checks(b: TemplateBuilder, calc: _Calculations) -> None:
+    b.check(
+        "An approved amount (0 if none) is given for every accrual year",
+        f"COUNT(ApprovedAmounts)={len(ACCRUAL_YEARS)}",
+        "N.J.S.A. 34:1B-129e.",
+    )
+    b.check(
+        "The matrix holds a number for every tax year and accrual year",
+        f"COUNT({calc.matrix.a})=ROWS({calc.matrix.a})*COLUMNS({calc.matrix.a})",
+    )
+    b.check_equal(
+        "The credits issued sum to the approved amounts (no installment falls outside "
+        f"{TAX_YEARS[0]}-{TAX_YEARS[-1]})",
+        "TotalCredit",
+        "SUM(ApprovedAmounts)",
+        "N.J.S.A. 34:1B-129e.(1)-(13)",
+    )
+    b.check_numbers(
+        "Credit applied and refund are numbers for every tax year",
+        Ref(
+            calc.applied.sheet,
+            calc.applied.row,
+            calc.applied.col,
+            calc.refund.bottom,
+            calc.refund.col,
+        ),
+    )
+    b.check(
+        "Credit applied plus refund equals the credit issued, every tax year",
+        f"SUMPRODUCT(--(ABS({calc.applied.a}+{calc.refund.a}-{calc.credit.a})>={CENT_TOLERANCE}))=0",
+        "N.J.S.A. 34:1B-129f.",
+    )
+    b.check(
+        "No tax year's credit applied exceeds its tax liability",
+        f"SUMPRODUCT(--({calc.applied.a}>TaxLiabilities+{CENT_TOLERANCE}))=0",
+        "N.J.S.A. 34:1B-129f.",
+    )
+    b.check_equal(
+        "Total applied plus total refunded equals the total credit issued",
+        f"{calc.total_applied.a}+{calc.total_refund.a}",
+        "TotalCredit",
+        "N.J.S.A. 34:1B-129f.",
+    )
+    b.check(
+        "The proposed sale of the transfer certificate is lawful (or none is proposed)",
+        'OR(TransferProposed="No",AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
+        "N.J.S.A. 34:1B-129g.(3)",
+    )
+    b.check(
+        "The remote-work election meets its conditions (or none was made)",
+        'OR(RemoteWorkElection="No",AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment)))',
+        "N.J.S.A. 34:1B-129h., h.(1), h.(2)",
+    )
+    b.check(
+        f"The {REMOTE_WORK_TAX_YEAR} credit the payment is based on is a number",
+        "ISNUMBER(Credit2022)",
+        "N.J.S.A. 34:1B-129h.(2)",
+    )

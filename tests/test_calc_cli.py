@@ -1,0 +1,266 @@
+"""``nj-incentives calc`` and the calculation memo (issue 5).
+
+One fresh process runs the README's main-job command (the bundled examples, with a
+memo); the other cases run in this process on small workbooks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
+from nj_incentives import LAW_CURRENT_TO, __version__, calc, cli, memo
+from nj_incentives.excel import CATALOG
+from nj_incentives.workbooks import beip_conversion, ertc_credit
+from nj_incentives.workbooks.build import (
+    DATA_DIRECTORY,
+    DEFAULT_DIRECTORY,
+    EXAMPLES,
+    INTERPRETATIONS,
+)
+
+EXAMPLES_DIRECTORY = DEFAULT_DIRECTORY / "examples"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# --------------------------------------------------------------------------- the main job
+
+
+@pytest.fixture(scope="module")
+def main_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """``nj-incentives calc --memo out/memo.md`` in a fresh process, in an empty folder."""
+    folder = tmp_path_factory.mktemp("main-job")
+    before = {name: sha256(DATA_DIRECTORY / name) for name in calc.BUNDLED_EXAMPLES}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XLWINGS_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "nj_incentives.cli", "calc", "--memo", "out/memo.md"],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return {"done": done, "folder": folder, "before": before}
+
+
+def test_the_main_job_recalculates_the_bundled_examples(main_job: dict[str, Any]) -> None:
+    done = main_job["done"]
+    assert done.returncode == 0, done.stderr
+    assert "recalculating the 3 bundled examples" in done.stdout
+    for name in calc.BUNDLED_EXAMPLES:
+        line = next(line for line in done.stdout.splitlines() if line.startswith(name))
+        assert "TRUE" in line.split()
+        results = main_job["folder"] / "out" / name.replace(".xlsx", "-results.xlsx")
+        assert results.is_file()
+    assert "Total grant: $750,000.00" in done.stdout
+    assert "Total tax credit issued: $2,890,000.56" in done.stdout
+    assert "Credit carried forward after the last period: $800.00" in done.stdout
+
+
+def test_the_results_workbook_holds_values_not_formulas(main_job: dict[str, Any]) -> None:
+    results = main_job["folder"] / "out" / "ertc-form-313-example-results.xlsx"
+    book = openpyxl.load_workbook(results)
+    assert book["Checks"]["C4"].value is True  # the master check, as a value
+    assert not [
+        cell.coordinate
+        for ws in book.worksheets
+        for row in ws.iter_rows()
+        for cell in row
+        if cell.data_type == "f"
+    ]
+    assert book["Outputs"]["A18"].value == "Credit carried forward after the last period"
+    assert book["Outputs"]["C18"].value == 800.0
+    assert book["Outputs"]["C18"].number_format == "#,##0.00;[Red]-#,##0.00"
+
+
+def test_the_bundled_examples_are_never_modified(main_job: dict[str, Any]) -> None:
+    after = {name: sha256(DATA_DIRECTORY / name) for name in calc.BUNDLED_EXAMPLES}
+    assert after == main_job["before"]
+
+
+def test_the_memo_has_hashes_version_law_steps_citations_and_interpretations(
+    main_job: dict[str, Any],
+) -> None:
+    text = (main_job["folder"] / "out" / "memo.md").read_text(encoding="utf-8")
+    for name in calc.BUNDLED_EXAMPLES:
+        assert sha256(DATA_DIRECTORY / name) in text
+    assert f"nj-incentives {__version__}" in text
+    assert LAW_CURRENT_TO in text
+    # inputs, as the workbook shows them
+    assert "| Approved amount ($) | Approval date (date) |" in text
+    assert "| Accrued in 2011 | 480,000.55 | 2017-09-15 |" in text
+    # a result with its steps: 2011's late approval moves its five installments to 2018
+    assert "NJ\\_BEIP\\_CONVERSION\\_SCHEDULE" not in text  # intraword _ is left alone
+    assert "NJ_BEIP_CONVERSION_SCHEDULE (Accrued in 2011" in text
+    assert "in State fiscal year 2018 (2017-07-01 to 2018-06-30)" in text
+    assert "| 3 | Tax year 2018 | 24,000.02 | 480,000.55 x 5% = 24,000.0275" in text
+    for citation in (
+        "N.J.S.A. 34:1B-129e.(1)",
+        "N.J.S.A. 34:1B-129f.",
+        "N.J.S.A. 34:1B-129g.(3)",
+        "N.J.S.A. 52:27BBB-55c.(2)",
+        "N.J.S.A. 54:10A-5(e)",
+    ):
+        assert citation in text
+    # the interpretations applied, quoted
+    assert "### BEIP grant: N.J.S.A. 34:1B-129: Late approval: paragraph (1) only (e.(1))" in text
+    assert "> - **Reading**: State fiscal year N runs from July 1 of N-1 to June 30 of N." in text
+    assert "Applied by: NJ_ERTC_SCHEDULE" in text
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def run_calc(*args: str) -> int:
+    return cli.main(["calc", *args])
+
+
+def test_a_bad_workbook_exits_1_with_the_message(tmp_path: Path, capsys: Any) -> None:
+    values = dict(beip_conversion.EXAMPLE)
+    values["amounts"] = {**values["amounts"], 2014: "400k"}
+    bad = beip_conversion.build(tmp_path / "bad.xlsx", values)
+    before = sha256(bad)
+    status = run_calc(str(bad), "-o", str(tmp_path / "out"))
+    captured = capsys.readouterr()
+    assert status == 1
+    assert "bad.xlsx: MASTER CHECK FALSE" in captured.err
+    assert "failed: Accrued in 2014: conversion schedule" in captured.err
+    assert "rejected input: NJ_BEIP_CONVERSION_SCHEDULE: #VALUE! amount = '400k'" in captured.err
+    assert (tmp_path / "out" / "bad-results.xlsx").is_file()  # written, for inspection
+    assert sha256(bad) == before
+
+
+def test_an_unsafe_or_missing_file_exits_2(tmp_path: Path, capsys: Any) -> None:
+    fake = tmp_path / "fake.xlsx"
+    fake.write_bytes(b"MZ not a workbook")
+    assert run_calc(str(fake), str(tmp_path / "missing.xlsx"), "-o", str(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "fake.xlsx: refused:" in err
+    assert "missing.xlsx: no such file" in err
+
+
+def test_the_input_is_never_overwritten(tmp_path: Path, capsys: Any) -> None:
+    workbook = tmp_path / "filled.xlsx"
+    shutil.copyfile(EXAMPLES_DIRECTORY / "beip-grant-schedule-example.xlsx", workbook)
+    before, stamp = sha256(workbook), workbook.stat().st_mtime_ns
+    assert run_calc(str(workbook), "-o", str(workbook)) == 2
+    assert run_calc(str(workbook), "--memo", str(tmp_path / "filled.XLSX")) == 2
+    assert "refusing to overwrite the input workbook" in capsys.readouterr().err
+    assert run_calc(str(workbook), "-o", str(tmp_path / "r.xlsx")) == 0
+    assert (sha256(workbook), workbook.stat().st_mtime_ns) == (before, stamp)
+    assert (tmp_path / "r.xlsx").is_file()
+
+
+def test_bad_arguments_exit_2(tmp_path: Path, capsys: Any) -> None:
+    one = str(EXAMPLES_DIRECTORY / "beip-grant-schedule-example.xlsx")
+    assert run_calc(one, one, "-o", str(tmp_path / "both.xlsx")) == 2
+    assert run_calc(one, "--memo", str(tmp_path / "memo.pdf")) == 2
+    err = capsys.readouterr().err
+    assert "give a folder instead" in err
+    assert "write the memo as .md or .html" in err
+
+
+def test_output_paths() -> None:
+    a, b = Path("x/a.xlsx"), Path("y/a.xlsx")
+    assert calc.output_paths([a], None) == [Path("out/a-results.xlsx")]
+    assert calc.output_paths([a, b], Path("r")) == [
+        Path("r/a-results.xlsx"),
+        Path("r/a-2-results.xlsx"),
+    ]
+    assert calc.output_paths([a], Path("r/one.xlsx")) == [Path("r/one.xlsx")]
+    with pytest.raises(ValueError, match=r"\.xlsx workbook"):
+        calc.output_paths([a], Path("r/one.xls"))
+
+
+# --------------------------------------------------------------------------- the memo
+
+
+def test_the_memo_escapes_what_comes_from_the_workbook(tmp_path: Path, capsys: Any) -> None:
+    values = dict(ertc_credit.EXAMPLE)
+    evil = '<script>alert("x")</script> & | *bold* [link](http://x)'
+    values["employees"] = [{**values["employees"][0], "name": evil}, *values["employees"][1:]]
+    workbook = ertc_credit.build(tmp_path / "evil.xlsx", values)
+    assert run_calc(str(workbook), "-o", str(tmp_path), "--memo", str(tmp_path / "m.html")) == 0
+    assert run_calc(str(workbook), "-o", str(tmp_path), "--memo", str(tmp_path / "m.md")) == 0
+    capsys.readouterr()
+    page = (tmp_path / "m.html").read_text(encoding="utf-8")
+    assert "<script>" not in page
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; | *bold*" in page
+    text = (tmp_path / "m.md").read_text(encoding="utf-8")
+    assert "<script>" not in text
+    assert (
+        '&lt;script&gt;alert("x")&lt;/script&gt; &amp; \\| \\*bold\\* \\[link\\](http://x)' in text
+    )
+
+
+def test_every_mapped_interpretation_exists_and_every_law_function_is_mapped() -> None:
+    sections = memo.interpretation_sections(INTERPRETATIONS.read_text(encoding="utf-8"))
+    for function, headings in memo.INTERPRETATIONS.items():
+        assert function in CATALOG
+        for heading in headings:
+            assert heading in sections, (function, heading)
+    law_functions = {name for name, entry in CATALOG.items() if entry.citation}
+    assert law_functions <= set(memo.INTERPRETATIONS) | {"NJ_ERTC_CREDIT_YEARS"}
+
+
+def test_the_package_data_is_current() -> None:
+    """``python -m nj_incentives.workbooks.build`` refreshes it; a non-editable install
+    ships it (``nj-incentives calc`` and its memo need no repository)."""
+    assert tuple(EXAMPLES) == calc.BUNDLED_EXAMPLES
+    assert calc.bundled_examples() == [DATA_DIRECTORY / name for name in EXAMPLES]
+    for name in EXAMPLES:
+        assert (DATA_DIRECTORY / name).read_bytes() == (EXAMPLES_DIRECTORY / name).read_bytes()
+    packaged = (DATA_DIRECTORY / "interpretations.md").read_text(encoding="utf-8")
+    assert packaged == INTERPRETATIONS.read_text(encoding="utf-8")
+    assert memo.interpretations_text() == packaged
+
+
+def test_calls_and_their_arguments_are_read_from_formulas() -> None:
+    known = ["NJ_X", "NJ_Y"]
+    text = '=IF(A1="a,b(",XLWINGS.NJ_X(1,"x,""y",\'My sheet\'!A1:B2),NJ_Y(,TRUE))'
+    calls = memo.formula_calls(text, known)
+    assert calls == [
+        memo.Call("NJ_X", ("1", '"x,""y"', "'My sheet'!A1:B2"), True),
+        memo.Call("NJ_Y", ("", "TRUE"), True),
+    ]
+    assert memo.formula_calls("=NJ_X(1)*2", known) == [memo.Call("NJ_X", ("1",), False)]
+    assert memo.formula_calls('=NOT_NJ_X(1)&"NJ_X(2)"', known) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "number_format", "shown"),
+    [
+        (45017, "yyyy-mm-dd", "2023-04-01"),
+        (0.05, "0.00%", "5.00%"),
+        (1234567.891, "#,##0.00;[Red]-#,##0.00", "1,234,567.89"),
+        (2.9047678571, "#,##0.00########", "2.9047678571"),
+        (5.0, "#,##0.00########", "5.00"),
+        (2010, "General", "2010"),
+        (0.1 + 0.2, "General", "0.3"),
+        (True, "General", "TRUE"),
+        (None, "General", ""),
+    ],
+)
+def test_values_are_shown_as_the_workbook_formats_them(
+    value: Any, number_format: str, shown: str
+) -> None:
+    assert memo.display(value, number_format) == shown
+
+
+def test_the_memo_date_is_given_or_now() -> None:
+    moment = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
+    document = memo.build_memo([], moment)
+    assert "on 2025-03-01T12:00:00+00:00" in memo.render(document, ".md")

@@ -1,0 +1,216 @@
+"""Template 2, BEIP credit conversion: the committed files are current, every input is
+styled and validated, the example recalculates to the core's results to the cent, and bad
+inputs fail visibly with the functions' messages (issue 5).
+
+After a deliberate change to the template, rebuild: ``python -m nj_incentives.workbooks.build``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nj_incentives.law import beip
+from nj_incentives.memo import checks
+from nj_incentives.recalc import recalculate
+from nj_incentives.workbooks import beip_conversion
+from nj_incentives.workbooks.beip_conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workbooks.builder import NOT_COMPUTED, audit, fingerprint
+
+TEMPLATE = DEFAULT_DIRECTORY / "beip-credit-conversion.xlsx"
+FILLED = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"
+CENT = Decimal("0.01")
+
+
+def cents(value: Any) -> Decimal:
+    """A cell's number to the cent (sums of cents carry float residue: 0.1 + 0.2)."""
+    return Decimal(repr(float(value))).quantize(CENT)
+
+
+@pytest.mark.parametrize(
+    ("committed", "build"),
+    [(TEMPLATE, TEMPLATES[TEMPLATE.name]), (FILLED, EXAMPLES[FILLED.name])],
+    ids=["template", "example"],
+)
+def test_the_committed_workbook_is_current(committed: Path, build: Any, tmp_path: Path) -> None:
+    rebuilt = build(tmp_path / committed.name)
+    assert fingerprint(rebuilt) == fingerprint(committed), (
+        "rebuild with: python -m nj_incentives.workbooks.build"
+    )
+
+
+@pytest.mark.parametrize("path", [TEMPLATE, FILLED], ids=["template", "example"])
+def test_inputs_are_styled_validated_and_the_rest_locked(path: Path) -> None:
+    assert audit(path) == []
+
+
+@pytest.fixture(scope="module")
+def example() -> Any:
+    return recalculate(FILLED)
+
+
+def test_the_example_passes_every_check(example: Any) -> None:
+    assert example.value("MasterCheck") is True
+    assert example.error_cells() == []
+    assert example.function_errors == ()
+
+
+def test_the_schedules_are_array_calls_not_one_call_per_cell(example: Any) -> None:
+    cells = example.nj_formula_cells()
+    assert cells["NJ_BEIP_CONVERSION_SCHEDULE"] == len(ACCRUAL_YEARS)  # one per accrual year
+    assert "NJ_BEIP_CONVERSION_INSTALLMENT" not in cells  # the matrix calls nothing per cell
+
+
+def core_schedules() -> dict[int, beip.ConversionSchedule]:
+    dates = EXAMPLE["approval_dates"]
+    return {
+        year: beip.conversion_schedule(year, EXAMPLE["amounts"].get(year, 0), dates.get(year))
+        for year in ACCRUAL_YEARS
+    }
+
+
+def test_each_accrual_year_schedule_equals_the_core(example: Any) -> None:
+    for year, schedule in core_schedules().items():
+        table = example.value(f"Conversion{year}")
+        assert table[0] == ["Tax year", "Share", "Installment"]
+        assert [[r.tax_year, float(r.share), float(r.amount)] for r in schedule.rows] == table[1:]
+    # 2011: 480,000.55 approved 2017-09-15, in State fiscal year 2018 (e.(1) late approval):
+    # 5% = 24,000.0275 -> 24,000.02 in 2018, ..., the remainder 120,000.16 in 2022
+    late = example.value("Conversion2011")
+    assert late[1] == [2018, 0.05, 24000.02]
+    assert late[5] == [2022, 0.25, 120000.16]
+
+
+def test_the_matrix_and_totals_equal_the_core_to_the_cent(example: Any) -> None:
+    schedules = core_schedules()
+    matrix = example.value("Installments")
+    for i, tax_year in enumerate(TAX_YEARS):
+        for j, accrual_year in enumerate(ACCRUAL_YEARS):
+            expected = next(
+                (r.amount for r in schedules[accrual_year].rows if r.tax_year == tax_year),
+                Decimal(0),
+            )
+            assert cents(matrix[i][j]) == expected, (tax_year, accrual_year)
+    issued = {
+        t: sum(
+            (r.amount for s in schedules.values() for r in s.rows if r.tax_year == t), Decimal(0)
+        )
+        for t in TAX_YEARS
+    }
+    assert [cents(row[0]) for row in example.value("CreditIssued")] == list(issued.values())
+    # tax year 2021: 312,500 (2010) + 120,000.13 (2011) + 100,000 (2014) + 100,000 (2016)
+    assert issued[2021] == Decimal("632500.13")
+    assert cents(example.value("TotalCredit")) == sum(
+        (Decimal(str(a)) for a in EXAMPLE["amounts"].values()), Decimal(0)
+    )  # 2,890,000.56: every installment falls inside 2017-2030
+
+    applied = [row[0] for row in example.value("CreditApplied")]
+    refund = [row[0] for row in example.value("CreditRefund")]
+    for n, tax_year in enumerate(TAX_YEARS):
+        liability = EXAMPLE["liabilities"].get(tax_year)
+        if issued[tax_year] == 0:
+            assert applied[n] == refund[n] == 0
+            continue
+        core = beip.apply_credit(issued[tax_year], liability)
+        assert (cents(applied[n]), cents(refund[n])) == (core.applied, core.overpayment)
+    # 2018: credit 274,000.02 against a 120,000 liability: 120,000 applied, 154,000.02 refunded
+    assert (applied[1], cents(refund[1])) == (120000.0, Decimal("154000.02"))
+
+
+def test_transfer_and_remote_work_equal_the_core(example: Any) -> None:
+    price = beip.transfer_min_price(200_000, Decimal("0.05"), 1)
+    assert example.value("TransferMinPrice") == float(price.amount) == 142857.14
+    check = beip.transfer_check(245_000.16, 200_000, 145_000, Decimal("0.05"), 1)
+    assert check.ok
+    assert example.value("TransferVerdict") == "OK"
+    credit_2022 = Decimal("445000.16")  # the installments of tax year 2022
+    assert cents(example.value("Credit2022")) == credit_2022
+    payment = beip.remote_work_payment(credit_2022).amount  # 5% = 22,250.008 -> 22,250.00
+    assert example.value("RemoteWorkPayment") == float(payment) == 22250.0
+    assert example.value("RemoteWorkVerdict") == "OK"
+
+
+def filled(tmp_path: Path, **changes: Any) -> Any:
+    values = dict(EXAMPLE)
+    values.update(changes)
+    return recalculate(beip_conversion.build(tmp_path / "filled.xlsx", values))
+
+
+def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:
+    result = filled(tmp_path, amounts={**EXAMPLE["amounts"], 2014: "400k"})
+    assert result.value("MasterCheck") is False
+    message = result.value("Conversion2014")[0][0]
+    assert message.startswith("#VALUE! amount = '400k'")
+    # no wrong number: the matrix column and every total say so
+    assert result.value("Installments")[0][ACCRUAL_YEARS.index(2014)] == NOT_COMPUTED
+    assert result.value("TotalCredit") == NOT_COMPUTED
+    assert {row[0] for row in result.value("CreditIssued")} == {NOT_COMPUTED}
+
+
+def test_a_whole_number_percentage_fails_with_the_hint(tmp_path: Path) -> None:
+    result = filled(tmp_path, share_at_facility=25)
+    assert result.value("MasterCheck") is False
+    verdict = result.value("RemoteWorkVerdict")
+    assert "share_at_facility = 25" in verdict
+    assert "did you mean 25%?" in verdict
+    assert any(e.function == "NJ_BEIP_REMOTE_WORK_CHECK" for e in result.function_errors)
+
+
+def test_a_missing_year_fails_with_the_message(tmp_path: Path) -> None:
+    liabilities = {k: v for k, v in EXAMPLE["liabilities"].items() if k != 2019}
+    result = filled(tmp_path, amounts={**EXAMPLE["amounts"], 2016: None}, liabilities=liabilities)
+    assert result.value("MasterCheck") is False
+    assert result.value("Conversion2016")[0][0].startswith("#VALUE! amount = (blank): is required")
+    assert result.value("TotalCredit") == NOT_COMPUTED
+
+
+def test_a_missing_liability_fails_where_a_credit_needs_it(tmp_path: Path) -> None:
+    liabilities = {k: v for k, v in EXAMPLE["liabilities"].items() if k != 2019}
+    result = filled(tmp_path, liabilities=liabilities)
+    assert result.value("MasterCheck") is False
+    applied = result.value("CreditApplied")[TAX_YEARS.index(2019)][0]
+    assert applied.startswith("#VALUE! tax_liability = (blank): is required")
+    assert result.value("TotalCredit") == 2890000.56  # the installments themselves are fine
+
+
+def test_an_approval_too_late_for_the_matrix_fails_the_total_check(tmp_path: Path) -> None:
+    # approved 2027-01-01: State fiscal year 2027, installments 2027-2031; 2031 is outside
+    result = filled(
+        tmp_path, approval_dates={**EXAMPLE["approval_dates"], 2010: dt.date(2027, 1, 1)}
+    )
+    assert result.value("Conversion2010")[5] == [2031, 0.25, 312500.0]
+    assert result.value("MasterCheck") is False
+    assert result.value("TotalCredit") == 2890000.56 - 312500.0
+
+
+def test_an_unlawful_transfer_fails_the_check_with_every_reason(tmp_path: Path) -> None:
+    result = filled(tmp_path, transfer_amount=50_000, consideration=30_000)
+    verdict = result.value("TransferVerdict")
+    assert "less than 100,000.00" in verdict
+    assert "consideration 30,000.00 is less than the minimum" in verdict
+    assert result.value("MasterCheck") is False
+
+
+def test_no_transfer_and_no_election_pass(tmp_path: Path) -> None:
+    result = filled(tmp_path, transfer_proposed=False, remote_work_election=False)
+    assert result.value("MasterCheck") is True
+    assert result.value("TransferVerdict") == "no sale proposed"
+    assert result.value("RemoteWorkPayment") == 0
+
+
+def test_the_blank_template_fails_until_its_questions_are_answered() -> None:
+    result = recalculate(TEMPLATE)
+    assert result.value("MasterCheck") is False
+    # approved amounts start at 0: the schedules and the matrix compute; the transfer and
+    # remote-work questions are blank, and their checks fail until answered
+    assert result.value("TotalCredit") == 0
+    failed = [label for label, _cite, ok in checks(result) if ok is not True]
+    assert failed == [
+        "The proposed sale of the transfer certificate is lawful (or none is proposed)",
+        "The remote-work election meets its conditions (or none was made)",
+    ]

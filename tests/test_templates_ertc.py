@@ -1,0 +1,215 @@
+"""Template 3, the Economic Recovery Tax Credit (Form 313 worksheet): the committed files
+are current, every input is styled and validated, the example recalculates to the core's
+results to the cent, and bad inputs fail visibly with the functions' messages (issue 5).
+
+After a deliberate change to the template, rebuild: ``python -m nj_incentives.workbooks.build``.
+"""
+
+from __future__ import annotations
+
+import copy
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nj_incentives.law import cbt, ertc
+from nj_incentives.recalc import excel_serial, recalculate
+from nj_incentives.workbooks import ertc_credit
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workbooks.builder import NOT_COMPUTED, audit, fingerprint
+from nj_incentives.workbooks.ertc_credit import EXAMPLE, MAX_PERIODS
+
+TEMPLATE = DEFAULT_DIRECTORY / "ertc-form-313.xlsx"
+FILLED = DEFAULT_DIRECTORY / "examples" / "ertc-form-313-example.xlsx"
+
+
+@pytest.mark.parametrize(
+    ("committed", "build"),
+    [(TEMPLATE, TEMPLATES[TEMPLATE.name]), (FILLED, EXAMPLES[FILLED.name])],
+    ids=["template", "example"],
+)
+def test_the_committed_workbook_is_current(committed: Path, build: Any, tmp_path: Path) -> None:
+    rebuilt = build(tmp_path / committed.name)
+    assert fingerprint(rebuilt) == fingerprint(committed), (
+        "rebuild with: python -m nj_incentives.workbooks.build"
+    )
+
+
+@pytest.mark.parametrize("path", [TEMPLATE, FILLED], ids=["template", "example"])
+def test_inputs_are_styled_validated_and_the_rest_locked(path: Path) -> None:
+    assert audit(path) == []
+
+
+@pytest.fixture(scope="module")
+def example() -> Any:
+    return recalculate(FILLED)
+
+
+def test_the_example_passes_every_check(example: Any) -> None:
+    assert example.value("MasterCheck") is True
+    assert example.error_cells() == []
+    assert example.function_errors == ()
+
+
+def roster(key: str, employees: list[dict[str, Any]]) -> tuple[ertc.EmployeeHours, ...]:
+    return ertc.roster(
+        [e[key] for e in employees],
+        [e["temporary"] for e in employees],
+        [e["excluded"] for e in employees],
+    )
+
+
+def test_positions_and_credits_equal_the_core(example: Any) -> None:
+    employees = EXAMPLE["employees"]
+    counts = {
+        key: ertc.average_positions(roster(key, employees)) for key in ("base", "year1", "year2")
+    }
+    for key, name in (("base", "Base"), ("year1", "Year1"), ("year2", "Year2")):
+        assert example.value(f"Positions{name}") == [
+            [float(counts[key].average), float(counts[key].fte)]
+        ]
+    # base: 36 full-time months / 12 + 1,080 part-time hours / 1,680 = 3.6428571429
+    assert counts["base"].average == Decimal("3.6428571429")
+    # year one: 90 / 12 + 2,280 / 1,680 = 8.8571428571 (temporary and owner's son excluded)
+    assert counts["year1"].average == Decimal("8.8571428571")
+    year1 = ertc.new_positions(counts["base"].average, counts["year1"].average)
+    year2 = ertc.new_positions(counts["base"].average, counts["year2"].average)
+    assert (year1, year2) == (5, 4)  # 5.21 and 4.46, whole positions
+    assert example.value("Year1New") == 5.0
+    assert example.value("Year2New") == 4.0
+    assert example.value("CreditYearOne") == float(ertc.credit_amount(year1, 1).amount) == 12500.0
+    assert example.value("CreditYearTwo") == float(ertc.credit_amount(year2, 2).amount) == 5000.0
+    assert example.value("SustainedEffortRatio") == float(ertc.sustained_effort_ratio(5, 4)) == 0.8
+    years = ertc.credit_years(EXAMPLE["operations_start"])
+    assert example.value("CreditYears")[1][1:] == [
+        excel_serial(years.year_one_start),
+        excel_serial(years.year_one_end),
+    ]
+    assert example.value("BaseYearStart") == excel_serial(years.year_one_start.replace(year=2022))
+
+
+def test_minimum_taxes_and_schedule_equal_the_core(example: Any) -> None:
+    periods = EXAMPLE["periods"]
+    minimums = [cbt.minimum_tax(receipts).amount for _end, receipts, _l, _o in periods]
+    # 800,000 -> 1,500; 1,200,000 -> 2,000; 1,500,000 -> 2,000; 450,000 -> 1,000; 2,000,000
+    assert minimums == [1500, 2000, 2000, 1000, 2000]
+    shown = example.value("MinimumTaxes")
+    assert [row[0] for row in shown[: len(periods)]] == [float(m) for m in minimums]
+    assert [row[0] for row in shown[len(periods) :]] == [""] * (MAX_PERIODS - len(periods))
+
+    schedule = ertc.credit_schedule(
+        EXAMPLE["operations_start"],
+        5,
+        4,
+        [
+            ertc.PrivilegePeriod(end=end, liability=liability, other_credits=other, minimum_tax=m)
+            for (end, _r, liability, other), m in zip(periods, minimums, strict=True)
+        ],
+    )
+    table = example.value("CreditSchedule")
+    assert table[0] == [
+        "Period end",
+        "New credit",
+        "Carried in",
+        "Limit",
+        "Used",
+        "Refund",
+        "Carried out",
+        "Expired",
+    ]
+    for row, expected in zip(table[1:], schedule.rows, strict=False):
+        assert row == [
+            excel_serial(expected.period_end),
+            *(
+                float(getattr(expected, name))
+                for name in (
+                    "new_credit",
+                    "carried_in",
+                    "limit",
+                    "used",
+                    "refund",
+                    "carried_out",
+                    "expired",
+                )
+            ),
+        ]
+    assert table[len(periods) + 1 :] == [[None] * 8] * (MAX_PERIODS - len(periods))
+    # 2025 (credit year two ends): limit min(3,000, 6,000 - 2,000) - 500 = 2,500 used from the
+    # year-one credit; 9,000 - 2,500 = 6,500 left x ratio 4/5 = 5,200 refunded
+    assert table[3][3:6] == [2500.0, 2500.0, 5200.0]
+    assert example.value("TotalUsed") == float(schedule.used) == 11500.0
+    assert example.value("TotalRefund") == float(schedule.refunded) == 5200.0
+    assert example.value("CarriedForward") == float(schedule.carried_out) == 800.0
+
+
+def filled(tmp_path: Path, change: Any) -> Any:
+    values = copy.deepcopy(dict(EXAMPLE))
+    change(values)
+    return recalculate(ertc_credit.build(tmp_path / "filled.xlsx", values))
+
+
+def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:
+    def change(values: dict[str, Any]) -> None:
+        end, receipts, _liability, other = values["periods"][2]
+        values["periods"][2] = (end, receipts, "6,000 USD", other)
+
+    result = filled(tmp_path, change)
+    assert result.value("MasterCheck") is False
+    message = result.value("CreditSchedule")[0][0]
+    assert message.startswith("#VALUE! liabilities = '6,000 USD'")
+    assert result.value("TotalUsed") == NOT_COMPUTED
+    assert result.value("CarriedForward") == NOT_COMPUTED
+
+
+def test_a_missing_month_fails_with_the_message(tmp_path: Path) -> None:
+    def change(values: dict[str, Any]) -> None:
+        values["employees"][4]["year1"][6] = None  # E. Novak, credit year one, month 7
+
+    result = filled(tmp_path, change)
+    assert result.value("MasterCheck") is False
+    message = result.value("PositionsYear1")[0][0]
+    assert message.startswith("#VALUE! hours = (blank)")
+    # what depends on it is not a number either: new positions, credits, the schedule
+    assert str(result.value("Year1New")).startswith("#VALUE! ")
+    assert str(result.value("CreditSchedule")[0][0]).startswith("#VALUE! ")
+
+
+def test_a_missing_period_figure_fails(tmp_path: Path) -> None:
+    def change(values: dict[str, Any]) -> None:
+        end, receipts, liability, _other = values["periods"][1]
+        values["periods"][1] = (end, receipts, liability, None)
+
+    result = filled(tmp_path, change)
+    assert result.value("MasterCheck") is False
+    assert str(result.value("CreditSchedule")[0][0]).startswith("#VALUE! other_credits")
+
+
+def test_an_ineligible_taxpayer_fails_with_the_reason(tmp_path: Path) -> None:
+    def change(values: dict[str, Any]) -> None:
+        values["receives_uez_benefit"] = True
+
+    result = filled(tmp_path, change)
+    assert "Urban Enterprise Zones Act" in result.value("Eligibility")
+    assert result.value("MasterCheck") is False
+    assert result.value("TotalUsed") == 11500.0  # the arithmetic itself is unchanged
+
+
+def test_the_form_313_carryforward_switch_expires_credit(tmp_path: Path) -> None:
+    def change(values: dict[str, Any]) -> None:
+        values["carryforward_years"] = 1
+
+    result = filled(tmp_path, change)
+    assert result.value("MasterCheck") is True
+    # year one (allowed 2024) may be used through 2025: 9,000 - 2,500 used - 5,200 refunded
+    # = 1,300 expires in 2025; year two (allowed 2025) through 2026: 5,000 - 1,500 = 3,500
+    assert [row[7] for row in result.value("CreditSchedule")[1:6]] == [0, 0, 1300, 3500, 0]
+    assert result.value("TotalExpired") == 4800.0
+    assert result.value("CarriedForward") == 0
+
+
+def test_the_blank_template_fails_visibly() -> None:
+    result = recalculate(TEMPLATE)
+    assert result.value("MasterCheck") is False
+    assert result.value("TotalUsed") == NOT_COMPUTED
