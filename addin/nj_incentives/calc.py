@@ -292,4 +292,6 @@ def _with_unit(value: str, unit: str) -> str:
         return f"-${value[1:]}" if value.startswith("-") else f"${value}"
     if not unit or unit in ("$", "%", "date", "TRUE/FALSE", "verdict", "yes/no"):
         return value
+    if value in ("1", "1.00") and unit.endswith("s"):
+        unit = unit[:-1]  # "1 year", "1.00 position"
     return f"{value} {unit}"
