@@ -19,8 +19,8 @@ from nj_incentives.memo import checks
 from nj_incentives.recalc import recalculate
 from nj_incentives.workbooks import beip_conversion
 from nj_incentives.workbooks.beip_conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
-from nj_incentives.workbooks.builder import NOT_COMPUTED, audit, fingerprint
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from nj_incentives.workbooks.builder import NOT_COMPUTED
 
 TEMPLATE = DEFAULT_DIRECTORY / "beip-credit-conversion.xlsx"
 FILLED = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"
@@ -30,23 +30,6 @@ CENT = Decimal("0.01")
 def cents(value: Any) -> Decimal:
     """A cell's number to the cent (sums of cents carry float residue: 0.1 + 0.2)."""
     return Decimal(repr(float(value))).quantize(CENT)
-
-
-@pytest.mark.parametrize(
-    ("committed", "build"),
-    [(TEMPLATE, TEMPLATES[TEMPLATE.name]), (FILLED, EXAMPLES[FILLED.name])],
-    ids=["template", "example"],
-)
-def test_the_committed_workbook_is_current(committed: Path, build: Any, tmp_path: Path) -> None:
-    rebuilt = build(tmp_path / committed.name)
-    assert fingerprint(rebuilt) == fingerprint(committed), (
-        "rebuild with: python -m nj_incentives.workbooks.build"
-    )
-
-
-@pytest.mark.parametrize("path", [TEMPLATE, FILLED], ids=["template", "example"])
-def test_inputs_are_styled_validated_and_the_rest_locked(path: Path) -> None:
-    assert audit(path) == []
 
 
 @pytest.fixture(scope="module")

@@ -72,6 +72,7 @@ __all__ = [
     "error_message",
     "error_text",
     "functions",
+    "serial_from_date",
     "to_cell_values",
     "vba_declarations",
     "vba_identifier_problem",
@@ -379,10 +380,13 @@ def _verdict(ok: bool, reasons: Sequence[str]) -> str:
     return "OK" if ok else "; ".join(reasons)
 
 
-def _excel_serial(day: dt.date) -> int:
-    """A date as Excel's serial number (1900 date system)."""
+def serial_from_date(day: dt.date | dt.datetime) -> float | int:
+    """A date as Excel's serial number (1900 date system): 2024-01-01 -> 45292; a
+    datetime keeps its time of day as the fraction (2024-01-01 12:00 -> 45292.5)."""
     if isinstance(day, dt.datetime):
-        day = day.date()
+        midnight = dt.datetime.combine(day.date(), dt.time(), tzinfo=day.tzinfo)
+        whole = serial_from_date(day.date())
+        return whole + (day - midnight) / dt.timedelta(days=1) if day != midnight else whole
     days = (day - _SERIAL_EPOCH).days
     return days if days > _LEAP_BUG_SERIAL else days - 1
 
@@ -394,7 +398,7 @@ def to_cell_values(result: CellResult) -> CellResult:
     headless recalculation) needs the number a date cell holds.
     """
     if isinstance(result, dt.date):
-        return _excel_serial(result)
+        return serial_from_date(result)
     if isinstance(result, list):
         return [to_cell_values(item) for item in result]
     return result

@@ -145,7 +145,6 @@ def number_formats(recalc: Recalculation) -> dict[tuple[str, str], str]:
 
 
 _DATE_FORMAT = re.compile(r"(?:y|d{1,4}|m{1,4}.*d|d.*m)", re.IGNORECASE)
-_SERIAL_EPOCH = dt.date(1899, 12, 30)
 
 
 def _decimals(number_format: str) -> tuple[int, int]:
@@ -171,9 +170,10 @@ def display(value: CellValue, number_format: str = "General") -> str:
         return value
     number = float(value)
     plain = re.sub(r'"[^"]*"|\[[^\]]*\]', "", number_format)
-    if _DATE_FORMAT.search(plain) and "0" not in plain and 1 <= number < 2958466:
-        whole = int(number)
-        day = _SERIAL_EPOCH + dt.timedelta(days=whole if whole > 60 else whole + 1)
+    from nj_incentives.excel import date_from_serial
+
+    day = date_from_serial(number) if _DATE_FORMAT.search(plain) and "0" not in plain else None
+    if day is not None:
         return day.isoformat()
     if "%" in plain:
         low, high = _decimals(plain.replace("%", ""))

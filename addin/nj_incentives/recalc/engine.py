@@ -264,16 +264,10 @@ def function_variants(formula_texts: str, known: Sequence[str]) -> dict[str, str
 
 
 def excel_serial(value: dt.date | dt.datetime) -> float | int:
-    """The Excel serial number of a date (1900 date system): 2024-01-01 -> 45292.
+    """The Excel serial number of a date (1900 date system): 2024-01-01 -> 45292."""
+    from nj_incentives.excel import serial_from_date  # imported only when needed
 
-    Serials count from 1899-12-30 from 1900-03-01 on (Excel keeps a 1900-02-29 that never
-    was, serial 60); earlier dates are one less."""
-    if isinstance(value, dt.datetime):
-        delta = value - dt.datetime(1899, 12, 30, tzinfo=value.tzinfo)
-        days: float | int = delta.days + delta.seconds / 86400 + delta.microseconds / 86_400_000_000
-    else:
-        days = (value - dt.date(1899, 12, 30)).days
-    return days if days >= 61 else days - 1
+    return serial_from_date(value)
 
 
 @dataclass

@@ -41,6 +41,7 @@ from nj_incentives.workbooks.builder import (
     Ref,
     SheetWriter,
     TemplateBuilder,
+    nth_cell,
 )
 
 __all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "build"]
@@ -319,8 +320,8 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     for n, year in enumerate(ACCRUAL_YEARS):
         paragraph = beip.conversion_paragraph(year)
         schedules[year] = c.array_table(
-            f"{b.fn('NJ_BEIP_CONVERSION_SCHEDULE')}({year},{_nth(names['ApprovedAmounts'], n)},"
-            f"{_nth(names['ApprovalDates'], n)})",
+            f"{b.fn('NJ_BEIP_CONVERSION_SCHEDULE')}({year},{nth_cell(names['ApprovedAmounts'], n)},"
+            f"{nth_cell(names['ApprovalDates'], n)})",
             SCHEDULE_COLUMNS,
             rows=len(paragraph.shares),
             label=f"Accrued in {year}: conversion schedule (N.J.S.A. 34:1B-129e.("
@@ -515,7 +516,7 @@ def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, R
         b.array_formulas.append(ref)
     liabilities = b.names["TaxLiabilities"]
     for n, year in enumerate(TAX_YEARS):
-        issued, liability = credit.cell(n).a, _nth(liabilities, n)
+        issued, liability = credit.cell(n).a, nth_cell(liabilities, n)
         c.ws.write_string(top + n, c.LABEL, f"Tax year {year}")
         for header, function in (
             ("Credit applied", "NJ_BEIP_CREDIT_APPLIED"),
@@ -545,15 +546,6 @@ def _total(ref: Ref) -> str:
     on to an NJ_* function is the exact amount."""
     every = f"COUNT({ref.a})=ROWS({ref.a})*COLUMNS({ref.a})"
     return f'IF({every},ROUND(SUM({ref.a}),2),"{NOT_COMPUTED}")'
-
-
-def _nth(qualified: str, n: int) -> str:
-    """The n-th cell (0-based) of a one-column range given as ``Sheet!$C$12:$C$21``."""
-    sheet, _, cells = qualified.rpartition("!")
-    first = cells.split(":")[0]
-    column = first.split("$")[1]
-    row = int(first.split("$")[2]) + n
-    return f"{sheet}!${column}${row}"
 
 
 # --------------------------------------------------------------------------- outputs

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.workbooks.builder import Column, Kind, Ref, TemplateBuilder
+from nj_incentives.workbooks.builder import Column, Kind, Ref, TemplateBuilder, nth_cell
 
 __all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
 
@@ -255,7 +255,7 @@ def _calculations(b: TemplateBuilder) -> tuple[_Schedule, _Limits]:
     rows = []
     for n in range(MAX_TERM):
         y, g = year.cell(n).a, grant.cell(n).a
-        w, p, o = (_nth(inputs[k], n) for k in ("W", "P", "O"))
+        w, p, o = (nth_cell(inputs[k], n) for k in ("W", "P", "O"))
         # the table's data rows start below its header and units rows; columns from C
         here = Ref(c.name, c.row + 2 + n, c.VALUE)
         base, limit, excess = (Ref(here.sheet, here.row, here.col + j).local for j in (0, 2, 3))
@@ -304,15 +304,6 @@ def _calculations(b: TemplateBuilder) -> tuple[_Schedule, _Limits]:
         ),
         _Limits(table=table, within=within, over=over),
     )
-
-
-def _nth(qualified: str, n: int) -> str:
-    """The n-th cell (0-based) of a one-column range given as ``Sheet!$C$12:$C$21``."""
-    sheet, _, cells = qualified.rpartition("!")
-    first = cells.split(":")[0]
-    column = first.split("$")[1]
-    row = int(first.split("$")[2]) + n
-    return f"{sheet}!${column}${row}"
 
 
 def _outputs(b: TemplateBuilder, schedule: _Schedule, limits: _Limits) -> None:

@@ -65,6 +65,7 @@ __all__ = [
     "TemplateBuilder",
     "audit",
     "fingerprint",
+    "nth_cell",
     "numbers_only",
     "validation",
 ]
@@ -222,6 +223,15 @@ def quote_sheet(title: str) -> str:
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", title):
         return title
     return "'" + title.replace("'", "''") + "'"
+
+
+def nth_cell(qualified: str, n: int) -> str:
+    """The n-th cell (0-based) of a one-column range given as ``Sheet!$C$12:$C$21``."""
+    sheet, _, cells = qualified.rpartition("!")
+    first = cells.split(":")[0]
+    column = first.split("$")[1]
+    row = int(first.split("$")[2]) + n
+    return f"{sheet}!${column}${row}"
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from nj_incentives.workbooks.builder import (
     Kind,
     Ref,
     TemplateBuilder,
+    nth_cell,
 )
 
 __all__ = ["EXAMPLE", "MAX_EMPLOYEES", "MAX_PERIODS", "PERIODS", "TEMPLATE_ID", "build"]
@@ -515,8 +516,8 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         [Column("Minimum tax", Kind.MONEY, "$", name="MinimumTaxes")],
         [
             [
-                f'IF(ISBLANK({_nth(ends, n)}),"",{fn("NJ_CBT_MIN_TAX")}({_nth(receipts, n)},'
-                "SCorporation,GroupPayroll))"
+                f'IF(ISBLANK({nth_cell(ends, n)}),"",{fn("NJ_CBT_MIN_TAX")}('
+                f"{nth_cell(receipts, n)},SCorporation,GroupPayroll))"
             ]
             for n in range(MAX_PERIODS)
         ],
@@ -564,15 +565,6 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         total_expired=total_expired,
         carried_forward=carried_forward,
     )
-
-
-def _nth(qualified: str, n: int) -> str:
-    """The n-th cell (0-based) of a one-column range given as ``Sheet!$C$12:$C$21``."""
-    sheet, _, cells = qualified.rpartition("!")
-    first = cells.split(":")[0]
-    column = first.split("$")[1]
-    row = int(first.split("$")[2]) + n
-    return f"{sheet}!${column}${row}"
 
 
 # --------------------------------------------------------------------------- outputs
