@@ -11,23 +11,26 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from nj_incentives import LAW_CURRENT_TO, __version__
 
-#: subcommand -> (module, one-line help)
-SUBCOMMANDS: dict[str, tuple[str, str]] = {
+#: subcommand -> (module, one-line help, the extra that installs what it needs)
+SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "calc": (
         "nj_incentives.calc",
         "recalculate filled template workbooks without Excel (default: the bundled examples)",
+        "calc",
     ),
     "explain": (
         "nj_incentives.explain",
         "compute one result and print it with its steps and citations",
+        "",
     ),
     "scenarios": (
         "nj_incentives.scenarios.cli",
         "run a table, grid or Monte Carlo draw of scenarios on the calculation core",
+        "scenarios",
     ),
 }
 
@@ -44,32 +47,45 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         version=f"nj-incentives {__version__}; law current to: {LAW_CURRENT_TO}",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, (module_name, help_text) in SUBCOMMANDS.items():
+    for name, (module_name, help_text, extra) in SUBCOMMANDS.items():
         sub = commands.add_parser(name, help=help_text, description=help_text)
         if only is not None and name != only:
             continue
         try:
             module = importlib.import_module(module_name)
-        except ModuleNotFoundError as missing:  # a subcommand not built into this copy
-            if missing.name is None or not module_name.startswith(missing.name):
+        except ModuleNotFoundError as missing:  # an optional dependency not installed
+            if not extra or (missing.name or "").startswith("nj_incentives"):
                 raise
-            sub.set_defaults(run=_unavailable)
+            sub.set_defaults(run=_needs_extra(name, extra, missing.name or "?"))
             continue
         module.add_arguments(sub)
         sub.set_defaults(run=module.run)
     return parser
 
 
-def _unavailable(args: argparse.Namespace) -> int:
-    print(f"nj-incentives {args.command}: not installed in this copy", file=sys.stderr)
-    return 2
+def _needs_extra(command: str, extra: str, module: str) -> Callable[[argparse.Namespace], int]:
+    def run(_args: argparse.Namespace) -> int:
+        print(
+            f"nj-incentives {command} needs the optional dependencies of the '{extra}' extra "
+            f"({module} is not installed): pip install 'nj-incentives[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
+
+    return run
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     only = argv[0] if argv and argv[0] in SUBCOMMANDS else None
     args = build_parser(only).parse_args(argv)
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+    except ModuleNotFoundError as missing:  # imported on demand by the subcommand
+        extra = SUBCOMMANDS[args.command][2]
+        if not extra or (missing.name or "").startswith("nj_incentives"):
+            raise
+        return _needs_extra(args.command, extra, missing.name or "?")(args)
     return status
 
 
