@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nj_incentives.law import beip
 from nj_incentives.workbooks.builder import Column, Kind, Ref, TemplateBuilder, nth_cell
 
 __all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
 
 TEMPLATE_ID = "beip-grant-schedule"
 #: The longest grant term, N.J.S.A. 34:1B-129c. (one row per possible grant year).
-MAX_TERM = 10
+MAX_TERM = beip.MAXIMUM_TERM_YEARS
 YEARS = [f"Grant year {n}" for n in range(1, MAX_TERM + 1)]
 
 SCHEDULE_COLUMNS = [
@@ -118,7 +119,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         Kind.PERCENT,
         "%",
         values.get("pct"),
-        maximum=0.8,
+        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS),
         help="As agreed: 10% to 80% (N.J.S.A. 34:1B-129a.); 0% if the grant is based on "
         "partners' tax only.",
     )
@@ -128,8 +129,9 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         Kind.PERCENT,
         "%",
         values.get("partner_pct", 0),
-        maximum=0.8,
-        help="As agreed (N.J.S.A. 34:1B-129b.); 0% if not used.",
+        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX),
+        help="As agreed: 10% to 30%, 50% with smart growth (N.J.S.A. 34:1B-129a., b.); "
+        "0% if not used.",
     )
     i.input(
         "Located in a smart growth area",
