@@ -1,0 +1,26 @@
+"""Programs the tests need beyond pip (LibreOffice, pdftoppm, Node ...).
+
+A test that needs one calls :func:`need`: where the program is missing it skips with a
+visible reason, and under ``CI=true`` it fails instead, so that CI can never pass by
+skipping (``.ci/install-system`` installs them there).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+
+
+def need(program: str, why: str) -> str:
+    """The path of ``program``; skip (fail under CI=true) where it is not installed."""
+    path = shutil.which(program)
+    if path is None:
+        message = f"{program} is not installed ({why}); .ci/install-system installs it"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
