@@ -32,6 +32,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "run a table, grid or Monte Carlo draw of scenarios on the calculation core",
         "scenarios",
     ),
+    "templates": (
+        "nj_incentives.templates",
+        "copy the blank template workbooks and their filled examples to a folder",
+        "",
+    ),
 }
 
 

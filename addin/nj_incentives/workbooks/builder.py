@@ -89,6 +89,10 @@ UDF_MODULE = "nj_incentives.excel"
 #: What a total shows when a cell it adds up is not a number.
 NOT_COMPUTED = "not computed: see Checks"
 
+#: An Office.js custom-functions namespace (manifest ``<Namespace>``: at most 32
+#: characters; sub-namespaces are separated by dots).
+_FUNCTION_NAMESPACE = re.compile(r"(?=.{1,32}$)[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_]*)*")
+
 #: Tolerance of the money checks: half a cent.
 CENT_TOLERANCE = 0.005
 
@@ -816,6 +820,12 @@ class TemplateBuilder:
         self.template_id = template_id
         self.description = description
         self.namespace = function_namespace.rstrip(".").upper()
+        if self.namespace and not _FUNCTION_NAMESPACE.fullmatch(self.namespace):
+            raise ValueError(
+                f"function_namespace = {function_namespace!r}: an Office.js namespace is "
+                "letters, digits and underscores, starting with a letter, at most 32 "
+                "characters (e.g. XLWINGS)"
+            )
         self.workbook = xlsxwriter.Workbook(
             str(self.path),
             {

@@ -1,0 +1,119 @@
+"""``nj-incentives templates DIR``: copy the blank templates and filled examples out.
+
+The wheel ships each template and its filled example in the package data
+(``nj_incentives/data``); this command copies them to DIR (templates) and DIR/examples/
+(examples), so that a user who installed the package (no repository) gets the workbooks.
+An existing file is never overwritten unless ``--force`` is given: a filled template is an
+accountant's work.
+
+With ``--namespace NS`` the workbooks are built afresh with every NJ_* function spelled
+for an Office.js add-in (``=NS.NJ_BEIP_GRANT(...)``; xlwings Server's default namespace is
+``XLWINGS``); this needs the ``calc`` extra (xlsxwriter). Without it, the shipped files
+use the classic add-in's spelling (no namespace), which xlwings Lite also documents.
+
+Exit status: 0 when every file was written, 2 when a file exists (without ``--force``),
+the directory cannot be written, or the namespace is not valid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["TemplatesError", "add_arguments", "copy_templates", "run", "shipped_workbooks"]
+
+#: The shipped workbooks: file name -> subfolder of DIR ("" or "examples").
+_TEMPLATES = ("beip-grant-schedule.xlsx", "beip-credit-conversion.xlsx", "ertc-form-313.xlsx")
+_EXAMPLES = tuple(name.replace(".xlsx", "-example.xlsx") for name in _TEMPLATES)
+
+
+class TemplatesError(RuntimeError):
+    """A file exists (without force), is missing from the package, or cannot be written."""
+
+
+def shipped_workbooks() -> dict[str, Path]:
+    """``relative path under DIR -> packaged file`` for every template and example."""
+    data = resources.files("nj_incentives").joinpath("data")
+    shipped: dict[str, Path] = {}
+    for name in _TEMPLATES:
+        shipped[name] = Path(str(data.joinpath(name)))
+    for name in _EXAMPLES:
+        shipped[f"examples/{name}"] = Path(str(data.joinpath(name)))
+    return shipped
+
+
+def copy_templates(directory: Path, *, force: bool = False, namespace: str = "") -> list[Path]:
+    """Write every template to ``directory`` and every example to ``directory/examples``;
+    returns the paths written. Nothing is written if any target exists (without force)."""
+    sources = _build(namespace) if namespace else shipped_workbooks()
+    missing = [str(path) for path in sources.values() if not path.is_file()]
+    if missing:
+        raise TemplatesError(
+            "the package's workbooks are missing (rebuild them in a checkout with "
+            f"python -m nj_incentives.workbooks.build): {', '.join(missing)}"
+        )
+    targets = {directory / relative: source for relative, source in sources.items()}
+    existing = [str(target) for target in targets if target.exists()]
+    if existing and not force:
+        raise TemplatesError(
+            f"not overwriting {', '.join(existing)} (give --force to replace them)"
+        )
+    written = []
+    try:
+        for target, source in targets.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            written.append(Path(shutil.copyfile(source, target)))
+    except OSError as error:
+        raise TemplatesError(f"cannot write {error.filename}: {error.strerror}") from error
+    return written
+
+
+def _build(namespace: str) -> dict[str, Path]:
+    """Build the workbooks with ``namespace`` into a temporary folder (kept for the
+    process's lifetime: the caller copies from it)."""
+    from nj_incentives.workbooks.build import EXAMPLES, TEMPLATES  # needs xlsxwriter
+
+    folder = Path(tempfile.mkdtemp(prefix="nj-incentives-templates-"))
+    built: dict[str, Path] = {}
+    try:
+        for name, build in TEMPLATES.items():
+            built[name] = build(folder / name, namespace)
+        for name, build in EXAMPLES.items():
+            built[f"examples/{name}"] = build(folder / name, namespace)
+    except ValueError as error:  # an invalid namespace
+        raise TemplatesError(str(error)) from error
+    return built
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("directory", type=Path, metavar="DIR", help="where to copy them")
+    parser.add_argument(
+        "--force", action="store_true", help="replace files that already exist in DIR"
+    )
+    parser.add_argument(
+        "--namespace",
+        default="",
+        metavar="NS",
+        help="build them with every NJ_* function spelled NS.NJ_... for an Office.js "
+        "add-in (xlwings Server's default: XLWINGS); needs the 'calc' extra",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        written = copy_templates(args.directory, force=args.force, namespace=args.namespace)
+    except TemplatesError as error:
+        print(f"nj-incentives templates: {error}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    print(
+        "Next: open a template in Excel; its About sheet lists the steps for your runtime "
+        "(nj-incentives doctor checks them).",
+        file=sys.stderr,
+    )
+    return 0

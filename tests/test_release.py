@@ -1,0 +1,178 @@
+"""The release artifact (issue 9, item 1): ``python -m build`` makes an sdist and a wheel
+whose metadata is complete and passes ``twine check``; the wheel carries the blank
+templates and the filled examples; an installed package copies them out
+(``nj-incentives templates DIR``) and never has workbooks written into it.
+
+"Installed" here is the wheel unpacked into a folder put first on ``PYTHONPATH``: the
+same files ``pip install`` puts in site-packages, without a second environment.
+"""
+
+from __future__ import annotations
+
+import email
+import hashlib
+import os
+import subprocess
+import sys
+import zipfile
+from email.message import Message
+from pathlib import Path
+
+import pytest
+
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+
+REPOSITORY = DEFAULT_DIRECTORY.parent
+
+pytestmark = pytest.mark.slow
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """sdist and wheel, built as a release is (the wheel from the sdist)."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(REPOSITORY)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(dist: Path) -> Path:
+    (found,) = dist.glob("nj_incentives-*-py3-none-any.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def metadata(wheel: Path) -> Message:
+    with zipfile.ZipFile(wheel) as archive:
+        (name,) = (n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return email.message_from_bytes(archive.read(name))
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    site = tmp_path_factory.mktemp("site-packages")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(site)
+    return site
+
+
+def run_installed(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=environment, cwd=cwd
+    )
+
+
+def test_sdist_and_wheel_pass_twine_check(dist: Path) -> None:
+    files = sorted(dist.iterdir())
+    assert sorted(f.suffix for f in files) == [".gz", ".whl"]
+    check = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", *map(str, files)],
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.count("PASSED") == 2
+
+
+def test_the_metadata_is_complete(metadata: Message) -> None:
+    assert metadata["Name"] == "nj-incentives"
+    assert metadata["License-Expression"] == "LicenseRef-Proprietary"
+    assert metadata["License-File"] == "docs/LICENSE"
+    assert metadata["Requires-Python"] == ">=3.11"
+    assert metadata["Description-Content-Type"] == "text/markdown"
+    assert metadata.get_payload().strip() == (REPOSITORY / "README.md").read_text().strip()
+    classifiers = metadata.get_all("Classifier") or []
+    assert "Topic :: Office/Business :: Financial :: Spreadsheet" in classifiers
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    requires = metadata.get_all("Requires-Dist") or []
+    assert {r.split(">")[0].split("<")[0] for r in requires if "extra" not in r} == {
+        "xlwings",
+        "pandas",
+        "pydantic",
+    }
+
+
+def test_the_wheel_ships_every_template_and_example(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        for name in TEMPLATES:
+            packaged = archive.read(f"nj_incentives/data/{name}")
+            assert packaged == (DEFAULT_DIRECTORY / name).read_bytes(), name
+        for name in EXAMPLES:
+            packaged = archive.read(f"nj_incentives/data/{name}")
+            assert packaged == (DEFAULT_DIRECTORY / "examples" / name).read_bytes(), name
+    assert "nj_incentives/data/interpretations.md" in names
+    assert "nj_incentives/py.typed" in names
+
+
+def test_the_installed_package_is_the_one_imported(installed: Path, tmp_path: Path) -> None:
+    where = run_installed(
+        installed, "-c", "import nj_incentives; print(nj_incentives.__file__)", cwd=tmp_path
+    )
+    assert Path(where.stdout.strip()).is_relative_to(installed)
+
+
+def test_rebuilding_never_writes_into_the_installed_package(
+    installed: Path, tmp_path: Path
+) -> None:
+    data = installed / "nj_incentives" / "data"
+    before = {path.name: sha256(path) for path in data.iterdir()}
+
+    no_directory = run_installed(installed, "-m", "nj_incentives.workbooks.build", cwd=tmp_path)
+    assert no_directory.returncode == 2
+    assert "give the directory" in no_directory.stderr
+    assert "nj-incentives templates DIR" in no_directory.stderr
+
+    inside = run_installed(
+        installed, "-m", "nj_incentives.workbooks.build", str(data / "x"), cwd=tmp_path
+    )
+    assert inside.returncode == 2
+    assert "inside the installed package" in inside.stderr
+
+    elsewhere = run_installed(
+        installed, "-m", "nj_incentives.workbooks.build", str(tmp_path / "wb"), cwd=tmp_path
+    )
+    assert elsewhere.returncode == 0, elsewhere.stderr
+    assert len(elsewhere.stdout.split()) == len(TEMPLATES) + len(EXAMPLES)  # 3 + 3, no data
+    assert {path.name: sha256(path) for path in data.iterdir()} == before
+    for name in TEMPLATES:  # the same build as the repository's
+        assert sha256(tmp_path / "wb" / name) == sha256(DEFAULT_DIRECTORY / name)
+
+
+def test_templates_copies_them_out_and_never_overwrites(installed: Path, tmp_path: Path) -> None:
+    target = tmp_path / "mine"
+    first = run_installed(
+        installed, "-m", "nj_incentives.cli", "templates", str(target), cwd=tmp_path
+    )
+    assert first.returncode == 0, first.stderr
+    for name in TEMPLATES:
+        assert sha256(target / name) == sha256(DEFAULT_DIRECTORY / name)
+    for name in EXAMPLES:
+        assert sha256(target / "examples" / name) == sha256(DEFAULT_DIRECTORY / "examples" / name)
+
+    (target / "beip-grant-schedule.xlsx").write_bytes(b"an accountant's filled copy")
+    again = run_installed(
+        installed, "-m", "nj_incentives.cli", "templates", str(target), cwd=tmp_path
+    )
+    assert again.returncode == 2
+    assert "not overwriting" in again.stderr
+    assert "--force" in again.stderr
+    assert (target / "beip-grant-schedule.xlsx").read_bytes() == b"an accountant's filled copy"
+
+    forced = run_installed(
+        installed, "-m", "nj_incentives.cli", "templates", str(target), "--force", cwd=tmp_path
+    )
+    assert forced.returncode == 0
+    assert sha256(target / "beip-grant-schedule.xlsx") == sha256(
+        DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
+    )
