@@ -7,6 +7,8 @@ headless recalculation, the scenario runner and the command line) is built on it
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["LAW_CURRENT_TO", "__version__"]
 
 __version__ = "0.1.0"
@@ -17,3 +19,26 @@ LAW_CURRENT_TO = (
     "N.J.S.A. 52:27BBB-55 as amended through P.L.2003, c.194; "
     "CBT minimum tax, N.J.S.A. 54:10A-5(e), for periods beginning in 2012 and after"
 )
+
+
+#: The script the Office.js runtimes list beside the functions (see nj_incentives.lite).
+_SCRIPTS = ("nj_reenter_formulas",)
+
+
+def __getattr__(name: str) -> Any:
+    """Every NJ_* custom function and the scripts, as members of the package itself,
+    imported on first use: a runtime that collects the functions of an installed
+    package's top-level module (``xlwings.server.custom_functions_meta(nj_incentives)``)
+    finds them all, while ``import nj_incentives`` stays as cheap as before."""
+    if name.startswith("NJ_") or name in _SCRIPTS:
+        from nj_incentives import lite
+
+        if hasattr(lite, name):
+            return getattr(lite, name)
+    raise AttributeError(f"module 'nj_incentives' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    from nj_incentives import lite
+
+    return sorted({*globals(), *(n for n in lite.__all__ if n.startswith("NJ_")), *_SCRIPTS})
