@@ -36,10 +36,13 @@ def run(*args: object) -> int:
 
 
 def test_csv_run_with_stamp_summary_and_the_bad_row(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert run(work / "scenarios.csv", "-o", work / "out.csv") == 0
-    printed = capsys.readouterr().out
+    # the run completes, but a row has an error: exit 1 (as calc with a failed check)
+    assert run(work / "scenarios.csv", "-o", work / "out.csv") == 1
+    captured = capsys.readouterr()
+    printed = captured.out
     assert "10 scenarios" in printed
     assert "1 with errors" in printed
+    assert "row 10 (id bad-pct): pct = 50: a percentage is a fraction" in captured.err
     results = pd.read_csv(work / "out.csv")
     expected = run_scenarios(read_table(work / "scenarios.csv"))
     assert results["id"].tolist() == expected["id"].tolist()
@@ -62,7 +65,7 @@ def test_csv_run_with_stamp_summary_and_the_bad_row(work: Path, capsys) -> None:
 
 def test_xlsx_run_with_native_charts(work: Path) -> None:
     out = work / "out.xlsx"
-    assert run(work / "scenarios.xlsx", "-o", out, "--target", "ertc_used") == 0
+    assert run(work / "scenarios.xlsx", "-o", out, "--target", "ertc_used") == 1  # the bad-pct row
     with zipfile.ZipFile(out) as archive:
         names = archive.namelist()
         charts = [n for n in names if n.startswith("xl/charts/chart")]
@@ -85,7 +88,7 @@ def test_parquet_run_carries_the_stamp_in_its_metadata(work: Path) -> None:
     import pyarrow.parquet as pq
 
     out = work / "out.parquet"
-    assert run(work / "scenarios.csv", "-o", out, "--money", "cents") == 0
+    assert run(work / "scenarios.csv", "-o", out, "--money", "cents") == 1  # the bad-pct row
     stamp = json.loads(pq.read_schema(out).metadata[b"nj_incentives"])
     assert stamp["version"] == __version__
     assert stamp["rows"] == 10
@@ -138,13 +141,13 @@ def test_monte_carlo_is_reproducible_with_its_seed(work: Path, capsys) -> None: 
 def test_refuses_to_write_over_an_input(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     source = work / "scenarios.csv"
     before = source.read_bytes()
-    assert run(source, "-o", source) == 1
+    assert run(source, "-o", source) == 2
     assert "refusing to write" in capsys.readouterr().err
     assert source.read_bytes() == before
     # the CSV's sidecar stamp would land on the grid spec: refused too, nothing written
     spec = work / "grid.json"
     spec_before = spec.read_bytes()
-    assert run(work / "scenarios-base.csv", "-o", work / "grid.csv", "--grid", spec) == 1
+    assert run(work / "scenarios-base.csv", "-o", work / "grid.csv", "--grid", spec) == 2
     assert spec.read_bytes() == spec_before
     assert not (work / "grid.csv").exists()
 
@@ -163,7 +166,7 @@ def test_writes_are_atomic(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert [p.name for p in work.iterdir() if p.name.startswith(".")] == []  # no temporary left
     # a failing run through the command leaves the old file in place too
     monkeypatch.setattr(pd.DataFrame, "to_csv", broken_to_csv)
-    assert run(work / "scenarios.csv", "-o", out) == 1
+    assert run(work / "scenarios.csv", "-o", out) == 2
     assert out.read_text() == "previous results\n"
     assert [p.name for p in work.iterdir() if p.name.startswith(".")] == []
 
@@ -179,7 +182,7 @@ def test_csv_neutralises_formula_text(work: Path) -> None:
         "ok"
     ] * (len(frame) - 6)
     frame.to_csv(work / "evil.csv", index=False)
-    assert run(work / "evil.csv", "-o", work / "safe.csv") == 0
+    assert run(work / "evil.csv", "-o", work / "safe.csv") == 1  # the bad-pct row
     labels = pd.read_csv(work / "safe.csv")["label"].tolist()
     assert labels[:6] == ['\'=HYPERLINK("http://x")', "'+1", "'-2", "'@SUM(A1)", "'\tTAB", "plain"]
     # numbers are not text: a negative amount stays a number
@@ -187,21 +190,21 @@ def test_csv_neutralises_formula_text(work: Path) -> None:
 
 
 def test_usage_errors(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
-    assert run(work / "scenarios.csv", "-o", work / "x.txt") == 1
+    assert run(work / "scenarios.csv", "-o", work / "x.txt") == 2
     assert "use a .csv, .xlsx or .parquet file" in capsys.readouterr().err
-    assert run(work / "scenarios.csv", "-o", work / "x.csv", "--target", "nonsense") == 1
+    assert run(work / "scenarios.csv", "-o", work / "x.csv", "--target", "nonsense") == 2
     assert "not a numeric result column" in capsys.readouterr().err
-    assert run(work / "scenarios-base.csv", "-o", work / "x.csv", "--monte-carlo", 5) == 1
+    assert run(work / "scenarios-base.csv", "-o", work / "x.csv", "--monte-carlo", 5) == 2
     assert "needs --distributions" in capsys.readouterr().err
-    assert run(work / "missing.csv", "-o", work / "x.csv") == 1
+    assert run(work / "missing.csv", "-o", work / "x.csv") == 2
     assert "input file not found" in capsys.readouterr().err
 
 
 def test_dask_engine_from_the_command_line(work: Path) -> None:
     pytest.importorskip("dask.dataframe")
     args = ["--engine", "dask", "--partitions", 3, "--scheduler", "synchronous"]
-    assert run(work / "scenarios.csv", "-o", work / "d.csv", *args) == 0
-    assert run(work / "scenarios.csv", "-o", work / "p.csv") == 0
+    assert run(work / "scenarios.csv", "-o", work / "d.csv", *args) == 1  # the bad-pct row
+    assert run(work / "scenarios.csv", "-o", work / "p.csv") == 1
     pd.testing.assert_frame_equal(pd.read_csv(work / "d.csv"), pd.read_csv(work / "p.csv"))
 
 

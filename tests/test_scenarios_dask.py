@@ -56,7 +56,8 @@ def test_dask_money_in_cents(cluster: str, table: pd.DataFrame) -> None:
 def test_cli_with_the_cluster(cluster: str, tmp_path: Path) -> None:
     out_dask, out_pandas = tmp_path / "dask.parquet", tmp_path / "pandas.parquet"
     source = EXAMPLES / "scenarios.csv"
+    # exit 1: the example's bad-pct row has an error (in both engines)
     assert main(["scenarios", str(source), "-o", str(out_dask), "--engine", "dask",
-                 "--scheduler", cluster, "--partitions", "2"]) == 0  # fmt: skip
-    assert main(["scenarios", str(source), "-o", str(out_pandas)]) == 0
+                 "--scheduler", cluster, "--partitions", "2"]) == 1  # fmt: skip
+    assert main(["scenarios", str(source), "-o", str(out_pandas)]) == 1
     pd.testing.assert_frame_equal(pd.read_parquet(out_dask), pd.read_parquet(out_pandas))

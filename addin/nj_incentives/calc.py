@@ -24,20 +24,25 @@ the arguments are wrong.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib.resources
+import json
 import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
+
+import click
+
+from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option, needs_extra
 
 if TYPE_CHECKING:
     from nj_incentives.recalc import Recalculation
 
-__all__ = ["BUNDLED_EXAMPLES", "add_arguments", "bundled_examples", "output_paths", "run"]
+__all__ = ["BUNDLED_EXAMPLES", "bundled_examples", "command", "output_paths", "run"]
 
 #: The filled examples shipped in ``nj_incentives/data`` (the order of the templates).
 BUNDLED_EXAMPLES = (
@@ -49,42 +54,18 @@ DEFAULT_OUTPUT = Path("out")
 MEMO_SUFFIXES = (".md", ".markdown", ".html", ".htm")
 
 EPILOG = """\
+\b
 exit status: 0 every master check TRUE; 1 a master check FALSE or missing (failed checks
 and rejected inputs are listed); 2 a workbook could not be recalculated (not found,
 refused as unsafe, unreadable) or wrong arguments.
 
+\b
 examples:
   nj-incentives calc                          the bundled examples, results in ./out
   nj-incentives calc filled.xlsx --memo memo.html
   nj-incentives calc a.xlsx b.xlsx -o results/ --memo results/memo.md
+  nj-incentives calc a.xlsx --json            one JSON document for scripts
 """
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Arguments of ``nj-incentives calc``."""
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = EPILOG
-    parser.add_argument(
-        "workbooks",
-        nargs="*",
-        metavar="WORKBOOK",
-        type=Path,
-        help="filled template workbook (.xlsx or .xlsm); none: the bundled examples",
-    )
-    parser.add_argument(
-        "-o",
-        "--output",
-        metavar="OUT",
-        type=Path,
-        help="folder for the results workbooks (default: ./out), or the results file "
-        "(.xlsx) when one WORKBOOK is given",
-    )
-    parser.add_argument(
-        "--memo",
-        metavar="FILE",
-        type=Path,
-        help="write a calculation memo covering every workbook: FILE.md or FILE.html",
-    )
 
 
 def bundled_examples() -> list[Path]:
@@ -144,8 +125,12 @@ def _same_file(a: Path, b: Path) -> bool:
     return False
 
 
-def _fail(message: str) -> None:
-    print(f"nj-incentives calc: {message}", file=sys.stderr)
+def _fail(message: str, bar: Any = None) -> None:
+    text = f"nj-incentives calc: {message}"
+    if bar is not None:
+        bar.write(text, file=sys.stderr)
+    else:
+        print(text, file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -178,28 +163,76 @@ def _lighter_xlwings() -> Iterator[None]:
     yield
 
 
-def run(args: argparse.Namespace) -> int:
-    """Recalculate the workbooks, write the results (and the memo), print the summary."""
-    workbooks: list[Path] = list(args.workbooks or [])
+@click.command(
+    "calc",
+    help="Recalculate filled template workbooks without Excel (none given: the bundled "
+    "examples); write a results workbook for each, and a memo covering them all.",
+    epilog=EPILOG,
+)
+@click.argument("workbooks", nargs=-1, metavar="[WORKBOOK]...", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    metavar="OUT",
+    type=click.Path(path_type=Path),
+    help="folder for the results workbooks (default: ./out), or the results file (.xlsx) "
+    "when one WORKBOOK is given",
+)
+@click.option(
+    "--memo",
+    metavar="FILE",
+    type=click.Path(path_type=Path),
+    help="write a calculation memo covering every workbook: FILE.html or FILE.md",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="a progress bar on standard error (default: when it is a terminal and more than "
+    "one workbook is given)",
+)
+@json_option
+def command(
+    workbooks: tuple[Path, ...],
+    output: Path | None,
+    memo: Path | None,
+    progress: bool | None,
+    as_json: bool,
+) -> int:
+    """``nj-incentives calc``."""
+    return run(list(workbooks), output, memo, progress=progress, as_json=as_json)
+
+
+def run(
+    workbooks: Sequence[Path],
+    output: Path | None = None,
+    memo_path: Path | None = None,
+    *,
+    progress: bool | None = None,
+    as_json: bool = False,
+) -> int:
+    """Recalculate the workbooks, write the results (and the memo), print the summary;
+    the exit status. Each workbook's outputs are printed as soon as it is done; with
+    ``as_json`` the text goes to standard error and one JSON document to standard output."""
+    out = sys.stderr if as_json else sys.stdout
+    workbooks = list(workbooks)
     if not workbooks:
         workbooks = bundled_examples()
         if not workbooks:
             _fail("no workbook given and no bundled examples found in this installation")
-            return 2
-        print(f"No workbook given: recalculating the {len(workbooks)} bundled examples.")
-    memo_path: Path | None = args.memo
+            return EXIT_USAGE
+        print(f"No workbook given: recalculating the {len(workbooks)} bundled examples.", file=out)
     if memo_path is not None and memo_path.suffix.lower() not in MEMO_SUFFIXES:
-        _fail(f"--memo {memo_path}: write the memo as .md or .html")
-        return 2
+        _fail(f"--memo {memo_path}: expected a file ending .html or .md")
+        return EXIT_USAGE
     try:
-        targets = output_paths(workbooks, args.output)
+        targets = output_paths(workbooks, output)
         if memo_path is not None:
             for workbook in workbooks:
                 if _same_file(memo_path, workbook):
                     raise ValueError(f"{memo_path}: refusing to overwrite the input workbook")
     except ValueError as error:
         _fail(str(error))
-        return 2
+        return EXIT_USAGE
 
     started = time.perf_counter()
     with _lighter_xlwings():
@@ -211,43 +244,57 @@ def run(args: argparse.Namespace) -> int:
             write_values,
         )
 
-    status = 0
+    status = EXIT_OK
     done: list[Recalculation] = []
     written: list[Path] = []
+    report: list[dict[str, Any]] = []
+    bar = _progress_bar(len(workbooks), progress)
     for workbook, target in zip(workbooks, targets, strict=True):
+        entry: dict[str, Any] = {"workbook": str(workbook), "results": None}
+        report.append(entry)
+        bar.set_postfix_str(workbook.name, refresh=True)
         try:
-            vetted = vet_workbook(workbook)
-        except FileNotFoundError:
-            _fail(f"{workbook}: no such file")
-            status = 2
-            continue
-        except (UnsafeWorkbookError, OSError) as error:
-            _fail(f"{workbook}: refused: {error}")
-            status = 2
-            continue
-        try:
-            recalc = recalculate_vetted(vetted)
-        except Exception as error:  # a workbook the engine cannot read: report, go on
-            _fail(f"{workbook}: could not be recalculated: {type(error).__name__}: {error}")
-            status = 2
-            continue
-        try:
-            written.append(write_values(recalc, target))
-        except (OSError, ValueError) as error:
-            _fail(f"{workbook}: results not written: {error}")
-            status = 2
-        done.append(recalc)
+            try:
+                vetted = vet_workbook(workbook)
+            except FileNotFoundError:
+                entry["error"] = "no such file"
+                _fail(f"{workbook}: no such file", bar)
+                status = EXIT_USAGE
+                continue
+            except (UnsafeWorkbookError, OSError) as error:
+                entry["error"] = f"refused: {error}"
+                _fail(f"{workbook}: refused: {error}", bar)
+                status = EXIT_USAGE
+                continue
+            try:
+                recalc = recalculate_vetted(vetted)
+            except Exception as error:  # a workbook the engine cannot read: report, go on
+                entry["error"] = f"could not be recalculated: {type(error).__name__}: {error}"
+                _fail(f"{workbook}: {entry['error']}", bar)
+                status = EXIT_USAGE
+                continue
+            try:
+                written.append(write_values(recalc, target))
+                entry["results"] = str(target)
+            except (OSError, ValueError) as error:
+                entry["error"] = f"results not written: {error}"
+                _fail(f"{workbook}: results not written: {error}", bar)
+                status = EXIT_USAGE
+            done.append(recalc)
+            status = max(status, _report(recalc, entry, bar, None if as_json else out))
+        finally:
+            bar.update(1)
+    bar.close()
 
-    if done:
-        print()
-        print(summary_table(done))
-    for recalc in done:
-        status = max(status, _report(recalc))
-    if written:
-        print()
-        print("Results written:")
+    if done and not as_json:
+        print(file=out)
+        print(summary_table(done), file=out)
+    if written and not as_json:
+        print(file=out)
+        print("Results written:", file=out)
         for path in written:
-            print(f"  {path}")
+            print(f"  {path}", file=out)
+    memo_written: str | None = None
     if memo_path is not None and done:
         from nj_incentives.memo import write_memo
 
@@ -255,36 +302,101 @@ def run(args: argparse.Namespace) -> int:
             write_memo(memo_path, done, protect=workbooks)
         except (OSError, ValueError) as error:
             _fail(f"memo not written: {error}")
-            status = 2
+            status = EXIT_USAGE
+        except ModuleNotFoundError as missing:
+            if (missing.name or "").startswith("nj_incentives"):
+                raise
+            _fail(f"memo not written: {needs_extra('calc', 'calc', missing.name or '?')}")
+            status = EXIT_USAGE
         else:
-            print(f"Memo written: {memo_path}")
-    print(f"({time.perf_counter() - started:.1f} s)")
+            memo_written = str(memo_path)
+            print(f"Memo written: {memo_path}", file=out)
+    elapsed = time.perf_counter() - started
+    print(f"({elapsed:.1f} s)", file=out)
+    if as_json:
+        document = {
+            "status": status,
+            "version": __version__,
+            "law_current_to": LAW_CURRENT_TO,
+            "workbooks": report,
+            "memo": memo_written,
+            "seconds": round(elapsed, 2),
+        }
+        print(json.dumps(document, indent=2, default=str))
     return status
 
 
-def _report(recalc: Recalculation) -> int:
-    """Print a workbook's outputs and what failed; its exit status (0 or 1)."""
-    from nj_incentives.memo import checks, labelled_values, master_check, number_formats
+class _NoBar:
+    """What the loop calls on a progress bar, when there is none."""
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        pass
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    @staticmethod
+    def write(text: str, file: Any = None) -> None:
+        print(text, file=file or sys.stdout)
+
+
+def _progress_bar(total: int, wanted: bool | None) -> Any:
+    """A tqdm bar on standard error: by default when it is a terminal and there is more
+    than one workbook."""
+    if wanted is False or (wanted is None and (total < 2 or not sys.stderr.isatty())):
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ModuleNotFoundError:
+        return _NoBar()
+    return tqdm(total=total, unit="workbook", file=sys.stderr, dynamic_ncols=True)
+
+
+def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str] | None) -> int:
+    """Print a workbook's outputs (to ``out``, unless None) and what failed (to standard
+    error); fill its JSON ``entry``; its exit status (0 or 1)."""
+    from nj_incentives.memo import (
+        checks,
+        engagement,
+        labelled_values,
+        master_check,
+        number_formats,
+    )
 
     name = recalc.source.name
     verdict = master_check(recalc)
-    print()
-    print(f"{name}:")
-    for label, unit, value in labelled_values(recalc, number_formats(recalc)):
-        print(f"  {label}: {_with_unit(value, unit)}")
-    if verdict is True:
-        return 0
-    if verdict is None:
-        _fail(f"{name}: no master check (a defined name MasterCheck): not a template workbook?")
-        return 1
+    outputs = labelled_values(recalc, number_formats(recalc))
+    entry["engagement"] = engagement(recalc)
+    entry["master_check"] = verdict if isinstance(verdict, bool) else None
+    entry["outputs"] = [{"label": lb, "unit": unit, "value": value} for lb, unit, value in outputs]
+    if out is not None:
+        lines = ["", f"{name}:"]
+        lines += [f"  {label}: {_with_unit(value, unit)}" for label, unit, value in outputs]
+        bar.write("\n".join(lines), file=out)
     failed = [(label, cite) for label, cite, result in checks(recalc) if result is not True]
-    _fail(f"{name}: MASTER CHECK FALSE: {len(failed)} check(s) failed; do not use its figures")
-    for label, cite in failed:
-        print(f"  failed: {label}" + (f" ({cite})" if cite else ""), file=sys.stderr)
+    rejected = list(dict.fromkeys((e.function, e.message) for e in recalc.function_errors))
+    entry["failed_checks"] = [{"check": label, "citation": cite} for label, cite in failed]
+    entry["rejected_inputs"] = [{"function": f, "message": m} for f, m in rejected]
+    if verdict is True:
+        return EXIT_OK
+    if verdict is None:
+        _fail(
+            f"{name}: no master check (a defined name MasterCheck): not a template workbook?",
+            bar,
+        )
+        return EXIT_FAILED
+    lines = [
+        f"nj-incentives calc: {name}: MASTER CHECK FALSE: {len(failed)} check(s) failed; "
+        "do not use its figures"
+    ]
+    lines += [f"  failed: {label}" + (f" ({cite})" if cite else "") for label, cite in failed]
     # the first is usually the cause; those after it, what depends on it
-    for function, message in dict.fromkeys((e.function, e.message) for e in recalc.function_errors):
-        print(f"  rejected input: {function}: {message}", file=sys.stderr)
-    return 1
+    lines += [f"  rejected input: {function}: {message}" for function, message in rejected]
+    bar.write("\n".join(lines), file=sys.stderr)
+    return EXIT_FAILED
 
 
 def _with_unit(value: str, unit: str) -> str:

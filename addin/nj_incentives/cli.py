@@ -1,21 +1,57 @@
-"""The ``nj-incentives`` command.
+"""The ``nj-incentives`` command, on Click.
 
-Each subcommand lives in its own module, which provides ``add_arguments(parser)`` and
-``run(args) -> int`` (the exit status); this file only wires them together, importing
-each lazily so that ``nj-incentives explain`` does not pay for pandas or the formula
-engine.
+Each subcommand lives in its own module, which provides ``command`` (a Click command);
+this file only wires them together, importing each lazily so that ``nj-incentives
+explain`` does not pay for pandas or the formula engine (``nj-incentives --help`` imports
+none of them).
+
+Exit status, the same for the same outcome in every subcommand (:data:`EXIT_CODES`):
+
+- 0: done, everything checked out;
+- 1: done, but a check failed or rows had errors (a master check FALSE, a rejected input,
+  scenarios with errors): what was written is there for inspection;
+- 2: not done: wrong arguments (an unknown option, a value not in the expected format), a
+  file missing, refused as unsafe or unreadable, an optional dependency not installed.
+
+Every subcommand takes ``--json``: one JSON document on standard output for scripts
+(messages still go to standard error).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import click
 
 from nj_incentives import LAW_CURRENT_TO, __version__
 
-#: subcommand -> (module, one-line help, the extra that installs what it needs)
+__all__ = [
+    "EXIT_CODES",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "SUBCOMMANDS",
+    "Fraction",
+    "app",
+    "json_option",
+    "main",
+]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_CODES = {
+    EXIT_OK: "done; every check TRUE, no row with an error",
+    EXIT_FAILED: "done, but a check failed or rows had errors (written for inspection)",
+    EXIT_USAGE: "not done: wrong arguments, or a file missing, unsafe or unreadable, "
+    "or an optional dependency not installed",
+}
+
+#: subcommand -> (module providing ``command``, one-line help, the extra it needs)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     "calc": (
         "nj_incentives.calc",
@@ -39,59 +75,135 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
+_EPILOG = "\b\nexit status:\n" + "\n".join(f"  {code}  {text}" for code, text in EXIT_CODES.items())
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The full parser; with ``only``, import just that subcommand's module."""
-    parser = argparse.ArgumentParser(
-        prog="nj-incentives",
-        description="New Jersey business-incentive calculations (BEIP, ERTC, CBT minimum tax).",
+
+# --------------------------------------------------------------------------- shared parts
+
+
+class Fraction(click.ParamType):  # type: ignore[type-arg]
+    """A percentage as a fraction (``0.5``) or as a percent (``50%``, read as 0.5 exactly).
+
+    The value is handed on as text, so the calculation core still checks it (range,
+    citation) with its own message."""
+
+    name = "fraction"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "FRACTION|PERCENT%"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if not text.endswith("%"):
+            return text
+        try:
+            percent = Decimal(text[:-1].strip().replace(",", ""))
+        except InvalidOperation:
+            self.fail(f"{value!r}: expected a fraction (0.5) or a percent (50%)", param, ctx)
+        if not percent.is_finite():
+            self.fail(f"{value!r}: expected a finite percent such as 50%", param, ctx)
+        return f"{(percent / 100).normalize():f}"
+
+
+def json_option(function: Any) -> Any:
+    """``--json``: the outcome as one JSON document on standard output."""
+    return click.option(
+        "--json",
+        "as_json",
+        is_flag=True,
+        help="print one JSON document on standard output (for scripts) instead of text",
+    )(function)
+
+
+def needs_extra(command: str, extra: str, module: str) -> str:
+    return (
+        f"nj-incentives {command} needs the optional dependencies of the '{extra}' extra "
+        f"({module} is not installed): pip install 'nj-incentives[{extra}]'"
     )
-    parser.add_argument(
-        "--version",
-        action="version",
-        version=f"nj-incentives {__version__}; law current to: {LAW_CURRENT_TO}",
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, (module_name, help_text, extra) in SUBCOMMANDS.items():
-        sub = commands.add_parser(name, help=help_text, description=help_text)
-        if only is not None and name != only:
-            continue
+
+
+# --------------------------------------------------------------------------- the group
+
+
+class _LazyGroup(click.Group):
+    """Subcommands imported only when run (their help from :data:`SUBCOMMANDS`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in SUBCOMMANDS:
+            return None
+        module_name, help_text, extra = SUBCOMMANDS[cmd_name]
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as missing:  # an optional dependency not installed
             if not extra or (missing.name or "").startswith("nj_incentives"):
                 raise
-            sub.set_defaults(run=_needs_extra(name, extra, missing.name or "?"))
-            continue
-        module.add_arguments(sub)
-        sub.set_defaults(run=module.run)
-    return parser
+            message = needs_extra(cmd_name, extra, missing.name or "?")
+
+            @click.command(
+                cmd_name,
+                help=help_text,
+                context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+            )
+            def unavailable() -> int:
+                click.echo(message, err=True)
+                return EXIT_USAGE
+
+            return unavailable
+        command: click.Command = module.command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl(
+                [(name, help_text) for name, (_m, help_text, _e) in SUBCOMMANDS.items()]
+            )
 
 
-def _needs_extra(command: str, extra: str, module: str) -> Callable[[argparse.Namespace], int]:
-    def run(_args: argparse.Namespace) -> int:
-        print(
-            f"nj-incentives {command} needs the optional dependencies of the '{extra}' extra "
-            f"({module} is not installed): pip install 'nj-incentives[{extra}]'",
-            file=sys.stderr,
-        )
-        return 2
-
-    return run
+@click.group(
+    cls=_LazyGroup,
+    help="New Jersey business-incentive calculations (BEIP, ERTC, CBT minimum tax).",
+    epilog=_EPILOG,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+@click.version_option(
+    __version__,
+    "--version",
+    prog_name="nj-incentives",
+    message=f"%(prog)s %(version)s; law current to: {LAW_CURRENT_TO}",
+)
+def app() -> None:
+    """The ``nj-incentives`` group."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    only = argv[0] if argv and argv[0] in SUBCOMMANDS else None
-    args = build_parser(only).parse_args(argv)
+    """Run the command line; the exit status (see :data:`EXIT_CODES`)."""
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
-        status: int = args.run(args)
+        result = app.main(args=args, prog_name="nj-incentives", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        return int(done.exit_code)
+    except click.UsageError as error:
+        error.show()
+        return EXIT_USAGE
+    except click.ClickException as error:
+        error.show()
+        return EXIT_USAGE
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        return 130
     except ModuleNotFoundError as missing:  # imported on demand by the subcommand
-        extra = SUBCOMMANDS[args.command][2]
+        name = args[0] if args and args[0] in SUBCOMMANDS else ""
+        extra = SUBCOMMANDS[name][2] if name else ""
         if not extra or (missing.name or "").startswith("nj_incentives"):
             raise
-        return _needs_extra(args.command, extra, missing.name or "?")(args)
-    return status
+        click.echo(needs_extra(name, extra, missing.name or "?"), err=True)
+        return EXIT_USAGE
+    return result if isinstance(result, int) else EXIT_OK
 
 
 if __name__ == "__main__":

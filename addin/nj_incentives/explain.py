@@ -2,25 +2,30 @@
 
 Each topic maps command-line arguments onto one function of the calculation core and
 prints what it returns: the result (a table where the result is a schedule), then the
-numbered steps, each with its arithmetic and the subsection of law behind it. Input
-errors print the core's message (argument, value, rule, citation) and exit with 2.
+numbered steps, each with its arithmetic and the subsection of law behind it (``--json``:
+the same as one JSON document, amounts as exact decimal text). Percentages are taken as
+fractions (0.5) or percents (50%). Input errors print the core's message (argument, value,
+rule, citation) and exit with 2.
 """
 
 from __future__ import annotations
 
-import argparse
+import json
 import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
+import click
 from pydantic import BaseModel
 
 from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.cli import EXIT_OK, EXIT_USAGE, Fraction, json_option
 from nj_incentives.law import beip, cbt, ertc
 from nj_incentives.law.common import Explained, InputError
 
-__all__ = ["add_arguments", "render", "run"]
+__all__ = ["TOPICS", "command", "render"]
 
 
 def _list(text: str) -> list[str]:
@@ -28,112 +33,144 @@ def _list(text: str) -> list[str]:
     return [item.strip() for item in text.split(",")]
 
 
-def _periods(text: str) -> list[ertc.PrivilegePeriod]:
+class _List(click.ParamType):  # type: ignore[type-arg]
+    """Comma-separated values, one per year (blanks kept)."""
+
+    name = "list"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "V1,V2,..."
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        return _list(value) if isinstance(value, str) else value
+
+
+class _Periods(click.ParamType):  # type: ignore[type-arg]
     """``END:LIABILITY:OTHER:MINIMUM,...`` -> privilege periods (validated by the core)."""
-    periods: list[ertc.PrivilegePeriod] = []
-    for number, item in enumerate(_list(text), 1):
-        fields = item.split(":")
-        if len(fields) != 4:
-            raise InputError(
-                "--periods",
-                item,
-                f"period {number} must be END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX",
-            )
-        end, liability, other, minimum = fields
-        periods.extend(ertc.privilege_periods([end], [liability], [other], [minimum]))
-    return periods
+
+    name = "periods"
+    FORMAT = "END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX per period, comma-separated"
+    EXAMPLE = "2024-12-31:10000:0:2000,2025-12-31:50000:0:2000"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "END:LIABILITY:OTHER:MINIMUM,..."
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value
+        periods: list[ertc.PrivilegePeriod] = []
+        for number, item in enumerate(_list(value), 1):
+            fields = item.split(":")
+            if len(fields) != 4:
+                self.fail(
+                    f"period {number} {item!r} has {len(fields)} field(s); expected "
+                    f"{self.FORMAT}, e.g. {self.EXAMPLE}",
+                    param,
+                    ctx,
+                )
+            end, liability, other, minimum = fields
+            try:
+                periods.extend(ertc.privilege_periods([end], [liability], [other], [minimum]))
+            except InputError as error:
+                self.fail(f"period {number} {item!r}: {error} (expected {self.FORMAT})", param, ctx)
+        return periods
 
 
-# Each topic: (help, arguments to add, function of the parsed arguments -> result)
-Topic = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[Any], Explained]]
+FRACTION = Fraction()
+LIST = _List()
+
+# Each topic: (help, its parameters, function of the parsed arguments -> result)
+Topic = tuple[str, list[click.Parameter], Callable[[Any], Explained]]
 
 
-def _conversion_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("accrual_year", help="calendar year the grant accrued, 2008-2025")
-    p.add_argument("amount", help="approved amount accrued but not paid, in dollars")
-    p.add_argument("--approval-date", help="date the amount was approved (YYYY-MM-DD)")
+def _arg(name: str, help_text: str, type: Any = None) -> click.Argument:
+    argument = click.Argument([name], type=type, metavar=name.upper())
+    argument.help = help_text
+    return argument
 
 
-def _grant_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("withholdings", help="withholdings of the business for the year, dollars")
-    p.add_argument("pct", help="grant percentage of withholdings as a fraction (0.5 = 50%%)")
-    p.add_argument("--partner-tax", default="0", help="partners' estimated tax, dollars")
-    p.add_argument("--partner-pct", default="0", help="grant percentage of partners' tax")
-    p.add_argument("--smart-growth", action="store_true", help="the grant promotes smart growth")
+def _opt(*names: str, help: str, **kwargs: Any) -> click.Option:
+    return click.Option(list(names), help=help, **kwargs)
 
 
-def _grant_schedule_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--withholdings", required=True, type=_list, help="one per year, commas")
-    p.add_argument("--new-employees", required=True, type=_list, help="certified, one per year")
-    p.add_argument("--pct", required=True, help="grant percentage of withholdings (fraction)")
-    p.add_argument("--agreement-date", required=True, help="date of the agreement (YYYY-MM-DD)")
-    p.add_argument("--partner-tax", type=_list, help="partners' estimated tax, one per year")
-    p.add_argument("--partner-pct", default="0", help="grant percentage of partners' tax")
-    p.add_argument("--smart-growth", action="store_true", help="the grant promotes smart growth")
+def _smart() -> click.Option:
+    return _opt("--smart-growth", is_flag=True, help="the grant promotes smart growth")
 
 
-def _combined_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("base_amount", help="withholdings (or partners' estimated tax), dollars")
-    p.add_argument("other_grants", help="other State grants (not Customized Training), dollars")
-    p.add_argument("basis", help='"withholdings" or "partners"')
-    p.add_argument("--smart-growth", action="store_true", help="the grant promotes smart growth")
-
-
-def _credit_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("credit", help="BEIP tax credit issued for the period, dollars")
-    p.add_argument("tax_liability", help="tax liability otherwise due, dollars")
-
-
-def _transfer_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("certificate_amount", help="amount of the transfer certificate, dollars")
-    p.add_argument("transfer_amount", help="amount of credit sold or assigned, dollars")
-    p.add_argument("consideration", help="price received, dollars")
-    p.add_argument("--discount-rate", default="0", help="annual rate to present value")
-    p.add_argument("--years", default="0", help="years discounted")
-
-
-def _remote_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("election_date", help="date of the election (YYYY-MM-DD)")
-    p.add_argument("share_at_facility", help="least share of time at the facility (fraction)")
-
-
-def _ertc_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--operations-start", required=True, help="start of operations (YYYY-MM-DD)")
-    p.add_argument("--year1-new", required=True, help="new full-time positions, credit year one")
-    p.add_argument("--year2-new", required=True, help="new full-time positions, credit year two")
-    p.add_argument(
-        "--periods",
-        required=True,
-        type=_periods,
-        help="privilege periods as END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX, comma-separated",
-    )
-    p.add_argument("--carryforward-years", help="limit carryforward to N periods (default none)")
-    p.add_argument("--fractional", action="store_true", help="count fractional positions")
-    p.add_argument("--tax-type", default="cbt", help='"cbt" (default) or "insurance"')
-
-
-def _min_tax_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("nj_gross_receipts", help="New Jersey gross receipts, dollars")
-    p.add_argument("--s-corporation", action="store_true", help="the taxpayer is an S corporation")
-    p.add_argument("--group-payroll", default="0", help="total payroll of the group, dollars")
+_CONVERSION: list[click.Parameter] = [
+    _arg("accrual_year", "calendar year the grant accrued, 2008-2025"),
+    _arg("amount", "approved amount accrued but not paid, in dollars"),
+    _opt("--approval-date", help="date the amount was approved (YYYY-MM-DD)"),
+]
+_GRANT: list[click.Parameter] = [
+    _arg("withholdings", "withholdings of the business for the year, dollars"),
+    _arg("pct", "grant percentage of withholdings: 0.5 or 50%", FRACTION),
+    _opt("--partner-tax", default="0", help="partners' estimated tax, dollars"),
+    _opt("--partner-pct", default="0", type=FRACTION, help="grant percentage of partners' tax"),
+    _smart(),
+]
+_GRANT_SCHEDULE: list[click.Parameter] = [
+    _opt("--withholdings", required=True, type=LIST, help="one per year, commas"),
+    _opt("--new-employees", required=True, type=LIST, help="certified, one per year, commas"),
+    _opt("--pct", required=True, type=FRACTION, help="grant percentage of withholdings"),
+    _opt("--agreement-date", required=True, help="date of the agreement (YYYY-MM-DD)"),
+    _opt("--partner-tax", type=LIST, help="partners' estimated tax, one per year, commas"),
+    _opt("--partner-pct", default="0", type=FRACTION, help="grant percentage of partners' tax"),
+    _smart(),
+]
+_COMBINED: list[click.Parameter] = [
+    _arg("base_amount", "withholdings (or partners' estimated tax), dollars"),
+    _arg("other_grants", "other State grants (not Customized Training), dollars"),
+    _arg("basis", '"withholdings" or "partners"'),
+    _smart(),
+]
+_CREDIT: list[click.Parameter] = [
+    _arg("credit", "BEIP tax credit issued for the period, dollars"),
+    _arg("tax_liability", "tax liability otherwise due, dollars"),
+]
+_TRANSFER: list[click.Parameter] = [
+    _arg("certificate_amount", "amount of the transfer certificate, dollars"),
+    _arg("transfer_amount", "amount of credit sold or assigned, dollars"),
+    _arg("consideration", "price received, dollars"),
+    _opt("--discount-rate", default="0", type=FRACTION, help="annual rate to present value"),
+    _opt("--years", default="0", help="years discounted"),
+]
+_REMOTE: list[click.Parameter] = [
+    _arg("election_date", "date of the election (YYYY-MM-DD)"),
+    _arg("share_at_facility", "least share of time at the facility: 0.6 or 60%", FRACTION),
+]
+_ERTC: list[click.Parameter] = [
+    _opt("--operations-start", required=True, help="start of operations (YYYY-MM-DD)"),
+    _opt("--year1-new", required=True, help="new full-time positions, credit year one"),
+    _opt("--year2-new", required=True, help="new full-time positions, credit year two"),
+    _opt("--periods", required=True, type=_Periods(), help="privilege periods: " + _Periods.FORMAT),
+    _opt("--carryforward-years", help="limit carryforward to N periods (default none)"),
+    _opt("--fractional", is_flag=True, help="count fractional positions"),
+    _opt("--tax-type", default="cbt", help='"cbt" (default) or "insurance"'),
+]
+_MIN_TAX: list[click.Parameter] = [
+    _arg("nj_gross_receipts", "New Jersey gross receipts, dollars"),
+    _opt("--s-corporation", is_flag=True, help="the taxpayer is an S corporation"),
+    _opt("--group-payroll", default="0", help="total payroll of the group, dollars"),
+]
 
 
 TOPICS: dict[str, Topic] = {
     "conversion": (
         "conversion of an accrued grant to tax-credit installments, 34:1B-129e.",
-        _conversion_args,
+        _CONVERSION,
         lambda a: beip.conversion_schedule(a.accrual_year, a.amount, a.approval_date),
     ),
     "grant": (
         "annual BEIP grant, 34:1B-129a.-b.",
-        _grant_args,
+        _GRANT,
         lambda a: beip.annual_grant(
             a.withholdings, a.pct, a.partner_tax, a.partner_pct, a.smart_growth
         ),
     ),
     "grant-schedule": (
         "BEIP grant over its term with the $50,000 average cap, 34:1B-129a.-c.",
-        _grant_schedule_args,
+        _GRANT_SCHEDULE,
         lambda a: beip.grant_schedule(
             a.withholdings,
             a.new_employees,
@@ -146,29 +183,29 @@ TOPICS: dict[str, Topic] = {
     ),
     "combined-limit": (
         "largest BEIP grant under the combined State grants limit, 34:1B-134",
-        _combined_args,
+        _COMBINED,
         lambda a: beip.combined_limit(a.base_amount, a.other_grants, a.basis, a.smart_growth),
     ),
     "credit": (
         "BEIP credit applied against the tax and the overpayment, 34:1B-129f.",
-        _credit_args,
+        _CREDIT,
         lambda a: beip.apply_credit(a.credit, a.tax_liability),
     ),
     "transfer": (
         "check a sale of a tax credit transfer certificate, 34:1B-129g.",
-        _transfer_args,
+        _TRANSFER,
         lambda a: beip.transfer_check(
             a.certificate_amount, a.transfer_amount, a.consideration, a.discount_rate, a.years
         ),
     ),
     "remote-work": (
         "check a remote-work election, 34:1B-129h.",
-        _remote_args,
+        _REMOTE,
         lambda a: beip.remote_work_check(a.election_date, a.share_at_facility),
     ),
     "ertc": (
         "Economic Recovery Tax Credit over privilege periods, 52:27BBB-55",
-        _ertc_args,
+        _ERTC,
         lambda a: ertc.credit_schedule(
             a.operations_start,
             a.year1_new,
@@ -181,29 +218,62 @@ TOPICS: dict[str, Topic] = {
     ),
     "min-tax": (
         "CBT statutory minimum tax, 54:10A-5(e)",
-        _min_tax_args,
+        _MIN_TAX,
         lambda a: cbt.minimum_tax(a.nj_gross_receipts, a.s_corporation, a.group_payroll),
     ),
 }
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add one sub-command per topic to ``nj-incentives explain``."""
-    topics = parser.add_subparsers(dest="topic", metavar="TOPIC", required=True)
-    for name, (help_text, add, _compute) in TOPICS.items():
-        add(topics.add_parser(name, help=help_text, description=help_text))
+def _topic_command(name: str, topic: Topic) -> click.Command:
+    help_text, params, compute = topic
+
+    def callback(as_json: bool, **values: Any) -> int:
+        return _run(name, compute, SimpleNamespace(**values), as_json)
+
+    command = click.Command(
+        name,
+        callback=callback,
+        params=[*params],
+        help=help_text,
+        short_help=help_text,
+    )
+    return json_option(command)  # type: ignore[no-any-return]
 
 
-def run(args: argparse.Namespace) -> int:
+@click.group(
+    "explain",
+    help="Compute one result and print it with its steps and citations. Percentages are "
+    "fractions (0.5) or percents (50%).",
+)
+def command() -> None:
+    """``nj-incentives explain TOPIC``."""
+
+
+for _name, _topic in TOPICS.items():
+    command.add_command(_topic_command(_name, _topic))
+
+
+def _run(topic: str, compute: Callable[[Any], Explained], values: Any, as_json: bool) -> int:
     """Compute the topic's result and print it; exit 2 with the message on bad input."""
-    compute = TOPICS[args.topic][2]
     try:
-        result = compute(args)
+        result = compute(values)
     except InputError as error:
-        print(f"nj-incentives explain {args.topic}: {error}", file=sys.stderr)
-        return 2
-    print(render(result))
-    return 0
+        print(f"nj-incentives explain {topic}: {error}", file=sys.stderr)
+        if as_json:
+            print(json.dumps({"topic": topic, "ok": False, "error": str(error)}))
+        return EXIT_USAGE
+    if as_json:
+        document = {
+            "topic": topic,
+            "ok": True,
+            "result": result.model_dump(mode="json"),
+            "version": __version__,
+            "law_current_to": LAW_CURRENT_TO,
+        }
+        print(json.dumps(document, indent=2))
+    else:
+        print(render(result))
+    return EXIT_OK
 
 
 def _cell(value: object) -> str:

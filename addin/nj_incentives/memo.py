@@ -350,6 +350,46 @@ def master_check(recalc: Recalculation) -> CellValue:
     return value if not isinstance(value, list) else None
 
 
+#: The engagement fields on each template's Inputs (defined names), in the memo's order.
+ENGAGEMENT_FIELDS = (
+    ("EngagementClient", "Client"),
+    ("EngagementEntityId", "Entity id"),
+    ("EngagementPeriod", "Tax period(s)"),
+    ("EngagementPreparer", "Preparer"),
+    ("EngagementReviewer", "Reviewer"),
+    ("EngagementDate", "Date"),
+)
+
+
+def engagement(recalc: Recalculation) -> dict[str, str]:
+    """The engagement fields (label -> text, blank when absent or empty): the defined
+    names ``EngagementClient`` ... ``EngagementDate`` of the workbook's Inputs."""
+    from nj_incentives.excel import date_from_serial
+
+    found: dict[str, str] = {}
+    for name, label in ENGAGEMENT_FIELDS:
+        try:
+            value = recalc.value(name)
+        except ValueError:
+            value = None
+        if isinstance(value, list):
+            first: Any = value
+            while isinstance(first, list):
+                first = first[0] if first else None
+            value = first
+        if (
+            name == "EngagementDate"
+            and isinstance(value, int | float)
+            and not isinstance(value, bool)
+        ):
+            day = date_from_serial(float(value))
+            text = day.isoformat() if day is not None else display(value)
+        else:
+            text = display(value).strip()
+        found[label] = text
+    return found
+
+
 # =========================================================================== NJ_* calls
 
 

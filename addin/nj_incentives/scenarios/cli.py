@@ -8,13 +8,15 @@ INPUT is a scenario table (CSV, XLSX, Parquet; one scenario per row, columns in
 OUTPUT's extension picks the format (.csv, .xlsx, .parquet). Beside the results the run
 writes a summary (percentiles per output), and with ``--target`` a tornado chart and a
 distribution plot (PNG files, and native charts in an XLSX output). Every run is
-stamped (see :mod:`nj_incentives.scenarios.io`). Exit status: 0 when the run completed
-(rows with errors included: their count is printed), 1 when it could not run.
+stamped (see :mod:`nj_incentives.scenarios.io`). Exit status (as every subcommand,
+:data:`nj_incentives.cli.EXIT_CODES`): 0 every row computed; 1 the run completed but rows
+have errors (the first ones are named, all are in the results' error column); 2 it could
+not run (wrong arguments, an input missing or unreadable). ``--json`` prints the outcome
+as one JSON document.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import hashlib
 import json
@@ -22,94 +24,151 @@ import secrets
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import click
 import pandas as pd
 
 from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["command", "run"]
 
 _EPILOG = """\
+\b
 grid SPEC: "pct=0.3,0.4,0.5;year1_new=5:20:5" (values, or start:stop:step inclusive), or a
   .json/.yaml file mapping each column to a list.
+\b
 distributions SPEC: "pct=uniform(0.2,0.5);year1_new=poisson(12)" or a .json/.yaml
   file; see docs/scenarios.md for every distribution and option.
 """
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``nj-incentives scenarios``."""
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.epilog = _EPILOG
-    parser.add_argument("input", type=Path, help="scenario table: .csv, .xlsx or .parquet")
-    parser.add_argument(
-        "-o", "--output", type=Path, required=True, help="results file: .csv, .xlsx or .parquet"
-    )
-    parser.add_argument("--sheet", help="sheet of an XLSX input (default: the first)")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--grid", metavar="SPEC", help="cartesian product of values over each row")
-    mode.add_argument(
-        "--monte-carlo", metavar="N", type=int, help="N random draws over each row (reproducible)"
-    )
-    parser.add_argument(
-        "--distributions", metavar="SPEC", help="what --monte-carlo draws (inline or a file)"
-    )
-    parser.add_argument(
-        "--seed", type=int, help="random seed of --monte-carlo (default: a new one, stamped)"
-    )
-    parser.add_argument("--target", metavar="COLUMN", help="result column for the charts")
-    parser.add_argument("--bins", type=int, default=30, help="histogram bins (default 30)")
-    parser.add_argument("--engine", choices=("pandas", "dask"), default="pandas")
-    parser.add_argument(
-        "--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786)"
-    )
-    parser.add_argument(
-        "--partitions", type=int, help="Dask partitions (default: 250,000 rows each)"
-    )
-    parser.add_argument(
-        "--money",
-        choices=("float", "cents"),
-        default="float",
-        help="money as dollars (default) or as integer cents",
-    )
-    parser.add_argument(
-        "--totals-only", action="store_true", help="no per-year / per-period columns"
-    )
-    parser.add_argument(
-        "--keep",
-        action="append",
-        default=[],
-        metavar="COLUMN",
-        help="input column to copy to the results",
-    )
-    progress = parser.add_mutually_exclusive_group()
-    progress.add_argument("--progress", dest="progress", action="store_true", default=None)
-    progress.add_argument("--no-progress", dest="progress", action="store_false")
+class _Bins(click.ParamType):  # type: ignore[type-arg]
+    """``auto`` (numpy's choice from the data, the default), ``fd``, ``sturges`` or N."""
+
+    name = "bins"
+    RULES = ("auto", "fd", "sturges", "doane", "scott", "stone", "rice", "sqrt")
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().lower()
+        if text in self.RULES:
+            return text
+        try:
+            number = int(text)
+        except ValueError:
+            number = 0
+        if number < 1:
+            self.fail(
+                f"{value!r}: expected a number of bins (e.g. 20) or a rule: "
+                + ", ".join(self.RULES),
+                param,
+                ctx,
+            )
+        return number
 
 
-def _fail(message: str) -> int:
+def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise click.BadParameter(f"{value}: expected a whole number of at least 1", ctx, param)
+    return value
+
+
+@click.command(
+    "scenarios",
+    help="Run a table, a grid or a Monte Carlo draw of scenarios on the calculation core. "
+    "INPUT is a scenario table (.csv, .xlsx, .parquet; one scenario per row, columns in "
+    "docs/scenarios.md); with --grid or --monte-carlo its rows are the base cases. The "
+    "output's extension picks its format; a summary and a stamp are written beside it, and "
+    "with --target a tornado chart and a distribution plot.",
+    epilog=_EPILOG,
+)
+@click.argument("input", metavar="INPUT", type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="results file: .csv, .xlsx or .parquet",
+)
+@click.option("--sheet", help="sheet of an XLSX input (default: the first)")
+@click.option("--grid", metavar="SPEC", help="cartesian product of values over each row")
+@click.option(
+    "--monte-carlo",
+    metavar="N",
+    type=int,
+    callback=_positive,
+    help="N random draws over each row (reproducible)",
+)
+@click.option("--distributions", metavar="SPEC", help="what --monte-carlo draws (inline or a file)")
+@click.option("--seed", type=int, help="random seed of --monte-carlo (default: a new one, stamped)")
+@click.option("--target", metavar="COLUMN", help="result column for the charts")
+@click.option(
+    "--bins",
+    type=_Bins(),
+    default="auto",
+    show_default=True,
+    help="histogram bins: a number or a rule numpy applies to the data (auto, fd, sturges)",
+)
+@click.option(
+    "--engine", type=click.Choice(["pandas", "dask"]), default="pandas", show_default=True
+)
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler address (tcp://host:8786)")
+@click.option(
+    "--partitions",
+    type=int,
+    callback=_positive,
+    help="Dask partitions (default: 250,000 rows each)",
+)
+@click.option(
+    "--money",
+    type=click.Choice(["float", "cents"]),
+    default="float",
+    show_default=True,
+    help="money as dollars or as integer cents",
+)
+@click.option("--totals-only", is_flag=True, help="no per-year / per-period columns")
+@click.option("--keep", multiple=True, metavar="COLUMN", help="input column to copy to the results")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="a progress bar on standard error (default: from 200,000 scenarios)",
+)
+@json_option
+def command(**values: Any) -> int:
+    """``nj-incentives scenarios``."""
+    values["keep"] = list(values["keep"])
+    return run(SimpleNamespace(**values))
+
+
+def _fail(message: str, as_json: bool = False) -> int:
     print(f"nj-incentives scenarios: error: {message}", file=sys.stderr)
-    return 1
+    if as_json:
+        print(json.dumps({"status": EXIT_USAGE, "error": message}))
+    return EXIT_USAGE
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the command; the exit status."""
+def run(args: Any) -> int:
+    """Run the command (``args``: the options by name); the exit status."""
     from nj_incentives.scenarios.columns import ScenarioError
 
+    as_json = bool(getattr(args, "as_json", False))
     try:
         return _run(args)
     except ScenarioError as error:
-        return _fail(str(error))
+        return _fail(str(error), as_json)
     except OSError as error:  # a file that cannot be read or written: no traceback
-        return _fail(f"{error.filename or ''} {error.strerror or error}".strip())
+        return _fail(f"{error.filename or ''} {error.strerror or error}".strip(), as_json)
 
 
 def _canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: Any) -> int:
     from nj_incentives.scenarios import analysis, generate
     from nj_incentives.scenarios.columns import ScenarioError, check_columns
     from nj_incentives.scenarios.io import (
@@ -130,6 +189,8 @@ def _run(args: argparse.Namespace) -> int:
     spec_files = [Path(s) for s in (args.grid, args.distributions) if s and Path(s).is_file()]
     inputs = [source, *spec_files]
     refuse_inputs([output], inputs)
+    if args.grid and args.monte_carlo is not None:
+        raise ScenarioError("--grid and --monte-carlo are alternatives: give one of them")
     if args.monte_carlo is None and (args.distributions or args.seed is not None):
         raise ScenarioError("--distributions and --seed go with --monte-carlo N")
     if args.monte_carlo is not None and not args.distributions:
@@ -206,24 +267,63 @@ def _run(args: argparse.Namespace) -> int:
     written = write_results(output, outputs, inputs)
 
     elapsed = time.perf_counter() - started
-    print(f"{len(results):,} scenarios in {elapsed:.1f} s; {errors:,} with errors")
+    status = EXIT_FAILED if errors else EXIT_OK
+    out = sys.stderr if args.as_json else sys.stdout
+    print(f"{len(results):,} scenarios in {elapsed:.1f} s; {errors:,} with errors", file=out)
+    failed = _failed_rows(results)
+    for where, message in failed:
+        print(f"  {where}: {message}", file=sys.stderr)
+    if errors > len(failed):
+        print(f"  ... and {errors - len(failed):,} more (the error column)", file=sys.stderr)
+    target_line: dict[str, Any] | None = None
     if args.target and outputs.target:
         row = summary.loc[summary["output"] == outputs.target]
         if len(row) and row["count"].iloc[0]:
             r = row.iloc[0]
+            target_line = {k: float(r[k]) for k in ("p5", "p50", "p95", "mean")}
             print(
                 f"{outputs.target}: P5 {r['p5']:,.2f}  P50 {r['p50']:,.2f}  P95 {r['p95']:,.2f}"
-                f"  mean {r['mean']:,.2f}"
+                f"  mean {r['mean']:,.2f}",
+                file=out,
             )
     if "seed" in stamp:
-        print(f"seed: {stamp['seed']}")
+        print(f"seed: {stamp['seed']}", file=out)
     for path in written:
-        print(f"wrote {path}")
-    return 0
+        print(f"wrote {path}", file=out)
+    if args.as_json:
+        document = {
+            "status": status,
+            "rows": len(results),
+            "rows_with_errors": errors,
+            "errors": [{"row": where, "error": message} for where, message in failed],
+            "seconds": round(elapsed, 2),
+            "seed": stamp.get("seed"),
+            "target": outputs.target if args.target else None,
+            "target_summary": target_line,
+            "written": [str(path) for path in written],
+            "stamp": stamp,
+        }
+        print(json.dumps(document, indent=2, default=str))
+    return status
+
+
+def _failed_rows(results: pd.DataFrame, limit: int = 5) -> list[tuple[str, str]]:
+    """The first rows with an error: ("row N (id X)", message)."""
+    if "error" not in results.columns:
+        return []
+    found: list[tuple[str, str]] = []
+    for position in results["error"].notna().to_numpy().nonzero()[0][:limit]:
+        row = results.iloc[int(position)]
+        ident = row.get("id") if "id" in results.columns else None
+        where = f"row {int(position) + 1}" + (
+            f" (id {ident})" if ident is not None and not pd.isna(ident) else ""
+        )
+        found.append((where, str(row["error"])))
+    return found
 
 
 def _charts(
-    args: argparse.Namespace,
+    args: Any,
     outputs: Any,
     base: pd.DataFrame,
     scenarios: pd.DataFrame,

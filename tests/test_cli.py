@@ -1,0 +1,148 @@
+"""The ``nj-incentives`` command as a whole: one framework, one set of exit codes, --json,
+percentages as 50%, messages that name the option and the format."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nj_incentives.cli import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from nj_incentives.workbooks import beip_conversion
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "workbooks" / "examples"
+
+
+def test_the_exit_codes_are_documented_in_the_help(capsys: Any) -> None:
+    assert main(["--help"]) == EXIT_OK
+    out = " ".join(capsys.readouterr().out.split())  # help text wraps lines
+    assert "exit status:" in out
+    for code, text in EXIT_CODES.items():
+        assert f"{code} {' '.join(text.split())}" in out
+    assert {"calc", "explain", "scenarios"} <= set(out.split())
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nonsense"],
+        ["explain", "grant"],  # a missing argument
+        ["explain", "grant", "1000000", "0.5", "--no-such-option"],
+        ["calc", "--no-such-option"],
+        ["scenarios"],  # -o is required
+    ],
+)
+def test_usage_errors_exit_2_everywhere(argv: list[str], capsys: Any) -> None:
+    assert main(argv) == EXIT_USAGE
+    assert "Error" in capsys.readouterr().err
+
+
+def test_a_missing_file_exits_2_in_calc_and_in_scenarios(tmp_path: Path, capsys: Any) -> None:
+    missing = tmp_path / "missing"
+    assert main(["calc", str(missing.with_suffix(".xlsx")), "-o", str(tmp_path)]) == EXIT_USAGE
+    assert main(["scenarios", str(missing.with_suffix(".csv")), "-o", str(tmp_path / "o.csv")]) == (
+        EXIT_USAGE
+    )
+    err = capsys.readouterr().err
+    assert "missing.xlsx: no such file" in err
+    assert "input file not found" in err
+
+
+def test_a_percent_is_accepted_where_the_hint_suggests_it(capsys: Any) -> None:
+    # the hint for 50 says "did you mean 50%?": 50% is then taken, as 0.5 exactly:
+    # 1,000,000.00 x 50% = 500,000.00
+    assert main(["explain", "grant", "1000000", "50"]) == EXIT_USAGE
+    assert "did you mean 50%?" in capsys.readouterr().err
+    assert main(["explain", "grant", "1000000", "50%"]) == EXIT_OK
+    assert "amount: 500,000.00" in capsys.readouterr().out
+    # 12.5% of partners' tax 80,000 = 10,000.00
+    argv = ["explain", "grant", "0", "0", "--partner-tax", "80000", "--partner-pct", "12.5%"]
+    assert main(argv) == EXIT_OK
+    assert "partners part: 10,000.00" in capsys.readouterr().out
+    assert main(["explain", "grant", "1000000", "fifty%"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "'PCT'" in err
+    assert "expected a fraction (0.5) or a percent (50%)" in err
+
+
+def test_a_bad_periods_value_names_the_option_and_the_format(capsys: Any) -> None:
+    argv = ["explain", "ertc", "--operations-start", "2023-01-01", "--year1-new", "10"]
+    argv += ["--year2-new", "8", "--periods", "2024-12-31:10000"]
+    assert main(argv) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "Invalid value for '--periods'" in err
+    assert "END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX" in err
+    assert "_periods" not in err
+
+
+def test_explain_json(capsys: Any) -> None:
+    # S corporation with 150,000 of NJ gross receipts: the $100,000-$250,000 bracket, $562.50
+    assert main(["explain", "min-tax", "150000", "--s-corporation", "--json"]) == EXIT_OK
+    document = json.loads(capsys.readouterr().out)
+    assert document["ok"] is True
+    assert document["result"]["amount"] == "562.50"  # exact decimal text, not a float
+    assert document["result"]["steps"][0]["citation"].startswith("N.J.S.A. 54:10A-5(e)")
+    assert main(["explain", "grant", "1000000", "50", "--json"]) == EXIT_USAGE
+    failed = json.loads(capsys.readouterr().out)
+    assert failed["ok"] is False
+    assert "did you mean 50%?" in failed["error"]
+
+
+def test_calc_json_and_exit_1_for_a_failed_check(tmp_path: Path, capsys: Any) -> None:
+    values = dict(beip_conversion.EXAMPLE)
+    values["amounts"] = {**values["amounts"], 2014: "400k"}
+    bad = beip_conversion.build(tmp_path / "bad.xlsx", values)
+    good = EXAMPLES / "beip-credit-conversion-example.xlsx"
+    argv = ["calc", str(good), str(bad), "-o", str(tmp_path / "out"), "--json"]
+    assert main(argv) == EXIT_FAILED
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)  # stdout is the JSON document alone
+    assert document["status"] == EXIT_FAILED
+    first, second = document["workbooks"]
+    assert first["master_check"] is True
+    assert first["failed_checks"] == []
+    assert any(o["label"] == "Total tax credit issued" for o in first["outputs"])
+    assert set(first["engagement"]) >= {"Client", "Preparer", "Reviewer"}
+    assert second["master_check"] is False
+    assert any("2014" in f["check"] for f in second["failed_checks"])
+    assert "amount = '400k'" in second["rejected_inputs"][0]["message"]
+    assert "MASTER CHECK FALSE" in captured.err
+
+
+def test_scenarios_json(tmp_path: Path, capsys: Any) -> None:
+    source = EXAMPLES / "scenarios.csv"
+    assert main(["scenarios", str(source), "-o", str(tmp_path / "r.csv"), "--json"]) == (
+        EXIT_FAILED  # one row of the example has an error (pct = 50)
+    )
+    document = json.loads(capsys.readouterr().out)
+    assert document["rows"] == 10
+    assert document["rows_with_errors"] == 1
+    assert document["errors"][0]["row"] == "row 10 (id bad-pct)"
+    assert str(tmp_path / "r.csv") in document["written"]
+
+
+def test_bins_must_be_a_number_or_a_rule(tmp_path: Path, capsys: Any) -> None:
+    source = EXAMPLES / "scenarios.csv"
+    argv = ["scenarios", str(source), "-o", str(tmp_path / "r.csv"), "--bins", "lots"]
+    assert main(argv) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "Invalid value for '--bins'" in err
+    assert "auto" in err
+
+
+def test_explain_starts_without_pandas_or_the_formula_engine() -> None:
+    code = (
+        "import sys; from nj_incentives.cli import main; "
+        "status = main(['explain', 'min-tax', '150000']); "
+        "heavy = [m for m in ('pandas', 'formulas', 'openpyxl', 'matplotlib') "
+        "if m in sys.modules]; "
+        "print(status, heavy)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.strip().splitlines()[-1] == "0 []"
