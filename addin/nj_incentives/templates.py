@@ -12,19 +12,24 @@ for an Office.js add-in (``=NS.NJ_BEIP_GRANT(...)``; xlwings Server's default na
 use the classic add-in's spelling (no namespace), which xlwings Lite also documents.
 
 Exit status: 0 when every file was written, 2 when a file exists (without ``--force``),
-the directory cannot be written, or the namespace is not valid.
+the directory cannot be written, or the namespace is not valid. ``--json``: the files
+written as one JSON document.
 """
 
 from __future__ import annotations
 
-import argparse
+import json
 import shutil
 import sys
 import tempfile
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["TemplatesError", "add_arguments", "copy_templates", "run", "shipped_workbooks"]
+import click
+
+from nj_incentives.cli import EXIT_OK, EXIT_USAGE, json_option
+
+__all__ = ["TemplatesError", "command", "copy_templates", "run", "shipped_workbooks"]
 
 #: The shipped workbooks: file name -> subfolder of DIR ("" or "examples").
 _TEMPLATES = ("beip-grant-schedule.xlsx", "beip-credit-conversion.xlsx", "ertc-form-313.xlsx")
@@ -89,31 +94,43 @@ def _build(namespace: str) -> dict[str, Path]:
     return built
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("directory", type=Path, metavar="DIR", help="where to copy them")
-    parser.add_argument(
-        "--force", action="store_true", help="replace files that already exist in DIR"
-    )
-    parser.add_argument(
-        "--namespace",
-        default="",
-        metavar="NS",
-        help="build them with every NJ_* function spelled NS.NJ_... for an Office.js "
-        "add-in (xlwings Server's default: XLWINGS); needs the 'calc' extra",
-    )
+@click.command(
+    "templates",
+    help="Copy the blank template workbooks to DIR and their filled examples to "
+    "DIR/examples (existing files are kept unless --force).",
+)
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="replace files that already exist in DIR")
+@click.option(
+    "--namespace",
+    default="",
+    metavar="NS",
+    help="build them with every NJ_* function spelled NS.NJ_... for an Office.js "
+    "add-in (xlwings Server's default: XLWINGS); needs the 'calc' extra",
+)
+@json_option
+def command(directory: Path, force: bool, namespace: str, as_json: bool) -> int:
+    """``nj-incentives templates DIR``."""
+    return run(directory, force=force, namespace=namespace, as_json=as_json)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(directory: Path, *, force: bool = False, namespace: str = "", as_json: bool = False) -> int:
+    """Copy the workbooks; the exit status."""
     try:
-        written = copy_templates(args.directory, force=args.force, namespace=args.namespace)
+        written = copy_templates(directory, force=force, namespace=namespace)
     except TemplatesError as error:
         print(f"nj-incentives templates: {error}", file=sys.stderr)
-        return 2
-    for path in written:
-        print(path)
+        if as_json:
+            print(json.dumps({"status": EXIT_USAGE, "error": str(error), "written": []}))
+        return EXIT_USAGE
+    if as_json:
+        print(json.dumps({"status": EXIT_OK, "written": [str(path) for path in written]}))
+    else:
+        for path in written:
+            print(path)
     print(
         "Next: open a template in Excel; its About sheet lists the steps for your runtime "
         "(nj-incentives doctor checks them).",
         file=sys.stderr,
     )
-    return 0
+    return EXIT_OK
