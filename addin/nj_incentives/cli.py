@@ -68,6 +68,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "run a table, grid or Monte Carlo draw of scenarios on the calculation core",
         "scenarios",
     ),
+    "doctor": (
+        "nj_incentives.doctor",
+        "check the setup of the Excel functions (and of a workbook); print the next step",
+        "",
+    ),
     "templates": (
         "nj_incentives.templates",
         "copy the blank template workbooks and their filled examples to a folder",

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterator
 
-__all__ = ["base_name", "calls", "respell", "spelled"]
+__all__ = ["base_name", "calls", "respell", "spelled", "tokens"]
 
 #: A name followed by "(": a function call (Excel allows no space before the bracket).
 _CALL = re.compile(r"[A-Za-z_][\w.]*(?=\()")
@@ -87,6 +87,11 @@ def _calls(formula: str, known: Collection[str] | None) -> Iterator[tuple[int, i
             base = base_name(match.group(), known)
             if base is not None:
                 yield match.start(), match.end(), base
+
+
+def tokens(formula: str, known: Collection[str] | None = None) -> list[tuple[str, str]]:
+    """``(as written, base name)`` of each NJ_* call of ``formula``, in order."""
+    return [(formula[start:end], base) for start, end, base in _calls(formula, known)]
 
 
 def calls(formula: str, known: Collection[str] | None = None) -> list[str]:

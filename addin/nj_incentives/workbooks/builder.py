@@ -46,7 +46,7 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives import LAW_CURRENT_TO, __version__, setup_steps
 
 __all__ = [
     "ABOUT",
@@ -84,7 +84,7 @@ ABOUT, INPUTS, CALCULATIONS, OUTPUTS, CHECKS, CONFIG = (
 )
 
 #: The module the classic add-in imports (the ``UDF Modules`` setting).
-UDF_MODULE = "nj_incentives.excel"
+UDF_MODULE = setup_steps.UDF_MODULE
 
 #: What a total shows when a cell it adds up is not a number.
 NOT_COMPUTED = "not computed: see Checks"
@@ -961,29 +961,39 @@ class TemplateBuilder:
         ws.write_string(row, 1, "a function rejected its inputs: the cell shows why")
         row += 1
         line()
-        line("How to enable the NJ_* functions", "section")
         prefix = f"{self.namespace}." if self.namespace else ""
-        for label, text in [
-            (
-                "Windows, classic xlwings add-in",
-                "pip install nj-incentives; xlwings addin install; open this workbook, then on the "
-                "xlwings ribbon tab click Import Functions. The xlwings.conf sheet already sets "
-                f"UDF Modules = {UDF_MODULE}. Save as .xlsm if Excel asks (the add-in adds VBA "
-                "wrappers).",
-            ),
-            (
-                "Office.js (xlwings Lite, xlwings Server)",
-                "Excel on Windows, Mac and the web: load the nj_incentives.excel functions in the "
-                "add-in (see the package README). These add-ins may show the functions under a "
-                f"namespace; this workbook's formulas are written as ={prefix}NJ_... .",
-            ),
-            (
-                "Without Excel",
-                "nj-incentives calc THIS_FILE.xlsx recalculates every formula headlessly, writes a "
-                "results workbook and prints the checks; --memo writes a calculation memo.",
-            ),
-        ]:
-            line(label, value=text)
+        for heading, steps in (
+            ("Classic add-in (Windows), in this order", setup_steps.CLASSIC),
+            ("xlwings Lite (Windows, Mac, web)", setup_steps.LITE),
+            ("xlwings Server", setup_steps.SERVER),
+        ):
+            line(heading, "section")
+            for n, step in enumerate(steps, 1):
+                for k, text in enumerate(step.lines):
+                    line(f"{n}. {step.title}" if k == 0 else "", value=text)
+            line()
+        line("Formulas and checks", "section")
+        spelling = (
+            f"for an Office.js add-in with the namespace {self.namespace}"
+            if self.namespace
+            else "the classic add-in's and xlwings Lite's spelling"
+        )
+        line(
+            "Formula spelling", value=f"This workbook's formulas read ={prefix}NJ_... ({spelling})."
+        )
+        line(
+            "",
+            value="nj-incentives doctor THIS_FILE checks the spelling and the xlwings.conf sheet.",
+        )
+        line(
+            "Without Excel",
+            value="nj-incentives calc THIS_FILE recalculates every formula headlessly and prints",
+        )
+        line("", value="the checks; --memo writes a calculation memo.")
+        line()
+        line("Licences", "section")
+        for runtime, text in setup_steps.LICENCES:
+            line(runtime, value=text)
         line()
         line("Protection", "section")
         line(
@@ -1051,19 +1061,23 @@ class TemplateBuilder:
 
     def _write_config(self) -> None:
         ws = self.config_sheet
-        ws.write_string(0, 0, "UDF Modules")
-        ws.write_string(0, 1, UDF_MODULE)
-        ws.write_string(
-            0,
-            3,
-            "Read by the classic xlwings add-in (Windows): keys in column A "
-            "from A1 down, values in column B. Do not add rows below A1 unless "
-            "you mean to override another xlwings setting.",
-            self.style("note"),
-        )
+        written = [key for key in setup_steps.CONF_KEYS if key.written]
+        optional = [key for key in setup_steps.CONF_KEYS if not key.written]
+        for row, key in enumerate(written):
+            ws.write_string(row, 0, key.key)
+            ws.write_string(row, 1, key.value)
+        notes = [
+            "Read by the classic xlwings add-in (Windows): keys in column A from A1 down, "
+            "values in column B; the first empty cell of column A ends the list, and a key "
+            "here overrides the xlwings ribbon for this workbook.",
+            "Optional keys (type them in the next row of A:B to use them):",
+            *(f"{key.key} = {key.value}: {key.why}" for key in optional),
+        ]
+        for row, text in enumerate(notes):
+            ws.write_string(row, 3, text, self.style("note"))
         ws.set_column(0, 0, 16)
         ws.set_column(1, 1, 24)
-        ws.set_column(3, 3, 80)
+        ws.set_column(3, 3, 100)
         ws.protect("", {"format_columns": True, "format_rows": True})
 
     # -- closing

@@ -1,0 +1,402 @@
+"""``nj-incentives doctor [WORKBOOK]``: check what can be checked on this machine, print
+the next step.
+
+Checks, in the order of the setup steps (:mod:`nj_incentives.setup_steps`):
+
+- Python (3.11 or later) and this package (its version, installed or a checkout);
+- xlwings: installed, and a version this package is tested with (0.37.x);
+- the classic add-in (Windows only): pywin32, ``xlwings.xlam`` in the user's XLSTART
+  folder (where ``xlwings addin install`` copies it), and the ribbon's interpreter in
+  ``%USERPROFILE%\\.xlwings\\xlwings.conf`` against this Python;
+- a workbook, if given: macro-enabled (``.xlsm``), its ``xlwings.conf`` sheet
+  (``UDF Modules = nj_incentives.excel``, keys read from A1 down), the NJ_* functions it
+  calls (all known to this version) and their spelling for the runtime
+  (``--runtime classic|lite|server``), and whether its VBA project holds the imported
+  functions (``xlwings_udfs``).
+
+What it cannot check: anything inside Excel (the Trust Center setting, the VBA reference,
+whether Excel loaded the add-in). Exit status: 0 all checks pass, 1 a check failed (the
+next step is printed), 2 the workbook cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from xml.etree import ElementTree
+
+from nj_incentives import __version__, setup_steps
+from nj_incentives.spelling import tokens
+
+__all__ = ["Check", "add_arguments", "check_machine", "check_workbook", "run"]
+
+#: xlwings versions this package is tested with (its VBA wrappers are checked on 0.37.x).
+TESTED_XLWINGS = ((0, 37, 8), (0, 38, 0))
+_STEP = {step.key: step for step in (*setup_steps.CLASSIC, *setup_steps.LITE)}
+_OK, _FAIL, _INFO = "ok", "FAIL", "info"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check: its status ("ok", "FAIL" or "info"), what was found, the fix."""
+
+    status: str
+    what: str
+    found: str
+    step: str = ""  # the setup step that fixes it (a key of setup_steps), if any
+    fix: str = ""
+
+    def next_step(self) -> str:
+        if self.step in _STEP:
+            step = _STEP[self.step]
+            return f"{step.title}: {step.detail}" + (f" ({self.fix})" if self.fix else "")
+        return self.fix
+
+
+# --------------------------------------------------------------------------- the machine
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
+
+
+def check_machine(
+    platform: str = sys.platform, environ: Mapping[str, str] | None = None, classic: bool = True
+) -> list[Check]:
+    """The checks of this Python, this package, xlwings and (for the classic add-in, on
+    Windows) the add-in and its interpreter."""
+    env = dict(os.environ if environ is None else environ)
+    checks = []
+    python = ".".join(map(str, sys.version_info[:3]))
+    checks.append(
+        Check(_OK, "Python", f"{python} at {sys.executable}")
+        if sys.version_info >= (3, 11)
+        else Check(_FAIL, "Python", python, "package", "Python 3.11 or later is needed")
+    )
+    import nj_incentives
+
+    where = Path(nj_incentives.__file__).resolve().parent
+    checks.append(Check(_OK, "nj-incentives", f"{__version__} at {where}"))
+    try:
+        import xlwings
+    except ImportError:
+        checks.append(Check(_FAIL, "xlwings", "not installed", "package"))
+    else:
+        version = _version_tuple(xlwings.__version__)
+        low, high = TESTED_XLWINGS
+        if low <= version < high:
+            checks.append(Check(_OK, "xlwings", xlwings.__version__))
+        else:
+            checks.append(
+                Check(
+                    _FAIL,
+                    "xlwings",
+                    f"{xlwings.__version__} (tested: 0.37.8 to 0.37.x)",
+                    "package",
+                    'pip install "xlwings>=0.37.8,<0.38"',
+                )
+            )
+    if not classic:
+        return checks
+    if not platform.startswith("win"):
+        checks.append(
+            Check(
+                _INFO,
+                "classic add-in",
+                f"not on Windows ({platform}): xlwings' classic UDFs are Windows-only; use "
+                "xlwings Lite in Excel on Mac or the web",
+            )
+        )
+        return checks
+    try:
+        import win32com  # noqa: F401  (pywin32)
+    except ImportError:
+        checks.append(Check(_FAIL, "pywin32", "not installed", "package", "pip install pywin32"))
+    appdata = env.get("APPDATA", "")
+    addin = Path(appdata) / "Microsoft" / "Excel" / "XLSTART" / "xlwings.xlam"
+    if appdata and addin.is_file():
+        checks.append(Check(_OK, "xlwings add-in", str(addin)))
+    else:
+        checks.append(Check(_FAIL, "xlwings add-in", f"not found at {addin}", "addin"))
+    pythonw = Path(sys.executable).with_name("pythonw.exe")
+    configured = _ribbon_interpreter(Path(env.get("USERPROFILE", "~")).expanduser())
+    candidates = {_same_path(p) for p in (pythonw, Path(sys.executable))}
+    if configured and _same_path(Path(configured)) in candidates:
+        checks.append(Check(_OK, "interpreter", configured))
+    else:
+        checks.append(
+            Check(
+                _FAIL,
+                "interpreter",
+                f"the ribbon's is {configured or '(not set)'}; this Python's is {pythonw}",
+                "interpreter",
+                f"set it to {pythonw}",
+            )
+        )
+    return checks
+
+
+def _same_path(path: Path) -> str:
+    """A path as compared here: absolute, case-folded on Windows, links not followed (a
+    virtual environment's python is a link to the base interpreter)."""
+    return os.path.normcase(os.path.abspath(path))
+
+
+def _ribbon_interpreter(home: Path) -> str:
+    """INTERPRETER_WIN of the ribbon's settings file (``"KEY","value"`` lines)."""
+    path = home / ".xlwings" / "xlwings.conf"
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        match = re.fullmatch(r'\s*"([^"]*)"\s*,\s*"([^"]*)"\s*', line)
+        if match and match.group(1).upper() == "INTERPRETER_WIN":
+            return match.group(2)
+    return ""
+
+
+# --------------------------------------------------------------------------- a workbook
+
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
+_PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
+#: A size guard for reading an untrusted workbook's XML parts.
+_MAX_PART = 64 * 1024 * 1024
+
+
+class WorkbookError(RuntimeError):
+    """The workbook cannot be read."""
+
+
+def _read(archive: zipfile.ZipFile, name: str) -> bytes:
+    info = archive.getinfo(name)
+    if info.file_size > _MAX_PART:
+        raise WorkbookError(f"{name} is {info.file_size} bytes (limit {_MAX_PART})")
+    return archive.read(info)
+
+
+def _parse(data: bytes) -> ElementTree.Element:
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        raise WorkbookError("the workbook's XML declares a DOCTYPE or entities")
+    return ElementTree.fromstring(data)
+
+
+def _sheets(archive: zipfile.ZipFile) -> dict[str, str]:
+    """sheet name -> its part name."""
+    book = _parse(_read(archive, "xl/workbook.xml"))
+    rels = _parse(_read(archive, "xl/_rels/workbook.xml.rels"))
+    targets = {r.get("Id"): r.get("Target", "") for r in rels.iter(f"{_PACKAGE_REL}Relationship")}
+    sheets = {}
+    for sheet in book.iter(f"{_MAIN}sheet"):
+        target = targets.get(sheet.get(f"{_REL}id"), "")
+        part = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+        sheets[sheet.get("name", "")] = part
+    return sheets
+
+
+def _shared_strings(archive: zipfile.ZipFile) -> list[str]:
+    if "xl/sharedStrings.xml" not in archive.namelist():
+        return []
+    root = _parse(_read(archive, "xl/sharedStrings.xml"))
+    return ["".join(t.text or "" for t in si.iter(f"{_MAIN}t")) for si in root.iter(f"{_MAIN}si")]
+
+
+def _cells(archive: zipfile.ZipFile, part: str, strings: list[str]) -> dict[str, str]:
+    """address -> text of each cell with a value."""
+    root = _parse(_read(archive, part))
+    cells = {}
+    for cell in root.iter(f"{_MAIN}c"):
+        kind, value = cell.get("t"), cell.find(f"{_MAIN}v")
+        if kind == "inlineStr":
+            text = "".join(t.text or "" for t in cell.iter(f"{_MAIN}t"))
+        elif value is None or value.text is None:
+            continue
+        elif kind == "s":
+            text = strings[int(value.text)]
+        else:
+            text = value.text
+        cells[cell.get("r", "")] = text
+    return cells
+
+
+def _formulas(archive: zipfile.ZipFile, parts: Sequence[str]) -> list[str]:
+    found = []
+    for part in parts:
+        for formula in _parse(_read(archive, part)).iter(f"{_MAIN}f"):
+            if formula.text:
+                found.append(formula.text)
+    return found
+
+
+def _spellings(formulas: Sequence[str]) -> tuple[Counter[str], int, set[str]]:
+    """(the count of each prefix written before NJ_ names, the count of lower-case names,
+    the NJ_ names not in this version's catalog)."""
+    from nj_incentives.excel import CATALOG
+
+    prefixes: Counter[str] = Counter()
+    lower, unknown = 0, set()
+    for text in formulas:
+        for written, base in tokens(text):
+            if base not in CATALOG:
+                unknown.add(base)
+            prefixes[written[: len(written) - len(base)]] += 1
+            lower += written[len(written) - len(base) :] != base
+    return prefixes, lower, unknown
+
+
+def _accepted(runtime: str, namespace: str) -> set[str]:
+    """The prefixes a workbook for ``runtime`` may carry (upper-cased)."""
+    if runtime == "classic":
+        return {""}
+    namespace = (namespace or ("XLWINGS" if runtime == "server" else "")).upper().rstrip(".")
+    if not namespace:
+        return {"", "_XLDUDF_"}
+    return {f"{namespace}.", f"_XLDUDF_{namespace.replace('.', '_')}_"}  # typed, saved by Excel
+
+
+def check_workbook(path: Path, runtime: str = "classic", namespace: str = "") -> list[Check]:
+    """The checks of one workbook for ``runtime`` ("classic", "lite" or "server")."""
+    checks = []
+    if runtime == "classic":
+        if path.suffix.lower() in (".xlsm", ".xlsb"):
+            checks.append(Check(_OK, "macro-enabled", path.name))
+        else:
+            checks.append(Check(_FAIL, "macro-enabled", f"{path.name} is {path.suffix}", "xlsm"))
+    try:
+        with zipfile.ZipFile(path) as archive:
+            sheets = _sheets(archive)
+            strings = _shared_strings(archive)
+            conf = (
+                _cells(archive, sheets["xlwings.conf"], strings)
+                if "xlwings.conf" in sheets
+                else None
+            )
+            formulas = _formulas(archive, [p for p in sheets.values() if p in archive.namelist()])
+            vba = "xl/vbaProject.bin" in archive.namelist() and b"xlwings_udfs" in _read(
+                archive, "xl/vbaProject.bin"
+            )
+    except (OSError, KeyError, zipfile.BadZipFile, ElementTree.ParseError) as error:
+        raise WorkbookError(f"{path}: not a readable .xlsx/.xlsm workbook ({error})") from error
+
+    if runtime == "classic":
+        checks.append(_conf_check(conf))
+    prefixes, lower, unknown = _spellings(formulas)
+    accepted = _accepted(runtime, namespace)
+    shown = sorted(accepted, key=len)[0]
+    label = f"={shown}NJ_..." if shown else "=NJ_... (no namespace)"
+    if not prefixes:
+        checks.append(Check(_FAIL, "NJ_* formulas", "none found", "", "is this a template?"))
+    elif {p.upper() for p in prefixes} <= accepted and not lower:
+        checks.append(Check(_OK, "formula spelling", f"{sum(prefixes.values())} calls, {label}"))
+    else:
+        seen = ", ".join(f"{p or '(none)'} x{n}" for p, n in sorted(prefixes.items()))
+        if lower:
+            seen += f"; {lower} lower-case (a LibreOffice save)"
+        if runtime == "lite":
+            fix = "run nj_reenter_formulas from xlwings Lite's Run button"
+        else:
+            option = f" --namespace {shown[:-1]}" if shown else ""
+            fix = f"use a fresh copy: nj-incentives templates DIR{option}"
+        checks.append(
+            Check(_FAIL, "formula spelling", f"{seen}; {runtime} expects {label}", "", fix)
+        )
+    if unknown:
+        checks.append(
+            Check(
+                _FAIL,
+                "NJ_* functions",
+                f"not in nj-incentives {__version__}: {', '.join(sorted(unknown))}",
+                "",
+                "the workbook needs another version of the package",
+            )
+        )
+    if runtime == "classic" and path.suffix.lower() in (".xlsm", ".xlsb"):
+        checks.append(
+            Check(_OK, "imported functions", "VBA module xlwings_udfs present")
+            if vba
+            else Check(_FAIL, "imported functions", "no xlwings_udfs VBA module", "import")
+        )
+    return checks
+
+
+def _conf_check(conf: dict[str, str] | None) -> Check:
+    if conf is None:
+        return Check(_FAIL, "xlwings.conf sheet", "missing", "", _CONF_FIX)
+    keys: dict[str, str] = {}
+    for row in range(1, 1000):  # the add-in reads A1 down to the first empty cell
+        key = conf.get(f"A{row}", "").strip()
+        if not key:
+            break
+        keys[key.upper()] = conf.get(f"B{row}", "").strip()
+    modules = [m.strip() for m in keys.get("UDF MODULES", "").split(";")]
+    if setup_steps.UDF_MODULE not in modules:
+        return Check(
+            _FAIL,
+            "xlwings.conf sheet",
+            f"UDF Modules = {keys.get('UDF MODULES', '(missing)')}",
+            "",
+            _CONF_FIX,
+        )
+    extra = ", ".join(k for k in keys if k != "UDF MODULES")
+    return Check(
+        _OK,
+        "xlwings.conf sheet",
+        f"UDF Modules = {setup_steps.UDF_MODULE}" + (f"; also {extra}" if extra else ""),
+    )
+
+
+_CONF_FIX = (
+    f"a sheet named xlwings.conf with UDF Modules in A1 and {setup_steps.UDF_MODULE} in B1 "
+    "(every template has one: nj-incentives templates DIR)"
+)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("workbook", nargs="?", type=Path, help="a workbook to check too")
+    parser.add_argument(
+        "--runtime",
+        choices=("classic", "lite", "server"),
+        default="classic",
+        help="the runtime the workbook is for (default: classic)",
+    )
+    parser.add_argument(
+        "--namespace", default="", help="the function namespace the workbook should use"
+    )
+
+
+def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
+    checks = check_machine(classic=args.runtime == "classic")
+    if args.workbook is not None:
+        try:
+            checks += check_workbook(args.workbook, args.runtime, args.namespace)
+        except WorkbookError as error:
+            print(f"nj-incentives doctor: {error}", file=sys.stderr)
+            return 2
+    width = max(len(check.what) for check in checks)
+    for check in checks:
+        out(f"[{check.status:>4}] {check.what:<{width}}  {check.found}")
+    failed = [check for check in checks if check.status == _FAIL]
+    if failed:
+        out("")
+        out(f"Next step: {failed[0].next_step()}")
+        return 1
+    out("")
+    out(
+        "Next step: nothing to fix here. Checks that need Excel: Trust access to the VBA "
+        "project object model, the VBA reference to xlwings, Import Functions (see the "
+        "About sheet)."
+        if args.runtime == "classic"
+        else "Next step: open the workbook in Excel with the add-in (see its About sheet)."
+    )
+    return 0
