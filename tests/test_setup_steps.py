@@ -6,7 +6,7 @@ be checked here and prints the next step.
 
 from __future__ import annotations
 
-import argparse
+import json
 import re
 import shutil
 import zipfile
@@ -98,10 +98,16 @@ def test_the_conf_sheet_carries_the_workbook_keys(path: Path) -> None:
 
 
 def run_doctor(*argv: str) -> tuple[int, str]:
+    """``nj-incentives doctor ARGV`` through the command line; (status, standard output)."""
     lines: list[str] = []
-    parser = argparse.ArgumentParser()
-    doctor.add_arguments(parser)
-    status = doctor.run(parser.parse_args(list(argv)), out=lines.append)
+    workbook = next((a for a in argv if not a.startswith("--") and "/" in a), None)
+    options = dict(zip(argv[1::2], argv[2::2], strict=False)) if workbook else {}
+    status = doctor.run(
+        Path(workbook) if workbook else None,
+        runtime=options.get("--runtime", "classic"),
+        namespace=options.get("--namespace", ""),
+        out=lines.append,
+    )
     return status, "\n".join(lines)
 
 
@@ -221,3 +227,14 @@ def test_doctor_refuses_an_unreadable_workbook(tmp_path: Path) -> None:
     bad = tmp_path / "bad.xlsm"
     bad.write_text("not a workbook")
     assert cli.main(["doctor", str(bad)]) == 2
+
+
+def test_doctor_through_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["doctor", str(TEMPLATE), "--runtime", "server", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["status"] == 1
+    assert "--namespace XLWINGS" in report["next_step"]
+    assert {c["check"] for c in report["checks"]} >= {"Python", "xlwings", "formula spelling"}
+    assert cli.main(["doctor"]) == 0

@@ -21,7 +21,7 @@ next step is printed), 2 the workbook cannot be read.
 
 from __future__ import annotations
 
-import argparse
+import json
 import os
 import re
 import sys
@@ -32,10 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
+import click
+
 from nj_incentives import __version__, setup_steps
+from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
 from nj_incentives.spelling import tokens
 
-__all__ = ["Check", "add_arguments", "check_machine", "check_workbook", "run"]
+__all__ = ["Check", "check_machine", "check_workbook", "command", "run"]
 
 #: xlwings versions this package is tested with (its VBA wrappers are checked on 0.37.x).
 TESTED_XLWINGS = ((0, 37, 8), (0, 38, 0))
@@ -362,41 +365,71 @@ _CONF_FIX = (
 # --------------------------------------------------------------------------- the command
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("workbook", nargs="?", type=Path, help="a workbook to check too")
-    parser.add_argument(
-        "--runtime",
-        choices=("classic", "lite", "server"),
-        default="classic",
-        help="the runtime the workbook is for (default: classic)",
-    )
-    parser.add_argument(
-        "--namespace", default="", help="the function namespace the workbook should use"
-    )
+@click.command(
+    "doctor",
+    help="Check this machine's setup of the Excel functions, and WORKBOOK's if given; "
+    "print the next step.",
+)
+@click.argument("workbook", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--runtime",
+    type=click.Choice(["classic", "lite", "server"]),
+    default="classic",
+    show_default=True,
+    help="the runtime the workbook is for",
+)
+@click.option("--namespace", default="", metavar="NS", help="the namespace its formulas use")
+@json_option
+def command(workbook: Path | None, runtime: str, namespace: str, as_json: bool) -> int:
+    """``nj-incentives doctor [WORKBOOK]``."""
+    return run(workbook, runtime=runtime, namespace=namespace, as_json=as_json)
 
 
-def run(args: argparse.Namespace, out: Callable[[str], None] = print) -> int:
-    checks = check_machine(classic=args.runtime == "classic")
-    if args.workbook is not None:
+def run(
+    workbook: Path | None = None,
+    *,
+    runtime: str = "classic",
+    namespace: str = "",
+    as_json: bool = False,
+    out: Callable[[str], None] = print,
+) -> int:
+    """Run the checks and print them with the next step; the exit status."""
+    checks = check_machine(classic=runtime == "classic")
+    if workbook is not None:
         try:
-            checks += check_workbook(args.workbook, args.runtime, args.namespace)
+            checks += check_workbook(workbook, runtime, namespace)
         except WorkbookError as error:
             print(f"nj-incentives doctor: {error}", file=sys.stderr)
-            return 2
+            if as_json:
+                out(json.dumps({"status": EXIT_USAGE, "error": str(error)}))
+            return EXIT_USAGE
+    failed = [check for check in checks if check.status == _FAIL]
+    if failed:
+        next_step = failed[0].next_step()
+    elif runtime == "classic":
+        next_step = (
+            "nothing to fix here. Checks that need Excel: Trust access to the VBA project "
+            "object model, the VBA reference to xlwings, Import Functions (see the About sheet)."
+        )
+    else:
+        next_step = "open the workbook in Excel with the add-in (see its About sheet)."
+    status = EXIT_FAILED if failed else EXIT_OK
+    if as_json:
+        out(
+            json.dumps(
+                {
+                    "status": status,
+                    "checks": [
+                        {"status": c.status, "check": c.what, "found": c.found} for c in checks
+                    ],
+                    "next_step": next_step,
+                }
+            )
+        )
+        return status
     width = max(len(check.what) for check in checks)
     for check in checks:
         out(f"[{check.status:>4}] {check.what:<{width}}  {check.found}")
-    failed = [check for check in checks if check.status == _FAIL]
-    if failed:
-        out("")
-        out(f"Next step: {failed[0].next_step()}")
-        return 1
     out("")
-    out(
-        "Next step: nothing to fix here. Checks that need Excel: Trust access to the VBA "
-        "project object model, the VBA reference to xlwings, Import Functions (see the "
-        "About sheet)."
-        if args.runtime == "classic"
-        else "Next step: open the workbook in Excel with the add-in (see its About sheet)."
-    )
-    return 0
+    out(f"Next step: {next_step}")
+    return status
