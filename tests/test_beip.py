@@ -617,26 +617,34 @@ def test_small_certificate_is_sold_whole() -> None:
 
 
 def test_discounting_is_permitted_in_the_check() -> None:
-    # 75% x 200,000 = 150,000; over 1 year at 10%: 150,000 / 1.1 = 136,363.636... -> 136,363.63
-    assert transfer_check(200000, 200000, D("136363.63"), 0.1, 1).ok is True
-    assert transfer_check(200000, 200000, D("136363.62"), 0.1, 1).ok is False
+    # 75% x 200,000 = 150,000; sold 2024-12-31, the credit's tax period ends 2025-12-31:
+    # 365 days / 365 = 1 year at 10%: 150,000 / 1.1 = 136,363.636... -> 136,363.63
+    dates = {"sale_date": "2024-12-31", "credit_period_end": "2025-12-31"}
+    assert transfer_check(200000, 200000, D("136363.63"), 0.1, **dates).ok is True
+    assert transfer_check(200000, 200000, D("136363.62"), 0.1, **dates).ok is False
     assert transfer_check(200000, 200000, D("136363.63")).ok is False  # undiscounted 150,000
+    # years without the dates: no period to discount over (issue 10, item 2)
+    assert (
+        "needs the sale date" in transfer_check(200000, 200000, D("136363.63"), 0.1, 1).reasons[0]
+    )
 
 
 @given(
     amount=money,
-    rate=st.decimals(min_value=0, max_value=D("0.25"), places=4),
-    years=st.integers(min_value=0, max_value=10),
+    rate=st.decimals(min_value=0, max_value=D("0.20"), places=4),
+    days=st.integers(min_value=0, max_value=3650),
 )
 def test_minimum_price_is_the_lowest_passing_consideration(
-    amount: Decimal, rate: Decimal, years: int
+    amount: Decimal, rate: Decimal, days: int
 ) -> None:
     assume(amount >= 1)
-    price = transfer_min_price(amount, rate, years).amount
+    sale = dt.date(2016, 1, 1)
+    dates = {"sale_date": sale, "credit_period_end": sale + dt.timedelta(days=days)}
+    price = transfer_min_price(amount, rate, D(days) / 365).amount
     assert 0 <= price <= amount * D("0.75")
-    assert transfer_check(amount, amount, price, rate, years).ok is True
+    assert transfer_check(amount, amount, price, rate, **dates).ok is True
     if price > 0:
-        assert transfer_check(amount, amount, price - D("0.01"), rate, years).ok is False
+        assert transfer_check(amount, amount, price - D("0.01"), rate, **dates).ok is False
 
 
 # =========================================================================== h.
@@ -658,7 +666,10 @@ def test_remote_work_payment() -> None:
         ("2023-12-31", 0.10, ("not before 2023-12-31",)),  # on the deadline: too late
         ("2023-06-01", 0.0999, ("less than 10%",)),
         ("2024-02-01", 0.05, ("not before 2023-12-31", "less than 10%")),
-        ("2019-01-01", 0.5, ()),  # no lower bound is checked (see interpretations)
+        # before Executive Order No. 244 ended the emergency on 2021-06-04 (issue 10, item 4)
+        ("2019-06-30", 0.5, ("does not follow the termination",)),
+        ("2021-06-03", 0.5, ("on or after 2021-06-04",)),
+        ("2021-06-04", 0.5, ()),
     ],
 )
 def test_remote_work_check(election_date: str, share: float, reasons: tuple[str, ...]) -> None:
@@ -667,7 +678,7 @@ def test_remote_work_check(election_date: str, share: float, reasons: tuple[str,
     assert len(check.reasons) == len(reasons)
     for reason, fragment in zip(check.reasons, reasons, strict=True):
         assert fragment in reason
-    assert any("no lower bound checked" in step.arithmetic for step in check.steps)
+    assert any("Executive Order No. 244" in step.citation for step in check.steps)
 
 
 def test_remote_work_bad_input() -> None:

@@ -248,15 +248,29 @@ def test_fiscal_year_periods() -> None:
     assert amounts(schedule, "used") == [0, D(5000), D(2500)]
 
 
-def test_both_credit_years_end_in_one_period() -> None:
-    # A long period 2023-01-01 to 2024-12-31 holds both credit-year ends (b.(1)).
-    # Year one 2 x 2,500 = 5,000 then year two 1 x 1,250 = 1,250; ratio 1 / 2.
+def test_a_period_longer_than_12_months_is_an_input_error() -> None:
+    # Issue 10, item 3: ends 2022-12-31 then 2024-12-31 would be one 24-month period
+    # (731 days > 371, a 53-week year): a period is missing; the message names both ends.
     ends = [dt.date(2022, 12, 31), dt.date(2024, 12, 31)]
+    with pytest.raises(InputError) as caught:
+        privilege_periods(ends, [0, 4000], [0, 0], [500, 500])
+    assert caught.value.argument == "period_ends"
+    assert "ending 2024-12-31" in caught.value.rule
+    assert "after 2022-12-31" in caught.value.rule
+    assert "731 days" in caught.value.rule
+
+
+def test_both_credit_years_end_in_one_53_week_period() -> None:
+    # A 53-week period from 2023-12-31 to 2025-01-04 (371 days) holds both credit-year ends
+    # (2023-12-31 is the end of the one before: year one ends in it; year two 2024-12-31
+    # ends in the long one). Credits: 2 x 2,500 = 5,000 (period 1), 1 x 1,250 (period 2).
+    ends = [dt.date(2023, 12, 30), dt.date(2025, 1, 4)]
     periods = privilege_periods(ends, [0, 4000], [0, 0], [500, 500])
     schedule = credit_schedule("2023-01-01", 2, 1, periods)
+    # Year one ends 2023-12-31, after the first period's end 2023-12-30: both credit years
+    # end in the second period. Limit min(2,000, 3,500) = 2,000, used from year one
+    # (3,000 left); refund 3,000 x 1/2 = 1,500; carried out 1,500 + 1,250 = 2,750.
     row = schedule.rows[1]
-    # limit min(2,000, 3,500) = 2,000, used from year one (3,000 left);
-    # refund 3,000 x 0.5 = 1,500; carried out 1,500 + 1,250 = 2,750.
     assert (row.new_credit, row.used, row.refund) == (D(6250), D(2000), D(1500))
     assert row.carried_out == D(2750)
 

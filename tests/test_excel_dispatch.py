@@ -390,6 +390,11 @@ CASES = [
         lambda: verdict(ertc.eligibility_check(True, True, False)),
     ),
     # 250,000 to less than 500,000: $1,000 (C), $750 (S); group payroll 5,000,000: $2,000
+    # a June-30 filer's period ending 2023-06-30 is the form year 2022 (Form CBT-100)
+    Case("NJ_TAX_YEAR", (dt.date(2023, 6, 30),), lambda: 2022),
+    Case("NJ_TAX_YEAR", (dt.date(2023, 6, 30), "calendar"), lambda: 2023),
+    Case("NJ_TAX_PERIOD_END", (2022, 6), lambda: dt.date(2023, 6, 30)),
+    Case("NJ_TAX_PERIOD_END", (2022,), lambda: dt.date(2022, 12, 31)),
     Case("NJ_CBT_MIN_TAX", (300000,), lambda: cbt.minimum_tax(300000).amount),
     Case("NJ_CBT_MIN_TAX", (300000, True), lambda: D(750)),
     Case("NJ_CBT_MIN_TAX", (300000, True, 5000000), lambda: D(2000)),

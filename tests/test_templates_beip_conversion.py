@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from nj_incentives import excel
 from nj_incentives.law import beip
 from nj_incentives.memo import checks
 from nj_incentives.recalc import recalculate
@@ -108,8 +109,11 @@ def test_the_matrix_and_totals_equal_the_core_to_the_cent(example: Any) -> None:
 def test_transfer_and_remote_work_equal_the_core(example: Any) -> None:
     price = beip.transfer_min_price(200_000, Decimal("0.05"), 1)
     assert example.value("TransferMinPrice") == float(price.amount) == 142857.14
-    check = beip.transfer_check(245_000.16, 200_000, 145_000, Decimal("0.05"), 1)
+    # sold 2024-06-30, the credit's tax period ends 2025-06-30: 365 days / 365 = 1 year
+    dates = {"sale_date": "2024-06-30", "credit_period_end": "2025-06-30"}
+    check = beip.transfer_check(245_000.16, 200_000, 145_000, Decimal("0.05"), **dates)
     assert check.ok
+    assert check.minimum_price == price.amount
     assert example.value("TransferVerdict") == "OK"
     credit_2022 = Decimal("445000.16")  # the installments of tax year 2022
     assert cents(example.value("Credit2022")) == credit_2022
@@ -197,3 +201,27 @@ def test_the_blank_template_fails_until_its_questions_are_answered() -> None:
         "The proposed sale of the transfer certificate is lawful (or none is proposed)",
         "The remote-work election meets its conditions (or none was made)",
     ]
+
+
+def test_the_filer_year_end_shows_each_return(tmp_path: Path) -> None:
+    """Issue 10, item 1: a June-30 filer's tax year N is the return ending June 30, N+1."""
+    june = filled(tmp_path, year_end_month=6)
+    ends = [row[0] for row in june.value("ReturnPeriodEnds")]
+    # tax year 2017 (the first of e.(1)): the period ending 2018-06-30; 2022: 2023-06-30
+    assert ends[0] == excel.serial_from_date(dt.date(2018, 6, 30))
+    assert ends[TAX_YEARS.index(2022)] == excel.serial_from_date(dt.date(2023, 6, 30))
+    assert june.value("Period2022End") == excel.serial_from_date(dt.date(2023, 6, 30))
+    assert june.value("MasterCheck") is True
+
+
+def test_a_grant_approved_after_the_enactment_fails(tmp_path: Path) -> None:
+    """Issue 10, item 7: e. converts grants approved before 2015-11-09 only."""
+    result = filled(tmp_path, grant_approval_date=dt.date(2015, 11, 9))
+    assert result.value("MasterCheck") is False
+    assert "grant_approval_date" in result.value("Conversion2010")[0][0]
+
+
+def test_a_seller_that_is_a_transferee_fails(tmp_path: Path) -> None:
+    result = filled(tmp_path, seller_is_transferee="Yes")
+    assert result.value("MasterCheck") is False
+    assert "transferee" in result.value("TransferVerdict")

@@ -130,6 +130,7 @@ def test_minimum_taxes_and_schedule_equal_the_core(example: Any) -> None:
 def filled(tmp_path: Path, change: Any) -> Any:
     values = copy.deepcopy(dict(EXAMPLE))
     change(values)
+    tmp_path.mkdir(parents=True, exist_ok=True)
     return recalculate(ertc_credit.build(tmp_path / "filled.xlsx", values))
 
 
@@ -146,17 +147,21 @@ def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:
     assert result.value("CarriedForward") == NOT_COMPUTED
 
 
-def test_a_missing_month_fails_with_the_message(tmp_path: Path) -> None:
-    def change(values: dict[str, Any]) -> None:
+def test_a_blank_month_is_zero_hours(tmp_path: Path) -> None:
+    """Issue 10, item 7: a blank month in a row with other hours is 0 hours (an employee
+    not yet hired), not an error: the same figures as a 0 typed in."""
+
+    def blank(values: dict[str, Any]) -> None:
         values["employees"][4]["year1"][6] = None  # E. Novak, credit year one, month 7
 
-    result = filled(tmp_path, change)
-    assert result.value("MasterCheck") is False
-    message = result.value("PositionsYear1")[0][0]
-    assert message.startswith("#VALUE! hours = (blank)")
-    # what depends on it is not a number either: new positions, credits, the schedule
-    assert str(result.value("Year1New")).startswith("#VALUE! ")
-    assert str(result.value("CreditSchedule")[0][0]).startswith("#VALUE! ")
+    def zero(values: dict[str, Any]) -> None:
+        values["employees"][4]["year1"][6] = 0
+
+    with_blank = filled(tmp_path, blank)
+    with_zero = filled(tmp_path / "zero", zero)
+    assert with_blank.value("MasterCheck") is True
+    assert with_blank.value("PositionsYear1") == with_zero.value("PositionsYear1")
+    assert with_blank.value("CreditSchedule") == with_zero.value("CreditSchedule")
 
 
 def test_a_missing_period_figure_fails(tmp_path: Path) -> None:

@@ -675,6 +675,14 @@ _TAX_TYPE = single(
     '"cbt" (Corporation Business Tax) or "insurance" (premiums taxes); blank = "cbt"'
 )
 
+_NUMBERING = single(
+    '"form" (the Division numbers a return by its form year: a period ending July-December'
+    ' of N or January-June of N+1 is tax year N) or "calendar"; blank = "form"'
+)
+_YEAR_END_MONTH = single(
+    "Month the filer's privilege period ends, 1-12 (6 = a June-30 filer); blank = 12"
+)
+
 _BEIP = "N.J.S.A. 34:1B-129"
 
 
@@ -764,6 +772,10 @@ def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
     smart_growth=_SMART_GROWTH,
     partner_tax=each("Partners' estimated tax per grant year, dollars; blank = 0 each year"),
     partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
+    cap_method=single(
+        'How the $50,000 average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
+        ' "whole_term" or "proportional"; blank = "per_year"'
+    ),
 )
 def NJ_BEIP_GRANT_SCHEDULE(
     withholdings: Cell,
@@ -773,6 +785,7 @@ def NJ_BEIP_GRANT_SCHEDULE(
     smart_growth: Cell = None,
     partner_tax: Cell = None,
     partner_pct: Cell = None,
+    cap_method: Cell = None,
 ) -> Any:
     """BEIP grant year by year over the term, after the $50,000 average cap: Year,
     Withholdings, Partner tax, Grant before cap, Cap room, Grant, Cumulative grant
@@ -784,7 +797,12 @@ def NJ_BEIP_GRANT_SCHEDULE(
         new_employees,
         pct,
         agreement_date,
-        **_given(smart_growth=smart_growth, partner_tax=partner_tax, partner_pct=partner_pct),
+        **_given(
+            smart_growth=smart_growth,
+            partner_tax=partner_tax,
+            partner_pct=partner_pct,
+            cap_method=cap_method,
+        ),
     )
 
 
@@ -814,6 +832,20 @@ def NJ_BEIP_COMBINED_LIMIT(
 
 CONVERSION_SCHEDULE_HEADER = ["Tax year", "Share", "Installment"]
 
+
+def _conversion_table(schedule: Any) -> list[list[CellResult]]:
+    """Tax year, Share, Installment; and Period end (the return) for a filer whose year
+    does not end in December or who numbers by the calendar year (a calendar-year filer's
+    table keeps its three columns)."""
+    calendar_filer = (schedule.year_end_month, schedule.numbering) == (12, "form")
+    header = CONVERSION_SCHEDULE_HEADER + ([] if calendar_filer else ["Period end"])
+    return [header] + [
+        [row.tax_year, float(row.share), _money(row.amount)]
+        + ([] if calendar_filer else [row.period_end])
+        for row in schedule.rows
+    ]
+
+
 _ACCRUAL_YEAR = single("Calendar year the approved grant accrued but was not paid, 2008 to 2025")
 _APPROVAL_DATE = a_date(
     "Date the Authority approved the amount (Excel date); matters for 2008-2013 only; blank = "
@@ -824,22 +856,44 @@ _APPROVAL_DATE = a_date(
 @excel_function(
     cite=f"{_BEIP}e.(1)-(13)",
     example=(2016, 100000),
-    show=lambda schedule: (
-        [CONVERSION_SCHEDULE_HEADER]
-        + [[row.tax_year, float(row.share), _money(row.amount)] for row in schedule.rows]
-    ),
+    show=lambda schedule: _conversion_table(schedule),
     accrual_year=_ACCRUAL_YEAR,
     amount=single("Approved grant amount converted to tax credits, dollars"),
     approval_date=_APPROVAL_DATE,
+    grant_approval_date=a_date(
+        "Date the business was approved for the grant, before 2015-11-09; blank = not checked"
+    ),
+    direction_date=a_date(
+        "Date the business directed the conversion; 2015-11-09 to 2016-05-07; blank = not checked"
+    ),
+    year_end_month=_YEAR_END_MONTH,
+    numbering=_NUMBERING,
 )
 def NJ_BEIP_CONVERSION_SCHEDULE(
-    accrual_year: Cell, amount: Cell, approval_date: Cell = None
+    accrual_year: Cell,
+    amount: Cell,
+    approval_date: Cell = None,
+    grant_approval_date: Cell = None,
+    direction_date: Cell = None,
+    year_end_month: Cell = None,
+    numbering: Cell = None,
 ) -> Any:
-    """Tax credits a grant accrued but not paid converts to: Tax year, Share, Installment;
-    each rounded down to the cent, the last taking the remainder (N.J.S.A. 34:1B-129e.(1)-(13))."""
+    """Tax credits a grant accrued but not paid converts to: Tax year, Share, Installment,
+    Period end (the return it goes on); each rounded down to the cent, the last taking the
+    remainder (N.J.S.A. 34:1B-129e.(1)-(13))."""
     from nj_incentives.law import beip
 
-    return beip.conversion_schedule(accrual_year, amount, **_given(approval_date=approval_date))
+    return beip.conversion_schedule(
+        accrual_year,
+        amount,
+        **_given(
+            approval_date=approval_date,
+            year_end_month=year_end_month,
+            numbering=numbering,
+            grant_approval_date=grant_approval_date,
+            direction_date=direction_date,
+        ),
+    )
 
 
 @excel_function(
@@ -848,23 +902,63 @@ def NJ_BEIP_CONVERSION_SCHEDULE(
     show=_money,
     accrual_year=_ACCRUAL_YEAR,
     amount=single("Approved grant amount converted to tax credits, dollars"),
-    tax_year=single("Tax year whose installment is wanted"),
+    tax_year=single(
+        "Tax year whose installment is wanted (e.g. 2018), or the last day of the privilege"
+        " period of the return (an Excel date)"
+    ),
     approval_date=_APPROVAL_DATE,
+    numbering=_NUMBERING,
 )
 def NJ_BEIP_CONVERSION_INSTALLMENT(
-    accrual_year: Cell, amount: Cell, tax_year: Cell, approval_date: Cell = None
+    accrual_year: Cell,
+    amount: Cell,
+    tax_year: Cell,
+    approval_date: Cell = None,
+    numbering: Cell = None,
 ) -> Decimal:
-    """Tax credit issued for one tax year from a converted grant, 0 if none
-    (N.J.S.A. 34:1B-129e.(1)-(13))."""
+    """Tax credit issued for one tax year, or for the return of the privilege period ending
+    on the date given, from a converted grant; 0 if none (N.J.S.A. 34:1B-129e.(1)-(13))."""
     from nj_incentives.law import beip
 
+    period_end = _period_end_or_none(tax_year)
     return beip.conversion_installment(
-        accrual_year, amount, tax_year, **_given(approval_date=approval_date)
+        accrual_year,
+        amount,
+        None if period_end is not None else tax_year,
+        **_given(approval_date=approval_date, period_end=period_end, numbering=numbering),
     )
+
+
+#: A number above this in a "tax year or period end" cell is an Excel date serial.
+_LARGEST_YEAR = 9999
+
+
+def _period_end_or_none(value: Cell) -> dt.date | None:
+    """A "tax year or period end" cell: the date when it holds one (a date, ISO date text,
+    or a serial number above 9999), else None (a tax year)."""
+    if isinstance(value, dt.date):
+        return value.date() if isinstance(value, dt.datetime) else value
+    if isinstance(value, str) and len(value.strip()) >= 10 and value.strip()[4] == "-":
+        return dt.date.fromisoformat(value.strip()[:10]) if _iso(value) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > _LARGEST_YEAR:
+        return _serial_date(float(value), "tax_year", f"{_BEIP}e.")
+    return None
+
+
+def _iso(value: str) -> bool:
+    try:
+        dt.date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        return False
+    return True
 
 
 _CREDIT = single("BEIP tax credit issued for the tax period, dollars")
 _TAX_LIABILITY = single("Tax otherwise due for the period, dollars")
+_MINIMUM_TAX_FLOOR = single(
+    "Statutory minimum the credit may not take the tax below (the alternative reading);"
+    " blank = 0 (the credit may take the tax to 0)"
+)
 
 
 @excel_function(
@@ -873,13 +967,14 @@ _TAX_LIABILITY = single("Tax otherwise due for the period, dollars")
     show=lambda application: _money(application.applied),
     credit=_CREDIT,
     tax_liability=_TAX_LIABILITY,
+    minimum_tax=_MINIMUM_TAX_FLOOR,
 )
-def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell) -> Any:
+def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
     """BEIP credit applied against the tax, before all other credits and payments:
-    min(credit, tax_liability) (N.J.S.A. 34:1B-129f.)."""
+    min(credit, tax_liability - minimum_tax) (N.J.S.A. 34:1B-129f.)."""
     from nj_incentives.law import beip
 
-    return beip.apply_credit(credit, tax_liability)
+    return beip.apply_credit(credit, tax_liability, **_given(minimum_tax=minimum_tax))
 
 
 @excel_function(
@@ -888,13 +983,14 @@ def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell) -> Any:
     show=lambda application: _money(application.overpayment),
     credit=_CREDIT,
     tax_liability=_TAX_LIABILITY,
+    minimum_tax=_MINIMUM_TAX_FLOOR,
 )
-def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell) -> Any:
+def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
     """Excess of the BEIP credit over the tax, refunded as an overpayment
     (N.J.S.A. 34:1B-129f.)."""
     from nj_incentives.law import beip
 
-    return beip.apply_credit(credit, tax_liability)
+    return beip.apply_credit(credit, tax_liability, **_given(minimum_tax=minimum_tax))
 
 
 @excel_function(
@@ -904,9 +1000,15 @@ def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell) -> Any:
     transfer_amount=single("Amount of tax credit transferred, dollars"),
     discount_rate=_DISCOUNT_RATE,
     years=_YEARS,
+    sale_date=a_date("Date of the sale (Excel date); with credit_period_end it sets the years"),
+    credit_period_end=a_date("Last day of the tax period the credit is issued for (Excel date)"),
 )
 def NJ_BEIP_TRANSFER_MIN_PRICE(
-    transfer_amount: Cell, discount_rate: Cell = None, years: Cell = None
+    transfer_amount: Cell,
+    discount_rate: Cell = None,
+    years: Cell = None,
+    sale_date: Cell = None,
+    credit_period_end: Cell = None,
 ) -> Any:
     """Lowest lawful consideration for a transfer certificate: 75% of the amount, then
     discounted to present value, / (1 + discount_rate) ^ years, rounded down to the cent
@@ -914,7 +1016,13 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
     from nj_incentives.law import beip
 
     return beip.transfer_min_price(
-        transfer_amount, **_given(discount_rate=discount_rate, years=years)
+        transfer_amount,
+        **_given(
+            discount_rate=discount_rate,
+            years=years,
+            sale_date=sale_date,
+            credit_period_end=credit_period_end,
+        ),
     )
 
 
@@ -926,7 +1034,20 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
     transfer_amount=single("Amount of credit sold or assigned, dollars"),
     consideration=single("Price paid for it, dollars"),
     discount_rate=_DISCOUNT_RATE,
-    years=_YEARS,
+    years=single(
+        "Years to discount over; blank = from sale_date to credit_period_end (needed to discount)"
+    ),
+    sale_date=a_date("Date of the sale or assignment (Excel date); blank = no discounting"),
+    credit_period_end=a_date(
+        "Last day of the tax period the credit is issued for, and used in (Excel date)"
+    ),
+    seller_is_transferee=single(
+        "TRUE if the seller itself bought the credit (a transferee may not transfer it);"
+        " blank = FALSE"
+    ),
+    max_discount_rate=single(
+        "Highest yearly discount rate accepted as a discount to present value; blank = 0.2"
+    ),
 )
 def NJ_BEIP_TRANSFER_CHECK(
     certificate_amount: Cell,
@@ -934,6 +1055,10 @@ def NJ_BEIP_TRANSFER_CHECK(
     consideration: Cell,
     discount_rate: Cell = None,
     years: Cell = None,
+    sale_date: Cell = None,
+    credit_period_end: Cell = None,
+    seller_is_transferee: Cell = None,
+    max_discount_rate: Cell = None,
 ) -> Any:
     """ "OK" if a proposed sale of a transfer certificate is lawful, or every reason it is
     not, with citations (N.J.S.A. 34:1B-129g.(3))."""
@@ -943,7 +1068,14 @@ def NJ_BEIP_TRANSFER_CHECK(
         certificate_amount,
         transfer_amount,
         consideration,
-        **_given(discount_rate=discount_rate, years=years),
+        **_given(
+            discount_rate=discount_rate,
+            years=years,
+            sale_date=sale_date,
+            credit_period_end=credit_period_end,
+            seller_is_transferee=seller_is_transferee,
+            max_discount_rate=max_discount_rate,
+        ),
     )
 
 
@@ -952,13 +1084,21 @@ def NJ_BEIP_TRANSFER_CHECK(
     example=(412345.67,),
     show=lambda payment: _money(payment.amount),
     credit_2022=single("Tax credit received for the 2022 tax period, dollars"),
+    period_end=a_date(
+        "Last day of that privilege period, checked to be the 2022 tax period; blank = not checked"
+    ),
+    numbering=_NUMBERING,
 )
-def NJ_BEIP_REMOTE_WORK_PAYMENT(credit_2022: Cell) -> Any:
+def NJ_BEIP_REMOTE_WORK_PAYMENT(
+    credit_2022: Cell, period_end: Cell = None, numbering: Cell = None
+) -> Any:
     """Payment owed for the remote-work election: 5% of the 2022 tax credit, rounded down
     to the cent (N.J.S.A. 34:1B-129h.(2))."""
     from nj_incentives.law import beip
 
-    return beip.remote_work_payment(credit_2022)
+    return beip.remote_work_payment(
+        credit_2022, **_given(period_end=period_end, numbering=numbering)
+    )
 
 
 @excel_function(
@@ -967,14 +1107,22 @@ def NJ_BEIP_REMOTE_WORK_PAYMENT(credit_2022: Cell) -> Any:
     show=lambda check: _verdict(check.ok, check.reasons),
     election_date=a_date("Date the business made the remote-work election (Excel date)"),
     share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
+    election_from=single(
+        '"emergency_ended" (on or after 2021-06-04, Executive Order No. 244) or'
+        ' "emergency_declared" (after 2020-03-09); blank = "emergency_ended"'
+    ),
 )
-def NJ_BEIP_REMOTE_WORK_CHECK(election_date: Cell, share_at_facility: Cell) -> Any:
-    """ "OK" if a remote-work election meets subsection h. (made before December 31, 2023;
-    at least 10% of time at the facility), or every reason it does not
-    (N.J.S.A. 34:1B-129h., h.(1))."""
+def NJ_BEIP_REMOTE_WORK_CHECK(
+    election_date: Cell, share_at_facility: Cell, election_from: Cell = None
+) -> Any:
+    """ "OK" if a remote-work election meets subsection h. (made after the emergency ended,
+    before December 31, 2023; at least 10% of time at the facility), or every reason it
+    does not (N.J.S.A. 34:1B-129h., h.(1))."""
     from nj_incentives.law import beip
 
-    return beip.remote_work_check(election_date, share_at_facility)
+    return beip.remote_work_check(
+        election_date, share_at_facility, **_given(election_from=election_from)
+    )
 
 
 # =========================================================================== ERTC
@@ -1001,21 +1149,40 @@ def NJ_ERTC_FTE(part_time_hours: Cell, months: Cell = None) -> Any:
     cite=f"{_ERTC}e.",
     example=([[160] * 12, [100] * 12], None, None),
     show=lambda count: [[float(count.average), float(count.fte)]],
-    hours=grid("Hours worked: one row per employee, 12 columns (one per month)"),
+    hours=raw(
+        "Hours worked: one row per employee, 12 columns (one per month); a blank month is 0,"
+        " a blank row no employee"
+    ),
     temporary=each("TRUE for a temporary or seasonal employee, one per row; blank = FALSE"),
     excluded=each("TRUE for an owner or owner's relative, one per row; blank = FALSE"),
+    part_time_months=single(
+        'Months the part-time test counts: "non_full_time" or "all_months"; blank = "non_full_time"'
+    ),
 )
-def NJ_ERTC_AVG_POSITIONS(hours: Cell, temporary: Cell = None, excluded: Cell = None) -> Any:
+def NJ_ERTC_AVG_POSITIONS(
+    hours: Cell, temporary: Cell = None, excluded: Cell = None, part_time_months: Cell = None
+) -> Any:
     """Average full-time positions in a 12-month period and, second, the part-time
     full-time equivalents included in it, as a 1x2 row (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
-    count = len(hours)
+    table = _roster_rows(hours)
+    count = len(table)
     flags = {
         name: None if values is None else _flags(values, count)
         for name, values in (("temporary", temporary), ("excluded", excluded))
     }
-    return ertc.average_positions(ertc.roster(hours, **_given(**flags)))
+    return ertc.average_positions(
+        ertc.roster(table, **_given(**flags)), **_given(part_time_months=part_time_months)
+    )
+
+
+def _roster_rows(hours: Cell) -> list[list[Cell]]:
+    """The roster's rows, trailing blank rows cut, each row as wide as the range (a blank
+    month stays a blank cell: the core reads it as 0 hours, or a wholly blank row as no
+    employee)."""
+    rows = _trim(_rows(hours))
+    return [[None if _is_blank(cell) else cell for cell in row] for row in rows]
 
 
 def _flags(values: list[Cell], count: int) -> list[Cell]:
@@ -1164,6 +1331,14 @@ def _ertc_schedule_table(schedule: Any) -> list[list[CellResult]]:
     ),
     fractional=_FRACTIONAL,
     tax_type=_TAX_TYPE,
+    ratio_fractional=single(
+        "TRUE: the sustained effort ratio from the measured (fractional) positions; FALSE:"
+        " whole positions; blank = as fractional"
+    ),
+    refund_period_limit=single(
+        '"b3": year-one credit held to the b.(3) limit before the refund; "notwithstanding":'
+        ' not (c.(1)); blank = "b3"'
+    ),
 )
 def NJ_ERTC_SCHEDULE(
     operations_start: Cell,
@@ -1176,6 +1351,8 @@ def NJ_ERTC_SCHEDULE(
     carryforward_years: Cell = None,
     fractional: Cell = None,
     tax_type: Cell = None,
+    ratio_fractional: Cell = None,
+    refund_period_limit: Cell = None,
 ) -> Any:
     """Credit per privilege period: Period end, New credit, Carried in, Limit, Used,
     Refund, Carried out, Expired (N.J.S.A. 52:27BBB-55b., c.)."""
@@ -1187,7 +1364,13 @@ def NJ_ERTC_SCHEDULE(
         year1_new,
         year2_new,
         periods,
-        **_given(carryforward_years=carryforward_years, fractional=fractional, tax_type=tax_type),
+        **_given(
+            carryforward_years=carryforward_years,
+            fractional=fractional,
+            tax_type=tax_type,
+            ratio_fractional=ratio_fractional,
+            refund_period_limit=refund_period_limit,
+        ),
     )
 
 
@@ -1242,6 +1425,41 @@ def NJ_ERTC_ELIGIBILITY_CHECK(
 
 
 # =========================================================================== CBT
+
+_CBT_FORM = "Form CBT-100"
+
+
+@excel_function(
+    cite=_CBT_FORM,
+    example=(dt.date(2023, 6, 30),),
+    show=lambda numbered: numbered.year,
+    period_end=a_date("Last day of the privilege period (Excel date)"),
+    numbering=_NUMBERING,
+)
+def NJ_TAX_YEAR(period_end: Cell, numbering: Cell = None) -> Any:
+    """Tax year N of the CBT return for a privilege period ending on period_end: ending
+    July-December of N or January-June of N+1 (the Division's form year, Form CBT-100);
+    or the calendar year of the end."""
+    from nj_incentives.law import cbt
+
+    return cbt.tax_year(period_end, **_given(numbering=numbering))
+
+
+@excel_function(
+    cite=_CBT_FORM,
+    example=(2022, 6),
+    show=lambda day: day,
+    tax_year=single("Tax year of the return (e.g. 2022)"),
+    year_end_month=_YEAR_END_MONTH,
+    numbering=_NUMBERING,
+)
+def NJ_TAX_PERIOD_END(tax_year: Cell, year_end_month: Cell = None, numbering: Cell = None) -> Any:
+    """Last day of the privilege period numbered tax_year for a filer whose year ends in
+    year_end_month: tax year 2022 of a June-30 filer ends 2023-06-30 (Form CBT-100
+    numbering)."""
+    from nj_incentives.law import cbt
+
+    return cbt.period_end_for(tax_year, **_given(month=year_end_month, numbering=numbering))
 
 
 @excel_function(

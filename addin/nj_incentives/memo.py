@@ -679,9 +679,13 @@ _GRANT = (
     "Grant percentage: an input within bounds (a., b.)",
     "Combination of bases; a percentage of 0 means the basis is unused (a.)",
 )
+_TAX_YEAR = ("Which return is tax year N (Form CBT-100 numbering)",)
 _CONVERSION = (
     *_GENERAL,
+    *_TAX_YEAR,
     "Conversion schedule and rounding of installments (e.(1)-(13))",
+    "Installments on a fiscal-year filer's returns (e.(1)-(13))",
+    "Approval before P.L.2015, c.194 and direction within 180 days (e.)",
     "Late approval: paragraph (1) only (e.(1))",
     "Approval date ignored for paragraphs (2)-(13) (e.(2)-(13))",
 )
@@ -689,6 +693,8 @@ _TRANSFER = (
     *_PCT,
     "Transfer certificates: minimum amount and discounting (g.(3))",
     "Rounding of the minimum price down (g.(3))",
+    "Transfer certificates: discounting period and rate bound (g.(3))",
+    "A transferee may not transfer (g.(3))",
 )
 _POSITIONS = (
     "e. Full-time position-months",
@@ -696,6 +702,7 @@ _POSITIONS = (
     "e. Aggregated part-time hours: all non-full-time months; 1,680 hours per equivalent",
     "e. Temporary, seasonal and excluded employees count in neither",
     "e. Exact position counts, reported to 10 places",
+    "e. Blank months in a payroll roster",
 )
 _WHOLE = ("a. and e. Whole positions; fractional positions",)
 _LIMIT = (
@@ -703,7 +710,11 @@ _LIMIT = (
     "b.(3) Priority of other credits and the limit per period",
     "b.(3) Rounding of the 50% limit",
 )
-_REFUND = ("c.(2) Rounding of the refund", "e. Sustained effort ratio")
+_REFUND = (
+    "c.(2) Rounding of the refund",
+    "e. Sustained effort ratio",
+    "e. Sustained effort ratio: whole or measured positions",
+)
 INTERPRETATIONS.update(
     {
         "NJ_BEIP_PCT_LIMITS": _GRANT[:1],
@@ -714,6 +725,8 @@ INTERPRETATIONS.update(
             *_GRANT,
             "Term (c.)",
             "The $50,000 average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))",
+            "The $50,000 average cap: whole-term and proportional readings"
+            " (a.; N.J.A.C. 19:31I-1.4(a))",
         ),
         "NJ_BEIP_COMBINED_LIMIT": (
             *_GENERAL,
@@ -721,11 +734,21 @@ INTERPRETATIONS.update(
         ),
         "NJ_BEIP_CONVERSION_SCHEDULE": _CONVERSION,
         "NJ_BEIP_CONVERSION_INSTALLMENT": _CONVERSION,
-        "NJ_BEIP_CREDIT_APPLIED": ("Applying the credit (f.)",),
-        "NJ_BEIP_CREDIT_REFUND": ("Applying the credit (f.)",),
+        "NJ_BEIP_CREDIT_APPLIED": (
+            "Applying the credit (f.)",
+            "The BEIP credit and the CBT statutory minimum (f.)",
+        ),
+        "NJ_BEIP_CREDIT_REFUND": (
+            "Applying the credit (f.)",
+            "The BEIP credit and the CBT statutory minimum (f.)",
+        ),
         "NJ_BEIP_TRANSFER_MIN_PRICE": _TRANSFER,
         "NJ_BEIP_TRANSFER_CHECK": _TRANSFER,
-        "NJ_BEIP_REMOTE_WORK_PAYMENT": (*_GENERAL, "Remote-work election (h., h.(1), h.(2))"),
+        "NJ_BEIP_REMOTE_WORK_PAYMENT": (
+            *_GENERAL,
+            *_TAX_YEAR,
+            "Remote-work election (h., h.(1), h.(2))",
+        ),
         "NJ_BEIP_REMOTE_WORK_CHECK": (*_PCT, "Remote-work election (h., h.(1), h.(2))"),
         "NJ_ERTC_ELIGIBILITY_CHECK": (
             "a. Who may claim: qualified municipality and Urban Enterprise Zone benefit",
@@ -745,13 +768,17 @@ INTERPRETATIONS.update(
             *_GENERAL,
             *_WHOLE,
             'b.(1) The period "in which or with which" a credit year ends',
+            "b.(1) A privilege period is at most 12 months (53 weeks)",
             "b.(2) Order of use: oldest first",
             "b.(2) Carryforward: no limit by default; the Form 313 five years as a switch",
             *_LIMIT,
             "c. Order in the period in which credit year two ends: use, then refund, then expiry",
+            "c.(1) The period in which credit year two ends: the b.(3) limit before the refund",
             *_REFUND,
             "e. Credit year one starts on the first of the month after operations start",
         ),
+        "NJ_TAX_YEAR": _TAX_YEAR,
+        "NJ_TAX_PERIOD_END": _TAX_YEAR,
         "NJ_CBT_MIN_TAX": (
             "Periods covered: beginning in 2012 and after",
             "Brackets and their boundaries",

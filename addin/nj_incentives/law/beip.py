@@ -21,6 +21,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
 
+from nj_incentives.law import cbt
 from nj_incentives.law.common import (
     DateLike,
     Explained,
@@ -45,10 +46,18 @@ from nj_incentives.law.common import (
 __all__ = [
     "AVERAGE_CAP_PER_NEW_EMPLOYEE",
     "CAP_AGREEMENTS_FROM",
+    "CAP_METHODS",
     "COMBINED_LIMIT_PCT",
     "CONVERSION_PARAGRAPHS",
+    "DIRECTION_DAYS",
+    "DIRECTION_DEADLINE",
+    "ELECTION_FROM_READINGS",
+    "EMERGENCY_DECLARED",
+    "EMERGENCY_ENDED",
+    "ENACTMENT_P_L_2015_C_194",
     "FIRST_ACCRUAL_YEAR",
     "LAST_ACCRUAL_YEAR",
+    "MAXIMUM_DISCOUNT_RATE",
     "MAXIMUM_PCT_OF_PARTNERS_TAX",
     "MAXIMUM_PCT_OF_WITHHOLDINGS",
     "MAXIMUM_TERM_YEARS",
@@ -58,6 +67,7 @@ __all__ = [
     "PARAGRAPH_1_SHARES",
     "REMOTE_WORK_ELECTION_BEFORE",
     "REMOTE_WORK_PAYMENT_SHARE",
+    "REMOTE_WORK_TAX_YEAR",
     "REMOTE_WORK_WAIVER_END",
     "REMOTE_WORK_WAIVER_START",
     "SMART_GROWTH_COMBINED_LIMIT_PCT",
@@ -420,6 +430,92 @@ def _capped_year(
     return grant, room, step, note
 
 
+#: How the $50,000 average cap is applied (docs/interpretations.md, "The $50,000 average
+#: cap"): "per_year" (default, N.J.A.C. 19:31I-1.4(a)'s own example), "whole_term" (one
+#: test over the term, the years paid in order until it binds), "proportional" (one test
+#: over the term, every year reduced in the same proportion).
+CAP_METHODS = ("per_year", "whole_term", "proportional")
+
+
+def _term_cap(counts: Sequence[int]) -> tuple[Decimal, str]:
+    """50,000 x the average number of new employees over the term, rounded down."""
+    total = sum(counts)
+    term = len(counts)
+    exact = AVERAGE_CAP_PER_NEW_EMPLOYEE * total / term
+    cap = cents_down(exact)
+    text = (
+        f"{fmt_money(AVERAGE_CAP_PER_NEW_EMPLOYEE)} x ({' + '.join(f'{n:,}' for n in counts)})"
+        f" / {term} {_rounded(exact, cap)}"
+    )
+    return cap, text
+
+
+def _proportional(befores: Sequence[Decimal], cap: Decimal) -> list[Decimal]:
+    """Every year's grant x cap / total, rounded down to the cent; the cents left over go
+    to the last year with a grant, so the years sum to the cap exactly."""
+    total = sum(befores, _ZERO)
+    if total <= cap:
+        return list(befores)
+    cents = [int(b * 100) for b in befores]
+    cap_cents, total_cents = int(cap * 100), int(total * 100)
+    parts = [c * cap_cents // total_cents for c in cents]
+    last = max(i for i, c in enumerate(cents) if c > 0)
+    parts[last] += cap_cents - sum(parts)
+    return [Decimal(p).scaleb(-2) for p in parts]
+
+
+def _term_capped(
+    befores: Sequence[Decimal], counts: Sequence[int], method: str
+) -> tuple[list[Decimal], list[Decimal], list[Step]]:
+    """(grants, cap room per year, steps) for the whole-term and proportional methods."""
+    cap, text = _term_cap(counts)
+    total = sum(befores, _ZERO)
+    steps = [
+        Step(
+            label="Average cap over the whole term",
+            value=cap,
+            arithmetic=f"{text}; grants before the cap {fmt_money(total)}",
+            citation=CITE_CAP,
+        )
+    ]
+    if method == "proportional":
+        grants = _proportional(befores, cap)
+        how = (
+            f"every year x {fmt_money(cap)} / {fmt_money(total)} (rounded down; the cents"
+            " left over to the last year with a grant)"
+            if total > cap
+            else "within the cap: every year paid in full"
+        )
+        steps.append(
+            Step(
+                label="Proportional reduction",
+                value=sum(grants, _ZERO),
+                arithmetic=how,
+                citation=CITE_CAP,
+            )
+        )
+        return grants, grants, steps
+    grants, rooms, paid = [], [], _ZERO
+    for year, before in enumerate(befores, 1):
+        room = max(_ZERO, cap - paid)
+        grant = min(before, room)
+        grants.append(grant)
+        rooms.append(room)
+        paid += grant
+        if grant != before:
+            steps.append(
+                Step(
+                    label=f"Year {year} after the whole-term cap",
+                    value=grant,
+                    arithmetic=f"cap room max(0, {fmt_money(cap)} - paid before) ="
+                    f" {fmt_money(room)}; grant reduced from {fmt_money(before)} to"
+                    f" {fmt_money(grant)}",
+                    citation=CITE_CAP,
+                )
+            )
+    return grants, rooms, steps
+
+
 def grant_schedule(
     withholdings: Sequence[Number],
     new_employees: Sequence[Number],
@@ -428,21 +524,29 @@ def grant_schedule(
     smart_growth: bool = False,
     partner_tax: Sequence[Number] | None = None,
     partner_pct: Number = 0,
+    cap_method: str = "per_year",
 ) -> GrantSchedule:
     """The grant year by year over its term: N.J.S.A. 34:1B-129a., b., c.; N.J.A.C. 19:31I-1.4(a).
 
     One value of ``withholdings`` (and of ``new_employees``, ``partner_tax``) per grant
     year; their number is the term (1 to 10, c.). Each year's grant is
     :func:`annual_grant`; for agreements entered into on or after July 1, 2003 it is then
-    limited to max(0, 50,000 x that year's new employees - grants paid in earlier years).
-    A year reduced to zero does not extend the term; a later year can be paid again.
+    limited by the $50,000 average cap, by ``cap_method`` (:data:`CAP_METHODS`):
+    "per_year" (default): max(0, 50,000 x that year's new employees - grants paid in
+    earlier years); a year reduced to zero does not extend the term; a later year can be
+    paid again. "whole_term": the total may not exceed 50,000 x the average new employees
+    over the term, the years paid in order until it is reached. "proportional": the same
+    total, every year's grant reduced in the same proportion.
     """
     money_w, counts, money_p = _schedule_inputs(withholdings, new_employees, partner_tax)
+    method = as_choice(cap_method, "cap_method", CAP_METHODS, CITE_CAP)
     term = len(money_w)
     date = as_date(agreement_date, "agreement_date", CITE_A)
     capped = cap_applies(date)
     relation = "on or after" if capped else "before"
     cap_text = "the $50,000 average cap applies" if capped else "no average cap"
+    if capped and method != "per_year":
+        cap_text += f" ({method.replace('_', '-')} reading)"
     steps = [
         Step(label="Term", value=term, arithmetic=f"{term} years (at most 10)", citation=CITE_C),
         Step(
@@ -453,21 +557,42 @@ def grant_schedule(
             citation=CITE_A,
         ),
     ]
+    annual = [
+        annual_grant(w, pct, p, partner_pct, smart_growth)
+        for w, p in zip(money_w, money_p, strict=True)
+    ]
+    befores = [grant.amount for grant in annual]
+    before_steps = [
+        Step(
+            label=f"Year {year} grant before cap",
+            value=grant.amount,
+            arithmetic=grant.arithmetic,
+            citation=grant.steps[-1].citation,
+        )
+        for year, grant in enumerate(annual, 1)
+    ]
+    by_term = capped and method != "per_year"
+    if by_term:
+        grants, rooms, term_steps = _term_capped(befores, counts, method)
+        steps += [*before_steps, *term_steps]
     rows: list[GrantYear] = []
     paid = _ZERO
     for year, (w, n, p) in enumerate(zip(money_w, counts, money_p, strict=True), 1):
-        before = annual_grant(w, pct, p, partner_pct, smart_growth)
-        steps.append(
-            Step(
-                label=f"Year {year} grant before cap",
-                value=before.amount,
-                arithmetic=before.arithmetic,
-                citation=before.steps[-1].citation,
+        before_amount = befores[year - 1]
+        room: Decimal | None
+        if by_term:
+            grant, room = grants[year - 1], rooms[year - 1]
+            note = (
+                ""
+                if grant == before_amount
+                else f"{method.replace('_', '-')} cap: grant reduced from"
+                f" {fmt_money(before_amount)} to {fmt_money(grant)}"
             )
-        )
-        grant, room, step, note = _capped_year(year, before.amount, n, paid, capped)
-        if step is not None:
-            steps.append(step)
+        else:
+            steps.append(before_steps[year - 1])
+            grant, room, step, note = _capped_year(year, before_amount, n, paid, capped)
+            if step is not None:
+                steps.append(step)
         paid += grant
         rows.append(
             GrantYear(
@@ -475,7 +600,7 @@ def grant_schedule(
                 withholdings=w,
                 partner_tax=p,
                 new_employees=n,
-                grant_before_cap=before.amount,
+                grant_before_cap=before_amount,
                 cap_room=room,
                 grant=grant,
                 cumulative=paid,
@@ -623,6 +748,12 @@ LAST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[-1].accrual_years.stop - 1  # 2025
 STATE_FISCAL_YEAR_2017_START = dt.date(2016, 7, 1)
 #: New Jersey's State fiscal year N runs from July 1 of N-1 to June 30 of N.
 _FISCAL_YEAR_START_MONTH = 7
+#: e.: a business "approved for a grant prior to the enactment of P.L.2015, c.194"
+#: (approved November 9, 2015) ...
+ENACTMENT_P_L_2015_C_194 = dt.date(2015, 11, 9)
+#: ... may direct the conversion "within 180 days of the date of enactment": by May 7, 2016.
+DIRECTION_DAYS = 180
+DIRECTION_DEADLINE = ENACTMENT_P_L_2015_C_194 + dt.timedelta(days=DIRECTION_DAYS)
 
 
 def _accrual_year(value: object) -> int:
@@ -664,6 +795,7 @@ def _first_tax_year(paragraph: ConversionParagraph, approval: dt.date | None) ->
         f"approved {approval}, on or after the commencement of State fiscal year 2017"
         f" ({STATE_FISCAL_YEAR_2017_START}), in State fiscal year {fiscal}"
         f" ({fiscal - 1}-07-01 to {fiscal}-06-30): the five-year period commences in {fiscal}"
+        f" (the return numbered tax year {fiscal}, whatever the filer's year end)"
     )
 
 
@@ -674,6 +806,9 @@ class Installment(_Row):
     #: share of the approved amount, as a fraction (one third is 0.333...)
     share: Decimal
     amount: Decimal
+    #: the last day of the privilege period whose return is that tax year (the filer's
+    #: year end, cbt.period_end_for): the return the installment goes on
+    period_end: dt.date | None = None
 
 
 class ConversionSchedule(Explained):
@@ -686,6 +821,25 @@ class ConversionSchedule(Explained):
     late_approval: bool
     rows: tuple[Installment, ...]
     total: Decimal
+    year_end_month: int = 12
+    numbering: str = "form"
+
+
+def _check_enactment_dates(grant_approval: dt.date | None, direction: dt.date | None) -> None:
+    """e.: approved for the grant before P.L.2015, c.194; directed within 180 days of it."""
+    enacted = ENACTMENT_P_L_2015_C_194
+    if grant_approval is not None and grant_approval >= enacted:
+        rule = (
+            "subsection e. converts grants of a business approved for a grant before the"
+            f" enactment of P.L.2015, c.194 ({enacted}); approved {grant_approval}"
+        )
+        raise InputError("grant_approval_date", grant_approval, rule, CITE_E)
+    if direction is not None and not enacted <= direction <= DIRECTION_DEADLINE:
+        rule = (
+            f"the direction to convert must come within {DIRECTION_DAYS} days of the"
+            f" enactment of P.L.2015, c.194: from {enacted} to {DIRECTION_DEADLINE}"
+        )
+        raise InputError("direction_date", direction, rule, CITE_E)
 
 
 def _installments(amount: Decimal, paragraph: ConversionParagraph) -> list[tuple[Decimal, str]]:
@@ -704,7 +858,13 @@ def _installments(amount: Decimal, paragraph: ConversionParagraph) -> list[tuple
 
 
 def conversion_schedule(
-    accrual_year: Number, amount: Number, approval_date: DateLike | None = None
+    accrual_year: Number,
+    amount: Number,
+    approval_date: DateLike | None = None,
+    year_end_month: Number = 12,
+    numbering: str = "form",
+    grant_approval_date: DateLike | None = None,
+    direction_date: DateLike | None = None,
 ) -> ConversionSchedule:
     """The tax credits for a grant accrued but not paid in a year: N.J.S.A. 34:1B-129e.(1)-(13).
 
@@ -712,19 +872,39 @@ def conversion_schedule(
     the cent, the last taking the remainder. ``approval_date`` matters in paragraph (1)
     (accrued 2008-2013) only: approved on or after July 1, 2016, the five years commence in
     the tax year numbered like the State fiscal year that contains the approval date.
+
+    Each installment names the return it goes on: the privilege period numbered that tax
+    year for a filer whose year ends in ``year_end_month`` (default 12, a calendar-year
+    filer), by the Division's form-year ``numbering`` (:func:`cbt.tax_year`; "calendar"
+    the alternative). Where given, ``grant_approval_date`` must be before November 9, 2015
+    and ``direction_date`` from November 9, 2015 to May 7, 2016 (e.).
     """
     year = _accrual_year(accrual_year)
     paragraph = conversion_paragraph(year)
     approved = as_money(amount, "amount", paragraph.citation)
     approval = None if approval_date is None else as_date(approval_date, "approval_date", CITE_E)
+    month = cbt.year_end_month(year_end_month)
+    kind = as_choice(numbering, "numbering", cbt.TAX_YEAR_NUMBERINGS, cbt.CITE_FORM_YEAR)
+    _check_enactment_dates(
+        None
+        if grant_approval_date is None
+        else as_date(grant_approval_date, "grant_approval_date", CITE_E),
+        None if direction_date is None else as_date(direction_date, "direction_date", CITE_E),
+    )
     start, why = _first_tax_year(paragraph, approval)
     installments = _installments(approved, paragraph)
     rows = tuple(
-        Installment(tax_year=start + i, share=share, amount=part)
+        Installment(
+            tax_year=start + i,
+            share=share,
+            amount=part,
+            period_end=cbt.period_end_for(start + i, month, kind),
+        )
         for i, (share, (part, _)) in enumerate(zip(paragraph.shares, installments, strict=True))
     )
     cite = paragraph.citation
     count = len(rows)
+    first_end = rows[0].period_end
     steps = [
         Step(
             label="Paragraph",
@@ -736,9 +916,27 @@ def conversion_schedule(
         Step(label="First tax year", value=start, arithmetic=why, citation=cite),
     ]
     steps += [
-        Step(label=f"Tax year {row.tax_year}", value=row.amount, arithmetic=text, citation=cite)
+        Step(
+            label=f"Tax year {row.tax_year}",
+            value=row.amount,
+            arithmetic=text,
+            citation=cite,
+        )
         for row, (_, text) in zip(rows, installments, strict=True)
     ]
+    if (month, kind) != (12, "form"):
+        steps.insert(
+            2,
+            Step(
+                label="Returns the installments go on",
+                value=first_end,
+                arithmetic=f"year ending in month {month}, {kind} numbering: "
+                + "; ".join(
+                    f"tax year {row.tax_year}: period ending {row.period_end}" for row in rows
+                ),
+                citation=f"{CITE_E}; {cbt.CITE_FORM_YEAR}",
+            ),
+        )
     return ConversionSchedule(
         accrual_year=year,
         paragraph=paragraph.paragraph,
@@ -746,6 +944,8 @@ def conversion_schedule(
         late_approval=start != paragraph.first_tax_year,
         rows=rows,
         total=approved,
+        year_end_month=month,
+        numbering=kind,
         steps=tuple(steps),
     )
 
@@ -753,13 +953,30 @@ def conversion_schedule(
 def conversion_installment(
     accrual_year: Number,
     amount: Number,
-    tax_year: Number,
+    tax_year: Number | None = None,
     approval_date: DateLike | None = None,
+    period_end: DateLike | None = None,
+    numbering: str = "form",
 ) -> Decimal:
-    """The credit issued for one tax year (0.00 if none): N.J.S.A. 34:1B-129e.(1)-(13)."""
-    year = as_int(tax_year, "tax_year", CITE_E)
+    """The credit issued for one tax year (0.00 if none): N.J.S.A. 34:1B-129e.(1)-(13).
+
+    The tax year is ``tax_year``, or the number of the return for the privilege period
+    ending on ``period_end`` (:func:`cbt.tax_year`); give one of the two.
+    """
+    if period_end is not None:
+        number = cbt.tax_year_number(period_end, numbering)
+        if tax_year is not None and as_int(tax_year, "tax_year", CITE_E) != number:
+            rule = (
+                f"the period ending {as_date(period_end, 'period_end')} is tax year {number}"
+                f" ({numbering} numbering): give tax_year or period_end, or both agreeing"
+            )
+            raise InputError("tax_year", tax_year, rule, cbt.CITE_FORM_YEAR)
+    elif tax_year is None:
+        raise InputError("tax_year", None, "is required (or give period_end)", CITE_E)
+    else:
+        number = as_int(tax_year, "tax_year", CITE_E)
     schedule = conversion_schedule(accrual_year, amount, approval_date)
-    return next((row.amount for row in schedule.rows if row.tax_year == year), _ZERO)
+    return next((row.amount for row in schedule.rows if row.tax_year == number), _ZERO)
 
 
 # =========================================================================== f.
@@ -783,23 +1000,33 @@ class CreditApplication(Explained):
     remaining_liability: Decimal
 
 
-def apply_credit(credit: Number, tax_liability: Number) -> CreditApplication:
+def apply_credit(
+    credit: Number, tax_liability: Number, minimum_tax: Number = 0
+) -> CreditApplication:
     """The credit applied first against the tax, the excess an overpayment: N.J.S.A. 34:1B-129f.
 
-    applied = min(credit, tax_liability); overpayment = credit - applied;
-    remaining_liability = tax_liability - applied. No rounding: the inputs' cents stay exact.
+    applied = min(credit, tax_liability - minimum_tax); overpayment = credit - applied;
+    remaining_liability = tax_liability - applied. No rounding: the inputs' cents stay
+    exact. ``minimum_tax`` 0 (default, our reading): f. applies the credit against "the
+    tax otherwise due" and may take it below the CBT statutory minimum; the alternative
+    holds the tax at the minimum (give the minimum, N.J.S.A. 54:10A-5(e)) and refunds the
+    rest of the credit as an overpayment.
     """
     amount = as_money(credit, "credit", CITE_F)
     tax = as_money(tax_liability, "tax_liability", CITE_F)
-    applied = min(amount, tax)
+    floor = as_money(minimum_tax, "minimum_tax", f"{CITE_F}; N.J.S.A. 54:10A-5(e)")
+    room = max(_ZERO, tax - floor)
+    applied = min(amount, room)
     overpayment = amount - applied
     remaining = tax - applied
+    against = fmt_money(tax) if floor == 0 else f"{fmt_money(tax)} - {fmt_money(floor)}"
     steps = (
         Step(
             label="Applied before all other credits and payments",
             value=applied,
-            arithmetic=f"min({fmt_money(amount)}, {fmt_money(tax)}) = {fmt_money(applied)}",
-            citation=CITE_F,
+            arithmetic=f"min({fmt_money(amount)}, {against}) = {fmt_money(applied)}"
+            + ("" if floor == 0 else " (the tax held at the statutory minimum)"),
+            citation=CITE_F if floor == 0 else f"{CITE_F}; N.J.S.A. 54:10A-5(e)",
         ),
         Step(
             label="Overpayment (refunded under R.S.54:49-15)",
@@ -829,13 +1056,21 @@ def apply_credit(credit: Number, tax_liability: Number) -> CreditApplication:
 # amount not less than $100,000, or the amount of the refundable tax credit issued if less
 # than $100,000"; the sale "shall not be exchanged for consideration ... of less than 75
 # percent of the transferred credit amount before considering any further discounting to
-# present value which shall be permitted." The transferee may not transfer it again (not
-# computable here).
+# present value which shall be permitted." "The tax credit transferee may not transfer its
+# tax credit to any other party." The discount runs from the sale to the use of the
+# credit, which "may only be applied in the tax period for which [it is] issued" (e.): to
+# the end of that privilege period; the rate within a bound that is ours, not the law's
+# (docs/interpretations.md, "Transfer certificates").
 
 #: "in an amount not less than $100,000". N.J.S.A. 34:1B-129g.(3)
 TRANSFER_MINIMUM = Decimal(100000)
 #: "not ... less than 75 percent of the transferred credit amount". N.J.S.A. 34:1B-129g.(3)
 MINIMUM_CONSIDERATION_SHARE = Decimal("0.75")
+#: Our bound on a present-value discount rate (not a rule of law; the switch
+#: ``max_discount_rate``): a yearly rate above it is not a discount to present value.
+MAXIMUM_DISCOUNT_RATE = Decimal("0.20")
+#: Days in a year of the discounting period (actual days / 365).
+_DAYS_PER_YEAR = 365
 #: digits carried while discounting, before the result is rounded down to the cent
 _DISCOUNT_PRECISION = 50
 #: a sanity bound on the discounting period (not a rule of law; keeps the power finite)
@@ -859,21 +1094,34 @@ def _discounted(value: Decimal, rate: Decimal, years: Decimal) -> Decimal:
         return value / (1 + rate) ** years
 
 
+def _discount_years(years: Number) -> Decimal:
+    span = as_number(years, "years", CITE_G3)
+    if not 0 <= span <= _MAXIMUM_DISCOUNT_YEARS:
+        rule = f"must be from 0 to {_MAXIMUM_DISCOUNT_YEARS} years (a present-value period)"
+        raise InputError("years", years, rule, CITE_G3)
+    return span
+
+
 def transfer_min_price(
-    transfer_amount: Number, discount_rate: Number = 0, years: Number = 0
+    transfer_amount: Number,
+    discount_rate: Number = 0,
+    years: Number = 0,
+    sale_date: DateLike | None = None,
+    credit_period_end: DateLike | None = None,
 ) -> TransferPrice:
     """The lowest consideration for a transferred credit: N.J.S.A. 34:1B-129g.(3).
 
     75% x transfer_amount / (1 + discount_rate) ^ years, rounded down to the cent: the 75%
     floor applies "before considering any further discounting to present value", which is
-    permitted.
+    permitted. With ``sale_date`` and ``credit_period_end`` the years run from the sale to
+    the end of the credit's tax period (days / 365; ``years`` 0 or at most that).
     """
     amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
     rate = as_fraction(discount_rate, "discount_rate", CITE_G3)
-    span = as_number(years, "years", CITE_G3)
-    if not 0 <= span <= _MAXIMUM_DISCOUNT_YEARS:
-        rule = f"must be from 0 to {_MAXIMUM_DISCOUNT_YEARS} years (a present-value period)"
-        raise InputError("years", years, rule, CITE_G3)
+    given, between, reasons, _ = _discount_period(years, sale_date, credit_period_end)
+    if reasons:
+        raise InputError("years", years, reasons[0].rsplit(" (", 1)[0], CITE_G3)
+    span = given if between is None or given > 0 else between
     floor, arithmetic = _product(amount, MINIMUM_CONSIDERATION_SHARE)
     exact = _discounted(amount * MINIMUM_CONSIDERATION_SHARE, rate, span)
     price = cents_down(exact)
@@ -909,6 +1157,36 @@ class TransferCheck(Explained):
     reasons: tuple[str, ...]
     minimum_transfer: Decimal
     minimum_price: Decimal
+    #: the discounting period used, in years (0 without discounting)
+    discount_years: Decimal = Decimal(0)
+
+
+def _discount_period(
+    years: Number | None, sale_date: DateLike | None, credit_period_end: DateLike | None
+) -> tuple[Decimal, Decimal | None, list[str], str]:
+    """(years given, years from the sale to the use of the credit or None, reasons, text)."""
+    given = Decimal(0) if years is None else _discount_years(years)
+    if sale_date is None and credit_period_end is None:
+        return given, None, [], ""
+    if sale_date is None or credit_period_end is None:
+        missing = "sale_date" if sale_date is None else "credit_period_end"
+        rule = "the discounting period needs both sale_date and credit_period_end"
+        raise InputError(missing, None, rule, CITE_G3)
+    sale = as_date(sale_date, "sale_date", CITE_G3)
+    end = as_date(credit_period_end, "credit_period_end", CITE_G3)
+    days = max(0, (end - sale).days)
+    span = Decimal(days) / _DAYS_PER_YEAR
+    text = (
+        f"sale {sale} to the end of the credit's tax period {end}: {days} days / "
+        f"{_DAYS_PER_YEAR} = {fmt_number(span.quantize(Decimal('0.0001'), ROUND_DOWN))} years"
+    )
+    reasons = []
+    if given > span:
+        reasons.append(
+            f"years {fmt_number(given)} is longer than the time from the sale to the use of"
+            f" the credit ({days} days) ({CITE_G3})"
+        )
+    return given, span, reasons, text
 
 
 def transfer_check(
@@ -916,19 +1194,52 @@ def transfer_check(
     transfer_amount: Number,
     consideration: Number,
     discount_rate: Number = 0,
-    years: Number = 0,
+    years: Number | None = None,
+    sale_date: DateLike | None = None,
+    credit_period_end: DateLike | None = None,
+    seller_is_transferee: bool | int | str = False,
+    max_discount_rate: Number = MAXIMUM_DISCOUNT_RATE,
 ) -> TransferCheck:
     """Every reason a proposed sale of credits fails, or OK: N.J.S.A. 34:1B-129g.(3).
 
-    The amount sold must be more than zero, at least min(100,000, certificate_amount) and
-    at most the certificate; the consideration at least :func:`transfer_min_price`.
+    The seller must not itself be a transferee; the amount sold must be more than zero, at
+    least min(100,000, certificate_amount) and at most the certificate; the consideration
+    at least 75% of it, discounted to present value only over the time from ``sale_date``
+    to ``credit_period_end`` (the end of the privilege period for which the credit is
+    issued, the only one it may be applied in, e.) at a yearly rate of at most
+    ``max_discount_rate`` (20%, our bound). ``years`` without the two dates cannot be
+    discounted over; with them it may shorten, not lengthen, the period (0 or blank: the
+    whole period).
     """
     certificate = as_money(certificate_amount, "certificate_amount", CITE_G3)
     amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
     paid = as_money(consideration, "consideration", CITE_G3)
+    rate = as_fraction(discount_rate, "discount_rate", CITE_G3)
+    bound = as_fraction(max_discount_rate, "max_discount_rate", CITE_G3)
+    transferee = as_bool(seller_is_transferee, "seller_is_transferee", CITE_G3)
+    given, span, reasons, period_text = _discount_period(years, sale_date, credit_period_end)
     minimum_transfer = min(TRANSFER_MINIMUM, certificate)
-    price = transfer_min_price(amount, discount_rate, years)
-    reasons: list[str] = []
+    if transferee:
+        reasons.insert(
+            0,
+            "the seller is a tax credit transferee, which may not transfer its tax credit to"
+            f" any other party ({CITE_G3})",
+        )
+    if span is None:
+        used_years = Decimal(0)
+        if rate > 0 and given > 0:
+            reasons.append(
+                f"a discount to present value over {fmt_number(given)} years needs the sale"
+                f" date and the credit's tax period (sale_date, credit_period_end) ({CITE_G3})"
+            )
+    else:
+        used_years = given if 0 < given <= span else span
+    if rate > bound:
+        reasons.append(
+            f"discount_rate {fmt_pct(rate)} is above {fmt_pct(bound)} a year, the bound on a"
+            f" discount to present value (max_discount_rate; {CITE_G3})"
+        )
+    price = transfer_min_price(amount, min(rate, bound), used_years)
     if amount == 0:
         reasons.append(f"nothing is transferred (transfer_amount is 0) ({CITE_G3})")
     if amount < minimum_transfer:
@@ -946,7 +1257,7 @@ def transfer_check(
             f"consideration {fmt_money(paid)} is less than the minimum {fmt_money(price.amount)}"
             f" (75% of the transferred amount, before any discount to present value) ({CITE_G3})"
         )
-    steps = (
+    steps = [
         Step(
             label="Smallest amount that may be sold",
             value=minimum_transfer,
@@ -954,15 +1265,37 @@ def transfer_check(
             f" = {fmt_money(minimum_transfer)}",
             citation=CITE_G3,
         ),
+    ]
+    if transferee:
+        steps.insert(
+            0,
+            Step(
+                label="Seller is a tax credit transferee",
+                value=True,
+                arithmetic="it may not transfer its tax credit to any other party",
+                citation=CITE_G3,
+            ),
+        )
+    if period_text:
+        steps.append(
+            Step(
+                label="Discounting period",
+                value=used_years,
+                arithmetic=period_text,
+                citation=f"{CITE_G3}; {CITE_E}",
+            )
+        )
+    steps += [
         *price.steps,
         Step(label="Result", value="OK" if not reasons else "; ".join(reasons), citation=CITE_G3),
-    )
+    ]
     return TransferCheck(
         ok=not reasons,
         reasons=tuple(reasons),
         minimum_transfer=minimum_transfer,
         minimum_price=price.amount,
-        steps=steps,
+        discount_years=used_years,
+        steps=tuple(steps),
     )
 
 
@@ -973,11 +1306,21 @@ def transfer_check(
 # requirement that a full-time employee ... spend at least 60 percent of the employee's
 # time at the qualified business facility", provided (1) every full-time employee spends
 # at least 10 percent there through the 2023 tax period and (2) the business pays five
-# percent of the tax credit it receives for the 2022 tax period. The end of the emergency
-# has no date in our sources: no lower bound on the election date is checked.
+# percent of the tax credit it receives for the 2022 tax period. The emergency of
+# Executive Order No. 103 (declared March 9, 2020) was ended by Executive Order No. 244,
+# effective June 4, 2021 (shared/legal-notes.md, section 4): our reading is that the
+# election must be made on or after that day (switch ``election_from``).
 
 #: "may elect, before December 31, 2023". N.J.S.A. 34:1B-129h.
 REMOTE_WORK_ELECTION_BEFORE = dt.date(2023, 12, 31)
+#: The public health emergency of Executive Order No. 103 (2020) was declared March 9, 2020
+EMERGENCY_DECLARED = dt.date(2020, 3, 9)
+#: ... and ended by Executive Order No. 244 (2021), effective June 4, 2021.
+EMERGENCY_ENDED = dt.date(2021, 6, 4)
+#: ``election_from``: "emergency_ended" (default, on or after EMERGENCY_ENDED) or
+#: "emergency_declared" (the alternative: any date after EMERGENCY_DECLARED).
+ELECTION_FROM_READINGS = ("emergency_ended", "emergency_declared")
+CITE_EO = "Executive Order No. 103 (2020); Executive Order No. 244 (2021)"
 #: "the period beginning on July 1, 2022 and ending on December 31, 2023". 34:1B-129h.
 REMOTE_WORK_WAIVER_START = dt.date(2022, 7, 1)
 REMOTE_WORK_WAIVER_END = dt.date(2023, 12, 31)
@@ -987,6 +1330,8 @@ WAIVED_SHARE_AT_FACILITY = Decimal("0.60")
 MINIMUM_SHARE_AT_FACILITY = Decimal("0.10")
 #: "five percent of the amount of tax credit ... for the 2022 tax period". h.(2)
 REMOTE_WORK_PAYMENT_SHARE = Decimal("0.05")
+#: h.(2): "the 2022 tax period".
+REMOTE_WORK_TAX_YEAR = 2022
 
 
 class RemoteWorkPayment(Explained):
@@ -996,14 +1341,33 @@ class RemoteWorkPayment(Explained):
     credit_2022: Decimal
 
 
-def remote_work_payment(credit_2022: Number) -> RemoteWorkPayment:
-    """5% of the credit received for the 2022 tax period, rounded down: N.J.S.A. 34:1B-129h.(2)."""
+def remote_work_payment(
+    credit_2022: Number, period_end: DateLike | None = None, numbering: str = "form"
+) -> RemoteWorkPayment:
+    """5% of the credit received for the 2022 tax period, rounded down: N.J.S.A. 34:1B-129h.(2).
+
+    ``period_end``, where given, is the end of the privilege period whose credit
+    ``credit_2022`` is: it must be the 2022 tax period (:func:`cbt.tax_year`; a June-30
+    filer's 2022 period ends June 30, 2023).
+    """
     credit = as_money(credit_2022, "credit_2022", CITE_H2)
+    steps: list[Step] = []
+    if period_end is not None:
+        numbered = cbt.tax_year(period_end, numbering)
+        if numbered.year != REMOTE_WORK_TAX_YEAR:
+            rule = (
+                f"the period ending {numbered.period_end} is tax year {numbered.year}"
+                f" ({numbered.numbering} numbering), not the {REMOTE_WORK_TAX_YEAR} tax period"
+            )
+            raise InputError("period_end", period_end, rule, f"{CITE_H2}; {cbt.CITE_FORM_YEAR}")
+        steps.extend(numbered.steps)
     amount, arithmetic = _product(credit, REMOTE_WORK_PAYMENT_SHARE)
-    step = Step(
-        label="Payment to the Authority", value=amount, arithmetic=arithmetic, citation=CITE_H2
+    steps.append(
+        Step(
+            label="Payment to the Authority", value=amount, arithmetic=arithmetic, citation=CITE_H2
+        )
     )
-    return RemoteWorkPayment(amount=amount, credit_2022=credit, steps=(step,))
+    return RemoteWorkPayment(amount=amount, credit_2022=credit, steps=tuple(steps))
 
 
 class RemoteWorkCheck(Explained):
@@ -1014,16 +1378,32 @@ class RemoteWorkCheck(Explained):
     reasons: tuple[str, ...]
 
 
-def remote_work_check(election_date: DateLike, share_at_facility: Number) -> RemoteWorkCheck:
+def remote_work_check(
+    election_date: DateLike, share_at_facility: Number, election_from: str = "emergency_ended"
+) -> RemoteWorkCheck:
     """Every reason a remote-work election fails, or OK: N.J.S.A. 34:1B-129h., h.(1).
 
-    The election must be made before December 31, 2023 (h.), and full-time employees must
-    spend at least 10% of their time at the facility (h.(1)). No lower bound is checked on
-    the election date (the end of the public health emergency has no date in our sources).
+    The election must follow the termination of the public health emergency of Executive
+    Order No. 103 (on or after June 4, 2021, when Executive Order No. 244 ended it;
+    ``election_from="emergency_declared"``: any date after March 9, 2020, the
+    alternative), be made before December 31, 2023 (h.), and full-time employees must
+    spend at least 10% of their time at the facility (h.(1)).
     """
     elected = as_date(election_date, "election_date", CITE_H)
     share = as_fraction(share_at_facility, "share_at_facility", CITE_H1)
+    reading = as_choice(election_from, "election_from", ELECTION_FROM_READINGS, CITE_H)
     reasons: list[str] = []
+    if reading == "emergency_ended":
+        early = elected < EMERGENCY_ENDED
+        lower = f"on or after {EMERGENCY_ENDED}, when Executive Order No. 244 ended the emergency"
+    else:
+        early = elected <= EMERGENCY_DECLARED
+        lower = f"after {EMERGENCY_DECLARED}, when the emergency was declared"
+    if early:
+        reasons.append(
+            f"election_date {elected} does not follow the termination of the public health"
+            f" emergency of Executive Order No. 103: it must be {lower} ({CITE_H}; {CITE_EO})"
+        )
     if elected >= REMOTE_WORK_ELECTION_BEFORE:
         reasons.append(
             f"election_date {elected} is not before {REMOTE_WORK_ELECTION_BEFORE} ({CITE_H})"
@@ -1033,6 +1413,7 @@ def remote_work_check(election_date: DateLike, share_at_facility: Number) -> Rem
             f"share_at_facility {fmt_pct(share)} is less than"
             f" {fmt_pct(MINIMUM_SHARE_AT_FACILITY)} ({CITE_H1})"
         )
+    in_window = not early and elected < REMOTE_WORK_ELECTION_BEFORE
     steps = (
         Step(
             label="Waiver period",
@@ -1043,10 +1424,9 @@ def remote_work_check(election_date: DateLike, share_at_facility: Number) -> Rem
         Step(
             label="Election date",
             value=elected,
-            arithmetic=f"{elected} before {REMOTE_WORK_ELECTION_BEFORE}:"
-            f" {'yes' if elected < REMOTE_WORK_ELECTION_BEFORE else 'no'} (no lower bound"
-            " checked: the end of the public health emergency has no date in our sources)",
-            citation=CITE_H,
+            arithmetic=f"{elected} {lower.split(',')[0]} and before"
+            f" {REMOTE_WORK_ELECTION_BEFORE}: {'yes' if in_window else 'no'}",
+            citation=f"{CITE_H}; {CITE_EO}",
         ),
         Step(
             label="Time at the facility",

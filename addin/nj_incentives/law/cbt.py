@@ -8,33 +8,49 @@ Credit may not reduce the tax below this minimum (N.J.S.A. 52:27BBB-55b.(3)).
 
 The table is data, below, with its citation. Readings are recorded in
 ``docs/interpretations.md`` ("CBT statutory minimum").
+
+The module also numbers a CBT return ("tax year N", :func:`tax_year`): the Division of
+Taxation numbers a return by its form year, and both statutes name privilege periods by
+that number (N.J.S.A. 34:1B-129e., h.).
 """
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 from decimal import Decimal
 from typing import NamedTuple, TypeAlias
 
 from nj_incentives.law.common import (
+    DateLike,
     Explained,
     InputError,
     Number,
     Step,
     as_bool,
+    as_choice,
+    as_date,
     as_int,
     as_money,
     fmt_money,
 )
 
 __all__ = [
+    "FORM_YEAR_FIRST_MONTH",
     "GROUP_MINIMUM_TAX",
     "GROUP_PAYROLL_THRESHOLD",
     "MINIMUM_TAX_TABLE",
     "TABLE_FIRST_PERIOD_YEAR",
+    "TAX_YEAR_NUMBERINGS",
     "MinimumTax",
     "MinimumTaxBracket",
+    "TaxYear",
     "bracket_for",
     "minimum_tax",
+    "period_end_for",
+    "tax_year",
+    "tax_year_number",
+    "year_end_month",
 ]
 
 CITE_MINIMUM = "N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b)"
@@ -197,3 +213,82 @@ def _group_step(
         arithmetic=how,
         citation=citation,
     )
+
+
+# =========================================================================== tax years
+# Which return is "tax year N". The Division of Taxation numbers a CBT return by its form
+# year: the 2022 CBT-100 is "For Tax Years Ending On or After July 31, 2022, Through June
+# 30, 2023" (the form's heading; the CBT-100S and CBT-100U read the same). So a privilege
+# period ending in July-December of N, or in January-June of N+1, is the "N" period. Our
+# reading, with its alternative as the switch ``numbering``: docs/interpretations.md,
+# "Which return is tax year N".
+
+CITE_FORM_YEAR = (
+    'Form CBT-100 heading ("For Tax Years Ending On or After July 31, 2022, Through'
+    ' June 30, 2023"); docs/interpretations.md'
+)
+#: "form": the Division's form year (default); "calendar": the calendar year of the end.
+TAX_YEAR_NUMBERINGS = ("form", "calendar")
+#: A period ending in this month or later of year N is the form year N; one ending
+#: before it, in January-June of N+1, is form year N as well.
+FORM_YEAR_FIRST_MONTH = 7
+
+
+class TaxYear(Explained):
+    """The number of the return for a privilege period ending on ``period_end``."""
+
+    year: int
+    period_end: dt.date
+    numbering: str
+
+
+def _numbering(value: object) -> str:
+    return as_choice(value, "numbering", TAX_YEAR_NUMBERINGS, CITE_FORM_YEAR)
+
+
+def tax_year(period_end: DateLike, numbering: str = "form") -> TaxYear:
+    """The tax year N of the return for a privilege period ending on ``period_end``.
+
+    Form CBT-100 numbering (default): a period ending in July-December of N, or in
+    January-June of N+1, is tax year N (the 2022 CBT-100 covers periods ending July 31,
+    2022 through June 30, 2023; a period ending in July 2022 is read as 2022 as well).
+    ``numbering="calendar"``: the calendar year in which the period ends.
+    """
+    end = as_date(period_end, "period_end", CITE_FORM_YEAR)
+    kind = _numbering(numbering)
+    if kind == "calendar":
+        year = end.year
+        how = f"period ends {end}: calendar year {year} (numbering by the calendar year)"
+    elif end.month >= FORM_YEAR_FIRST_MONTH:
+        year = end.year
+        how = f"period ends {end}, in July-December {year}: form year {year}"
+    else:
+        year = end.year - 1
+        how = f"period ends {end}, in January-June {end.year}: form year {year}"
+    step = Step(label="Tax year of the return", value=year, arithmetic=how, citation=CITE_FORM_YEAR)
+    return TaxYear(year=year, period_end=end, numbering=kind, steps=(step,))
+
+
+def tax_year_number(period_end: DateLike, numbering: str = "form") -> int:
+    """:func:`tax_year` as a number."""
+    return tax_year(period_end, numbering).year
+
+
+def year_end_month(value: Number, argument: str = "year_end_month") -> int:
+    """A filer's year-end month, 1 (January) to 12 (December)."""
+    rule = "must be the month the filer's privilege period ends, 1 (January) to 12 (December)"
+    return as_int(value, argument, CITE_FORM_YEAR, low=1, high=12, rule=rule)
+
+
+def period_end_for(tax_year_: Number, month: Number = 12, numbering: str = "form") -> dt.date:
+    """The last day of the privilege period numbered ``tax_year_`` for a filer whose year
+    ends on the last day of ``month``: the inverse of :func:`tax_year`.
+
+    Form numbering: month July-December ends in year N, January-June in N+1 (tax year
+    2022 of a June-30 filer ends 2023-06-30); calendar numbering: in year N.
+    """
+    year = as_int(tax_year_, "tax_year", CITE_FORM_YEAR, low=1900, high=9998)
+    chosen = year_end_month(month)
+    kind = _numbering(numbering)
+    ends_in = year + 1 if kind == "form" and chosen < FORM_YEAR_FIRST_MONTH else year
+    return dt.date(ends_in, chosen, calendar.monthrange(ends_in, chosen)[1])

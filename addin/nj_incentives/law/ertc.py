@@ -59,9 +59,12 @@ __all__ = [
     "FORM_313_CARRYFORWARD_YEARS",
     "FULL_TIME_HOURS_PER_MONTH",
     "LIABILITY_SHARE_LIMIT",
+    "MAXIMUM_PERIOD_DAYS",
     "PART_TIME_HOURS_PER_MONTH",
     "PART_TIME_HOURS_PER_WEEK",
     "PART_TIME_MINIMUM_MONTHS",
+    "PART_TIME_TESTS",
+    "REFUND_PERIOD_LIMITS",
     "SUSTAINED_EFFORT_RATIO_MAXIMUM",
     "TAX_TYPES",
     "CreditAmount",
@@ -154,6 +157,18 @@ SUSTAINED_EFFORT_RATIO_MAXIMUM = 1
 FORM_313_CARRYFORWARD_YEARS = 5
 #: Decimal places to which position averages, equivalents and ratios are reported.
 AVERAGE_PLACES = 10
+#: The longest privilege period between two end dates: 12 months, or 53 weeks for a
+#: 52-53-week year (371 days; docs/interpretations.md).
+MAXIMUM_PERIOD_DAYS = 371
+#: ``part_time_months``: which months the part-time test of e. counts: "non_full_time"
+#: (default, months under 140 hours only) or "all_months" (every month of 86 2/3 hours or
+#: more, the full-time ones included).
+PART_TIME_TESTS = ("non_full_time", "all_months")
+#: ``refund_period_limit``: in the period in which credit year two ends, the year-one
+#: credit is held to the b.(3) limit before the refund ("b3", default), or applied against
+#: the whole liability less other credits first, c.(1) opening "Notwithstanding the
+#: provisions of subsection b." ("notwithstanding").
+REFUND_PERIOD_LIMITS = ("b3", "notwithstanding")
 
 
 def _to_places(value: Fraction) -> Decimal:
@@ -431,6 +446,13 @@ def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePerio
         if later <= earlier:
             rule = f"period end dates must be strictly increasing ({later} follows {earlier})"
             raise InputError("period_ends", ends, rule, CITE_B1)
+        if (later - earlier).days > MAXIMUM_PERIOD_DAYS:
+            rule = (
+                f"the privilege period ending {later} would run from the day after {earlier}:"
+                f" {(later - earlier).days} days, longer than 12 months (at most"
+                f" {MAXIMUM_PERIOD_DAYS} days, a 53-week year); a period is missing"
+            )
+            raise InputError("period_ends", ends, rule, f"{CITE_B1}; {CITE_READING}")
     for period in periods:
         as_money(period.liability, "liabilities", CITE_B3)
         as_money(period.other_credits, "other_credits", CITE_PRIORITY)
@@ -558,6 +580,8 @@ def credit_schedule(
     carryforward_years: Number | None = None,
     fractional: Flag = False,
     tax_type: str = "cbt",
+    ratio_fractional: Flag | None = None,
+    refund_period_limit: str = "b3",
 ) -> CreditSchedule:
     """The credit allowed, used, refunded, carried forward and expired per period,
     N.J.S.A. 52:27BBB-55b. and c.
@@ -569,23 +593,46 @@ def credit_schedule(
     ratio is refunded; b.(2): the rest carries forward, without limit unless
     ``carryforward_years`` = N, when credit allowed in period a can be used through
     period a + N and what remains after it expires.
+
+    Switches (docs/interpretations.md): ``ratio_fractional`` (default: as ``fractional``)
+    TRUE computes the sustained effort ratio from the measured, fractional positions
+    given (the credits still price whole positions unless ``fractional``), FALSE from
+    whole positions; ``refund_period_limit="notwithstanding"`` applies the year-one
+    credit against the whole liability (less other credits) in the period in which credit
+    year two ends, before the refund, instead of holding it to the b.(3) limit.
     """
     years = credit_years(operations_start)
     checked = _checked_periods(periods)
     fraction_allowed = as_bool(fractional, "fractional", CITE_NEW_POSITION)
-    y1 = credit_amount(_positions(year1_new, "year1_new", fraction_allowed, CITE_A), 1, fractional)
-    y2 = credit_amount(_positions(year2_new, "year2_new", fraction_allowed, CITE_A), 2, fractional)
+    ratio_fraction = (
+        fraction_allowed
+        if ratio_fractional is None
+        else as_bool(ratio_fractional, "ratio_fractional", CITE_RATIO)
+    )
+    limit_reading = as_choice(
+        refund_period_limit, "refund_period_limit", REFUND_PERIOD_LIMITS, CITE_C1
+    )
+    accept_fraction = fraction_allowed or ratio_fraction
+    measured_1 = _positions(year1_new, "year1_new", accept_fraction, CITE_A)
+    measured_2 = _positions(year2_new, "year2_new", accept_fraction, CITE_A)
+    priced_1 = measured_1 if fraction_allowed else Decimal(math.floor(measured_1))
+    priced_2 = measured_2 if fraction_allowed else Decimal(math.floor(measured_2))
+    y1 = credit_amount(priced_1, 1, fractional)
+    y2 = credit_amount(priced_2, 2, fractional)
+    ratio_1 = measured_1 if ratio_fraction else Decimal(math.floor(measured_1))
+    ratio_2 = measured_2 if ratio_fraction else Decimal(math.floor(measured_2))
     plan = _Plan(
         allowed_in={
             1: _period_index(checked, years.year_one_end, "one"),
             2: _period_index(checked, years.year_two_end, "two"),
         },
         credit={1: y1.amount, 2: y2.amount},
-        ratio=_exact_ratio(y1.new_positions, y2.new_positions),
+        ratio=_exact_ratio(ratio_1, ratio_2),
         keep=_carryforward(carryforward_years),
         tax_type=as_choice(tax_type, "tax_type", TAX_TYPES, CITE_A),
+        notwithstanding=limit_reading == "notwithstanding",
     )
-    steps = [*years.steps, *y1.steps, *y2.steps, _ratio_step(y1, y2, plan.ratio)]
+    steps = [*years.steps, *y1.steps, *y2.steps, _ratio_step(ratio_1, ratio_2, plan.ratio)]
     layers: list[_Layer] = []
     rows: list[PeriodRow] = []
     for index, period in enumerate(checked):
@@ -607,6 +654,24 @@ class _Plan:
     ratio: Fraction
     keep: int | None
     tax_type: str
+    #: c.(1) "Notwithstanding ... subsection b.": the year-one credit is not held to the
+    #: b.(3) limit in the period in which credit year two ends
+    notwithstanding: bool = False
+
+
+def _use(
+    index: int, period: PrivilegePeriod, layers: list[_Layer], plan: _Plan, limit: CreditLimit
+) -> tuple[Decimal, Decimal]:
+    """(credit used, the limit shown): b.(3), or c.(1)'s reading for the year-one credit."""
+    if not (plan.notwithstanding and index == plan.allowed_in[2]):
+        return _use_oldest_first(layers, limit.amount), limit.amount
+    # c.(1): the year-one credit against the whole liability less the other credits;
+    # the year-two credit within what b.(3) leaves after it
+    whole = cents_down(max(Decimal(0), period.liability - period.other_credits))
+    used_1 = _use_oldest_first([la for la in layers if la.credit_year == 1], whole)
+    room_2 = max(Decimal(0), limit.amount - used_1)
+    used_2 = _use_oldest_first([la for la in layers if la.credit_year == 2], room_2)
+    return used_1 + used_2, max(whole, limit.amount)
 
 
 def _period_row(
@@ -622,7 +687,7 @@ def _period_row(
     new_credit = _unused(new)
     layers.extend(new)
     limit = credit_limit(period.liability, period.other_credits, period.minimum_tax, plan.tax_type)
-    used = _use_oldest_first(layers, limit.amount)
+    used, shown_limit = _use(index, period, layers, plan, limit)
     refund_base = _year_one_unused(layers) if index == plan.allowed_in[2] else None
     refunded = _refund_year_one(layers, plan.ratio) if refund_base is not None else Decimal(0)
     expired = _expire(layers, index, plan.keep)
@@ -630,7 +695,7 @@ def _period_row(
         period_end=period.end,
         new_credit=cents_down(new_credit),
         carried_in=cents_down(carried_in),
-        limit=limit.amount,
+        limit=shown_limit,
         used=cents_down(used),
         refund=cents_down(refunded),
         carried_out=cents_down(_unused(layers)),
@@ -693,6 +758,11 @@ def _note(index: int, plan: _Plan, expired: Decimal) -> str:
         notes.append(f"credit year one ends: year-one credit allowed ({CITE_B1})")
     if plan.allowed_in[2] == index:
         notes.append(f"credit year two ends: year-two credit allowed ({CITE_B1})")
+        if plan.notwithstanding:
+            notes.append(
+                "year-one credit applied against the whole liability less other credits,"
+                f" notwithstanding b.(3) ({CITE_C1})"
+            )
         notes.append(f"year-one credit refunded by the sustained effort ratio ({CITE_C2})")
     if expired:
         notes.append(
@@ -733,14 +803,13 @@ def _row_step(
     )
 
 
-def _ratio_step(y1: CreditAmount, y2: CreditAmount, ratio: Fraction) -> Step:
+def _ratio_step(year1: Decimal, year2: Decimal, ratio: Fraction) -> Step:
     return Step(
         label="Sustained effort ratio",
         value=_to_places(ratio),
         arithmetic=(
-            f"min(1, {fmt_number(y2.new_positions)} / {fmt_number(y1.new_positions)})"
-            f" = {_fmt_ratio(ratio)}"
-            if y1.new_positions
+            f"min(1, {fmt_number(year2)} / {fmt_number(year1)}) = {_fmt_ratio(ratio)}"
+            if year1
             else "no new positions in credit year one = 0"
         ),
         citation=CITE_RATIO,
@@ -894,13 +963,20 @@ class EmployeeHours(BaseModel):
     name: str = ""
 
 
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
 def roster(
-    hours: Sequence[Sequence[Number]],
+    hours: Sequence[Sequence[Number | None]],
     temporary: Sequence[Flag] | None = None,
     excluded: Sequence[Flag] | None = None,
 ) -> tuple[EmployeeHours, ...]:
     """A payroll roster from a table of hours (one row per employee, 12 monthly
     columns) and optional flags, one per employee, N.J.S.A. 52:27BBB-55e.
+
+    A blank month in a row that has other hours is 0 hours (an employee not yet hired,
+    or gone); a wholly blank row is no employee, and its flags are ignored.
     """
     count = len(hours)
     flags = {
@@ -915,7 +991,10 @@ def roster(
     for number, (row, is_temporary, is_excluded) in enumerate(
         zip(hours, flags["temporary"], flags["excluded"], strict=True), 1
     ):
-        months = _checked_hours(row, number)
+        if all(_blank(value) for value in row):
+            continue
+        filled = [0 if _blank(value) else value for value in row]
+        months = _checked_hours(filled, number)  # type: ignore[arg-type]
         rows.append(
             EmployeeHours(
                 hours=months,
@@ -951,12 +1030,19 @@ class _EmployeeCount:
         return self.qualifying_months >= PART_TIME_MINIMUM_MONTHS
 
 
-def _count_employee(employee: EmployeeHours) -> _EmployeeCount:
-    """Full-time months and, for a part-time position, the non-full-time hours."""
+def _count_employee(
+    employee: EmployeeHours, part_time_months: str = "non_full_time"
+) -> _EmployeeCount:
+    """Full-time months and, for a part-time position, the non-full-time hours.
+
+    The part-time test counts the months of at least 86 2/3 hours among the months that
+    are not full-time ("non_full_time", default) or among all months ("all_months").
+    """
     if employee.temporary or employee.excluded:
         return _EmployeeCount(0, 0, Decimal(0), counted=False)
     other = [h for h in employee.hours if h < FULL_TIME_HOURS_PER_MONTH]
-    qualifying = sum(1 for h in other if Fraction(h) >= PART_TIME_HOURS_PER_MONTH)
+    tested = other if part_time_months == "non_full_time" else list(employee.hours)
+    qualifying = sum(1 for h in tested if Fraction(h) >= PART_TIME_HOURS_PER_MONTH)
     full_time = len(employee.hours) - len(other)
     hours = sum(other, Decimal(0)) if qualifying >= PART_TIME_MINIMUM_MONTHS else Decimal(0)
     return _EmployeeCount(full_time, qualifying, hours, counted=True)
@@ -989,7 +1075,9 @@ def exact_average(full_time_months: int, part_time_hours: Decimal) -> Fraction:
     )
 
 
-def average_positions(roster: Sequence[EmployeeHours]) -> PositionCount:
+def average_positions(
+    roster: Sequence[EmployeeHours], part_time_months: str = "non_full_time"
+) -> PositionCount:
     """The average full-time positions and equivalents in a 12-month period,
     N.J.S.A. 52:27BBB-55e.
 
@@ -998,15 +1086,18 @@ def average_positions(roster: Sequence[EmployeeHours]) -> PositionCount:
     20 x 52 / 12 = 86 2/3 hours is in a part-time position (e. "part-time position"),
     and the hours of all their non-full-time months are aggregated into equivalents
     (/ 1,680). Temporary or seasonal employees and owners and their relatives count in
-    neither.
+    neither. ``part_time_months="all_months"`` (the alternative reading of "at least 20
+    hours per week for at least three months") counts the full-time months towards the
+    three months as well.
     """
+    test = as_choice(part_time_months, "part_time_months", PART_TIME_TESTS, CITE_PART_TIME)
     counts = []
     steps = []
     for number, employee in enumerate(roster, 1):
         _checked_hours(employee.hours, number)
-        count = _count_employee(employee)
+        count = _count_employee(employee, test)
         counts.append(count)
-        steps.append(_employee_step(number, employee, count))
+        steps.append(_employee_step(number, employee, count, test))
     months = sum(count.full_time_months for count in counts)
     hours = sum((count.part_time_hours for count in counts), Decimal(0))
     exact = exact_average(months, hours)
@@ -1050,7 +1141,9 @@ def _mixed(value: Fraction) -> str:
     return f"{whole} {rest}" if rest else str(whole)
 
 
-def _employee_step(number: int, employee: EmployeeHours, count: _EmployeeCount) -> Step:
+def _employee_step(
+    number: int, employee: EmployeeHours, count: _EmployeeCount, test: str = "non_full_time"
+) -> Step:
     label = f"Employee {number}" + (f" ({employee.name})" if employee.name else "")
     if employee.excluded:
         return Step(
@@ -1067,7 +1160,8 @@ def _employee_step(number: int, employee: EmployeeHours, count: _EmployeeCount) 
             citation=CITE_FULL_TIME,
         )
     threshold = f"{_mixed(PART_TIME_HOURS_PER_MONTH)} hours"
-    months = f"{count.qualifying_months} non-full-time months of at least {threshold}"
+    which = "non-full-time months" if test == "non_full_time" else "months (all months tested)"
+    months = f"{count.qualifying_months} {which} of at least {threshold}"
     if count.full_time_months == len(employee.hours):
         part = "no non-full-time months"
     elif count.part_time:

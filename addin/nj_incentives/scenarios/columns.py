@@ -193,6 +193,14 @@ INPUTS: tuple[InputSpec, ...] = (
         "Convenience (with term): the same for partner_tax_k; default 0.",
         trigger=False,
     ),
+    InputSpec(
+        "cap_method",
+        Kind.CHOICE,
+        "grant",
+        'Reading of the $50,000 average cap: "per_year" (default), "whole_term" or'
+        ' "proportional" (docs/interpretations.md). Computed by the exact path.',
+        trigger=False,
+    ),
     # ------------------------------------------------------------------ conversion
     InputSpec(
         "accrual_year",
@@ -213,6 +221,22 @@ INPUTS: tuple[InputSpec, ...] = (
         "Date the amount was approved (optional; matters for accruals 2008-2013 only:"
         " late approval, 34:1B-129e.(1)).",
     ),
+    InputSpec(
+        "grant_approval_date",
+        Kind.DATE,
+        "conversion",
+        "Date the business was approved for the grant (optional; must be before 2015-11-09,"
+        " 34:1B-129e.). Computed by the exact path.",
+        trigger=False,
+    ),
+    InputSpec(
+        "direction_date",
+        Kind.DATE,
+        "conversion",
+        "Date the business directed the conversion (optional; 2015-11-09 to 2016-05-07,"
+        " 34:1B-129e.). Computed by the exact path.",
+        trigger=False,
+    ),
     # ------------------------------------------------------------------ credit
     InputSpec(
         "tax_liability_{year}",
@@ -221,6 +245,15 @@ INPUTS: tuple[InputSpec, ...] = (
         "Tax liability of tax year YYYY, against which that year's installment is applied"
         " first (34:1B-129f.).",
         family="tax_year",
+    ),
+    InputSpec(
+        "credit_minimum_tax",
+        Kind.MONEY,
+        "credit",
+        "The alternative reading of 34:1B-129f.: the statutory minimum the credit may not"
+        " take each year's tax below (blank = 0, the default reading). Computed by the"
+        " exact path.",
+        trigger=False,
     ),
     # ------------------------------------------------------------------ ertc
     InputSpec(
@@ -305,6 +338,22 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.CHOICE,
         "ertc",
         '"cbt" (default) or "insurance".',
+        trigger=False,
+    ),
+    InputSpec(
+        "ratio_fractional",
+        Kind.BOOL,
+        "ertc",
+        "TRUE: the sustained effort ratio from the measured, fractional positions; FALSE:"
+        " whole positions; blank = as fractional. Computed by the exact path.",
+        trigger=False,
+    ),
+    InputSpec(
+        "refund_period_limit",
+        Kind.CHOICE,
+        "ertc",
+        '"b3" (default) or "notwithstanding" (52:27BBB-55c.(1); docs/interpretations.md).'
+        " Computed by the exact path.",
         trigger=False,
     ),
 )

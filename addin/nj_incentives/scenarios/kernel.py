@@ -323,6 +323,8 @@ def grant(chunk: Chunk) -> SectionOut:
     fast &= _pct_ok(pct_p, np.where(smart_growth, _SG_MAX_PCT_P, _MAX_PCT_P))
     fast &= (pct_w != 0) | (pct_p != 0)
 
+    # a reading of the cap other than the default: the exact path (issue 10, item 8)
+    fast &= chunk.col("cap_method").blank
     capped = agreement.values >= _CAP_FROM
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     paid_before = np.zeros(n, I64)  # <= 10 x 1.3 x 10^13
@@ -410,6 +412,8 @@ def conversion(chunk: Chunk, layout: Layout) -> SectionOut:
     ok, start, last = conversion_years(chunk)
     fast = present & ok & amount.ok
     fast &= (start >= layout.first_tax_year) & (last <= layout.last_tax_year)
+    # the dates of e. checked by the core only: the exact path (issue 10, item 8)
+    fast &= chunk.col("grant_approval_date").blank & chunk.col("direction_date").blank
     year = chunk.col("accrual_year")
     index = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
     count = _PARAGRAPHS["count"][index]
@@ -460,6 +464,8 @@ def credit(chunk: Chunk, layout: Layout, converted: SectionOut) -> SectionOut:
     if not present.any():
         return _nothing(n)
     fast = present & converted.fast
+    # the minimum-tax reading of f.: the exact path (issue 10, item 8)
+    fast &= chunk.col("credit_minimum_tax").blank
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     applied_total = np.zeros(n, I64)
     refund_total = np.zeros(n, I64)
@@ -574,8 +580,10 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
         for m in ("period_end", "liability", "minimum_tax"):
             fast &= ~(inside & blank[m][k - 1])
         fast &= ~(inside & (values["liability"][k - 1] > MAX_MONEY_CENTS))
-        if k > 1:  # period end dates strictly increasing (52:27BBB-55b.(1))
-            fast &= ~inside | (values["period_end"][k - 1] > values["period_end"][k - 2])
+        if k > 1:  # period end dates strictly increasing (52:27BBB-55b.(1)), at most
+            # 371 days apart (12 months or 53 weeks; the core's MAXIMUM_PERIOD_DAYS)
+            gap = values["period_end"][k - 1] - values["period_end"][k - 2]
+            fast &= ~inside | ((gap > 0) & (gap <= ertc.MAXIMUM_PERIOD_DAYS))
     ends = values["period_end"]
 
     start = chunk.col("operations_start")
@@ -583,6 +591,8 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
     fractional, tax_type = chunk.col("fractional"), chunk.col("tax_type")
     carry = chunk.col("carryforward_years")
     fast &= start.ok & y1.ok & y2.ok & ~fractional.bad & ~tax_type.bad & ~carry.bad
+    # the switches of issue 10, item 5 the kernel does not compute: the exact path
+    fast &= chunk.col("ratio_fractional").blank & chunk.col("refund_period_limit").blank
     priced_fractions = fractional.values == 1
     fast &= priced_fractions | ((y1.values % _S_POS == 0) & (y2.values % _S_POS == 0))
     insurance = tax_type.values == 1

@@ -54,6 +54,11 @@ def _get(values: Values, column: str) -> Any:
     return values.get(column)
 
 
+def _or(value: Any, default: str) -> Any:
+    """A switch cell, or the core's default where it is blank."""
+    return default if value is None else value
+
+
 def _money_limit(values: Values, column: str, amount: Decimal) -> None:
     """The runner's money limits; the message shows the cell (or the filled-in amount)."""
     shown = values.get(column)
@@ -182,6 +187,7 @@ def grant(values: Values) -> Outputs:
         smart_growth=False if smart is None else smart,
         partner_tax=None if all(v is None for v in partner_tax) else partner_tax,
         partner_pct=0 if partner_pct is None else partner_pct,
+        cap_method=_or(_get(values, "cap_method"), "per_year"),
     )
     for row in schedule.rows:
         _money_limit(values, f"withholdings_{row.year}", row.withholdings)
@@ -206,12 +212,14 @@ def grant(values: Values) -> Outputs:
 
 def conversion(values: Values, layout: Layout) -> Outputs:
     """The conversion section of one row: ``beip.conversion_schedule`` (34:1B-129e.)."""
-    _date_limits(values, ["approval_date"])
+    _date_limits(values, ["approval_date", "grant_approval_date", "direction_date"])
     try:
         schedule = beip.conversion_schedule(
             _get(values, "accrual_year"),
             _get(values, "conversion_amount"),
             _get(values, "approval_date"),
+            grant_approval_date=_get(values, "grant_approval_date"),
+            direction_date=_get(values, "direction_date"),
         )
     except InputError as error:
         if error.argument == "amount":
@@ -257,6 +265,9 @@ def credit(values: Values, layout: Layout) -> Outputs | None:
         return None
     out: Outputs = {}
     applied_total, refund_total = _ZERO, _ZERO
+    floor = _get(values, "credit_minimum_tax")
+    if floor is not None:
+        _money_limit(values, "credit_minimum_tax", as_money(floor, "credit_minimum_tax"))
     for tax_year in layout.tax_years:
         installment = converted[f"installment_{tax_year}"]
         assert isinstance(installment, Decimal)
@@ -265,7 +276,7 @@ def credit(values: Values, layout: Layout) -> Outputs | None:
             applied, refund = _ZERO, _ZERO
         else:
             try:
-                result = beip.apply_credit(installment, liability)
+                result = beip.apply_credit(installment, liability, 0 if floor is None else floor)
             except InputError as error:
                 column = f"tax_liability_{tax_year}"
                 raise _located(error, f"tax year {tax_year}", column) from None
@@ -331,6 +342,8 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
         carryforward_years=carry,
         fractional=False if fractional is None else fractional,
         tax_type="cbt" if tax_type is None else tax_type,
+        ratio_fractional=_get(values, "ratio_fractional"),
+        refund_period_limit=_or(_get(values, "refund_period_limit"), "b3"),
     )
     for column in ("year1_new", "year2_new"):
         _count_limit(values, column, as_number(_get(values, column), column))

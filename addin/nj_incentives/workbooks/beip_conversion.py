@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.law import beip
+from nj_incentives.law import beip, cbt
 from nj_incentives.workbooks.builder import (
     CENT_TOLERANCE,
     NOT_COMPUTED,
@@ -91,7 +91,8 @@ EXAMPLE: Mapping[str, Any] = {
     "transfer_amount": 200_000,
     "consideration": 145_000,
     "discount_rate": 0.05,
-    "discount_years": 1,
+    "sale_date": dt.date(2024, 6, 30),
+    "credit_period_end": dt.date(2025, 6, 30),
     "remote_work_election": True,
     "election_date": dt.date(2023, 6, 30),
     "share_at_facility": 0.25,
@@ -158,6 +159,47 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         "Inputs",
         "Type only in the yellow cells. Money in dollars, percentages as percentages (5%).",
     )
+    i.section("The filer's returns (N.J.S.A. 34:1B-129e.; Form CBT-100 numbering)")
+    i.input(
+        "Month the filer's privilege period ends",
+        "FilerYearEndMonth",
+        Kind.COUNT,
+        "month 1-12",
+        values.get("year_end_month", 12),
+        minimum=1,
+        maximum=12,
+        help="12 for a calendar-year filer, 6 for a June-30 filer. Tax year N is the return for "
+        "the period ending July-December of N or January-June of N+1.",
+    )
+    i.input(
+        "Numbering of tax years",
+        "TaxYearNumbering",
+        Kind.CHOICE,
+        "choice",
+        values.get("numbering", "form"),
+        choices=cbt.TAX_YEAR_NUMBERINGS,
+        help='"form": the Division\'s form year (default); "calendar": the calendar year in '
+        "which the period ends (docs/interpretations.md).",
+    )
+    i.input(
+        "Date the business was approved for the grant",
+        "GrantApprovalDate",
+        Kind.DATE,
+        "date",
+        values.get("grant_approval_date"),
+        help="Must be before 2015-11-09, the enactment of P.L.2015, c.194 (e.). Blank = not "
+        "checked.",
+    )
+    i.input(
+        "Date the business directed the conversion",
+        "DirectionDate",
+        Kind.DATE,
+        "date",
+        values.get("direction_date"),
+        help="Within 180 days of the enactment: 2015-11-09 to 2016-05-07 (e.). Blank = not "
+        "checked.",
+    )
+    i.skip()
     i.section("Approved amounts by the calendar year the grant accrued (N.J.S.A. 34:1B-129e.)")
     i.note("Enter 0 for a year with nothing converted; a blank amount is an error.")
     given = values.get("amounts") or {}
@@ -201,8 +243,9 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
                 Kind.MONEY,
                 "$",
                 name="TaxLiabilities",
-                help="Tax otherwise due for the tax period, before this credit (applied first, "
-                "before all other credits and payments).",
+                help="Tax otherwise due on the return of tax year N (the period end is shown "
+                "on Calculations), before this credit (applied first, before all other "
+                "credits and payments).",
             )
         ],
         {"Tax liability": _by_year(values, "liabilities", TAX_YEARS)},
@@ -249,17 +292,33 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.PERCENT,
         "% a year",
         values.get("discount_rate", 0),
-        help="Annual rate for discounting the 75% minimum to present value (g.(3)); 0% for none.",
+        help="Annual rate for discounting the 75% minimum to present value (g.(3)), at most "
+        "20%; 0% for none.",
     )
     i.input(
-        "Years discounted",
-        "DiscountYears",
-        Kind.NUMBER,
-        "years",
-        values.get("discount_years", 0),
-        minimum=0,
-        maximum=100,
-        help="Years until the credit can be used, for the discounting; 0 for none.",
+        "Date of the sale",
+        "SaleDate",
+        Kind.DATE,
+        "date",
+        values.get("sale_date"),
+        help="The discount to present value runs from the sale to the end of the credit's tax "
+        "period (g.(3)). Blank (with the next) = no discounting.",
+    )
+    i.input(
+        "Last day of the tax period the credit is issued for",
+        "CreditPeriodEnd",
+        Kind.DATE,
+        "date",
+        values.get("credit_period_end"),
+        help="The credit may only be applied in that period (e.): the end of the discounting.",
+    )
+    i.input(
+        "The seller is itself a tax credit transferee",
+        "SellerIsTransferee",
+        Kind.YESNO,
+        "yes/no",
+        values.get("seller_is_transferee", "No"),
+        help="A transferee may not transfer its tax credit to any other party (g.(3)).",
     )
     i.skip()
     i.section("Remote-work election (N.J.S.A. 34:1B-129h.)")
@@ -278,7 +337,8 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.DATE,
         "date",
         values.get("election_date"),
-        help="Must be before 2023-12-31 (h.).",
+        help="On or after 2021-06-04 (the end of the public health emergency, Executive Order "
+        "No. 244) and before 2023-12-31 (h.).",
     )
     i.input(
         "Least share of a full-time employee's time at the facility",
@@ -321,7 +381,7 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         paragraph = beip.conversion_paragraph(year)
         schedules[year] = c.array_table(
             f"{b.fn('NJ_BEIP_CONVERSION_SCHEDULE')}({year},{nth_cell(names['ApprovedAmounts'], n)},"
-            f"{nth_cell(names['ApprovalDates'], n)})",
+            f"{nth_cell(names['ApprovalDates'], n)},GrantApprovalDate,DirectionDate)",
             SCHEDULE_COLUMNS,
             rows=len(paragraph.shares),
             label=f"Accrued in {year}: conversion schedule (N.J.S.A. 34:1B-129e.("
@@ -365,7 +425,7 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     min_price = c.formula(
         "Lowest lawful consideration for the amount sold",
         f'IF(TransferProposed="Yes",{b.fn("NJ_BEIP_TRANSFER_MIN_PRICE")}(TransferAmount,'
-        'DiscountRate,DiscountYears),"")',
+        'DiscountRate,0,SaleDate,CreditPeriodEnd),"")',
         Kind.MONEY,
         "$",
         name="TransferMinPrice",
@@ -373,13 +433,21 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     transfer = c.formula(
         "The proposed sale (OK, or every reason it is not lawful)",
         f'IF(TransferProposed="Yes",{b.fn("NJ_BEIP_TRANSFER_CHECK")}(CertificateAmount,'
-        'TransferAmount,Consideration,DiscountRate,DiscountYears),"no sale proposed")',
+        "TransferAmount,Consideration,DiscountRate,0,SaleDate,CreditPeriodEnd,"
+        'SellerIsTransferee),"no sale proposed")',
         Kind.TEXT,
         "verdict",
         name="TransferVerdict",
     )
     c.skip()
     c.section("Remote-work election (N.J.S.A. 34:1B-129h.)", width=3)
+    c.formula(
+        f"The {REMOTE_WORK_TAX_YEAR} tax period ends",
+        f"{b.fn('NJ_TAX_PERIOD_END')}({REMOTE_WORK_TAX_YEAR},FilerYearEndMonth,TaxYearNumbering)",
+        Kind.DATE,
+        "date",
+        name="Period2022End",
+    )
     credit_2022 = c.formula(
         f"Tax credit for the {REMOTE_WORK_TAX_YEAR} tax period (its installments)",
         credit.cell(TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)).a,
@@ -493,6 +561,7 @@ def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, R
         Column("Tax liability", Kind.MONEY, "$"),
         Column("Credit applied", Kind.MONEY, "$", name="CreditApplied"),
         Column("Refund (overpayment)", Kind.MONEY, "$", name="CreditRefund"),
+        Column("Return: period end", Kind.DATE, "date", name="ReturnPeriodEnds", width=12),
     ]
     c.section(
         "Credit applied against each tax year's liability (N.J.S.A. 34:1B-129f.)",
@@ -529,6 +598,13 @@ def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, R
                 f"=IF({issued}=0,0,{b.fn(function)}({issued},{liability}))",
                 money,
             )
+        cell = found["Return: period end"].cell(n)
+        c.ws.write_formula(
+            cell.row,
+            cell.col,
+            f"={b.fn('NJ_TAX_PERIOD_END')}({year},FilerYearEndMonth,TaxYearNumbering)",
+            b.style("calc", Kind.DATE),
+        )
     for j, column in enumerate(columns):
         c.width(c.VALUE + j, column.width)
         c.numeric_ranges.append(found[column.header])

@@ -100,8 +100,8 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         Kind.DATE,
         "date",
         values.get("agreement_date"),
-        help="Date the grant agreement was entered into (the average cap applies to "
-        "agreements from 2003-07-01, N.J.A.C. 19:31I-1.4(a)).",
+        help="Date the grant agreement was entered into (the $50,000 average cap applies to "
+        "agreements from 2003-07-01, N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)).",
     )
     i.input(
         "Term",
@@ -120,8 +120,8 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         "%",
         values.get("pct"),
         maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS),
-        help="As agreed: 10% to 80% (N.J.S.A. 34:1B-129a.); 0% if the grant is based on "
-        "partners' tax only.",
+        help="As agreed: 10% to 50% (N.J.S.A. 34:1B-129a.), up to 80% with smart growth "
+        "(b.); 0% if the grant is based on partners' tax only.",
     )
     i.input(
         "Grant percentage of partners' estimated tax",
@@ -139,7 +139,8 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         Kind.YESNO,
         "yes/no",
         values.get("smart_growth", False),
-        help="Yes raises the limits of N.J.S.A. 34:1B-129a., b. and 34:1B-134(c).",
+        help="Yes if the grant promotes smart growth: raises the maximum percentages "
+        "(N.J.S.A. 34:1B-129b.) and the combined-grants limit (34:1B-134(c)).",
     )
     i.input(
         "Basis of the combined-grants limit",
@@ -149,6 +150,16 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         values.get("limit_basis", "withholdings"),
         choices=["withholdings", "partners"],
         help="What the 34:1B-134 limit is a share of: withholdings, or partners' estimated tax.",
+    )
+    i.input(
+        "Reading of the $50,000 average cap",
+        "CapMethod",
+        Kind.CHOICE,
+        "choice",
+        values.get("cap_method", "per_year"),
+        choices=beip.CAP_METHODS,
+        help='"per_year": the N.J.A.C. 19:31I-1.4(a) example (default); "whole_term": one test '
+        'over the term; "proportional": the same, every year reduced alike.',
     )
     i.section("Per grant year (one row per year of the term; leave later years blank)")
     other = _given(values, "other_grants")
@@ -239,7 +250,7 @@ def _calculations(b: TemplateBuilder) -> tuple[_Schedule, _Limits]:
     )
     schedule = c.array_table(
         f"{b.fn('NJ_BEIP_GRANT_SCHEDULE')}(Withholdings,NewEmployees,GrantPct,AgreementDate,"
-        "SmartGrowth,PartnerTax,PartnerPct)",
+        "SmartGrowth,PartnerTax,PartnerPct,CapMethod)",
         SCHEDULE_COLUMNS,
         rows=MAX_TERM,
         label="Grant schedule (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a))",
