@@ -126,22 +126,9 @@ def sha256(recalc: Recalculation) -> str:
 def number_formats(recalc: Recalculation) -> dict[tuple[str, str], str]:
     """Each cell's number format, read from the recalculated bytes (read-only, no formulas
     run)."""
-    import openpyxl
+    from nj_incentives.recalc.charts import cell_formats
 
-    if recalc.vetted is None:
-        return {}
-    formats: dict[tuple[str, str], str] = {}
-    book = openpyxl.load_workbook(io.BytesIO(recalc.vetted.data), read_only=True)
-    try:
-        for ws in book.worksheets:
-            for row in ws.iter_rows():
-                for cell in row:
-                    where = getattr(cell, "coordinate", None)
-                    if where is not None and cell.number_format != "General":
-                        formats[(ws.title, where)] = cell.number_format
-    finally:
-        book.close()
-    return formats
+    return cell_formats(recalc)
 
 
 _DATE_FORMAT = re.compile(r"(?:y|d{1,4}|m{1,4}.*d|d.*m)", re.IGNORECASE)

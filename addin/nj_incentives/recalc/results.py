@@ -4,7 +4,9 @@ The results workbook is the source workbook with every formula replaced by its v
 It is made by rewriting the source's worksheet XML, not by re-saving it through a
 spreadsheet library, so everything else is kept exactly: number formats and styles,
 column widths, merged cells, data validation, protection, defined names and the
-Outputs charts (which Excel and LibreOffice redraw from the values). Two parts go:
+Outputs charts, whose caches are rebuilt from the recalculated values (dates as dates:
+:mod:`~nj_incentives.recalc.charts`), so that a viewer that does not recalculate shows
+the real figures. Two parts go:
 the calculation chain (it lists formula cells, and none remain) and, for a
 macro-enabled source, the VBA project (the results are an ``.xlsx``). The input file
 is never written to: the results go to a new path, through a temporary file in the same
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 from xml.parsers import expat
 
+from nj_incentives.recalc.charts import cell_formats, refresh_caches
 from nj_incentives.recalc.engine import (
     CellValue,
     ExcelError,
@@ -351,6 +354,8 @@ def write_values(recalc: Recalculation, target: str | os.PathLike[str]) -> Path:
                     data = _content_types(data, removed)
                 elif lower.endswith(".rels"):
                     data = _relationships(data)
+                elif lower.startswith("xl/charts/chart") and lower.endswith(".xml"):
+                    data = refresh_caches(data, recalc, lambda: cell_formats(recalc))
                 copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
                 copy.compress_type = zipfile.ZIP_DEFLATED
                 copy.external_attr = info.external_attr

@@ -5,17 +5,26 @@
   out of each column's figures).
 - :func:`tornado`: for each varied input, the target output with that input at its low
   and at its high value and every other input at the base case (one at a time), sorted
-  by the swing. Low / base / high: a grid's smallest, base-row (else middle) and largest
-  value; a Monte Carlo draw's P10 / P50 / P90; otherwise (a plain table) the P10 / P50 /
-  P90 of the column across rows, over the first row as the base case.
-- :func:`distribution`: the histogram of the target output.
+  by the swing. The base case is always a real one, named on the chart: the base row's
+  stated input values (a grid or a Monte Carlo draw; a varied column the base row leaves
+  blank takes the grid's middle value or the draws' median, and the label says so), or,
+  for a plain table, the first scenario with the target, by its id. Low / high: a grid's
+  smallest and largest value; a Monte Carlo draw's or a table column's P10 / P90.
+- :func:`distribution`: the histogram of the target output (not for a grid, whose
+  scenarios are chosen, not drawn), only with at least
+  :data:`MIN_HISTOGRAM_VALUES` computed values; bins chosen from the data (numpy's
+  ``"auto"``: the larger of Sturges and Freedman-Diaconis) unless a number is given. P5 /
+  P95 are marked only from :data:`MIN_TAIL_VALUES` values (fewer cannot locate a 5% tail).
 
 Charts are drawn with matplotlib's Agg canvas (no display, no pyplot state) as PNG; the
-XLSX writer draws the same data as native Excel charts (:mod:`~.io`).
+XLSX writer draws the same data as native Excel charts (:mod:`~.io`). Axes and bars carry
+human labels (:func:`label`: "Total grant paid", not ``grant_total``) and money axes are
+in dollars (``$1,250,000``, never a ``1e6`` offset).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,17 +35,27 @@ import pandas as pd
 from nj_incentives.scenarios.columns import Kind, ScenarioError, input_spec
 
 __all__ = [
+    "MIN_HISTOGRAM_VALUES",
+    "MIN_TAIL_VALUES",
     "PERCENTILES",
     "Tornado",
     "charted",
     "distribution",
     "distribution_png",
+    "format_value",
     "input_ranges",
+    "label",
     "numeric_outputs",
     "summary",
     "tornado",
     "tornado_png",
+    "unit",
 ]
+
+#: A histogram needs at least this many computed values (fewer: the chart is not drawn).
+MIN_HISTOGRAM_VALUES = 30
+#: P5 / P95 are marked from this many values (at 100, 5 values lie beyond each).
+MIN_TAIL_VALUES = 100
 
 PERCENTILES = (5, 10, 25, 50, 75, 90, 95)
 _NOT_OUTPUTS = {"id", "label", "error"}
@@ -80,6 +99,129 @@ def summary(results: pd.DataFrame, columns: Sequence[str] | None = None) -> pd.D
     return pd.DataFrame(rows, columns=columns_out)
 
 
+# ======================================================================= labels
+
+_LABELS = {
+    # inputs
+    "agreement_date": "Agreement date",
+    "pct": "Grant percentage of withholdings",
+    "partner_pct": "Grant percentage of partners' tax",
+    "term": "Grant term (years)",
+    "withholdings_growth": "Withholdings growth a year",
+    "partner_tax_growth": "Partners' tax growth a year",
+    "accrual_year": "Accrual year",
+    "conversion_amount": "Amount converted",
+    "approval_date": "Approval date",
+    "operations_start": "Start of operations",
+    "year1_new": "New positions, credit year one",
+    "year2_new": "New positions, credit year two",
+    "periods": "Privilege periods",
+    "liability_growth": "Liability growth a year",
+    "carryforward_years": "Carryforward limit (periods)",
+    # outputs
+    "grant_term": "Grant term (years)",
+    "grant_before_cap_total": "Total grant before the cap",
+    "grant_total": "Total grant paid",
+    "grant_cap_reduction": "Reduction by the average cap",
+    "conversion_paragraph": "Conversion paragraph of 34:1B-129e.",
+    "conversion_first_year": "First tax year of the installments",
+    "conversion_total": "Total converted to credits",
+    "credit_applied_total": "Credit applied against the tax",
+    "credit_refund_total": "Credit refunded as overpayment",
+    "ertc_year1_credit": "ERTC, credit year one",
+    "ertc_year2_credit": "ERTC, credit year two",
+    "ertc_sustained_effort_ratio": "ERTC sustained-effort ratio",
+    "ertc_year1_period": "Period of the year-one credit",
+    "ertc_year2_period": "Period of the year-two credit",
+    "ertc_credits_allowed": "ERTC allowed",
+    "ertc_used": "ERTC used against the tax",
+    "ertc_refunded": "ERTC refunded",
+    "ertc_expired": "ERTC expired",
+    "ertc_carried_forward": "ERTC carried forward",
+}
+_FAMILY_LABELS = (
+    (r"withholdings_(\d+)", "Withholdings, grant year {}"),
+    (r"new_employees_(\d+)", "New employees, grant year {}"),
+    (r"partner_tax_(\d+)", "Partners' estimated tax, grant year {}"),
+    (r"tax_liability_(\d+)", "Tax liability {}"),
+    (r"period_end_(\d+)", "End of privilege period {}"),
+    (r"liability_(\d+)", "Tax liability, period {}"),
+    (r"other_credits_(\d+)", "Other credits, period {}"),
+    (r"minimum_tax_(\d+)", "Minimum tax, period {}"),
+    (r"grant_before_cap_(\d+)", "Grant before the cap, year {}"),
+    (r"grant_(\d+)", "Grant paid, year {}"),
+    (r"installment_(\d+)", "Credit installment {}"),
+    (r"credit_applied_(\d+)", "Credit applied {}"),
+    (r"credit_refund_(\d+)", "Credit refunded {}"),
+    (r"ertc_new_credit_(\d+)", "New ERTC, period {}"),
+    (r"ertc_limit_(\d+)", "ERTC limit, period {}"),
+    (r"ertc_used_(\d+)", "ERTC used, period {}"),
+    (r"ertc_refund_(\d+)", "ERTC refunded, period {}"),
+    (r"ertc_expired_(\d+)", "ERTC expired, period {}"),
+    (r"ertc_carried_out_(\d+)", "ERTC carried out of period {}"),
+)
+_NOT_MONEY = {
+    "grant_term",
+    "conversion_paragraph",
+    "conversion_first_year",
+    "ertc_sustained_effort_ratio",
+    "ertc_year1_period",
+    "ertc_year2_period",
+}
+
+
+def label(column: str) -> str:
+    """A column's name as a person reads it: ``grant_total`` -> "Total grant paid"."""
+    if column in _LABELS:
+        return _LABELS[column]
+    for pattern, text in _FAMILY_LABELS:
+        match = re.fullmatch(pattern, column)
+        if match:
+            return text.format(match.group(1))
+    return column.replace("_", " ").strip().capitalize()
+
+
+def unit(column: str) -> str:
+    """ "money", "fraction" (a percentage), "count" or "number": how to show its values."""
+    found = input_spec(column)
+    if found is not None:
+        kind = found[0].kind
+        if kind is Kind.MONEY:
+            return "money"
+        if kind in (Kind.FRACTION, Kind.GROWTH):
+            return "fraction"
+        return "count" if kind in (Kind.COUNT, Kind.POSITIONS) else "number"
+    if column in _NOT_MONEY:
+        return "number" if column == "ertc_sustained_effort_ratio" else "count"
+    return "money"  # every other result column is an amount of money
+
+
+def format_value(value: float, column: str, whole: bool = False) -> str:
+    """A value as the column's unit shows it: $1,250,000.00, 50%, 12."""
+    if not np.isfinite(value):
+        return "-"
+    kind = unit(column)
+    if kind == "money":
+        text = f"${abs(value):,.0f}" if whole else f"${abs(value):,.2f}"
+        return "-" + text if value < 0 else text
+    if kind == "fraction":
+        return f"{value * 100:,.4g}%"
+    if kind == "count":
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+    return f"{value:,.4g}"
+
+
+def _axis_formatter(column: str):  # type: ignore[no-untyped-def]
+    from matplotlib.ticker import FuncFormatter
+
+    return FuncFormatter(lambda x, _pos: _tex(format_value(x, column, whole=True)))
+
+
+def _tex(text: str) -> str:
+    """Text for matplotlib, which reads a pair of ``$`` as mathematics."""
+    return text.replace("$", r"\$")
+
+
 # ======================================================================= tornado
 
 
@@ -90,6 +232,8 @@ class Tornado:
     target: str
     base_value: float
     table: pd.DataFrame  # input, low, base, high, target_low, target_high, swing
+    #: what the base case is: "scenario 'x' as stated", "the base row's stated inputs"
+    base_label: str = "the base case"
 
 
 def _rounded(value: float, column: str) -> float:
@@ -134,7 +278,9 @@ def input_ranges(
             if values is None:
                 continue
             low, mid, high = np.percentile(values, (10, 50, 90))
-            ranges[column] = tuple(_rounded(v, column) for v in (low, mid, high))  # type: ignore[assignment]
+            given = _numeric([(base or {}).get(column)])
+            centre = float(given[0]) if given is not None else mid
+            ranges[column] = tuple(_rounded(v, column) for v in (low, centre, high))  # type: ignore[assignment]
         if ranges[column][0] == ranges[column][2]:
             del ranges[column]  # does not vary
     return ranges
@@ -145,8 +291,11 @@ def tornado(
     ranges: Mapping[str, tuple[float, float, float]],
     target: str,
     run: Callable[[pd.DataFrame], pd.DataFrame],
+    base_label: str = "the base case",
 ) -> Tornado:
-    """One-at-a-time sensitivity of ``target`` to each input over its (low, high)."""
+    """One-at-a-time sensitivity of ``target`` to each input over its (low, high), every
+    other input at ``base_row`` (the centre of each range: give the base row's own values
+    as the centres, see :func:`input_ranges`, so the base case is that row)."""
     base = {**base_row, **{column: r[1] for column, r in ranges.items()}}
     rows = [dict(base)]
     for column, (low, _, high) in ranges.items():
@@ -176,16 +325,27 @@ def tornado(
         table, columns=["input", "low", "base", "high", "target_low", "target_high", "swing"]
     )
     frame_out = frame_out.sort_values("swing", ascending=False, na_position="last", kind="stable")
-    return Tornado(target, float(values[0]), frame_out.reset_index(drop=True))
+    return Tornado(target, float(values[0]), frame_out.reset_index(drop=True), base_label)
 
 
-def distribution(values: pd.Series, bins: int = 30) -> pd.DataFrame:
-    """Histogram of a result column: bin_low, bin_high, count."""
+def _bin_edges(data: np.ndarray, bins: int | str) -> np.ndarray:
+    """Bin edges from the data (numpy's rule, or ``bins`` equal bins); a single value gets
+    one bin around it."""
+    if float(data.min()) == float(data.max()):
+        centre = float(data.min())
+        half = max(abs(centre) * 0.005, 0.5)
+        return np.array([centre - half, centre + half])
+    return np.histogram_bin_edges(data, bins=bins)
+
+
+def distribution(values: pd.Series, bins: int | str = "auto") -> pd.DataFrame | None:
+    """Histogram of a result column: bin_low, bin_high, count; None with fewer than
+    :data:`MIN_HISTOGRAM_VALUES` computed values (a histogram of a handful says nothing)."""
     data = _floats(values)
     data = data[~np.isnan(data)]
-    if not data.size:
-        return pd.DataFrame(columns=["bin_low", "bin_high", "count"])
-    counts, edges = np.histogram(data, bins=bins)
+    if data.size < MIN_HISTOGRAM_VALUES:
+        return None
+    counts, edges = np.histogram(data, bins=_bin_edges(data, bins))
     return pd.DataFrame({"bin_low": edges[:-1], "bin_high": edges[1:], "count": counts})
 
 
@@ -209,39 +369,56 @@ def charted(result: Tornado) -> pd.DataFrame:
 
 
 def tornado_png(result: Tornado, path: Path) -> None:
-    """The tornado chart as a PNG: bars from the base value to the target at low / high."""
+    """The tornado chart as a PNG: bars from the base value to the target at low / high,
+    each input labelled with its low and high values, the base case named."""
     table = charted(result)
-    figure = _figure(8, max(2.5, 0.45 * len(table) + 1.5))
+    figure = _figure(9, max(2.8, 0.5 * len(table) + 1.9))
     axes = figure.add_subplot()
-    names = list(table["input"])[::-1]
+    names = [
+        _tex(
+            f"{label(str(name))}\n{format_value(low, str(name))} to {format_value(high, str(name))}"
+        )
+        for name, low, high in zip(table["input"], table["low"], table["high"], strict=True)
+    ][::-1]
     lows = table["target_low"].to_numpy()[::-1] - result.base_value
     highs = table["target_high"].to_numpy()[::-1] - result.base_value
     positions = np.arange(len(names))
     axes.barh(positions, lows, left=result.base_value, color="#4c72b0", label="input at low")
     axes.barh(positions, highs, left=result.base_value, color="#dd8452", label="input at high")
     axes.axvline(result.base_value, color="black", linewidth=0.8)
-    axes.set_yticks(positions, names)
-    axes.set_xlabel(f"{result.target} (base case {result.base_value:,.2f})")
-    axes.set_title(f"Tornado: effect of each input on {result.target}")
+    axes.set_yticks(positions, names, fontsize="small")
+    axes.xaxis.set_major_formatter(_axis_formatter(result.target))
+    target = label(result.target)
+    axes.set_xlabel(
+        f"{target}; base case {format_value(result.base_value, result.target)}: {result.base_label}"
+    )
+    axes.set_title(f"Tornado: effect of each input on {target}")
     axes.legend(loc="lower right", fontsize="small")
     figure.tight_layout()
     figure.savefig(path, format="png")
 
 
-def distribution_png(values: pd.Series, target: str, path: Path, bins: int = 30) -> None:
-    """The distribution of the target as a PNG histogram with P5 / P50 / P95 marked."""
+def distribution_png(values: pd.Series, target: str, path: Path, bins: int | str = "auto") -> bool:
+    """The distribution of the target as a PNG histogram with its median marked (and P5 /
+    P95 from :data:`MIN_TAIL_VALUES` values); False (nothing written) with fewer than
+    :data:`MIN_HISTOGRAM_VALUES` values."""
     data = _floats(values)
     data = data[~np.isnan(data)]
+    if data.size < MIN_HISTOGRAM_VALUES:
+        return False
     figure = _figure(8, 4.5)
     axes = figure.add_subplot()
-    if data.size:
-        axes.hist(data, bins=bins, color="#4c72b0", edgecolor="white")
-        for p, style in ((5, ":"), (50, "-"), (95, ":")):
-            q = float(np.percentile(data, p))
-            axes.axvline(q, color="black", linestyle=style, linewidth=1, label=f"P{p} {q:,.2f}")
-        axes.legend(fontsize="small")
-    axes.set_xlabel(target)
+    axes.hist(data, bins=_bin_edges(data, bins), color="#4c72b0", edgecolor="white")
+    marks = ((5, ":"), (50, "-"), (95, ":")) if data.size >= MIN_TAIL_VALUES else ((50, "-"),)
+    for p, style in marks:
+        q = float(np.percentile(data, p))
+        shown = format_value(q, target)
+        axes.axvline(q, color="black", linestyle=style, linewidth=1, label=_tex(f"P{p} {shown}"))
+    axes.legend(loc="best", fontsize="small")
+    axes.xaxis.set_major_formatter(_axis_formatter(target))
+    axes.set_xlabel(label(target))
     axes.set_ylabel("scenarios")
-    axes.set_title(f"Distribution of {target} ({data.size:,} scenarios)")
+    axes.set_title(f"Distribution of {label(target)} ({data.size:,} scenarios)")
     figure.tight_layout()
     figure.savefig(path, format="png")
+    return True

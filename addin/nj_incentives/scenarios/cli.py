@@ -261,8 +261,9 @@ def _run(args: Any) -> int:
 
     summary = analysis.summary(results, analysis.numeric_outputs(results, varied))
     outputs = Outputs(results=results, stamp=stamp, summary=summary)
+    notes: list[str] = []
     if args.target:
-        _charts(args, outputs, base, scenarios, varied, grid, options)
+        notes = _charts(args, outputs, base, scenarios, varied, grid, options)
     refuse_inputs(planned_paths(output, outputs), inputs)
     written = write_results(output, outputs, inputs)
 
@@ -286,6 +287,8 @@ def _run(args: Any) -> int:
                 f"  mean {r['mean']:,.2f}",
                 file=out,
             )
+    for note in notes:
+        print(note, file=out)
     if "seed" in stamp:
         print(f"seed: {stamp['seed']}", file=out)
     for path in written:
@@ -300,6 +303,7 @@ def _run(args: Any) -> int:
             "seed": stamp.get("seed"),
             "target": outputs.target if args.target else None,
             "target_summary": target_line,
+            "notes": notes,
             "written": [str(path) for path in written],
             "stamp": stamp,
         }
@@ -330,12 +334,14 @@ def _charts(
     varied: list[str],
     grid: dict[str, list[object]] | None,
     options: dict[str, Any],
-) -> None:
-    """The tornado and the distribution of ``--target`` (data, PNG renderers)."""
+) -> list[str]:
+    """The tornado and the distribution of ``--target`` (data, PNG renderers); notes on
+    what was not drawn."""
     from nj_incentives.scenarios import analysis
     from nj_incentives.scenarios.columns import ScenarioError, input_spec
     from nj_incentives.scenarios.runner import run_scenarios
 
+    notes: list[str] = []
     target = args.target
     numeric = analysis.numeric_outputs(outputs.results, varied)
     if target not in numeric:
@@ -345,21 +351,35 @@ def _charts(
             + (", ..." if len(numeric) > 12 else "")
         )
     outputs.target = target
-    outputs.distribution = analysis.distribution(outputs.results[target], args.bins)
+    # a grid's scenarios are chosen, not drawn: their histogram is no distribution
+    outputs.distribution = (
+        None if grid is not None else analysis.distribution(outputs.results[target], args.bins)
+    )
     inputs = varied or [
         str(c)
         for c in scenarios.columns
         if input_spec(str(c)) is not None and scenarios[c].nunique(dropna=True) > 1
     ]
-    base_row: dict[str, Any] = {str(k): v for k, v in base.iloc[0].items()} if len(base) else {}
+    columns = set(scenarios.columns)
+    if varied:  # a grid or a draw: the base row's stated inputs
+        base_row: dict[str, Any] = {str(k): v for k, v in base.iloc[0].items()} if len(base) else {}
+        ident = base_row.get("id")
+        where = f"base row {ident!r}" if ident is not None and not pd.isna(ident) else "base row 1"
+        stated = [c for c in varied if c in base_row and not pd.isna(base_row[c])]
+        unstated = [c for c in varied if c not in stated]
+        base_label = f"the inputs stated in {where}"
+        if unstated:
+            middle = "the grid's middle value" if grid is not None else "the median draw"
+            base_label += "; " + ", ".join(analysis.label(c) for c in unstated) + f" at {middle}"
+    else:  # a plain table: the first scenario that has the target, as stated
+        found = outputs.results[target].notna().to_numpy().nonzero()[0]
+        position = int(found[0]) if len(found) else 0
+        base_row = {str(k): v for k, v in scenarios.iloc[position].items()}
+        ident = outputs.results["id"].iloc[position] if "id" in outputs.results else None
+        base_label = f"scenario {ident!r} as stated" if ident is not None else "row 1 as stated"
     ranges = analysis.input_ranges(scenarios, inputs, grid=grid, base=base_row)
     renderers: dict[str, Any] = {}
     if ranges:
-        columns = set(scenarios.columns)
-        if not varied:  # a plain table: the first row that has the target
-            found = outputs.results[target].notna().to_numpy().nonzero()[0]
-            picked = scenarios.iloc[int(found[0]) if len(found) else 0]
-            base_row = {str(k): v for k, v in picked.items()}
         row = {k: v for k, v in base_row.items() if k in columns}
 
         def run(frame: pd.DataFrame) -> pd.DataFrame:
@@ -367,11 +387,23 @@ def _charts(
                 frame, **{**options, "keep": [c for c in options["keep"] if c in frame]}
             )
 
-        result = analysis.tornado(row, ranges, target, run)
+        result = analysis.tornado(row, ranges, target, run, base_label)
         outputs.tornado = result
         renderers["tornado"] = lambda path: analysis.tornado_png(result, path)
+    else:
+        notes.append("tornado not drawn: no numeric input varies")
     values = outputs.results[target]
-    renderers["distribution"] = lambda path: analysis.distribution_png(
-        values, target, path, args.bins
-    )
+    if outputs.distribution is not None:
+        renderers["distribution"] = lambda path: analysis.distribution_png(
+            values, target, path, args.bins
+        )
+    elif grid is not None:
+        notes.append("distribution not drawn: a grid's scenarios are chosen, not drawn")
+    else:
+        count = int(pd.to_numeric(values, errors="coerce").notna().sum())
+        notes.append(
+            f"distribution not drawn: {count:,} computed value(s) of {target}; a histogram "
+            f"needs at least {analysis.MIN_HISTOGRAM_VALUES}"
+        )
     outputs.pngs = renderers
+    return notes

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nj_incentives.scenarios.analysis import Tornado, charted
+from nj_incentives.scenarios.analysis import Tornado, charted, format_value, label, unit
 from nj_incentives.scenarios.columns import ScenarioError
 
 __all__ = [
@@ -345,14 +345,19 @@ def _write_charts(workbook: Any, outputs: Outputs, formats: dict[str, Any]) -> N
     if outputs.tornado is not None:
         table = charted(outputs.tornado)
         base = outputs.tornado.base_value
-        sheet.write_string(row, 0, f"Tornado: {target} (base case)", formats["bold"])
+        sheet.write_string(
+            row, 0, f"Tornado: {label(target)}, base case: {outputs.tornado.base_label}",
+            formats["bold"],
+        )  # fmt: skip
         _number(sheet, row, 1, base, formats["money"])
         header = ["input", "low", "base", "high", "target_low", "target_high", "swing"]
         sheet.write_row(row + 1, 0, [*header, "delta_low", "delta_high"], formats["header"])
         first = row + 2
         numbers = table[header[1:]].to_numpy(dtype=np.float64)
         for i, (name, figures) in enumerate(zip(table["input"], numbers, strict=True)):
-            sheet.write_string(first + i, 0, str(name))
+            key = str(name)
+            low_high = f"{format_value(figures[0], key)} to {format_value(figures[2], key)}"
+            sheet.write_string(first + i, 0, f"{label(key)} ({low_high})")
             for c, value in enumerate(figures, 1):
                 _number(sheet, first + i, c, float(value))
             _number(sheet, first + i, 7, float(figures[3]) - base)  # target_low
@@ -371,9 +376,12 @@ def _write_charts(workbook: Any, outputs: Outputs, formats: dict[str, Any]) -> N
                 options["overlap"] = 100  # both bars of an input start at the base case
             chart.add_series(options)
         height = max(300, 32 * len(table) + 120)
-        chart.set_title({"name": f"Tornado: change in {target} from the base case"})
+        money = '"$"#,##0;-"$"#,##0' if unit(target) == "money" else "#,##0"
+        chart.set_title({"name": f"Tornado: change in {label(target)} from the base case"})
         chart.set_y_axis({"reverse": True})
-        chart.set_x_axis({"name": f"{target} minus the base case", "num_format": "#,##0"})
+        chart.set_x_axis(
+            {"name": f"{label(target)} minus the base case ({base:,.2f})", "num_format": money}
+        )
         chart.set_legend({"position": "bottom"})
         chart.set_size({"width": 760, "height": height})
         sheet.insert_chart(row, 11, chart)
@@ -389,7 +397,8 @@ def _write_charts(workbook: Any, outputs: Outputs, formats: dict[str, Any]) -> N
             sheet.write_number(first + i, 0, float(low), formats["money"])
             sheet.write_number(first + i, 1, float(high), formats["money"])
             sheet.write_number(first + i, 2, int(count))
-            sheet.write_string(first + i, 3, f"{low:,.0f}")
+            low_text = format_value(low, target, whole=True)
+            sheet.write_string(first + i, 3, f"{low_text} to {format_value(high, target, True)}")
         last = first + max(len(bins), 1) - 1
         chart = workbook.add_chart({"type": "column"})
         chart.add_series(
@@ -401,8 +410,8 @@ def _write_charts(workbook: Any, outputs: Outputs, formats: dict[str, Any]) -> N
                 "fill": {"color": "#4C72B0"},
             }
         )
-        chart.set_title({"name": f"Distribution of {target}"})
-        chart.set_x_axis({"name": f"{target} (bin from)"})
+        chart.set_title({"name": f"Distribution of {label(target)} ({counts.sum():,} scenarios)"})
+        chart.set_x_axis({"name": label(target)})
         chart.set_y_axis({"name": "scenarios"})
         chart.set_legend({"none": True})
         chart.set_size({"width": 760, "height": 360})

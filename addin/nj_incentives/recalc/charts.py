@@ -1,0 +1,171 @@
+"""The charts of a results workbook carry the recalculated values, and dates as dates.
+
+A chart part (``xl/charts/chartN.xml``) keeps, beside each series' cell references, a
+cache of their values: what a viewer that does not recalculate (a file preview, a
+phone, a PDF export of the cached file, Python readers) shows. The template builder
+writes the charts before any value exists, so their caches hold zeros, and a category
+range of dates caches serial numbers under the format ``General``. :func:`refresh_caches`
+rewrites each cache from the recalculation:
+
+- a value range (``c:val``, or numeric categories): ``c:numCache`` with every computed
+  number, the cells' number format as its ``formatCode``, blank cells left out;
+- a category range whose cells are dates (their number format is a date format): a text
+  reference (``c:strRef`` over the same cells) whose cache holds each date as the
+  workbook shows it (``2024-12-31``), and the category axis takes the cells' date format,
+  so the axis reads as dates, never 45657.
+
+Only the caches change: the references, series, colours and layout are kept byte for
+byte. The chart XML is produced by this package's builder (or Excel); it is parsed with
+regular expressions over well-formed elements, never executed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Mapping
+
+from nj_incentives.recalc.engine import CellValue, Recalculation
+
+__all__ = ["cell_formats", "refresh_caches"]
+
+_NUM_REF = re.compile(
+    rb"<c:numRef>\s*<c:f>(?P<ref>[^<]*)</c:f>\s*(?:<c:numCache>.*?</c:numCache>|<c:numCache/>)?"
+    rb"\s*</c:numRef>",
+    re.DOTALL,
+)
+_CAT = re.compile(rb"<c:cat>.*?</c:cat>", re.DOTALL)
+_CAT_AXIS_FORMAT = re.compile(rb"(<c:catAx>(?:(?!</c:catAx>).)*?)<c:numFmt [^>]*/>", re.DOTALL)
+_DATE_FORMAT = re.compile(r"(?:y|d{1,4}|m{1,4}.*d|d.*m)", re.IGNORECASE)
+
+
+def cell_formats(recalc: Recalculation) -> dict[tuple[str, str], str]:
+    """Each cell's number format other than General, read from the recalculated bytes
+    (openpyxl, read-only: no formulas run)."""
+    import io
+
+    import openpyxl
+
+    if recalc.vetted is None:
+        return {}
+    formats: dict[tuple[str, str], str] = {}
+    book = openpyxl.load_workbook(io.BytesIO(recalc.vetted.data), read_only=True)
+    try:
+        for ws in book.worksheets:
+            for row in ws.iter_rows():
+                for cell in row:
+                    where = getattr(cell, "coordinate", None)
+                    if where is not None and cell.number_format != "General":
+                        formats[(ws.title, where)] = cell.number_format
+    finally:
+        book.close()
+    return formats
+
+
+def _is_date_format(number_format: str) -> bool:
+    plain = re.sub(r'"[^"]*"|\[[^\]]*\]', "", number_format)
+    return bool(_DATE_FORMAT.search(plain)) and "0" not in plain
+
+
+def _cells(recalc: Recalculation, reference: str) -> list[tuple[str, str, CellValue]]:
+    """(sheet, cell, value) of each cell of a reference, row by row."""
+    from nj_incentives.recalc.engine import _cell_name, _range_bounds, split_reference
+
+    sheet, cells = split_reference(reference, recalc.sheets)
+    cells = cells.replace("$", "").upper()
+    (r1, c1), (r2, c2) = _range_bounds(cells if ":" in cells else f"{cells}:{cells}")
+    return [
+        (sheet, _cell_name(r, c), recalc.values.get((sheet, _cell_name(r, c))))
+        for r in range(r1, r2 + 1)
+        for c in range(c1, c2 + 1)
+    ]
+
+
+def _number(value: CellValue) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def _v(number: float) -> str:
+    return repr(int(number)) if number.is_integer() and abs(number) < 1e15 else repr(number)
+
+
+def refresh_caches(
+    data: bytes,
+    recalc: Recalculation,
+    formats: Callable[[], Mapping[tuple[str, str], str]],
+) -> bytes:
+    """The chart XML ``data`` with every cache rebuilt from ``recalc`` (see the module
+    docstring); ``formats()`` gives each cell's number format (read once, on demand)."""
+    from nj_incentives.excel import date_from_serial
+
+    known: dict[tuple[str, str], str] | None = None
+    date_formats: list[str] = []
+
+    def number_format(sheet: str, cell: str) -> str:
+        nonlocal known
+        if known is None:
+            known = dict(formats())
+        return known.get((sheet, cell), "General")
+
+    def rebuild(match: re.Match[bytes], category: bool) -> bytes:
+        reference = html.unescape(match.group("ref").decode("utf-8"))
+        try:
+            cells = _cells(recalc, reference)
+        except (ValueError, KeyError):
+            return match.group(0)  # a reference this workbook cannot resolve: as it was
+        if not cells:
+            return match.group(0)
+        first_format = number_format(cells[0][0], cells[0][1])
+        escaped = html.escape(reference, quote=False)
+        if category and _is_date_format(first_format):
+            date_formats.append(first_format)
+            points = []
+            for index, (_sheet, _cell, value) in enumerate(cells):
+                number = _number(value)
+                day = date_from_serial(number) if number is not None else None
+                if day is not None:
+                    points.append(f'<c:pt idx="{index}"><c:v>{day.isoformat()}</c:v></c:pt>')
+            body = f'<c:ptCount val="{len(cells)}"/>' + "".join(points)
+            return (
+                f"<c:strRef><c:f>{escaped}</c:f><c:strCache>{body}</c:strCache></c:strRef>"
+            ).encode()
+        points = []
+        for index, (_sheet, _cell, value) in enumerate(cells):
+            number = _number(value)
+            if number is not None:
+                points.append(f'<c:pt idx="{index}"><c:v>{_v(number)}</c:v></c:pt>')
+        code = html.escape(first_format, quote=False)
+        body = f'<c:formatCode>{code}</c:formatCode><c:ptCount val="{len(cells)}"/>'
+        return (
+            f"<c:numRef><c:f>{escaped}</c:f><c:numCache>{body}{''.join(points)}</c:numCache>"
+            "</c:numRef>"
+        ).encode()
+
+    def categories(match: re.Match[bytes]) -> bytes:
+        return _NUM_REF.sub(lambda m: rebuild(m, True), match.group(0))
+
+    placeholder: list[bytes] = []
+
+    def hold(match: re.Match[bytes]) -> bytes:
+        placeholder.append(categories(match))
+        return b"\x00CAT%d\x00" % (len(placeholder) - 1)
+
+    held = _CAT.sub(hold, data)
+    held = _NUM_REF.sub(lambda m: rebuild(m, False), held)
+    out = re.sub(rb"\x00CAT(\d+)\x00", lambda m: placeholder[int(m.group(1))], held)
+    if date_formats:  # the category axis shows the dates as the cells do
+        code = html.escape(date_formats[0], quote=True).encode()
+        out = _CAT_AXIS_FORMAT.sub(
+            lambda m: m.group(1) + b'<c:numFmt formatCode="' + code + b'" sourceLinked="0"/>',
+            out,
+        )
+        # a text axis, one label per period: not a time scale that rounds to months
+        out = re.sub(
+            rb"(<c:catAx>(?:(?!</c:catAx>).)*?)<c:auto val=\"1\"/>",
+            rb'\1<c:auto val="0"/>',
+            out,
+            flags=re.DOTALL,
+        )
+    return out
