@@ -350,3 +350,18 @@ def test_the_calc_command_reads_a_namespaced_template(tmp_path: Path) -> None:
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_script_refuses_an_xlwings_without_the_async_api(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    book = FakeBook(DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx")
+    script = lite.nj_reenter_formulas.__wrapped__  # type: ignore[attr-defined]
+    monkeypatch.setattr(lite.xw, "__version__", "0.33.20")  # Lite's default for new workbooks
+    asyncio.run(script(book))
+    assert "needs xlwings 0.37.5 or later" in capsys.readouterr().out
+    assert all(not s.written and not s.written_arrays for s in book.sheets)
+    monkeypatch.setattr(lite.xw, "__version__", "0.37.8")
+    asyncio.run(script(book))
+    assert "Re-entered" in capsys.readouterr().out
+    assert any(s.written for s in book.sheets)

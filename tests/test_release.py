@@ -12,6 +12,7 @@ from __future__ import annotations
 import email
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -31,16 +32,36 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+_NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    ".hypothesis",
+    "out",
+    "node_modules",
+    ".ci-*",
+)
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """sdist and wheel, built as a release is (the wheel from the sdist)."""
+    """sdist and wheel, built as a release is (the wheel from the sdist), from a private
+    copy of the sources: a build writes build/ and *.egg-info into its source folder, and
+    two test workers may build at once."""
+    sources = tmp_path_factory.mktemp("sources") / "nj-incentives"
+    shutil.copytree(REPOSITORY, sources, ignore=_NOT_SOURCES)
     out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(REPOSITORY)],
-        check=True,
+    done = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(sources)],
         capture_output=True,
         text=True,
     )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     return out
 
 

@@ -25,6 +25,7 @@ sheet: unprotect the template's sheets first (Review > Unprotect Sheet; no passw
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,7 +36,18 @@ from nj_incentives import excel
 from nj_incentives.excel import *  # noqa: F403  (every NJ_* function, registered)
 from nj_incentives.spelling import calls, respell
 
-__all__ = [*excel.CATALOG, "Reentered", "nj_reenter_formulas", "reenter", "runtime_namespace"]
+__all__ = [
+    *excel.CATALOG,
+    "REENTER_NEEDS",
+    "Reentered",
+    "nj_reenter_formulas",
+    "reenter",
+    "runtime_namespace",
+]
+
+
+#: The xlwings the script needs: ``Sheet.get_used_range`` is new in 0.37.5.
+REENTER_NEEDS = (0, 37, 5)
 
 
 def runtime_namespace() -> str:
@@ -145,5 +157,16 @@ async def nj_reenter_formulas(book: xw.BookAsync) -> None:
     """Re-enter every NJ_* formula of this workbook so that Excel binds them to the
     loaded add-in's functions (run it once after opening a template; unprotect the
     sheets first: Review > Unprotect Sheet, no password)."""
+    if _version(xw.__version__) < REENTER_NEEDS:
+        print(
+            f"nj_reenter_formulas needs xlwings {'.'.join(map(str, REENTER_NEEDS))} or later "
+            f"(this workbook runs {xw.__version__}): put xlwings==0.37.8 in requirements.txt "
+            "and restart xlwings Lite (Menu > Restart)."
+        )
+        return
     done = await reenter(book)
     print(done.summary())
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", text)[:3])

@@ -147,8 +147,9 @@ LITE: tuple[Step, ...] = (
         "lite-requirements",
         "requirements.txt",
         (
-            "In Lite's requirements.txt tab: xlwings==0.37.8 and nj-incentives (once published;",
-            "today the HTTPS URL of the wheel), then Menu > Restart.",
+            "In Lite's requirements.txt tab: nj-incentives (once published; today the HTTPS URL",
+            "of the wheel) and xlwings==0.37.8 (the re-enter script needs 0.37.5+);",
+            "then Menu > Restart.",
         ),
     ),
     Step(
