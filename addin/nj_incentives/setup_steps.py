@@ -80,7 +80,8 @@ CLASSIC: tuple[Step, ...] = (
         (
             f"Python 3.11+. Today: pip install path\\to\\{WHEEL}",
             "(the wheel built from the repository with python -m build).",
-            "Once published: pip install nj-incentives. This installs xlwings 0.37 and pywin32.",
+            "Once published: pip install nj-incentives. This installs xlwings and pywin32",
+            "(the classic add-in is tested with xlwings 0.37.x; nj-incentives doctor checks).",
         ),
     ),
     Step(
