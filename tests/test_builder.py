@@ -140,10 +140,12 @@ def test_every_sheet_is_protected_and_only_inputs_are_unlocked(demo: Path) -> No
             for cell in row:
                 if not cell.protection.locked:
                     unlocked.append(f"{sheet.title}!{cell.coordinate}")
-    # 4 single inputs (C5:C8) and 5 years x 2 columns (C12:D16)
-    singles = [f"Inputs!C{r}" for r in range(5, 9)]
-    table = [f"Inputs!{c}{r}" for r in range(12, 17) for c in "CD"]
-    assert sorted(unlocked) == sorted(singles + table)
+    # the 6 engagement fields (C6:C11), 4 single inputs (C14:C17) and 5 years x 2
+    # columns (C21:D25)
+    engagement = [f"Inputs!C{r}" for r in range(6, 12)]
+    singles = [f"Inputs!C{r}" for r in range(14, 18)]
+    table = [f"Inputs!{c}{r}" for r in range(21, 26) for c in "CD"]
+    assert sorted(unlocked) == sorted(engagement + singles + table)
 
 
 def test_every_input_has_the_input_style_and_validation(demo: Path) -> None:
@@ -160,20 +162,20 @@ def test_every_input_has_the_input_style_and_validation(demo: Path) -> None:
                 assert cell.fill.fgColor.rgb == "FF" + INPUT_FILL[1:].upper(), cell.coordinate
                 assert cell.font.color.rgb == "FF0000FF", cell.coordinate
                 assert cell.coordinate in validated, cell.coordinate
-    assert sheet["B5"].value == "%"  # units beside every input
-    assert sheet["C5"].number_format == "0.00%"
-    assert sheet["C6"].number_format == "yyyy-mm-dd"
+    assert sheet["B14"].value == "%"  # units beside every input
+    assert sheet["C14"].number_format == "0.00%"
+    assert sheet["C15"].number_format == "yyyy-mm-dd"
 
 
 def test_percent_validation_rejects_whole_numbers(demo: Path) -> None:
     sheet = openpyxl.load_workbook(demo)["Inputs"]
     rules = {str(dv.sqref): dv for dv in sheet.data_validations.dataValidation}
-    pct = rules["C5"]
+    pct = rules["C14"]
     assert (pct.type, pct.formula1, pct.formula2) == ("decimal", "0", "1")  # between 0% and 100%
     assert "not 50" in pct.error
-    assert rules["C7"].type == "list"
-    assert rules["C7"].formula1 == '"withholdings,partners"'
-    assert rules["C8"].formula1 == '"Yes,No"'
+    assert rules["C16"].type == "list"
+    assert rules["C16"].formula1 == '"withholdings,partners"'
+    assert rules["C17"].formula1 == '"Yes,No"'
 
 
 def test_config_sheet_names_the_udf_module(demo: Path) -> None:
@@ -193,11 +195,11 @@ def test_about_sheet_states_version_and_law(demo: Path) -> None:
 
 def test_the_table_function_is_one_array_formula(demo: Path) -> None:
     book = openpyxl.load_workbook(demo)
-    formula = book["Calculations"]["C5"].value
-    assert formula.ref == "C5:E10"
+    formula = book["Calculations"]["C7"].value
+    assert formula.ref == "C7:E12"
     assert formula.text == "=NJ_DEMO_SCHEDULE(Amounts,GrantPct)"
-    assert book["Calculations"]["D4"].value == "$"  # units above the table
-    assert book.defined_names["MasterCheck"].attr_text == "Checks!$C$4"
+    assert book["Calculations"]["D6"].value == "$"  # units above the table
+    assert book.defined_names["MasterCheck"].attr_text == "Checks!$C$5"
 
 
 def test_rebuilds_are_identical(demo: Path, tmp_path: Path) -> None:
@@ -220,31 +222,31 @@ def test_fingerprint_sees_a_changed_input(demo: Path, tmp_path: Path) -> None:
 def test_the_demo_recalculates_headlessly(demo: Path, tmp_path: Path) -> None:
     result = recalculate(demo, FUNCTIONS)
     # grants: 100,000 x 50% = 50,000; 200,000 x 50% = 100,000; 300,000 x 50% = 150,000
-    assert result.value("Calculations!C5:E5") == [["Year", "Grant", "Cumulative"]]
-    assert result.value("Calculations!D6:D8") == [[50000.0], [100000.0], [150000.0]]
-    assert result.value("Calculations!D9:E10") == [[None, None], [None, None]]
+    assert result.value("Calculations!C7:E7") == [["Year", "Grant", "Cumulative"]]
+    assert result.value("Calculations!D8:D10") == [[50000.0], [100000.0], [150000.0]]
+    assert result.value("Calculations!D11:E12") == [[None, None], [None, None]]
     assert result.value("TotalGrant") == 300000.0  # 50,000 + 100,000 + 150,000
-    assert result.value("Outputs!C3") == 300000.0
+    assert result.value("Outputs!C5") == 300000.0
     assert result.value("MasterCheck") is True
     out = write_values(result, tmp_path / "demo.results.xlsx")
-    assert openpyxl.load_workbook(out)["Outputs"]["C3"].value == 300000
+    assert openpyxl.load_workbook(out)["Outputs"]["C5"].value == 300000
 
 
 def test_a_bad_input_fails_the_master_check_with_the_message(tmp_path: Path) -> None:
     bad = build_demo(tmp_path / "bad.xlsx", pct=50)
     result = recalculate(bad, FUNCTIONS)
-    assert result.value("Calculations!C5") == "pct = 50: must be a fraction (50% = 0.5)"
+    assert result.value("Calculations!C7") == "pct = 50: must be a fraction (50% = 0.5)"
     assert result.value("MasterCheck") is False
     # the table's own check fails; its body is blank (no number in it is wrong); the total
     # is not computed, so the check that uses it fails too
-    assert result.value("Checks!C7:C9") == [[False], [True], [False]]
+    assert result.value("Checks!C8:C10") == [[False], [True], [False]]
     assert result.value("TotalGrant") == NOT_COMPUTED  # not a total of 0
-    assert result.error_cells()[0][0] == "Calculations!C5"
+    assert result.error_cells()[0][0] == "Calculations!C7"
 
 
 def test_office_js_namespace(tmp_path: Path) -> None:
     path = build_demo(tmp_path / "officejs.xlsx", namespace="XLWINGS")
-    formula = openpyxl.load_workbook(path)["Calculations"]["C5"].value
+    formula = openpyxl.load_workbook(path)["Calculations"]["C7"].value
     assert formula.text == "=XLWINGS.NJ_DEMO_SCHEDULE(Amounts,GrantPct)"
     assert recalculate(path, FUNCTIONS).value("MasterCheck") is True
 

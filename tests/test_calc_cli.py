@@ -77,7 +77,7 @@ def test_the_main_job_recalculates_the_bundled_examples(main_job: dict[str, Any]
 def test_the_results_workbook_holds_values_not_formulas(main_job: dict[str, Any]) -> None:
     results = main_job["folder"] / "out" / "ertc-form-313-example-results.xlsx"
     book = openpyxl.load_workbook(results)
-    assert book["Checks"]["C4"].value is True  # the master check, as a value
+    assert book["Checks"]["C5"].value is True  # the master check, as a value
     assert not [
         cell.coordinate
         for ws in book.worksheets
@@ -85,9 +85,9 @@ def test_the_results_workbook_holds_values_not_formulas(main_job: dict[str, Any]
         for cell in row
         if cell.data_type == "f"
     ]
-    assert book["Outputs"]["A18"].value == "Credit carried forward after the last period"
-    assert book["Outputs"]["C18"].value == 800.0
-    assert book["Outputs"]["C18"].number_format == "#,##0.00;[Red]-#,##0.00"
+    assert book["Outputs"]["A19"].value == "Credit carried forward after the last period"
+    assert book["Outputs"]["C19"].value == 800.0
+    assert book["Outputs"]["C19"].number_format == "#,##0.00;[Red]-#,##0.00"
 
 
 def test_the_bundled_examples_are_never_modified(main_job: dict[str, Any]) -> None:

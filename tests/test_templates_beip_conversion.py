@@ -148,12 +148,12 @@ def test_a_whole_number_percentage_fails_with_the_hint(tmp_path: Path) -> None:
     assert any(e.function == "NJ_BEIP_REMOTE_WORK_CHECK" for e in result.function_errors)
 
 
-def test_a_missing_year_fails_with_the_message(tmp_path: Path) -> None:
-    liabilities = {k: v for k, v in EXAMPLE["liabilities"].items() if k != 2019}
-    result = filled(tmp_path, amounts={**EXAMPLE["amounts"], 2016: None}, liabilities=liabilities)
-    assert result.value("MasterCheck") is False
-    assert result.value("Conversion2016")[0][0].startswith("#VALUE! amount = (blank): is required")
-    assert result.value("TotalCredit") == NOT_COMPUTED
+def test_a_blank_year_converts_nothing(tmp_path: Path) -> None:
+    # 2016's 300,000 left blank: its schedule is all zeros and the total drops by it
+    result = filled(tmp_path, amounts={**EXAMPLE["amounts"], 2016: None})
+    assert result.value("MasterCheck") is True
+    assert {row[2] for row in result.value("Conversion2016")[1:]} == {0}
+    assert result.value("TotalCredit") == 2890000.56 - 300000
 
 
 def test_a_missing_liability_fails_where_a_credit_needs_it(tmp_path: Path) -> None:
@@ -193,7 +193,7 @@ def test_no_transfer_and_no_election_pass(tmp_path: Path) -> None:
 def test_the_blank_template_fails_until_its_questions_are_answered() -> None:
     result = recalculate(TEMPLATE)
     assert result.value("MasterCheck") is False
-    # approved amounts start at 0: the schedules and the matrix compute; the transfer and
+    # approved amounts start blank (none): the schedules and the matrix compute; the transfer and
     # remote-work questions are blank, and their checks fail until answered
     assert result.value("TotalCredit") == 0
     failed = [label for label, _cite, ok in checks(result) if ok is not True]

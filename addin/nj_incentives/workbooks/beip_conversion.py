@@ -102,7 +102,7 @@ EXAMPLE: Mapping[str, Any] = {
 def build(
     path: str | Path, values: Mapping[str, Any] | None = None, function_namespace: str = ""
 ) -> Path:
-    """Write the template to ``path`` (blank inputs, approved amounts 0), or a filled
+    """Write the template to ``path`` (blank inputs), or a filled
     workbook with ``values`` (keys as in :data:`EXAMPLE`)."""
     values = values or {}
     with TemplateBuilder(
@@ -201,10 +201,9 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
     )
     i.skip()
     i.section("Approved amounts by the calendar year the grant accrued (N.J.S.A. 34:1B-129e.)")
-    i.note("Enter 0 for a year with nothing converted; a blank amount is an error.")
+    i.note("Leave a year blank when nothing accrued in it was converted: blank counts as 0.")
     given = values.get("amounts") or {}
-    # a year not given is 0; a year given as None stays blank (an error the checks show)
-    amounts = [given.get(year, 0) for year in ACCRUAL_YEARS]
+    amounts = [given.get(year) for year in ACCRUAL_YEARS]
     i.input_table(
         [f"Accrued in {year}" for year in ACCRUAL_YEARS],
         [
@@ -214,7 +213,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
                 "$",
                 name="ApprovedAmounts",
                 help="Grant accrued in the year but not paid, as approved for conversion to "
-                "tax credits; 0 if none.",
+                "tax credits; blank (or 0) if none.",
             ),
             Column(
                 "Approval date",
@@ -259,6 +258,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.YESNO,
         "yes/no",
         _yes_no(values, "transfer_proposed"),
+        prompt="Certificate sale proposed?",
         help="Yes to check a proposed sale or assignment below; No if none.",
     )
     i.input(
@@ -267,6 +267,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.MONEY,
         "$",
         values.get("certificate_amount"),
+        prompt="Credit on the certificate",
         help="Tax credit issued on the transfer certificate (what remains of it, if part was "
         "already sold).",
     )
@@ -328,6 +329,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.YESNO,
         "yes/no",
         _yes_no(values, "remote_work_election"),
+        prompt="Remote-work election made?",
         help="Yes if the business elected to waive the 60% on-site requirement for "
         "2022-07-01 to 2023-12-31.",
     )
@@ -346,6 +348,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.PERCENT,
         "%",
         values.get("share_at_facility"),
+        prompt="Least share of time at facility",
         help="Through the 2023 tax period; at least 10% (h.(1)).",
     )
 
@@ -376,11 +379,19 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     c = b.calculations
     c.title("Calculations", "Formulas only: every figure comes from the NJ_* functions.")
     names = b.names
+    c.section("Approved amounts converted (a blank approved amount converts nothing)")
+    converted = c.formula_table(
+        [Column("Amount converted", Kind.MONEY, "$", name="AmountsConverted")],
+        [[_blank_is_zero(nth_cell(names["ApprovedAmounts"], n))] for n in range(len(ACCRUAL_YEARS))],
+        row_labels=[f"Accrued in {year}" for year in ACCRUAL_YEARS],
+    )["Amount converted"]
+    c.skip()
     schedules: dict[int, Ref] = {}
     for n, year in enumerate(ACCRUAL_YEARS):
         paragraph = beip.conversion_paragraph(year)
+        amount = converted.cell(n).a
         schedules[year] = c.array_table(
-            f"{b.fn('NJ_BEIP_CONVERSION_SCHEDULE')}({year},{nth_cell(names['ApprovedAmounts'], n)},"
+            f"{b.fn('NJ_BEIP_CONVERSION_SCHEDULE')}({year},{amount},"
             f"{nth_cell(names['ApprovalDates'], n)},GrantApprovalDate,DirectionDate)",
             SCHEDULE_COLUMNS,
             rows=len(paragraph.shares),
@@ -506,7 +517,7 @@ def _matrix(
     for j, year in enumerate(ACCRUAL_YEARS):
         c.ws.write_number(c.row, c.VALUE + 1 + j, year, header)
     c.ws.write_string(c.row, c.VALUE + 1 + len(ACCRUAL_YEARS), "Total credit issued", header)
-    c.ws.set_row(c.row, 30)
+    c.heights[c.row] = 30
     accrual_years = Ref(c.name, c.row, c.VALUE + 1, c.row, c.VALUE + len(ACCRUAL_YEARS))
     c.row += 1
     for j in range(len(ACCRUAL_YEARS) + 1):
@@ -614,6 +625,12 @@ def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, R
     return found
 
 
+def _blank_is_zero(cell: str) -> str:
+    """A blank approved amount converts nothing (text or an error still reaches the
+    function, which rejects it with its message)."""
+    return f"IF(ISBLANK({cell}),0,{cell})"
+
+
 def _total(ref: Ref) -> str:
     """The sum of ``ref`` when every cell is a number, else :data:`NOT_COMPUTED`.
 
@@ -682,8 +699,8 @@ def _outputs(b: TemplateBuilder, calc: _Calculations) -> None:
 
 def _checks(b: TemplateBuilder, calc: _Calculations) -> None:
     b.check(
-        "An approved amount (0 if none) is given for every accrual year",
-        f"COUNT(ApprovedAmounts)={len(ACCRUAL_YEARS)}",
+        "Every approved amount is a number, or blank for none",
+        "COUNT(ApprovedAmounts)+COUNTBLANK(ApprovedAmounts)=ROWS(ApprovedAmounts)",
         "N.J.S.A. 34:1B-129e.",
     )
     b.check(

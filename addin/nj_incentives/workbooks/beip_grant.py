@@ -130,6 +130,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         "%",
         values.get("partner_pct", 0),
         maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX),
+        prompt="Grant % of partners' tax",
         help="As agreed: 10% to 30%, 50% with smart growth (N.J.S.A. 34:1B-129a., b.); "
         "0% if not used.",
     )
@@ -149,6 +150,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         "choice",
         values.get("limit_basis", "withholdings"),
         choices=["withholdings", "partners"],
+        prompt="Basis of the combined limit",
         help="What the 34:1B-134 limit is a share of: withholdings, or partners' estimated tax.",
     )
     i.input(

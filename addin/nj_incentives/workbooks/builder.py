@@ -47,6 +47,7 @@ from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from nj_incentives import LAW_CURRENT_TO, __version__, setup_steps
+from nj_incentives.workbooks import page
 
 __all__ = [
     "ABOUT",
@@ -93,6 +94,13 @@ NOT_COMPUTED = "not computed: see Checks"
 #: characters; sub-namespaces are separated by dots).
 _FUNCTION_NAMESPACE = re.compile(r"(?=.{1,32}$)[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_]*)*")
 
+#: The row (0-based) of every sheet's engagement band, below its title and subtitle.
+BAND_ROW = 2
+#: The width of the About sheet's text column, characters.
+ABOUT_TEXT_WIDTH = 95.0
+#: Its height: two lines.
+BAND_HEIGHT = 32.0
+
 #: Tolerance of the money checks: half a cent.
 CENT_TOLERANCE = 0.005
 
@@ -126,6 +134,65 @@ NUMBER_FORMATS: dict[Kind, str] = {
 }
 
 NUMERIC_KINDS = frozenset({Kind.MONEY, Kind.PERCENT, Kind.DATE, Kind.COUNT, Kind.YEAR, Kind.NUMBER})
+
+
+@dataclass(frozen=True)
+class EngagementField:
+    """One engagement field on Inputs; its defined ``name`` is the contract with the memo,
+    the results workbook and the run stamp."""
+
+    key: str
+    label: str
+    name: str
+    kind: Kind
+    unit: str
+    help: str
+
+
+#: The engagement fields every template's Inputs carries, in order (``key``: the key
+#: in a template's ``values["engagement"]``).
+ENGAGEMENT_FIELDS: tuple[EngagementField, ...] = (
+    EngagementField(
+        "client", "Client", "EngagementClient", Kind.TEXT, "name", "The taxpayer, as on its returns."
+    ),
+    EngagementField(
+        "entity_id",
+        "Entity ID",
+        "EngagementEntityId",
+        Kind.TEXT,
+        "id",
+        "The filing entity's New Jersey tax ID or FEIN (typed as text: 12-3456789).",
+    ),
+    EngagementField(
+        "period",
+        "Tax period(s)",
+        "EngagementPeriod",
+        Kind.TEXT,
+        "text",
+        "The tax period or periods this workpaper covers, e.g. 2023-01-01 to 2027-12-31.",
+    ),
+    EngagementField(
+        "preparer", "Prepared by", "EngagementPreparer", Kind.TEXT, "name", "Who prepared it."
+    ),
+    EngagementField(
+        "reviewer", "Reviewed by", "EngagementReviewer", Kind.TEXT, "name", "Who reviewed it."
+    ),
+    EngagementField(
+        "date",
+        "Date",
+        "EngagementDate",
+        Kind.DATE,
+        "date",
+        "The date of the workpaper (prepared or last reviewed).",
+    ),
+)
+
+#: The defined name of the engagement band's text (on Inputs; every sheet shows it).
+ENGAGEMENT_LINE = "EngagementLine"
+
+#: The workbook's font: Arial 10 (Excel's metrics for it are LibreOffice's for its
+#: metric twin, Liberation Sans; Calibri has no such twin installed by default).
+FONT, FONT_SIZE = "Arial", 10
 
 # The palette: one input style, and the conventional FAST roles.
 INPUT_FONT = "#0000FF"
@@ -251,6 +318,8 @@ class Column:
     maximum: float | dt.date | None = None
     help: str = ""
     width: float = 16
+    #: the title of the input prompt when the header is longer than Excel's 32 characters
+    prompt: str = ""
 
 
 # --------------------------------------------------------------------------- styles
@@ -273,6 +342,7 @@ class Styles:
         "note",
         "check",
         "link",
+        "band",
     )
 
     def __init__(self, workbook: Workbook) -> None:
@@ -287,7 +357,7 @@ class Styles:
 
     @staticmethod
     def _properties(role: str, kind: Kind | None) -> dict[str, Any]:
-        props: dict[str, Any] = {"font_name": "Calibri", "font_size": 11, "valign": "top"}
+        props: dict[str, Any] = {"font_name": FONT, "font_size": FONT_SIZE, "valign": "top"}
         if kind is not None:
             props["num_format"] = NUMBER_FORMATS[kind]
         if role == "input_key":  # the colour key's sample of the input style: locked
@@ -318,7 +388,7 @@ class Styles:
         elif role == "unit":
             props.update(italic=True, font_color=UNIT_FONT)
         elif role == "title":
-            props.update(bold=True, font_size=16, font_color=HEADER_FILL)
+            props.update(bold=True, font_size=14, font_color=HEADER_FILL)
         elif role == "subtitle":
             props.update(italic=True, font_color=UNIT_FONT)
         elif role == "section":
@@ -329,6 +399,12 @@ class Styles:
             props.update(bold=True, align="center", border=1, border_color=BORDER_COLOR)
         elif role == "link":
             props.update(font_color="#375623")
+        elif role == "label":
+            props.update(text_wrap=True)
+        elif role == "band":
+            props.update(
+                bold=True, font_color=HEADER_FILL, text_wrap=True, bottom=1, bottom_color=HEADER_FILL
+            )
         return props
 
 
@@ -347,32 +423,61 @@ class SheetWriter:
         self.row = 0
         self.widths: dict[int, float] = {self.LABEL: 46, self.UNIT: 12, self.VALUE: 16}
         self.numeric_ranges: list[Ref] = []
+        #: row -> height (points) set at :meth:`finish`
+        self.heights: dict[int, float] = {}
+        #: (row, text, column) of each wrapped label: its row grows to fit
+        self.wrapped: list[tuple[int, str, int]] = []
+        #: (row, col, text) of each note, merged across the sheet at :meth:`finish`
+        self.notes: list[tuple[int, int, str]] = []
+        #: rows where a section starts: page breaks keep a section on one page if it fits
+        self.blocks: list[int] = []
+        self.max_col = self.VALUE
+        #: a section heading waits for its table (they print on one page)
+        self._heading = False
+        #: None: portrait or landscape, whichever prints larger
+        self.landscape: bool | None = None
 
     # -- text
     def title(self, text: str, subtitle: str = "") -> None:
-        self.ws.write_string(self.row, 0, text, self.builder.style("title"))
-        self.ws.set_row(self.row, 24)
-        self.row += 1
+        """The sheet's title (row 1), subtitle (row 2) and the engagement band (row 3):
+        the three rows repeated at the top of every printed page. On the Inputs sheet the
+        engagement fields follow."""
+        self.ws.write_string(0, 0, text, self.builder.style("title"))
+        self.heights[0] = 24
+        self.heights[BAND_ROW] = BAND_HEIGHT
         if subtitle:
-            self.ws.write_string(self.row, 0, subtitle, self.builder.style("subtitle"))
-            self.row += 1
-        self.row += 1
+            self.ws.write_string(1, 0, subtitle, self.builder.style("subtitle"))
+        self.row = BAND_ROW + 2
+        if self.name == INPUTS:
+            self.builder.write_engagement(self)
 
     def section(self, text: str, width: int = 3) -> None:
+        self.blocks.append(self.row)
+        self._heading = True
         for col in range(width):
             self.ws.write_blank(self.row, col, None, self.builder.style("section"))
         self.ws.write_string(self.row, 0, text, self.builder.style("section"))
+        self.max_col = max(self.max_col, width - 1)
         self.row += 1
 
     def note(self, text: str, col: int = 0) -> None:
-        self.ws.write_string(self.row, col, text, self.builder.style("note"))
+        """A line of instructions, wrapped across the sheet's width (its row grows to
+        fit, so it never runs into the table below)."""
+        self.notes.append((self.row, col, text))
         self.row += 1
 
     def skip(self, rows: int = 1) -> None:
         self.row += rows
 
+    def _block(self) -> None:
+        """A table starts: with the heading above it, or a block of its own."""
+        if not self._heading:
+            self.blocks.append(self.row)
+        self._heading = False
+
     def width(self, col: int, width: float) -> None:
         self.widths[col] = max(self.widths.get(col, 0), width)
+        self.max_col = max(self.max_col, col)
 
     # -- inputs
     def input(
@@ -387,9 +492,11 @@ class SheetWriter:
         minimum: float | dt.date | None = None,
         maximum: float | dt.date | None = None,
         help: str = "",
+        prompt: str = "",
     ) -> Ref:
         """One input cell: label, units, the value in the input style, its validation and
-        its workbook-level ``name``."""
+        its workbook-level ``name``. ``prompt``: the input prompt's title, for a label
+        longer than Excel's 32 characters (the label then opens the prompt's text)."""
         ref = Ref(self.name, self.row, self.VALUE)
         self._label_unit(label, unit)
         self._write_value(ref, value, kind, "input")
@@ -398,7 +505,15 @@ class SheetWriter:
             ref.col,
             ref.row,
             ref.col,
-            validation(kind, label, choices=choices, minimum=minimum, maximum=maximum, help=help),
+            validation(
+                kind,
+                label,
+                choices=choices,
+                minimum=minimum,
+                maximum=maximum,
+                help=help,
+                prompt=prompt,
+            ),
         )
         self.builder.input_cells.append(ref)
         self.builder.define_name(name, ref)
@@ -412,18 +527,21 @@ class SheetWriter:
         values: Mapping[str, Sequence[object]] | None = None,
         *,
         label_header: str = "",
+        offset: int = 0,
     ) -> dict[str, Ref]:
         """A table of inputs: a header row, a units row, one row per label; each column
         validated and named (``Column.name``). Returns the data range of each column by
-        header."""
+        header. ``offset``: columns left free between the units and the first input
+        column (for the caller to fill)."""
         values = values or {}
-        self._table_header(label_header, columns)
+        self._block()
+        self._table_header(label_header, columns, offset=offset)
         first = self.row
         for i, row_label in enumerate(row_labels):
             self.ws.write_string(first + i, self.LABEL, row_label)
         found: dict[str, Ref] = {}
         for j, column in enumerate(columns):
-            col = self.VALUE + j
+            col = self.VALUE + offset + j
             ref = Ref(self.name, first, col, first + len(row_labels) - 1, col)
             given = list(values.get(column.header, ()))
             for i in range(len(row_labels)):
@@ -442,6 +560,7 @@ class SheetWriter:
                     minimum=column.minimum,
                     maximum=column.maximum,
                     help=column.help,
+                    prompt=column.prompt,
                 ),
             )
             self.width(col, column.width)
@@ -521,6 +640,7 @@ class SheetWriter:
         legacy array formula ``{=F()}`` (#N/A padding everywhere)."""
         if label:
             self.section(label, width=self.VALUE + len(columns))
+        self._block()
         top = self.row
         if not header_from_function:
             self._table_header("", columns, units=True)
@@ -530,6 +650,9 @@ class SheetWriter:
                 self.ws.write_string(top, self.VALUE + j, column.unit, self.builder.style("unit"))
             top += 1
         data_top = top + (1 if header_from_function else 0)
+        if header_from_function:
+            for j, column in enumerate(columns):
+                self.wrapped.append((top, column.header, self.VALUE + j))
         ref = Ref(self.name, top, self.VALUE, data_top + rows - 1, self.VALUE + len(columns) - 1)
         anchor_style = (
             self.builder.style("header")
@@ -585,6 +708,7 @@ class SheetWriter:
         role: str = "calc",
     ) -> dict[str, Ref]:
         """A table of ordinary formulas (one per cell), with headers and units above."""
+        self._block()
         self._table_header("", columns, units=True)
         first = self.row
         found: dict[str, Ref] = {}
@@ -640,30 +764,46 @@ class SheetWriter:
         )
         chart.set_x_axis({"name": x_title})
         chart.set_legend({"position": "bottom"})
-        self.ws.insert_chart(
-            self.row, 0, chart, {"x_scale": 1.6, "y_scale": 1.25, "object_position": 1}
+        # as wide as the sheet's columns (so it prints inside the print area), and as
+        # tall as the rows it stands on (kept on one page)
+        pixels = sum(
+            page.column_points(self.widths.get(col, page.DEFAULT_WIDTH)) / 0.75
+            for col in range(self.max_col + 1)
         )
-        self.row += height_rows
+        self._block()
+        self.ws.insert_chart(
+            self.row,
+            0,
+            chart,
+            {
+                "x_scale": pixels / 480,
+                "y_scale": height_rows * page.DEFAULT_ROW_PIXELS / 288,
+                "object_position": 1,
+            },
+        )
+        self.row += height_rows + 1
 
     # -- helpers
     def _label_unit(self, label: str, unit: str) -> None:
-        self.ws.write_string(self.row, self.LABEL, label)
+        self.ws.write_string(self.row, self.LABEL, label, self.builder.style("label"))
+        self.wrapped.append((self.row, label, self.LABEL))
         if unit:
             self.ws.write_string(self.row, self.UNIT, unit, self.builder.style("unit"))
 
     def _table_header(
-        self, label_header: str, columns: Sequence[Column], units: bool = True
+        self, label_header: str, columns: Sequence[Column], units: bool = True, offset: int = 0
     ) -> None:
         header = self.builder.style("header")
         self.ws.write_string(self.row, self.LABEL, label_header, header)
         for j, column in enumerate(columns):
-            self.ws.write_string(self.row, self.VALUE + j, column.header, header)
-        self.ws.set_row(self.row, 30)
+            self.ws.write_string(self.row, self.VALUE + offset + j, column.header, header)
+            self.wrapped.append((self.row, column.header, self.VALUE + offset + j))
+        self.heights[self.row] = max(self.heights.get(self.row, 0), 30)
         self.row += 1
         if units:
             for j, column in enumerate(columns):
                 self.ws.write_string(
-                    self.row, self.VALUE + j, column.unit, self.builder.style("unit")
+                    self.row, self.VALUE + offset + j, column.unit, self.builder.style("unit")
                 )
             self.row += 1
 
@@ -704,7 +844,34 @@ class SheetWriter:
                     "format": fail,
                 },
             )
+        self._write_notes_and_band()
+        self.builder.page_setup(self.ws, self.layout())
         self.ws.protect("", {"format_columns": True, "format_rows": True})
+
+    def layout(self) -> page.Layout:
+        """The sheet's contents as its page setup sees them."""
+        heights = page.wrapped_heights(
+            ((row, text, self.widths.get(col, page.DEFAULT_WIDTH)) for row, text, col in self.wrapped),
+            self.heights,
+        )
+        return page.Layout(
+            last_row=max(self.row - 1, BAND_ROW),
+            last_col=self.max_col,
+            widths=self.widths,
+            heights=heights,
+            blocks=self.blocks,
+            repeat_rows=(0, BAND_ROW),
+            landscape=self.landscape,
+        )
+
+    def _write_notes_and_band(self) -> None:
+        note = self.builder.style("note")
+        for row, col, text in self.notes:
+            last = max(self.max_col, col + 1)
+            self.ws.merge_range(row, col, row, last, text, note)
+            width = page.merged_note_width(self.widths, col, last)
+            self.heights[row] = max(self.heights.get(row, 0), page.text_height(text, width))
+        self.builder.write_band(self.ws, self.max_col)
 
 
 def validation(
@@ -715,8 +882,13 @@ def validation(
     minimum: float | dt.date | None = None,
     maximum: float | dt.date | None = None,
     help: str = "",
+    prompt: str = "",
 ) -> dict[str, Any]:
-    """The data validation of an input of ``kind``: what Excel accepts and what it says."""
+    """The data validation of an input of ``kind``: what Excel accepts and what it says.
+
+    The input prompt's title is ``prompt``, or the label when it fits Excel's 32
+    characters; a longer label needs a ``prompt`` written to fit, and then opens the
+    prompt's text, so nothing is cut. Texts too long for Excel are refused, not cut."""
     rule: dict[str, Any]
     if kind is Kind.MONEY:
         low = 0 if minimum is None else minimum
@@ -773,17 +945,33 @@ def validation(
         message = "Enter at most 255 characters."
     else:
         raise ValueError(f"{label}: {kind} is not an input kind")
+    body = help or message
+    if len(label) > PROMPT_TITLE_LIMIT or (prompt and prompt != label):
+        body = f"{label}. {body}"
     rule.update(
         {
             "ignore_blank": True,
             "error_type": "stop",
             "error_title": "Invalid input",
-            "error_message": message[:255],
-            "input_title": label[:32],
-            "input_message": (help or message)[:255],
+            "error_message": _fits(message, 255, label, "error message"),
+            "input_title": _fits(prompt or label, PROMPT_TITLE_LIMIT, label, "prompt title"),
+            "input_message": _fits(body, 255, label, "prompt text"),
         }
     )
     return rule
+
+
+#: Excel's limit on a data-validation prompt's title.
+PROMPT_TITLE_LIMIT = 32
+
+
+def _fits(text: str, limit: int, label: str, what: str) -> str:
+    if len(text) > limit:
+        hint = " (give the input a prompt= title)" if what == "prompt title" else ""
+        raise ValueError(
+            f"{label!r}: the {what} has {len(text)} characters, Excel shows {limit}{hint}: {text!r}"
+        )
+    return text
 
 
 def _formula(text: str) -> str:
@@ -814,8 +1002,11 @@ class TemplateBuilder:
         template_id: str,
         description: str = "",
         function_namespace: str = "",
+        engagement: Mapping[str, object] | None = None,
     ) -> None:
         self.path = Path(path)
+        #: the engagement fields' values (keys as in :data:`ENGAGEMENT_FIELDS`); blank if none
+        self.engagement = dict(engagement or {})
         self.title = title
         self.template_id = template_id
         self.description = description
@@ -832,6 +1023,11 @@ class TemplateBuilder:
                 "strings_to_numbers": False,
                 "strings_to_formulas": False,
                 "strings_to_urls": False,
+                # Arial 10: LibreOffice prints it with Liberation Sans, whose metrics are
+                # Arial's, so the PDFs the tests render paginate as Excel prints
+                "default_format_properties": {"font_name": FONT, "font_size": FONT_SIZE},
+                "default_row_height": page.DEFAULT_ROW_PIXELS,
+                "default_column_width": 64,
             },
         )
         self.workbook.set_properties(
@@ -881,6 +1077,67 @@ class TemplateBuilder:
         self.names[name] = ref.a
         self.workbook.define_name(name, "=" + ref.a)
 
+    # -- the engagement and the page
+    def write_engagement(self, writer: SheetWriter) -> None:
+        """The engagement fields, first on Inputs, each a text input (the date a date)
+        with its defined name."""
+        writer.section("Engagement (printed at the top of every page)")
+        for field in ENGAGEMENT_FIELDS:
+            writer.input(
+                field.label,
+                field.name,
+                field.kind,
+                field.unit,
+                self.engagement.get(field.key),
+                help=field.help,
+            )
+        writer.skip()
+
+    def write_band(self, ws: Worksheet, last_col: int) -> None:
+        """Row 3 of a sheet: the engagement by formula, across the printed width. On
+        Inputs it is the formula, named :data:`ENGAGEMENT_LINE`; elsewhere a reference."""
+        style = self.style("band")
+        last_col = max(last_col, 1)
+        ws.merge_range(BAND_ROW, 0, BAND_ROW, last_col, "", style)
+        if ws.get_name() == INPUTS:
+            parts = [
+                f'"{field.label}: "&'
+                + (
+                    f'IF(ISNUMBER({field.name}),TEXT({field.name},"yyyy-mm-dd"),"")'
+                    if field.kind is Kind.DATE
+                    else field.name
+                )
+                for field in ENGAGEMENT_FIELDS
+            ]
+            ws.write_formula(
+                BAND_ROW, 0, "=" + '&"   |   "&'.join(parts), style, self.engagement_line()
+            )
+            self.define_name(ENGAGEMENT_LINE, Ref(INPUTS, BAND_ROW, 0))
+        else:
+            ws.write_formula(BAND_ROW, 0, f"={ENGAGEMENT_LINE}", style, self.engagement_line())
+
+    def engagement_line(self) -> str:
+        """What the band's formula shows for the values built in (its cached value, so
+        that a reader that does not recalculate shows the same line)."""
+        shown = []
+        for field in ENGAGEMENT_FIELDS:
+            value = self.engagement.get(field.key)
+            if isinstance(value, (dt.date, dt.datetime)):
+                text = f"{value:%Y-%m-%d}"
+            else:
+                text = "" if value is None else str(value)
+            shown.append(f"{field.label}: {text}")
+        return "   |   ".join(shown)
+
+    def page_setup(self, ws: Worksheet, layout: page.Layout) -> None:
+        page.setup(
+            ws,
+            layout,
+            title=self.title,
+            template_id=self.template_id,
+            version=__version__,
+        )
+
     # -- checks
     def check(self, label: str, formula: str, citation: str = "") -> None:
         """A check: ``formula`` must be TRUE. An error counts as FALSE."""
@@ -910,18 +1167,33 @@ class TemplateBuilder:
     def _write_about(self) -> None:
         ws, style = self.about_sheet, self.style
         row = 0
+        widths = {0: 40.0, 1: ABOUT_TEXT_WIDTH}
+        heights: dict[int, float] = {0: 24, BAND_ROW: BAND_HEIGHT}
+        blocks: list[int] = []
 
         def line(text: str = "", role: str | None = None, value: str | None = None) -> None:
             nonlocal row
             if value is None:
-                if text:
+                if text and role in (None, "note"):  # a paragraph across both columns
+                    ws.merge_range(row, 0, row, 1, text, style("note"))
+                    width = page.merged_note_width(widths, 0, 1)
+                    heights[row] = page.text_height(text, width)
+                elif text:
                     ws.write_string(row, 0, text, style(role) if role else style("note"))
+                    if role == "section":
+                        blocks.append(row)
             else:
                 ws.write_string(row, 0, text, style("label"))
                 ws.write_string(row, 1, value, style("note"))
+                needed = max(page.text_height(text, widths[0]), page.text_height(value, widths[1]))
+                if needed > page.DEFAULT_ROW_HEIGHT + 2:
+                    heights[row] = needed
             row += 1
 
         line(self.title, "title")
+        line("Read this page before using the workbook.", "subtitle")
+        self.write_band(ws, 1)
+        row = BAND_ROW + 2
         line(self.description or "", "note")
         line()
         line("Package", value=f"nj-incentives {__version__}")
@@ -1005,8 +1277,14 @@ class TemplateBuilder:
             line("Sources", "section")
             for source in self._sources:
                 line(source)
-        ws.set_column(0, 0, 40)
-        ws.set_column(1, 1, 110, style("note"))
+        ws.set_column(0, 0, widths[0])
+        ws.set_column(1, 1, widths[1], style("note"))
+        self.page_setup(
+            ws,
+            page.Layout(
+                last_row=row - 1, last_col=1, widths=widths, heights=heights, blocks=blocks
+            ),
+        )
         ws.protect("", {"format_columns": True, "format_rows": True})
 
     def _write_checks(self) -> None:
@@ -1018,11 +1296,14 @@ class TemplateBuilder:
             "Every check must be TRUE; the master check is TRUE only when all are.",
             style("subtitle"),
         )
-        ws.write_string(3, 0, "Master check", style("section"))
-        ws.write_string(3, 1, "", style("section"))
-        first, last = 6, 6 + max(len(self.checks), 1) - 1
+        self.write_band(ws, 2)
+        top = BAND_ROW + 2
+        ws.write_string(top, 0, "Master check", style("section"))
+        ws.write_string(top, 1, "", style("section"))
+        first = top + 3
+        last = first + max(len(self.checks), 1) - 1
         column = Ref(CHECKS, first, 2, last, 2)
-        master = Ref(CHECKS, 3, 2)
+        master = Ref(CHECKS, top, 2)
         ws.write_formula(
             master.row, master.col, f"=AND({column.local})", style("check", Kind.CHECK)
         )
@@ -1053,9 +1334,27 @@ class TemplateBuilder:
                 2,
                 {"type": "cell", "criteria": "!=", "value": "TRUE", "format": fail},
             )
-        ws.set_column(0, 0, 70)
-        ws.set_column(1, 1, 28)
-        ws.set_column(2, 2, 12)
+        widths = {0: 70.0, 1: 28.0, 2: 12.0}
+        for col, width in widths.items():
+            ws.set_column(col, col, width)
+        heights = page.wrapped_heights(
+            (
+                (first + i, text, widths[col])
+                for i, check in enumerate(self.checks)
+                for col, text in ((0, check.label), (1, check.citation))
+            ),
+            {0: 24, BAND_ROW: BAND_HEIGHT},
+        )
+        self.page_setup(
+            ws,
+            page.Layout(
+                last_row=last,
+                last_col=2,
+                widths=widths,
+                heights=heights,
+                repeat_rows=(0, first - 1),  # the master check and the header on every page
+            ),
+        )
         ws.freeze_panes(first, 0)
         ws.protect("", {"format_columns": True, "format_rows": True})
 
@@ -1078,6 +1377,19 @@ class TemplateBuilder:
         ws.set_column(0, 0, 16)
         ws.set_column(1, 1, 24)
         ws.set_column(3, 3, 100)
+        widths = {0: 16.0, 1: 24.0, 2: page.DEFAULT_WIDTH, 3: 100.0}
+        self.page_setup(
+            ws,
+            page.Layout(
+                last_row=max(len(written), len(notes)) - 1,
+                last_col=3,
+                widths=widths,
+                heights=page.wrapped_heights(
+                    (row, text, widths[3]) for row, text in enumerate(notes)
+                ),
+                repeat_rows=None,  # column A holds the add-in's keys only: no engagement band
+            ),
+        )
         ws.protect("", {"format_columns": True, "format_rows": True})
 
     # -- closing

@@ -245,6 +245,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.YESNO,
         "yes/no",
         _flag(values.get("in_qualified_municipality")),
+        prompt="In a qualified municipality?",
         help="Under the Municipal Rehabilitation and Economic Recovery Act (Camden).",
     )
     i.input(
@@ -253,6 +254,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.YESNO,
         "yes/no",
         _flag(values.get("receives_uez_benefit")),
+        prompt="Receives a UEZ benefit?",
         help="Yes bars the credit (a.).",
     )
     i.input(
@@ -261,6 +263,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.YESNO,
         "yes/no",
         _flag(values.get("prior_credit_period_at_location")),
+        prompt="Earlier 24-month credit period?",
         help="Only a single 24-month continuous credit period per location (d.).",
     )
     i.note(
@@ -275,6 +278,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.DATE,
         "date",
         values.get("operations_start"),
+        prompt="Operations began",
         help="Credit year one is the first twelve calendar months after this date (e.).",
     )
     i.input(
@@ -293,6 +297,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.YESNO,
         "yes/no",
         _flag(values.get("s_corporation", False)),
+        prompt="New Jersey S corporation?",
         help="Selects the S corporation column of the minimum tax (P.L.2011, c.84).",
     )
     i.input(
@@ -301,6 +306,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.MONEY,
         "$",
         values.get("group_payroll", 0),
+        prompt="Payroll of the group",
         help="Total payroll of the group; $5,000,000 or more sets a $2,000 minimum "
         "(N.J.A.C. 18:7-3.4(b)1). 0 if not in a group.",
     )

@@ -1,0 +1,197 @@
+"""Every template and filled example prints as a reviewer would sign it (issue 13 item 1).
+
+All six workbooks are rendered to PDF in ONE LibreOffice headless call (its own profile
+directory), then each page is read back with pdftotext. The workbooks use Arial, which
+LibreOffice prints with its metric twin Liberation Sans, so the pages are Excel's.
+
+What is checked, per page: the page header (template, version) and footer (sheet, "page
+x of y"); the engagement band repeated at the top (so no page is a spill of columns
+cut off the right of another); per sheet, the number of pages; and per section of each
+sheet that fits on a page, that its last row prints on the page of its heading (no table
+starts at the foot of one page and ends on the next).
+
+To look at the pages: ``soffice --headless --convert-to pdf workbooks/*.xlsx`` then
+``pdftoppm -r 60 -png FILE.pdf page``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from nj_incentives import __version__
+from nj_incentives.workbooks import page
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workbooks.builder import CONFIG
+from tooling import need
+
+WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
+    DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES
+]
+
+#: Pages per sheet, the same for a template and its example (the layout is fixed; the
+#: ERTC roster prints its 250 rows whether filled or not).
+PAGES: dict[str, dict[str, int]] = {
+    "beip-grant-schedule": {
+        "About": 2,
+        "Inputs": 1,
+        "Calculations": 1,
+        "Outputs": 1,
+        "Checks": 1,
+        CONFIG: 1,
+    },
+    "beip-credit-conversion": {
+        "About": 2,
+        "Inputs": 2,
+        "Calculations": 3,
+        "Outputs": 1,
+        "Checks": 2,
+        CONFIG: 1,
+    },
+    "ertc-form-313": {
+        "About": 2,
+        "Inputs": 1,
+        "Calculations": 2,
+        "Outputs": 1,
+        "Checks": 1,
+        CONFIG: 1,
+    },
+}
+
+
+def _template(path: Path) -> str:
+    return path.stem.removesuffix("-example")
+
+
+@pytest.fixture(scope="module")
+def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
+    """file stem -> the text of each page of its PDF."""
+    soffice = need("soffice", "renders the templates to PDF")
+    pdftotext = need("pdftotext", "reads the rendered pages back")
+    folder = tmp_path_factory.mktemp("print")
+    for path in WORKBOOKS:
+        shutil.copy(path, folder / path.name)
+    profile = folder / "profile"
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--norestore",
+            "--convert-to",
+            "pdf",
+            "--outdir",
+            str(folder / "pdf"),
+            *(str(folder / path.name) for path in WORKBOOKS),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    pages = {}
+    for path in WORKBOOKS:
+        pdf = folder / "pdf" / f"{path.stem}.pdf"
+        assert pdf.exists(), f"LibreOffice wrote no PDF for {path.name}"
+        text = subprocess.run(
+            [pdftotext, "-layout", str(pdf), "-"],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+        pages[path.stem] = [p for p in text.split("\f") if p.strip()]
+    return pages
+
+
+def _sheet(page_text: str) -> str:
+    found = re.search(r"Sheet: (\S+)", page_text)
+    assert found, f"a page without its footer:\n{page_text[:400]}"
+    return found.group(1)
+
+
+@pytest.mark.parametrize("path", WORKBOOKS, ids=lambda path: path.stem)
+def test_every_page_has_its_header_footer_and_the_engagement(
+    pdfs: dict[str, list[str]], path: Path
+) -> None:
+    pages = pdfs[path.stem]
+    title = openpyxl.load_workbook(path).properties.title
+    for number, text in enumerate(pages, 1):
+        assert f"Page {number} of {len(pages)}" in text
+        assert title in text
+        assert f"Template {_template(path)}, nj-incentives {__version__}" in text
+        if _sheet(text) != CONFIG:
+            # the band, repeated on every page: a page without it is columns cut off
+            # the right-hand side of another page
+            assert "Client:" in text and "Reviewed by:" in text, (number, _sheet(text))
+
+
+@pytest.mark.parametrize("path", WORKBOOKS, ids=lambda path: path.stem)
+def test_pages_per_sheet(pdfs: dict[str, list[str]], path: Path) -> None:
+    counted = Counter(_sheet(text) for text in pdfs[path.stem])
+    assert dict(counted) == PAGES[_template(path)]
+
+
+def _sections(path: Path) -> list[tuple[str, str, str, int]]:
+    """(sheet, heading, the label of its last row, rows) of each section of each sheet
+    (a heading is a bold cell in column A filled with the section colour)."""
+    book = openpyxl.load_workbook(path)
+    found = []
+    for ws in book.worksheets:
+        headings = [
+            cell.row
+            for cell in ws["A"]
+            if cell.value and cell.fill.fill_type and cell.fill.fgColor.rgb == "FFD9E1F2"
+        ]
+        last = ws.max_row
+        for n, row in enumerate(headings):
+            end = headings[n + 1] - 1 if n + 1 < len(headings) else last
+            labels = [
+                (r, str(ws.cell(r, 1).value))
+                for r in range(row + 1, end + 1)
+                if isinstance(ws.cell(r, 1).value, str) and ws.cell(r, 1).value.strip()
+            ]
+            if labels:
+                found.append((ws.title, str(ws.cell(row, 1).value), labels[-1][1], end - row + 1))
+    return found
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.mark.parametrize("path", WORKBOOKS, ids=lambda path: path.stem)
+def test_no_section_that_fits_a_page_is_cut(pdfs: dict[str, list[str]], path: Path) -> None:
+    pages = [_squash(text) for text in pdfs[path.stem]]
+    sheets = [_sheet(text) for text in pdfs[path.stem]]
+    checked = 0
+    for sheet, heading, last_label, rows in _sections(path):
+        if rows > 30:  # longer than a page: it runs on, under the repeated titles
+            continue
+        start = _squash(heading)[:40]
+        where = [n for n, text in enumerate(pages) if sheets[n] == sheet and start in text]
+        assert where, f"{sheet}: section {heading!r} is not printed"
+        ending = _squash(last_label)[:16]
+        assert ending in pages[where[0]], (
+            f"{sheet}: section {heading!r} starts on page {where[0] + 1} but its last row "
+            f"{last_label!r} is not on it"
+        )
+        checked += 1
+    assert checked >= 5  # the check looked at something
+
+
+def test_the_print_scale_is_readable() -> None:
+    """Fit to one page wide, but never so small that a reviewer needs a magnifier."""
+    for path in WORKBOOKS:
+        book = openpyxl.load_workbook(path)
+        for ws in book.worksheets:
+            scale: Any = ws.page_setup.scale
+            assert scale is None or int(scale) >= 30, (path.name, ws.title, scale)
+            assert ws.print_area, (path.name, ws.title)
+            assert ws.page_setup.paperSize in (None, page.PAPER, str(page.PAPER))
