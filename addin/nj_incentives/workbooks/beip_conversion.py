@@ -168,6 +168,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         values.get("year_end_month", 12),
         minimum=1,
         maximum=12,
+        prompt="Month the period ends",
         help="12 for a calendar-year filer, 6 for a June-30 filer. Tax year N is the return for "
         "the period ending July-December of N or January-June of N+1.",
     )
@@ -187,6 +188,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.DATE,
         "date",
         values.get("grant_approval_date"),
+        prompt="Grant approval date",
         help="Must be before 2015-11-09, the enactment of P.L.2015, c.194 (e.). Blank = not "
         "checked.",
     )
@@ -196,6 +198,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.DATE,
         "date",
         values.get("direction_date"),
+        prompt="Conversion direction date",
         help="Within 180 days of the enactment: 2015-11-09 to 2016-05-07 (e.). Blank = not "
         "checked.",
     )
@@ -311,6 +314,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.DATE,
         "date",
         values.get("credit_period_end"),
+        prompt="End of the credit's tax period",
         help="The credit may only be applied in that period (e.): the end of the discounting.",
     )
     i.input(
@@ -319,6 +323,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         Kind.YESNO,
         "yes/no",
         values.get("seller_is_transferee", "No"),
+        prompt="Seller is a transferee?",
         help="A transferee may not transfer its tax credit to any other party (g.(3)).",
     )
     i.skip()
@@ -382,7 +387,10 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     c.section("Approved amounts converted (a blank approved amount converts nothing)")
     converted = c.formula_table(
         [Column("Amount converted", Kind.MONEY, "$", name="AmountsConverted")],
-        [[_blank_is_zero(nth_cell(names["ApprovedAmounts"], n))] for n in range(len(ACCRUAL_YEARS))],
+        [
+            [_blank_is_zero(nth_cell(names["ApprovedAmounts"], n))]
+            for n in range(len(ACCRUAL_YEARS))
+        ],
         row_labels=[f"Accrued in {year}" for year in ACCRUAL_YEARS],
     )["Amount converted"]
     c.skip()

@@ -160,6 +160,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         "choice",
         values.get("cap_method", "per_year"),
         choices=beip.CAP_METHODS,
+        prompt="Reading of the average cap",
         help='"per_year": the N.J.A.C. 19:31I-1.4(a) example (default); "whole_term": one test '
         'over the term; "proportional": the same, every year reduced alike.',
     )

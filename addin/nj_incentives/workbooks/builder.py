@@ -153,7 +153,12 @@ class EngagementField:
 #: in a template's ``values["engagement"]``).
 ENGAGEMENT_FIELDS: tuple[EngagementField, ...] = (
     EngagementField(
-        "client", "Client", "EngagementClient", Kind.TEXT, "name", "The taxpayer, as on its returns."
+        "client",
+        "Client",
+        "EngagementClient",
+        Kind.TEXT,
+        "name",
+        "The taxpayer, as on its returns.",
     ),
     EngagementField(
         "entity_id",
@@ -403,7 +408,11 @@ class Styles:
             props.update(text_wrap=True)
         elif role == "band":
             props.update(
-                bold=True, font_color=HEADER_FILL, text_wrap=True, bottom=1, bottom_color=HEADER_FILL
+                bold=True,
+                font_color=HEADER_FILL,
+                text_wrap=True,
+                bottom=1,
+                bottom_color=HEADER_FILL,
             )
         return props
 
@@ -851,7 +860,10 @@ class SheetWriter:
     def layout(self) -> page.Layout:
         """The sheet's contents as its page setup sees them."""
         heights = page.wrapped_heights(
-            ((row, text, self.widths.get(col, page.DEFAULT_WIDTH)) for row, text, col in self.wrapped),
+            (
+                (row, text, self.widths.get(col, page.DEFAULT_WIDTH))
+                for row, text, col in self.wrapped
+            ),
             self.heights,
         )
         return page.Layout(

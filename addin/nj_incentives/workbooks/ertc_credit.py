@@ -40,8 +40,8 @@ from nj_incentives.workbooks.builder import (
 __all__ = ["EXAMPLE", "MAX_EMPLOYEES", "MAX_PERIODS", "PERIODS", "TEMPLATE_ID", "build"]
 
 TEMPLATE_ID = "ertc-form-313"
-#: Rows of the employee roster (Form 313 Part II).
-MAX_EMPLOYEES = 25
+#: Rows of the employee roster (Form 313 Part II); the sheet states the limit.
+MAX_EMPLOYEES = 250
 #: Rows of privilege periods: the two credit years end in two or three of them, and
 #: unused credit carries forward into later ones.
 MAX_PERIODS = 8
@@ -184,7 +184,8 @@ def build(
 
 
 def _roster_columns() -> list[Column]:
-    columns = [
+    """The first roster table's columns before its hours: the employee and the flags."""
+    return [
         Column(
             "Employee",
             Kind.TEXT,
@@ -211,21 +212,23 @@ def _roster_columns() -> list[Column]:
             width=11,
         ),
     ]
-    for key, _label, _name in PERIODS:
-        columns += [
-            Column(
-                f"{_SHORT[key]} month {m}",
-                Kind.NUMBER,
-                "hours",
-                minimum=0,
-                maximum=744,
-                help=f"Hours worked in month {m} of the {_SHORT[key].lower()} period; 0 for a "
-                "month not employed (a blank month is an error).",
-                width=9,
-            )
-            for m in range(1, MONTHS + 1)
-        ]
-    return columns
+
+
+def _month_columns(key: str) -> list[Column]:
+    """The twelve monthly hours of one period."""
+    return [
+        Column(
+            f"{_SHORT[key]} month {m}",
+            Kind.NUMBER,
+            "hours",
+            minimum=0,
+            maximum=744,
+            help=f"Hours worked in month {m} of the {_SHORT[key].lower()} period; 0 for a "
+            "month not employed (a blank month is an error).",
+            width=8,
+        )
+        for m in range(1, MONTHS + 1)
+    ]
 
 
 def _flag(value: object) -> object:
@@ -330,32 +333,6 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         help="Blank: no limit (the statute, b.(2)). 5: the Form 313 instructions' five years.",
     )
     i.skip()
-    i.section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)")
-    i.note(
-        "One row per employee at the location, in the same row for all three periods. Month 1 "
-        "is the first month of each period (the dates are on Calculations). Enter 0 for a "
-        "month the employee was not employed: a blank month is an error."
-    )
-    employees = list(values.get("employees", ()))
-    roster: dict[str, list[object]] = {
-        "Employee": [e["name"] for e in employees],
-        "Temporary or seasonal": [e["temporary"] for e in employees],
-        "Owner or owner's relative": [e["excluded"] for e in employees],
-    }
-    for key, _label, _name in PERIODS:
-        for m in range(MONTHS):
-            roster[f"{_SHORT[key]} month {m + 1}"] = [e[key][m] for e in employees]
-    tables = i.input_table(
-        [f"Employee {n}" for n in range(1, MAX_EMPLOYEES + 1)],
-        _roster_columns(),
-        roster,
-        label_header="Row",
-    )
-    for key, _label, name in PERIODS:
-        first = tables[f"{_SHORT[key]} month 1"]
-        hours = Ref(first.sheet, first.row, first.col, first.bottom, first.col + MONTHS - 1)
-        b.define_name(f"Hours{name}", hours)
-    i.skip()
     i.section("Part III: privilege periods, in order (Form 313 Part III; N.J.S.A. 52:27BBB-55b.)")
     i.note(
         "One row per privilege period from the one in which credit year one ends (earlier "
@@ -403,6 +380,40 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         },
         label_header="Period",
     )
+
+    i.skip()
+    i.section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)")
+    i.note(
+        f"The roster holds {MAX_EMPLOYEES} employees (rows Employee 1 to Employee "
+        f"{MAX_EMPLOYEES}); leave the rows after the last employee blank. An employee keeps "
+        "the same row in all three tables: the name and flags in the first, the hours of the "
+        "base year, credit year one and credit year two below. Month 1 is the first month of "
+        "each period (the dates are on Calculations). Enter 0 for a month the employee was "
+        "not employed: a blank month in a used row is an error."
+    )
+    employees = list(values.get("employees", ()))
+    rows = [f"Employee {n}" for n in range(1, MAX_EMPLOYEES + 1)]
+    for number, (key, label, name) in enumerate(PERIODS):
+        hours_values: dict[str, list[object]] = {
+            f"{_SHORT[key]} month {m + 1}": [e[key][m] for e in employees] for m in range(MONTHS)
+        }
+        if number == 0:
+            i.section(f"Part II: the employees, and their hours in the {label.lower()}")
+            columns = _roster_columns() + _month_columns(key)
+            hours_values |= {
+                "Employee": [e["name"] for e in employees],
+                "Temporary or seasonal": [e["temporary"] for e in employees],
+                "Owner or owner's relative": [e["excluded"] for e in employees],
+            }
+            tables = i.input_table(rows, columns, hours_values, label_header="Row")
+        else:
+            i.section(f"Part II: hours in {label.lower()} (same rows as above)")
+            tables = i.input_table(
+                rows, _month_columns(key), hours_values, label_header="Row", offset=3
+            )
+        first = tables[f"{_SHORT[key]} month 1"]
+        hours = Ref(first.sheet, first.row, first.col, first.bottom, first.col + MONTHS - 1)
+        b.define_name(f"Hours{name}", hours)
 
 
 # --------------------------------------------------------------------------- calculations

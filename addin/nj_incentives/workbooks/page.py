@@ -18,6 +18,7 @@ same as fit-to-width.
 
 from __future__ import annotations
 
+import itertools
 import math
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -146,7 +147,7 @@ def page_breaks(layout: Layout) -> list[int]:
     bounds = [0, *starts, layout.last_row + 1]
     breaks: list[int] = []
     used = 0.0
-    for start, end in zip(bounds, bounds[1:], strict=False):
+    for start, end in itertools.pairwise(bounds):
         height = sum(layout.height(r) for r in range(start, end))
         if used + height > capacity and used > titles + DEFAULT_ROW_HEIGHT:
             breaks.append(start)
@@ -195,9 +196,7 @@ def setup(
         f"{_escape(version)}",
         {"margin": HEADER_MARGIN},
     )
-    ws.set_footer(
-        "&LSheet: &A&CPage &P of &N&RPrinted &D &T", {"margin": FOOTER_MARGIN}
-    )
+    ws.set_footer("&LSheet: &A&CPage &P of &N&RPrinted &D &T", {"margin": FOOTER_MARGIN})
 
 
 def merged_note_width(widths: Mapping[int, float], first: int, last: int) -> float:
