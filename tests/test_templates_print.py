@@ -40,15 +40,15 @@ WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
 #: ERTC roster prints its 250 rows whether filled or not).
 PAGES: dict[str, dict[str, int]] = {
     "beip-grant-schedule": {
-        "About": 2,
-        "Inputs": 1,
+        "About": 3,
+        "Inputs": 2,
         "Calculations": 1,
         "Outputs": 1,
         "Checks": 1,
         CONFIG: 1,
     },
     "beip-credit-conversion": {
-        "About": 2,
+        "About": 3,
         "Inputs": 2,
         "Calculations": 3,
         "Outputs": 1,
@@ -56,7 +56,7 @@ PAGES: dict[str, dict[str, int]] = {
         CONFIG: 1,
     },
     "ertc-form-313": {
-        "About": 2,
+        "About": 3,
         "Inputs": 13,  # the roster: 3 tables of 250 rows
         "Calculations": 2,
         "Outputs": 1,

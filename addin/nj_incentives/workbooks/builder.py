@@ -98,8 +98,6 @@ _FUNCTION_NAMESPACE = re.compile(r"(?=.{1,32}$)[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_
 BAND_ROW = 2
 #: The width of the About sheet's text column, characters.
 ABOUT_TEXT_WIDTH = 95.0
-#: Its height: two lines.
-BAND_HEIGHT = 32.0
 
 #: Tolerance of the money checks: half a cent.
 CENT_TOLERANCE = 0.005
@@ -453,7 +451,6 @@ class SheetWriter:
         engagement fields follow."""
         self.ws.write_string(0, 0, text, self.builder.style("title"))
         self.heights[0] = 24
-        self.heights[BAND_ROW] = BAND_HEIGHT
         if subtitle:
             self.ws.write_string(1, 0, subtitle, self.builder.style("subtitle"))
         self.row = BAND_ROW + 2
@@ -864,7 +861,7 @@ class SheetWriter:
                 (row, text, self.widths.get(col, page.DEFAULT_WIDTH))
                 for row, text, col in self.wrapped
             ),
-            self.heights,
+            {**self.heights, BAND_ROW: self.builder.band_height(self.widths, self.max_col)},
         )
         return page.Layout(
             last_row=max(self.row - 1, BAND_ROW),
@@ -1128,6 +1125,12 @@ class TemplateBuilder:
         else:
             ws.write_formula(BAND_ROW, 0, f"={ENGAGEMENT_LINE}", style, self.engagement_line())
 
+    def band_height(self, widths: Mapping[int, float], last_col: int) -> float:
+        """The band's row height: two lines (room for the engagement typed later), or
+        more if its line as built wraps to more across the sheet's width."""
+        width = page.merged_note_width(widths, 0, max(last_col, 1))
+        return max(page.text_height(self.engagement_line(), width), 2 * page.LINE_HEIGHT + 2)
+
     def engagement_line(self) -> str:
         """What the band's formula shows for the values built in (its cached value, so
         that a reader that does not recalculate shows the same line)."""
@@ -1180,7 +1183,7 @@ class TemplateBuilder:
         ws, style = self.about_sheet, self.style
         row = 0
         widths = {0: 40.0, 1: ABOUT_TEXT_WIDTH}
-        heights: dict[int, float] = {0: 24, BAND_ROW: BAND_HEIGHT}
+        heights: dict[int, float] = {0: 24, BAND_ROW: self.band_height(widths, 1)}
         blocks: list[int] = []
 
         def line(text: str = "", role: str | None = None, value: str | None = None) -> None:
@@ -1355,7 +1358,7 @@ class TemplateBuilder:
                 for i, check in enumerate(self.checks)
                 for col, text in ((0, check.label), (1, check.citation))
             ),
-            {0: 24, BAND_ROW: BAND_HEIGHT},
+            {0: 24, BAND_ROW: self.band_height(widths, 2)},
         )
         self.page_setup(
             ws,
