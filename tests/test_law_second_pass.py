@@ -525,3 +525,58 @@ def test_defaults_unchanged_transfer_check(amount: Decimal, consideration: Decim
         amount, amount, consideration, 0, None, None, None, False, beip.MAXIMUM_DISCOUNT_RATE
     )
     assert default.ok is (consideration >= (amount * D("0.75")).quantize(D("0.01"), "ROUND_DOWN"))
+
+
+# =========================================================================== templates
+
+
+def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
+    """The Form 313 template's switches give the core's schedule for the same inputs."""
+    import copy
+
+    from nj_incentives.recalc import recalculate
+    from nj_incentives.workbooks import ertc_credit
+
+    values = copy.deepcopy(dict(ertc_credit.EXAMPLE))
+    values.update(ratio_measured=True, refund_period_limit="notwithstanding")
+    result = recalculate(ertc_credit.build(tmp_path / "switched.xlsx", values))
+    assert result.value("MasterCheck") is True
+    measured = (result.value("Year1Measured"), result.value("Year2Measured"))
+    # the example: 5.21... and 4.46... measured; whole 5 and 4 for the credits
+    assert (int(measured[0]), int(measured[1])) == (5, 4)
+    ends = [row[0] for row in result.value("PeriodEnds") if row[0] is not None]
+    count = len(ends)
+    minimums = [row[0] for row in result.value("MinimumTaxes")[:count]]
+    periods = [
+        ertc.PrivilegePeriod(
+            end=excel.date_from_serial(end), liability=liability, other_credits=other, minimum_tax=m
+        )
+        for end, (_e, _r, liability, other), m in zip(
+            ends, values["periods"], minimums, strict=True
+        )
+    ]
+    core = ertc.credit_schedule(
+        values["operations_start"],
+        D(repr(measured[0])),
+        D(repr(measured[1])),
+        periods,
+        ratio_fractional=True,
+        refund_period_limit="notwithstanding",
+    )
+    table = result.value("CreditSchedule")
+    assert [row[5] for row in table[1 : count + 1]] == [float(r.refund) for r in core.rows]
+    assert result.value("SustainedEffortRatio") == float(core.sustained_effort_ratio)
+    default = recalculate(ertc_credit.build(tmp_path / "default.xlsx", ertc_credit.EXAMPLE))
+    assert default.value("CreditSchedule") != table
+
+
+def test_5c_the_conversion_template_offers_the_minimum_tax_switch(tmp_path: Any) -> None:
+    from nj_incentives.recalc import recalculate
+    from nj_incentives.workbooks import beip_conversion
+
+    values = dict(beip_conversion.EXAMPLE, credit_minimum_tax=2000)
+    result = recalculate(beip_conversion.build(tmp_path / "floor.xlsx", values))
+    assert result.value("MasterCheck") is True
+    applied = [row[0] for row in result.value("CreditApplied")]
+    # 2018: credit 274,000.02 against 120,000: applied 120,000 - 2,000 = 118,000
+    assert applied[1] == 118000.0

@@ -253,6 +253,16 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         {"Tax liability": _by_year(values, "liabilities", TAX_YEARS)},
         label_header="Tax year",
     )
+    i.input(
+        "Statutory minimum the credit may not take the tax below",
+        "CreditMinimumTax",
+        Kind.MONEY,
+        "$",
+        values.get("credit_minimum_tax", 0),
+        prompt="Minimum the tax is held at",
+        help="0 (default): the credit may take the tax to 0 (f.). The alternative reading: the "
+        "CBT minimum (N.J.S.A. 54:10A-5(e)), the rest refunded.",
+    )
     i.skip()
     i.section("Tax credit transfer certificate (N.J.S.A. 34:1B-129g.(3))")
     i.input(
@@ -614,7 +624,7 @@ def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, R
             c.ws.write_formula(
                 cell.row,
                 cell.col,
-                f"=IF({issued}=0,0,{b.fn(function)}({issued},{liability}))",
+                f"=IF({issued}=0,0,{b.fn(function)}({issued},{liability},CreditMinimumTax))",
                 money,
             )
         cell = found["Return: period end"].cell(n)

@@ -223,8 +223,8 @@ def _month_columns(key: str) -> list[Column]:
             "hours",
             minimum=0,
             maximum=744,
-            help=f"Hours worked in month {m} of the {_SHORT[key].lower()} period; 0 for a "
-            "month not employed (a blank month is an error).",
+            help=f"Hours worked in month {m} of the {_SHORT[key].lower()} period; a blank "
+            "month is 0 hours (not yet employed).",
             width=8,
         )
         for m in range(1, MONTHS + 1)
@@ -332,6 +332,38 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         maximum=50,
         help="Blank: no limit (the statute, b.(2)). 5: the Form 313 instructions' five years.",
     )
+    i.input(
+        "Sustained effort ratio from the measured positions",
+        "RatioMeasured",
+        Kind.YESNO,
+        "yes/no",
+        _flag(values.get("ratio_measured", False)),
+        prompt="Ratio from measured positions?",
+        help="No (default): the ratio of the positions the credits count. Yes: of the measured "
+        "increases, fractions kept (e.; docs/interpretations.md).",
+    )
+    i.input(
+        "Limit in the period in which credit year two ends",
+        "RefundPeriodLimit",
+        Kind.CHOICE,
+        "choice",
+        values.get("refund_period_limit", "b3"),
+        choices=list(ertc.REFUND_PERIOD_LIMITS),
+        prompt="Limit when credit year two ends",
+        help="b3 (default): the b.(3) limit before the refund. notwithstanding: year-one credit "
+        "against the whole liability first (c.(1)).",
+    )
+    i.input(
+        "Months the part-time test counts",
+        "PartTimeMonths",
+        Kind.CHOICE,
+        "choice",
+        values.get("part_time_months", "non_full_time"),
+        choices=list(ertc.PART_TIME_TESTS),
+        prompt="Months of the part-time test",
+        help="non_full_time (default): the three months among those under 140 hours; "
+        "all_months: any month of 86 2/3 hours or more (e.).",
+    )
     i.skip()
     i.section("Part III: privilege periods, in order (Form 313 Part III; N.J.S.A. 52:27BBB-55b.)")
     i.note(
@@ -388,8 +420,8 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         f"{MAX_EMPLOYEES}); leave the rows after the last employee blank. An employee keeps "
         "the same row in all three tables: the name and flags in the first, the hours of the "
         "base year, credit year one and credit year two below. Month 1 is the first month of "
-        "each period (the dates are on Calculations). Enter 0 for a month the employee was "
-        "not employed: a blank month in a used row is an error."
+        "each period (the dates are on Calculations). A blank month in a used row is 0 hours "
+        "(not yet employed, or gone); a wholly blank row is no employee."
     )
     employees = list(values.get("employees", ()))
     rows = [f"Employee {n}" for n in range(1, MAX_EMPLOYEES + 1)]
@@ -477,7 +509,7 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     positions: dict[str, Ref] = {}
     for key, label, name in PERIODS:
         positions[key] = c.array_table(
-            f"{fn('NJ_ERTC_AVG_POSITIONS')}(Hours{name},Temporary,Excluded)",
+            f"{fn('NJ_ERTC_AVG_POSITIONS')}(Hours{name},Temporary,Excluded,PartTimeMonths)",
             [
                 Column("Average positions", Kind.NUMBER, "positions"),
                 Column("Part-time equivalents", Kind.NUMBER, "positions"),
@@ -504,6 +536,22 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         "positions",
         name="Year2New",
     )
+    for number, measured in ((1, year1), (2, year2)):
+        c.formula(
+            f"Measured increase in positions, credit year {'one' if number == 1 else 'two'}",
+            f"{fn('NJ_ERTC_NEW_POSITIONS')}({base},{measured},TRUE)",
+            Kind.NUMBER,
+            "positions",
+            name=f"Year{number}Measured",
+        )
+    for number in (1, 2):
+        c.formula(
+            f"Positions for the ratio and schedule, credit year {'one' if number == 1 else 'two'}",
+            f'IF(RatioMeasured="Yes",Year{number}Measured,Year{number}New)',
+            Kind.NUMBER,
+            "positions",
+            name=f"Year{number}ForRatio",
+        )
     c.formula(
         "Credit for credit year one ($2,500 a position)",
         f"{fn('NJ_ERTC_CREDIT')}(Year1New,1,Fractional)",
@@ -520,12 +568,19 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     )
     ratio = c.formula(
         "Sustained effort ratio",
-        f"{fn('NJ_ERTC_SUSTAINED_EFFORT_RATIO')}(Year1New,Year2New)",
+        f"{fn('NJ_ERTC_SUSTAINED_EFFORT_RATIO')}(Year1ForRatio,Year2ForRatio)",
         Kind.NUMBER,
         "ratio",
         name="SustainedEffortRatio",
     )
     results = Ref(c.name, year1_new.row, year1_new.col, ratio.row, ratio.col)
+    c.formula(
+        "Ratio from fractional positions (the switch the schedule takes)",
+        'IF(RatioMeasured="Yes","Yes",Fractional)',
+        Kind.TEXT,
+        "yes/no",
+        name="RatioFractional",
+    )
     c.skip()
     c.section("Part III: statutory minimum tax per period (N.J.S.A. 54:10A-5(e))", width=3)
     ends, receipts = b.names["PeriodEnds"], b.names["GrossReceipts"]
@@ -541,8 +596,9 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         row_labels=[f"Period {n}" for n in range(1, MAX_PERIODS + 1)],
     )["Minimum tax"]
     schedule = c.array_table(
-        f"{fn('NJ_ERTC_SCHEDULE')}(OperationsStart,Year1New,Year2New,PeriodEnds,Liabilities,"
-        "OtherCredits,MinimumTaxes,CarryforwardYears,Fractional,TaxType)",
+        f"{fn('NJ_ERTC_SCHEDULE')}(OperationsStart,Year1ForRatio,Year2ForRatio,PeriodEnds,"
+        "Liabilities,OtherCredits,MinimumTaxes,CarryforwardYears,Fractional,TaxType,"
+        "RatioFractional,RefundPeriodLimit)",
         SCHEDULE_COLUMNS,
         rows=MAX_PERIODS,
         label="Part III: the credit per privilege period (N.J.S.A. 52:27BBB-55b., c.)",
