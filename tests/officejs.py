@@ -93,3 +93,30 @@ def cell_value(cell: object) -> object:
     if isinstance(cell, dict) and cell.get("type") == "FormattedNumber":
         return cell["basicValue"]
     return cell
+
+
+NA = {"type": "Error", "basicValue": "#N/A", "errorType": "NotAvailable"}
+
+#: Bad inputs as Office.js sends them: (function, payload args, part of the message).
+BAD_CALLS: list[tuple[str, list[object], str]] = [
+    (
+        "NJ_BEIP_GRANT",
+        office_args("NJ_BEIP_GRANT", (1000000, 50)),
+        "pct = 50: a percentage is a fraction (50% = 0.5); did you mean 50%?",
+    ),
+    ("NJ_BEIP_GRANT", office_args("NJ_BEIP_GRANT", (-5, 0.2)), "withholdings = -5:"),
+    ("NJ_BEIP_GRANT", [[[NA]], [[0.2]], None, None, None], "withholdings = '#N/A':"),
+    ("NJ_BEIP_GRANT", office_args("NJ_BEIP_GRANT", (None, 0.2)), "withholdings"),
+    ("NJ_ERTC_CREDIT", office_args("NJ_ERTC_CREDIT", (10, 3)), "credit_year = 3:"),
+    (
+        "NJ_BEIP_CONVERSION_SCHEDULE",
+        office_args("NJ_BEIP_CONVERSION_SCHEDULE", (2007, 1000)),
+        "accrual_year = 2007:",
+    ),
+    (
+        "NJ_EXPLAIN",
+        office_args("NJ_EXPLAIN", ("NJ_NOTHING", 1)),
+        "function_name = 'NJ_NOTHING':",
+    ),
+    ("NJ_SCENARIOS", [[["id", "bogus"], ["A", 1]]], "unknown scenario column"),
+]

@@ -24,3 +24,22 @@ def need(program: str, why: str) -> str:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def need_module(module: str, why: str) -> None:
+    """Import ``module``; skip (fail under CI=true) where it is not installed."""
+    try:
+        __import__(module)
+    except ImportError as missing:
+        message = f"Python module {module} is not installed ({why}): {missing}"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def missing(what: str, why: str) -> None:
+    """Skip (fail under CI=true) because ``what`` is not there; say how to get it."""
+    message = f"{what} ({why})"
+    if IN_CI:
+        pytest.fail(message)
+    pytest.skip(message)
