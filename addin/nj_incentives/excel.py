@@ -68,6 +68,7 @@ __all__ = [
     "FUNCTIONS",
     "RUNTIME",
     "ExcelFunction",
+    "MissingPackage",
     "date_from_serial",
     "error_message",
     "error_text",
@@ -109,6 +110,10 @@ RUNTIME = _runtime()
 # =========================================================================== errors
 
 
+class MissingPackage(RuntimeError):
+    """A function needs a package this Python lacks; its text is the whole message."""
+
+
 def error_message(exc: BaseException, function: str = "") -> str:
     """The short message for a failed call: never a traceback.
 
@@ -117,7 +122,7 @@ def error_message(exc: BaseException, function: str = "") -> str:
     """
     from nj_incentives.law.common import InputError
 
-    if isinstance(exc, InputError):
+    if isinstance(exc, InputError | MissingPackage):
         return str(exc)
     first_line = (str(exc).strip().splitlines() or [""])[0][:200]
     where = f"{function}: " if function else ""
@@ -133,7 +138,7 @@ def _failed(function: str, exc: Exception) -> str:
     """Report a failed call the way the runtime can show it (see the module docstring)."""
     from nj_incentives.law.common import InputError
 
-    if not isinstance(exc, InputError):
+    if not isinstance(exc, InputError | MissingPackage):
         logger.error("%s failed unexpectedly", function, exc_info=exc)
     if RUNTIME == "office.js":
         raise xw.XlwingsError(error_message(exc, function)) from None
@@ -1529,8 +1534,15 @@ def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
 def NJ_SCENARIOS(table: Cell) -> Any:
     """Runs a scenario table on the calculation core (N.J.S.A. 34:1B-129, 52:27BBB-55) and
     spills the results with a header row; a bad row's message is in its error column."""
-    from nj_incentives.scenarios.columns import ScenarioError
-    from nj_incentives.scenarios.table import scenarios_table
+    try:
+        from nj_incentives.scenarios.columns import ScenarioError
+        from nj_incentives.scenarios.table import scenarios_table
+    except ImportError as missing:  # e.g. Pyodide without numpy/pandas wheels
+        raise MissingPackage(
+            f"NJ_SCENARIOS needs numpy and pandas, which this Python does not have "
+            f"({missing}): install pandas (in xlwings Lite: add it to requirements.txt), "
+            "or run the table with nj-incentives scenarios"
+        ) from None
 
     rows = _rows(table)
     try:

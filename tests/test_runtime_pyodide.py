@@ -1,0 +1,224 @@
+"""Real Pyodide under Node: the project's wheel installed with micropip, called as Lite does.
+
+xlwings Lite runs the workbook's Python in Pyodide in the browser. Here the same
+interpreter (npm ``pyodide`` 314.0.7, installed into .ci/cache by .ci/install-system)
+runs under Node, with no CDN: micropip and PyPI's pyemscripten wheels (pydantic-core
+and xlwings compiled for Pyodide; pure pydantic, typing_extensions, typing_inspection,
+annotated_types; .ci/pyodide-wheels.txt) come from a local folder, and the project's
+own wheel is built by this test with ``pip wheel``. tests/js/pyodide_run.mjs boots
+Pyodide ONCE per test run (the module is one xdist group), installs everything with
+micropip and sends every call through ``xlwings.server.custom_functions_call``
+(tests/js/pyodide_calls.py); the same code runs the same calls in CPython here, and each
+outcome (the cells, or the error's type and message) must be the same JSON.
+
+The calls: every worked case of tests/test_excel_dispatch.py (every catalog function),
+the bad inputs of tests/officejs.py, and the fuzz corpus (tests/fuzzcorpus.py) when
+there is one. NJ_SCENARIOS needs numpy and pandas, which have no wheel for Pyodide on
+PyPI: there it must give its clear message, not a traceback (docs/install.md says so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import xlwings as xw
+
+from nj_incentives import __version__, excel
+from officejs import BAD_CALLS, call, office_args, payload
+from test_excel_dispatch import CASES
+from tooling import missing, need
+
+pytestmark = [
+    pytest.mark.xdist_group("pyodide"),
+    pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path"),
+]
+
+HERE = Path(__file__).parent
+ROOT = HERE.parent
+PYODIDE_VERSION = "314.0.7"
+CACHE = Path(os.environ.get("NJ_INCENTIVES_CI_CACHE", ROOT / ".ci" / "cache"))
+PYODIDE = CACHE / "node_modules" / "pyodide"
+WHEELS = CACHE / "pyodide-wheels"
+WHEEL_LIST = ROOT / ".ci" / "pyodide-wheels.txt"
+#: at most this many fuzz-corpus calls (the whole Pyodide run stays well under a minute)
+FUZZ_SLICE = 300
+
+
+def calls_module() -> ModuleType:
+    """tests/js/pyodide_calls.py, for running the very same calls in CPython."""
+    spec = importlib.util.spec_from_file_location("pyodide_calls", HERE / "js" / "pyodide_calls.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fuzz_calls() -> list[dict[str, Any]]:
+    """A bounded, deterministic slice of the fuzz corpus, if the suite has one."""
+    try:
+        import fuzzcorpus  # type: ignore[import-not-found]
+    except ImportError:
+        return []
+    corpus = getattr(fuzzcorpus, "office_calls", None)
+    if corpus is None:
+        return []
+    return [payload(name, args) for name, args in list(corpus())[:FUZZ_SLICE]]
+
+
+def all_calls() -> list[dict[str, Any]]:
+    calls = [payload(case.name, office_args(case.name, case.args, case.column)) for case in CASES]
+    calls += [payload(name, args) for name, args, _ in BAD_CALLS]
+    return calls + fuzz_calls()
+
+
+def pyodide_wheels(root: Path) -> Path:
+    """The folder micropip installs from: the PyPI wheels and the project's, built now."""
+    if not (WHEELS / ".complete").exists():
+        command = [sys.executable, "-m", "pip", "download", "-q", "--no-deps"]
+        command += ["--only-binary=:all:", "--platform", "pyemscripten_2026_0_wasm32"]
+        command += ["--python-version", "3.14", "--abi", "cp314", "--implementation", "cp"]
+        command += ["-d", str(WHEELS), "-r", str(WHEEL_LIST)]
+        download = subprocess.run(
+            command,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        if download.returncode != 0:
+            missing(
+                "the pyemscripten wheels could not be downloaded",
+                f"pip download -r .ci/pyodide-wheels.txt: {download.stderr.strip()[-500:]}",
+            )
+        shutil.copy(WHEEL_LIST, WHEELS / ".complete")
+    folder = root / "wheels"
+    folder.mkdir()
+    for wheel in WHEELS.glob("*.whl"):
+        shutil.copy(wheel, folder)
+    # the project's wheel, from a copy of the sources (an in-tree build leaves build/)
+    source = root / "source"
+    shutil.copytree(ROOT / "addin", source / "addin", ignore=shutil.ignore_patterns("*.egg-info"))
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        if (ROOT / name).exists():
+            shutil.copy(ROOT / name, source / name)
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert build.returncode == 0, build.stderr[-2000:]
+    assert list(folder.glob("nj_incentives-*.whl")), "pip wheel built no nj_incentives wheel"
+    return folder
+
+
+@pytest.fixture(scope="session")
+def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One Pyodide boot: every call's outcome there, and the same calls' in CPython."""
+    node = need("node", "runs Pyodide")
+    if not (PYODIDE / "pyodide.mjs").exists():
+        missing(
+            f"npm pyodide@{PYODIDE_VERSION} is not in {PYODIDE}",
+            "bash .ci/install-system installs it",
+        )
+    installed = json.loads((PYODIDE / "package.json").read_text())["version"]
+    assert installed == PYODIDE_VERSION, f"{PYODIDE} holds pyodide {installed}"
+    root = tmp_path_factory.mktemp("pyodide")
+    wheels = pyodide_wheels(root)
+    calls = all_calls()
+    (root / "calls.json").write_text(json.dumps(calls))
+    driver = [node, HERE / "js" / "pyodide_run.mjs", PYODIDE, wheels]
+    run = subprocess.run(
+        [*driver, HERE / "js" / "pyodide_calls.py", root / "calls.json", root / "out.json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    if run.returncode != 0:
+        pytest.fail(f"Pyodide under Node failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
+    there = json.loads((root / "out.json").read_text())
+    here = asyncio.run(calls_module().run_calls(calls))
+    return {"calls": calls, "pyodide": there, "cpython": here}
+
+
+def test_it_is_really_pyodide(pyodide_run: dict[str, Any]) -> None:
+    there = pyodide_run["pyodide"]
+    assert there["platform"] == "emscripten"
+    assert there["python"].startswith("3.14")
+    assert there["versions"]["nj_incentives"] == __version__
+    assert there["versions"]["xlwings"] == xw.__version__
+    assert there["modules"] == []  # no numpy, no pandas: NJ_SCENARIOS below
+    assert len(there["outcomes"]) == len(pyodide_run["calls"])
+
+
+def outcomes(pyodide_run: dict[str, Any], name: str) -> list[tuple[Any, Any, Any]]:
+    return [
+        (call_, there, here)
+        for call_, there, here in zip(
+            pyodide_run["calls"],
+            pyodide_run["pyodide"]["outcomes"],
+            pyodide_run["cpython"],
+            strict=True,
+        )
+        if call_["func_name"] == name
+    ]
+
+
+@pytest.mark.parametrize("name", [n for n in excel.CATALOG if n != "NJ_SCENARIOS"])
+def test_every_call_gives_the_same_json_as_cpython(pyodide_run: dict[str, Any], name: str) -> None:
+    compared = outcomes(pyodide_run, name)
+    assert compared, f"no call of {name}"
+    for call_, there, here in compared:
+        assert there == here, call_["args"]
+    # at least one result, not only errors: a case of test_excel_dispatch
+    assert any("result" in there for _, there, _ in compared)
+
+
+def test_bad_inputs_give_the_same_message(pyodide_run: dict[str, Any]) -> None:
+    messages = [
+        there
+        for _, there, _ in (o for n in excel.CATALOG for o in outcomes(pyodide_run, n))
+        if "error" in there
+    ]
+    for _name, _args, expected in BAD_CALLS:
+        if _name == "NJ_SCENARIOS":
+            continue
+        assert any(m["error"] == "XlwingsError" and expected in m["message"] for m in messages), (
+            expected
+        )
+
+
+def test_scenarios_say_pandas_is_missing_there(pyodide_run: dict[str, Any]) -> None:
+    compared = outcomes(pyodide_run, "NJ_SCENARIOS")
+    assert compared
+    for _, there, _ in compared:
+        assert there["error"] == "XlwingsError"
+        assert there["message"].startswith(
+            "NJ_SCENARIOS needs numpy and pandas, which this Python does not have"
+        )
+        assert "Traceback" not in there["message"]
+    # in CPython the same calls compute (or refuse a bad table with its own message)
+    assert any("result" in here for _, _, here in compared)
+
+
+def test_scenarios_message_without_pandas_in_cpython(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same message wherever numpy or pandas cannot be imported."""
+    monkeypatch.setitem(sys.modules, "nj_incentives.scenarios.table", None)
+    with pytest.raises(xw.XlwingsError) as raised:
+        call("NJ_SCENARIOS", [["id", "accrual_year", "conversion_amount"], ["A", 2012, 100]])
+    message = str(raised.value)
+    assert message.startswith("NJ_SCENARIOS needs numpy and pandas")
+    assert "nj-incentives scenarios" in message
