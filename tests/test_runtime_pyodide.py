@@ -109,11 +109,14 @@ def pyodide_wheels(root: Path) -> Path:
     # the project's wheel, from a copy of the sources (an in-tree build leaves build/)
     source = root / "source"
     shutil.copytree(ROOT / "addin", source / "addin", ignore=shutil.ignore_patterns("*.egg-info"))
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    (source / "docs").mkdir()
+    for name in ("pyproject.toml", "README.md", "docs/LICENSE"):
         if (ROOT / name).exists():
             shutil.copy(ROOT / name, source / name)
+    # the test extra's setuptools builds it (an isolated build would fetch setuptools again)
+    command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(folder), str(source)],
+        [*command, "-w", str(folder), str(source)],
         capture_output=True,
         text=True,
         timeout=600,
