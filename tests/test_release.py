@@ -25,7 +25,8 @@ from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 
 REPOSITORY = DEFAULT_DIRECTORY.parent
 
-pytestmark = pytest.mark.slow
+# one worker builds: two in-tree builds at once collide on egg-info and build/
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("release")]
 
 
 def sha256(path: Path) -> str:
