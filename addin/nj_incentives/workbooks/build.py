@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
+from nj_incentives.workbooks.cached import cache_values
 
 __all__ = [
     "DATA_DIRECTORY",
@@ -57,16 +58,17 @@ TEMPLATES: dict[str, Builder] = {
     ),
 }
 
-#: file name (under examples/) -> builder(path, namespace="") for each filled example
+#: file name (under examples/) -> builder(path, namespace="") for each filled example;
+#: each is saved with its recalculated values cached in every formula cell (cached.py)
 EXAMPLES: dict[str, Builder] = {
-    "beip-grant-schedule-example.xlsx": lambda path, namespace="": beip_grant.build(
-        path, beip_grant.EXAMPLE, function_namespace=namespace
+    "beip-grant-schedule-example.xlsx": lambda path, namespace="": cache_values(
+        beip_grant.build(path, beip_grant.EXAMPLE, function_namespace=namespace)
     ),
-    "beip-credit-conversion-example.xlsx": lambda path, namespace="": beip_conversion.build(
-        path, beip_conversion.EXAMPLE, function_namespace=namespace
+    "beip-credit-conversion-example.xlsx": lambda path, namespace="": cache_values(
+        beip_conversion.build(path, beip_conversion.EXAMPLE, function_namespace=namespace)
     ),
-    "ertc-form-313-example.xlsx": lambda path, namespace="": ertc_credit.build(
-        path, ertc_credit.EXAMPLE, function_namespace=namespace
+    "ertc-form-313-example.xlsx": lambda path, namespace="": cache_values(
+        ertc_credit.build(path, ertc_credit.EXAMPLE, function_namespace=namespace)
     ),
 }
 
