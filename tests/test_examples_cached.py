@@ -18,8 +18,9 @@ import openpyxl
 import pytest
 
 from nj_incentives.recalc import ExcelError, Recalculation, recalculate
+from nj_incentives.recalc.safety import sheet_parts
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES
-from nj_incentives.workbooks.cached import sheet_parts, write_cached_values
+from nj_incentives.workbooks.cached import write_cached_values
 
 EXAMPLE_PATHS = [DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES]
 EPOCH = dt.datetime(1899, 12, 30)

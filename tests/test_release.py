@@ -25,8 +25,7 @@ from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 
 REPOSITORY = DEFAULT_DIRECTORY.parent
 
-# one worker builds: two in-tree builds at once collide on egg-info and build/
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("release")]
+pytestmark = pytest.mark.slow
 
 
 def sha256(path: Path) -> str:

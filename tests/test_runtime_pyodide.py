@@ -6,8 +6,8 @@ runs under Node, with no CDN: micropip and PyPI's pyemscripten wheels (pydantic-
 and xlwings compiled for Pyodide; pure pydantic, typing_extensions, typing_inspection,
 annotated_types; .ci/pyodide-wheels.txt) come from a local folder, and the project's
 own wheel is built by this test with ``pip wheel``. tests/js/pyodide_run.mjs boots
-Pyodide ONCE per test run (the module is one xdist group), installs everything with
-micropip and sends every call through ``xlwings.server.custom_functions_call``
+Pyodide ONCE per test run (tooling.once_per_run: the xdist workers share it), installs
+everything with micropip and sends every call through ``xlwings.server.custom_functions_call``
 (tests/js/pyodide_calls.py); the same code runs the same calls in CPython here, and each
 outcome (the cells, or the error's type and message) must be the same JSON.
 
@@ -36,12 +36,9 @@ import xlwings as xw
 from nj_incentives import __version__, excel
 from officejs import BAD_CALLS, call, office_args, payload
 from test_excel_dispatch import CASES
-from tooling import missing, need
+from tooling import missing, need, once_per_run
 
-pytestmark = [
-    pytest.mark.xdist_group("pyodide"),
-    pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path"),
-]
+pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
@@ -127,18 +124,8 @@ def pyodide_wheels(root: Path) -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
-def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """One Pyodide boot: every call's outcome there, and the same calls' in CPython."""
-    node = need("node", "runs Pyodide")
-    if not (PYODIDE / "pyodide.mjs").exists():
-        missing(
-            f"npm pyodide@{PYODIDE_VERSION} is not in {PYODIDE}",
-            "bash .ci/install-system installs it",
-        )
-    installed = json.loads((PYODIDE / "package.json").read_text())["version"]
-    assert installed == PYODIDE_VERSION, f"{PYODIDE} holds pyodide {installed}"
-    root = tmp_path_factory.mktemp("pyodide")
+def run_in_pyodide(node: str, root: Path) -> dict[str, Any]:
+    """Boot Pyodide once and run every call there and in CPython."""
     wheels = pyodide_wheels(root)
     calls = all_calls()
     (root / "calls.json").write_text(json.dumps(calls))
@@ -155,6 +142,23 @@ def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     there = json.loads((root / "out.json").read_text())
     here = asyncio.run(calls_module().run_calls(calls))
     return {"calls": calls, "pyodide": there, "cpython": here}
+
+
+@pytest.fixture(scope="session")
+def pyodide_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One Pyodide boot per test run (the xdist workers share it)."""
+    node = need("node", "runs Pyodide")
+    if not (PYODIDE / "pyodide.mjs").exists():
+        missing(
+            f"npm pyodide@{PYODIDE_VERSION} is not in {PYODIDE}",
+            "bash .ci/install-system installs it",
+        )
+    installed = json.loads((PYODIDE / "package.json").read_text())["version"]
+    assert installed == PYODIDE_VERSION, f"{PYODIDE} holds pyodide {installed}"
+    result: dict[str, Any] = once_per_run(
+        tmp_path_factory, "pyodide", lambda root: run_in_pyodide(node, root)
+    )
+    return result
 
 
 def test_it_is_really_pyodide(pyodide_run: dict[str, Any]) -> None:

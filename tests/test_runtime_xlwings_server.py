@@ -17,7 +17,7 @@ as Excel does:
 - run the server's own JavaScript client (the custom-functions-code.js it serves) under
   Node (tests/js/xlwings_client.mjs) and call every function's example through it.
 
-One server per test session (per xdist worker: the module is one xdist group).
+One server per test session (per xdist worker: a few seconds each).
 """
 
 from __future__ import annotations
@@ -44,10 +44,7 @@ from officejs import BAD_CALLS, call_raw, office_args, payload
 from test_excel_dispatch import CASES, Case, assert_same_cells
 from tooling import need, need_module
 
-pytestmark = [
-    pytest.mark.xdist_group("xlwings-server"),
-    pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path"),
-]
+pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
 
 HERE = Path(__file__).parent
 STARTUP_SECONDS = 60

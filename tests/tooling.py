@@ -7,8 +7,13 @@ skipping (``.ci/install-system`` installs them there).
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,3 +48,21 @@ def missing(what: str, why: str) -> None:
     if IN_CI:
         pytest.fail(message)
     pytest.skip(message)
+
+
+def once_per_run(factory: pytest.TempPathFactory, name: str, compute: Callable[[Path], Any]) -> Any:
+    """``compute(folder)`` once per test run, shared by the xdist workers (JSON result).
+
+    The first worker to get the lock computes and stores the result in the run's
+    temporary folder; the others wait for it and read it. Outside xdist, the session's
+    own temporary folder."""
+    base = factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    result = shared / f"{name}.json"
+    with (shared / f"{name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not result.exists():
+            folder = shared / name
+            folder.mkdir(exist_ok=True)
+            result.write_text(json.dumps(compute(folder)))
+    return json.loads(result.read_text())

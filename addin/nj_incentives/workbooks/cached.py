@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import math
-import posixpath
 import re
 import zipfile
 from collections.abc import Mapping
@@ -29,30 +28,11 @@ from xml.sax.saxutils import escape
 if TYPE_CHECKING:
     from nj_incentives.recalc.engine import CellValue
 
-__all__ = ["cache_values", "sheet_parts", "write_cached_values"]
+__all__ = ["cache_values", "write_cached_values"]
 
 _CELL = re.compile(r'<c r="([A-Z]{1,3}[0-9]+)"([^>]*?)(?:/>|>(.*?)</c>)', re.DOTALL)
 _FORMULA = re.compile(r"<f\b[^>]*?(?:/>|>.*?</f>)", re.DOTALL)
 _TYPE = re.compile(r'\s+t="[^"]*"')
-_SHEET = re.compile(r'<sheet\b[^>]*?name="([^"]*)"[^>]*?r:id="([^"]*)"')
-_RELATIONSHIP = re.compile(r'<Relationship\b[^>]*?Id="([^"]*)"[^>]*?Target="([^"]*)"')
-_RELATIONSHIP_REVERSED = re.compile(r'<Relationship\b[^>]*?Target="([^"]*)"[^>]*?Id="([^"]*)"')
-
-
-def sheet_parts(archive: zipfile.ZipFile) -> dict[str, str]:
-    """Sheet title -> the zip part holding it (``xl/worksheets/sheet1.xml``)."""
-    from xml.sax.saxutils import unescape
-
-    workbook = archive.read("xl/workbook.xml").decode("utf-8")
-    rels = archive.read("xl/_rels/workbook.xml.rels").decode("utf-8")
-    targets = dict(_RELATIONSHIP.findall(rels))
-    targets.update({rid: target for target, rid in _RELATIONSHIP_REVERSED.findall(rels)})
-    parts = {}
-    for name, rid in _SHEET.findall(workbook):
-        target = targets[rid]
-        part = target.lstrip("/") if target.startswith("/") else posixpath.join("xl", target)
-        parts[unescape(name, {"&quot;": '"', "&apos;": "'"})] = posixpath.normpath(part)
-    return parts
 
 
 def _typed(value: CellValue) -> tuple[str, str | None]:
@@ -101,6 +81,8 @@ def write_cached_values(path: str | Path, values: Mapping[tuple[str, str], CellV
     by_sheet: dict[str, dict[str, CellValue]] = {}
     for (sheet, cell), value in values.items():
         by_sheet.setdefault(sheet, {})[cell] = value
+    from nj_incentives.recalc.safety import sheet_parts
+
     buffer = io.BytesIO()
     with zipfile.ZipFile(path) as source:
         parts = {part: by_sheet.get(title, {}) for title, part in sheet_parts(source).items()}
