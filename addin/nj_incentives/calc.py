@@ -13,8 +13,9 @@ For each WORKBOOK (default: the filled examples bundled with the package):
 
 Then it prints a summary table (one line per workbook), each workbook's outputs, and
 what failed. ``--memo FILE`` writes one calculation memo covering every workbook
-(``.md`` or ``.html``): inputs, every NJ_* result with its steps and citations, the
-interpretations applied, the version, the law it is current to and each file's SHA-256.
+(``.pdf``, ``.html`` or ``.md``): a one-page summary (engagement, files and hashes, master
+checks, key figures, law currency), then inputs, every NJ_* result with its steps and
+citations, and the interpretations applied (:mod:`nj_incentives.memo`).
 
 Exit status: 0 when every master check is TRUE; 1 when a master check is FALSE or
 missing (an input the functions reject fails its checks, so it lands here too); 2 when a
@@ -51,7 +52,7 @@ BUNDLED_EXAMPLES = (
     "ertc-form-313-example.xlsx",
 )
 DEFAULT_OUTPUT = Path("out")
-MEMO_SUFFIXES = (".md", ".markdown", ".html", ".htm")
+MEMO_SUFFIXES = (".pdf", ".md", ".markdown", ".html", ".htm")
 
 EPILOG = """\
 \b
@@ -62,7 +63,7 @@ refused as unsafe, unreadable) or wrong arguments.
 \b
 examples:
   nj-incentives calc                          the bundled examples, results in ./out
-  nj-incentives calc filled.xlsx --memo memo.html
+  nj-incentives calc filled.xlsx --memo memo.pdf
   nj-incentives calc a.xlsx b.xlsx -o results/ --memo results/memo.md
   nj-incentives calc a.xlsx --json            one JSON document for scripts
 """
@@ -182,7 +183,7 @@ def _lighter_xlwings() -> Iterator[None]:
     "--memo",
     metavar="FILE",
     type=click.Path(path_type=Path),
-    help="write a calculation memo covering every workbook: FILE.html or FILE.md",
+    help="write a calculation memo covering every workbook: FILE.pdf, FILE.html or FILE.md",
 )
 @click.option(
     "--progress/--no-progress",
@@ -222,7 +223,7 @@ def run(
             return EXIT_USAGE
         print(f"No workbook given: recalculating the {len(workbooks)} bundled examples.", file=out)
     if memo_path is not None and memo_path.suffix.lower() not in MEMO_SUFFIXES:
-        _fail(f"--memo {memo_path}: expected a file ending .html or .md")
+        _fail(f"--memo {memo_path}: expected a file ending .pdf, .html or .md")
         return EXIT_USAGE
     try:
         targets = output_paths(workbooks, output)
@@ -400,10 +401,6 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
 
 
 def _with_unit(value: str, unit: str) -> str:
-    if unit == "$" and value and value[0] in "-0123456789":
-        return f"-${value[1:]}" if value.startswith("-") else f"${value}"
-    if not unit or unit in ("$", "%", "date", "TRUE/FALSE", "verdict", "yes/no"):
-        return value
-    if value in ("1", "1.00") and unit.endswith("s"):
-        unit = unit[:-1]  # "1 year", "1.00 position"
-    return f"{value} {unit}"
+    from nj_incentives.memo import with_unit
+
+    return with_unit(value, unit)

@@ -1,9 +1,15 @@
 """The calculation memo: what a recalculated workbook computed, and why, for the workpapers.
 
-For each workbook (a :class:`~nj_incentives.recalc.Recalculation`):
+The memo opens with a one-page summary: the engagement (client, entity id, tax period(s),
+preparer, reviewer, date: the defined names ``EngagementClient`` ... ``EngagementDate`` of
+each template's Inputs; blank where absent), each file with its template, master check and
+SHA-256, the key figures (each workbook's Outputs; the ERTC's with their Form 313 part
+and line, :data:`FORM_313`), the version and the law it is current to. Then, for each
+workbook (a :class:`~nj_incentives.recalc.Recalculation`), on a new page:
 
 - the file: its name and the SHA-256 of the bytes that were recalculated, the template
-  and the version that built it, the master check and every check;
+  and the version that built it, the engagement, the master check and every check (a
+  label the Checks sheet repeats is told apart by what its formula checks);
 - the inputs: the Inputs sheet's labelled values, as the workbook formats them;
 - the outputs: the Outputs sheet's labelled values;
 - every NJ_* formula cell with the function's result and the steps behind it, each step
@@ -11,15 +17,24 @@ For each workbook (a :class:`~nj_incentives.recalc.Recalculation`):
   arguments are read back from the recalculated workbook (literals, cells, ranges and
   defined names, the values the engine passed) and given to
   ``excel.CATALOG[name].result``. A call whose result is not what its cell shows (the
-  other branch of an ``IF``) is listed as not used;
+  other branch of an ``IF``) is listed as not used; three or more single-cell results of
+  one function in a row are one table; a schedule of nothing but 0.00 is one line;
 - the interpretations of the law the functions applied, quoted from
   ``docs/interpretations.md`` (a copy ships in the package, so an installed copy quotes
-  them too), with the package version and the law it is current to.
+  them too), rendered (bold, lists, code), not shown as raw Markdown.
 
-The memo is Markdown or HTML. Everything taken from a workbook is escaped: in HTML by
-``html.escape``, in Markdown by entity-escaping ``& < >`` and backslash-escaping the
-characters Markdown would act on, so a cell's text can neither run as markup nor break
-a table.
+One document (the blocks below), three formats: Markdown and HTML from the Jinja2
+templates in ``nj_incentives/memo_templates``, and a paginated PDF drawn from the same
+blocks with fpdf2 (pure Python: a plain ``pip install`` on Windows, macOS and Linux; see
+docs/install.md): US Letter, the engagement and the title on every page, "Page x of y",
+the version, date, preparer and reviewer in the footer, table headers repeated on each
+page. A table wider than :data:`MAX_COLUMNS` (the 40-column hours of Form 313 Part II) is
+shown in parts that repeat its label columns: wrapped, never cut.
+
+Everything taken from a workbook is escaped: in HTML by ``html.escape``, in Markdown by
+entity-escaping ``& < >`` and backslash-escaping the characters Markdown would act on, so
+a cell's text can neither run as markup nor break a table; the PDF draws text, never
+markup.
 """
 
 from __future__ import annotations
@@ -30,11 +45,11 @@ import html
 import importlib.resources
 import io
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.recalc.engine import (
@@ -49,15 +64,22 @@ from nj_incentives.recalc.engine import (
 )
 
 __all__ = [
+    "ENGAGEMENT_FIELDS",
+    "FORM_313",
     "INTERPRETATIONS",
+    "MAX_COLUMNS",
     "Block",
     "Memo",
     "WorkbookFacts",
     "build_memo",
+    "engagement",
     "interpretations_text",
     "nj_results",
     "render",
     "sha256",
+    "to_pdf",
+    "with_unit",
+    "wrapped",
     "write_memo",
 ]
 
@@ -68,12 +90,16 @@ __all__ = [
 class Heading:
     level: int
     text: str
+    #: the engagement this section is about (the PDF's running header from here on)
+    running: str | None = None
+    kind: ClassVar[str] = "heading"
 
 
 @dataclass(frozen=True)
 class Paragraph:
     text: str
     strong: bool = False
+    kind: ClassVar[str] = "paragraph"
 
 
 @dataclass(frozen=True)
@@ -82,17 +108,22 @@ class Code:
 
     text: str
     label: str = ""
+    kind: ClassVar[str] = "code"
 
 
 @dataclass(frozen=True)
 class Table:
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    #: "part 2 of 4: columns ..." when a wide table is shown in parts
+    caption: str = ""
+    kind: ClassVar[str] = "table"
 
 
 @dataclass(frozen=True)
 class Items:
     items: tuple[str, ...]
+    kind: ClassVar[str] = "items"
 
 
 @dataclass(frozen=True)
@@ -100,15 +131,59 @@ class Quote:
     """Text quoted from docs/interpretations.md (its own Markdown lines)."""
 
     lines: tuple[str, ...]
+    kind: ClassVar[str] = "quote"
+
+    def items(self) -> list[tuple[bool, list[tuple[str, str]]]]:
+        """The quoted Markdown as (bullet?, [(text, style)]) items, style "" / "b" /
+        "code": list items (continuation lines joined) and paragraphs."""
+        found: list[tuple[bool, list[str]]] = []
+        for line in self.lines:
+            stripped = line.strip()
+            if not stripped:
+                found.append((False, []))
+                continue
+            if stripped.startswith(("- ", "* ")):
+                found.append((True, [stripped[2:]]))
+            elif found and found[-1][1]:
+                found[-1][1].append(stripped)
+            else:
+                found.append((False, [stripped]))
+        return [(bullet, _inline(" ".join(parts))) for bullet, parts in found if parts]
 
 
-Block: TypeAlias = Heading | Paragraph | Code | Table | Items | Quote
+def _inline(text: str) -> list[tuple[str, str]]:
+    """Markdown inline text as (text, style) runs: **bold** and `code`; the rest plain."""
+    runs: list[tuple[str, str]] = []
+    for piece in re.split(r"(\*\*[^*]+\*\*|`[^`]+`)", text):
+        if not piece:
+            continue
+        if piece.startswith("**") and piece.endswith("**") and len(piece) > 4:
+            runs.append((piece[2:-2].replace("`", ""), "b"))
+        elif piece.startswith("`") and piece.endswith("`") and len(piece) > 2:
+            runs.append((piece[1:-1], "code"))
+        else:
+            runs.append((piece, ""))
+    return runs
+
+
+@dataclass(frozen=True)
+class PageBreak:
+    """A new page in print (the PDF; the HTML when printed); nothing in Markdown."""
+
+    kind: ClassVar[str] = "pagebreak"
+
+
+Block: TypeAlias = Heading | Paragraph | Code | Table | Items | Quote | PageBreak
 
 
 @dataclass
 class Memo:
     title: str
     blocks: list[Block] = field(default_factory=list)
+    #: the engagement of the whole memo (its running header until a section names one)
+    running: str = ""
+    #: the footer's left part: version, date, preparer / reviewer
+    footer: str = ""
 
     def add(self, *blocks: Block) -> None:
         self.blocks.extend(blocks)
@@ -834,43 +909,215 @@ def facts(recalc: Recalculation) -> WorkbookFacts:
     )
 
 
+def with_unit(value: str, unit: str) -> str:
+    """A value with its unit as a person writes it: $1,250.00, 12 positions, 50.00%."""
+    if unit == "$" and value and value[0] in "-0123456789":
+        return f"-${value[1:]}" if value.startswith("-") else f"${value}"
+    if not unit or unit in ("$", "%", "date", "TRUE/FALSE", "verdict", "yes/no", "choice"):
+        return value
+    if value in ("1", "1.00") and unit.endswith("s"):
+        unit = unit[:-1]  # "1 year", "1.00 position"
+    return f"{value} {unit}"
+
+
+#: Form 313 ("Economic Recovery Tax Credit", Corporation Business Tax) parts and lines
+#: next to the ERTC template's outputs, where the form defines them (legal notes,
+#: section 2: Part I screening, Part II employees, Part III computation with line 7 =
+#: new full-time positions in credit year one x $2,500; the result goes to Schedule A-3
+#: of the CBT-100 / CBT-100S / BFC-1); otherwise the subsection.
+FORM_313: dict[str, str] = {
+    "Part I: eligibility": "Form 313 Part I",
+    "New full-time positions, credit year one": "Form 313 Part II (52:27BBB-55e.)",
+    "New full-time positions, credit year two": "Form 313 Part II (52:27BBB-55e.)",
+    "Credit for credit year one": "Form 313 Part III, line 7",
+    "Credit for credit year two": "Form 313 Part III (year two at $1,250; 52:27BBB-55a.)",
+    "Sustained effort ratio": "Form 313 Part III (52:27BBB-55a.)",
+    "Credit used, all periods": "Form 313 Part III; CBT-100 Schedule A-3",
+    "Credit refunded (overpayment)": "Form 313 Part III (52:27BBB-55b.(2))",
+    "Credit expired": "Form 313 Part III (carryover; 52:27BBB-55b.(2))",
+    "Credit carried forward after the last period": "Form 313 Part III (carryover)",
+}
+
+
+def _is_form_313(recalc: Recalculation) -> bool:
+    return "313" in about(recalc, "Template") or "form-313" in recalc.source.name.lower()
+
+
+def _running(fields: Mapping[str, str]) -> str:
+    """The engagement on one line: "Client - entity - period" (blank fields left out)."""
+    parts = [fields.get(k, "") for k in ("Client", "Entity id", "Tax period(s)")]
+    return " - ".join(p for p in parts if p) or "(no engagement fields filled in)"
+
+
+#: The most columns a table shows at once; a wider one is shown in parts (never cut).
+MAX_COLUMNS = 14
+_NUMERIC = re.compile(r"^[-+$(]*[\d,.]+%?\)?$")
+
+
+def _group(header: str) -> str:
+    """A column header without its numbers and unit: "Year one month 3 (hours)" ->
+    "Year one month"."""
+    return re.sub(r"\s*\([^)]*\)|\d+", "", header).strip()
+
+
+def wrapped(table: Table, max_columns: int = MAX_COLUMNS) -> list[Table]:
+    """A table of more than ``max_columns`` columns as parts that each repeat its leading
+    label columns (up to two text columns), breaking where the headers change group
+    ("Base month 1..12", "Year one month 1..12") when it can; narrower tables as they are."""
+    width = len(table.headers)
+    if width <= max_columns:
+        return [table]
+    keys = 1
+    if width > 1 and all(not _NUMERIC.match(row[1] or "0") for row in table.rows if len(row) > 1):
+        keys = 2
+    room = max_columns - keys
+    parts: list[list[int]] = [[]]
+    for column in range(keys, width):
+        current = parts[-1]
+        group_changes = bool(current) and _group(table.headers[column]) != _group(
+            table.headers[current[-1]]
+        )
+        starts_group = column + 1 < width and _group(table.headers[column]) == _group(
+            table.headers[column + 1]
+        )
+        if len(current) >= room or (group_changes and starts_group and current):
+            parts.append([])
+        parts[-1].append(column)
+    tables = []
+    for number, columns in enumerate(parts, 1):
+        first, last = table.headers[columns[0]], table.headers[columns[-1]]
+        span = first if first == last else f"{first} to {last}"
+        tables.append(
+            Table(
+                (*table.headers[:keys], *(table.headers[c] for c in columns)),
+                tuple(
+                    (*row[:keys], *(row[c] if c < len(row) else "" for c in columns))
+                    for row in table.rows
+                ),
+                caption=f"Part {number} of {len(parts)} of a {width}-column table: {span}",
+            )
+        )
+    return tables
+
+
 def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None = None) -> Memo:
-    """The memo covering ``recalcs`` (one section per workbook, the interpretations once)."""
+    """The memo covering ``recalcs``: a one-page summary (engagement, files and their
+    hashes, master checks, key figures, law currency), then one section per workbook,
+    then the interpretations applied."""
     moment = generated or dt.datetime.now(dt.UTC).replace(microsecond=0)
     memo = Memo("Calculation memo: New Jersey business incentives")
+    all_facts = [facts(r) for r in recalcs]
+    engagements = [engagement(r) for r in recalcs]
+    labels = [label for _name, label in ENGAGEMENT_FIELDS]
+    distinct = {tuple(e.get(k, "") for k in labels) for e in engagements}
+    memo.running = _running(engagements[0]) if len(distinct) == 1 else "several engagements"
+    people = engagements[0] if len(distinct) == 1 and engagements else {}
+    signed = [f"{k} {people[k]}" for k in ("Preparer", "Reviewer") if people.get(k)]
+    memo.footer = f"nj-incentives {__version__}; {moment.date().isoformat()}" + (
+        "; " + "; ".join(signed) if signed else ""
+    )
     memo.add(
+        Heading(2, "Summary"),
         Paragraph(
             f"Prepared by nj-incentives {__version__} on {moment.isoformat()}. Law current "
             f"to: {LAW_CURRENT_TO}."
         ),
+    )
+    if recalcs:
+        if len(distinct) == 1:
+            rows = tuple((k, engagements[0].get(k, "") or "(blank)") for k in labels)
+            memo.add(Table(("Engagement", ""), rows))
+        else:
+            memo.add(
+                Table(
+                    ("Engagement", *(f.name for f in all_facts)),
+                    tuple((k, *(e.get(k, "") or "(blank)" for e in engagements)) for k in labels),
+                )
+            )
+    memo.add(
+        Table(
+            ("Workbook", "Master check", "SHA-256 of the file"),
+            tuple((f.name, display(f.master_check) or "(none)", f.sha256) for f in all_facts),
+        )
+    )
+    figures: list[tuple[str, ...]] = []
+    for recalc, fact in zip(recalcs, all_facts, strict=True):
+        form = _is_form_313(recalc)
+        first = True
+        for label, unit, value in labelled_values(recalc, number_formats(recalc)):
+            if label == "All checks pass":
+                continue  # the master check, above
+            where = f" ({FORM_313[label]})" if form and label in FORM_313 else ""
+            figures.append((fact.name if first else "", label + where, with_unit(value, unit)))
+            first = False
+    if figures:
+        memo.add(Table(("Workbook", "Key figure", "Value"), tuple(figures)))
+    memo.add(
         Paragraph(
             "Each workbook was recalculated without Excel: every formula evaluated again, the "
             "NJ_* functions served by the same Python code the Excel add-in calls. Figures are "
-            "valid only where the workbook's master check is TRUE."
+            "valid only where the workbook's master check is TRUE. The detail follows: each "
+            "workbook's checks, inputs, outputs and every NJ_* result with its steps and "
+            "citations, then the interpretations of the law applied."
         ),
     )
-    all_facts = [facts(r) for r in recalcs]
-    memo.add(
-        Table(
-            ("Workbook", "SHA-256 of the file", "Template", "Master check"),
-            tuple(
-                (f.name, f.sha256, f.template, display(f.master_check) or "(none)")
-                for f in all_facts
-            ),
-        )
-    )
     used: dict[str, list[str]] = {}
-    for number, (recalc, fact) in enumerate(zip(recalcs, all_facts, strict=True), 1):
-        memo.add(*_workbook(number, recalc, fact, used))
-    memo.add(*_interpretations(used))
+    for number, (recalc, fact, fields) in enumerate(
+        zip(recalcs, all_facts, engagements, strict=True), 1
+    ):
+        memo.add(PageBreak(), *_workbook(number, recalc, fact, fields, used))
+    memo.add(PageBreak(), *_interpretations(used))
+    memo.blocks = [
+        part
+        for block in memo.blocks
+        for part in (wrapped(block) if isinstance(block, Table) else [block])
+    ]
     return memo
 
 
+def _distinct_labels(recalc: Recalculation, lines: list[tuple[str, str, CellValue]]) -> list[str]:
+    """The checks' labels, a repeated one told apart by what its formula checks (the label
+    of the first cell it refers to), else by its row on the Checks sheet."""
+    counts: dict[str, int] = {}
+    for label, _cite, _result in lines:
+        counts[label] = counts.get(label, 0) + 1
+    rows = _rows(recalc, "Checks")
+    header = next(
+        (r for r, cells in sorted(rows.items()) if cells.get(1) == "Check" and cells.get(3)), 0
+    )
+    numbers = [r for r in sorted(rows) if r > header]
+    shown: list[str] = []
+    seen: set[str] = set()
+    for (label, _cite, _result), row in zip(lines, numbers, strict=False):
+        if counts[label] < 2:
+            shown.append(label)
+            continue
+        formula = recalc.formulas.get(("Checks", f"C{row}"), "")
+        match = re.search(
+            r"(?:'((?:[^']|'')+)'|([A-Za-z_][\w.]*))!\$?([A-Z]{1,3})\$?(\d+)", formula
+        )
+        what = ""
+        if match:
+            sheet = (match.group(1) or match.group(2) or "").replace("''", "'")
+            what = _label(recalc, sheet, f"{match.group(3)}{match.group(4)}")
+        text = f"{label} ({what})" if what and f"{label} ({what})" not in seen else ""
+        text = text or f"{label} (Checks row {row})"
+        seen.add(text)
+        shown.append(text)
+    shown.extend(label for label, _c, _r in lines[len(shown) :])
+    return shown
+
+
 def _workbook(
-    number: int, recalc: Recalculation, fact: WorkbookFacts, used: dict[str, list[str]]
+    number: int,
+    recalc: Recalculation,
+    fact: WorkbookFacts,
+    fields: Mapping[str, str],
+    used: dict[str, list[str]],
 ) -> list[Block]:
     formats = number_formats(recalc)
-    blocks: list[Block] = [Heading(2, f"{number}. {fact.name}")]
+    blocks: list[Block] = [Heading(2, f"{number}. {fact.name}", running=_running(fields))]
+    filled = [f"{k}: {v}" for k, v in fields.items() if v]
     blocks.append(
         Table(
             ("Item", "Value"),
@@ -879,6 +1126,7 @@ def _workbook(
                 ("SHA-256", fact.sha256),
                 ("Template", fact.template or "(not a nj-incentives template)"),
                 ("Built with", fact.built_with),
+                ("Engagement", "; ".join(filled) or "(no engagement fields filled in)"),
                 ("Formulas recalculated", str(len(recalc.formulas))),
                 ("NJ_* calls", str(sum(recalc.calls.values()))),
                 ("Master check", display(fact.master_check) or "(none)"),
@@ -900,10 +1148,14 @@ def _workbook(
     lines = checks(recalc)
     if lines:
         blocks.append(Heading(3, "Checks"))
+        labels = _distinct_labels(recalc, lines)
         blocks.append(
             Table(
                 ("Check", "Citation", "Result"),
-                tuple((label, cite, display(result)) for label, cite, result in lines),
+                tuple(
+                    (label, cite, display(result))
+                    for label, (_l, cite, result) in zip(labels, lines, strict=True)
+                ),
             )
         )
     blocks.append(Heading(3, "Inputs"))
@@ -911,26 +1163,101 @@ def _workbook(
     outputs = labelled_values(recalc, formats)
     if outputs:
         blocks.append(Heading(3, "Outputs"))
-        blocks.append(Table(("Output", "Unit", "Value"), tuple(outputs)))
+        if _is_form_313(recalc):
+            blocks.append(
+                Table(
+                    ("Output", "Unit", "Value", "Form 313"),
+                    tuple((*row, FORM_313.get(row[0], "")) for row in outputs),
+                )
+            )
+        else:
+            blocks.append(Table(("Output", "Unit", "Value"), tuple(outputs)))
     blocks.append(Heading(3, "Results of the NJ_* functions, with their steps and citations"))
     unused: list[str] = []
+    shown: list[tuple[NJResult, str]] = []
     for result in nj_results(recalc):
         where = f"{quote_sheet(result.sheet)}!{result.cell}"
         if result.status == "unused":
             unused.append(f"{where} ({result.label}): {result.call.function}; {result.message}")
             continue
-        blocks.extend(_result_blocks(result, where, recalc, formats))
+        shown.append((result, where))
         if result.status == "ok":
             for heading in INTERPRETATIONS.get(result.call.function, ()):
                 functions = used.setdefault(heading, [])
                 if result.call.function not in functions:
                     functions.append(result.call.function)
+    for run in _runs(shown, recalc):
+        if len(run) >= 3:
+            blocks.extend(_compact_blocks(run, recalc, formats))
+        else:
+            for result, where in run:
+                blocks.extend(_result_blocks(result, where, recalc, formats))
     if unused:
         blocks.append(
             Paragraph("Calls not used (the formula's IF takes its other branch, so no steps):")
         )
         blocks.append(Items(tuple(unused)))
     return blocks
+
+
+def _compact(result: NJResult, recalc: Recalculation) -> bool:
+    """A result shown as one line of a table: computed, one cell, at most three steps."""
+    return (
+        result.status == "ok"
+        and (result.sheet, result.cell) not in recalc.array_ranges
+        and len(getattr(result.result, "steps", ()) or ()) <= 3
+    )
+
+
+def _runs(
+    shown: Sequence[tuple[NJResult, str]], recalc: Recalculation
+) -> list[list[tuple[NJResult, str]]]:
+    """Consecutive results of one function that are compact, grouped; others alone."""
+    runs: list[list[tuple[NJResult, str]]] = []
+    for item in shown:
+        result = item[0]
+        if (
+            runs
+            and _compact(result, recalc)
+            and _compact(runs[-1][-1][0], recalc)
+            and runs[-1][-1][0].call.function == result.call.function
+        ):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return runs
+
+
+def _compact_blocks(
+    run: Sequence[tuple[NJResult, str]],
+    recalc: Recalculation,
+    formats: Mapping[tuple[str, str], str],
+) -> list[Block]:
+    """A run of one function's single-cell results as one table: the cell, what it is,
+    its arguments, the result as the workbook shows it, and each step with its
+    arithmetic and citation."""
+    from nj_incentives import excel
+
+    function = run[0][0].call.function
+    entry = excel.CATALOG[function]
+    rows = []
+    for result, where in run:
+        key = (result.sheet, result.cell)
+        value = display(recalc.values.get(key), formats.get(key, "General"))
+        arguments = "; ".join(f"{name} {text}" for name, text in result.arguments)
+        steps = getattr(result.result, "steps", ()) or ()
+        worked = "\n".join(
+            f"{n}. {s.label}: {s.arithmetic or _step_value(s.value)}"
+            + (f" [{s.citation}]" if s.citation else "")
+            for n, s in enumerate(steps, 1)
+        ) or (f"[{entry.citation}]" if entry.citation else "")
+        rows.append((where, result.label, arguments, value, worked))
+    return [
+        Heading(4, f"{function}: {len(run)} cells"),
+        Paragraph(entry.description),
+        Code(run[0][0].formula, "Formula (first cell; the others alike)"),
+        Table(("Cell", "For", "Arguments", "Result", "Steps and citations"), tuple(rows)),
+    ]
 
 
 def _result_blocks(
@@ -950,8 +1277,27 @@ def _result_blocks(
     if result.status in ("rejected", "unevaluated"):
         blocks.append(Paragraph(f"Result: {result.message}", strong=True))
         return blocks
-    blocks.extend(_shown_result(result, recalc, formats))
+    shown = _shown_result(result, recalc, formats)
     steps = getattr(result.result, "steps", ())
+    figures = [
+        cell
+        for block in shown
+        if isinstance(block, Table)
+        for row in block.rows
+        for cell in row
+        if _NUMBER_CELL.match(cell.strip()) and not re.fullmatch(r"(19|20)\d\d", cell.strip())
+    ]
+    money = [cell for cell in figures if "." in cell and not cell.strip().endswith("%")]
+    if money and all(float(cell.replace(",", "").replace("$", "")) == 0 for cell in money):
+        # a schedule of nothing (an accrual year left at 0): one line, not two tables of zeros
+        blocks.append(
+            Paragraph(
+                f"Result: every amount is 0.00 ({len(steps)} steps, each 0.00, not repeated).",
+                strong=True,
+            )
+        )
+        return blocks
+    blocks.extend(shown)
     if steps:
         blocks.append(
             Table(
@@ -1045,6 +1391,10 @@ def _interpretations(used: Mapping[str, Sequence[str]]) -> list[Block]:
 
 
 # =========================================================================== rendering
+#
+# One document (the blocks above), three renderings: Markdown and HTML from the Jinja2
+# templates in ``nj_incentives/memo_templates``, PDF drawn from the same blocks with
+# fpdf2 (see docs/install.md, "The calculation memo as PDF", for why fpdf2).
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 _MD_BLOCK_START = re.compile(r"^(?:[#+>=-]|\d+[.)])")
@@ -1074,90 +1424,325 @@ def _md_code(text: str) -> str:
     return f"{fence} {text} {fence}"
 
 
+def _padded(row: Sequence[str], headers: Sequence[str]) -> list[str]:
+    cells = list(row) + [""] * (len(headers) - len(row))
+    return cells[: len(headers)]
+
+
+_NUMBER_CELL = re.compile(r"^[-+]?\$?[\d,]+(?:\.\d+)?%?$")
+
+
+def _numeric(text: str) -> bool:
+    return bool(_NUMBER_CELL.match(str(text).strip()))
+
+
+class _Safe(str):
+    """Markup built by a template (not escaped again)."""
+
+
+def _environment(kind: str) -> Any:
+    import jinja2
+
+    def load(name: str) -> str:
+        return (
+            importlib.resources.files("nj_incentives")
+            .joinpath("memo_templates", name)
+            .read_text(encoding="utf-8")
+        )
+
+    if kind == "html":
+        env = jinja2.Environment(
+            loader=jinja2.FunctionLoader(load),
+            autoescape=False,  # every {{ }} is escaped by finalize instead (quotes too)
+            finalize=lambda value: (
+                value
+                if isinstance(value, _Safe)
+                else html.escape("" if value is None else str(value))
+            ),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        env.filters["safe"] = lambda value: _Safe(str(value))
+        env.filters["css"] = lambda value: _Safe(
+            re.sub(r'["\\<>\n\r]', " ", str(value))  # inside a CSS string in <style>
+        )
+    else:
+        env = jinja2.Environment(
+            loader=jinja2.FunctionLoader(load),
+            autoescape=False,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        env.filters["md"] = _md
+        env.filters["mdb"] = lambda text: _md(text, block=True)
+        env.filters["mdcode"] = _md_code
+        env.filters["mdquote"] = _md_quote_line
+        env.filters["trim_right"] = lambda text: str(text).rstrip()
+    env.globals.update(padded=_padded, numeric=_numeric)
+    return env
+
+
 def to_markdown(memo: Memo) -> str:
-    lines = [f"# {_md(memo.title)}", ""]
-    for block in memo.blocks:
-        if isinstance(block, Heading):
-            lines += [f"{'#' * block.level} {_md(block.text)}", ""]
-        elif isinstance(block, Paragraph):
-            text = _md(block.text, block=not block.strong)
-            lines += [f"**{text}**" if block.strong else text, ""]
-        elif isinstance(block, Code):
-            lines += [f"{_md(block.label)}: {_md_code(block.text)}", ""]
-        elif isinstance(block, Table):
-            headers = [_md(h) or " " for h in block.headers]
-            lines.append("| " + " | ".join(headers) + " |")
-            lines.append("|" + "|".join("---" for _ in headers) + "|")
-            for row in block.rows:
-                cells = [_md(cell) for cell in row] + [""] * (len(headers) - len(row))
-                lines.append("| " + " | ".join(cells[: len(headers)]) + " |")
-            lines.append("")
-        elif isinstance(block, Items):
-            lines += [f"- {_md(item, block=True)}" for item in block.items] + [""]
-        elif isinstance(block, Quote):
-            lines += [f"> {_md_quote_line(line)}".rstrip() for line in block.lines] + [""]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-_CSS = """
-body { font-family: -apple-system, Segoe UI, Helvetica, Arial, sans-serif; margin: 2em;
-       color: #1a1a1a; max-width: 80em; }
-h1 { color: #1F3864; } h2 { color: #1F3864; border-bottom: 2px solid #1F3864; }
-h4 { margin-bottom: 0.3em; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.9em; }
-th, td { border: 1px solid #bfbfbf; padding: 0.2em 0.5em; vertical-align: top; }
-th { background: #D9E1F2; text-align: left; }
-code { background: #f3f3f3; padding: 0.1em 0.3em; word-break: break-all; }
-blockquote { border-left: 4px solid #D9E1F2; margin: 0.5em 0; padding: 0 1em;
-             white-space: pre-wrap; color: #333; }
-.strong { font-weight: bold; }
-"""
+    text: str = _environment("md").get_template("memo.md.j2").render(memo=memo)
+    return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
 
 
 def to_html(memo: Memo) -> str:
-    e = html.escape
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{e(memo.title)}</title>",
-        f"<style>{_CSS}</style></head><body>",
-        f"<h1>{e(memo.title)}</h1>",
+    text: str = _environment("html").get_template("memo.html.j2").render(memo=memo)
+    return text.strip() + "\n"
+
+
+# --------------------------------------------------------------------------- PDF
+
+#: Characters outside Latin-1 (the PDF's core fonts) as their plain equivalents.
+_LATIN1 = str.maketrans(
+    {
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+        "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
+        "\u2026": "...", "\u2264": "<=", "\u2265": ">=", "\u2260": "!=", "\u2192": "->",
+        "\u2022": "-", "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2248": "~",
+        "\u2032": "'", "\u2033": '"',
+    }
+)  # fmt: skip
+
+
+def _latin1(text: object) -> str:
+    plain = str(text).translate(_LATIN1)
+    return plain.encode("latin-1", "replace").decode("latin-1")
+
+
+def _natural_widths(table: Table, measure: Callable[[str], float]) -> list[float]:
+    """Each column's width for its longest text on one line."""
+    return [
+        max(
+            measure(table.headers[c]) * 1.12,  # headers are bold
+            *(measure(str(r[c])) for r in table.rows if c < len(r)),
+        )
+        + 2.5
+        for c in range(len(table.headers))
     ]
-    for block in memo.blocks:
+
+
+def _column_widths(
+    table: Table, width: float, measure: Callable[[str], float]
+) -> tuple[float, ...]:
+    """Widths from each column's longest word (its floor) and its typical text on one
+    line (what it wants), fitted to ``width``."""
+    wants, floors = [], []
+    for c in range(len(table.headers)):
+        texts = [table.headers[c], *(row[c] if c < len(row) else "" for row in table.rows)]
+        longest_word = max(
+            (
+                measure(w) * (1.12 if i == 0 else 1.0)
+                for i, t in enumerate(texts)
+                for w in str(t).split()
+            ),
+            default=1.0,
+        )
+        lengths = sorted(measure(str(t)) for t in texts)
+        typical = lengths[int(0.9 * (len(lengths) - 1))]
+        floors.append(min(longest_word, 45.0) + 2.5)
+        wants.append(max(floors[-1], min(typical, 120.0) + 2.5))
+    total = sum(wants)
+    if total <= width:
+        return tuple(w * width / total for w in wants)
+    spare = width - sum(floors)
+    if spare <= 0:
+        return tuple(f * width / sum(floors) for f in floors)
+    extra = [w - f for w, f in zip(wants, floors, strict=True)]
+    share = spare / sum(extra) if sum(extra) else 0
+    return tuple(f + e * share for f, e in zip(floors, extra, strict=True))
+
+
+def to_pdf(memo: Memo) -> bytes:
+    """The memo as a paginated PDF (US Letter): the engagement and the title on every
+    page, "Page x of y", the version, date, preparer and reviewer in the footer; tables
+    with their header row repeated on each page, wide ones in parts (:func:`wrapped`)."""
+    from fpdf import FPDF
+    from fpdf.fonts import FontFace
+
+    class Document(FPDF):
+        running = memo.running
+
+        def header(self) -> None:
+            self.set_font("Helvetica", "", 7.5)
+            self.set_text_color(90, 90, 90)
+            self.cell(0, 4, _latin1(self.running), align="L")
+            self.set_x(self.l_margin)
+            self.cell(0, 4, _latin1(memo.title), align="R", new_x="LMARGIN", new_y="NEXT")
+            self.set_draw_color(31, 56, 100)
+            self.line(self.l_margin, self.get_y() + 0.5, self.w - self.r_margin, self.get_y() + 0.5)
+            self.ln(4)
+            self.set_text_color(26, 26, 26)
+
+        def footer(self) -> None:
+            self.set_y(-12)
+            self.set_font("Helvetica", "", 7.5)
+            self.set_text_color(90, 90, 90)
+            self.cell(0, 4, _latin1(memo.footer), align="L")
+            self.set_x(self.l_margin)
+            self.cell(0, 4, f"Page {self.page_no()} of {{nb}}", align="R")
+
+    pdf = Document(orientation="portrait", unit="mm", format="letter")
+    pdf.set_margins(14, 14, 14)
+    pdf.set_auto_page_break(auto=True, margin=16)
+    pdf.set_title(_latin1(memo.title))
+    pdf.set_creator(f"nj-incentives {__version__}")
+    pdf.alias_nb_pages()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "B", 15)
+    pdf.set_text_color(31, 56, 100)
+    pdf.multi_cell(0, 7, _latin1(memo.title), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(26, 26, 26)
+    pdf.ln(1)
+    sizes = {1: 15.0, 2: 12.5, 3: 10.5, 4: 9.0}
+    fresh = True  # nothing below the header on this page yet
+    for index, block in enumerate(memo.blocks):
+        if isinstance(block, PageBreak):
+            following = memo.blocks[index + 1] if index + 1 < len(memo.blocks) else None
+            if isinstance(following, Heading) and following.running is not None:
+                pdf.running = following.running  # the new page's header names it
+            if not fresh:
+                pdf.add_page()
+                fresh = True
+            continue
         if isinstance(block, Heading):
-            out.append(f"<h{block.level}>{e(block.text)}</h{block.level}>")
+            if block.running is not None:
+                pdf.running = block.running
+            if pdf.get_y() > pdf.h - 45:  # keep a heading with what follows it
+                pdf.add_page()
+            pdf.ln(2 if block.level > 2 else 1)
+            pdf.set_font("Helvetica", "B", sizes.get(block.level, 9.0))
+            if block.level <= 2:
+                pdf.set_text_color(31, 56, 100)
+            pdf.multi_cell(0, sizes.get(block.level, 9.0) * 0.5, _latin1(block.text),
+                           new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+            pdf.set_text_color(26, 26, 26)
+            if block.level == 2:
+                y = pdf.get_y()
+                pdf.line(pdf.l_margin, y, pdf.w - pdf.r_margin, y)
+            pdf.ln(1)
         elif isinstance(block, Paragraph):
-            css = ' class="strong"' if block.strong else ""
-            out.append(f"<p{css}>{e(block.text)}</p>")
+            pdf.set_font("Helvetica", "B" if block.strong else "", 8.5)
+            pdf.multi_cell(0, 4.2, _latin1(block.text), new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(1.2)
         elif isinstance(block, Code):
-            out.append(f"<p>{e(block.label)}: <code>{e(block.text)}</code></p>")
+            pdf.set_font("Helvetica", "", 8)
+            pdf.cell(pdf.get_string_width(_latin1(block.label) + ": ") + 1, 4,
+                     _latin1(block.label) + ":", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+            pdf.set_font("Courier", "", 7.5)
+            pdf.set_fill_color(243, 243, 243)
+            pdf.multi_cell(0, 3.6, _latin1(" ".join(block.text.split())), fill=True,
+                           new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+            pdf.ln(1.2)
         elif isinstance(block, Table):
-            out.append("<table><thead><tr>")
-            out.extend(f"<th>{e(h)}</th>" for h in block.headers)
-            out.append("</tr></thead><tbody>")
-            for row in block.rows:
-                out.append("<tr>" + "".join(f"<td>{e(cell)}</td>" for cell in row) + "</tr>")
-            out.append("</tbody></table>")
+            _pdf_table(pdf, block, FontFace)
         elif isinstance(block, Items):
-            out.append("<ul>" + "".join(f"<li>{e(item)}</li>" for item in block.items) + "</ul>")
+            pdf.set_font("Helvetica", "", 8.5)
+            for item in block.items:
+                pdf.set_x(pdf.l_margin + 2)
+                pdf.multi_cell(0, 4.2, "- " + _latin1(item), new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(1.2)
         elif isinstance(block, Quote):
-            quoted = "\n".join(line.replace("**", "") for line in block.lines)
-            out.append(f"<blockquote>{e(quoted)}</blockquote>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+            _pdf_quote(pdf, block)
+        fresh = False
+    data = pdf.output()
+    return bytes(data)
 
 
-FORMATS = {".md": to_markdown, ".markdown": to_markdown, ".html": to_html, ".htm": to_html}
+def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
+    columns = len(table.headers)
+    font = 8.0 if columns <= 5 else 7.0 if columns <= 9 else 6.2
+    if table.caption:
+        pdf.set_font("Helvetica", "I", 7.5)
+        pdf.multi_cell(0, 3.8, _latin1(table.caption), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", "", font)
+    width = pdf.epw - 0.01
+
+    def measure(text: str) -> float:
+        return float(pdf.get_string_width(_latin1(text)))
+
+    widths = _column_widths(table, width, measure)
+    if columns <= 3:  # a narrow table at its natural width, not stretched
+        wants = _natural_widths(table, measure)
+        if sum(wants) < width:
+            widths, width = tuple(wants), sum(wants)
+    numeric = [
+        bool(table.rows)
+        and all(_numeric(row[c]) or not str(row[c]).strip() for row in table.rows if c < len(row))
+        and any(c < len(row) and _numeric(row[c]) for row in table.rows)
+        for c in range(columns)
+    ]
+    align = tuple("RIGHT" if n else "LEFT" for n in numeric)
+    if pdf.get_y() > pdf.h - 35:
+        pdf.add_page()
+    with pdf.table(
+        col_widths=widths,
+        width=width,
+        align="LEFT",
+        text_align=align,
+        line_height=font * 0.40,
+        padding=(0.35, 0.8),
+        headings_style=font_face(emphasis="BOLD", fill_color=(217, 225, 242)),
+        borders_layout="ALL",
+        repeat_headings=1,
+    ) as grid:
+        heading = grid.row()
+        for text in table.headers:
+            heading.cell(_latin1(text), align="LEFT")
+        for row in table.rows:
+            line = grid.row()
+            for text in _padded(row, table.headers):
+                line.cell(_latin1(text))
+    pdf.ln(2)
 
 
-def render(memo: Memo, suffix: str) -> str:
-    """The memo as Markdown (``.md``) or HTML (``.html``)."""
+def _pdf_quote(pdf: Any, quote: Quote) -> None:
+    """An interpretation: its items with **bold** runs as bold and `code` as Courier."""
+    left = pdf.l_margin + 3
+    top = pdf.get_y()
+    for bullet, runs in quote.items():
+        pdf.set_x(left)
+        pdf.set_font("Helvetica", "", 8.5)
+        if bullet:
+            pdf.write(4.2, "- ")
+        for text, style in runs:
+            if style == "b":
+                pdf.set_font("Helvetica", "B", 8.5)
+            elif style == "code":
+                pdf.set_font("Courier", "", 8)
+            else:
+                pdf.set_font("Helvetica", "", 8.5)
+            pdf.write(4.2, _latin1(text))
+        pdf.ln(5)
+    bottom = pdf.get_y()
+    if bottom > top:  # the bar beside it, on this page
+        pdf.set_draw_color(217, 225, 242)
+        pdf.set_line_width(1)
+        pdf.line(pdf.l_margin + 0.5, top, pdf.l_margin + 0.5, bottom - 1)
+        pdf.set_line_width(0.2)
+        pdf.set_draw_color(31, 56, 100)
+    pdf.ln(1)
+
+
+FORMATS: dict[str, Callable[[Memo], str | bytes]] = {
+    ".md": to_markdown,
+    ".markdown": to_markdown,
+    ".html": to_html,
+    ".htm": to_html,
+    ".pdf": to_pdf,
+}
+
+
+def render(memo: Memo, suffix: str) -> str | bytes:
+    """The memo as Markdown (``.md``), HTML (``.html``) or PDF (``.pdf``, bytes)."""
     try:
-        return FORMATS[suffix.lower()](memo)
+        renderer = FORMATS[suffix.lower()]
     except KeyError:
         raise ValueError(
-            f"a memo is written as .md or .html, not {suffix or 'no extension'!r}"
+            f"a memo is written as .pdf, .html or .md, not {suffix or 'no extension'!r}"
         ) from None
+    return renderer(memo)
 
 
 def write_memo(
@@ -1172,7 +1757,10 @@ def write_memo(
     from nj_incentives.recalc.results import atomic_path
 
     target = Path(target)
-    text = render(build_memo(recalcs, generated), target.suffix)
+    content = render(build_memo(recalcs, generated), target.suffix)
     with atomic_path(target, protect=list(protect)) as temporary:
-        temporary.write_text(text, encoding="utf-8")
+        if isinstance(content, bytes):
+            temporary.write_bytes(content)
+        else:
+            temporary.write_text(content, encoding="utf-8")
     return target

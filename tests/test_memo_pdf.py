@@ -1,0 +1,183 @@
+"""The memo as a workpaper (issue 13 item 3): a paginated PDF beside HTML and Markdown from
+one document, a one-page summary first, the engagement and page numbers on every page,
+wide tables in parts (never cut), interpretations rendered, no repeated check labels."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import nj_incentives.excel  # noqa: F401  (xlwings imported as usual)
+from nj_incentives import LAW_CURRENT_TO, memo
+from nj_incentives.recalc import Recalculation, recalculate
+from tooling import need
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "workbooks" / "examples"
+NAMES = (
+    "beip-grant-schedule-example.xlsx",
+    "beip-credit-conversion-example.xlsx",
+    "ertc-form-313-example.xlsx",
+)
+ENGAGEMENT = {
+    "EngagementClient": "Acme Widgets, Inc.",
+    "EngagementEntityId": "NJ-123456789/000",
+    "EngagementPeriod": "FY 2024",
+    "EngagementPreparer": "J. Preparer",
+    "EngagementReviewer": "R. Reviewer",
+}
+
+
+@pytest.fixture(scope="module")
+def recalcs() -> list[Recalculation]:
+    found = [recalculate(EXAMPLES / name) for name in NAMES]
+    for recalc in found:  # as the templates' Inputs will carry them (defined names)
+        recalc.names.update(ENGAGEMENT)
+        recalc.names["EngagementDate"] = 45658  # 2025-01-01 as an Excel serial
+    return found
+
+
+@pytest.fixture(scope="module")
+def pdf(recalcs: list[Recalculation], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("memo") / "memo.pdf"
+    memo.write_memo(target, recalcs)
+    return target
+
+
+def pages(path: Path) -> list[str]:
+    tool = need("pdftotext", "reads the memo PDF's text page by page")
+    text = subprocess.run(
+        [tool, "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    return text.split("\f")[:-1]
+
+
+def squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def test_the_pdf_is_paginated_with_the_engagement_and_page_x_of_y(pdf: Path) -> None:
+    assert pdf.read_bytes().startswith(b"%PDF-")
+    text = pages(pdf)
+    count = len(text)
+    # before: the HTML memo printed to 32 pages with the hours table cut; now every table
+    # whole, zero schedules one line each: the bundled examples fit in at most 45 pages
+    assert 10 <= count <= 45
+    for number, page in enumerate(text, 1):
+        assert f"Page {number} of {count}" in page
+        assert "Acme Widgets, Inc. - NJ-123456789/000 - FY 2024" in page
+        assert "Preparer J. Preparer; Reviewer R. Reviewer" in page
+
+
+def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) -> None:
+    first, second = pages(pdf)[:2]
+    assert "Summary" in first
+    for field in ("Acme Widgets, Inc.", "NJ-123456789/000", "FY 2024", "2025-01-01"):
+        assert field in first
+    for recalc in recalcs:  # each file, its master check and its hash on one line
+        line = next(line for line in first.splitlines() if recalc.source.name in line)
+        assert memo.sha256(recalc) in line
+    assert "TRUE" in first
+    assert squeezed(LAW_CURRENT_TO) in squeezed(first)
+    # key figures, the ERTC's with their Form 313 part and line
+    assert "$750,000.00" in first  # the grant example's total grant
+    assert "Credit for credit year one (Form 313 Part III, line 7)" in first
+    assert "$12,500.00" in first  # 5 new positions x $2,500 (line 7)
+    assert "1. beip-grant-schedule-example.xlsx" in second  # the detail starts on page 2
+
+
+def test_wide_tables_come_in_parts_never_cut(pdf: Path) -> None:
+    text = "\n".join(pages(pdf))
+    # the Form 313 roster: 2 label columns + 2 answers + 3 x 12 months = 40 columns
+    for part in range(1, 5):
+        assert f"Part {part} of 4 of a 40-column table" in text
+    flat = squeezed(text)
+    for period in ("Base", "Yearone", "Yeartwo"):
+        for month in (1, 12):
+            assert f"{period}month{month}(hours)" in flat
+
+
+def test_wrapped_repeats_the_label_columns_and_breaks_at_groups() -> None:
+    headers = ("Row", "Name", *(f"Base month {m} (hours)" for m in range(1, 13)))
+    headers += tuple(f"Year one month {m} (hours)" for m in range(1, 13))
+    table = memo.Table(headers, (("Employee 1", "A. Rivera", *("160.00",) * 24),))
+    parts = memo.wrapped(table)
+    assert [len(p.headers) for p in parts] == [14, 14]
+    assert all(p.headers[:2] == ("Row", "Name") for p in parts)
+    assert parts[1].headers[2] == "Year one month 1 (hours)"
+    assert memo.wrapped(memo.Table(("a", "b"), (("1", "2"),))) == [
+        memo.Table(("a", "b"), (("1", "2"),))
+    ]
+
+
+def test_interpretations_are_rendered_not_raw(
+    pdf: Path, recalcs: list[Recalculation], tmp_path: Path
+) -> None:
+    text = "\n".join(pages(pdf))
+    assert "Interpretations applied" in text
+    assert "**" not in text
+    assert "- Reading: " in text
+    memo.write_memo(tmp_path / "m.html", recalcs)
+    page = (tmp_path / "m.html").read_text(encoding="utf-8")
+    assert "<li><strong>Reading</strong>: " in page
+    assert "**" not in page
+
+
+def test_no_check_label_is_repeated(recalcs: list[Recalculation]) -> None:
+    document = memo.build_memo(recalcs)
+    blocks = document.blocks
+    tables = [
+        blocks[i + 1]
+        for i, block in enumerate(blocks[:-1])
+        if isinstance(block, memo.Heading) and block.text == "Checks"
+    ]
+    assert len(tables) == 3
+    for table in tables:
+        assert isinstance(table, memo.Table)
+        labels = [row[0] for row in table.rows]
+        assert len(labels) == len(set(labels)), labels
+    grant = [row[0] for row in tables[0].rows if row[0].startswith("NJ_BEIP_PCT_LIMITS")]
+    assert grant == [
+        "NJ_BEIP_PCT_LIMITS: the function returned its table (Percentage of withholdings)",
+        "NJ_BEIP_PCT_LIMITS: the function returned its table (Percentage of partners' tax)",
+    ]
+
+
+def test_the_same_document_in_three_formats(recalcs: list[Recalculation], tmp_path: Path) -> None:
+    for suffix in (".md", ".html", ".pdf"):
+        memo.write_memo(tmp_path / f"m{suffix}", recalcs[2:])
+    markdown = (tmp_path / "m.md").read_text(encoding="utf-8")
+    page = (tmp_path / "m.html").read_text(encoding="utf-8")
+    for text in (markdown, page):
+        assert "Acme Widgets, Inc." in text
+        assert "Form 313 Part III, line 7" in text
+        assert "Part 4 of 4 of a 40-column table" in text
+    assert 'content: "Page " counter(page) " of " counter(pages)' in page
+    with pytest.raises(ValueError, match=r"\.pdf, \.html or \.md"):
+        memo.render(memo.build_memo([]), ".doc")
+
+
+def test_blank_engagement_fields_are_shown_blank() -> None:
+    recalc = recalculate(EXAMPLES / NAMES[0])
+    # a workbook without the fields (or with them left blank)
+    names = {k: v for k, v in recalc.names.items() if not k.startswith("Engagement")}
+    recalc = dataclasses.replace(recalc, names=names)
+    fields = memo.engagement(recalc)
+    assert fields == {label: "" for _name, label in memo.ENGAGEMENT_FIELDS}
+    document = memo.build_memo([recalc])
+    summary = next(b for b in document.blocks if isinstance(b, memo.Table))
+    assert summary.rows == tuple((label, "(blank)") for label in fields)
+    assert document.running == "(no engagement fields filled in)"
+
+
+def test_the_pdf_renders_to_png_pages(pdf: Path, tmp_path: Path) -> None:
+    tool = need("pdftoppm", "renders the memo's pages to PNG")
+    subprocess.run(
+        [tool, "-r", "30", "-f", "1", "-l", "2", "-png", str(pdf), str(tmp_path / "p")], check=True
+    )
+    shots = sorted(tmp_path.glob("p*.png"))
+    assert len(shots) == 2
+    assert all(shot.read_bytes().startswith(b"\x89PNG") for shot in shots)
