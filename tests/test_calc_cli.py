@@ -175,7 +175,7 @@ def test_bad_arguments_exit_2(tmp_path: Path, capsys: Any) -> None:
     err = capsys.readouterr().err
     assert "give a folder instead" in err
     assert "--memo" in err
-    assert "expected a file ending .html or .md" in err
+    assert "expected a file ending .pdf, .html or .md" in err
 
 
 def test_output_paths() -> None:
