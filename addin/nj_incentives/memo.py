@@ -950,7 +950,7 @@ def _running(fields: Mapping[str, str]) -> str:
 
 
 #: The most columns a table shows at once; a wider one is shown in parts (never cut).
-MAX_COLUMNS = 14
+MAX_COLUMNS = 16
 _NUMERIC = re.compile(r"^[-+$(]*[\d,.]+%?\)?$")
 
 
@@ -961,9 +961,24 @@ def _group(header: str) -> str:
 
 
 def wrapped(table: Table, max_columns: int = MAX_COLUMNS) -> list[Table]:
-    """A table of more than ``max_columns`` columns as parts that each repeat its leading
+    """Columns with neither a header nor a value dropped; then a table of more than
+    ``max_columns`` columns as parts that each repeat its leading
     label columns (up to two text columns), breaking where the headers change group
     ("Base month 1..12", "Year one month 1..12") when it can; narrower tables as they are."""
+    empty = [
+        c
+        for c in range(len(table.headers))
+        if c > 0
+        and not str(table.headers[c]).strip()
+        and not any(c < len(row) and str(row[c]).strip() for row in table.rows)
+    ]
+    if empty:  # a column with neither header nor value (a layout gap in the sheet)
+        keep = [c for c in range(len(table.headers)) if c not in empty]
+        table = Table(
+            tuple(table.headers[c] for c in keep),
+            tuple(tuple(row[c] if c < len(row) else "" for c in keep) for row in table.rows),
+            table.caption,
+        )
     width = len(table.headers)
     if width <= max_columns:
         return [table]
