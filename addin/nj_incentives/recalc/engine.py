@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from nj_incentives.recalc.imports import import_engine
+from nj_incentives.recalc.libreoffice import restore_dynamic_arrays
 from nj_incentives.recalc.safety import (
     DEFAULT_LIMITS,
     Limits,
@@ -452,6 +453,9 @@ def _make_model(journal: _Journal, dynamic: Mapping[Address, str]) -> Any:
         ) -> Any:
             if cell.value is None and cell.data_type != "f":
                 return None
+            if cell.data_type == "e" and _array_member(cell.coordinate, formula_references):
+                # the formula's old output, not a constant: LibreOffice saves #NAME? there
+                return None
             return super().compile_cell(cell, context, references, formula_references)
 
         def add_cell(self, cell: Any, context: Any, formula_ranges: Any) -> Any:
@@ -460,6 +464,18 @@ def _make_model(journal: _Journal, dynamic: Mapping[Address, str]) -> Any:
             return super().add_cell(cell, context, formula_ranges)
 
     return GuardedModel()
+
+
+def _array_member(cell: str, array_ranges: Mapping[str, str]) -> bool:
+    """Whether ``cell`` lies in an array formula's range (anchor -> range), not at its anchor."""
+    if cell in array_ranges:
+        return False
+    row, col = _cell_index(cell)
+    for cells in array_ranges.values():
+        (r1, c1), (r2, c2) = _range_bounds(cells)
+        if r1 <= row <= r2 and c1 <= col <= c2:
+            return True
+    return False
 
 
 #: The engine-side helper that spills a dynamic-array result into its saved range.
@@ -681,6 +697,10 @@ def recalculate_vetted(
     variants = function_variants(_formula_texts(vetted), sorted(table))
     dynamic = dynamic_arrays(vetted)
     journal = _Journal()
+    # a LibreOffice save drops the dynamic-array marking: restore the template's (notes say)
+    restored, libreoffice_notes = restore_dynamic_arrays(vetted, dynamic)
+    dynamic = {**restored, **dynamic}
+    journal.notes.extend(libreoffice_notes)
     with (
         _LOCK,
         vetted_copy(vetted) as copy,

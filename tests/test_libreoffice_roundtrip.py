@@ -1,0 +1,170 @@
+"""The examples, opened and saved in LibreOffice, give the same figures (issue 9, item 6).
+
+LibreOffice headless opens each filled example and saves it as a LibreOffice user would
+(``--convert-to 'xlsx:Calc MS Excel 2007 XML'``, its own profile). That save drops the
+dynamic-array marking and writes the NJ_* names in lower case (checked below, so the
+test cannot pass on a file LibreOffice left alone); before nj_incentives.recalc.libreoffice
+two of the three examples then failed their master check. Now ``nj-incentives calc`` gives
+the same figures for the saved copy as for the original, every computed cell the same,
+with a note saying what LibreOffice did; where it cannot restore a formula (a template it
+does not know) it says exactly why.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
+from nj_incentives import cli
+from nj_incentives.recalc import ExcelError, recalculate
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES
+from nj_incentives.workbooks.cached import write_cached_values
+from tooling import need
+
+pytestmark = pytest.mark.slow
+
+ORIGINALS = {name: DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES}
+
+
+@pytest.fixture(scope="session")
+def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each example after a LibreOffice open-and-save (one soffice run for all three)."""
+    soffice = need("soffice", "opens and saves the examples as a LibreOffice user would")
+    root = tmp_path_factory.mktemp("libreoffice")
+    run = subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={(root / 'profile').as_uri()}",
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+            str(root / "saved"),
+            *map(str, ORIGINALS.values()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    copies = {name: root / "saved" / name for name in ORIGINALS}
+    missing = [name for name, path in copies.items() if not path.exists()]
+    assert not missing, f"soffice saved no {missing}: {run.stdout}\n{run.stderr}"
+    return copies
+
+
+def sheets_xml(path: Path) -> str:
+    with zipfile.ZipFile(path) as archive:
+        return "".join(
+            archive.read(n).decode() for n in archive.namelist() if n.startswith("xl/worksheets/")
+        )
+
+
+@pytest.mark.parametrize("name", list(ORIGINALS))
+def test_libreoffice_really_rewrote_the_file(saved: dict[str, Path], name: str) -> None:
+    original, copy = sheets_xml(ORIGINALS[name]), sheets_xml(saved[name])
+    assert ' cm="1"' in original
+    assert ' cm="1"' not in copy  # the dynamic-array marking is gone
+    assert re.search(r">nj_[a-z_]+\(", copy)  # names lower-cased
+    assert not re.search(r">NJ_[A-Z_]+\(", copy)
+    with zipfile.ZipFile(saved[name]) as archive:
+        assert "xl/metadata.xml" not in archive.namelist()
+        assert "LibreOffice" in archive.read("docProps/app.xml").decode()
+
+
+@pytest.mark.parametrize("name", list(ORIGINALS))
+def test_every_computed_cell_is_the_same(saved: dict[str, Path], name: str) -> None:
+    before, after = recalculate(ORIGINALS[name]), recalculate(saved[name])
+    assert after.computed == before.computed
+    differences = [
+        (address, before.values.get(address), after.values.get(address))
+        for address in sorted(before.computed)
+        if before.values.get(address) != after.values.get(address)
+    ]
+    assert not differences, differences[:10]
+    assert after.value("MasterCheck") is True
+    assert not after.error_cells()
+    assert any("saved by LibreOffice" in note for note in after.notes), after.notes
+
+
+def calc_json(paths: list[Path], out: Path, capsys: Any) -> dict[str, Any]:
+    code = cli.main(["calc", *map(str, paths), "-o", str(out), "--json", "--no-progress"])
+    document: dict[str, Any] = json.loads(capsys.readouterr().out)
+    document["exit"] = code
+    return document
+
+
+def test_calc_gives_the_same_figures(saved: dict[str, Path], tmp_path: Path, capsys: Any) -> None:
+    """``nj-incentives calc`` on the three saved copies: exit 0, every master check TRUE,
+    the same outputs as the originals'."""
+    names = list(ORIGINALS)
+    before = calc_json([ORIGINALS[n] for n in names], tmp_path / "before", capsys)
+    after = calc_json([saved[n] for n in names], tmp_path / "after", capsys)
+    assert before["exit"] == after["exit"] == 0
+    for old, new in zip(before["workbooks"], after["workbooks"], strict=True):
+        assert new["master_check"] is True
+        assert new["outputs"] == old["outputs"]
+        assert new["failed_checks"] == old["failed_checks"] == []
+
+
+def rename_template(source: Path, target: Path, template: str) -> None:
+    """A copy whose custom property names another template."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(source) as archive, zipfile.ZipFile(buffer, "w") as out:
+        for info in archive.infolist():
+            data = archive.read(info)
+            if info.filename == "docProps/custom.xml":
+                data = re.sub(
+                    rb"<vt:lpwstr>[^<]*</vt:lpwstr>",
+                    f"<vt:lpwstr>{template}</vt:lpwstr>".encode(),
+                    data,
+                    count=1,
+                )
+            out.writestr(info, data)
+    target.write_bytes(buffer.getvalue())
+
+
+def test_it_says_exactly_why_when_it_cannot(saved: dict[str, Path], tmp_path: Path) -> None:
+    """An unknown template: the lost dynamic arrays stay legacy arrays (#N/A below the
+    table, as Excel shows them), the master check fails and the note says why."""
+    copy = tmp_path / "unknown.xlsx"
+    rename_template(saved["beip-grant-schedule-example.xlsx"], copy, "someone-elses")
+    result = recalculate(copy)
+    assert result.value("MasterCheck") is not True
+    (note,) = [n for n in result.notes if "saved by LibreOffice" in n]
+    assert "computed as legacy array formulas (#N/A below a shorter result)" in note
+    assert "the file names template 'someone-elses', which this version does not ship" in note
+    original = recalculate(ORIGINALS["beip-grant-schedule-example.xlsx"])
+    ((sheet, cells),) = [
+        (anchor[0], cells)
+        for anchor, cells in original.array_ranges.items()
+        if "NJ_BEIP_GRANT_SCHEDULE" in original.formulas.get(anchor, "")
+    ]
+    assert f"{sheet}!{cells}" in note  # where: the grant schedule's table
+
+
+def test_a_cached_error_in_an_array_range_is_not_an_input(tmp_path: Path) -> None:
+    """LibreOffice caches #NAME? in every cell of an NJ_* array; a formula reading one of
+    those cells gets the recalculated value, not the stale error."""
+    copy = tmp_path / "stale.xlsx"
+    shutil.copy(ORIGINALS["ertc-form-313-example.xlsx"], copy)
+    before = recalculate(copy)
+    ((sheet, anchor), cells) = next(iter(before.array_ranges.items()))
+    member = next(
+        address
+        for address in sorted(before.computed)
+        if address[0] == sheet and address[1] != anchor and before.values.get(address)
+    )
+    write_cached_values(copy, {member: ExcelError("#NAME?")})
+    after = recalculate(copy)
+    assert after.values == before.values, cells
+    assert not after.error_cells()
