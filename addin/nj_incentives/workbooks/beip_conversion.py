@@ -9,9 +9,10 @@ Calculations, each from the NJ_* functions:
 
 - one ``NJ_BEIP_CONVERSION_SCHEDULE`` per accrual year (18 array calls): its
   installments by tax year, each table as long as its paragraph's installments;
-- the matrix of installments by tax year (rows, 2017-2030) and accrual year (columns):
-  each column is ONE array formula, ``SUMIFS`` of that accrual year's schedule over the
-  tax-year column (no function call per cell), and the total credit issued per tax year;
+- the matrix of installments by tax year (rows, 2017-2030) and accrual year (columns),
+  in three blocks of six accrual years (so that it prints one page wide at a readable
+  size): each block is ONE array formula, ``SUMIFS`` of the schedules over the tax-year
+  column (no function call per cell), and the total credit issued per tax year;
 - per tax year, the credit applied against the liability and the refund
   (``NJ_BEIP_CREDIT_APPLIED`` / ``NJ_BEIP_CREDIT_REFUND``, N.J.S.A. 34:1B-129f.);
 - the lowest lawful consideration and the check of a proposed sale
@@ -374,7 +375,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
 @dataclass(frozen=True)
 class _Calculations:
     schedules: dict[int, Ref]
-    matrix: Ref
+    matrix: tuple[Ref, ...]
     tax_years: Ref
     credit: Ref
     liability: Ref
@@ -518,68 +519,100 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     )
 
 
+#: Accrual years per block of the matrix: three blocks of six print one page wide at a
+#: readable size (one block of eighteen printed at a third of full size).
+MATRIX_BLOCK = 6
+
+
 def _matrix(
     b: TemplateBuilder, c: SheetWriter, schedules: Mapping[int, Ref]
-) -> tuple[Ref, Ref, Ref]:
-    """The installments by tax year (rows) and accrual year (columns): ONE array formula,
-    ``SUMIFS`` over the schedules above (each data row labelled with its accrual year),
-    and the total credit issued per tax year. Returns (matrix, tax years, totals)."""
-    c.section(
-        "Installments by tax year and accrual year (N.J.S.A. 34:1B-129e.): one array formula "
-        "over the schedules above",
-        width=c.VALUE + len(ACCRUAL_YEARS) + 2,
-    )
+) -> tuple[tuple[Ref, ...], Ref, Ref]:
+    """The installments by tax year (rows) and accrual year (columns), in blocks of
+    :data:`MATRIX_BLOCK` accrual years: ONE array formula per block, ``SUMIFS`` over the
+    schedules above (each data row labelled with its accrual year), and, beside the last
+    block, the total credit issued per tax year. Returns (blocks, tax years, totals)."""
     header, unit = b.style("header"), b.style("unit")
-    c.ws.write_string(c.row, c.LABEL, "Tax year", header)
-    c.ws.write_string(c.row, c.VALUE, "Tax year / accrued in", header)
-    for j, year in enumerate(ACCRUAL_YEARS):
-        c.ws.write_number(c.row, c.VALUE + 1 + j, year, header)
-    c.ws.write_string(c.row, c.VALUE + 1 + len(ACCRUAL_YEARS), "Total credit issued", header)
-    c.heights[c.row] = 30
-    accrual_years = Ref(c.name, c.row, c.VALUE + 1, c.row, c.VALUE + len(ACCRUAL_YEARS))
-    c.row += 1
-    for j in range(len(ACCRUAL_YEARS) + 1):
-        c.ws.write_string(c.row, c.VALUE + 1 + j, "$", unit)
-    c.row += 1
-    top, count = c.row, len(TAX_YEARS)
-    bottom = top + count - 1
-    years = Ref(c.name, top, c.VALUE, bottom, c.VALUE)
-    matrix = Ref(c.name, top, c.VALUE + 1, bottom, c.VALUE + len(ACCRUAL_YEARS))
-    totals = Ref(c.name, top, matrix.right + 1, bottom, matrix.right + 1)
-    label_style = b.style("label", Kind.YEAR)
-    for n, year in enumerate(TAX_YEARS):
-        c.ws.write_string(top + n, c.LABEL, f"Tax year {year}")
-        c.ws.write_number(top + n, c.VALUE, year, label_style)
     first, last = schedules[ACCRUAL_YEARS[0]], schedules[ACCRUAL_YEARS[-1]]
     region = Ref(c.name, first.row, c.LABEL, last.bottom, first.right)
     labels, tax_year, installment = (region.column(j).a for j in (0, 2, 4))
     header_text = SCHEDULE_COLUMNS[0].header
-    formula = (
-        f'=IF(COUNTIF({tax_year},"{header_text}")=COLUMNS({accrual_years.a}),'
-        f"SUMIFS({installment},{tax_year},{years.a},{labels},{accrual_years.a}),"
-        f'"{NOT_COMPUTED}")'
-    )
     money = b.style("calc", Kind.MONEY)
-    c.ws.write_dynamic_array_formula(
-        matrix.row, matrix.col, matrix.bottom, matrix.right, formula, money
-    )
-    for cell in matrix.cells():
-        if (cell.row, cell.col) != (matrix.row, matrix.col):
-            c.ws.write_blank(cell.row, cell.col, None, money)
-    b.array_formulas.append(matrix)
-    for n in range(count):
-        row = Ref(c.name, top + n, matrix.col, top + n, matrix.right)
-        c.ws.write_formula(top + n, totals.col, "=" + _total(row), b.style("total", Kind.MONEY))
+    label_style = b.style("label", Kind.YEAR)
+    count = len(TAX_YEARS)
+    chunks = [
+        ACCRUAL_YEARS[n : n + MATRIX_BLOCK] for n in range(0, len(ACCRUAL_YEARS), MATRIX_BLOCK)
+    ]
+    blocks: list[Ref] = []
+    years = totals = Ref(c.name, 0, 0)
+    for number, chunk in enumerate(chunks):
+        is_last = number == len(chunks) - 1
+        span = f"{chunk[0]}-{chunk[-1]}"
+        c.section(
+            f"Installments by tax year, accrued in {span} (N.J.S.A. 34:1B-129e.): one array "
+            "formula over the schedules above",
+            width=c.VALUE + MATRIX_BLOCK + 2,
+        )
+        c._block()
+        c.ws.write_string(c.row, c.LABEL, "Tax year", header)
+        c.ws.write_string(c.row, c.VALUE, "Tax year / accrued in", header)
+        for j, year in enumerate(chunk):
+            c.ws.write_number(c.row, c.VALUE + 1 + j, year, header)
+        if is_last:
+            c.ws.write_string(
+                c.row, c.VALUE + 1 + len(chunk), "Total credit issued (all years)", header
+            )
+        c.heights[c.row] = 30
+        accrual_years = Ref(c.name, c.row, c.VALUE + 1, c.row, c.VALUE + len(chunk))
+        c.row += 1
+        for j in range(len(chunk) + (1 if is_last else 0)):
+            c.ws.write_string(c.row, c.VALUE + 1 + j, "$", unit)
+        c.row += 1
+        top = c.row
+        bottom = top + count - 1
+        block_years = Ref(c.name, top, c.VALUE, bottom, c.VALUE)
+        block = Ref(c.name, top, c.VALUE + 1, bottom, c.VALUE + len(chunk))
+        for n, year in enumerate(TAX_YEARS):
+            c.ws.write_string(top + n, c.LABEL, f"Tax year {year}")
+            c.ws.write_number(top + n, c.VALUE, year, label_style)
+        formula = (
+            f'=IF(COUNTIF({tax_year},"{header_text}")=ROWS(ApprovedAmounts),'
+            f"SUMIFS({installment},{tax_year},{block_years.a},{labels},{accrual_years.a}),"
+            f'"{NOT_COMPUTED}")'
+        )
+        c.ws.write_dynamic_array_formula(
+            block.row, block.col, block.bottom, block.right, formula, money
+        )
+        for cell in block.cells():
+            if (cell.row, cell.col) != (block.row, block.col):
+                c.ws.write_blank(cell.row, cell.col, None, money)
+        b.array_formulas.append(block)
+        c.numeric_ranges.append(block)
+        b.define_name(f"AccrualYears{chunk[0]}_{chunk[-1]}", accrual_years)
+        b.define_name(f"Installments{chunk[0]}_{chunk[-1]}", block)
+        blocks.append(block)
+        if number == 0:
+            years = block_years
+        if is_last:
+            totals = Ref(c.name, top, block.right + 1, bottom, block.right + 1)
+            for n in range(count):
+                rows = [Ref(c.name, m.row + n, m.col, m.row + n, m.right).a for m in blocks]
+                counted = "+".join(f"COUNT({r})" for r in rows)
+                width = "+".join(f"COLUMNS({r})" for r in rows)
+                added = "+".join(f"SUM({r})" for r in rows)
+                c.ws.write_formula(
+                    top + n,
+                    totals.col,
+                    f'=IF({counted}={width},ROUND({added},2),"{NOT_COMPUTED}")',
+                    b.style("total", Kind.MONEY),
+                )
+            c.numeric_ranges.append(totals)
+        c.row = bottom + 2
     c.width(c.VALUE, 12)
-    for j in range(len(ACCRUAL_YEARS) + 1):
-        c.width(matrix.col + j, 14)
-    c.numeric_ranges.extend([matrix, totals])
+    for j in range(MATRIX_BLOCK + 1):
+        c.width(c.VALUE + 1 + j, 14)
     b.define_name("TaxYears", years)
-    b.define_name("AccrualYears", accrual_years)
-    b.define_name("Installments", matrix)
     b.define_name("CreditIssued", totals)
-    c.row = bottom + 2
-    return matrix, years, totals
+    return tuple(blocks), years, totals
 
 
 def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, Ref]:
@@ -723,7 +756,7 @@ def _checks(b: TemplateBuilder, calc: _Calculations) -> None:
     )
     b.check(
         "The matrix holds a number for every tax year and accrual year",
-        f"COUNT({calc.matrix.a})=ROWS({calc.matrix.a})*COLUMNS({calc.matrix.a})",
+        "AND(" + ",".join(f"COUNT({m.a})=ROWS({m.a})*COLUMNS({m.a})" for m in calc.matrix) + ")",
     )
     b.check_equal(
         "The credits issued sum to the approved amounts (no installment falls outside "

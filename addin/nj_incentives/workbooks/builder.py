@@ -96,6 +96,8 @@ _FUNCTION_NAMESPACE = re.compile(r"(?=.{1,32}$)[A-Z][A-Z0-9_]*(?:\.[A-Z][A-Z0-9_
 
 #: The row (0-based) of every sheet's engagement band, below its title and subtitle.
 BAND_ROW = 2
+#: A column this wide (characters) or wider wraps the sources written beside figures.
+SOURCE_WIDTH = 30
 #: The width of the About sheet's text column, characters.
 ABOUT_TEXT_WIDTH = 95.0
 
@@ -346,6 +348,7 @@ class Styles:
         "check",
         "link",
         "band",
+        "source",
     )
 
     def __init__(self, workbook: Workbook) -> None:
@@ -404,6 +407,8 @@ class Styles:
             props.update(font_color="#375623")
         elif role == "label":
             props.update(text_wrap=True)
+        elif role == "source":
+            props.update(italic=True, font_color=UNIT_FONT, text_wrap=True)
         elif role == "band":
             props.update(
                 bold=True,
@@ -586,11 +591,23 @@ class SheetWriter:
         *,
         name: str | None = None,
         role: str = "calc",
+        source: str = "",
     ) -> Ref:
-        """One formula cell with its label and units (``role``: calc, output or total)."""
+        """One formula cell with its label and units (``role``: calc, output or total);
+        ``source``: where the figure goes on the form, or the law it comes from, written
+        to the right of the value."""
         ref = Ref(self.name, self.row, self.VALUE)
         self._label_unit(label, unit)
         self.ws.write_formula(ref.row, ref.col, _formula(formula), self.builder.style(role, kind))
+        if source:
+            # wrapped in a column wide enough for it; else running on over the empty
+            # cells to its right
+            wide = self.widths.get(ref.col + 1, 0) >= SOURCE_WIDTH
+            style = self.builder.style("source" if wide else "unit")
+            self.ws.write_string(ref.row, ref.col + 1, source, style)
+            if wide:
+                self.wrapped.append((ref.row, source, ref.col + 1))
+            self.max_col = max(self.max_col, ref.col + 1)
         if kind in NUMERIC_KINDS:
             self.numeric_ranges.append(ref)
         if name:

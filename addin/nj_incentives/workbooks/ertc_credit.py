@@ -66,6 +66,8 @@ SCHEDULE_COLUMNS = [
 ]
 
 _FT, _PT, _LOW = 160, 100, 90
+#: The statute every figure cites when Form 313 names no line for it.
+_CITE = "N.J.S.A. 52:27BBB-55"
 
 
 def _months(*parts: tuple[int, int]) -> list[int]:
@@ -528,6 +530,7 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         Kind.NUMBER,
         "positions",
         name="Year1New",
+        source="Form 313 Part III, line 7 (the positions)",
     )
     c.formula(
         "New full-time positions, credit year two",
@@ -535,6 +538,7 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         Kind.NUMBER,
         "positions",
         name="Year2New",
+        source="Form 313 Part III (year two)",
     )
     for number, measured in ((1, year1), (2, year2)):
         c.formula(
@@ -558,6 +562,7 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         Kind.MONEY,
         "$",
         name="CreditYearOne",
+        source="Form 313 Part III, line 7",
     )
     c.formula(
         "Credit for credit year two ($1,250 a position)",
@@ -565,6 +570,7 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         Kind.MONEY,
         "$",
         name="CreditYearTwo",
+        source="Form 313 Part III (year two at $1,250)",
     )
     ratio = c.formula(
         "Sustained effort ratio",
@@ -647,25 +653,73 @@ def _outputs(b: TemplateBuilder, calc: _Calculations) -> None:
     o = b.outputs
     o.title("Outputs", "Valid only when Checks!MasterCheck is TRUE.")
     years = calc.credit_years
-    rows: Sequence[tuple[str, str, Kind, str]] = [
-        ("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE"),
-        ("Part I: eligibility", "Eligibility", Kind.TEXT, "verdict"),
-        ("Credit year one: first day", years.cell(1, 1).a, Kind.DATE, "date"),
-        ("Credit year one: last day", years.cell(1, 2).a, Kind.DATE, "date"),
-        ("Credit year two: first day", years.cell(2, 1).a, Kind.DATE, "date"),
-        ("Credit year two: last day", years.cell(2, 2).a, Kind.DATE, "date"),
-        ("New full-time positions, credit year one", "Year1New", Kind.NUMBER, "positions"),
-        ("New full-time positions, credit year two", "Year2New", Kind.NUMBER, "positions"),
-        ("Credit for credit year one", "CreditYearOne", Kind.MONEY, "$"),
-        ("Credit for credit year two", "CreditYearTwo", Kind.MONEY, "$"),
-        ("Sustained effort ratio", "SustainedEffortRatio", Kind.NUMBER, "ratio"),
-        ("Credit used, all periods", "TotalUsed", Kind.MONEY, "$"),
-        ("Credit refunded (overpayment)", "TotalRefund", Kind.MONEY, "$"),
-        ("Credit expired", "TotalExpired", Kind.MONEY, "$"),
-        ("Credit carried forward after the last period", "CarriedForward", Kind.MONEY, "$"),
+    part3 = "Form 313 Part III"
+    rows: Sequence[tuple[str, str, Kind, str, str]] = [
+        ("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", "the Checks sheet"),
+        (
+            "Part I: eligibility",
+            "Eligibility",
+            Kind.TEXT,
+            "verdict",
+            f"Form 313 Part I; {_CITE}a., d.",
+        ),
+        ("Credit year one: first day", years.cell(1, 1).a, Kind.DATE, "date", f"{_CITE}e."),
+        ("Credit year one: last day", years.cell(1, 2).a, Kind.DATE, "date", f"{_CITE}e."),
+        ("Credit year two: first day", years.cell(2, 1).a, Kind.DATE, "date", f"{_CITE}e."),
+        ("Credit year two: last day", years.cell(2, 2).a, Kind.DATE, "date", f"{_CITE}e."),
+        (
+            "New full-time positions, credit year one",
+            "Year1New",
+            Kind.NUMBER,
+            "positions",
+            f"{part3}, line 7 (the positions); from Part II",
+        ),
+        (
+            "New full-time positions, credit year two",
+            "Year2New",
+            Kind.NUMBER,
+            "positions",
+            f"{part3} (year two); from Part II",
+        ),
+        ("Credit for credit year one", "CreditYearOne", Kind.MONEY, "$", f"{part3}, line 7"),
+        (
+            "Credit for credit year two",
+            "CreditYearTwo",
+            Kind.MONEY,
+            "$",
+            f"{part3} (year two at $1,250); {_CITE}a.",
+        ),
+        ("Sustained effort ratio", "SustainedEffortRatio", Kind.NUMBER, "ratio", f"{_CITE}e."),
+        (
+            "Credit used, all periods",
+            "TotalUsed",
+            Kind.MONEY,
+            "$",
+            f"{part3} (after the 50% / minimum-tax limit and other credits); "
+            "to CBT-100 Schedule A-3",
+        ),
+        ("Credit refunded (overpayment)", "TotalRefund", Kind.MONEY, "$", f"{_CITE}c.(2)"),
+        (
+            "Credit expired",
+            "TotalExpired",
+            Kind.MONEY,
+            "$",
+            f"{_CITE}b.(2) (a limit only as a switch: Form 313 instructions)",
+        ),
+        (
+            "Credit carried forward after the last period",
+            "CarriedForward",
+            Kind.MONEY,
+            "$",
+            f"{part3} (carryover); {_CITE}b.(2)",
+        ),
     ]
-    for label, formula, kind, unit in rows:
-        o.formula(label, formula, kind, unit, role="output")
+    o.ws.write_string(o.row, o.VALUE + 1, "Where on Form 313 (or in the law)", b.style("section"))
+    o.row += 1
+    o.width(o.VALUE + 1, 48)
+    for label, formula, kind, unit, source in rows:
+        o.formula(label, formula, kind, unit, role="output", source=source)
+    o.landscape = False  # the figures and the chart on one portrait page
     o.skip()
     o.chart(
         "Economic Recovery Tax Credit by privilege period",
