@@ -85,9 +85,9 @@ def test_the_results_workbook_holds_values_not_formulas(main_job: dict[str, Any]
         for cell in row
         if cell.data_type == "f"
     ]
-    assert book["Outputs"]["A19"].value == "Credit carried forward after the last period"
-    assert book["Outputs"]["C19"].value == 800.0
-    assert book["Outputs"]["C19"].number_format == "#,##0.00;[Red]-#,##0.00"
+    assert book["Outputs"]["A20"].value == "Credit carried forward after the last period"
+    assert book["Outputs"]["C20"].value == 800.0
+    assert book["Outputs"]["C20"].number_format == "#,##0.00;[Red]-#,##0.00"
 
 
 def test_the_bundled_examples_are_never_modified(main_job: dict[str, Any]) -> None:
