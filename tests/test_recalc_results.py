@@ -111,7 +111,8 @@ def test_a_failed_write_leaves_no_file(recalculated, tmp_path: Path, monkeypatch
         ("-2+3", "'-2+3"),
         ("@SUM(A1)", "'@SUM(A1)"),
         ("\t=1", "'\t=1"),
-        ("\r=1", "'\r=1"),
+        ("\r=1", "'\r'=1"),  # leading CR, then a formula after the line break
+        ("x\r=cmd|' /C calc'!A0", "x\r'=cmd|' /C calc'!A0"),
         ("  =1", "'  =1"),
         ("\uff1d1+1", "'\uff1d1+1"),  # full-width equals sign
         ("OK", "OK"),

@@ -106,7 +106,7 @@ def test_parquet_run_carries_the_stamp_in_its_metadata(work: Path) -> None:
 
     out = work / "out.parquet"
     assert run(work / "scenarios.csv", "-o", out, "--money", "cents") == 1  # the bad-pct row
-    stamp = json.loads(pq.read_schema(out).metadata[b"nj_incentives"])
+    stamp = json.loads(pq.read_metadata(out).metadata[b"nj_incentives"])
     assert stamp["version"] == __version__
     assert stamp["rows"] == 10
     results = pd.read_parquet(out)
@@ -182,14 +182,14 @@ def test_writes_are_atomic(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert out.read_text() == "previous results\n"
     assert [p.name for p in work.iterdir() if p.name.startswith(".")] == []  # no temporary left
     # a failing run through the command leaves the old file in place too
-    monkeypatch.setattr(pd.DataFrame, "to_csv", broken_to_csv)
+    monkeypatch.setattr(scenario_io.CsvWriter, "write", broken_write)
     assert run(work / "scenarios.csv", "-o", out) == 2
     assert out.read_text() == "previous results\n"
     assert [p.name for p in work.iterdir() if p.name.startswith(".")] == []
 
 
-def broken_to_csv(frame: pd.DataFrame, path: Path, **options: object) -> None:
-    Path(path).write_text("half a fi")
+def broken_write(writer: scenario_io.CsvWriter, frame: pd.DataFrame) -> None:
+    writer.path.write_text("half a fi")
     raise OSError(28, "No space left on device")
 
 

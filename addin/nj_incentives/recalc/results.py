@@ -15,7 +15,7 @@ folder renamed into place, so a reader never sees half a file.
 CSV output neutralises text cells that a spreadsheet would run as a formula
 (CSV injection): a text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
 return (also after leading spaces, and their full-width forms) is written with a
-leading apostrophe.
+leading apostrophe, and so is such a text after a line break inside a cell.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 from xml.parsers import expat
 
+from nj_incentives.csv_safety import neutralise_text
 from nj_incentives.recalc.charts import cell_formats, refresh_caches
 from nj_incentives.recalc.engine import (
     CellValue,
@@ -387,15 +388,12 @@ def _relationships(data: bytes) -> bytes:
 
 # --------------------------------------------------------------------------- CSV
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
-
 
 def neutralise_csv_text(text: str) -> str:
     """``text`` made safe for a CSV cell: a leading apostrophe if a spreadsheet would
-    otherwise read it as a formula (OWASP's CSV injection rule)."""
-    if text.startswith(_FORMULA_START) or text.lstrip(" ").startswith(_FORMULA_START):
-        return "'" + text
-    return text
+    otherwise read it as a formula (OWASP's CSV injection rule), also after each line
+    break inside it (:mod:`nj_incentives.csv_safety`)."""
+    return neutralise_text(text)
 
 
 def _csv_cell(value: CellValue) -> str:

@@ -8,11 +8,14 @@
   sees half a file, and a failed run leaves the old file untouched. No output may be an
   input of the run (the table or a spec file): the writer refuses.
 - The stamp (package version, law currency, hashes of the inputs, the Monte Carlo seed)
-  goes into the XLSX as the sheet "Run", into the Parquet file's schema metadata under
-  the key ``nj_incentives``, and beside a CSV as ``<stem>.json``.
-- CSV text cells that start with ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return)
-  get a leading apostrophe, so that a spreadsheet opening the file does not run them as
-  formulas. XLSX text is always written as text (never as a formula).
+  goes into the XLSX as the sheet "Run", into the Parquet file's key-value metadata under
+  the key ``nj_incentives`` (written when the file is closed), and beside a CSV as
+  ``<stem>.json``.
+- CSV: every text field quoted; formula-leading text in headers and values neutralised,
+  also after a CR or LF inside a value (:mod:`nj_incentives.csv_safety`); money to the
+  cent. XLSX text is always written as text (never as a formula).
+- The writers (:class:`CsvWriter`, :class:`ParquetWriter`) take the results chunk by
+  chunk, so that a streaming run (:mod:`~.stream`) writes as it computes.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nj_incentives.csv_safety import neutralise_arrow, neutralise_text
 from nj_incentives.scenarios.analysis import Tornado, charted, format_value, label, unit
 from nj_incentives.scenarios.columns import ScenarioError
 
@@ -56,7 +60,6 @@ FORMATS = {
 }
 #: Rows an XLSX sheet holds below its header (Excel's limit is 1,048,576 rows).
 XLSX_MAX_ROWS = 1_048_575
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def format_of(path: Path) -> str:
@@ -161,19 +164,147 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 
 
 def neutralise_csv(frame: pd.DataFrame) -> pd.DataFrame:
-    """Text cells starting with = + - @ (tab, CR) prefixed with an apostrophe."""
-    out = frame.copy()
+    """The frame as the CSV writer writes its text: formula-leading text (headers too)
+    prefixed with an apostrophe (:mod:`nj_incentives.csv_safety`)."""
+    out = frame.rename(columns=lambda c: neutralise_text(str(c)))
     for column in out.columns:
         series = out[column]
         if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
-
-            def fix(value: object) -> object:
-                if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
-                    return "'" + value
-                return value
-
-            out[column] = series.astype(object).map(fix)
+            out[column] = series.astype(object).map(
+                lambda v: neutralise_text(v) if isinstance(v, str) else v
+            )
     return out
+
+
+# ----------------------------------------------------------------------- result writers
+
+
+def _text_array(series: pd.Series) -> Any:
+    """A text column as a pyarrow string array (blank: null; other objects: their str)."""
+    import pyarrow as pa
+
+    try:
+        return pa.array(series, type=pa.string(), from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        values = [None if _blank(v) else str(v) for v in series.tolist()]
+        return pa.array(values, type=pa.string())
+
+
+def _blank(value: object) -> bool:
+    if value is None or value is pd.NA or value is pd.NaT:
+        return True
+    return isinstance(value, float) and math.isnan(value)
+
+
+def arrow_table(frame: pd.DataFrame, schema: Any = None) -> Any:
+    """``frame`` as a pyarrow table: text columns as strings (an all-blank ``error``
+    column stays a string column, so every chunk of a run has the same schema); with
+    ``schema`` (the first chunk's), cast to it."""
+    import pyarrow as pa
+
+    arrays = []
+    for name in frame.columns:
+        series = frame[name]
+        if series.dtype == object or pd.api.types.is_string_dtype(series.dtype):
+            arrays.append(_text_array(series))
+        else:
+            arrays.append(pa.Array.from_pandas(series))
+    table = pa.Table.from_arrays(arrays, names=[str(c) for c in frame.columns])
+    # pandas' own metadata (nullable Int64 / boolean dtypes come back as they were)
+    pandas_meta = pa.Schema.from_pandas(frame.iloc[:0], preserve_index=False).metadata
+    table = table.replace_schema_metadata(pandas_meta)
+    if schema is not None and not table.schema.equals(schema):
+        table = table.cast(schema)
+    return table
+
+
+def money_columns(frame: pd.DataFrame) -> set[str]:
+    """Result columns of money in float dollars (written to the cent in a CSV)."""
+    from nj_incentives.scenarios.columns import input_spec
+
+    return {
+        str(c)
+        for c in frame.columns
+        if pd.api.types.is_float_dtype(frame[c].dtype)
+        and str(c) not in _NOT_MONEY
+        and input_spec(str(c)) is None
+    }
+
+
+_NOT_MONEY = {"ertc_sustained_effort_ratio"}
+
+
+class CsvWriter:
+    """Results written as CSV chunk by chunk (pyarrow's writer).
+
+    Every text field is quoted (so a quote, comma, CR or LF never splits a row), text and
+    headers are neutralised (:mod:`nj_incentives.csv_safety`), money columns are written
+    to the cent (``1234.50``, never ``1.2345e+03``), blanks are empty fields.
+    """
+
+    def __init__(self, path: Path, money: Iterable[str] = ()) -> None:
+        self.path = Path(path)
+        self.money = set(money)
+        self.schema: Any = None
+        self._writer: Any = None
+        self._sink: Any = None
+
+    def write(self, frame: pd.DataFrame) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.csv as pacsv
+
+        table = arrow_table(frame, self.schema)
+        if self.schema is None:
+            self.schema = table.schema
+        columns = []
+        for name, column in zip(table.column_names, table.columns, strict=True):
+            if pa.types.is_string(column.type):
+                column = neutralise_arrow(column)
+            elif name in self.money and pa.types.is_floating(column.type):
+                # the double nearest an amount in cents, written as that amount
+                column = pc.cast(column, pa.decimal128(20, 2))
+            columns.append(column)
+        names = [neutralise_text(n) for n in table.column_names]
+        out = pa.Table.from_arrays(columns, names=names)
+        if self._writer is None:
+            self._sink = open(self.path, "wb")  # noqa: SIM115 - closed in close()
+            options = pacsv.WriteOptions(quoting_style="needed")
+            self._writer = pacsv.CSVWriter(self._sink, out.schema, write_options=options)
+        self._writer.write_table(out)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        if self._sink is not None:
+            self._sink.close()
+
+
+class ParquetWriter:
+    """Results written as Parquet row groups chunk by chunk; the stamp goes in the
+    file's metadata (key ``nj_incentives``) when the writer closes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.schema: Any = None
+        self._writer: Any = None
+
+    def write(self, frame: pd.DataFrame) -> None:
+        import pyarrow.parquet as pq
+
+        table = arrow_table(frame, self.schema)
+        if self._writer is None:
+            self.schema = table.schema
+            self._writer = pq.ParquetWriter(self.path, table.schema)
+        self._writer.write_table(table)
+
+    def close(self, stamp: Mapping[str, Any] | None = None) -> None:
+        if self._writer is None:
+            return
+        if stamp is not None:
+            text = json.dumps(stamp, sort_keys=True, default=str)
+            self._writer.add_key_value_metadata({"nj_incentives": text})
+        self._writer.close()
 
 
 @dataclass
@@ -214,10 +345,8 @@ def write_results(output: Path, outputs: Outputs, inputs: Iterable[Path] = ()) -
         raise ScenarioError(f"output folder not found: {output.parent}")
     stem = output.with_suffix("")
     if fmt == "csv":
-        safe = neutralise_csv(outputs.results)
-        atomic_write(output, lambda p: safe.to_csv(p, index=False))
-        stamp = json.dumps(outputs.stamp, indent=2, sort_keys=True, default=str) + "\n"
-        atomic_write(stem.with_suffix(".json"), lambda p: _write_text(p, stamp))
+        atomic_write(output, lambda p: write_csv(p, outputs.results))
+        write_stamp_json(stem.with_suffix(".json"), outputs.stamp)
     elif fmt == "parquet":
         atomic_write(output, lambda p: _write_parquet(p, outputs.results, outputs.stamp))
     else:
@@ -228,8 +357,7 @@ def write_results(output: Path, outputs: Outputs, inputs: Iterable[Path] = ()) -
             )
         atomic_write(output, lambda p: _write_xlsx(p, outputs))
     if fmt in ("csv", "parquet"):
-        summary = neutralise_csv(outputs.summary)
-        atomic_write(Path(f"{stem}.summary.csv"), lambda p: summary.to_csv(p, index=False))
+        write_summary_csv(Path(f"{stem}.summary.csv"), outputs.summary)
     for suffix, render in (outputs.pngs or {}).items():
         atomic_write(Path(f"{stem}.{suffix}.png"), render)
     return paths
@@ -239,14 +367,31 @@ def _write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _write_parquet(path: Path, results: pd.DataFrame, stamp: Mapping[str, Any]) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+def write_csv(path: Path, frame: pd.DataFrame, money: Iterable[str] | None = None) -> None:
+    """A frame as one CSV file (:class:`CsvWriter`); ``money``: the columns written to
+    the cent (default: the result columns of money)."""
+    writer = CsvWriter(path, money_columns(frame) if money is None else money)
+    try:
+        writer.write(frame)
+    finally:
+        writer.close()
 
-    table = pa.Table.from_pandas(results, preserve_index=False)
-    metadata = dict(table.schema.metadata or {})
-    metadata[b"nj_incentives"] = json.dumps(stamp, sort_keys=True, default=str).encode()
-    pq.write_table(table.replace_schema_metadata(metadata), path)
+
+def write_stamp_json(path: Path, stamp: Mapping[str, Any]) -> None:
+    text = json.dumps(stamp, indent=2, sort_keys=True, default=str) + "\n"
+    atomic_write(path, lambda p: _write_text(p, text))
+
+
+def write_summary_csv(path: Path, summary: pd.DataFrame) -> None:
+    atomic_write(path, lambda p: write_csv(p, summary, money=()))
+
+
+def _write_parquet(path: Path, results: pd.DataFrame, stamp: Mapping[str, Any]) -> None:
+    writer = ParquetWriter(path)
+    try:
+        writer.write(results)
+    finally:
+        writer.close(stamp)
 
 
 # ----------------------------------------------------------------------- XLSX
