@@ -2,7 +2,8 @@
 
 - :func:`summary`: count, mean, min, P5, P10, P25, P50, P75, P90, P95, max of every
   numeric result column (blank results, i.e. sections not computed or failed, are left
-  out of each column's figures).
+  out of each column's figures), in one pass (:class:`SummaryBuilder`); beyond
+  :data:`SAMPLE_ROWS` rows the percentiles come from a uniform sample of that many rows.
 - :func:`tornado`: for each varied input, the target output with that input at its low
   and at its high value and every other input at the base case (one at a time), sorted
   by the swing. The base case is always a real one, named on the chart: the base row's
@@ -38,6 +39,8 @@ __all__ = [
     "MIN_HISTOGRAM_VALUES",
     "MIN_TAIL_VALUES",
     "PERCENTILES",
+    "SAMPLE_ROWS",
+    "SummaryBuilder",
     "Tornado",
     "charted",
     "distribution",
@@ -80,23 +83,89 @@ def _floats(series: pd.Series) -> np.ndarray:
     return pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
 
 
+#: Rows whose values give the percentiles of a larger run (a uniform sample, fixed seed).
+SAMPLE_ROWS = 100_000
+_SUMMARY_COLUMNS = [
+    "output",
+    "count",
+    "mean",
+    "min",
+    *(f"p{p}" for p in PERCENTILES),
+    "max",
+    "percentile_count",
+]
+
+
+class SummaryBuilder:
+    """The summary of a run built in one pass over its results, chunk by chunk.
+
+    Count, mean, min and max are exact over every row. The percentiles are exact for a
+    run of up to :data:`SAMPLE_ROWS` rows; for a larger run they are those of a uniform
+    random sample of that many rows (chosen by row number with a fixed seed, so the same
+    run gives the same summary however it is chunked); ``percentile_count`` says how many
+    values they come from.
+    """
+
+    def __init__(self, total_rows: int, columns: Sequence[str] | None = None) -> None:
+        self.total = total_rows
+        self.columns = list(columns) if columns is not None else None
+        self.picks: np.ndarray | None = None
+        if total_rows > SAMPLE_ROWS:
+            rng = np.random.default_rng(20261201)
+            self.picks = np.sort(rng.choice(total_rows, SAMPLE_ROWS, replace=False))
+        self._stats: dict[str, list[float]] = {}
+        self._samples: dict[str, list[np.ndarray]] = {}
+
+    def add(self, results: pd.DataFrame, start: int = 0) -> None:
+        """Results of rows ``start`` .. ``start + len(results) - 1`` of the run."""
+        if self.columns is None:
+            self.columns = numeric_outputs(results)
+        n = len(results)
+        if self.picks is None:
+            taken: np.ndarray | slice = slice(None)
+        else:
+            lo, hi = np.searchsorted(self.picks, [start, start + n])
+            taken = self.picks[lo:hi] - start
+        for name in self.columns:
+            values = _floats(results[name])
+            blank = np.isnan(values)
+            count = n - int(np.count_nonzero(blank))
+            stats = self._stats.setdefault(name, [0, 0.0, np.inf, -np.inf])
+            if count:
+                present = values[~blank] if count < n else values
+                stats[0] += count
+                stats[1] += float(present.sum())
+                stats[2] = min(stats[2], float(present.min()))
+                stats[3] = max(stats[3], float(present.max()))
+            self._samples.setdefault(name, []).append(values[taken])
+
+    def frame(self) -> pd.DataFrame:
+        rows = []
+        for name in self.columns or []:
+            count, total, low, high = self._stats.get(name, [0, 0.0, np.inf, -np.inf])
+            row: dict[str, object] = {"output": name, "count": int(count)}
+            if count:
+                parts = self._samples[name]
+                sample = np.concatenate(parts) if len(parts) > 1 else parts[0]
+                sample = sample[~np.isnan(sample)]
+                row["mean"] = total / count
+                row["min"] = low
+                for p, q in zip(PERCENTILES, np.percentile(sample, PERCENTILES), strict=True):
+                    row[f"p{p}"] = float(q)
+                row["max"] = high
+                row["percentile_count"] = int(sample.size)
+            else:
+                row["percentile_count"] = 0
+            rows.append(row)
+        return pd.DataFrame(rows, columns=_SUMMARY_COLUMNS)
+
+
 def summary(results: pd.DataFrame, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """Percentiles of every numeric result column: one row per column."""
-    names = list(columns) if columns is not None else numeric_outputs(results)
-    rows = []
-    for name in names:
-        values = _floats(results[name])
-        values = values[~np.isnan(values)]
-        row: dict[str, object] = {"output": name, "count": int(values.size)}
-        if values.size:
-            row["mean"] = float(values.mean())
-            row["min"] = float(values.min())
-            for p, q in zip(PERCENTILES, np.percentile(values, PERCENTILES), strict=True):
-                row[f"p{p}"] = float(q)
-            row["max"] = float(values.max())
-        rows.append(row)
-    columns_out = ["output", "count", "mean", "min", *(f"p{p}" for p in PERCENTILES), "max"]
-    return pd.DataFrame(rows, columns=columns_out)
+    """Percentiles of every numeric result column: one row per column (exact up to
+    :data:`SAMPLE_ROWS` rows, from a sample of that many beyond: :class:`SummaryBuilder`)."""
+    builder = SummaryBuilder(len(results), columns)
+    builder.add(results)
+    return builder.frame()
 
 
 # ======================================================================= labels

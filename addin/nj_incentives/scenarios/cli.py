@@ -198,8 +198,6 @@ def _run(args: Any) -> int:
     if args.scheduler and args.engine != "dask":
         raise ScenarioError("--scheduler goes with --engine dask")
 
-    base = read_table(source, args.sheet)
-    check_columns(base.columns, args.keep)
     hasher = hashlib.sha256(file_sha256(source).encode())
     stamp: dict[str, Any] = {
         "package": "nj-incentives",
@@ -210,6 +208,13 @@ def _run(args: Any) -> int:
         "created_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "engine": args.engine,
     }
+    if _streamable(args):
+        status = _run_streaming(args, stamp, hasher, inputs, started)
+        if status is not None:
+            return status
+
+    base = read_table(source, args.sheet)
+    check_columns(base.columns, args.keep)
     varied: list[str] = []
     grid: dict[str, list[object]] | None = None
     if args.grid:
@@ -324,6 +329,118 @@ def _failed_rows(results: pd.DataFrame, limit: int = 5) -> list[tuple[str, str]]
         )
         found.append((where, str(row["error"])))
     return found
+
+
+def _streamable(args: argparse.Namespace) -> bool:
+    """A plain table from a CSV or Parquet file, pandas engine, no charts: run it in
+    chunks (:mod:`nj_incentives.scenarios.stream`)."""
+    from nj_incentives.scenarios.io import format_of
+
+    return (
+        not args.grid
+        and args.monte_carlo is None
+        and not args.target
+        and args.engine == "pandas"
+        and format_of(args.input) in ("csv", "parquet")
+    )
+
+
+def _run_streaming(
+    args: argparse.Namespace,
+    stamp: dict[str, Any],
+    hasher: Any,
+    inputs: list[Path],
+    started: float,
+) -> int | None:
+    """The run in chunks; None when the file cannot be read in chunks (run in memory)."""
+    from nj_incentives.scenarios import stream
+    from nj_incentives.scenarios.columns import ScenarioError, check_columns
+    from nj_incentives.scenarios.io import (
+        XLSX_MAX_ROWS,
+        CsvWriter,
+        Outputs,
+        ParquetWriter,
+        XlsxWriter,
+        atomic_write,
+        format_of,
+        refuse_inputs,
+        write_stamp_json,
+        write_summary_csv,
+    )
+
+    source: Path = args.input
+    output: Path = args.output
+    try:
+        reader = stream.StreamReader(source, format_of(source), stream.STREAM_ROWS)
+    except stream.CannotStream:
+        return None
+    check_columns(reader.columns, args.keep)
+    keep = [c for c in args.keep if c in reader.columns]
+    stamp["mode"] = "table"
+    hasher.update(_canonical({"sheet": args.sheet}).encode())
+    stamp["inputs_sha256"] = hasher.hexdigest()
+    fmt = format_of(output)
+    stem = output.with_suffix("")
+    paths = [output]
+    if fmt == "csv":
+        paths.append(stem.with_suffix(".json"))
+    if fmt in ("csv", "parquet"):
+        paths.append(Path(f"{stem}.summary.csv"))
+    refuse_inputs(paths, inputs)
+    if not output.parent.is_dir():
+        raise ScenarioError(f"output folder not found: {output.parent}")
+    try:
+        layout, total = stream.plan_layout_streaming(reader, not args.totals_only)
+    except stream.CannotStream:
+        return None
+    progress = args.progress if args.progress is not None else total >= 200_000
+    found: dict[str, Any] = {}
+
+    def run_into(write: Any) -> None:
+        found["run"] = stream.stream_results(
+            reader, layout, total, write, money=args.money, keep=keep, progress=progress
+        )
+        rows, errors, _summary = found["run"]
+        stamp.update(rows=rows, rows_with_errors=errors)
+
+    def write_file(path: Path) -> None:
+        if fmt == "csv":
+            csv_writer = CsvWriter(path)
+            try:
+                run_into(csv_writer.write)
+            finally:
+                csv_writer.close()
+        elif fmt == "parquet":
+            parquet_writer = ParquetWriter(path)
+            try:
+                run_into(parquet_writer.write)
+            finally:
+                parquet_writer.close(stamp)
+        else:
+            xlsx_writer = XlsxWriter(path)
+            run_into(xlsx_writer.write)
+            summary = found["run"][2].frame()
+            xlsx_writer.finish(Outputs(results=pd.DataFrame(), stamp=stamp, summary=summary))
+
+    if fmt == "xlsx" and total > XLSX_MAX_ROWS:
+        raise ScenarioError(
+            f"{total:,} rows do not fit an Excel sheet ({XLSX_MAX_ROWS:,}): write CSV or Parquet"
+        )
+    try:
+        atomic_write(output, write_file)
+    except stream.CannotStream:
+        return None
+    rows, errors, builder = found["run"]
+    summary = builder.frame()
+    if fmt == "csv":
+        write_stamp_json(stem.with_suffix(".json"), stamp)
+    if fmt in ("csv", "parquet"):
+        write_summary_csv(Path(f"{stem}.summary.csv"), summary)
+    elapsed = time.perf_counter() - started
+    print(f"{rows:,} scenarios in {elapsed:.1f} s; {errors:,} with errors")
+    for path in paths:
+        print(f"wrote {path}")
+    return 0
 
 
 def _charts(

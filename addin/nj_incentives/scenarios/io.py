@@ -242,9 +242,10 @@ class CsvWriter:
     to the cent (``1234.50``, never ``1.2345e+03``), blanks are empty fields.
     """
 
-    def __init__(self, path: Path, money: Iterable[str] = ()) -> None:
+    def __init__(self, path: Path, money: Iterable[str] | None = None) -> None:
         self.path = Path(path)
-        self.money = set(money)
+        #: columns written to the cent (None: the result money columns of the first chunk)
+        self.money = None if money is None else set(money)
         self.schema: Any = None
         self._writer: Any = None
         self._sink: Any = None
@@ -257,6 +258,8 @@ class CsvWriter:
         table = arrow_table(frame, self.schema)
         if self.schema is None:
             self.schema = table.schema
+        if self.money is None:
+            self.money = money_columns(frame)
         columns = []
         for name, column in zip(table.column_names, table.columns, strict=True):
             if pa.types.is_string(column.type):
@@ -412,67 +415,126 @@ def _cell(value: object) -> object:
     return value
 
 
-def _write_frame(
-    workbook: Any, worksheet: Any, frame: pd.DataFrame, formats: dict[str, Any]
+def _column_writer(worksheet: Any, series: pd.Series, formats: dict[str, Any], name: str) -> Any:
+    """(cell values with None for a blank, the worksheet method, the format) of a column."""
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_integer_dtype(dtype):
+        objects = series.astype(object)
+        blank = series.isna().to_numpy()
+        cells: list[Any] = objects.to_numpy().tolist()
+        if blank.any():
+            for i in np.flatnonzero(blank):
+                cells[i] = None
+        method = worksheet.write_boolean if pd.api.types.is_bool_dtype(dtype) else None
+        return cells, method or worksheet.write_number, None
+    if pd.api.types.is_float_dtype(dtype):
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        boxed = values.astype(object)
+        boxed[~np.isfinite(values)] = None
+        money = None if name in _NOT_MONEY else formats["money"]
+        return boxed.tolist(), worksheet.write_number, money
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+        cells = [None if _blank(v) else v.to_pydatetime() for v in series.tolist()]
+        return cells, worksheet.write_datetime, formats["date"]
+    cells = [_cell(v) for v in series.tolist()]
+
+    def write_any(row: int, col: int, value: object, fmt: Any) -> None:
+        if isinstance(value, bool):
+            worksheet.write_boolean(row, col, value)
+        elif isinstance(value, (int, float)):
+            worksheet.write_number(row, col, value, formats["money"])
+        elif hasattr(value, "year"):
+            worksheet.write_datetime(row, col, value, formats["date"])
+        else:
+            worksheet.write_string(row, col, str(value))
+
+    if all(v is None or isinstance(v, str) for v in cells):
+        return cells, worksheet.write_string, None
+    return cells, write_any, None
+
+
+def _write_rows(
+    worksheet: Any, frame: pd.DataFrame, first_row: int, formats: dict[str, Any]
 ) -> None:
-    money = formats["money"]
-    worksheet.write_row(0, 0, [str(c) for c in frame.columns], formats["header"])
-    column_formats = []
-    for column in frame.columns:
-        dtype = frame[column].dtype
-        is_money = pd.api.types.is_float_dtype(dtype) and str(column) not in (
-            "ertc_sustained_effort_ratio",
-        )
-        column_formats.append(money if is_money else None)
-    date_format = formats["date"]
-    columns = [frame[c].astype(object).tolist() for c in frame.columns]
-    for r in range(len(frame)):
-        for c, values in enumerate(columns):
-            value = _cell(values[r])
-            if value is None:
-                continue
-            if isinstance(value, bool):
-                worksheet.write_boolean(r + 1, c, value)
-            elif isinstance(value, (int, float)):
-                worksheet.write_number(r + 1, c, value, column_formats[c])
-            elif hasattr(value, "year"):
-                worksheet.write_datetime(r + 1, c, value, date_format)
-            else:
-                worksheet.write_string(r + 1, c, str(value))
-    worksheet.freeze_panes(1, 1)
-    if len(frame.columns):
-        worksheet.autofilter(0, 0, max(len(frame), 1), len(frame.columns) - 1)
-        worksheet.set_column(0, len(frame.columns) - 1, 14)
+    """The frame's cells from ``first_row`` down, in row order (constant-memory mode)."""
+    columns = [_column_writer(worksheet, frame[name], formats, str(name)) for name in frame.columns]
+    writers = [(c, method, fmt) for c, (_cells, method, fmt) in enumerate(columns)]
+    for row, values in enumerate(
+        zip(*(cells for cells, _m, _f in columns), strict=True), first_row
+    ):
+        for (c, method, fmt), value in zip(writers, values, strict=True):
+            if value is not None:
+                method(row, c, value, fmt)
 
 
-def _write_xlsx(path: Path, outputs: Outputs) -> None:
-    import xlsxwriter
-
-    workbook = xlsxwriter.Workbook(
-        str(path), {"constant_memory": False, "strings_to_formulas": False}
-    )
-    formats = {
+def _xlsx_formats(workbook: Any) -> dict[str, Any]:
+    return {
         "header": workbook.add_format({"bold": True, "bg_color": "#DDEBF7", "text_wrap": True}),
         "money": workbook.add_format({"num_format": "#,##0.00"}),
         "date": workbook.add_format({"num_format": "yyyy-mm-dd"}),
         "bold": workbook.add_format({"bold": True}),
     }
-    results = workbook.add_worksheet("Results")
-    _write_frame(workbook, results, outputs.results, formats)
-    summary = workbook.add_worksheet("Summary")
-    _write_frame(workbook, summary, outputs.summary, formats)
-    summary.set_column(0, 0, 30)
-    if outputs.tornado is not None or outputs.distribution is not None:
-        _write_charts(workbook, outputs, formats)
-    run = workbook.add_worksheet("Run")
-    run.write_row(0, 0, ["Item", "Value"], formats["header"])
-    for row, (key, value) in enumerate(sorted(outputs.stamp.items()), 1):
-        run.write_string(row, 0, key, formats["bold"])
-        text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
-        run.write_string(row, 1, text)
-    run.set_column(0, 0, 22)
-    run.set_column(1, 1, 100)
-    workbook.close()
+
+
+class XlsxWriter:
+    """Results written to an XLSX sheet "Results" chunk by chunk, in xlsxwriter's
+    constant-memory mode (each row goes to disk once written: memory stays flat); then
+    :meth:`finish` adds the sheets Summary, Charts (with a target) and Run."""
+
+    def __init__(self, path: Path) -> None:
+        import xlsxwriter
+
+        self.workbook = xlsxwriter.Workbook(
+            str(path), {"constant_memory": True, "strings_to_formulas": False}
+        )
+        self.formats = _xlsx_formats(self.workbook)
+        self.sheet = self.workbook.add_worksheet("Results")
+        self.rows = 0
+        self.columns: list[str] | None = None
+
+    def write(self, frame: pd.DataFrame) -> None:
+        if self.columns is None:
+            self.columns = [str(c) for c in frame.columns]
+            self.sheet.write_row(0, 0, self.columns, self.formats["header"])
+            if self.columns:
+                self.sheet.set_column(0, len(self.columns) - 1, 14)
+        if self.rows + len(frame) > XLSX_MAX_ROWS:
+            raise ScenarioError(
+                f"more than {XLSX_MAX_ROWS:,} rows do not fit an Excel sheet: write CSV or Parquet"
+            )
+        _write_rows(self.sheet, frame, self.rows + 1, self.formats)
+        self.rows += len(frame)
+
+    def finish(self, outputs: Outputs) -> None:
+        if self.columns:
+            self.sheet.freeze_panes(1, 1)
+            self.sheet.autofilter(0, 0, max(self.rows, 1), len(self.columns) - 1)
+        workbook, formats = self.workbook, self.formats
+        summary = workbook.add_worksheet("Summary")
+        summary.write_row(0, 0, [str(c) for c in outputs.summary.columns], formats["header"])
+        _write_rows(summary, outputs.summary, 1, formats)
+        summary.freeze_panes(1, 1)
+        summary.set_column(0, 0, 30)
+        summary.set_column(1, max(1, len(outputs.summary.columns) - 1), 14)
+        if outputs.tornado is not None or outputs.distribution is not None:
+            _write_charts(workbook, outputs, formats)
+        run = workbook.add_worksheet("Run")
+        run.write_row(0, 0, ["Item", "Value"], formats["header"])
+        for row, (key, value) in enumerate(sorted(outputs.stamp.items()), 1):
+            run.write_string(row, 0, key, formats["bold"])
+            text = (
+                value if isinstance(value, str) else json.dumps(value, sort_keys=True, default=str)
+            )
+            run.write_string(row, 1, text)
+        run.set_column(0, 0, 22)
+        run.set_column(1, 1, 100)
+        workbook.close()
+
+
+def _write_xlsx(path: Path, outputs: Outputs) -> None:
+    writer = XlsxWriter(path)
+    writer.write(outputs.results)
+    writer.finish(outputs)
 
 
 def _number(sheet: Any, row: int, column: int, value: float, fmt: Any = None) -> None:

@@ -1,0 +1,220 @@
+"""File-to-file scenario runs in chunks: memory does not grow with the number of rows.
+
+A table read from a CSV or Parquet file is run chunk by chunk: each chunk is read,
+computed by :func:`~nj_incentives.scenarios.runner.run_scenarios` and written to the
+results file (:class:`~nj_incentives.scenarios.io.CsvWriter`,
+:class:`~.io.ParquetWriter`, or an XLSX sheet in xlsxwriter's constant-memory mode)
+before the next is read. The result columns (periods, tax years) must be the same for
+every chunk, so a first pass reads only the columns that decide them (``periods``,
+``accrual_year``, ``approval_date``) and counts the rows; the results are the same, row
+for row, as those of the whole table in memory. The summary comes from the same pass
+(:class:`~nj_incentives.scenarios.analysis.SummaryBuilder`).
+
+A CSV file is read with pyarrow, its column types inferred from the first block (date,
+yes/no and choice columns as text; leading spaces of text trimmed, as the in-memory
+reader does). If a later block does not fit the types of the first (a number column
+with text further down, say), :class:`CannotStream` is raised before anything is
+written, and the caller runs the table in memory instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from nj_incentives.scenarios.analysis import SummaryBuilder
+from nj_incentives.scenarios.columns import Kind, Layout, ScenarioError, input_spec
+from nj_incentives.scenarios.runner import Money
+
+__all__ = ["STREAM_ROWS", "CannotStream", "StreamReader", "plan_layout_streaming", "stream_results"]
+
+#: Rows per chunk of a streaming run (Parquet batches; CSV blocks are sized in bytes).
+STREAM_ROWS = 131_072
+#: Bytes per block of a streamed CSV file.
+CSV_BLOCK_BYTES = 16 << 20
+_LAYOUT_COLUMNS = ("periods", "accrual_year", "approval_date")
+_TEXT_KINDS = (Kind.DATE, Kind.BOOL, Kind.CHOICE)
+
+
+class CannotStream(Exception):
+    """The file cannot be read in chunks with one set of column types: run in memory."""
+
+
+@dataclass
+class StreamReader:
+    """Chunks of a CSV or Parquet scenario table as pandas frames."""
+
+    path: Path
+    fmt: str  # "csv" or "parquet"
+    chunk_rows: int = STREAM_ROWS
+
+    def __post_init__(self) -> None:
+        if self.fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            try:
+                self._names = [str(n) for n in pq.ParquetFile(self.path).schema_arrow.names]
+            except Exception as error:  # pyarrow raises several kinds for a bad file
+                message = f"{self.path}: cannot read the scenario table ({error})"
+                raise ScenarioError(message) from None
+        else:
+            self._names = self._csv_names()
+        names = [n.strip() for n in self._names]
+        if any(not n for n in names) or len(set(names)) != len(names):
+            raise CannotStream("blank or repeated column names")  # the in-memory reader says
+        self.columns = names
+
+    # ------------------------------------------------------------------ CSV
+
+    def _csv_names(self) -> list[str]:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        try:
+            with pacsv.open_csv(
+                self.path, read_options=pacsv.ReadOptions(block_size=1 << 16)
+            ) as reader:
+                return [str(n) for n in reader.schema.names]
+        except (pa.ArrowInvalid, OSError) as error:
+            raise CannotStream(str(error)) from None
+
+    def _csv_batches(self, include: Sequence[str] | None = None) -> Iterator[Any]:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+        from pandas._libs.parsers import STR_NA_VALUES
+
+        types = {}
+        for raw in self._names:
+            found = input_spec(raw.strip())
+            if found is not None and found[0].kind in _TEXT_KINDS:
+                types[raw] = pa.string()
+        convert = pacsv.ConvertOptions(
+            column_types=types,
+            null_values=sorted(STR_NA_VALUES),
+            strings_can_be_null=True,
+            include_columns=[r for r in self._names if r.strip() in include]
+            if include is not None
+            else None,
+        )
+        options = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES)
+        try:
+            with pacsv.open_csv(self.path, read_options=options, convert_options=convert) as reader:
+                yield from reader
+        except pa.ArrowInvalid as error:
+            raise CannotStream(str(error)) from None
+
+    # ------------------------------------------------------------------ both
+
+    def _batches(self, include: Sequence[str] | None = None) -> Iterator[Any]:
+        if self.fmt == "csv":
+            yield from self._csv_batches(include)
+            return
+        import pyarrow.parquet as pq
+
+        file = pq.ParquetFile(self.path)
+        columns = [r for r in self._names if r.strip() in include] if include is not None else None
+        yield from file.iter_batches(batch_size=self.chunk_rows, columns=columns)
+
+    def frames(self, include: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
+        """The table (or only the columns ``include``) as frames of about a chunk each."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        for batch in self._batches(include):
+            table = pa.Table.from_batches([batch])
+            if self.fmt == "csv":
+                table = pa.Table.from_arrays(
+                    [
+                        pc.utf8_ltrim(c, characters=" ") if pa.types.is_string(c.type) else c
+                        for c in table.columns
+                    ],
+                    names=table.column_names,
+                )
+            frame = table.to_pandas()
+            frame.columns = [str(c).strip() for c in frame.columns]
+            yield frame
+
+    def count_rows(self) -> int:
+        if self.fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            return int(pq.ParquetFile(self.path).metadata.num_rows)
+        return sum(len(f) for f in self.frames(self.columns[:1]))
+
+
+def plan_layout_streaming(reader: StreamReader, detail: bool) -> tuple[Layout, int]:
+    """The layout of the whole table, and its number of rows, from one pass over the
+    columns that decide it (the same layout as ``plan_layout`` of the whole table)."""
+    from nj_incentives.scenarios.runner import plan_layout
+
+    base = plan_layout(pd.DataFrame(columns=reader.columns), detail)
+    wanted = [c for c in _LAYOUT_COLUMNS if c in reader.columns]
+    if not wanted:
+        return base, reader.count_rows()
+    periods, first, last, rows = base.periods, base.first_tax_year, base.last_tax_year, 0
+    for frame in reader.frames(wanted):
+        rows += len(frame)
+        part = plan_layout(frame, detail)
+        periods = max(periods, part.periods)
+        first, last = min(first, part.first_tax_year), max(last, part.last_tax_year)
+    layout = replace(
+        base,
+        periods=periods if "ertc" in base.sections else 0,
+        first_tax_year=first,
+        last_tax_year=last,
+    )
+    return layout, rows
+
+
+def row_ids(start: int, n: int) -> np.ndarray:
+    """The default ``id`` of rows ``start`` .. ``start + n - 1`` (from 1, as in memory)."""
+    return np.arange(start + 1, start + n + 1)
+
+
+def stream_results(
+    reader: StreamReader,
+    layout: Layout,
+    total: int,
+    write: Callable[[pd.DataFrame], None],
+    *,
+    money: Money = "float",
+    keep: Sequence[str] = (),
+    progress: bool = False,
+) -> tuple[int, int, SummaryBuilder]:
+    """Run the table chunk by chunk, handing each chunk's results to ``write``; the
+    rows, the rows with errors and the summary of the whole run."""
+    from nj_incentives.scenarios.runner import run_scenarios
+
+    builder = SummaryBuilder(total)
+    done = errors = 0
+    bar: Any = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, desc="scenarios", unit="row", unit_scale=True, leave=False)
+    try:
+        for frame in reader.frames():
+            if "id" not in frame.columns:
+                frame.insert(0, "id", row_ids(done, len(frame)))
+            results = run_scenarios(
+                frame, money=money, detail=layout.detail, keep=keep, layout=layout
+            )
+            write(results)
+            builder.add(results, done)
+            errors += int(results["error"].notna().sum())
+            done += len(results)
+            if bar is not None:
+                bar.update(len(results))
+    finally:
+        if bar is not None:
+            bar.close()
+    if done == 0:
+        raise CannotStream("no rows")
+    if done != total:  # the file changed under the run
+        raise ScenarioError(f"{reader.path}: the file changed during the run; run it again")
+    return done, errors, builder
