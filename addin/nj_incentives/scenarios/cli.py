@@ -198,6 +198,8 @@ def _run(args: Any) -> int:
     if args.scheduler and args.engine != "dask":
         raise ScenarioError("--scheduler goes with --engine dask")
 
+    if not source.is_file():
+        raise ScenarioError(f"input file not found: {source}")
     hasher = hashlib.sha256(file_sha256(source).encode())
     stamp: dict[str, Any] = {
         "package": "nj-incentives",
