@@ -63,7 +63,7 @@ def _hostile_table(tmp_path: Path, rows: int) -> Path:
 def test_bare_cr_in_text_does_not_split_the_row(tmp_path: Path) -> None:
     source = _hostile_table(tmp_path, 1_000)
     out = tmp_path / "out.csv"
-    assert main(["scenarios", str(source), "-o", str(out), "--keep", "=1+1"]) == 0
+    assert main(["scenarios", str(source), "-o", str(out), "--keep", "=1+1"]) == 1  # its bad row
     rows = _csv_rows(out)
     assert len(rows) == 1_001  # header + every row, none split (issue 11: 100,111 of 100,000)
     back = pd.read_csv(out, keep_default_na=False)
@@ -78,7 +78,7 @@ def test_bare_cr_in_text_does_not_split_the_row(tmp_path: Path) -> None:
 def test_formula_header_with_keep_is_neutralised(tmp_path: Path) -> None:
     source = _hostile_table(tmp_path, 20)
     out = tmp_path / "out.csv"
-    assert main(["scenarios", str(source), "-o", str(out), "--keep", "=1+1"]) == 0
+    assert main(["scenarios", str(source), "-o", str(out), "--keep", "=1+1"]) == 1  # its bad row
     header = _csv_rows(out)[0]
     assert "'=1+1" in header
     assert "=1+1" not in header
@@ -127,7 +127,7 @@ def test_csv_input_with_hostile_text_round_trips(tmp_path: Path) -> None:
         writer = csv.writer(handle)
         writer.writerow(frame.columns)
         writer.writerows(frame.astype(object).where(frame.notna(), "").to_numpy().tolist())
-    assert main(["scenarios", str(tmp_path / "evil.csv"), "-o", str(tmp_path / "o.csv")]) == 0
+    assert main(["scenarios", str(tmp_path / "evil.csv"), "-o", str(tmp_path / "o.csv")]) == 1
     back = pd.read_csv(tmp_path / "o.csv", keep_default_na=False)
     given = read_table(tmp_path / "evil.csv")["label"].tolist()  # leading spaces trimmed
     assert len(back) == len(frame)

@@ -36,15 +36,15 @@ def table(tmp_path: Path) -> pd.DataFrame:
 def _both(
     monkeypatch: pytest.MonkeyPatch, source: Path, out: Path, *options: object
 ) -> tuple[Path, Path]:
-    """The run streamed (small chunks) and in memory."""
+    """The run streamed (small chunks) and in memory (exit status 1: rows with errors)."""
     monkeypatch.setattr(stream, "STREAM_ROWS", 300)
     monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 16)
     streamed = out.with_name("streamed" + out.suffix)
-    assert _run(source, "-o", streamed, *options) == 0
+    assert _run(source, "-o", streamed, *options) == 1
     with monkeypatch.context() as patch:
         patch.setattr(scenarios_cli, "_streamable", lambda _args: False)
         memory = out.with_name("memory" + out.suffix)
-        assert _run(source, "-o", memory, *options) == 0
+        assert _run(source, "-o", memory, *options) == 1
     return streamed, memory
 
 
@@ -107,7 +107,7 @@ def test_a_csv_whose_types_change_below_the_first_block_runs_in_memory(
     frame.loc[2_900, "new_employees_1"] = "lots"  # text far below the first block
     frame.to_csv(tmp_path / "in.csv", index=False)
     monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 16)
-    assert _run(tmp_path / "in.csv", "-o", tmp_path / "out.csv") == 0
+    assert _run(tmp_path / "in.csv", "-o", tmp_path / "out.csv") == 1  # the row with text
     results = pd.read_csv(tmp_path / "out.csv")
     assert len(results) == 3_000
     assert "new_employees = 'lots'" in str(results.loc[2_900, "error"])

@@ -274,23 +274,38 @@ def _run(args: Any) -> int:
     refuse_inputs(planned_paths(output, outputs), inputs)
     written = write_results(output, outputs, inputs)
 
+    failed = _failed_rows(results)
+    return _report(args, stamp, errors, failed, written, started, summary, outputs.target)
+
+
+def _report(
+    args: Any,
+    stamp: dict[str, Any],
+    errors: int,
+    failed: list[tuple[str, str]],
+    written: list[Path],
+    started: float,
+    summary: pd.DataFrame,
+    target: str | None,
+) -> int:
+    """What the run printed (and its --json document); the exit status."""
+    rows = int(stamp["rows"])
     elapsed = time.perf_counter() - started
     status = EXIT_FAILED if errors else EXIT_OK
     out = sys.stderr if args.as_json else sys.stdout
-    print(f"{len(results):,} scenarios in {elapsed:.1f} s; {errors:,} with errors", file=out)
-    failed = _failed_rows(results)
+    print(f"{rows:,} scenarios in {elapsed:.1f} s; {errors:,} with errors", file=out)
     for where, message in failed:
         print(f"  {where}: {message}", file=sys.stderr)
     if errors > len(failed):
         print(f"  ... and {errors - len(failed):,} more (the error column)", file=sys.stderr)
     target_line: dict[str, Any] | None = None
-    if args.target and outputs.target:
-        row = summary.loc[summary["output"] == outputs.target]
+    if args.target and target:
+        row = summary.loc[summary["output"] == target]
         if len(row) and row["count"].iloc[0]:
             r = row.iloc[0]
             target_line = {k: float(r[k]) for k in ("p5", "p50", "p95", "mean")}
             print(
-                f"{outputs.target}: P5 {r['p5']:,.2f}  P50 {r['p50']:,.2f}  P95 {r['p95']:,.2f}"
+                f"{target}: P5 {r['p5']:,.2f}  P50 {r['p50']:,.2f}  P95 {r['p95']:,.2f}"
                 f"  mean {r['mean']:,.2f}",
                 file=out,
             )
@@ -303,12 +318,12 @@ def _run(args: Any) -> int:
     if args.as_json:
         document = {
             "status": status,
-            "rows": len(results),
+            "rows": rows,
             "rows_with_errors": errors,
             "errors": [{"row": where, "error": message} for where, message in failed],
             "seconds": round(elapsed, 2),
             "seed": stamp.get("seed"),
-            "target": outputs.target if args.target else None,
+            "target": target if args.target else None,
             "target_summary": target_line,
             "notes": notes,
             "written": [str(path) for path in written],
@@ -318,22 +333,23 @@ def _run(args: Any) -> int:
     return status
 
 
-def _failed_rows(results: pd.DataFrame, limit: int = 5) -> list[tuple[str, str]]:
-    """The first rows with an error: ("row N (id X)", message)."""
+def _failed_rows(results: pd.DataFrame, limit: int = 5, before: int = 0) -> list[tuple[str, str]]:
+    """The first rows with an error: ("row N (id X)", message); ``before``: rows of the
+    run before these results (a streamed chunk)."""
     if "error" not in results.columns:
         return []
     found: list[tuple[str, str]] = []
     for position in results["error"].notna().to_numpy().nonzero()[0][:limit]:
         row = results.iloc[int(position)]
         ident = row.get("id") if "id" in results.columns else None
-        where = f"row {int(position) + 1}" + (
+        where = f"row {before + int(position) + 1}" + (
             f" (id {ident})" if ident is not None and not pd.isna(ident) else ""
         )
         found.append((where, str(row["error"])))
     return found
 
 
-def _streamable(args: argparse.Namespace) -> bool:
+def _streamable(args: Any) -> bool:
     """A plain table from a CSV or Parquet file, pandas engine, no charts: run it in
     chunks (:mod:`nj_incentives.scenarios.stream`)."""
     from nj_incentives.scenarios.io import format_of
@@ -348,7 +364,7 @@ def _streamable(args: argparse.Namespace) -> bool:
 
 
 def _run_streaming(
-    args: argparse.Namespace,
+    args: Any,
     stamp: dict[str, Any],
     hasher: Any,
     inputs: list[Path],
@@ -398,9 +414,18 @@ def _run_streaming(
     progress = args.progress if args.progress is not None else total >= 200_000
     found: dict[str, Any] = {}
 
+    failed: list[tuple[str, str]] = []
+    offset = [0]
+
     def run_into(write: Any) -> None:
+        def write_chunk(results: pd.DataFrame) -> None:
+            write(results)
+            if len(failed) < 5:
+                failed.extend(_failed_rows(results, 5 - len(failed), offset[0]))
+            offset[0] += len(results)
+
         found["run"] = stream.stream_results(
-            reader, layout, total, write, money=args.money, keep=keep, progress=progress
+            reader, layout, total, write_chunk, money=args.money, keep=keep, progress=progress
         )
         rows, errors, _summary = found["run"]
         stamp.update(rows=rows, rows_with_errors=errors)
@@ -432,17 +457,13 @@ def _run_streaming(
         atomic_write(output, write_file)
     except stream.CannotStream:
         return None
-    rows, errors, builder = found["run"]
+    _rows, errors, builder = found["run"]
     summary = builder.frame()
     if fmt == "csv":
         write_stamp_json(stem.with_suffix(".json"), stamp)
     if fmt in ("csv", "parquet"):
         write_summary_csv(Path(f"{stem}.summary.csv"), summary)
-    elapsed = time.perf_counter() - started
-    print(f"{rows:,} scenarios in {elapsed:.1f} s; {errors:,} with errors")
-    for path in paths:
-        print(f"wrote {path}")
-    return 0
+    return _report(args, stamp, errors, failed, paths, started, summary, None)
 
 
 def _charts(
