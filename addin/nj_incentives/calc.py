@@ -239,11 +239,11 @@ def run(
     with _lighter_xlwings():
         from nj_incentives.recalc import (
             UnsafeWorkbookError,
-            recalculate_vetted,
             summary_table,
             vet_workbook,
             write_values,
         )
+        from nj_incentives.recalc.compiled import recalculate_compiled
 
     status = EXIT_OK
     done: list[Recalculation] = []
@@ -268,7 +268,8 @@ def run(
                 status = EXIT_USAGE
                 continue
             try:
-                recalc = recalculate_vetted(vetted)
+                # a filled template: its template's compiled model (recalc.compiled)
+                recalc = recalculate_compiled(vetted)
             except Exception as error:  # a workbook the engine cannot read: report, go on
                 entry["error"] = f"could not be recalculated: {type(error).__name__}: {error}"
                 _fail(f"{workbook}: {entry['error']}", bar)

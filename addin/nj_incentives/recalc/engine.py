@@ -687,8 +687,12 @@ def recalculate_vetted(
     functions: Mapping[str, Callable[..., Any]] | None = None,
     *,
     error_text: ErrorText | None = None,
+    keep: Callable[[Any, Mapping[Any, Any], _Journal, list[str]], None] | None = None,
 ) -> Recalculation:
-    """Recalculate a workbook that :func:`~nj_incentives.recalc.safety.vet_workbook` passed."""
+    """Recalculate a workbook that :func:`~nj_incentives.recalc.safety.vet_workbook` passed.
+
+    ``keep`` (for :mod:`~nj_incentives.recalc.compiled`) is given the loaded model, its
+    solution, the journal and the notes of loading, once the results are collected."""
     import_engine()
     if functions is None:
         functions = default_functions()
@@ -711,9 +715,12 @@ def recalculate_vetted(
         model = _make_model(journal, dynamic)
         model.loads(str(copy)).finish()
         loaded = time.perf_counter()
+        load_notes = list(journal.notes)
         solution = model.calculate()
         done = time.perf_counter()
         result = _collect(vetted, model, solution, journal, loaded - start, done - loaded)
+        if keep is not None:
+            keep(model, solution, journal, load_notes)
     return result
 
 

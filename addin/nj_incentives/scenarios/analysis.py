@@ -84,7 +84,7 @@ def _floats(series: pd.Series) -> np.ndarray:
 
 
 #: Rows whose values give the percentiles of a larger run (a uniform sample, fixed seed).
-SAMPLE_ROWS = 100_000
+SAMPLE_ROWS = 50_000
 _SUMMARY_COLUMNS = [
     "output",
     "count",
@@ -127,7 +127,13 @@ class SummaryBuilder:
             lo, hi = np.searchsorted(self.picks, [start, start + n])
             taken = self.picks[lo:hi] - start
         for name in self.columns:
-            values = _floats(results[name])
+            series = results[name]
+            if series.dtype == np.float64:
+                values = series.to_numpy()
+            elif pd.api.types.is_integer_dtype(series.dtype):
+                values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+            else:
+                values = _floats(series)
             blank = np.isnan(values)
             count = n - int(np.count_nonzero(blank))
             stats = self._stats.setdefault(name, [0, 0.0, np.inf, -np.inf])

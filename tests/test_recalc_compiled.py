@@ -1,0 +1,129 @@
+"""Recalculation without recompiling (issue 14 item 4): the compiled template model gives
+the same results as the full recalculation, on every example and on changed inputs of
+every template; a workbook whose formulas differ is recalculated in full and says so."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from nj_incentives.recalc import compiled, engine
+from nj_incentives.recalc.safety import DEFAULT_LIMITS, sheet_parts, vet_workbook
+
+DATA = Path(compiled.__file__).resolve().parents[1] / "data"
+EXAMPLES = sorted(p.name for p in DATA.glob("*-example.xlsx"))
+FIELDS = (
+    "sheets",
+    "values",
+    "formulas",
+    "array_ranges",
+    "computed",
+    "names",
+    "function_errors",
+    "calls",
+    "notes",
+)
+
+
+def _same(full: engine.Recalculation, fast: engine.Recalculation) -> None:
+    for name in FIELDS:
+        assert getattr(fast, name) == getattr(full, name), name
+
+
+def _rewrite_inputs(source: Path, target: Path, change) -> None:  # type: ignore[no-untyped-def]
+    """A copy of ``source`` with the Inputs sheet's numeric cells changed by ``change``."""
+    with zipfile.ZipFile(source) as archive:
+        part = sheet_parts(archive)["Inputs"]
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+            for info in archive.infolist():
+                data = archive.read(info)
+                if info.filename == part:
+                    data = change(data.decode()).encode()
+                copy.writestr(info, data)
+    target.write_bytes(out.getvalue())
+
+
+def _bump(xml: str) -> str:
+    """Every plain number on the sheet moved: whole numbers + 1, others x 1.05 (cents)."""
+
+    def moved(match: re.Match[str]) -> str:
+        text = match.group(2)
+        number = float(text)
+        new = int(number) + 1 if number.is_integer() else round(number * 1.05, 2)
+        return f"{match.group(1)}<v>{new}</v>"
+
+    return re.sub(r'(<c r="[A-Z]+\d+"(?: s="\d+")?>)<v>(-?[\d.]+(?:E-?\d+)?)</v>', moved, xml)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    compiled.clear_cache()
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_compiled_is_the_full_recalculation_on_every_example(name: str) -> None:
+    vetted = vet_workbook(DATA / name, DEFAULT_LIMITS)
+    full = engine.recalculate_vetted(vetted)
+    first = compiled.recalculate_compiled(vetted)  # full, and compiles the template
+    before = compiled.STATS["compiled"]
+    fast = compiled.recalculate_compiled(vetted)
+    assert compiled.STATS["compiled"] == before + 1  # the compiled model was used
+    _same(full, first)
+    _same(full, fast)
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_compiled_is_the_full_recalculation_on_changed_inputs(name: str, tmp_path: Path) -> None:
+    changed = tmp_path / name.replace("-example", "-changed")
+    _rewrite_inputs(DATA / name, changed, _bump)
+    vetted = vet_workbook(changed, DEFAULT_LIMITS)
+    example = vet_workbook(DATA / name, DEFAULT_LIMITS)
+    cells, original = compiled.read_cells(vetted), compiled.read_cells(example)
+    assert cells is not None
+    assert original is not None
+    assert cells.formulas == original.formulas
+    assert cells.values != original.values  # the inputs did change
+    compiled.recalculate_compiled(example)  # compile the template from the example
+    before = compiled.STATS["compiled"]
+    fast = compiled.recalculate_compiled(vetted)
+    assert compiled.STATS["compiled"] == before + 1
+    full = engine.recalculate_vetted(vetted)
+    _same(full, fast)
+    assert full.source == fast.source == changed
+    base = engine.recalculate_vetted(example)
+    assert full.values != base.values  # different inputs, different results
+
+
+def test_changed_formulas_are_recalculated_in_full_and_say_so(tmp_path: Path) -> None:
+    name = EXAMPLES[0]
+    changed = tmp_path / "changed-formula.xlsx"
+    with zipfile.ZipFile(DATA / name) as archive:
+        part = sheet_parts(archive)["Checks"]
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+            for info in archive.infolist():
+                data = archive.read(info)
+                if info.filename == part:
+                    data = re.sub(rb"<f>([^<]*)</f>", rb"<f>(\1)</f>", data, count=1)
+                copy.writestr(info, data)
+    changed.write_bytes(out.getvalue())
+    vetted = vet_workbook(changed, DEFAULT_LIMITS)
+    before = dict(compiled.STATS)
+    result = compiled.recalculate_compiled(vetted)
+    assert compiled.STATS["compiled"] == before.get("compiled", 0)
+    assert compiled.STATS["compiled-first"] == before.get("compiled-first", 0)
+    assert any("formulas differ from the bundled template" in n for n in result.notes)
+    full = engine.recalculate_vetted(vetted)
+    assert result.values == full.values
+
+
+def test_template_fingerprints_cover_every_template() -> None:
+    names = {name for name, _sheets in compiled.template_fingerprints().values()}
+    templates = {p.name for p in DATA.glob("*.xlsx")}
+    covered = {n.replace("-example", "") for n in names} | names
+    assert {t.replace("-example", "") for t in templates} <= covered
