@@ -275,7 +275,7 @@ def _run(args: Any) -> int:
     written = write_results(output, outputs, inputs)
 
     failed = _failed_rows(results)
-    return _report(args, stamp, errors, failed, written, started, summary, outputs.target)
+    return _report(args, stamp, errors, failed, written, started, summary, outputs.target, notes)
 
 
 def _report(
@@ -287,6 +287,7 @@ def _report(
     started: float,
     summary: pd.DataFrame,
     target: str | None,
+    notes: list[str] | None = None,
 ) -> int:
     """What the run printed (and its --json document); the exit status."""
     rows = int(stamp["rows"])
@@ -309,6 +310,7 @@ def _report(
                 f"  mean {r['mean']:,.2f}",
                 file=out,
             )
+    notes = notes or []
     for note in notes:
         print(note, file=out)
     if "seed" in stamp:
