@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 
 from nj_incentives.cli import main
@@ -141,3 +143,14 @@ def test_the_summary_is_the_same_however_the_run_is_chunked(
     assert grant["max"] == values.max()
     assert grant["mean"] == pytest.approx(values.mean(), rel=1e-12)
     assert np.isclose(grant["p50"], np.percentile(values, 50), rtol=0.2)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.floats(min_value=-1e11, max_value=1e11, allow_nan=False), min_size=1, max_size=300)
+)
+def test_percentiles_from_one_sort_are_numpys(values: list[float]) -> None:
+    array = np.asarray(values)
+    assert np.allclose(
+        analysis._percentiles(array), np.percentile(array, analysis.PERCENTILES), rtol=1e-12
+    )

@@ -134,16 +134,32 @@ class SummaryBuilder:
                 values = series.to_numpy(dtype=np.float64, na_value=np.nan)
             else:
                 values = _floats(series)
-            blank = np.isnan(values)
-            count = n - int(np.count_nonzero(blank))
+            present = ~np.isnan(values)
+            count = int(np.count_nonzero(present))
             stats = self._stats.setdefault(name, [0, 0.0, np.inf, -np.inf])
-            if count:
-                present = values[~blank] if count < n else values
+            if count:  # no copies: sum over the present values, min / max skipping NaN
                 stats[0] += count
-                stats[1] += float(present.sum())
-                stats[2] = min(stats[2], float(present.min()))
-                stats[3] = max(stats[3], float(present.max()))
+                stats[1] += float(np.add.reduce(values, where=present))
+                stats[2] = min(stats[2], float(np.fmin.reduce(values)))
+                stats[3] = max(stats[3], float(np.fmax.reduce(values)))
             self._samples.setdefault(name, []).append(values[taken])
+
+    @classmethod
+    def merged(cls, parts: Sequence[SummaryBuilder]) -> SummaryBuilder:
+        """One builder from the builders of consecutive parts of a run, in row order."""
+        whole = cls(parts[0].total if parts else 0)
+        for part in parts:
+            if whole.columns is None:
+                whole.columns = part.columns
+            for name, (count, total, low, high) in part._stats.items():
+                stats = whole._stats.setdefault(name, [0, 0.0, np.inf, -np.inf])
+                stats[0] += count
+                stats[1] += total
+                stats[2] = min(stats[2], low)
+                stats[3] = max(stats[3], high)
+            for name, samples in part._samples.items():
+                whole._samples.setdefault(name, []).extend(samples)
+        return whole
 
     def frame(self) -> pd.DataFrame:
         rows = []
@@ -156,7 +172,7 @@ class SummaryBuilder:
                 sample = sample[~np.isnan(sample)]
                 row["mean"] = total / count
                 row["min"] = low
-                for p, q in zip(PERCENTILES, np.percentile(sample, PERCENTILES), strict=True):
+                for p, q in zip(PERCENTILES, _percentiles(sample), strict=True):
                     row[f"p{p}"] = float(q)
                 row["max"] = high
                 row["percentile_count"] = int(sample.size)
@@ -164,6 +180,19 @@ class SummaryBuilder:
                 row["percentile_count"] = 0
             rows.append(row)
         return pd.DataFrame(rows, columns=_SUMMARY_COLUMNS)
+
+
+def _percentiles(values: np.ndarray) -> np.ndarray:
+    """``np.percentile(values, PERCENTILES)`` (linear), from one sort: several times
+    faster than numpy's partition for seven percentiles."""
+    ordered = np.sort(values)
+    position = np.asarray(PERCENTILES, dtype=np.float64) / 100 * (ordered.size - 1)
+    low = np.floor(position).astype(np.int64)
+    high = np.minimum(low + 1, ordered.size - 1)
+    fraction = position - low
+    below, above = ordered[low], ordered[high]
+    out: np.ndarray = below + (above - below) * fraction
+    return np.where(fraction == 0, below, out)
 
 
 def summary(results: pd.DataFrame, columns: Sequence[str] | None = None) -> pd.DataFrame:

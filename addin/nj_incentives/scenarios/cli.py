@@ -356,13 +356,11 @@ def _streamable(args: Any) -> bool:
     chunks (:mod:`nj_incentives.scenarios.stream`)."""
     from nj_incentives.scenarios.io import format_of
 
-    return (
-        not args.grid
-        and args.monte_carlo is None
-        and not args.target
-        and args.engine == "pandas"
-        and format_of(args.input) in ("csv", "parquet")
-    )
+    plain = not args.grid and args.monte_carlo is None and not args.target
+    source, output = format_of(args.input), format_of(args.output)
+    if args.engine == "dask":  # the workers read and write (scenarios.dask_files)
+        return plain and source == "parquet" and output in ("csv", "parquet")
+    return plain and source in ("csv", "parquet")
 
 
 def _run_streaming(
@@ -413,6 +411,8 @@ def _run_streaming(
         layout, total = stream.plan_layout_streaming(reader, not args.totals_only)
     except stream.CannotStream:
         return None
+    if total == 0:
+        return None
     progress = args.progress if args.progress is not None else total >= 200_000
     found: dict[str, Any] = {}
 
@@ -433,7 +433,28 @@ def _run_streaming(
         stamp.update(rows=rows, rows_with_errors=errors)
 
     def write_file(path: Path) -> None:
-        if fmt == "csv":
+        if args.engine == "dask":
+            from nj_incentives.scenarios.dask_files import run_parquet_to_file
+
+            rows, errors, builder, first = run_parquet_to_file(
+                source,
+                path,
+                fmt,
+                layout,
+                total,
+                money=args.money,
+                keep=keep,
+                scheduler=args.scheduler,
+                partitions=args.partitions,
+                batch_rows=stream.STREAM_ROWS,
+                stamp=stamp,
+            )
+            found["run"] = (rows, errors, builder)
+            stamp.update(rows=rows, rows_with_errors=errors)
+            for number, ident, message in first:
+                where = f"row {number}" + (f" (id {ident})" if ident is not None else "")
+                failed.append((where, message))
+        elif fmt == "csv":
             csv_writer = CsvWriter(path)
             try:
                 run_into(csv_writer.write)

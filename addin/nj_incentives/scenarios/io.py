@@ -242,8 +242,9 @@ class CsvWriter:
     to the cent (``1234.50``, never ``1.2345e+03``), blanks are empty fields.
     """
 
-    def __init__(self, path: Path, money: Iterable[str] | None = None) -> None:
+    def __init__(self, path: Path, money: Iterable[str] | None = None, header: bool = True) -> None:
         self.path = Path(path)
+        self.header = header
         #: columns written to the cent (None: the result money columns of the first chunk)
         self.money = None if money is None else set(money)
         self.schema: Any = None
@@ -272,7 +273,7 @@ class CsvWriter:
         out = pa.Table.from_arrays(columns, names=names)
         if self._writer is None:
             self._sink = open(self.path, "wb")  # noqa: SIM115 - closed in close()
-            options = pacsv.WriteOptions(quoting_style="needed")
+            options = pacsv.WriteOptions(quoting_style="needed", include_header=self.header)
             self._writer = pacsv.CSVWriter(self._sink, out.schema, write_options=options)
         self._writer.write_table(out)
 

@@ -122,22 +122,8 @@ class StreamReader:
 
     def frames(self, include: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
         """The table (or only the columns ``include``) as frames of about a chunk each."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
         for batch in self._batches(include):
-            table = pa.Table.from_batches([batch])
-            if self.fmt == "csv":
-                table = pa.Table.from_arrays(
-                    [
-                        pc.utf8_ltrim(c, characters=" ") if pa.types.is_string(c.type) else c
-                        for c in table.columns
-                    ],
-                    names=table.column_names,
-                )
-            frame = table.to_pandas()
-            frame.columns = [str(c).strip() for c in frame.columns]
-            yield frame
+            yield batch_frame(batch, self.fmt)
 
     def count_rows(self) -> int:
         if self.fmt == "parquet":
@@ -145,6 +131,26 @@ class StreamReader:
 
             return int(pq.ParquetFile(self.path).metadata.num_rows)
         return sum(len(f) for f in self.frames(self.columns[:1]))
+
+
+def batch_frame(batch: Any, fmt: str) -> pd.DataFrame:
+    """A pyarrow record batch of the table as a pandas frame (names trimmed; CSV text
+    without its leading spaces, as the in-memory reader reads it)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = pa.Table.from_batches([batch])
+    if fmt == "csv":
+        table = pa.Table.from_arrays(
+            [
+                pc.utf8_ltrim(c, characters=" ") if pa.types.is_string(c.type) else c
+                for c in table.columns
+            ],
+            names=table.column_names,
+        )
+    frame: pd.DataFrame = table.to_pandas()
+    frame.columns = [str(c).strip() for c in frame.columns]
+    return frame
 
 
 def plan_layout_streaming(reader: StreamReader, detail: bool) -> tuple[Layout, int]:

@@ -1,0 +1,135 @@
+"""Benchmarks of compiled recalculation (issue 14 item 4) and Dask file runs (item 3).
+
+Run with ``pytest tests/benchmarks/test_compiled_dask_bench.py -m benchmark -s``; figures
+printed, never a failure; each a ratio to an anchor measured in the same run, alternated,
+median of ``NJ_BENCH_REPEATS`` (default 5 for recalculation, 3 for Dask).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from test_files_bench import cli, make_table, med  # the same folder (rootless import)
+
+pytestmark = pytest.mark.benchmark
+
+DATA = Path(__file__).resolve().parents[2] / "addin" / "nj_incentives" / "data"
+DASK_ROWS = int(os.environ.get("NJ_BENCH_DASK_ROWS", "2000000"))
+
+
+@pytest.fixture(autouse=True)
+def _only_when_asked(request: pytest.FixtureRequest) -> None:
+    if "benchmark" not in str(request.config.getoption("-m") or ""):
+        pytest.skip("benchmark: run with -m benchmark")
+
+
+_RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry"
+ xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load">
+<prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+"""
+
+
+def _libreoffice(path: Path, profile: Path, out: Path) -> float:
+    """Wall time of LibreOffice loading ``path``, recalculating every formula on load
+    (OOXMLRecalcMode=0) and saving it: a fresh soffice process, its own profile."""
+    start = time.perf_counter()
+    subprocess.run(
+        [
+            "soffice",
+            f"-env:UserInstallation=file://{profile}",
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+            str(out),
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    return time.perf_counter() - start
+
+
+def test_compiled_recalculation_against_full() -> None:
+    from nj_incentives.recalc import compiled, engine
+    from nj_incentives.recalc.safety import DEFAULT_LIMITS, vet_workbook
+
+    repeats = int(os.environ.get("NJ_BENCH_REPEATS", "5"))
+    office = shutil.which("soffice")
+    profile = Path(tempfile.mkdtemp(prefix="nj-lo-profile-"))
+    if office:
+        (profile / "user").mkdir(parents=True)
+        (profile / "user" / "registrymodifications.xcu").write_text(_RECALC_ALWAYS)
+    print()
+    print(f"Recalculation in a running process, median of {repeats} alternated runs:")
+    engine.recalculate_vetted(vet_workbook(sorted(DATA.glob("*-example.xlsx"))[0]))  # imports
+    for example in sorted(DATA.glob("*-example.xlsx")):
+        vetted = vet_workbook(example, DEFAULT_LIMITS)
+        compiled.recalculate_compiled(vetted)  # compiles the template (first workbook)
+        full, fast, soffice = [], [], []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            engine.recalculate_vetted(vet_workbook(example, DEFAULT_LIMITS))
+            full.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            compiled.recalculate_compiled(vet_workbook(example, DEFAULT_LIMITS))
+            fast.append(time.perf_counter() - start)
+            if office:
+                with tempfile.TemporaryDirectory() as out:
+                    soffice.append(_libreoffice(example, profile, Path(out)))
+        f, c = statistics.median(full), statistics.median(fast)
+        line = f"  {example.name}: full {f:.3f} s, compiled {c:.3f} s = {f / c:.1f}x faster"
+        if soffice:
+            s = statistics.median(soffice)
+            line += f"; LibreOffice load + recalc + save (fresh soffice) {s:.2f} s = {s / c:.1f}x"
+        print(line)
+        print(f"    full {[round(x, 3) for x in full]} compiled {[round(x, 3) for x in fast]}")
+    if not office:
+        print("  (LibreOffice not installed: its comparison skipped)")
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def test_dask_files_against_pandas(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    repeats = int(os.environ.get("NJ_BENCH_REPEATS", "3"))
+    source = tmp_path / "in.parquet"
+    make_table(source, DASK_ROWS)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address
+        pandas_runs, dask_runs = [], []
+        for _ in range(repeats):
+            dask_runs.append(
+                cli(
+                    source, "-o", tmp_path / "d.parquet", "--engine", "dask", "--scheduler", address
+                )
+            )
+            pandas_runs.append(cli(source, "-o", tmp_path / "p.parquet"))
+    import pyarrow.parquet as pq
+
+    same = pq.read_table(tmp_path / "d.parquet").equals(pq.read_table(tmp_path / "p.parquet"))
+    d, p = med(dask_runs), med(pandas_runs)
+    print()
+    print(f"Parquet to Parquet, {DASK_ROWS:,} rows, LocalCluster of 2 single-thread workers:")
+    print(
+        f"  --engine dask --scheduler (running cluster) {d:.1f} s against --engine pandas"
+        f" {p:.1f} s = {d / p:.2f}x (target <= 0.8x); identical results: {same}"
+    )
+    print(f"    dask {[round(r['s'], 1) for r in dask_runs]}")
+    print(f"    pandas {[round(r['s'], 1) for r in pandas_runs]}")
+    print(
+        f"    peak memory of the client process: dask {med(dask_runs, 'peak_mib'):,.0f} MiB,"
+        f" pandas {med(pandas_runs, 'peak_mib'):,.0f} MiB"
+    )
