@@ -133,3 +133,47 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
         f"    peak memory of the client process: dask {med(dask_runs, 'peak_mib'):,.0f} MiB,"
         f" pandas {med(pandas_runs, 'peak_mib'):,.0f} MiB"
     )
+
+
+def test_large_roster_through_the_office_js_dispatch() -> None:
+    """Issue 14 item 5: a 10,000 x 12 roster through NJ_ERTC_AVG_POSITIONS against a
+    same-shape IDENTITY through the same dispatch, and the direct call without xlwings."""
+    import asyncio
+
+    import xlwings.server
+    from test_excel_benchmarks import _baseline_module, _payload
+
+    from nj_incentives import excel
+
+    if excel.RUNTIME != "office.js":
+        pytest.skip("needs the Office.js dispatch")
+    roster = [[160 if (r + m) % 7 else 100 for m in range(12)] for r in range(10_000)]
+    module = _baseline_module(set())
+    function = _payload("NJ_ERTC_AVG_POSITIONS", [roster, None, None, None])
+    identity = _payload("IDENTITY", [roster])
+    repeats = int(os.environ.get("NJ_BENCH_REPEATS", "3"))
+
+    async def timed(payload: dict[str, object], where: object) -> float:
+        start = time.perf_counter()
+        await xlwings.server.custom_functions_call(payload, where)
+        return time.perf_counter() - start
+
+    async def measure() -> tuple[list[float], list[float]]:
+        ours, anchor = [], []
+        for _ in range(repeats):
+            ours.append(await timed(function, excel))
+            anchor.append(await timed(identity, module))
+        return ours, anchor
+
+    ours, anchor = asyncio.run(measure())
+    plain = excel.functions()["NJ_ERTC_AVG_POSITIONS"]
+    start = time.perf_counter()
+    plain(roster)
+    direct = time.perf_counter() - start
+    o, a = statistics.median(ours), statistics.median(anchor)
+    print()
+    print("10,000 x 12 roster through the Office.js dispatch (CPython), median of", repeats)
+    print(
+        f"  NJ_ERTC_AVG_POSITIONS {o:.2f} s against IDENTITY of the same range {a:.2f} s"
+        f" = {o / a:.1f}x (target <= 2x); the function called directly: {direct:.2f} s"
+    )

@@ -84,14 +84,14 @@ def run_part(
 
     from nj_incentives.scenarios.io import CsvWriter, ParquetWriter
     from nj_incentives.scenarios.runner import run_scenarios
-    from nj_incentives.scenarios.stream import batch_frame, row_ids
+    from nj_incentives.scenarios.stream import PARQUET_READ, batch_frame, row_ids
 
     builder = SummaryBuilder(total)
     writer: Any = CsvWriter(Path(part.path), header=part.first_row == 0) if fmt == "csv" else None
     writer = writer or ParquetWriter(Path(part.path))
     rows = errors = 0
     failed: list[tuple[int, Any, str]] = []
-    file = pq.ParquetFile(part.source)
+    file = pq.ParquetFile(part.source, **PARQUET_READ)
     try:
         batches = file.iter_batches(batch_size=part.batch_rows, row_groups=[part.group])
         for i, batch in enumerate(batches):
