@@ -241,6 +241,10 @@ class _Compiled:
     outputs: list[str]
     journal: Any
     load_notes: list[str] = field(default_factory=list)
+    #: calls (and their errors) of formulas that depend on no input cell: computed once
+    #: when compiling and kept in the model, counted in every evaluation as in a full one
+    baked_calls: Counter[str] = field(default_factory=Counter)
+    baked_errors: list[Any] = field(default_factory=list)
 
 
 _CACHE: OrderedDict[tuple[str, str], _Compiled | None] = OrderedDict()
@@ -296,8 +300,9 @@ def _compile(
         for key, value in solution.items()
         if isinstance(key, str) and isinstance(value, Ranges) and key not in chosen
     ]
+    full_calls, full_errors = Counter(journal.calls), list(journal.errors)
     function = model.compile(inputs, outputs)
-    return _Compiled(
+    entry = _Compiled(
         model=model,
         function=function,
         inputs=inputs,
@@ -307,6 +312,26 @@ def _compile(
         journal=journal,
         load_notes=list(load_notes),
     )
+    # one evaluation with this workbook's own values: what the full run called beyond it
+    # was computed at compile time (formulas of constants only) and stays in the model
+    _run(entry, [cells.values[address] for address in input_cells])
+    entry.baked_calls = full_calls - journal.calls
+    remaining = list(journal.errors)
+    for error in full_errors:
+        if error in remaining:
+            remaining.remove(error)
+        else:
+            entry.baked_errors.append(error)
+    return entry
+
+
+def _run(entry: _Compiled, values: list[Any]) -> Any:
+    journal = entry.journal
+    journal.calls = Counter()
+    journal.errors = []
+    journal.notes = list(entry.load_notes)
+    results = entry.function(*values)
+    return [results] if len(entry.outputs) == 1 else results
 
 
 def _evaluate(entry: _Compiled, vetted: VettedWorkbook, cells: WorkbookCells) -> Any:
@@ -315,13 +340,10 @@ def _evaluate(entry: _Compiled, vetted: VettedWorkbook, cells: WorkbookCells) ->
     values = [cells.values[address] for address in entry.input_cells]
     journal = entry.journal
     with engine._LOCK, engine._quiet_engine(), engine._double_negation():
-        journal.calls = Counter()
-        journal.errors = []
-        journal.notes = list(entry.load_notes)
         start = time.perf_counter()
-        results = entry.function(*values)
-        if len(entry.outputs) == 1:
-            results = [results]
+        results = _run(entry, values)
+        journal.calls.update(entry.baked_calls)
+        journal.errors[:0] = entry.baked_errors
         solution: dict[Any, Any] = dict(zip(entry.outputs, results, strict=True))
         for node, rng, value in zip(entry.inputs, entry.input_ranges, values, strict=True):
             solution[node] = format_output(rng, value)
