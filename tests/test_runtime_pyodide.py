@@ -11,10 +11,10 @@ everything with micropip and sends every call through ``xlwings.server.custom_fu
 (tests/js/pyodide_calls.py); the same code runs the same calls in CPython here, and each
 outcome (the cells, or the error's type and message) must be the same JSON.
 
-The calls: every worked case of tests/test_excel_dispatch.py (every catalog function),
-the bad inputs of tests/officejs.py, and the fuzz corpus (tests/fuzzcorpus.py) when
-there is one. NJ_SCENARIOS needs numpy and pandas, which have no wheel for Pyodide on
-PyPI: there it must give its clear message, not a traceback (docs/install.md says so).
+The calls: every worked case of tests/test_excel_dispatch.py (every catalog function)
+and the bad inputs of tests/officejs.py. NJ_SCENARIOS needs numpy and pandas, which have
+no wheel for Pyodide on PyPI: there it must give its clear message, not a traceback
+(docs/install.md says so).
 """
 
 from __future__ import annotations
@@ -47,8 +47,6 @@ CACHE = Path(os.environ.get("NJ_INCENTIVES_CI_CACHE", ROOT / ".ci" / "cache"))
 PYODIDE = CACHE / "node_modules" / "pyodide"
 WHEELS = CACHE / "pyodide-wheels"
 WHEEL_LIST = ROOT / ".ci" / "pyodide-wheels.txt"
-#: at most this many fuzz-corpus calls (the whole Pyodide run stays well under a minute)
-FUZZ_SLICE = 300
 
 
 def calls_module() -> ModuleType:
@@ -61,22 +59,10 @@ def calls_module() -> ModuleType:
     return module
 
 
-def fuzz_calls() -> list[dict[str, Any]]:
-    """A bounded, deterministic slice of the fuzz corpus, if the suite has one."""
-    try:
-        import fuzzcorpus  # type: ignore[import-not-found]
-    except ImportError:
-        return []
-    corpus = getattr(fuzzcorpus, "office_calls", None)
-    if corpus is None:
-        return []
-    return [payload(name, args) for name, args in list(corpus())[:FUZZ_SLICE]]
-
-
 def all_calls() -> list[dict[str, Any]]:
     calls = [payload(case.name, office_args(case.name, case.args, case.column)) for case in CASES]
     calls += [payload(name, args) for name, args, _ in BAD_CALLS]
-    return calls + fuzz_calls()
+    return calls
 
 
 def pyodide_wheels(root: Path) -> Path:
