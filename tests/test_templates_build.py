@@ -37,3 +37,35 @@ def test_every_template_has_a_filled_example() -> None:
     assert {name.removesuffix(".xlsx") for name in TEMPLATES} == {
         name.removesuffix("-example.xlsx") for name in EXAMPLES
     }
+
+
+ENGAGEMENT_NAMES = {
+    "EngagementClient",
+    "EngagementEntityId",
+    "EngagementPeriod",
+    "EngagementPreparer",
+    "EngagementReviewer",
+    "EngagementDate",
+}
+
+
+@pytest.mark.parametrize("path", list(WORKBOOKS), ids=lambda path: path.stem)
+def test_the_engagement_fields_are_named_inputs_on_inputs(path: Path) -> None:
+    import openpyxl
+
+    names = openpyxl.load_workbook(path).defined_names
+    for name in ENGAGEMENT_NAMES:
+        assert names[name].attr_text.startswith("Inputs!"), name
+    assert names["EngagementLine"].attr_text == "Inputs!$A$3"
+
+
+def test_the_examples_fill_the_engagement_and_every_sheet_shows_it() -> None:
+    from nj_incentives.recalc import recalculate
+
+    path = DEFAULT_DIRECTORY / "examples" / "ertc-form-313-example.xlsx"
+    result = recalculate(path)
+    line = result.value("EngagementLine")
+    assert line.startswith("Client: Example Manufacturing LLC (fictitious)   |   Entity ID: ")
+    assert line.endswith("Reviewed by: R. Reviewer   |   Date: 2026-12-01")
+    for sheet in ("Calculations", "Outputs", "Checks", "About"):
+        assert result.value(f"{sheet}!A3") == line, sheet

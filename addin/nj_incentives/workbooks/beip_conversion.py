@@ -66,6 +66,14 @@ SCHEDULE_COLUMNS = [
 
 #: The filled example: seven accrual years with something approved, one approved late.
 EXAMPLE: Mapping[str, Any] = {
+    "engagement": {
+        "client": "Example Manufacturing LLC (fictitious)",
+        "entity_id": "00-0000000 (example)",
+        "period": "Tax years 2017-2030",
+        "preparer": "A. Preparer",
+        "reviewer": "R. Reviewer",
+        "date": dt.date(2026, 12, 1),
+    },
     "amounts": {
         2010: 1_250_000,
         2011: 480_000.55,
@@ -111,6 +119,7 @@ def build(
         title="BEIP credit conversion",
         template_id=TEMPLATE_ID,
         function_namespace=function_namespace,
+        engagement=values.get("engagement"),
     ) as b:
         b.about(
             "BEIP grants accrued but not paid in 2008-2025 and converted to tax credits: the "

@@ -38,6 +38,14 @@ SCHEDULE_COLUMNS = [
 
 #: The filled example: a 2010 agreement (the $50,000 average cap applies), five years.
 EXAMPLE: Mapping[str, Any] = {
+    "engagement": {
+        "client": "Example Manufacturing LLC (fictitious)",
+        "entity_id": "00-0000000 (example)",
+        "period": "Grant years 1-5 (2010-2014)",
+        "preparer": "A. Preparer",
+        "reviewer": "R. Reviewer",
+        "date": dt.date(2026, 12, 1),
+    },
     "agreement_date": dt.date(2010, 1, 1),
     "term": 5,
     "pct": 0.5,
@@ -62,6 +70,7 @@ def build(
         title="BEIP grant schedule",
         template_id=TEMPLATE_ID,
         function_namespace=function_namespace,
+        engagement=values.get("engagement"),
     ) as b:
         b.about(
             "The Business Employment Incentive Program grant year by year: the grant before "

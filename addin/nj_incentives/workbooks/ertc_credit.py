@@ -102,6 +102,14 @@ _NONE = _months((0, 12))
 #: The filled example: operations from 2023-03-15, twelve employees (two part-time, one
 #: temporary, one owner's relative), five calendar-year privilege periods.
 EXAMPLE: Mapping[str, Any] = {
+    "engagement": {
+        "client": "Example Manufacturing LLC (fictitious)",
+        "entity_id": "00-0000000 (example)",
+        "period": "Privilege periods ending 2023-12-31 to 2027-12-31",
+        "preparer": "A. Preparer",
+        "reviewer": "R. Reviewer",
+        "date": dt.date(2026, 12, 1),
+    },
     "in_qualified_municipality": True,
     "receives_uez_benefit": False,
     "prior_credit_period_at_location": False,
@@ -147,6 +155,7 @@ def build(
         title="Economic Recovery Tax Credit (Form 313 worksheet)",
         template_id=TEMPLATE_ID,
         function_namespace=function_namespace,
+        engagement=values.get("engagement"),
     ) as b:
         b.about(
             "The Economic Recovery Tax Credit for new full-time positions at a location in a "
