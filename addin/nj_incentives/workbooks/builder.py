@@ -1145,7 +1145,7 @@ class TemplateBuilder:
     def band_height(self, widths: Mapping[int, float], last_col: int) -> float:
         """The band's row height: two lines (room for the engagement typed later), or
         more if its line as built wraps to more across the sheet's width."""
-        width = page.merged_note_width(widths, 0, max(last_col, 1))
+        width = page.merged_note_width(widths, 0, max(last_col, 1)) * 0.85  # bold is wider
         return max(page.text_height(self.engagement_line(), width), 2 * page.LINE_HEIGHT + 2)
 
     def engagement_line(self) -> str:
