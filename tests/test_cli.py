@@ -146,3 +146,13 @@ def test_explain_starts_without_pandas_or_the_formula_engine() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.strip().splitlines()[-1] == "0 []"
+
+
+def test_grid_and_distribution_specs_take_percents() -> None:
+    from nj_incentives.scenarios.generate import parse_distributions, parse_grid
+
+    # 30% = 0.3 exactly; a range of percents: 0%, 25%, 50%
+    assert parse_grid("pct=30%,40%,50%") == parse_grid("pct=0.3,0.4,0.5")
+    assert parse_grid("pct=0%:50%:25%") == {"pct": [0, 0.25, 0.5]}
+    (draw,) = parse_distributions("pct=uniform(20%,50%)")
+    assert draw.describe() == "uniform(0.2,0.5)"

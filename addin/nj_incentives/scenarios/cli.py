@@ -37,8 +37,8 @@ __all__ = ["command", "run"]
 
 _EPILOG = """\
 \b
-grid SPEC: "pct=0.3,0.4,0.5;year1_new=5:20:5" (values, or start:stop:step inclusive), or a
-  .json/.yaml file mapping each column to a list.
+grid SPEC: "pct=0.3,0.4,0.5;year1_new=5:20:5" (values, or start:stop:step inclusive;
+  percents too: pct=30%,40%,50%), or a .json/.yaml file mapping each column to a list.
 \b
 distributions SPEC: "pct=uniform(0.2,0.5);year1_new=poisson(12)" or a .json/.yaml
   file; see docs/scenarios.md for every distribution and option.

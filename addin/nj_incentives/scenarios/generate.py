@@ -104,6 +104,9 @@ def _value(text: str) -> object:
         return int(word)
     if word.lower() in ("true", "false"):
         return word.lower() == "true"
+    percent = _percent(word)
+    if percent is not None:
+        return float(percent)
     try:
         number = Decimal(word.replace("_", ""))
     except InvalidOperation:
@@ -111,9 +114,20 @@ def _value(text: str) -> object:
     return float(number) if number.is_finite() else word
 
 
+def _percent(text: str) -> Decimal | None:
+    """``"50%"`` -> ``Decimal("0.5")`` (exactly); None when it is no percent."""
+    match = re.fullmatch(r"\s*([+-]?(?:\d+\.?\d*|\.\d+))\s*%\s*", text)
+    return (Decimal(match.group(1)) / 100).normalize() if match else None
+
+
+def _number(value: object) -> Decimal:
+    percent = _percent(str(value))
+    return percent if percent is not None else Decimal(str(value).strip())
+
+
 def _range(start: object, stop: object, step: object) -> list[object]:
     try:
-        a, b, s = (Decimal(str(x)) for x in (start, stop, step))
+        a, b, s = (_number(x) for x in (start, stop, step))
     except InvalidOperation:
         raise ScenarioError(f"range {start}:{stop}:{step} needs numbers") from None
     if s <= 0 or b < a:
