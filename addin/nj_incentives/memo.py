@@ -3,8 +3,9 @@
 The memo opens with a one-page summary: the engagement (client, entity id, tax period(s),
 preparer, reviewer, date: the defined names ``EngagementClient`` ... ``EngagementDate`` of
 each template's Inputs; blank where absent), each file with its template, master check and
-SHA-256, the key figures (each workbook's Outputs; the ERTC's with their Form 313 part
-and line, :data:`FORM_313`), the version and the law it is current to. Then, for each
+SHA-256, the key figures (each workbook's Outputs, with the Form 313 part and line the
+template writes beside them: :func:`where_on_form`), the version and the law it is
+current to. Then, for each
 workbook (a :class:`~nj_incentives.recalc.Recalculation`), on a new page:
 
 - the file: its name and the SHA-256 of the bytes that were recalculated, the template
@@ -65,7 +66,6 @@ from nj_incentives.recalc.engine import (
 
 __all__ = [
     "ENGAGEMENT_FIELDS",
-    "FORM_313",
     "INTERPRETATIONS",
     "MAX_COLUMNS",
     "Block",
@@ -78,6 +78,7 @@ __all__ = [
     "render",
     "sha256",
     "to_pdf",
+    "where_on_form",
     "with_unit",
     "wrapped",
     "write_memo",
@@ -920,27 +921,26 @@ def with_unit(value: str, unit: str) -> str:
     return f"{value} {unit}"
 
 
-#: Form 313 ("Economic Recovery Tax Credit", Corporation Business Tax) parts and lines
-#: next to the ERTC template's outputs, where the form defines them (legal notes,
-#: section 2: Part I screening, Part II employees, Part III computation with line 7 =
-#: new full-time positions in credit year one x $2,500; the result goes to Schedule A-3
-#: of the CBT-100 / CBT-100S / BFC-1); otherwise the subsection.
-FORM_313: dict[str, str] = {
-    "Part I: eligibility": "Form 313 Part I",
-    "New full-time positions, credit year one": "Form 313 Part II (52:27BBB-55e.)",
-    "New full-time positions, credit year two": "Form 313 Part II (52:27BBB-55e.)",
-    "Credit for credit year one": "Form 313 Part III, line 7",
-    "Credit for credit year two": "Form 313 Part III (year two at $1,250; 52:27BBB-55a.)",
-    "Sustained effort ratio": "Form 313 Part III (52:27BBB-55a.)",
-    "Credit used, all periods": "Form 313 Part III; CBT-100 Schedule A-3",
-    "Credit refunded (overpayment)": "Form 313 Part III (52:27BBB-55b.(2))",
-    "Credit expired": "Form 313 Part III (carryover; 52:27BBB-55b.(2))",
-    "Credit carried forward after the last period": "Form 313 Part III (carryover)",
-}
+def where_on_form(recalc: Recalculation, sheet: str = "Outputs") -> tuple[str, dict[str, str]]:
+    """The sheet's "where" column (D: the Form 313 part and line, or the subsection,
+    written by the template beside each output), as (its heading, label -> text); ("", {})
+    when the workbook has none."""
+    rows = _rows(recalc, sheet)
+    heading = next(
+        (str(cells[4]) for _r, cells in sorted(rows.items()) if 4 in cells and 1 not in cells),
+        "",
+    )
+    found = {
+        str(cells[1]): str(cells[4])
+        for _r, cells in sorted(rows.items())
+        if 1 in cells and 3 in cells and 4 in cells and str(cells[4]).strip()
+    }
+    return (heading or "Where on the form (or in the law)", found) if found else ("", {})
 
 
-def _is_form_313(recalc: Recalculation) -> bool:
-    return "313" in about(recalc, "Template") or "form-313" in recalc.source.name.lower()
+def _form_part(text: str) -> str:
+    """The Form 313 part of a "where" text ("Form 313 Part III, line 7"), or ""."""
+    return text.split(";")[0].strip() if text.startswith("Form 313") else ""
 
 
 def _running(fields: Mapping[str, str]) -> str:
@@ -1057,12 +1057,13 @@ def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None =
     )
     figures: list[tuple[str, ...]] = []
     for recalc, fact in zip(recalcs, all_facts, strict=True):
-        form = _is_form_313(recalc)
+        _heading, where_of = where_on_form(recalc)
         first = True
         for label, unit, value in labelled_values(recalc, number_formats(recalc)):
             if label == "All checks pass":
                 continue  # the master check, above
-            where = f" ({FORM_313[label]})" if form and label in FORM_313 else ""
+            part = _form_part(where_of.get(label, ""))
+            where = f" ({part})" if part else ""
             figures.append((fact.name if first else "", label + where, with_unit(value, unit)))
             first = False
     if figures:
@@ -1178,11 +1179,12 @@ def _workbook(
     outputs = labelled_values(recalc, formats)
     if outputs:
         blocks.append(Heading(3, "Outputs"))
-        if _is_form_313(recalc):
+        heading, where_of = where_on_form(recalc)
+        if where_of:  # the template's own Form 313 parts and lines (or subsections)
             blocks.append(
                 Table(
-                    ("Output", "Unit", "Value", "Form 313"),
-                    tuple((*row, FORM_313.get(row[0], "")) for row in outputs),
+                    ("Output", "Unit", "Value", heading),
+                    tuple((*row, where_of.get(row[0], "")) for row in outputs),
                 )
             )
         else:
