@@ -380,6 +380,21 @@ def _number(value: Decimal | int | None) -> float | int | None:
     return float(value)
 
 
+class NonFiniteResult(ArithmeticError):
+    """A result that is not a finite number: a defect, never shown as a number."""
+
+
+def _finite(result: CellResult, function: str) -> CellResult:
+    """``result`` unchanged if every number in it is finite; inf and NaN are never a cell
+    value (nor valid JSON on the Office.js path), so they raise instead."""
+    if isinstance(result, float) and not math.isfinite(result):
+        raise NonFiniteResult(f"{function} computed a value that is not a finite number")
+    if isinstance(result, list):
+        for item in result:
+            _finite(item, function)
+    return result
+
+
 def _verdict(ok: bool, reasons: Sequence[str]) -> str:
     """ "OK", or every reason, separated by "; "."""
     return "OK" if ok else "; ".join(reasons)
@@ -502,8 +517,14 @@ class ExcelFunction:
     compute: Callable[..., Any]
     show: Callable[[Any], CellResult]
 
+    @property
+    def message_citation(self) -> str:
+        """What a message about this function's cells cites: its law, or its reference."""
+        return self.citation or f"{self.name}, docs/functions.md"
+
     def convert(self, args: Sequence[Cell], kwargs: dict[str, Cell]) -> list[Cell]:
         """The arguments as the core's inputs; blank required arguments are errors."""
+        citation = self.message_citation
         count = len(self.arguments)
         if len(args) > count and self.vararg is None:
             raise TypeError(f"{self.name} takes at most {count} arguments ({len(args)} given)")
@@ -515,16 +536,16 @@ class ExcelFunction:
             values[index] = value
         for index, argument in enumerate(self.arguments):
             value = values[index]
-            _refuse_error_cells(value, argument.name, self.citation)
+            _refuse_error_cells(value, argument.name, citation)
             if _is_blank(_python(value)):
                 if not argument.optional:
-                    raise _input_error(argument.name, None, "is required", self.citation)
+                    raise _input_error(argument.name, None, "is required", citation)
                 values[index] = None
             else:
-                values[index] = argument.convert(value, self.citation)
+                values[index] = argument.convert(value, citation)
         extras = [_python(extra) for extra in args[count:]]
         for extra in extras:
-            _refuse_error_cells(extra, self.vararg.name if self.vararg else "", self.citation)
+            _refuse_error_cells(extra, self.vararg.name if self.vararg else "", citation)
         return values + extras
 
     def result(self, *args: Cell, **kwargs: Cell) -> Any:
@@ -533,7 +554,7 @@ class ExcelFunction:
 
     def cells(self, *args: Cell, **kwargs: Cell) -> CellResult:
         """The cell values for these cells (raises on bad input)."""
-        return self.show(self.result(*args, **kwargs))
+        return _finite(self.show(self.result(*args, **kwargs)), self.name)
 
     def formula(self, args: Sequence[Cell] | None = None, namespace: str = "") -> str:
         """The formula text calling this function (the example's by default)."""
@@ -612,7 +633,7 @@ def excel_function(
         @functools.wraps(compute)
         def cell_function(*args: Cell, **kwargs: Cell) -> CellResult:
             try:
-                return show(compute(*entry.convert(args, kwargs)))
+                return _finite(show(compute(*entry.convert(args, kwargs))), name)
             except Exception as exc:
                 return _failed(name, exc)
 
@@ -1518,7 +1539,7 @@ def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
 
     if part is None:
         return f"nj-incentives {__version__}; law current to: {LAW_CURRENT_TO}"
-    chosen = as_choice(part, "part", ("version", "law"))
+    chosen = as_choice(part, "part", ("version", "law"), "NJ_INCENTIVES_VERSION, docs/functions.md")
     return __version__ if chosen == "version" else LAW_CURRENT_TO
 
 
@@ -1548,7 +1569,8 @@ def NJ_SCENARIOS(table: Cell) -> Any:
     try:
         return scenarios_table(rows)
     except ScenarioError as error:
-        raise _input_error("table", rows[0] if rows else None, str(error), "") from None
+        citation = "NJ_SCENARIOS, docs/scenarios.md"
+        raise _input_error("table", rows[0] if rows else None, str(error), citation) from None
 
 
 EXPLAIN_HEADER = ["Step", "Value", "Arithmetic", "Citation"]
@@ -1581,12 +1603,12 @@ def NJ_EXPLAIN(function_name: Cell, *args: Cell) -> Explained:
 
     chosen = str(function_name).strip().upper()
     if chosen not in CATALOG or chosen == "NJ_EXPLAIN":
-        rule = "must be the name of an NJ_ function (docs/functions.md lists them)"
-        raise _input_error("function_name", function_name, rule, "")
+        rule = "must be the name of an NJ_ function"
+        raise _input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
     result = CATALOG[chosen].result(*args)
     if not isinstance(result, Explained):
         rule = "gives a value without explanation steps"
-        raise _input_error("function_name", function_name, rule, "")
+        raise _input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
     return result
 
 

@@ -157,7 +157,9 @@ def minimum_tax(
     receipts = as_money(nj_gross_receipts, "nj_gross_receipts", CITE_MINIMUM)
     is_s = as_bool(s_corporation, "s_corporation", CITE_S_CORPORATION)
     payroll = as_money(group_payroll, "group_payroll", CITE_GROUP)
-    group_rule_s = as_bool(group_rule_for_s_corporations, "group_rule_for_s_corporations")
+    group_rule_s = as_bool(
+        group_rule_for_s_corporations, "group_rule_for_s_corporations", CITE_READING
+    )
     row = bracket_for(receipts)
     table_amount = row.s_corporation if is_s else row.c_corporation
     column = "S corporation" if is_s else "C corporation"

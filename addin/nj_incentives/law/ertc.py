@@ -44,6 +44,7 @@ from nj_incentives.law.common import (
     as_int,
     as_money,
     as_number,
+    as_quantity,
     cents_down,
     fmt_money,
     fmt_number,
@@ -142,6 +143,9 @@ CREDIT_PERIOD_MONTHS = 24
 CREDIT_YEAR_MONTHS = 12
 #: N.J.S.A. 52:27BBB-55e. "full time position": "at least 140 hours per month".
 FULL_TIME_HOURS_PER_MONTH = 140
+#: The most hours one employee can work in a month: 24 x 31 (a bound, not a rule).
+MAX_MONTH_HOURS = 24 * 31
+_MONTH_HOURS_RULE = "must be at most 744, the hours in a 31-day month"
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "at least 20 hours per week".
 PART_TIME_HOURS_PER_WEEK = 20
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "for at least three months".
@@ -924,7 +928,7 @@ def explain_fte(part_time_hours: Number, months: Number = 12) -> FullTimeEquival
     Aggregated hours / (140 x months), reported to 10 places (140 hours a month is the
     statute's full-time position; the divisor is our reading).
     """
-    hours = as_money(part_time_hours, "part_time_hours", CITE_NEW_POSITION)
+    hours = as_quantity(part_time_hours, "part_time_hours", CITE_NEW_POSITION)
     count = as_int(months, "months", CITE_NEW_POSITION, low=1)
     divisor = FULL_TIME_HOURS_PER_MONTH * count
     value = _to_places(Fraction(hours) / divisor)
@@ -1013,7 +1017,10 @@ def _checked_hours(row: Sequence[Number], number: int) -> tuple[Decimal, ...]:
             f"of the period (has {len(row)})"
         )
         raise InputError("hours", list(row), rule, CITE_E)
-    return tuple(as_money(value, "hours", CITE_FULL_TIME) for value in row)
+    return tuple(
+        as_quantity(value, "hours", CITE_FULL_TIME, high=MAX_MONTH_HOURS, rule=_MONTH_HOURS_RULE)
+        for value in row
+    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,243 @@
+"""Hostile inputs for every catalog function, as JSON-serialisable Office.js payloads.
+
+Reusable outside pytest: the fuzz suite (tests/test_fuzz.py) replays it on CPython through
+``xlwings.server.custom_functions_call`` and through the plain callables, and the same
+calls can be replayed in a real runtime (Pyodide under Node) by dumping them with
+``python tests/fuzzcorpus.py > calls.json``: each call is
+``{"func_name": ..., "args": [...], "invalid": bool}`` where ``args`` holds one entry per
+parameter as Office.js sends it (a 2-D list, or None when omitted; a function with
+repeated arguments takes a list of such entries as its last one), and ``invalid`` says
+the call must be refused with an input error (no number).
+
+The corpus holds the exact inputs issue 11 lists (``1e27``, ``1e30``, ``1e308``,
+``"1e400"``, ``"1e-999999999"``, ``"1e10000000"``, ``"1e1000000"``, ``"1,0,0"``,
+``"1,5"``, ``"1.234,56"``, ``"2010-01-01 (approx.)"``, TRUE/FALSE where a number is
+expected, ``#N/A``, a date late in 9999, a bare ``\\r`` before a formula) and more of their
+kind. Only the standard library and ``nj_incentives.excel`` are imported.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+#: Values no argument of any function accepts: every call holding one must be an input
+#: error (value, why).
+ALWAYS_INVALID: tuple[tuple[object, str], ...] = (
+    ("1e27", "magnitude: issue 11, one value aborts a whole batch"),
+    (1e27, "magnitude as a number"),
+    (1e30, "magnitude"),
+    (1e308, "magnitude near the float limit"),
+    (-1e308, "negative magnitude"),
+    ("1e400", "overflows a float: NJ_BEIP_CREDIT_REFUND returned inf"),
+    ("-1e400", "overflows a float, negative"),
+    ("1e-999999999", "unbounded CPU from short text (hours in the ERTC example)"),
+    ("1e10000000", "unbounded CPU: NJ_ERTC_FTE"),
+    ("1e1000000", "unbounded CPU: NJ_ERTC_NEW_POSITIONS took 37 s"),
+    ("1E+999999", "upper-case exponent"),
+    ("1,0,0", "commas deleted: was read as 100"),
+    ("1,5", "locale-ambiguous: was read as 15"),
+    ("1.234,56", "locale-ambiguous: was read as 1.23456"),
+    ("12,34", "a comma that separates no thousands"),
+    ("1_000", "underscores: Python syntax, not a number in a cell"),
+    ("2010-01-01 (approx.)", "trailing text after a date: was accepted"),
+    ("2024-13-01", "no such month"),
+    ("9999-12-31", "a date late in 9999: unexpected ValueError"),
+    ("#N/A", "an error cell"),
+    ("#DIV/0!", "an error cell"),
+    ("#VALUE! withholdings = x: y (z)", "the error text of a failed NJ_ function"),
+    ("NaN", "not a number, as text"),
+    ("nan", "not a number, lower case"),
+    ("inf", "infinity as text"),
+    ("-Infinity", "negative infinity as text"),
+    ("sNaN", "signalling NaN as text"),
+    ("\r=cmd|' /C calc'!A0", "a formula after a carriage return"),
+    ("=1+1", "a formula as text"),
+    ("9" * 5000, "5,000 digits"),
+    ("0x10", "hexadecimal"),
+    ("١٢", "Arabic-Indic digits"),
+)
+
+#: Values some arguments accept and others refuse: a call holding one must give a
+#: result or an input error, never anything else.
+SOMETIMES_VALID: tuple[object, ...] = (
+    True,
+    False,
+    0,
+    1,
+    2,
+    -1,
+    0.5,
+    25.005,
+    0.30000000000000004,
+    1e-300,
+    5e-324,
+    99999999999999.99,
+    9999999999999.99,
+    2958465,
+    2958465.5,
+    60,
+    61,
+    "",
+    " ",
+    "  7 ",
+    "1,234,567.89",
+    "-0",
+    "0.000000001",
+    "2024-01-01",
+    "2024-01-01T12:00:00",
+    "2024-02-29",
+    "cbt",
+    "INSURANCE",
+    "withholdings",
+    "partners",
+    "yes",
+    "law",
+    "NJ_BEIP_GRANT",
+    None,
+)
+
+
+def example_args(entry: Any) -> list[object]:
+    """A function's example as plain cells, one per parameter (None when omitted)."""
+    count = len(entry.arguments)
+    values = list(entry.example[:count]) + [None] * (count - len(entry.example[:count]))
+    return [_plain(value) for value in values]
+
+
+def _plain(value: object) -> object:
+    """A cell as JSON holds it: dates as ISO text, float whole numbers as ints."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def office_arg(value: object) -> list[list[object]] | None:
+    """One argument as Office.js sends it: a 2-D list (a flat list is a row)."""
+    if value is None:
+        return None
+    if isinstance(value, list):
+        rows = value if value and isinstance(value[0], list) else [value]
+        return [list(row) for row in rows]
+    return [[value]]
+
+
+def office_args(entry: Any, values: list[object], extras: list[object]) -> list[object]:
+    """All arguments of a call as Office.js sends them (repeated ones as one list)."""
+    shaped: list[object] = [office_arg(value) for value in values]
+    if entry.vararg is not None:
+        shaped.append([office_arg(value) for value in extras])
+    return shaped
+
+
+def _place(example: object, value: object, rng: random.Random) -> object:
+    """``value`` put where ``example`` stood: in one cell of a range, or the whole cell."""
+    if isinstance(example, list) and example:
+        copy = json.loads(json.dumps(example))
+        if isinstance(copy[0], list):
+            row = rng.randrange(len(copy))
+            copy[row][rng.randrange(len(copy[row]))] = value
+        else:
+            copy[rng.randrange(len(copy))] = value
+        return copy
+    return value
+
+
+def corpus_calls(catalog: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every function x every argument x every corpus value, deterministically.
+
+    NJ_EXPLAIN explains NJ_BEIP_GRANT with the value in each of its arguments; the
+    table of NJ_SCENARIOS gets the value in one of its data cells.
+    """
+    rng = random.Random(11)
+    for name, entry in catalog.items():
+        example = example_args(entry)
+        extras = [_plain(value) for value in entry.example[len(entry.arguments) :]]
+        for index in range(len(example) + len(extras)):
+            for value, invalid in [(v, True) for v, _ in ALWAYS_INVALID] + [
+                (v, False) for v in SOMETIMES_VALID
+            ]:
+                values, more = list(example), list(extras)
+                if index < len(values):
+                    if name == "NJ_SCENARIOS":
+                        table = json.loads(json.dumps(values[0]))
+                        table[1][rng.randrange(1, len(table[1]))] = value
+                        values[0] = table
+                    else:
+                        values[index] = _place(values[index], value, rng)
+                    if name == "NJ_EXPLAIN" and index == 0:
+                        invalid = True  # no corpus value names a function with steps...
+                        if value in ("NJ_BEIP_GRANT",):
+                            invalid = False
+                else:
+                    more[index - len(values)] = value
+                yield {
+                    "func_name": name,
+                    "args": office_args(entry, values, more),
+                    "invalid": invalid and name != "NJ_SCENARIOS",
+                    "scenarios_row_error": invalid and name == "NJ_SCENARIOS",
+                }
+
+
+def random_value(rng: random.Random) -> object:
+    """One cell value of any JSON kind, with magnitudes across the whole float range."""
+    pick = rng.randrange(8)
+    if pick == 0:
+        return rng.choice(ALWAYS_INVALID)[0]
+    if pick == 1:
+        return rng.choice(SOMETIMES_VALID)
+    if pick == 2:
+        return rng.randint(-(10**6), 10**7)
+    if pick == 3:
+        return rng.uniform(-1, 1) * 10.0 ** rng.randint(-320, 308)
+    if pick == 4:
+        return round(rng.uniform(0, 2_000_000), rng.randint(0, 4))
+    if pick == 5:
+        return rng.choice(["", "1e", "e5", "1e+", "--1", "+", ".", "1.", ".5", "١", "١٢٣"])
+    if pick == 6:
+        return f"{rng.uniform(0, 1e6):.{rng.randint(0, 6)}f}"
+    return f"{rng.randint(1890, 2300)}-{rng.randint(0, 13):02d}-{rng.randint(0, 32):02d}"
+
+
+def random_calls(catalog: dict[str, Any], count: int, seed: int = 11) -> Iterator[dict[str, Any]]:
+    """``count`` calls mutating one or two arguments of a function's example at random."""
+    rng = random.Random(seed)
+    names = sorted(catalog)
+    for _ in range(count):
+        name = rng.choice(names)
+        entry = catalog[name]
+        values = example_args(entry)
+        extras = [_plain(value) for value in entry.example[len(entry.arguments) :]]
+        slots = len(values) + len(extras)
+        for _ in range(rng.randint(1, 2)):
+            index = rng.randrange(slots)
+            value = random_value(rng)
+            if index < len(values):
+                values[index] = _place(values[index], value, rng)
+            else:
+                extras[index - len(values)] = value
+        yield {"func_name": name, "args": office_args(entry, values, extras), "invalid": False}
+
+
+def plain_args(entry: Any, args: list[object]) -> list[object]:
+    """An Office.js argument list as the plain callable's positional arguments."""
+    values = list(args[: len(entry.arguments)])
+    if entry.vararg is not None and len(args) > len(entry.arguments):
+        values += list(args[len(entry.arguments)] or [])
+    while values and values[-1] is None:
+        values.pop()
+    return values
+
+
+if __name__ == "__main__":  # pragma: no cover - a tool for replaying the corpus elsewhere
+    from nj_incentives import excel
+
+    calls = list(corpus_calls(excel.CATALOG)) + list(random_calls(excel.CATALOG, 5000))
+    print(json.dumps(calls))
