@@ -536,7 +536,8 @@ class ExcelFunction:
             values[index] = value
         for index, argument in enumerate(self.arguments):
             value = values[index]
-            _refuse_error_cells(value, argument.name, citation)
+            if argument.kind != "raw":  # a table's error cells are its rows' errors
+                _refuse_error_cells(value, argument.name, citation)
             if _is_blank(_python(value)):
                 if not argument.optional:
                     raise _input_error(argument.name, None, "is required", citation)
@@ -965,18 +966,12 @@ def _period_end_or_none(value: Cell) -> dt.date | None:
     if isinstance(value, dt.date):
         return value.date() if isinstance(value, dt.datetime) else value
     if isinstance(value, str) and len(value.strip()) >= 10 and value.strip()[4] == "-":
-        return dt.date.fromisoformat(value.strip()[:10]) if _iso(value) else None
+        from nj_incentives.law.common import as_date
+
+        return as_date(value, "tax_year", f"{_BEIP}e.")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value > _LARGEST_YEAR:
         return _serial_date(float(value), "tax_year", f"{_BEIP}e.")
     return None
-
-
-def _iso(value: str) -> bool:
-    try:
-        dt.date.fromisoformat(value.strip()[:10])
-    except ValueError:
-        return False
-    return True
 
 
 _CREDIT = single("BEIP tax credit issued for the tax period, dollars")

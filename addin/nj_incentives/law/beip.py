@@ -963,6 +963,8 @@ def conversion_installment(
     The tax year is ``tax_year``, or the number of the return for the privilege period
     ending on ``period_end`` (:func:`cbt.tax_year`); give one of the two.
     """
+    # checked even when no period_end uses it: a given argument is never ignored unread
+    as_choice(numbering, "numbering", cbt.TAX_YEAR_NUMBERINGS, cbt.CITE_FORM_YEAR)
     if period_end is not None:
         number = cbt.tax_year_number(period_end, numbering)
         if tax_year is not None and as_int(tax_year, "tax_year", CITE_E) != number:
@@ -1351,6 +1353,8 @@ def remote_work_payment(
     filer's 2022 period ends June 30, 2023).
     """
     credit = as_money(credit_2022, "credit_2022", CITE_H2)
+    # checked even when no period_end uses it: a given argument is never ignored unread
+    as_choice(numbering, "numbering", cbt.TAX_YEAR_NUMBERINGS, cbt.CITE_FORM_YEAR)
     steps: list[Step] = []
     if period_end is not None:
         numbered = cbt.tax_year(period_end, numbering)

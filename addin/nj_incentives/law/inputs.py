@@ -136,6 +136,7 @@ _NUMBER_TEXT = re.compile(
     r"[+-]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?",
     re.ASCII,
 )
+_ERROR_VALUE = re.compile(r"#[A-Z0-9/_]+[!?]?|#N/A", re.ASCII)
 _NON_FINITE_WORDS = {"nan", "snan", "inf", "infinity", "+inf", "-inf", "+infinity", "-infinity"}
 
 
@@ -146,6 +147,8 @@ def _from_text(text: str, value: object, argument: str, citation: str) -> Decima
     if match is None:
         if text.lower() in _NON_FINITE_WORDS or text.lower().lstrip("+-") in _NON_FINITE_WORDS:
             raise InputError(argument, value, "must be a finite number", citation)
+        if _ERROR_VALUE.fullmatch(text):
+            raise InputError(argument, value, "the cell holds an error value", citation)
         if "," in text:
             rule = (
                 "a comma may only separate thousands (1,234,567.89); "

@@ -104,6 +104,11 @@ def read_table(path: Path, sheet: str | None = None) -> pd.DataFrame:
     return frame
 
 
+#: The most cells (rows x columns) a scenario XLSX sheet may span: calamine allocates a
+#: grid of that size (about 32 bytes a cell) before reading a value.
+XLSX_MAX_AREA = 40_000_000
+
+
 def _read_xlsx(path: Path, sheet: str | None) -> pd.DataFrame:
     """A workbook that may come from anyone: vetted first (zip bombs, XML entity tricks,
     malformed archives: :mod:`nj_incentives.recalc.safety`), then its cells read from the
@@ -111,8 +116,17 @@ def _read_xlsx(path: Path, sheet: str | None) -> pd.DataFrame:
     from nj_incentives.recalc.safety import Limits, UnsafeWorkbookError, vet_workbook
 
     mib = 1024 * 1024
+    # the runner's documented limits for XLSX inputs (docs/scenarios.md, "Runner limits"):
+    # checked on the declared and the actual extent before calamine allocates its grid
     limits = Limits(
-        max_file_bytes=512 * mib, max_member_bytes=4096 * mib, max_total_bytes=8192 * mib
+        max_file_bytes=512 * mib,
+        max_member_bytes=4096 * mib,
+        max_total_bytes=8192 * mib,
+        max_rows=1_048_576,
+        max_columns=2_000,
+        max_area=XLSX_MAX_AREA,
+        max_cells=XLSX_MAX_AREA,
+        max_formulas=XLSX_MAX_AREA,
     )
     try:
         vetted = vet_workbook(path, limits)

@@ -10,6 +10,7 @@ row for row: rows out = rows in, same order, same ``id``.
 from __future__ import annotations
 
 import importlib
+import logging
 import math
 import re
 from collections.abc import Iterator, Sequence
@@ -41,6 +42,7 @@ Money = Literal["float", "cents", "decimal"]
 
 #: Rows per kernel chunk: bounds the kernel's temporary arrays (about 100 x 8 bytes a row).
 CHUNK_ROWS = 131_072
+logger = logging.getLogger(__name__)
 
 
 # ======================================================================= layout
@@ -160,6 +162,55 @@ def _compute_chunk(
     return buffers, errors
 
 
+def _isolated_chunk(
+    frame: pd.DataFrame, layout: Layout, force_scalar: bool = False
+) -> tuple[dict[str, _Buffer], list[str | None]]:
+    """:func:`_compute_chunk`, but a failure that is not an input error (a defect, or a
+    value no check foresaw) never stops the batch: the chunk is split in halves until
+    the failing rows are alone, and each of those gets its error; the others compute."""
+    try:
+        return _compute_chunk(frame, layout, force_scalar)
+    except Exception as exc:
+        n = len(frame)
+        if n > 1:
+            middle = n // 2
+            first = _isolated_chunk(frame.iloc[:middle], layout, force_scalar)
+            second = _isolated_chunk(frame.iloc[middle:], layout, force_scalar)
+            return _joined(first, second)
+        logger.error("scenario row failed unexpectedly", exc_info=exc)
+        return _failed_row(layout, exc)
+
+
+def _joined(
+    first: tuple[dict[str, _Buffer], list[str | None]],
+    second: tuple[dict[str, _Buffer], list[str | None]],
+) -> tuple[dict[str, _Buffer], list[str | None]]:
+    buffers = {
+        name: _Buffer(
+            np.concatenate([buffer.values, second[0][name].values]),
+            np.concatenate([buffer.valid, second[0][name].valid]),
+        )
+        for name, buffer in first[0].items()
+    }
+    return buffers, first[1] + second[1]
+
+
+def _failed_row(layout: Layout, exc: Exception) -> tuple[dict[str, _Buffer], list[str | None]]:
+    """One row whose computation failed: no results, and its error naming the failure."""
+    buffers = {
+        spec.name: _Buffer(
+            np.zeros(1, np.float64 if spec.kind is OutKind.FLOAT else np.int64), np.zeros(1, bool)
+        )
+        for spec in layout.outputs()
+    }
+    first_line = (str(exc).strip().splitlines() or [""])[0][:160]
+    message = (
+        f"row = (this row): could not be computed ({type(exc).__name__}: {first_line}); "
+        f"please report it ({scalar.RUNNER_LIMIT})"
+    )
+    return buffers, [message]
+
+
 def _stored(value: object, kind: OutKind) -> int | float:
     if kind is OutKind.MONEY:
         assert isinstance(value, Decimal)
@@ -248,7 +299,7 @@ def _run_frame(
 
         steps = tqdm(bounds, desc="scenarios", unit="chunk", leave=False)
     for start, stop in steps:
-        buffers, errors = _compute_chunk(frame.iloc[start:stop], layout, force_scalar)
+        buffers, errors = _isolated_chunk(frame.iloc[start:stop], layout, force_scalar)
         sink.put(start, buffers, errors)
         del buffers
     columns: dict[str, Any] = {"id": frame["id"]}

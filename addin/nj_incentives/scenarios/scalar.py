@@ -409,6 +409,14 @@ def run_row(
         except InputError as error:
             errors.append(str(error))
             continue
+        except (ArithmeticError, ValueError, TypeError, OverflowError, KeyError) as error:
+            # not an input error the core foresaw: still only this row's error
+            first_line = (str(error).strip().splitlines() or [""])[0][:160]
+            errors.append(
+                f"{name} = (this row): could not be computed ({type(error).__name__}: "
+                f"{first_line}); please report it ({RUNNER_LIMIT})"
+            )
+            continue
         if result is not None:
             out.update(result)
     return out, errors
