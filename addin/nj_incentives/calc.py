@@ -42,6 +42,7 @@ from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option, nee
 
 if TYPE_CHECKING:
     from nj_incentives.recalc import Recalculation
+    from nj_incentives.recalc.safety import Limits
 
 __all__ = ["BUNDLED_EXAMPLES", "bundled_examples", "command", "output_paths", "run"]
 
@@ -191,16 +192,45 @@ def _lighter_xlwings() -> Iterator[None]:
     help="a progress bar on standard error (default: when it is a terminal and more than "
     "one workbook is given)",
 )
+@click.option("--max-cells", type=click.IntRange(1), help="cells a workbook may hold (200,000)")
+@click.option("--max-formulas", type=click.IntRange(1), help="formulas in a workbook (50,000)")
+@click.option("--max-rows", type=click.IntRange(1), help="rows a sheet may reach (100,000)")
+@click.option("--max-columns", type=click.IntRange(1), help="columns a sheet may reach (1,000)")
+@click.option("--max-area", type=click.IntRange(1), help="rows x columns of a sheet (5,000,000)")
+@click.option(
+    "--max-seconds", type=click.FloatRange(min=0, min_open=True), help="recalculation time (300)"
+)
+@click.option(
+    "--max-memory-mb", type=click.IntRange(1), help="memory a recalculation may add (4096 MiB)"
+)
 @json_option
 def command(
     workbooks: tuple[Path, ...],
     output: Path | None,
     memo: Path | None,
     progress: bool | None,
+    max_cells: int | None,
+    max_formulas: int | None,
+    max_rows: int | None,
+    max_columns: int | None,
+    max_area: int | None,
+    max_seconds: float | None,
+    max_memory_mb: int | None,
     as_json: bool,
 ) -> int:
     """``nj-incentives calc``."""
-    return run(list(workbooks), output, memo, progress=progress, as_json=as_json)
+    from nj_incentives.recalc.safety import DEFAULT_LIMITS
+
+    limits = DEFAULT_LIMITS.with_overrides(
+        max_cells=max_cells,
+        max_formulas=max_formulas,
+        max_rows=max_rows,
+        max_columns=max_columns,
+        max_area=max_area,
+        max_seconds=max_seconds,
+        max_memory_bytes=None if max_memory_mb is None else max_memory_mb * 1024 * 1024,
+    )
+    return run(list(workbooks), output, memo, progress=progress, as_json=as_json, limits=limits)
 
 
 def run(
@@ -210,6 +240,7 @@ def run(
     *,
     progress: bool | None = None,
     as_json: bool = False,
+    limits: Limits | None = None,
 ) -> int:
     """Recalculate the workbooks, write the results (and the memo), print the summary;
     the exit status. Each workbook's outputs are printed as soon as it is done; with
@@ -238,12 +269,14 @@ def run(
     started = time.perf_counter()
     with _lighter_xlwings():
         from nj_incentives.recalc import (
+            DEFAULT_LIMITS,
             UnsafeWorkbookError,
             summary_table,
             vet_workbook,
             write_values,
         )
         from nj_incentives.recalc.compiled import recalculate_compiled
+        from nj_incentives.recalc.safety import budgets
 
     status = EXIT_OK
     done: list[Recalculation] = []
@@ -256,7 +289,7 @@ def run(
         bar.set_postfix_str(workbook.name, refresh=True)
         try:
             try:
-                vetted = vet_workbook(workbook)
+                vetted = vet_workbook(workbook, limits or DEFAULT_LIMITS)
             except FileNotFoundError:
                 entry["error"] = "no such file"
                 _fail(f"{workbook}: no such file", bar)
@@ -268,8 +301,15 @@ def run(
                 status = EXIT_USAGE
                 continue
             try:
-                # a filled template: its template's compiled model (recalc.compiled)
-                recalc = recalculate_compiled(vetted)
+                # a filled template: its template's compiled model (recalc.compiled),
+                # within the same time and memory budgets as a full recalculation
+                with budgets(limits or DEFAULT_LIMITS, f"recalculating {workbook.name}"):
+                    recalc = recalculate_compiled(vetted)
+            except UnsafeWorkbookError as error:  # over its time or memory budget
+                entry["error"] = f"refused: {error}"
+                _fail(f"{workbook}: refused: {error}", bar)
+                status = EXIT_USAGE
+                continue
             except Exception as error:  # a workbook the engine cannot read: report, go on
                 entry["error"] = f"could not be recalculated: {type(error).__name__}: {error}"
                 _fail(f"{workbook}: {entry['error']}", bar)
@@ -382,6 +422,11 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     rejected = list(dict.fromkeys((e.function, e.message) for e in recalc.function_errors))
     entry["failed_checks"] = [{"check": label, "citation": cite} for label, cite in failed]
     entry["rejected_inputs"] = [{"function": f, "message": m} for f, m in rejected]
+    entry["circular_references"] = list(recalc.circular_references)
+    if recalc.circular_references:
+        cells = ", ".join(recalc.circular_references[:20])
+        _fail(f"{name}: circular reference (cells not computed, left blank): {cells}", bar)
+        return EXIT_FAILED
     if verdict is True:
         return EXIT_OK
     if verdict is None:

@@ -37,6 +37,8 @@ from nj_incentives.recalc.results import (
     write_values,
 )
 from nj_incentives.recalc.safety import (
+    DEFAULT_LIMITS,
+    BudgetExceeded,
     Limits,
     UnsafeWorkbookError,
     VettedWorkbook,
@@ -44,6 +46,8 @@ from nj_incentives.recalc.safety import (
 )
 
 __all__ = [
+    "DEFAULT_LIMITS",
+    "BudgetExceeded",
     "CellValue",
     "ExcelError",
     "FunctionError",

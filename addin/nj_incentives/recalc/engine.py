@@ -40,6 +40,7 @@ extra cells, as Excel does; a larger one is cut to the range.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -64,6 +65,7 @@ from nj_incentives.recalc.safety import (
     DEFAULT_LIMITS,
     Limits,
     VettedWorkbook,
+    budgets,
     dynamic_arrays,
     vet_workbook,
     vetted_copy,
@@ -136,6 +138,8 @@ class Recalculation:
     calc_seconds: float
     #: the vetted file the values came from (the results writer copies its formatting)
     vetted: VettedWorkbook | None = field(default=None, repr=False, compare=False)
+    #: cells in a circular reference ("Sheet1!A1"): the engine leaves them blank
+    circular_references: tuple[str, ...] = ()
 
     @property
     def seconds(self) -> float:
@@ -679,7 +683,8 @@ def recalculate(
     functions, the exception's message for others). Raises
     :class:`~nj_incentives.recalc.safety.UnsafeWorkbookError` for a refused file.
     """
-    return recalculate_vetted(vet_workbook(path, limits), functions, error_text=error_text)
+    vetted = vet_workbook(path, limits)
+    return recalculate_vetted(vetted, functions, error_text=error_text, limits=limits)
 
 
 def recalculate_vetted(
@@ -688,8 +693,12 @@ def recalculate_vetted(
     *,
     error_text: ErrorText | None = None,
     keep: Callable[[Any, Mapping[Any, Any], _Journal, list[str]], None] | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Recalculation:
-    """Recalculate a workbook that :func:`~nj_incentives.recalc.safety.vet_workbook` passed.
+    """Recalculate a workbook that :func:`~nj_incentives.recalc.safety.vet_workbook` passed,
+    within the time and memory budgets of ``limits``
+    (:func:`~nj_incentives.recalc.safety.budgets`; raises
+    :class:`~nj_incentives.recalc.safety.BudgetExceeded` past either).
 
     ``keep`` (for :mod:`~nj_incentives.recalc.compiled`) is given the loaded model, its
     solution, the journal and the notes of loading, once the results are collected."""
@@ -710,6 +719,7 @@ def recalculate_vetted(
         vetted_copy(vetted) as copy,
         _registered(variants, table, journal, error_text or plain_error_text),
         _quiet_engine(),
+        budgets(limits, f"recalculating {vetted.path.name}"),
     ):
         start = time.perf_counter()
         model = _make_model(journal, dynamic)
@@ -719,9 +729,83 @@ def recalculate_vetted(
         solution = model.calculate()
         done = time.perf_counter()
         result = _collect(vetted, model, solution, journal, loaded - start, done - loaded)
+        circular = _circular_cells(model, result.sheets)
         if keep is not None:
             keep(model, solution, journal, load_notes)
+    if circular:
+        shown = ", ".join(circular[:20]) + (" ..." if len(circular) > 20 else "")
+        note = f"circular reference: {shown} (not computed: blank)"
+        result = dataclasses.replace(
+            result, circular_references=tuple(circular), notes=(*result.notes, note)
+        )
     return result
+
+
+def _circular_cells(model: Any, sheets: Sequence[str]) -> list[str]:
+    """The cells of every cycle in the model's dependency graph, as "Sheet!A1", in order
+    (strongly connected components of more than one node, or a node that feeds itself)."""
+    graph = model.dsp.dmap
+    succ: Mapping[Any, Any] = graph.succ
+    index: dict[Any, int] = {}
+    low: dict[Any, int] = {}
+    on_stack: set[Any] = set()
+    stack: list[Any] = []
+    found: list[Any] = []
+    counter = 0
+    for root in list(succ):
+        if root in index:
+            continue
+        work = [(root, iter(succ.get(root, ())))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            advanced = False
+            for child in children:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(succ.get(child, ()))))
+                    advanced = True
+                    break
+                if child in on_stack:
+                    low[node] = min(low[node], index[child])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in succ.get(node, ()):
+                    found.extend(component)
+    titles = {title.upper(): title for title in sheets}
+    cells = set()
+    for node in found:
+        text = str(node)
+        if text.startswith("=") or "!" not in text:
+            continue
+        sheet, _, cell = text.rpartition("!")
+        sheet = sheet.strip("'").rpartition("]")[2]
+        cells.add(f"{titles.get(sheet.upper(), sheet)}!{cell}")
+    return sorted(cells, key=lambda ref: (ref.rpartition("!")[0], *_sort_key(ref)))
+
+
+def _sort_key(ref: str) -> tuple[int, str]:
+    cell = ref.rpartition("!")[2].split(":")[0]
+    digits = "".join(ch for ch in cell if ch.isdigit())
+    return (int(digits) if digits else 0, cell)
 
 
 # --------------------------------------------------------------------------- results

@@ -16,7 +16,24 @@ file, :func:`vet_workbook` reads the whole archive once, in memory, under limits
   external entities); VML parts, which Excel writes as loose XML, are scanned for
   ``<!DOCTYPE`` / ``<!ENTITY`` instead;
 - password-protected (encrypted) workbooks and legacy ``.xls`` files (OLE containers)
-  and binary ``.xlsb`` workbooks are refused: they cannot be inspected.
+  and binary ``.xlsb`` workbooks are refused: they cannot be inspected;
+- every part, whatever its name, is checked for DTDs: a part that looks like XML is
+  parsed as XML (a worksheet part named ``.dat`` is still XML), any other part is
+  scanned for ``<!DOCTYPE`` / ``<!ENTITY``;
+- the sheets' size: declared (``<dimension>``) and actual extents at most
+  :attr:`Limits.max_rows` x :attr:`Limits.max_columns` and :attr:`Limits.max_area`
+  cells, at most :attr:`Limits.max_cells` cells and :attr:`Limits.max_formulas`
+  formulas (a 20 KB file with one cell at XFD1048576 is refused here, before any
+  library allocates a grid for it);
+- formulas that would reach outside the workbook are refused: DDE (``=cmd|'/C calc'!A0``),
+  ``CALL``/``REGISTER``/``EXEC``/``RTD``/``WEBSERVICE``, DDE and OLE links; so are
+  whole-row and whole-column references (``ROWS(1:1048576)``), which the engine cannot
+  evaluate exactly.
+
+:func:`budgets` bounds the recalculation itself in time (:attr:`Limits.max_seconds`)
+and memory (:attr:`Limits.max_memory_bytes`); the defaults are documented in
+``docs/install.md`` ("Limits for untrusted workbooks") and the ``calc`` command's
+options override them.
 
 What the vetted file may contain but is never acted upon:
 
@@ -39,20 +56,24 @@ import contextlib
 import io
 import os
 import posixpath
+import re
 import tempfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import fromstring, iterparse
 
 __all__ = [
+    "BudgetExceeded",
     "Limits",
+    "SheetStats",
     "UnsafeWorkbookError",
     "VettedWorkbook",
+    "budgets",
     "dynamic_arrays",
     "sheet_parts",
     "vet_workbook",
@@ -69,6 +90,10 @@ def _size(n: float) -> str:
 
 class UnsafeWorkbookError(ValueError):
     """A workbook refused before it was opened; the message says why, for the user."""
+
+
+class BudgetExceeded(UnsafeWorkbookError):
+    """A recalculation stopped because it exceeded its time or memory budget."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +113,22 @@ class Limits:
     max_total_bytes: int = 200 * MIB
     max_ratio: float = 100.0
     ratio_applies_above: int = 1 * MIB
+    #: the sheets' size, declared and actual (a template is under 200 rows x 20 columns)
+    max_rows: int = 100_000
+    max_columns: int = 1_000
+    max_area: int = 5_000_000
+    max_cells: int = 200_000
+    max_formulas: int = 50_000
+    #: the recalculation's budget (None: unbounded)
+    max_seconds: float | None = 300.0
+    max_memory_bytes: int | None = 4096 * MIB
+
+    def with_overrides(self, **overrides: object) -> Limits:
+        """These limits with the given fields replaced (None values ignored)."""
+        import dataclasses
+
+        given = {name: value for name, value in overrides.items() if value is not None}
+        return dataclasses.replace(self, **given)  # type: ignore[arg-type]
 
 
 DEFAULT_LIMITS = Limits()
@@ -111,6 +152,8 @@ class VettedWorkbook:
     uncompressed_bytes: int
     has_macros: bool
     external_links: int
+    #: per worksheet part: what the vetting counted
+    sheets: dict[str, SheetStats] = field(default_factory=dict)
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -182,8 +225,12 @@ def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
         total = 0
         has_macros = False
         external_links = 0
+        stats: dict[str, SheetStats] = {}
         for info in infos:
-            total += _check_member(name, archive, info, limits, total)
+            part_stats = SheetStats(stop_cells=limits.max_cells, stop_formulas=limits.max_formulas)
+            total += _check_member(name, archive, info, limits, total, part_stats)
+            if part_stats.seen:
+                stats[info.filename] = part_stats
             lower = info.filename.lower()
             if posixpath.basename(lower) in _MACRO_PART_NAMES:
                 has_macros = True
@@ -197,6 +244,8 @@ def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
             )
         if "macroenabled" in content_types:
             has_macros = True
+        titles = {part: title for title, part in _sheet_parts_or_empty(archive).items()}
+        _check_sheets(name, stats, titles, limits)
     return VettedWorkbook(
         path=path,
         data=data,
@@ -204,6 +253,7 @@ def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
         uncompressed_bytes=total,
         has_macros=has_macros,
         external_links=external_links,
+        sheets=stats,
     )
 
 
@@ -288,56 +338,317 @@ class _Counted(io.RawIOBase):
 
 
 def _check_member(
-    name: str, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limits: Limits, total: int
+    name: str,
+    archive: zipfile.ZipFile,
+    info: zipfile.ZipInfo,
+    limits: Limits,
+    total: int,
+    stats: SheetStats | None = None,
 ) -> int:
-    """Inflate one part under the limits; parse it if it is XML. Returns its size."""
+    """Inflate one part under the limits; parse it if it is XML (whatever its name), scan
+    it for DTDs otherwise. Returns its size."""
     member = info.filename
     lower = member.lower()
     try:
         with archive.open(info) as raw:
             counted = _Counted(name, raw, info, limits, total)
             if lower.endswith(_XML_SUFFIXES):
-                _parse_xml(name, member, counted)
+                _parse_xml(name, member, counted, stats)
             elif lower.endswith(_LOOSE_XML_SUFFIXES):
                 _scan_loose_xml(name, member, counted)
+            else:
+                reader = io.BufferedReader(counted, _CHUNK)
+                head = reader.peek(_CHUNK)[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
+                if head.startswith(b"<"):
+                    _parse_xml(name, member, reader, stats)
+                else:
+                    _scan_loose_xml(name, member, reader)
             counted.drain()
             return counted.count
     except UnsafeWorkbookError:
         raise
+    except _StopCounting:
+        return 0
     except (zipfile.BadZipFile, EOFError, OSError, ValueError, RuntimeError) as exc:
         raise UnsafeWorkbookError(f"{name}: malformed workbook archive ({member}: {exc})") from None
 
 
-def _parse_xml(name: str, member: str, stream: _Counted) -> None:
-    reader = io.BufferedReader(stream, _CHUNK)
+def _parse_xml(
+    name: str,
+    member: str,
+    stream: io.RawIOBase | io.BufferedIOBase,
+    stats: SheetStats | None = None,
+) -> None:
+    reader = stream if isinstance(stream, io.BufferedIOBase) else io.BufferedReader(stream, _CHUNK)
     try:
         for _event, element in iterparse(reader, forbid_dtd=True):
+            if stats is not None:
+                stats.see(element)
             element.clear()
     except DefusedXmlException as exc:
         raise UnsafeWorkbookError(
             f"{name}: part {member!r} declares a DOCTYPE or entities ({type(exc).__name__}); "
             "Excel never writes these (XML entity attack?)"
         ) from None
-    except UnsafeWorkbookError:
+    except (UnsafeWorkbookError, _StopCounting):
         raise
     except Exception as exc:  # ParseError and what expat raises on malformed input
         raise UnsafeWorkbookError(f"{name}: malformed XML in part {member!r} ({exc})") from None
 
 
-def _scan_loose_xml(name: str, member: str, stream: _Counted) -> None:
+def _scan_loose_xml(name: str, member: str, stream: io.RawIOBase | io.BufferedIOBase) -> None:
     tail = b""
-    buffer = bytearray(_CHUNK)
     while True:
-        n = stream.readinto(memoryview(buffer))
-        if not n:
+        chunk = stream.read(_CHUNK)
+        if not chunk:
             return
-        window = (tail + bytes(buffer[:n])).upper()
+        window = (tail + chunk).upper()
         if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
             raise UnsafeWorkbookError(
                 f"{name}: part {member!r} declares a DOCTYPE or entities; "
                 "Excel never writes these (XML entity attack?)"
             )
         tail = window[-16:]
+
+
+# --------------------------------------------------------------------------- sheet size
+
+_CELL_REF = re.compile(r"\$?([A-Za-z]{1,3})\$?([0-9]{1,7})")
+_STRING_LITERAL = re.compile(r'"(?:[^"]|"")*"')
+_QUOTED_SHEET = re.compile(r"'(?:[^']|'')*'!")
+#: Functions that call other programs, libraries or the network.
+_OUTSIDE_CALLS = re.compile(
+    r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?(CALL|REGISTER|REGISTER\.ID|EXEC|RTD|WEBSERVICE)\s*\(",
+    re.IGNORECASE,
+)
+#: A DDE reference: application|topic!item (``cmd|' /C calc'!A0``).
+_DDE = re.compile(r"[A-Za-z0-9_.\-]+\s*\|")
+#: A whole-row or whole-column reference (``1:1048576``, ``A:A``, ``$B:$D``).
+_WHOLE_LINE = re.compile(
+    r"(?<![A-Za-z0-9_.$:])(?:\$?[0-9]+:\$?[0-9]+|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})"
+    r"(?![A-Za-z0-9_(!.])"
+)
+
+
+def _column_number(letters: str) -> int:
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + ord(letter) - 64
+    return number
+
+
+@dataclass
+class SheetStats:
+    """What the vetting counted in one part: cells, formulas, extents, refusals."""
+
+    cells: int = 0
+    formulas: int = 0
+    max_row: int = 0
+    max_column: int = 0
+    far_cell: str = ""
+    declared: str = ""
+    declared_rows: int = 0
+    declared_columns: int = 0
+    refused: str = ""
+    #: stop counting past these (the file is refused then anyway)
+    stop_cells: int = 0
+    stop_formulas: int = 0
+
+    @property
+    def seen(self) -> bool:
+        return bool(self.cells or self.formulas or self.declared or self.refused)
+
+    def see(self, element: Any) -> None:
+        """Count one parsed element (called at its end, children first)."""
+        tag = element.tag
+        local = tag.rpartition("}")[2] if isinstance(tag, str) else ""
+        if local == "c":
+            self.cells += 1
+            self._extent(element.get("r", ""))
+            if self.stop_cells and self.cells > self.stop_cells:
+                raise _StopCounting
+        elif local == "f":
+            self.formulas += 1
+            if self.stop_formulas and self.formulas > self.stop_formulas:
+                raise _StopCounting
+            if not self.refused:
+                problem = formula_problem(element.text or "")
+                if problem:
+                    self.refused = f"{problem}: ={(element.text or '')[:60]}"
+        elif local == "dimension":
+            self.declared = element.get("ref", "")
+            corners = [_CELL_REF.fullmatch(part) for part in self.declared.split(":")]
+            if all(corners):
+                rows = [int(m.group(2)) for m in corners if m]
+                columns = [_column_number(m.group(1)) for m in corners if m]
+                self.declared_rows = max(rows) - min(rows) + 1
+                self.declared_columns = max(columns) - min(columns) + 1
+        elif local in ("ddeLink", "oleLink"):
+            kind = "a DDE link" if local == "ddeLink" else "an OLE link"
+            self.refused = f"{kind} to another program ({element.get('ddeService', '')})"
+
+    def _extent(self, ref: str) -> None:
+        match = _CELL_REF.fullmatch(ref)
+        if match is None:
+            return
+        row, column = int(match.group(2)), _column_number(match.group(1))
+        if row > self.max_row or column > self.max_column:
+            self.far_cell = ref if row >= self.max_row and column >= self.max_column else ""
+            self.far_cell = self.far_cell or ref
+        self.max_row = max(self.max_row, row)
+        self.max_column = max(self.max_column, column)
+
+
+class _StopCounting(Exception):
+    """A part already over a limit: its parse stops (the vetting refuses the file)."""
+
+
+def formula_problem(formula: str) -> str:
+    """Why a formula's text is refused (empty if it is not): it would call another
+    program or the network, or reference whole rows or columns."""
+    text = _STRING_LITERAL.sub('""', formula)
+    text = _QUOTED_SHEET.sub("Sheet!", text)
+    if _DDE.search(text):
+        return "a DDE formula (it would start another program) is refused"
+    called = _OUTSIDE_CALLS.search(text)
+    if called:
+        function = called.group(1).upper()
+        return f"{function} (a call to another program or the network) is refused"
+    whole = _WHOLE_LINE.search(text)
+    if whole:
+        return (
+            f"the whole-row or whole-column reference {whole.group(0)} cannot be recalculated "
+            "exactly here; use an explicit range (A1:A1000)"
+        )
+    return ""
+
+
+def _sheet_parts_or_empty(archive: zipfile.ZipFile) -> dict[str, str]:
+    try:
+        return sheet_parts(archive)
+    except Exception:  # a malformed workbook part: the engine reports it
+        return {}
+
+
+def _check_sheets(
+    name: str, stats: dict[str, SheetStats], titles: dict[str, str], limits: Limits
+) -> None:
+    """The sheets' declared and actual size within the limits; no refused formula."""
+    cells = formulas = 0
+    for part, counted in stats.items():
+        where = titles.get(part, part)
+        if counted.refused:
+            raise UnsafeWorkbookError(f"{name}: {where}: {counted.refused}")
+        for kind, rows, columns, at in (
+            ("declares", counted.declared_rows, counted.declared_columns, counted.declared),
+            ("has a cell at", counted.max_row, counted.max_column, counted.far_cell),
+        ):
+            if rows > limits.max_rows or columns > limits.max_columns:
+                raise UnsafeWorkbookError(
+                    f"{name}: sheet {where!r} {kind} {at}, beyond the {limits.max_rows:,} rows x "
+                    f"{limits.max_columns:,} columns allowed (--max-rows, --max-columns)"
+                )
+            if rows * columns > limits.max_area:
+                raise UnsafeWorkbookError(
+                    f"{name}: sheet {where!r} {kind} {at}: {rows:,} x {columns:,} cells, more "
+                    f"than the {limits.max_area:,} allowed (--max-area)"
+                )
+        cells += counted.cells
+        formulas += counted.formulas
+    if cells > limits.max_cells:
+        raise UnsafeWorkbookError(
+            f"{name}: more than the {limits.max_cells:,} cells allowed (--max-cells)"
+        )
+    if formulas > limits.max_formulas:
+        raise UnsafeWorkbookError(
+            f"{name}: more than the {limits.max_formulas:,} formulas allowed (--max-formulas)"
+        )
+
+
+# --------------------------------------------------------------------------- budgets
+
+
+def _address_space() -> int | None:
+    try:
+        with open("/proc/self/statm") as statm:
+            pages = int(statm.read().split()[0])
+        return pages * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+@contextlib.contextmanager
+def budgets(limits: Limits, what: str = "the recalculation") -> Iterator[None]:
+    """Bound the block in time and memory; raises :class:`BudgetExceeded` past either.
+
+    Time: a timer interrupts the block after :attr:`Limits.max_seconds` (main thread, on
+    systems with ``signal.setitimer``; elsewhere the cell and formula limits bound it).
+    Memory: the process may grow its address space by at most
+    :attr:`Limits.max_memory_bytes` during the block (systems with ``resource`` and
+    ``/proc``: Linux; elsewhere the size limits bound it).
+    """
+    import signal
+    import threading
+
+    if _BUDGETED:  # already inside a budget (the outer one bounds this block too)
+        yield
+        return
+    _BUDGETED.append(True)
+    restore: list[Any] = [_BUDGETED.pop]
+    seconds = limits.max_seconds
+    timed = (
+        seconds is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if timed:
+
+        def expire(_signum: int, _frame: object) -> None:
+            raise _TimeUp
+
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)  # type: ignore[arg-type]
+        restore.append(
+            lambda: (
+                signal.setitimer(signal.ITIMER_REAL, 0),
+                signal.signal(signal.SIGALRM, previous),
+            )
+        )
+    memory = limits.max_memory_bytes
+    current = _address_space() if memory is not None else None
+    if memory is not None and current is not None:
+        try:
+            import resource
+
+            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+            cap = current + memory
+            if hard == resource.RLIM_INFINITY or cap < hard:
+                resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+                restore.append(lambda: resource.setrlimit(resource.RLIMIT_AS, (soft, hard)))
+        except (ImportError, ValueError, OSError):
+            pass
+    try:
+        yield
+    except _TimeUp:
+        raise BudgetExceeded(
+            f"{what} took more than the {seconds:,.0f} s allowed (--max-seconds)"
+        ) from None
+    except MemoryError:
+        raise BudgetExceeded(
+            f"{what} needed more than the {_size(memory or 0)} of memory allowed (--max-memory-mb)"
+        ) from None
+    finally:
+        for undo in reversed(restore):
+            undo()
+
+
+#: Non-empty while a budget is active (budgets do not nest: the outermost applies).
+_BUDGETED: list[bool] = []
+
+
+class _TimeUp(BaseException):
+    """Raised by the timer inside the budgeted block (a BaseException: no library's
+    ``except Exception`` swallows it)."""
 
 
 @contextlib.contextmanager
