@@ -284,3 +284,16 @@ def test_fuzz_corpus_payloads_are_json(tmp_path: Path) -> None:
     calls = list(fuzzcorpus.corpus_calls(excel.CATALOG))[:50]
     assert json.loads(json.dumps(calls)) == calls
     assert io.StringIO(json.dumps(calls)).read()
+
+
+def test_a_cycle_through_defined_names_is_reported(tmp_path: Path) -> None:
+    book = xlsxwriter.Workbook(str(tmp_path / "names.xlsx"))
+    sheet = book.add_worksheet("Inputs")
+    book.define_name("Rate", "=Inputs!$B$1")
+    sheet.write_formula("B1", "=Total/100")
+    sheet.write_formula("B2", "=Rate*2")
+    book.define_name("Total", "=Inputs!$B$2")
+    sheet.write_formula("B3", "=Rate+Total")  # depends on the cycle, is not in it
+    book.close()
+    recalc = recalculate(tmp_path / "names.xlsx")
+    assert recalc.circular_references == ("Inputs!B1", "Inputs!B2")

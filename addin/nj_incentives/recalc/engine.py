@@ -43,6 +43,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import functools
+import io
 import logging
 import math
 import os
@@ -729,9 +730,9 @@ def recalculate_vetted(
         solution = model.calculate()
         done = time.perf_counter()
         result = _collect(vetted, model, solution, journal, loaded - start, done - loaded)
-        circular = _circular_cells(model, result.sheets)
         if keep is not None:
             keep(model, solution, journal, load_notes)
+    circular = _circular_cells(result)
     if circular:
         shown = ", ".join(circular[:20]) + (" ..." if len(circular) > 20 else "")
         note = f"circular reference: {shown} (not computed: blank)"
@@ -741,25 +742,115 @@ def recalculate_vetted(
     return result
 
 
-def _circular_cells(model: Any, sheets: Sequence[str]) -> list[str]:
-    """The cells of every cycle in the model's dependency graph, as "Sheet!A1", in order
-    (strongly connected components of more than one node, or a node that feeds itself)."""
-    graph = model.dsp.dmap
-    succ: Mapping[Any, Any] = graph.succ
-    index: dict[Any, int] = {}
-    low: dict[Any, int] = {}
-    on_stack: set[Any] = set()
-    stack: list[Any] = []
-    found: list[Any] = []
+def _circular_cells(result: Recalculation) -> list[str]:
+    """The formula cells of every cycle of references, as "Sheet!A1", in order.
+
+    Read from the formulas' text (openpyxl's tokenizer), with defined names resolved:
+    formula A depends on formula B when one of A's references covers a cell B computes
+    (an array formula computes its whole range). A cycle is a strongly connected set of
+    more than one formula, or one formula that covers its own cells. References computed
+    at run time (INDIRECT, OFFSET) are not followed."""
+    from openpyxl.formula.tokenizer import Tokenizer
+
+    sheets = result.sheets
+    defined = _defined_names(result.vetted)
+    units = list(result.formulas)
+    owner: dict[tuple[str, int, int], int] = {}
+    for number, (sheet, cell) in enumerate(units):
+        span = result.array_ranges.get((sheet, cell), cell)
+        (r1, c1), (r2, c2) = _range_bounds(span)
+        for row in range(r1, r2 + 1):
+            for col in range(c1, c2 + 1):
+                owner[(sheet.upper(), row, col)] = number
+    by_sheet: dict[str, list[tuple[int, int, int]]] = {}
+    for (sheet, row, col), number in owner.items():
+        by_sheet.setdefault(sheet, []).append((row, col, number))
+    edges: list[set[int]] = [set() for _ in units]
+    for number, (sheet, cell) in enumerate(units):
+        try:
+            tokens = Tokenizer(result.formulas[(sheet, cell)]).items
+        except Exception:  # a formula the tokenizer cannot read: the engine reports it
+            continue
+        for token in tokens:
+            if token.type != "OPERAND" or token.subtype != "RANGE":
+                continue
+            for ref_sheet, span in _resolve(token.value, sheet, defined):
+                try:
+                    (r1, c1), (r2, c2) = _range_bounds(span)
+                except (ValueError, IndexError, KeyError):
+                    continue
+                key = ref_sheet.upper()
+                if (r2 - r1 + 1) * (c2 - c1 + 1) <= 4096:
+                    for row in range(r1, r2 + 1):
+                        for col in range(c1, c2 + 1):
+                            found = owner.get((key, row, col))
+                            if found is not None:
+                                edges[found].add(number)
+                else:
+                    for row, col, found in by_sheet.get(key, ()):
+                        if r1 <= row <= r2 and c1 <= col <= c2:
+                            edges[found].add(number)
+    cycle = _in_cycles(edges)
+    titles = {title.upper(): title for title in sheets}
+    cells = [f"{titles.get(units[n][0].upper(), units[n][0])}!{units[n][1]}" for n in cycle]
+    return sorted(cells, key=lambda ref: (ref.rpartition("!")[0], *_sort_key(ref)))
+
+
+def _defined_names(vetted: VettedWorkbook | None) -> dict[str, str]:
+    """Workbook-level defined names (upper case) -> their reference text."""
+    if vetted is None:
+        return {}
+    from defusedxml.ElementTree import fromstring
+
+    with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
+        try:
+            root = fromstring(archive.read("xl/workbook.xml"))
+        except KeyError:
+            return {}
+    names = {}
+    for element in root.iter():
+        if str(element.tag).endswith("}definedName") and element.get("localSheetId") is None:
+            names[str(element.get("name", "")).upper()] = element.text or ""
+    return names
+
+
+_A1_RANGE = re.compile(r"[A-Za-z]{1,3}[0-9]{1,7}(?::[A-Za-z]{1,3}[0-9]{1,7})?")
+
+
+def _resolve(
+    reference: str, sheet: str, defined: Mapping[str, str], depth: int = 0
+) -> Iterator[tuple[str, str]]:
+    """(sheet, "A1:B2") for a reference token: a cell, a range, or a defined name."""
+    text = reference.replace("$", "")
+    if "!" in text:
+        where, _, span = text.rpartition("!")
+        where = where.strip("'").replace("''", "'")
+    else:
+        where, span = sheet, text
+    if "!" not in text and span.upper() in defined and depth < 5:
+        for part in defined[span.upper()].split(","):
+            yield from _resolve(part.strip(), sheet, defined, depth + 1)
+        return
+    if _A1_RANGE.fullmatch(span):
+        yield where, span
+
+
+def _in_cycles(edges: Sequence[set[int]]) -> set[int]:
+    """The nodes of every cycle (Tarjan's strongly connected components, iteratively)."""
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    found: set[int] = set()
     counter = 0
-    for root in list(succ):
+    for root in range(len(edges)):
         if root in index:
             continue
-        work = [(root, iter(succ.get(root, ())))]
         index[root] = low[root] = counter
         counter += 1
         stack.append(root)
         on_stack.add(root)
+        work = [(root, iter(edges[root]))]
         while work:
             node, children = work[-1]
             advanced = False
@@ -769,7 +860,7 @@ def _circular_cells(model: Any, sheets: Sequence[str]) -> list[str]:
                     counter += 1
                     stack.append(child)
                     on_stack.add(child)
-                    work.append((child, iter(succ.get(child, ()))))
+                    work.append((child, iter(edges[child])))
                     advanced = True
                     break
                 if child in on_stack:
@@ -781,25 +872,16 @@ def _circular_cells(model: Any, sheets: Sequence[str]) -> list[str]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[node])
             if low[node] == index[node]:
-                component = []
+                component: list[int] = []
                 while True:
                     member = stack.pop()
                     on_stack.discard(member)
                     component.append(member)
                     if member == node:
                         break
-                if len(component) > 1 or node in succ.get(node, ()):
-                    found.extend(component)
-    titles = {title.upper(): title for title in sheets}
-    cells = set()
-    for node in found:
-        text = str(node)
-        if text.startswith("=") or "!" not in text:
-            continue
-        sheet, _, cell = text.rpartition("!")
-        sheet = sheet.strip("'").rpartition("]")[2]
-        cells.add(f"{titles.get(sheet.upper(), sheet)}!{cell}")
-    return sorted(cells, key=lambda ref: (ref.rpartition("!")[0], *_sort_key(ref)))
+                if len(component) > 1 or node in edges[node]:
+                    found.update(component)
+    return found
 
 
 def _sort_key(ref: str) -> tuple[int, str]:
