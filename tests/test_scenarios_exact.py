@@ -676,3 +676,20 @@ def test_cents_down_matches_mul_frac_at_cent_boundaries() -> None:
         for p in pcts:
             exact = cents_down(D(a) / 100 * (D(p) / 10**9))
             assert kernel.mul_frac(np.array([a]), p, 10**9)[0] == int(exact * 100)
+
+
+def test_true_beside_a_one_in_the_same_chunk_is_still_refused() -> None:
+    """TRUE == 1 in Python: factorized together, TRUE once took the reading of 1.0.
+
+    Found by the property above in CI: two rows of one chunk, tax_liability_2021 = 1.0
+    and TRUE. The core refuses TRUE for money (N.J.S.A. 34:1B-129f.); so must the kernel.
+    """
+    frame = pd.DataFrame(
+        {"accrual_year": [2012.0, 2012.0], "conversion_amount": [100000.0, 100000.0]}
+        | {f"tax_liability_{year}": [10.0, 10.0] for year in range(2017, 2021)}
+        | {"tax_liability_2021": [1.0, True]}
+    )
+    fast, slow = both_paths(frame)
+    assert_same(fast, slow)
+    assert fast["error"].iloc[0] is None or pd.isna(fast["error"].iloc[0])
+    assert "must be a number, not TRUE/FALSE" in fast["error"].iloc[1]

@@ -133,13 +133,36 @@ def _scalar_value(value: object, kind: Kind) -> int | None:
     return _scalar_number(value, kind)
 
 
+class _Flag:
+    """A TRUE/FALSE cell as a factorize key that never equals the number 1 or 0."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return hash((_Flag, self.value))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Flag) and other.value == self.value
+
+
 def _by_unique(values: np.ndarray, kind: Kind) -> Column:
     """Read an object column one distinct value at a time (text, Decimal, mixed)."""
     n = len(values)
+    # TRUE hashes and compares equal to 1 (and FALSE to 0): factorized together, a TRUE
+    # cell would take the reading of a 1 in the same chunk. Booleans get keys of their own.
+    flags = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), bool, n)
+    keys = values
+    if flags.any():
+        keys = values.copy()
+        keys[flags] = [_Flag(bool(v)) for v in values[flags]]
     try:
-        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        codes, uniques = pd.factorize(keys, use_na_sentinel=True)
     except TypeError:  # unhashable cells: read each one
-        codes, uniques = np.arange(n), values
+        codes, uniques = np.arange(n), keys
+    uniques = [u.value if isinstance(u, _Flag) else u for u in uniques]
     table_value = np.zeros(len(uniques) + 1, I64)
     table_blank = np.zeros(len(uniques) + 1, bool)
     table_ok = np.zeros(len(uniques) + 1, bool)
