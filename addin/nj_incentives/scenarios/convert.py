@@ -162,12 +162,12 @@ def _by_unique(values: np.ndarray, kind: Kind) -> Column:
         codes, uniques = pd.factorize(keys, use_na_sentinel=True)
     except TypeError:  # unhashable cells: read each one
         codes, uniques = np.arange(n), keys
-    uniques = [u.value if isinstance(u, _Flag) else u for u in uniques]
-    table_value = np.zeros(len(uniques) + 1, I64)
-    table_blank = np.zeros(len(uniques) + 1, bool)
-    table_ok = np.zeros(len(uniques) + 1, bool)
+    readings = [u.value if isinstance(u, _Flag) else u for u in uniques]
+    table_value = np.zeros(len(readings) + 1, I64)
+    table_blank = np.zeros(len(readings) + 1, bool)
+    table_ok = np.zeros(len(readings) + 1, bool)
     table_blank[-1] = True  # code -1: NA sentinel
-    for i, value in enumerate(uniques):
+    for i, value in enumerate(readings):
         if is_blank(value):
             table_blank[i] = True
             continue
