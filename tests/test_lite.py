@@ -365,3 +365,21 @@ def test_the_script_refuses_an_xlwings_without_the_async_api(
     asyncio.run(script(book))
     assert "Re-entered" in capsys.readouterr().out
     assert any(s.written for s in book.sheets)
+
+
+def test_templates_for_xlwings_server_are_spelled_with_its_namespace(tmp_path: Path) -> None:
+    from nj_incentives import cli
+
+    assert cli.main(["templates", str(tmp_path / "server"), "--runtime", "server"]) == 0
+    book = openpyxl.load_workbook(tmp_path / "server" / "beip-grant-schedule.xlsx")
+    texts = [
+        c.value.text if isinstance(c.value, ArrayFormula) else c.value
+        for ws in book.worksheets
+        for row in ws.iter_rows()
+        for c in row
+        if isinstance(c.value, ArrayFormula) or str(c.value).startswith("=")
+    ]
+    spelled_calls = [t for t in texts if calls(t, KNOWN)]
+    assert spelled_calls
+    assert all(respell(t, "XLWINGS") == t for t in spelled_calls)
+    assert cli.main(["templates", str(tmp_path / "bad"), "--namespace", "not valid!"]) == 2

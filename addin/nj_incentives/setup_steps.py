@@ -191,7 +191,7 @@ SERVER: tuple[Step, ...] = (
     Step(
         "server-templates",
         "Templates spelled for it",
-        ("nj-incentives templates DIR --namespace XLWINGS: the formulas read =XLWINGS.NJ_...",),
+        ("nj-incentives templates DIR --runtime server: the formulas read =XLWINGS.NJ_...",),
     ),
 )
 

@@ -6,7 +6,8 @@ The wheel ships each template and its filled example in the package data
 An existing file is never overwritten unless ``--force`` is given: a filled template is an
 accountant's work.
 
-With ``--namespace NS`` the workbooks are built afresh with every NJ_* function spelled
+With ``--runtime server`` (xlwings Server's namespace, XLWINGS) or ``--namespace NS`` the
+workbooks are built afresh with every NJ_* function spelled
 for an Office.js add-in (``=NS.NJ_BEIP_GRANT(...)``; xlwings Server's default namespace is
 ``XLWINGS``); this needs the ``calc`` extra (xlsxwriter). Without it, the shipped files
 use the classic add-in's spelling (no namespace), which xlwings Lite also documents.
@@ -29,11 +30,23 @@ import click
 
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, json_option
 
-__all__ = ["TemplatesError", "command", "copy_templates", "run", "shipped_workbooks"]
+__all__ = [
+    "RUNTIME_NAMESPACES",
+    "TemplatesError",
+    "command",
+    "copy_templates",
+    "run",
+    "shipped_workbooks",
+]
 
 #: The shipped workbooks: file name -> subfolder of DIR ("" or "examples").
 _TEMPLATES = ("beip-grant-schedule.xlsx", "beip-credit-conversion.xlsx", "ertc-form-313.xlsx")
 _EXAMPLES = tuple(name.replace(".xlsx", "-example.xlsx") for name in _TEMPLATES)
+
+
+#: runtime -> the namespace its formulas carry (xlwings Server's manifest default is
+#: XLWINGS; the classic add-in and xlwings Lite's documentation use the bare name).
+RUNTIME_NAMESPACES = {"classic": "", "lite": "", "server": "XLWINGS"}
 
 
 class TemplatesError(RuntimeError):
@@ -108,9 +121,18 @@ def _build(namespace: str) -> dict[str, Path]:
     help="build them with every NJ_* function spelled NS.NJ_... for an Office.js "
     "add-in (xlwings Server's default: XLWINGS); needs the 'calc' extra",
 )
+@click.option(
+    "--runtime",
+    type=click.Choice(sorted(RUNTIME_NAMESPACES)),
+    default="classic",
+    show_default=True,
+    help="spell the functions for this runtime: classic and lite bare (=NJ_...), server "
+    "with xlwings Server's default namespace (=XLWINGS.NJ_...); --namespace overrides it",
+)
 @json_option
-def command(directory: Path, force: bool, namespace: str, as_json: bool) -> int:
+def command(directory: Path, force: bool, namespace: str, runtime: str, as_json: bool) -> int:
     """``nj-incentives templates DIR``."""
+    namespace = namespace or RUNTIME_NAMESPACES[runtime]
     return run(directory, force=force, namespace=namespace, as_json=as_json)
 
 
