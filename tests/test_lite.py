@@ -356,6 +356,7 @@ def test_the_script_refuses_an_xlwings_without_the_async_api(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     book = FakeBook(DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx")
+    monkeypatch.setenv("NJ_INCENTIVES_NAMESPACE", "")  # no look at xlwings Server's settings
     script = lite.nj_reenter_formulas.__wrapped__  # type: ignore[attr-defined]
     monkeypatch.setattr(lite.xw, "__version__", "0.33.20")  # Lite's default for new workbooks
     asyncio.run(script(book))
