@@ -265,6 +265,9 @@ def run(
     except ValueError as error:
         _fail(str(error))
         return EXIT_USAGE
+    from nj_incentives.files import claim
+
+    claim([*targets, *([memo_path] if memo_path is not None else [])])
 
     started = time.perf_counter()
     with _lighter_xlwings():

@@ -188,6 +188,9 @@ def app() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; the exit status (see :data:`EXIT_CODES`)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    from nj_incentives.files import exit_on_sigterm
+
+    exit_on_sigterm()  # temporary files are removed when the run is terminated, too
     try:
         result = app.main(args=args, prog_name="nj-incentives", standalone_mode=False)
     except click.exceptions.Exit as done:

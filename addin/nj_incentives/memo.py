@@ -1771,7 +1771,7 @@ def write_memo(
 ) -> Path:
     """Write the memo covering ``recalcs`` to ``target`` (format by extension), atomically;
     never over one of ``protect`` (the input workbooks)."""
-    from nj_incentives.recalc.results import atomic_path
+    from nj_incentives.files import atomic_path
 
     target = Path(target)
     content = render(build_memo(recalcs, generated), target.suffix)

@@ -20,19 +20,18 @@ leading apostrophe, and so is such a text after a line break inside a cell.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import os
 import re
-import tempfile
 import zipfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 from xml.parsers import expat
 
 from nj_incentives.csv_safety import neutralise_text
+from nj_incentives.files import atomic_path, same_file
 from nj_incentives.recalc.charts import cell_formats, refresh_caches
 from nj_incentives.recalc.engine import (
     CellValue,
@@ -64,48 +63,8 @@ _ILLEGAL_XML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 # --------------------------------------------------------------------------- atomic files
 
 
-@contextlib.contextmanager
-def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]:
-    """A temporary path beside ``target``, renamed onto it when the block succeeds.
-
-    Refuses a ``target`` that is one of ``protect`` (the input files)."""
-    target = Path(target)
-    for source in protect:
-        if _same_file(Path(source), target):
-            raise ValueError(f"{target}: refusing to overwrite the input workbook")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(handle)
-    temporary = Path(name)
-    try:
-        yield temporary
-        with temporary.open("rb+") as written:
-            os.fsync(written.fileno())
-        # mkstemp creates the file readable by its owner only; give the result the mode
-        # of the file it replaces, or what a new file gets (0o666 less the umask)
-        os.chmod(temporary, _mode_for(target))
-        os.replace(temporary, target)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            temporary.unlink()
-
-
-def _mode_for(target: Path) -> int:
-    try:
-        return target.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
 def _same_file(a: Path, b: Path) -> bool:
-    if a.resolve() == b.resolve():
-        return True
-    try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
+    return same_file(a, b)
 
 
 # --------------------------------------------------------------------------- XML rewriting

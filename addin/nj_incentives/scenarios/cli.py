@@ -173,6 +173,7 @@ def _run(args: Any) -> int:
     from nj_incentives.scenarios.columns import ScenarioError, check_columns
     from nj_incentives.scenarios.io import (
         Outputs,
+        claim_outputs,
         file_sha256,
         format_of,
         planned_paths,
@@ -189,6 +190,7 @@ def _run(args: Any) -> int:
     spec_files = [Path(s) for s in (args.grid, args.distributions) if s and Path(s).is_file()]
     inputs = [source, *spec_files]
     refuse_inputs([output], inputs)
+    claim_outputs(output)
     if args.grid and args.monte_carlo is not None:
         raise ScenarioError("--grid and --monte-carlo are alternatives: give one of them")
     if args.monte_carlo is None and (args.distributions or args.seed is not None):
@@ -401,7 +403,7 @@ def _run_streaming(
     stem = output.with_suffix("")
     paths = [output]
     if fmt == "csv":
-        paths.append(stem.with_suffix(".json"))
+        paths.append(Path(f"{stem}.json"))
     if fmt in ("csv", "parquet"):
         paths.append(Path(f"{stem}.summary.csv"))
     refuse_inputs(paths, inputs)
@@ -483,7 +485,7 @@ def _run_streaming(
     _rows, errors, builder = found["run"]
     summary = builder.frame()
     if fmt == "csv":
-        write_stamp_json(stem.with_suffix(".json"), stamp)
+        write_stamp_json(Path(f"{stem}.json"), stamp)
     if fmt in ("csv", "parquet"):
         write_summary_csv(Path(f"{stem}.summary.csv"), summary)
     return _report(args, stamp, errors, failed, paths, started, summary, None)

@@ -20,13 +20,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +41,7 @@ __all__ = [
     "FORMATS",
     "Outputs",
     "atomic_write",
+    "claim_outputs",
     "file_sha256",
     "format_of",
     "neutralise_csv",
@@ -151,30 +150,21 @@ def refuse_inputs(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
                 raise ScenarioError(f"refusing to write {output}: it is an input of this run")
 
 
-def _file_mode() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-_FILE_MODE = _file_mode()
-
-
 def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Write ``path`` by writing a temporary file beside it and renaming it into place."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(handle)
-    try:
-        write(Path(temporary))
-        with open(temporary, "rb+") as done:
-            os.fsync(done.fileno())
-        os.chmod(temporary, _FILE_MODE)  # mkstemp makes 0600: give the usual umask mode
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    """Write ``path`` atomically (the package's one helper: :mod:`nj_incentives.files`)."""
+    from nj_incentives.files import atomic_write as write_atomically
+
+    write_atomically(Path(path), write)
+
+
+def claim_outputs(output: Path) -> None:
+    """Claim a run's results, stamp and summary when it starts: if another run writes one
+    of them meanwhile, this run keeps its own beside it and says so, instead of
+    overwriting it (:mod:`nj_incentives.files`)."""
+    from nj_incentives.files import claim
+
+    stem = Path(output).with_suffix("")
+    claim([Path(output), Path(f"{stem}.json"), Path(f"{stem}.summary.csv")])
 
 
 def neutralise_csv(frame: pd.DataFrame) -> pd.DataFrame:
@@ -345,7 +335,7 @@ def planned_paths(output: Path, outputs: Outputs) -> list[Path]:
     paths = [output]
     stem = output.with_suffix("")
     if fmt == "csv":
-        paths.append(stem.with_suffix(".json"))
+        paths.append(Path(f"{stem}.json"))
     if fmt in ("csv", "parquet"):
         paths.append(Path(f"{stem}.summary.csv"))
     for suffix in outputs.pngs or {}:
@@ -364,7 +354,7 @@ def write_results(output: Path, outputs: Outputs, inputs: Iterable[Path] = ()) -
     stem = output.with_suffix("")
     if fmt == "csv":
         atomic_write(output, lambda p: write_csv(p, outputs.results))
-        write_stamp_json(stem.with_suffix(".json"), outputs.stamp)
+        write_stamp_json(Path(f"{stem}.json"), outputs.stamp)
     elif fmt == "parquet":
         atomic_write(output, lambda p: _write_parquet(p, outputs.results, outputs.stamp))
     else:

@@ -1,0 +1,203 @@
+"""Writing output files: atomically, never silently over another run's output, and
+without leaving temporary files behind.
+
+One helper for the whole package (:func:`atomic_path`; :func:`atomic_write` calls it):
+
+- The output is written to a temporary file beside the target, flushed to disk and
+  renamed onto the target (``os.replace``, atomic on one file system): a reader sees the
+  old file or the new one, never half of one.
+- The temporary file's name says what it is: ``results.csv.incomplete-<pid>-<token>.tmp``,
+  visible (no leading dot), with the process id of the run writing it. It is removed on
+  every exit Python sees: success, an exception, Ctrl+C, ``sys.exit``, and SIGTERM in the
+  command line (which turns it into an exit; :func:`exit_on_sigterm`); an ``atexit`` hook
+  removes any still open. Only a hard kill (SIGKILL, power loss) can leave one, and its
+  name then shows it is stale.
+- Concurrent runs: a run :func:`claim`\\ s its outputs when it starts (their state then).
+  When it comes to replace one and finds that another process wrote it since, it does
+  not overwrite it: it keeps its own output beside it as
+  ``results.conflict-<pid>.csv`` and raises :class:`ConcurrentWriteError` saying so.
+  The check and the rename happen under a lock file (``results.csv.lock``, held for
+  microseconds; a stale one from a killed process is removed).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import secrets
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+
+__all__ = [
+    "ConcurrentWriteError",
+    "atomic_path",
+    "atomic_write",
+    "claim",
+    "exit_on_sigterm",
+    "same_file",
+    "temporary_name",
+]
+
+#: Temporary files of this process still being written (removed at exit).
+_LIVE: set[Path] = set()
+#: Outputs claimed at the start of a run: resolved path -> its state then.
+_CLAIMED: dict[Path, tuple[int, int, int] | None] = {}
+_GUARD = threading.Lock()
+#: A lock file older than this is stale (the rename it guards takes microseconds).
+_STALE_LOCK_S = 30.0
+
+
+class ConcurrentWriteError(OSError):
+    """Another run wrote an output while this one ran; this run's output was kept under
+    a distinct name (:attr:`kept`), not written over the other's."""
+
+    def __init__(self, target: Path, kept: Path) -> None:
+        self.target = target
+        self.kept = kept
+        super().__init__(
+            f"{target}: another run wrote it while this one was running; not overwritten. "
+            f"This run's output is in {kept}"
+        )
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name the same file (or would)."""
+    if Path(a).resolve() == Path(b).resolve():
+        return True
+    try:
+        return Path(a).exists() and Path(b).exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _state(path: Path) -> tuple[int, int, int] | None:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return None
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def claim(paths: Iterable[Path]) -> None:
+    """Record the outputs a run will write, as they are now: a later change by another
+    process is then detected when this run writes them (:class:`ConcurrentWriteError`)."""
+    with _GUARD:
+        for path in paths:
+            _CLAIMED.setdefault(Path(path).resolve(), _state(Path(path)))
+
+
+def temporary_name(target: Path) -> Path:
+    """``<target>.incomplete-<pid>-<token>.tmp`` beside the target."""
+    token = secrets.token_hex(3)
+    return target.with_name(f"{target.name}.incomplete-{os.getpid()}-{token}.tmp")
+
+
+def _conflict_name(target: Path) -> Path:
+    stem, suffix = target.stem, target.suffix
+    return target.with_name(f"{stem}.conflict-{os.getpid()}{suffix}")
+
+
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+@contextlib.contextmanager
+def _replace_lock(target: Path) -> Iterator[None]:
+    lock = target.with_name(f"{target.name}.lock")
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            handle = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            with contextlib.suppress(OSError):
+                if time.time() - lock.stat().st_mtime > _STALE_LOCK_S:
+                    lock.unlink()
+                    continue
+            if time.monotonic() > deadline:
+                raise OSError(f"{target}: locked by another run ({lock}); try again") from None
+            time.sleep(0.005)
+            continue
+        break
+    try:
+        os.write(handle, str(os.getpid()).encode())
+        os.close(handle)
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            lock.unlink()
+
+
+@contextlib.contextmanager
+def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]:
+    """A temporary path beside ``target``, renamed onto it when the block succeeds.
+
+    Refuses a ``target`` that is one of ``protect`` (the run's input files), and one that
+    another process wrote since this run claimed it (or since the block began)."""
+    target = Path(target)
+    for source in protect:
+        if same_file(Path(source), target):
+            raise ValueError(f"{target}: refusing to overwrite the input workbook")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    resolved = target.resolve()
+    with _GUARD:
+        expected = _CLAIMED.get(resolved, _state(target))
+    temporary = temporary_name(target)
+    with _GUARD:
+        _LIVE.add(temporary)
+    try:
+        with open(temporary, "xb"):
+            pass
+        yield temporary
+        with temporary.open("rb+") as written:
+            os.fsync(written.fileno())
+        os.chmod(temporary, _mode_for(target))
+        with _replace_lock(target):
+            if _state(target) != expected:
+                kept = _conflict_name(target)
+                os.replace(temporary, kept)
+                raise ConcurrentWriteError(target, kept)
+            os.replace(temporary, target)
+            with _GUARD:
+                _CLAIMED[resolved] = _state(target)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temporary.unlink()
+        with _GUARD:
+            _LIVE.discard(temporary)
+
+
+def atomic_write(path: Path, write: Callable[[Path], None], protect: Sequence[Path] = ()) -> None:
+    """Write ``path`` with ``write(temporary)`` through :func:`atomic_path`."""
+    with atomic_path(Path(path), protect=protect) as temporary:
+        write(temporary)
+
+
+@atexit.register
+def _remove_live() -> None:
+    for temporary in list(_LIVE):
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+
+
+def exit_on_sigterm() -> None:
+    """Make SIGTERM an ordinary exit (status 143) so that ``finally`` blocks and the
+    ``atexit`` hook remove temporary files; only where SIGTERM still has its default
+    action and in the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+
+            def terminate(_signum: int, _frame: object) -> None:
+                raise SystemExit(143)
+
+            signal.signal(signal.SIGTERM, terminate)

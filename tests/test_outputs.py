@@ -1,0 +1,112 @@
+"""Outputs (issue 11 item 6): one atomic-write helper, stamps named after their output,
+concurrent runs never silently overwrite each other, no temporary file left behind.
+One regression test per defect, named after it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from nj_incentives import files
+from nj_incentives.scenarios.io import Outputs, planned_paths, write_results
+
+
+def _outputs() -> Outputs:
+    results = pd.DataFrame({"id": ["A"], "error": [None], "x": [1.0]})
+    summary = pd.DataFrame({"output": ["x"], "count": [1]})
+    return Outputs(results=results, stamp={"rows": 1}, summary=summary)
+
+
+def test_a_stamp_is_named_after_its_own_output_file(tmp_path: Path) -> None:
+    # issue 11: -o results.v2.csv wrote its stamp to results.json, over another run's
+    other = tmp_path / "results.json"
+    other.write_text("another run's stamp\n")
+    written = write_results(tmp_path / "results.v2.csv", _outputs())
+    assert tmp_path / "results.v2.json" in written
+    assert (tmp_path / "results.v2.json").exists()
+    assert other.read_text() == "another run's stamp\n"
+    assert tmp_path / "results.v2.json" in planned_paths(tmp_path / "results.v2.csv", _outputs())
+
+
+def test_two_runs_writing_the_same_results_never_lose_one_silently(tmp_path: Path) -> None:
+    # issue 11: two calc runs writing the same results name both exited 0, one output lost
+    target = tmp_path / "results.csv"
+    files.claim([target])  # this run starts: no results yet
+    target.write_text("the other run's results\n")  # another run finishes first
+    with pytest.raises(files.ConcurrentWriteError) as caught:
+        files.atomic_write(target, lambda p: p.write_text("this run's results\n"))
+    assert target.read_text() == "the other run's results\n"
+    kept = caught.value.kept
+    assert kept.read_text() == "this run's results\n"
+    assert kept.name == f"results.conflict-{os.getpid()}.csv"
+    assert str(kept) in str(caught.value)
+
+
+def test_a_run_may_replace_its_own_earlier_output(tmp_path: Path) -> None:
+    target = tmp_path / "memo.md"
+    target.write_text("last week's memo\n")  # an earlier run's: replaced as usual
+    files.claim([target])
+    files.atomic_write(target, lambda p: p.write_text("one\n"))
+    files.atomic_write(target, lambda p: p.write_text("two\n"))
+    assert target.read_text() == "two\n"
+
+
+def test_a_failed_write_leaves_no_temporary_file(tmp_path: Path) -> None:
+    def fail(path: Path) -> None:
+        path.write_text("half")
+        raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        files.atomic_write(tmp_path / "out.csv", fail)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_temporary_names_make_a_stale_one_obvious(tmp_path: Path) -> None:
+    name = files.temporary_name(tmp_path / "results.csv").name
+    assert name.startswith(f"results.csv.incomplete-{os.getpid()}-")
+    assert name.endswith(".tmp")
+    assert not name.startswith(".")  # visible, unlike the hidden .tmp of issue 11
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGTERM is POSIX")
+def test_a_killed_run_leaves_no_hidden_partial_tmp_beside_the_target(tmp_path: Path) -> None:
+    # issue 11: a killed run left a hidden partial .tmp beside the target
+    script = textwrap.dedent(
+        f"""
+        import sys, time
+        from pathlib import Path
+        from nj_incentives import files
+        files.exit_on_sigterm()
+        def slow(path):
+            path.write_text("partial")
+            print("writing", flush=True)
+            time.sleep(60)
+        files.atomic_write(Path({str(tmp_path / "out.csv")!r}), slow)
+        """
+    )
+    process = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "writing"
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=30) == 143
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_package_has_one_atomic_write_helper() -> None:
+    from nj_incentives.recalc import results
+
+    assert results.atomic_path is files.atomic_path
+    root = Path(files.__file__).parent
+    makers = [
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*.py")
+        if "os.replace(" in path.read_text(encoding="utf-8")
+    ]
+    assert makers == ["files.py"]
