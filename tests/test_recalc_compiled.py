@@ -69,11 +69,16 @@ def _fresh_cache() -> None:
 def test_compiled_is_the_full_recalculation_on_every_example(name: str) -> None:
     vetted = vet_workbook(DATA / name, DEFAULT_LIMITS)
     full = engine.recalculate_vetted(vetted)
-    first = compiled.recalculate_compiled(vetted)  # full, and compiles the template
-    before = compiled.STATS["compiled"]
+    before = dict(compiled.STATS)
+    first = compiled.recalculate_compiled(vetted)  # in full: a template met once compiles nothing
+    assert compiled.STATS["full-first"] == before.get("full-first", 0) + 1
+    assert compiled.STATS["compiled-first"] == before.get("compiled-first", 0)
+    second = compiled.recalculate_compiled(vetted)  # in full, and compiles the template
+    assert compiled.STATS["compiled-first"] == before.get("compiled-first", 0) + 1
     fast = compiled.recalculate_compiled(vetted)
-    assert compiled.STATS["compiled"] == before + 1  # the compiled model was used
+    assert compiled.STATS["compiled"] == before.get("compiled", 0) + 1  # the model was used
     _same(full, first)
+    _same(full, second)
     _same(full, fast)
 
 
@@ -88,7 +93,8 @@ def test_compiled_is_the_full_recalculation_on_changed_inputs(name: str, tmp_pat
     assert original is not None
     assert cells.formulas == original.formulas
     assert cells.values != original.values  # the inputs did change
-    compiled.recalculate_compiled(example)  # compile the template from the example
+    compiled.recalculate_compiled(example)  # met once: in full
+    compiled.recalculate_compiled(example)  # met again: compiles the template
     before = compiled.STATS["compiled"]
     fast = compiled.recalculate_compiled(vetted)
     assert compiled.STATS["compiled"] == before + 1

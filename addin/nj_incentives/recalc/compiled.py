@@ -14,9 +14,10 @@ outputs)``) with the workbook's own cell values:
 2. a workbook whose formulas are those of a bundled template
    (``nj_incentives/data``) is looked up in an in-process cache keyed by the formula
    fingerprint and the value-cell positions (the template version: a rebuilt template
-   has another fingerprint). The first workbook of a key is recalculated in full, and
-   its model compiled and kept (after checking that the values read in step 1 are the
-   engine's own); later ones are evaluated by the compiled model;
+   has another fingerprint). The first workbook of a key is recalculated in full and
+   nothing is compiled (a one-off run pays no compile); the second is recalculated in
+   full and its model compiled and kept (after checking that the values read in step 1
+   are the engine's own); later ones are evaluated by the compiled model;
 3. anything else is recalculated in full by :func:`~.engine.recalculate_vetted`: a
    workbook with other formulas (if its sheets are a template's, a note says that its
    formulas differ and that it was recalculated in full), cells the reader does not
@@ -249,7 +250,12 @@ class _Compiled:
 
 _CACHE: OrderedDict[tuple[str, str], _Compiled | None] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
-#: How workbooks were recalculated in this process: "compiled", "full", "compiled-first"
+#: Templates met once in this process and not compiled: a model is compiled only when a
+#: second workbook of the same template arrives, so a one-off run (the README's main job:
+#: one workbook per template) pays no compile on top of its full recalculation.
+_SEEN: set[tuple[str, str]] = set()
+#: How workbooks were recalculated in this process: "compiled", "full", "compiled-first",
+#: "full-first" (the first workbook of a template: in full, not compiled)
 STATS: Counter[str] = Counter()
 
 
@@ -257,6 +263,7 @@ def clear_cache() -> None:
     """Forget every compiled model (tests; a long-lived process that wants memory back)."""
     with _CACHE_LOCK:
         _CACHE.clear()
+        _SEEN.clear()
 
 
 def _node_cell(node: str) -> tuple[str, str] | None:
@@ -383,6 +390,12 @@ def recalculate_compiled(
         entry = _CACHE.get(key)
         if known:
             _CACHE.move_to_end(key)
+        first = not known and key not in _SEEN
+        if first:
+            _SEEN.add(key)
+    if first:  # compile only once the template recurs
+        STATS["full-first"] += 1
+        return engine.recalculate_vetted(vetted)
     if known and entry is None:  # compiling it was refused once: always in full
         return engine.recalculate_vetted(vetted)
     if entry is not None:
@@ -399,6 +412,7 @@ def recalculate_compiled(
     result = engine.recalculate_vetted(vetted, keep=keep)
     with _CACHE_LOCK:
         _CACHE[key] = kept.get("entry")
+        _SEEN.discard(key)
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
     return result
