@@ -25,9 +25,13 @@ import re
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
-from xml.parsers import expat
 
-from nj_incentives.recalc.safety import VettedWorkbook, dynamic_arrays, sheet_parts, vet_workbook
+from nj_incentives.recalc.safety import (
+    VettedWorkbook,
+    array_formulas,
+    dynamic_arrays,
+    vet_workbook,
+)
 
 __all__ = ["array_formulas", "restore_dynamic_arrays", "saved_by", "template_id"]
 
@@ -58,33 +62,6 @@ def template_id(vetted: VettedWorkbook) -> str:
     """The nj-incentives template the file was built from (custom property), or ""."""
     found = _TEMPLATE.search(_part(vetted.data, "docProps/custom.xml"))
     return found.group(1).strip() if found else ""
-
-
-def array_formulas(vetted: VettedWorkbook) -> dict[Address, str]:
-    """Every array formula, dynamic or legacy: (sheet title, anchor) -> its range."""
-    found: dict[Address, str] = {}
-    with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
-        for title, part in sheet_parts(archive).items():
-            if part not in archive.namelist():
-                continue
-            state: dict[str, str | None] = {"cell": None}
-
-            def start(
-                name: str,
-                attrs: dict[str, str],
-                title: str = title,
-                state: dict[str, str | None] = state,
-            ) -> None:
-                local = name.rpartition(":")[2]
-                if local == "c":
-                    state["cell"] = attrs.get("r")
-                elif local == "f" and state["cell"] and attrs.get("t") == "array":
-                    found[(title, state["cell"])] = attrs.get("ref", state["cell"])
-
-            parser = expat.ParserCreate()
-            parser.StartElementHandler = start
-            parser.Parse(archive.read(part), True)
-    return found
 
 
 @functools.cache

@@ -73,6 +73,7 @@ __all__ = [
     "SheetStats",
     "UnsafeWorkbookError",
     "VettedWorkbook",
+    "array_formulas",
     "budgets",
     "dynamic_arrays",
     "sheet_parts",
@@ -699,6 +700,14 @@ def dynamic_arrays(vetted: VettedWorkbook) -> dict[tuple[str, str], str]:
     """The dynamic-array formulas of a vetted workbook: (sheet title, anchor) -> the range
     it spilled into when saved. Excel marks them with cell metadata (``cm``) on the anchor
     of an array formula; a legacy array formula ({=...}) has none."""
+    return array_formulas(vetted, dynamic_only=True)
+
+
+def array_formulas(
+    vetted: VettedWorkbook, *, dynamic_only: bool = False
+) -> dict[tuple[str, str], str]:
+    """Every array formula, dynamic or legacy (only the dynamic ones with
+    ``dynamic_only``): (sheet title, anchor) -> its range."""
     from xml.parsers import expat
 
     found: dict[tuple[str, str], str] = {}
@@ -716,7 +725,8 @@ def dynamic_arrays(vetted: VettedWorkbook) -> dict[tuple[str, str], str]:
             ) -> None:
                 local = name.rpartition(":")[2]
                 if local == "c":
-                    state["cell"] = attrs.get("r") if "cm" in attrs else None
+                    marked = "cm" in attrs or not dynamic_only
+                    state["cell"] = attrs.get("r") if marked else None
                 elif local == "f" and state["cell"] and attrs.get("t") == "array":
                     found[(title, state["cell"])] = attrs.get("ref", state["cell"])
 
