@@ -94,3 +94,19 @@ def test_scipy_is_imported_only_when_a_workbook_needs_it(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_the_engine_reads_a_saved_namespace_with_an_underscore() -> None:
+    """The engine had its own copy of the spelling rule, whose saved-namespace pattern
+    missed ``_xldudf_XLWINGS_DEV_`` (xlwings Server's dev namespace as Excel saves it);
+    it now uses nj_incentives.spelling, the one rule for every runtime."""
+    from nj_incentives.recalc.engine import function_variants
+
+    found = function_variants(
+        "=_xldudf_XLWINGS_DEV_NJ_BEIP_GRANT(1,0.2)+XLWINGS.NJ_BEIP_GRANT(1,0.2)",
+        ["NJ_BEIP_GRANT"],
+    )
+    assert found == {
+        "_XLDUDF_XLWINGS_DEV_NJ_BEIP_GRANT": "NJ_BEIP_GRANT",
+        "XLWINGS.NJ_BEIP_GRANT": "NJ_BEIP_GRANT",
+    }

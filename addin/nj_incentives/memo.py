@@ -58,11 +58,11 @@ from nj_incentives.recalc.engine import (
     CellValue,
     ExcelError,
     Recalculation,
-    _base_name,
     _cell_index,
     _cell_name,
     quote_sheet,
 )
+from nj_incentives.spelling import base_name
 
 __all__ = [
     "ENGAGEMENT_FIELDS",
@@ -531,7 +531,7 @@ def formula_calls(formula: str, known: Sequence[str]) -> list[Call]:
     blank = _strip_strings(text)
     found: list[Call] = []
     for match in _CALL.finditer(blank):
-        base = _base_name(match.group(1).upper(), known)
+        base = base_name(match.group(1).upper(), known)
         if base is None:
             continue
         paren = match.end() - 1

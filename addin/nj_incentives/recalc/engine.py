@@ -71,6 +71,7 @@ from nj_incentives.recalc.safety import (
     vet_workbook,
     vetted_copy,
 )
+from nj_incentives.spelling import base_name
 
 __all__ = [
     "CellValue",
@@ -203,7 +204,7 @@ class Recalculation:
         counts: Counter[str] = Counter()
         for text in self.formulas.values():
             for token in _CALL.findall(text):
-                base = _base_name(token.upper())
+                base = base_name(token.upper())
                 if base is not None:
                     counts[base] += 1
         return counts
@@ -238,24 +239,6 @@ ErrorText: TypeAlias = Callable[[BaseException, str], str]
 
 
 _CALL = re.compile(r"(?<![\w.\]!])([A-Za-z_][\w.]*)\s*\(")
-_NAMESPACE = re.compile(r"(?:_XLL\.)?[A-Z][A-Z0-9_]*\.")
-_SAVED_NAMESPACE = re.compile(r"_XLDUDF_(?:[A-Z][A-Z0-9]*_)?")
-_PREFIXES = ("", "_XLUDF.", "_XLL.")
-
-
-def _base_name(token: str, known: Sequence[str] | None = None) -> str | None:
-    """The NJ_* name a formula token calls, whatever the runtime's spelling, or None."""
-    start = token.find("NJ_")
-    while start >= 0:
-        base, prefix = token[start:], token[:start]
-        if (known is None or base in known) and (
-            prefix in _PREFIXES
-            or _NAMESPACE.fullmatch(prefix)
-            or _SAVED_NAMESPACE.fullmatch(prefix)
-        ):
-            return base
-        start = token.find("NJ_", start + 1)
-    return None
 
 
 def function_variants(formula_texts: str, known: Sequence[str]) -> dict[str, str]:
@@ -263,7 +246,7 @@ def function_variants(formula_texts: str, known: Sequence[str]) -> dict[str, str
     variants = {}
     for token in _CALL.findall(formula_texts):
         upper = token.upper()
-        base = _base_name(upper, known)
+        base = base_name(upper, known)
         if base is not None:
             variants[upper] = base
     return variants
