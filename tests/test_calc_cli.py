@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,73 @@ def test_the_results_workbook_holds_values_not_formulas(main_job: dict[str, Any]
     assert book["Outputs"]["A20"].value == "Credit carried forward after the last period"
     assert book["Outputs"]["C20"].value == 800.0
     assert book["Outputs"]["C20"].number_format == "#,##0.00;[Red]-#,##0.00"
+
+
+def test_the_results_workbook_and_the_run_stamp_name_the_engagement(
+    tmp_path: Path, capsys: Any
+) -> None:
+    values = dict(beip_conversion.EXAMPLE)
+    values["engagement"] = {
+        "client": "Stamp & Sons <LLC>",  # escaped in the XML, kept in the JSON
+        "entity_id": "12-3456789",
+        "period": "Tax years 2017-2030",
+        "preparer": "P. Person",
+        "reviewer": "Q. Checker",
+        "date": dt.date(2026, 11, 30),
+    }
+    source = beip_conversion.build(tmp_path / "engaged.xlsx", values)
+    assert run_calc(str(source), "-o", str(tmp_path / "out")) == cli.EXIT_OK
+    capsys.readouterr()
+    results = tmp_path / "out" / "engaged-results.xlsx"
+    book = openpyxl.load_workbook(results)
+    properties = {p.name: p.value for p in book.custom_doc_props.props}
+    assert properties["Client"] == "Stamp & Sons <LLC>"
+    assert properties["Entity id"] == "12-3456789"
+    assert properties["Tax period(s)"] == "Tax years 2017-2030"
+    assert properties["Preparer"] == "P. Person"
+    assert properties["Reviewer"] == "Q. Checker"
+    assert properties["Engagement date"] == "2026-11-30"
+    assert properties["Master check"] == "TRUE"
+    assert properties["Source SHA-256"] == sha256(source)
+    assert properties["nj_incentives_template"] == "beip-credit-conversion"  # kept
+    # every printed page repeats row 3, the engagement, as a value now
+    for sheet in ("Inputs", "Outputs", "Checks"):
+        line = book[sheet]["A3"].value
+        assert "Stamp & Sons <LLC>" in line, (sheet, line)
+        assert "Q. Checker" in line, (sheet, line)
+    stamp = json.loads((tmp_path / "out" / "engaged-results.json").read_text())
+    assert stamp["engagement"] == {
+        "Client": "Stamp & Sons <LLC>",
+        "Entity id": "12-3456789",
+        "Tax period(s)": "Tax years 2017-2030",
+        "Preparer": "P. Person",
+        "Reviewer": "Q. Checker",
+        "Date": "2026-11-30",
+    }
+    assert stamp["workbook_sha256"] == sha256(source)
+    assert stamp["version"] == __version__
+    assert stamp["law_current_to"] == LAW_CURRENT_TO
+    assert stamp["master_check"] is True
+    assert stamp["results"] == str(results)
+
+
+def test_custom_properties_are_added_to_a_workbook_without_them(tmp_path: Path) -> None:
+    from nj_incentives.recalc import recalculate, write_values
+
+    plain = openpyxl.Workbook()
+    plain.active["A1"] = 2
+    plain.active["A2"] = "=A1*3"
+    plain.save(tmp_path / "plain.xlsx")
+    with zipfile.ZipFile(tmp_path / "plain.xlsx") as archive:
+        assert "docProps/custom.xml" not in archive.namelist()
+    recalc = recalculate(tmp_path / "plain.xlsx")
+    out = write_values(recalc, tmp_path / "r.xlsx", {"Client": "A & B", "Preparer": "P"})
+    book = openpyxl.load_workbook(out)
+    assert {p.name: p.value for p in book.custom_doc_props.props} == {
+        "Client": "A & B",
+        "Preparer": "P",
+    }
+    assert book.active["A2"].value == 6
 
 
 def test_the_bundled_examples_are_never_modified(main_job: dict[str, Any]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import shutil
 import subprocess
@@ -85,6 +86,29 @@ def test_xlsx_run_with_native_charts(work: Path) -> None:
     assert len(sheets["Results"]) == 10
     assert (work / "out.tornado.png").read_bytes().startswith(PNG)
     assert not (work / "out.distribution.png").exists()
+
+
+def test_the_stamp_names_the_engagement(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    engagement = ["--client", "Acme <NJ> LLC", "--entity-id", "12-3456789", "--period", "2024"]
+    people = ["--preparer", "P. Person", "--reviewer", "Q. Checker"]
+    assert run(work / "scenarios.csv", "-o", work / "out.csv", *engagement, *people) == 1
+    stamp = json.loads((work / "out.json").read_text())
+    assert stamp["engagement"] == {
+        "Client": "Acme <NJ> LLC",
+        "Entity id": "12-3456789",
+        "Tax period(s)": "2024",
+        "Preparer": "P. Person",
+        "Reviewer": "Q. Checker",
+        "Date": dt.date.today().isoformat(),  # the day of the run
+    }
+    assert run(work / "scenarios.xlsx", "-o", work / "out.xlsx", *people) == 1
+    sheets = pd.read_excel(work / "out.xlsx", sheet_name=None, engine="calamine")
+    run_sheet = dict(zip(sheets["Run"]["Item"], sheets["Run"]["Value"], strict=True))
+    shown = json.loads(run_sheet["engagement"])
+    assert shown["Preparer"] == "P. Person"
+    assert shown["Reviewer"] == "Q. Checker"
+    assert shown["Client"] == ""  # not given: blank, not invented
+    capsys.readouterr()
 
 
 def test_monte_carlo_xlsx_has_the_distribution_chart(work: Path, capsys) -> None:  # type: ignore[no-untyped-def]

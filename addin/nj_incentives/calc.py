@@ -8,7 +8,11 @@ For each WORKBOOK (default: the filled examples bundled with the package):
    the same code Excel calls (:mod:`nj_incentives.recalc.engine`);
 3. write a results workbook: the same workbook, formatted, with values in place of
    formulas (default ``out/<name>-results.xlsx`` under the current folder; ``-o`` names a
-   folder, or the file itself for a single workbook). The input is only ever read: a
+   folder, or the file itself for a single workbook), its document properties naming the
+   engagement (client, entity id, tax period(s), preparer, reviewer, date), the source's
+   SHA-256 and the master check; and beside it a JSON run stamp
+   (``<name>-results.json``: version, law currency, time, file hash, template,
+   engagement, master check, outputs, failed checks). The input is only ever read: a
    target that is an input file is refused.
 
 Then it prints a summary table (one line per workbook), each workbook's outputs, and
@@ -267,7 +271,7 @@ def run(
         return EXIT_USAGE
     from nj_incentives.files import claim
 
-    claim([*targets, *([memo_path] if memo_path is not None else [])])
+    claim([*targets, *map(stamp_path, targets), *([memo_path] if memo_path else [])])
 
     started = time.perf_counter()
     with _lighter_xlwings():
@@ -318,8 +322,9 @@ def run(
                 _fail(f"{workbook}: {entry['error']}", bar)
                 status = EXIT_USAGE
                 continue
+            stamp = _stamp(recalc)
             try:
-                written.append(write_values(recalc, target))
+                written.append(write_values(recalc, target, _properties(stamp)))
                 entry["results"] = str(target)
             except (OSError, ValueError) as error:
                 entry["error"] = f"results not written: {error}"
@@ -327,6 +332,12 @@ def run(
                 status = EXIT_USAGE
             done.append(recalc)
             status = max(status, _report(recalc, entry, bar, None if as_json else out))
+            if entry["results"] is not None:
+                try:
+                    entry["stamp"] = str(_write_stamp(stamp_path(target), stamp | entry))
+                except (OSError, ValueError) as error:
+                    _fail(f"{workbook}: run stamp not written: {error}", bar)
+                    status = EXIT_USAGE
         finally:
             bar.update(1)
     bar.close()
@@ -338,7 +349,9 @@ def run(
         print(file=out)
         print("Results written:", file=out)
         for path in written:
-            print(f"  {path}", file=out)
+            beside = stamp_path(path)
+            shown = f" (run stamp: {beside.name})" if beside.exists() else ""
+            print(f"  {path}{shown}", file=out)
     memo_written: str | None = None
     if memo_path is not None and done:
         from nj_incentives.memo import write_memo
@@ -369,6 +382,56 @@ def run(
         }
         print(json.dumps(document, indent=2, default=str))
     return status
+
+
+def stamp_path(results: Path) -> Path:
+    """The run stamp beside a results workbook: ``<name>-results.json``."""
+    return results.with_suffix(".json")
+
+
+def _stamp(recalc: Recalculation) -> dict[str, Any]:
+    """What the run stamp and the results' document properties record of a workbook:
+    the package and the law it is current to, when, the file and its hash, the template
+    and the engagement (client, entity id, tax period(s), preparer, reviewer, date)."""
+    import datetime as dt
+
+    from nj_incentives.memo import engagement, facts
+
+    fact = facts(recalc)
+    return {
+        "package": "nj-incentives",
+        "version": __version__,
+        "law_current_to": LAW_CURRENT_TO,
+        "created_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "workbook_sha256": fact.sha256,
+        "template": fact.template,
+        "engagement": engagement(recalc),
+        "master_check": fact.master_check if isinstance(fact.master_check, bool) else None,
+    }
+
+
+#: Engagement labels -> the custom document property of the results workbook.
+_PROPERTY_NAMES = {"Date": "Engagement date"}
+
+
+def _properties(stamp: dict[str, Any]) -> dict[str, str]:
+    """The results workbook's custom document properties: the engagement, the source's
+    hash, the master check and what recalculated it."""
+    found = {_PROPERTY_NAMES.get(k, k): v for k, v in stamp["engagement"].items() if v}
+    verdict = stamp["master_check"]
+    found["Master check"] = "(none)" if verdict is None else str(verdict).upper()
+    found["Source SHA-256"] = stamp["workbook_sha256"]
+    found["Recalculated by"] = f"nj-incentives {__version__} (calc), {stamp['created_utc']}"
+    return found
+
+
+def _write_stamp(path: Path, stamp: dict[str, Any]) -> Path:
+    from nj_incentives.files import atomic_path
+
+    text = json.dumps(stamp, indent=2, sort_keys=True, default=str) + "\n"
+    with atomic_path(path) as temporary:
+        temporary.write_text(text, encoding="utf-8")
+    return path
 
 
 class _NoBar:

@@ -20,6 +20,7 @@ leading apostrophe, and so is such a text after a line break inside a cell.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
@@ -137,22 +138,33 @@ class _Filter(_Rewriter):
         self,
         drop: Callable[[str, dict[str, str]], bool],
         change: Callable[[str, list[tuple[str, str]]], list[tuple[str, str]]] | None = None,
+        before_root_end: str = "",
     ) -> None:
         super().__init__()
         self.drop = drop
         self.change = change
         self.skipping = 0
+        self.depth = 0
+        self.before_root_end = before_root_end
 
     def start(self, name: str, attrs: list[tuple[str, str]]) -> None:
+        self.depth += 1
         if self.skipping or self.drop(name.rpartition(":")[2], dict(attrs)):
             self.skipping += 1
             return
         super().start(name, self.change(name, attrs) if self.change else attrs)
 
     def end(self, name: str) -> None:
+        self.depth -= 1
         if self.skipping:
             self.skipping -= 1
             return
+        if self.depth == 0 and self.before_root_end:
+            prefix = name.rpartition(":")[0]
+            extra = self.before_root_end
+            if prefix:  # the added element in the root's namespace
+                extra = extra.replace("<", f"<{prefix}:", 1)
+            self.emit(extra)
         super().end(name)
 
     def text(self, data: str) -> None:
@@ -275,9 +287,16 @@ def _value_cell(prefix: str, attrs: list[tuple[str, str]], value: CellValue) -> 
 # --------------------------------------------------------------------------- the workbook
 
 
-def write_values(recalc: Recalculation, target: str | os.PathLike[str]) -> Path:
+def write_values(
+    recalc: Recalculation,
+    target: str | os.PathLike[str],
+    properties: Mapping[str, str] | None = None,
+) -> Path:
     """Write the recalculated workbook, values in place of formulas, to ``target`` (.xlsx).
 
+    ``properties`` (name -> text: the engagement, the source's hash, the master check)
+    are written as the workbook's custom document properties (File > Info > Properties >
+    Advanced in Excel), replacing any of the same name.
     The source is never modified; ``target`` may not be the source."""
     target = Path(target)
     if target.suffix.lower() != ".xlsx":
@@ -299,6 +318,8 @@ def write_values(recalc: Recalculation, target: str | os.PathLike[str]) -> Path:
             for info in source.infolist()
             if info.filename.lower() == "xl/calcchain.xml" or _MACRO_PARTS.search(info.filename)
         }
+        names = {info.filename.lower() for info in source.infolist()}
+        add_custom = bool(properties) and _CUSTOM_PART not in names
         with (
             atomic_path(target, protect=[recalc.source]) as temporary,
             zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as out,
@@ -311,19 +332,82 @@ def write_values(recalc: Recalculation, target: str | os.PathLike[str]) -> Path:
                 if lower in sheet_of_part:
                     data = _SheetValues(replacements.get(sheet_of_part[lower], {})).run(data)
                 elif lower == "[content_types].xml":
-                    data = _content_types(data, removed)
+                    data = _content_types(data, removed, add_custom)
                 elif lower.endswith(".rels"):
-                    data = _relationships(data)
+                    data = _relationships(data, add_custom and lower == "_rels/.rels")
+                elif lower == _CUSTOM_PART and properties:
+                    data = _CustomProperties(properties).run(data)
                 elif lower.startswith("xl/charts/chart") and lower.endswith(".xml"):
                     data = refresh_caches(data, recalc, lambda: cell_formats(recalc))
                 copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
                 copy.compress_type = zipfile.ZIP_DEFLATED
                 copy.external_attr = info.external_attr
                 out.writestr(copy, data)
+            if add_custom and properties:
+                empty = f'<Properties xmlns="{_CUSTOM_NS}" xmlns:vt="{_VT_NS}"></Properties>'
+                added = _CustomProperties(properties).run(empty.encode())
+                out.writestr("docProps/custom.xml", added)
     return target
 
 
-def _content_types(data: bytes, removed: set[str]) -> bytes:
+_CUSTOM_PART = "docprops/custom.xml"
+_CUSTOM_NS = "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"
+_VT_NS = "http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes"
+_CUSTOM_TYPE = "application/vnd.openxmlformats-officedocument.custom-properties+xml"
+_CUSTOM_REL = (
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties"
+)
+_PROPERTY_FMTID = "{D5CDD505-2E9C-101B-9397-08002B2CF9AE}"
+
+
+class _CustomProperties(_Rewriter):
+    """docProps/custom.xml with ``properties`` (text) in place of any of the same name."""
+
+    def __init__(self, properties: Mapping[str, str]) -> None:
+        super().__init__()
+        self.properties = {k: _ILLEGAL_XML.sub("", str(v)) for k, v in properties.items()}
+        self.skipping = 0
+        self.depth = 0
+        self.pid = 1
+
+    def start(self, name: str, attrs: list[tuple[str, str]]) -> None:
+        self.depth += 1
+        found = dict(attrs)
+        if self.depth == 2 and "pid" in found:
+            with contextlib.suppress(ValueError):
+                self.pid = max(self.pid, int(found["pid"]))
+        if self.skipping or (self.depth == 2 and found.get("name") in self.properties):
+            self.skipping += 1
+            return
+        if self.depth == 1:
+            self.root = name
+        super().start(name, attrs)
+
+    def end(self, name: str) -> None:
+        self.depth -= 1
+        if self.skipping:
+            self.skipping -= 1
+            return
+        if self.depth == 0:  # the root closes: the properties go last
+            prefix = self.root.rpartition(":")[0]
+            tag = f"{prefix}:property" if prefix else "property"
+            for key, value in self.properties.items():
+                self.pid += 1
+                self.emit(
+                    _start_tag(
+                        tag, [("fmtid", _PROPERTY_FMTID), ("pid", str(self.pid)), ("name", key)]
+                    )
+                    + f'<vt:lpwstr xmlns:vt="{_VT_NS}">{_escape_text(value)}</vt:lpwstr>'
+                    + f"</{tag}>"
+                )
+        super().end(name)
+
+    def text(self, data: str) -> None:
+        if not self.skipping:
+            super().text(data)
+
+
+def _content_types(data: bytes, removed: set[str], add_custom: bool = False) -> bytes:
     def drop(local: str, attrs: dict[str, str]) -> bool:
         if local == "Override":
             return attrs.get("PartName", "").lstrip("/").lower() in removed
@@ -334,15 +418,33 @@ def _content_types(data: bytes, removed: set[str]) -> bytes:
     def change(name: str, attrs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return [(k, _XLSX_MAIN if v.lower() == _XLSM_MAIN else v) for k, v in attrs]
 
-    return _Filter(drop, change).run(data)
+    extra = (
+        _start_tag(
+            "Override",
+            [("PartName", "/docProps/custom.xml"), ("ContentType", _CUSTOM_TYPE)],
+            close=True,
+        )
+        if add_custom
+        else ""
+    )
+    return _Filter(drop, change, before_root_end=extra).run(data)
 
 
-def _relationships(data: bytes) -> bytes:
+def _relationships(data: bytes, add_custom: bool = False) -> bytes:
     def drop(local: str, attrs: dict[str, str]) -> bool:
         kind = attrs.get("Type", "").lower()
         return local == "Relationship" and (kind.endswith("/calcchain") or "vbaproject" in kind)
 
-    return _Filter(drop).run(data)
+    extra = (
+        _start_tag(
+            "Relationship",
+            [("Id", "rIdNjCustom"), ("Type", _CUSTOM_REL), ("Target", "docProps/custom.xml")],
+            close=True,
+        )
+        if add_custom
+        else ""
+    )
+    return _Filter(drop, before_root_end=extra).run(data)
 
 
 # --------------------------------------------------------------------------- CSV

@@ -137,6 +137,11 @@ def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> 
     default=None,
     help="a progress bar on standard error (default: from 200,000 scenarios)",
 )
+@click.option("--client", metavar="TEXT", help="engagement: the client (recorded in the stamp)")
+@click.option("--entity-id", metavar="TEXT", help="engagement: the entity id (FEIN, NJ tax id)")
+@click.option("--period", metavar="TEXT", help="engagement: the tax period(s) modelled")
+@click.option("--preparer", metavar="TEXT", help="engagement: who prepared the run")
+@click.option("--reviewer", metavar="TEXT", help="engagement: who reviews it")
 @json_option
 def command(**values: Any) -> int:
     """``nj-incentives scenarios``."""
@@ -162,6 +167,21 @@ def run(args: Any) -> int:
         return _fail(str(error), as_json)
     except OSError as error:  # a file that cannot be read or written: no traceback
         return _fail(f"{error.filename or ''} {error.strerror or error}".strip(), as_json)
+
+
+def _engagement(args: Any) -> dict[str, str]:
+    """The engagement the run is for (the options; blank where not given), with the labels
+    of the templates' engagement fields, dated today."""
+    given = {
+        "Client": "client",
+        "Entity id": "entity_id",
+        "Tax period(s)": "period",
+        "Preparer": "preparer",
+        "Reviewer": "reviewer",
+    }
+    found = {label: str(getattr(args, name, None) or "").strip() for label, name in given.items()}
+    found["Date"] = dt.date.today().isoformat()
+    return found
 
 
 def _canonical(value: object) -> str:
@@ -211,6 +231,7 @@ def _run(args: Any) -> int:
         "input_file_sha256": file_sha256(source),
         "created_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "engine": args.engine,
+        "engagement": _engagement(args),
     }
     if _streamable(args):
         status = _run_streaming(args, stamp, hasher, inputs, started)

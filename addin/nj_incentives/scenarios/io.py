@@ -7,7 +7,8 @@
   then moved into place with ``os.replace`` (atomic on one file system): a reader never
   sees half a file, and a failed run leaves the old file untouched. No output may be an
   input of the run (the table or a spec file): the writer refuses.
-- The stamp (package version, law currency, hashes of the inputs, the Monte Carlo seed)
+- The stamp (package version, law currency, hashes of the inputs, the Monte Carlo seed,
+  the engagement: client, entity id, period, preparer, reviewer, date)
   goes into the XLSX as the sheet "Run", into the Parquet file's key-value metadata under
   the key ``nj_incentives`` (written when the file is closed), and beside a CSV as
   ``<stem>.json``.
