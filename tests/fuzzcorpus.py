@@ -14,15 +14,26 @@ The corpus holds the exact inputs issue 11 lists (``1e27``, ``1e30``, ``1e308``,
 ``"1,5"``, ``"1.234,56"``, ``"2010-01-01 (approx.)"``, TRUE/FALSE where a number is
 expected, ``#N/A``, a date late in 9999, a bare ``\\r`` before a formula) and more of their
 kind. Only the standard library and ``nj_incentives.excel`` are imported.
+
+:func:`check_outcome` holds the assertions, for whichever runtime made the call: the
+CPython suite and the Pyodide replay (tests/test_runtime_pyodide.py) apply the same ones.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
+
+#: A call may take this long on a loaded 2-core machine (typical: well under 10 ms on
+#: CPython, under 30 ms in Pyodide).
+CALL_BUDGET_S = 2.0
+#: "argument = value: rule (citation)": the citation is the last parenthesised text.
+MESSAGE = re.compile(r"^(?P<argument>[^=]+?) = .*: .+ \((?P<citation>.+)\)$", re.DOTALL)
 
 #: Values no argument of any function accepts: every call holding one must be an input
 #: error (value, why).
@@ -234,6 +245,50 @@ def plain_args(entry: Any, args: list[object]) -> list[object]:
     while values and values[-1] is None:
         values.pop()
     return values
+
+
+def numbers(result: object) -> Iterator[object]:
+    """Every number in a result (cells, rows, mappings), booleans left out."""
+    if isinstance(result, list):
+        for item in result:
+            yield from numbers(item)
+    elif isinstance(result, dict):
+        yield from numbers(list(result.values()))
+    elif isinstance(result, (int, float)) and not isinstance(result, bool):
+        yield result
+
+
+def check_outcome(call: dict[str, Any], outcome: dict[str, Any], elapsed: float) -> None:
+    """The fuzz suite's assertions on one Office.js call's outcome, in any runtime.
+
+    ``outcome`` is ``{"result": cells}`` or ``{"error": exception type, "message": text}``
+    (tests/js/pyodide_calls.py's form); ``elapsed`` the call's time in seconds. Only an
+    input error (XlwingsError) naming an argument and a citation, never "unexpected";
+    no number for an invalid call; every result finite and valid JSON; the time bounded;
+    NJ_SCENARIOS keeps every row (rows out = rows in) and marks a bad one.
+    """
+    name, args = call["func_name"], call["args"]
+    assert elapsed < CALL_BUDGET_S, (name, args, elapsed)
+    if "error" in outcome:
+        message = outcome["message"]
+        assert outcome["error"] == "XlwingsError", (name, args, outcome)
+        assert "unexpected" not in message, (name, args, message)
+        match = MESSAGE.match(message)
+        assert match is not None, (name, args, message)
+        assert match["argument"].strip(), (name, args, message)
+        assert match["citation"].strip(), (name, args, message)
+        return
+    result = outcome["result"]
+    assert all(math.isfinite(n) for n in numbers(result)), (name, args, result)  # type: ignore[arg-type]
+    json.dumps(result, allow_nan=False)  # valid JSON (no inf, no NaN, nothing else odd)
+    assert not call.get("invalid"), (name, args, result)
+    if name == "NJ_SCENARIOS":
+        table = args[0]
+        header, *rows = result
+        assert len(rows) == len(table) - 1, (call, result)  # rows out = rows in
+        if call.get("scenarios_row_error"):
+            error = header.index("error")
+            assert all(row[error] for row in rows), (call, result)
 
 
 if __name__ == "__main__":  # pragma: no cover - a tool for replaying the corpus elsewhere

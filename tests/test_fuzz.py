@@ -16,9 +16,7 @@ so CI is reproducible). Each call goes through xlwings' Office.js dispatch
 from __future__ import annotations
 
 import asyncio
-import json
 import math
-import re
 import sys
 import time
 from collections.abc import Iterator
@@ -27,7 +25,7 @@ from typing import Any
 import pytest
 import xlwings as xw
 import xlwings.server
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import fuzzcorpus
@@ -36,11 +34,6 @@ from nj_incentives.law.common import InputError
 from officejs import payload
 
 pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
-
-#: A call may take this long on a loaded 2-core machine (typical: well under 10 ms).
-CALL_BUDGET_S = 2.0
-#: "argument = value: rule (citation)": the citation is the last parenthesised text.
-_MESSAGE = re.compile(r"^(?P<argument>[^=]+?) = .*: .+ \((?P<citation>.+)\)$", re.DOTALL)
 
 _LOOP = asyncio.new_event_loop()
 
@@ -62,13 +55,15 @@ def _no_pyodide() -> Iterator[None]:
 _ABSENT = object()
 
 
-def office(name: str, args: list[object]) -> tuple[str, Any]:
-    """("ok", result) or ("error", message) through the Office.js dispatch."""
+def office(name: str, args: list[object]) -> dict[str, Any]:
+    """The outcome through the Office.js dispatch, in tests/js/pyodide_calls.py's form:
+    ``{"result": cells}``, or ``{"error": "XlwingsError", "message": text}`` (any other
+    exception propagates: a defect)."""
     call = xlwings.server.custom_functions_call(payload(name, args), excel)
     try:
-        return "ok", _LOOP.run_until_complete(call)
+        return {"result": _LOOP.run_until_complete(call)}
     except xw.XlwingsError as error:
-        return "error", str(error)
+        return {"error": type(error).__name__, "message": str(error)}
 
 
 def plain(name: str, args: list[object]) -> tuple[str, Any]:
@@ -80,42 +75,11 @@ def plain(name: str, args: list[object]) -> tuple[str, Any]:
         return "error", error
 
 
-def _numbers(result: object) -> Iterator[object]:
-    if isinstance(result, list):
-        for item in result:
-            yield from _numbers(item)
-    elif isinstance(result, dict):
-        yield from _numbers(list(result.values()))
-    elif isinstance(result, (int, float)) and not isinstance(result, bool):
-        yield result
-
-
 def check_office(call: dict[str, Any]) -> None:
-    name, args = call["func_name"], call["args"]
+    """fuzzcorpus.check_outcome's assertions (the Pyodide replay applies the same)."""
     started = time.perf_counter()
-    status, result = office(name, args)
-    elapsed = time.perf_counter() - started
-    assert elapsed < CALL_BUDGET_S, (name, args, elapsed)
-    if status == "error":
-        assert "unexpected" not in result, (name, args, result)
-        match = _MESSAGE.match(result)
-        assert match is not None, (name, args, result)
-        assert match["citation"].strip(), (name, args, result)
-        return
-    json.dumps(result, allow_nan=False)  # valid JSON: no inf, no NaN
-    assert all(math.isfinite(n) for n in _numbers(result)), (name, args, result)  # type: ignore[arg-type]
-    assert not call.get("invalid"), (name, args, result)
-    if name == "NJ_SCENARIOS":
-        _check_scenarios(call, result)
-
-
-def _check_scenarios(call: dict[str, Any], result: Any) -> None:
-    table = call["args"][0]
-    header, *rows = result
-    assert len(rows) == len(table) - 1, (call, result)  # rows out = rows in
-    if call.get("scenarios_row_error"):
-        error = header.index("error")
-        assert all(row[error] for row in rows), (call, result)
+    outcome = office(call["func_name"], call["args"])
+    fuzzcorpus.check_outcome(call, outcome, time.perf_counter() - started)
 
 
 def check_plain(call: dict[str, Any]) -> None:
@@ -123,12 +87,12 @@ def check_plain(call: dict[str, Any]) -> None:
     started = time.perf_counter()
     status, result = plain(name, args)
     elapsed = time.perf_counter() - started
-    assert elapsed < CALL_BUDGET_S, (name, args, elapsed)
+    assert elapsed < fuzzcorpus.CALL_BUDGET_S, (name, args, elapsed)
     if status == "error":
         assert result.argument, (name, args, str(result))
         assert result.citation, (name, args, str(result))
         return
-    assert all(math.isfinite(n) for n in _numbers(result)), (name, args, result)  # type: ignore[arg-type]
+    assert all(math.isfinite(n) for n in fuzzcorpus.numbers(result)), (name, args, result)  # type: ignore[arg-type]
     assert not call.get("invalid"), (name, args, result)
 
 
@@ -190,22 +154,79 @@ _CELL = st.one_of(
 )
 
 
-@settings(
-    max_examples=400,
+@st.composite
+def fuzz_calls(draw: st.DrawFn) -> dict[str, Any]:
+    """One call: a function's example with one argument replaced by a drawn cell."""
+    name = draw(st.sampled_from(sorted(excel.CATALOG)))
+    entry = excel.CATALOG[name]
+    values = fuzzcorpus.example_args(entry)
+    index = draw(st.integers(min_value=0, max_value=max(0, len(values) - 1)))
+    cell = draw(_CELL)
+    if values and name != "NJ_SCENARIOS":
+        values[index] = cell if not isinstance(values[index], list) else [cell]
+    extras = [fuzzcorpus._plain(value) for value in entry.example[len(entry.arguments) :]]
+    return {"func_name": name, "args": fuzzcorpus.office_args(entry, values, extras)}
+
+
+HYPOTHESIS_EXAMPLES = 400
+_HYPOTHESIS = settings(
+    max_examples=HYPOTHESIS_EXAMPLES,
     derandomize=True,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(name=st.sampled_from(sorted(excel.CATALOG)), data=st.data())
-def test_hypothesis_over_every_function(name: str, data: st.DataObject) -> None:
-    entry = excel.CATALOG[name]
-    values = fuzzcorpus.example_args(entry)
-    index = data.draw(st.integers(min_value=0, max_value=max(0, len(values) - 1)))
-    cell = data.draw(_CELL)
-    if values and name != "NJ_SCENARIOS":
-        values[index] = cell if not isinstance(values[index], list) else [cell]
-    extras = [fuzzcorpus._plain(value) for value in entry.example[len(entry.arguments) :]]
-    call = {"func_name": name, "args": fuzzcorpus.office_args(entry, values, extras)}
+
+
+@_HYPOTHESIS
+@given(call=fuzz_calls())
+def test_hypothesis_over_every_function(call: dict[str, Any]) -> None:
     check_office(call)
     check_plain(call)
+
+
+def hypothesis_calls() -> list[dict[str, Any]]:
+    """The calls hypothesis draws for the test above (derandomized: the same each run),
+    collected for replaying in Pyodide (tests/test_runtime_pyodide.py)."""
+    drawn: list[dict[str, Any]] = []
+
+    @settings(_HYPOTHESIS, phases=[Phase.generate])
+    @given(call=fuzz_calls())
+    def collect(call: dict[str, Any]) -> None:
+        drawn.append(call)
+
+    collect()
+    return drawn
+
+
+@pytest.mark.parametrize(
+    ("call", "outcome", "seconds"),
+    [
+        ({"func_name": "NJ_TAX_YEAR", "args": []}, {"error": "TypeError", "message": "x"}, 0.0),
+        (
+            {"func_name": "NJ_TAX_YEAR", "args": []},
+            {"error": "XlwingsError", "message": "NJ_TAX_YEAR: unexpected ValueError"},
+            0.0,
+        ),
+        (
+            {"func_name": "NJ_TAX_YEAR", "args": []},
+            {"error": "XlwingsError", "message": "period_end = 'x': not a date"},
+            0.0,
+        ),
+        ({"func_name": "NJ_TAX_YEAR", "args": [], "invalid": True}, {"result": [[2024]]}, 0.0),
+        ({"func_name": "NJ_TAX_YEAR", "args": []}, {"result": [[math.inf]]}, 0.0),
+        ({"func_name": "NJ_TAX_YEAR", "args": []}, {"result": [[2024]]}, 5.0),
+        (
+            {"func_name": "NJ_SCENARIOS", "args": [[["id"], ["A"], ["B"]]]},
+            {"result": [["id", "error"], ["A", ""]]},
+            0.0,
+        ),
+    ],
+    ids=["other type", "unexpected", "no citation", "number", "inf", "slow", "row lost"],
+)
+def test_the_checks_can_fail(call: dict[str, Any], outcome: dict[str, Any], seconds: float) -> None:
+    """What the fuzz suite (both runtimes) asserts refuses each kind of defect."""
+    with pytest.raises(AssertionError):
+        fuzzcorpus.check_outcome(call, outcome, seconds)
+    good = {"error": "XlwingsError", "message": "period_end = 'x': not a date (N.J.S.A. 1)"}
+    fuzzcorpus.check_outcome({"func_name": "NJ_TAX_YEAR", "args": []}, good, 0.0)

@@ -15,6 +15,12 @@ The calls: every worked case of tests/test_excel_dispatch.py (every catalog func
 and the bad inputs of tests/officejs.py. NJ_SCENARIOS needs numpy and pandas, which have
 no wheel for Pyodide on PyPI: there it must give its clear message, not a traceback
 (docs/install.md says so).
+
+The fuzz suite in this runtime too (issue 11: "both runtimes, at least 10,000 calls
+each"): the same process then replays tests/test_fuzz.py's calls (the corpus of
+tests/fuzzcorpus.py, its seeded random mutations and the calls hypothesis draws there,
+about 12,000) and times each one; the tests below apply fuzzcorpus.check_outcome, the
+CPython suite's own assertions, to every outcome, and compare each with CPython's.
 """
 
 from __future__ import annotations
@@ -33,9 +39,11 @@ from typing import Any
 import pytest
 import xlwings as xw
 
+import fuzzcorpus
 from nj_incentives import __version__, excel
 from officejs import BAD_CALLS, call, office_args, payload
 from test_excel_dispatch import CASES
+from test_fuzz import CORPUS, RANDOM, hypothesis_calls
 from tooling import missing, need, once_per_run
 
 pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
@@ -63,6 +71,11 @@ def all_calls() -> list[dict[str, Any]]:
     calls = [payload(case.name, office_args(case.name, case.args, case.column)) for case in CASES]
     calls += [payload(name, args) for name, args, _ in BAD_CALLS]
     return calls
+
+
+def fuzz_calls() -> list[dict[str, Any]]:
+    """tests/test_fuzz.py's calls, with their expectations ("invalid" ...)."""
+    return [*CORPUS, *RANDOM, *hypothesis_calls()]
 
 
 def pyodide_wheels(root: Path) -> Path:
@@ -114,7 +127,9 @@ def run_in_pyodide(node: str, root: Path) -> dict[str, Any]:
     """Boot Pyodide once and run every call there and in CPython."""
     wheels = pyodide_wheels(root)
     calls = all_calls()
-    (root / "calls.json").write_text(json.dumps(calls))
+    fuzz = fuzz_calls()
+    fuzz_payloads = [payload(item["func_name"], item["args"]) for item in fuzz]
+    (root / "calls.json").write_text(json.dumps({"cases": calls, "fuzz": fuzz_payloads}))
     driver = [node, HERE / "js" / "pyodide_run.mjs", PYODIDE, wheels]
     run = subprocess.run(
         [*driver, HERE / "js" / "pyodide_calls.py", root / "calls.json", root / "out.json"],
@@ -127,7 +142,22 @@ def run_in_pyodide(node: str, root: Path) -> dict[str, Any]:
         pytest.fail(f"Pyodide under Node failed:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}")
     there = json.loads((root / "out.json").read_text())
     here = asyncio.run(calls_module().run_calls(calls))
-    return {"calls": calls, "pyodide": there, "cpython": here}
+    # as in tests/test_fuzz.py: no failed ``pyodide.ffi`` import scan on every argument
+    saved = sys.modules.get("pyodide")
+    sys.modules["pyodide"] = None  # type: ignore[assignment]
+    try:
+        fuzz_here = asyncio.run(calls_module().run_calls(fuzz_payloads))
+    finally:
+        if saved is None:
+            del sys.modules["pyodide"]
+        else:
+            sys.modules["pyodide"] = saved
+    return {
+        "calls": calls,
+        "pyodide": there,
+        "cpython": here,
+        "fuzz": {"calls": fuzz, "cpython": fuzz_here},
+    }
 
 
 @pytest.fixture(scope="session")
@@ -215,3 +245,48 @@ def test_scenarios_message_without_pandas_in_cpython(monkeypatch: pytest.MonkeyP
     message = str(raised.value)
     assert message.startswith("NJ_SCENARIOS needs numpy and pandas")
     assert "nj-incentives scenarios" in message
+
+
+def fuzz_outcomes(pyodide_run: dict[str, Any]) -> list[tuple[Any, Any, float, Any]]:
+    """(call, Pyodide's outcome, its seconds, CPython's outcome) for every fuzz call."""
+    there = pyodide_run["pyodide"]["fuzz"]
+    return list(
+        zip(
+            pyodide_run["fuzz"]["calls"],
+            there["outcomes"],
+            there["seconds"],
+            pyodide_run["fuzz"]["cpython"],
+            strict=True,
+        )
+    )
+
+
+def test_the_fuzz_suite_ran_at_least_10000_calls_in_pyodide(pyodide_run: dict[str, Any]) -> None:
+    compared = fuzz_outcomes(pyodide_run)
+    computed = [fuzz for fuzz, *_ in compared if fuzz["func_name"] != "NJ_SCENARIOS"]
+    assert len(computed) >= 10_000  # NJ_SCENARIOS left out: it needs pandas (below)
+    assert {fuzz["func_name"] for fuzz in computed} == set(excel.CATALOG) - {"NJ_SCENARIOS"}
+    assert sum(1 for fuzz in computed if fuzz.get("invalid")) >= 3_000
+
+
+def test_fuzz_in_pyodide_only_input_errors_no_number_for_invalid_input_bounded_time(
+    pyodide_run: dict[str, Any],
+) -> None:
+    results = errors = 0
+    for fuzz, there, seconds, _ in fuzz_outcomes(pyodide_run):
+        if fuzz["func_name"] == "NJ_SCENARIOS":
+            assert there["error"] == "XlwingsError", fuzz
+            assert there["message"].startswith("NJ_SCENARIOS needs numpy and pandas"), there
+            assert seconds < fuzzcorpus.CALL_BUDGET_S, (fuzz, seconds)
+            continue
+        fuzzcorpus.check_outcome(fuzz, there, seconds)
+        results += "result" in there
+        errors += "error" in there
+    assert results > 1_000  # both kinds of outcome were checked
+    assert errors > 5_000
+
+
+def test_fuzz_gives_the_same_json_in_pyodide_as_in_cpython(pyodide_run: dict[str, Any]) -> None:
+    for fuzz, there, _, here in fuzz_outcomes(pyodide_run):
+        if fuzz["func_name"] != "NJ_SCENARIOS":
+            assert there == here, (fuzz["func_name"], fuzz["args"])

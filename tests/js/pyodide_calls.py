@@ -3,9 +3,11 @@
 ``main(wheels, calls)`` installs each wheel from ``/wheels`` with micropip (no
 dependency resolution: every wheel is given), imports ``nj_incentives.excel`` in
 Office.js mode (as xlwings Lite does) and sends every Office.js payload of ``calls``
-(JSON) through ``xlwings.server.custom_functions_call``. Returns JSON: the runtime's
-versions and one outcome per call, ``{"result": cells}`` or ``{"error": type,
-"message": text}``, in the form tests/test_runtime_pyodide.py computes in CPython.
+(JSON: ``{"cases": [...], "fuzz": [...]}``) through ``xlwings.server.custom_functions_call``.
+Returns JSON: the runtime's versions and one outcome per call, ``{"result": cells}`` or
+``{"error": type, "message": text}``, in the form tests/test_runtime_pyodide.py computes
+in CPython; for the fuzz calls (tests/fuzzcorpus.py, tests/test_fuzz.py) also each
+call's time in seconds, all in this one process.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from typing import Any
 
 
@@ -21,18 +24,22 @@ def outcome_json(outcome: dict[str, Any]) -> Any:
     return json.loads(json.dumps(outcome, default=repr))
 
 
-async def run_calls(calls: list[dict[str, Any]]) -> list[Any]:
+async def run_calls(calls: list[dict[str, Any]], seconds: list[float] | None = None) -> list[Any]:
+    """One outcome per call; each call's time appended to ``seconds`` when given."""
     import xlwings.server
 
     from nj_incentives import excel
 
     outcomes = []
     for call in calls:
+        started = time.perf_counter()
         try:
             result = await xlwings.server.custom_functions_call(call, excel)
             outcomes.append(outcome_json({"result": result}))
         except Exception as exc:
             outcomes.append({"error": type(exc).__name__, "message": str(exc)})
+        if seconds is not None:
+            seconds.append(time.perf_counter() - started)
     return outcomes
 
 
@@ -49,7 +56,11 @@ async def main(wheels: list[str], calls: str) -> str:
 
     import nj_incentives
 
-    outcomes = await run_calls(json.loads(calls))
+    batches = json.loads(calls)
+    outcomes = await run_calls(batches["cases"])
+    started = time.perf_counter()
+    seconds: list[float] = []
+    fuzz = await run_calls(batches["fuzz"], seconds)
     return json.dumps(
         {
             "platform": sys.platform,
@@ -61,6 +72,11 @@ async def main(wheels: list[str], calls: str) -> str:
             },
             "modules": sorted(name for name in ("numpy", "pandas") if _importable(name)),
             "outcomes": outcomes,
+            "fuzz": {
+                "outcomes": fuzz,
+                "seconds": seconds,
+                "total_s": time.perf_counter() - started,
+            },
         }
     )
 
