@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, localcontext
 from enum import StrEnum
+from functools import partial
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, computed_field
 
 from nj_incentives.law import cbt
 from nj_incentives.law.common import (
@@ -42,6 +43,7 @@ from nj_incentives.law.common import (
     split_by_shares,
     split_equal,
 )
+from nj_incentives.law.rules import EXACT, ZERO, Rules, V, explain
 
 __all__ = [
     "AVERAGE_CAP_PER_NEW_EMPLOYEE",
@@ -188,12 +190,33 @@ def pct_limits(basis: Basis | str, smart_growth: bool = False) -> tuple[Decimal,
     return MINIMUM_GRANT_PCT, _MAXIMUM_PCT[chosen, smart]
 
 
+def pct_within_bounds(r: Rules, pct: V, smart_growth: V, basis: Basis) -> V:
+    """A basis's percentage is 0 (the basis unused) or from the minimum to the maximum of
+    its basis: N.J.S.A. 34:1B-129a. (10% to 50% / 30%), b. (smart growth: 80% / 50%)."""
+    highest = r.where(
+        smart_growth,
+        r.le(pct, _MAXIMUM_PCT[basis, True]),
+        r.le(pct, _MAXIMUM_PCT[basis, False]),
+    )
+    return r.either(r.eq(pct, 0), r.both(r.ge(pct, MINIMUM_GRANT_PCT), highest))
+
+
+def grant_bounds(r: Rules, pct: V, partner_pct: V, smart_growth: V) -> tuple[V, V, V]:
+    """(``pct`` within its bounds, ``partner_pct`` within its bounds, at least one basis
+    used): N.J.S.A. 34:1B-129a., b. ("or any combination thereof")."""
+    return (
+        pct_within_bounds(r, pct, smart_growth, Basis.WITHHOLDINGS),
+        pct_within_bounds(r, partner_pct, smart_growth, Basis.PARTNERS),
+        r.either(r.not_(r.eq(pct, 0)), r.not_(r.eq(partner_pct, 0))),
+    )
+
+
 def _grant_pct(value: object, argument: str, basis: Basis, smart_growth: bool) -> Decimal:
     """A basis's percentage: 0 (basis unused) or within the bounds of a. / b."""
     citation = _pct_citation(smart_growth)
     pct = as_fraction(value, argument, citation)
-    low, high = pct_limits(basis, smart_growth)
-    if pct != 0 and not low <= pct <= high:
+    if not pct_within_bounds(EXACT, pct, smart_growth, basis):
+        low, high = pct_limits(basis, smart_growth)
         where = " where the grant promotes smart growth" if smart_growth else ""
         rule = (
             f"must be from {fmt_pct(low)} to {fmt_pct(high)} of the {_BASIS_NAME[basis]}"
@@ -201,6 +224,16 @@ def _grant_pct(value: object, argument: str, basis: Basis, smart_growth: bool) -
         )
         raise InputError(argument, value, rule, citation)
     return pct
+
+
+def _grant_pcts(pct: object, partner_pct: object, smart: bool) -> tuple[Decimal, Decimal]:
+    """Both percentages, checked by :func:`grant_bounds`."""
+    pct_w = _grant_pct(pct, "pct", Basis.WITHHOLDINGS, smart)
+    pct_p = _grant_pct(partner_pct, "partner_pct", Basis.PARTNERS, smart)
+    if not grant_bounds(EXACT, pct_w, pct_p, smart)[2]:
+        rule = "at least one basis must be used: pct (withholdings) or partner_pct (partners)"
+        raise InputError("pct", pct, rule, _pct_citation(smart))
+    return pct_w, pct_p
 
 
 def _rounded(exact: Decimal, result: Decimal) -> str:
@@ -227,8 +260,44 @@ class AnnualGrant(Explained):
     partners_part: Decimal
     pct: Decimal
     partner_pct: Decimal
-    #: the whole computation on one line, e.g. "600,000.00 x 50% = 300,000.00"
-    arithmetic: str
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def arithmetic(self) -> str:
+        """The whole computation on one line, e.g. "600,000.00 x 50% = 300,000.00"."""
+        return self.steps[-1].arithmetic
+
+
+def grant_before_cap(
+    r: Rules, withholdings: V, pct: V, partner_tax: V, partner_pct: V, label: str, cite: str
+) -> V:
+    """One year's grant before the cap: N.J.S.A. 34:1B-129a., b.: withholdings x pct +
+    partners' estimated tax x partner_pct, each part rounded down to the cent."""
+    part_w = r.share(withholdings, pct)
+    part_p = r.share(partner_tax, partner_pct)
+    return r.add(part_w, part_p, label=label, cite=cite)
+
+
+def _part(r: Rules, amount: V, share: V, label: str, cite: str) -> V:
+    return r.share(amount, share, label=label, cite=cite)
+
+
+def _annual_grant_steps(
+    base: Decimal, pct_w: Decimal, tax: Decimal, pct_p: Decimal, citation: str
+) -> tuple[Step, ...]:
+    """Each part (a basis with percentage 0 "not used"), then the whole computation."""
+    steps = []
+    for label, amount, share in (
+        ("Withholdings part", base, pct_w),
+        ("Partners' estimated tax part", tax, pct_p),
+    ):
+        if share == 0:
+            unused = f"{label}: basis not used (percentage 0)"
+            steps.append(Step(label=unused, value=_ZERO, citation=citation))
+        else:
+            steps += explain(_part, amount, share, label, citation)[1]
+    whole = explain(grant_before_cap, base, pct_w, tax, pct_p, "Annual grant", citation)[1]
+    return (*steps, *whole)
 
 
 def annual_grant(
@@ -250,42 +319,19 @@ def annual_grant(
     pct_w = _grant_pct(pct, "pct", Basis.WITHHOLDINGS, smart)
     tax = as_money(partner_tax, "partner_tax", CITE_A)
     pct_p = _grant_pct(partner_pct, "partner_pct", Basis.PARTNERS, smart)
-    if pct_w == 0 and pct_p == 0:
+    if not grant_bounds(EXACT, pct_w, pct_p, smart)[2]:
         rule = "at least one basis must be used: pct (withholdings) or partner_pct (partners)"
         raise InputError("pct", pct, rule, _pct_citation(smart))
-
     citation = _pct_citation(smart)
-    steps: list[Step] = []
-    parts: list[tuple[Decimal, str]] = []
-    for label, amount, share in (
-        ("Withholdings part", base, pct_w),
-        ("Partners' estimated tax part", tax, pct_p),
-    ):
-        if share == 0:
-            unused = f"{label}: basis not used (percentage 0)"
-            steps.append(Step(label=unused, value=_ZERO, citation=citation))
-            parts.append((_ZERO, ""))
-            continue
-        part, arithmetic = _product(amount, share)
-        steps.append(Step(label=label, value=part, arithmetic=arithmetic, citation=citation))
-        parts.append((part, arithmetic))
-
-    (part_w, text_w), (part_p, text_p) = parts
-    total = part_w + part_p
-    if text_w and text_p:
-        whole = f"{text_w}; {text_p}; {fmt_money(part_w)} + {fmt_money(part_p)} = "
-        whole += fmt_money(total)
-    else:
-        whole = text_w or text_p
-    steps.append(Step(label="Annual grant", value=total, arithmetic=whole, citation=citation))
+    part_w, part_p = EXACT.share(base, pct_w), EXACT.share(tax, pct_p)
+    total = grant_before_cap(EXACT, base, pct_w, tax, pct_p, "", "")
     return AnnualGrant(
         amount=total,
         withholdings_part=part_w,
         partners_part=part_p,
         pct=pct_w,
         partner_pct=pct_p,
-        arithmetic=whole,
-        steps=tuple(steps),
+        steps=partial(_annual_grant_steps, base, pct_w, tax, pct_p, citation),
     )
 
 
@@ -319,22 +365,26 @@ AVERAGE_CAP_PER_NEW_EMPLOYEE = Decimal(50000)
 CAP_AGREEMENTS_FROM = dt.date(2003, 7, 1)
 
 
+def cap_date_rule(r: Rules, agreement_date: V) -> V:
+    """The cap binds agreements entered into on or after July 1, 2003: N.J.S.A. 34:1B-129a."""
+    label = "The $50,000 average cap applies (agreement entered into on or after July 1, 2003)"
+    return r.ge(agreement_date, CAP_AGREEMENTS_FROM, label=label, cite=CITE_A)
+
+
+def cap_room(r: Rules, new_employees: V, paid_before: V, year: int) -> V:
+    """What the cap still allows in a year: max(0, 50,000 x that year's new employees -
+    grants paid in earlier years): N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)."""
+    allowed = r.times(AVERAGE_CAP_PER_NEW_EMPLOYEE, new_employees)
+    return r.max(0, r.sub(allowed, paid_before), label=f"Year {year} cap room", cite=CITE_CAP)
+
+
 def cap_applies(agreement_date: DateLike) -> bool:
     """Whether the $50,000 average cap binds the agreement: N.J.S.A. 34:1B-129a.
 
     True for agreements entered into on or after July 1, 2003.
     """
-    return as_date(agreement_date, "agreement_date", CITE_A) >= CAP_AGREEMENTS_FROM
-
-
-def _cap_room(new_employees: int, paid_before: Decimal) -> tuple[Decimal, str]:
-    """What the cap still allows in a year, and its arithmetic (N.J.A.C. 19:31I-1.4(a))."""
-    room = max(_ZERO, AVERAGE_CAP_PER_NEW_EMPLOYEE * new_employees - paid_before)
-    arithmetic = (
-        f"max(0, {fmt_money(AVERAGE_CAP_PER_NEW_EMPLOYEE)} x {new_employees:,} - "
-        f"{fmt_money(paid_before)}) = {fmt_money(room)}"
-    )
-    return room, arithmetic
+    date = as_date(agreement_date, "agreement_date", CITE_A)
+    return bool(cap_date_rule(EXACT, date))
 
 
 # =========================================================================== schedule
@@ -405,29 +455,6 @@ def _schedule_inputs(
         except InputError as error:
             raise _for_year(error, year) from None
     return money_w, counts, money_p
-
-
-def _capped_year(
-    year: int, before: Decimal, new_employees: int, paid_before: Decimal, capped: bool
-) -> tuple[Decimal, Decimal | None, Step | None, str]:
-    """One year's grant after the cap: (grant, cap room, explanation step, note)."""
-    if not capped:
-        return before, None, None, ""
-    room, arithmetic = _cap_room(new_employees, paid_before)
-    grant = min(before, room)
-    if grant == before:
-        outcome = f"grant {fmt_money(before)} paid in full"
-        note = ""
-    else:
-        outcome = f"grant reduced from {fmt_money(before)} to {fmt_money(grant)}"
-        note = f"cap room {arithmetic}; {outcome}"
-    step = Step(
-        label=f"Year {year} after the $50,000 average cap",
-        value=grant,
-        arithmetic=f"cap room {arithmetic}; {outcome}",
-        citation=CITE_CAP,
-    )
-    return grant, room, step, note
 
 
 #: How the $50,000 average cap is applied (docs/interpretations.md, "The $50,000 average
@@ -516,6 +543,76 @@ def _term_capped(
     return grants, rooms, steps
 
 
+def grant_years(
+    r: Rules,
+    withholdings: Sequence[V],
+    partner_tax: Sequence[V],
+    new_employees: Sequence[V],
+    pct: V,
+    partner_pct: V,
+    agreement_date: V,
+    citation: str = CITE_A,
+) -> tuple[list[tuple[V, V, V]], V]:
+    """The grant year by year, the per-year reading of the cap: N.J.S.A. 34:1B-129a., b.;
+    N.J.A.C. 19:31I-1.4(a). ([(grant before cap, cap room, grant) per year], total paid).
+
+    Year t's grant before the cap is :func:`grant_before_cap`; where the cap applies
+    (:func:`cap_date_rule`) the grant paid is min(that, :func:`cap_room`), the room
+    counting the grants paid in earlier years. A year reduced to zero does not extend the
+    term; a later year can be paid again.
+    """
+    capped = cap_date_rule(r, agreement_date)
+    paid_before: V = ZERO
+    years = []
+    for year, (w, p, n) in enumerate(zip(withholdings, partner_tax, new_employees, strict=True), 1):
+        label = f"Year {year} grant before cap"
+        before = grant_before_cap(r, w, pct, p, partner_pct, label, citation)
+        room = cap_room(r, n, paid_before, year)
+        after = f"Year {year} grant after the $50,000 average cap"
+        grant = r.where(capped, r.min(before, room, label=after, cite=CITE_CAP), before)
+        paid_before = r.subtotal(r.add(paid_before, grant))
+        years.append((before, room, grant))
+    total = r.total((grant for _, _, grant in years), label="Total grant paid", cite=CITE_CAP)
+    return years, total
+
+
+def _grant_schedule_steps(
+    money_w: list[Decimal],
+    money_p: list[Decimal],
+    counts: list[int],
+    pct_w: Decimal,
+    pct_p: Decimal,
+    date: dt.date,
+    citation: str,
+    method: str,
+) -> tuple[Step, ...]:
+    term = len(money_w)
+    text = f"{term} years (at most {MAXIMUM_TERM_YEARS})"
+    steps = [Step(label="Term", value=term, arithmetic=text, citation=CITE_C)]
+    capped = cap_applies(date)
+    if method == "per_year" or not capped:
+        args = (money_w, money_p, counts, pct_w, pct_p, date, citation)
+        return (*steps, *explain(grant_years, *args, pick=lambda out: out[1])[1])
+    steps += explain(cap_date_rule, date)[1]
+    for year, (w, p) in enumerate(zip(money_w, money_p, strict=True), 1):
+        label = f"Year {year} grant before cap"
+        steps += explain(grant_before_cap, w, pct_w, p, pct_p, label, citation)[1]
+    befores = [
+        grant_before_cap(EXACT, w, pct_w, p, pct_p, "", "")
+        for w, p in zip(money_w, money_p, strict=True)
+    ]
+    grants, _, term_steps = _term_capped(befores, counts, method)
+    paid = " + ".join(fmt_money(grant) for grant in grants)
+    total = sum(grants, _ZERO)
+    total_step = Step(
+        label="Total grant paid",
+        value=total,
+        arithmetic=f"{paid} = {fmt_money(total)}",
+        citation=CITE_CAP,
+    )
+    return (*steps, *term_steps, total_step)
+
+
 def grant_schedule(
     withholdings: Sequence[Number],
     new_employees: Sequence[Number],
@@ -534,65 +631,35 @@ def grant_schedule(
     limited by the $50,000 average cap, by ``cap_method`` (:data:`CAP_METHODS`):
     "per_year" (default): max(0, 50,000 x that year's new employees - grants paid in
     earlier years); a year reduced to zero does not extend the term; a later year can be
-    paid again. "whole_term": the total may not exceed 50,000 x the average new employees
-    over the term, the years paid in order until it is reached. "proportional": the same
-    total, every year's grant reduced in the same proportion.
+    paid again (:func:`grant_years`). "whole_term": the total may not exceed 50,000 x the
+    average new employees over the term, the years paid in order until it is reached.
+    "proportional": the same total, every year's grant reduced in the same proportion.
     """
     money_w, counts, money_p = _schedule_inputs(withholdings, new_employees, partner_tax)
     method = as_choice(cap_method, "cap_method", CAP_METHODS, CITE_CAP)
-    term = len(money_w)
     date = as_date(agreement_date, "agreement_date", CITE_A)
+    smart = as_bool(smart_growth, "smart_growth", CITE_B)
+    pct_w, pct_p = _grant_pcts(pct, partner_pct, smart)
+    citation = _pct_citation(smart)
     capped = cap_applies(date)
-    relation = "on or after" if capped else "before"
-    cap_text = "the $50,000 average cap applies" if capped else "no average cap"
+    years, _ = grant_years(EXACT, money_w, money_p, counts, pct_w, pct_p, date)
+    befores = [before for before, _, _ in years]
     if capped and method != "per_year":
-        cap_text += f" ({method.replace('_', '-')} reading)"
-    steps = [
-        Step(label="Term", value=term, arithmetic=f"{term} years (at most 10)", citation=CITE_C),
-        Step(
-            label="Average cap",
-            value=capped,
-            arithmetic=f"agreement {date.isoformat()} is {relation} "
-            f"{CAP_AGREEMENTS_FROM.isoformat()}: {cap_text}",
-            citation=CITE_A,
-        ),
-    ]
-    annual = [
-        annual_grant(w, pct, p, partner_pct, smart_growth)
-        for w, p in zip(money_w, money_p, strict=True)
-    ]
-    befores = [grant.amount for grant in annual]
-    before_steps = [
-        Step(
-            label=f"Year {year} grant before cap",
-            value=grant.amount,
-            arithmetic=grant.arithmetic,
-            citation=grant.steps[-1].citation,
-        )
-        for year, grant in enumerate(annual, 1)
-    ]
-    by_term = capped and method != "per_year"
-    if by_term:
-        grants, rooms, term_steps = _term_capped(befores, counts, method)
-        steps += [*before_steps, *term_steps]
+        grants, rooms, _ = _term_capped(befores, counts, method)
+        years = list(zip(befores, rooms, grants, strict=True))
     rows: list[GrantYear] = []
     paid = _ZERO
-    for year, (w, n, p) in enumerate(zip(money_w, counts, money_p, strict=True), 1):
-        before_amount = befores[year - 1]
-        room: Decimal | None
-        if by_term:
-            grant, room = grants[year - 1], rooms[year - 1]
-            note = (
-                ""
-                if grant == before_amount
-                else f"{method.replace('_', '-')} cap: grant reduced from"
-                f" {fmt_money(before_amount)} to {fmt_money(grant)}"
-            )
-        else:
-            steps.append(before_steps[year - 1])
-            grant, room, step, note = _capped_year(year, before_amount, n, paid, capped)
-            if step is not None:
-                steps.append(step)
+    for year, ((before, room, grant), w, n, p) in enumerate(
+        zip(years, money_w, counts, money_p, strict=True), 1
+    ):
+        note = ""
+        if grant != before:
+            reduced = f"grant reduced from {fmt_money(before)} to {fmt_money(grant)}"
+            if method == "per_year":
+                how = explain(cap_room, n, paid, year)[1][0].arithmetic
+                note = f"cap room {how}; {reduced}"
+            else:
+                note = f"{method.replace('_', '-')} cap: {reduced}"
         paid += grant
         rows.append(
             GrantYear(
@@ -600,24 +667,18 @@ def grant_schedule(
                 withholdings=w,
                 partner_tax=p,
                 new_employees=n,
-                grant_before_cap=before_amount,
-                cap_room=room,
+                grant_before_cap=before,
+                cap_room=room if capped else None,
                 grant=grant,
                 cumulative=paid,
                 note=note,
             )
         )
-    paid_list = " + ".join(fmt_money(row.grant) for row in rows)
-    steps.append(
-        Step(
-            label="Total grant paid",
-            value=paid,
-            arithmetic=f"{paid_list} = {fmt_money(paid)}",
-            citation=CITE_CAP if capped else CITE_A,
-        )
+    steps = partial(
+        _grant_schedule_steps, money_w, money_p, counts, pct_w, pct_p, date, citation, method
     )
     return GrantSchedule(
-        term=term, rows=tuple(rows), total=paid, cap_applies=capped, steps=tuple(steps)
+        term=len(rows), rows=tuple(rows), total=paid, cap_applies=capped, steps=steps
     )
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import datetime as dt
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr, computed_field
 
 from nj_incentives.law.inputs import (
     InputError,
@@ -89,11 +89,42 @@ class Step(BaseModel):
 
 
 class Explained(BaseModel):
-    """Base of every result: carries the steps that explain it."""
+    """Base of every result: carries the steps that explain it.
+
+    ``steps`` is either given (a sequence of :class:`Step`) or computed on first use by a
+    callable (``steps=partial(explainer, ...)``): a rule written in :mod:`.rules` is
+    explained only when its steps are read, so the amounts path never pays for them.
+    Two results are equal when their figures are (the steps follow from them).
+    """
 
     model_config = ConfigDict(frozen=True)
 
-    steps: tuple[Step, ...] = ()
+    _steps: tuple[Step, ...] | None = PrivateAttr(default=None)
+    _explainer: Callable[[], Iterable[Step]] | None = PrivateAttr(default=None)
+
+    def __init__(
+        self, /, steps: Iterable[Step] | Callable[[], Iterable[Step]] = (), **data: Any
+    ) -> None:
+        super().__init__(**data)
+        if callable(steps):
+            self._explainer = steps
+        else:
+            self._steps = tuple(steps)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The steps, computed by the explainer the first time they are read."""
+        if self._steps is None:
+            assert self._explainer is not None
+            self._steps = tuple(self._explainer())
+        return self._steps
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash((type(self), *self.__dict__.values()))
 
     def explain(self) -> str:
         """The steps as numbered lines of text."""

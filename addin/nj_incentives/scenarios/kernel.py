@@ -30,6 +30,15 @@ import numpy as np
 import pandas as pd
 
 from nj_incentives.law import beip, ertc
+from nj_incentives.law.rules import (
+    Int64,
+    Ratio,
+    civil_from_days,
+    days_from_civil,
+    days_in_month,
+    mul_frac,
+    muldiv_floor,
+)
 from nj_incentives.scenarios.columns import (
     MAX_MONEY_CENTS,
     MAX_PERIODS,
@@ -58,6 +67,7 @@ _S_PCT = SCALE[Kind.FRACTION]
 _S_GROWTH = SCALE[Kind.GROWTH]
 _S_POS = SCALE[Kind.POSITIONS]
 _YEARS = range(1, MAX_TERM + 1)
+_INT64 = Int64()
 
 
 def _days(day: dt.date) -> int:
@@ -72,83 +82,9 @@ def _fraction(value: object, scale: int) -> int:
     return int(scaled)
 
 
-# ----------------------------------------------------------------------- exact integer math
-
-
-def mul_frac(a: np.ndarray, num: np.ndarray | int, den: int) -> np.ndarray:
-    """``floor(a x num / den)`` exactly, for ``a >= 0``, ``0 <= num`` and ``den x num < 2^63``.
-
-    Where ``max(a) x max(num)`` fits in int64, directly; otherwise, with
-    ``a = q x den + r``: ``q x num + floor(r x num / den)``; ``r x num < den x num``.
-    """
-    if a.size and int(a.max()) * int(np.max(num)) < 2**63:  # the product fits: one division
-        return (a * num) // den
-    q, r = np.divmod(a, den)
-    product: np.ndarray = q * num + (r * num) // den
-    return product
-
-
-def muldiv_floor(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``floor(a x b / c)`` exactly, for ``a, b >= 0``, ``c > 0``, a result below 2^53 and
-    ``c < 2^61``, even where ``a x b`` exceeds int64.
-
-    A float64 estimate is within one of the result (relative error < 2^-50); the exact
-    remainder ``a x b - q x c`` is small, so computing it modulo 2^64 (uint64
-    arithmetic, which wraps by definition) gives its true value; one step fixes ``q``.
-    """
-    if a.size == 0:
-        return a.copy()
-    estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
-    q = estimate.astype(I64)
-    au, bu, cu = a.astype(np.uint64), b.astype(np.uint64), c.astype(np.uint64)
-    for _ in range(4):
-        remainder = (au * bu - q.astype(np.uint64) * cu).view(I64)
-        low = remainder < 0
-        high = remainder >= c
-        if not (low.any() or high.any()):
-            return q
-        q = q - low + high
-    raise AssertionError("muldiv_floor did not converge")  # pragma: no cover
-
-
 # ----------------------------------------------------------------------- calendar
-# Days since 1970-01-01 <-> (year, month, day) in integer arithmetic (H. Hinnant's
-# "chrono-compatible low-level date algorithms"): numpy's datetime64 unit casts cost
-# about 70 ns a value; these cost a few.
-
-
-def civil_from_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(year, month 1-12, day 1-31) of each day number."""
-    z = days + 719468
-    era = z // 146097
-    doe = z - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    day = doy - (153 * mp + 2) // 5 + 1
-    month = np.where(mp < 10, mp + 3, mp - 9)
-    year = yoe + era * 400 + (month <= 2)
-    return year, month, day
-
-
-def days_from_civil(year: np.ndarray, month: np.ndarray, day: np.ndarray) -> np.ndarray:
-    """Day number of each (year, month, day); the day must exist."""
-    y = year - (month <= 2)
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * np.where(month > 2, month - 3, month + 9) + 2) // 5 + day - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    days: np.ndarray = era * 146097 + doe - 719468
-    return days
-
-
-_MONTH_DAYS = np.array([0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], I64)
-
-
-def days_in_month(year: np.ndarray, month: np.ndarray) -> np.ndarray:
-    leap = ((year % 4 == 0) & (year % 100 != 0)) | (year % 400 == 0)
-    length: np.ndarray = _MONTH_DAYS[month] + ((month == 2) & leap)
-    return length
+# mul_frac, muldiv_floor and the day-number calendar (civil_from_days, days_from_civil,
+# days_in_month) are the int64 evaluator's, in nj_incentives.law.rules.
 
 
 def _month_start(month_index: np.ndarray) -> np.ndarray:
@@ -220,21 +156,8 @@ def _nothing(n: int) -> SectionOut:
 
 
 # =========================================================================== grant
-# N.J.S.A. 34:1B-129a., b., c.; N.J.A.C. 19:31I-1.4(a) (the core: beip.grant_schedule)
-
-_MIN_PCT = _fraction(beip.MINIMUM_GRANT_PCT, _S_PCT)
-_MAX_PCT_W = _fraction(beip.MAXIMUM_PCT_OF_WITHHOLDINGS, _S_PCT)
-_MAX_PCT_P = _fraction(beip.MAXIMUM_PCT_OF_PARTNERS_TAX, _S_PCT)
-_SG_MAX_PCT_W = _fraction(beip.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS, _S_PCT)
-_SG_MAX_PCT_P = _fraction(beip.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX, _S_PCT)
-_CAP_CENTS = _fraction(beip.AVERAGE_CAP_PER_NEW_EMPLOYEE, 100)
-_CAP_FROM = _days(beip.CAP_AGREEMENTS_FROM)
-
-
-def _pct_ok(pct: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """0 (basis unused) or within [10%, high] (34:1B-129a., b.)."""
-    ok: np.ndarray = (pct == 0) | ((pct >= _MIN_PCT) & (pct <= high))
-    return ok
+# N.J.S.A. 34:1B-129a., b., c.; N.J.A.C. 19:31I-1.4(a): the core's rules beip.grant_bounds
+# and beip.grant_years, run by the int64 evaluator; the kernel only reads the columns.
 
 
 def _fill_forward(
@@ -317,37 +240,36 @@ def grant(chunk: Chunk) -> SectionOut:
     pct = chunk.col("pct")
     partner_pct = chunk.col("partner_pct")
     fast &= agreement.ok & ~smart.bad & pct.ok & ~partner_pct.bad
-    smart_growth = smart.values == 1
-    pct_w, pct_p = pct.values, partner_pct.values  # partner_pct blank: 0 (the core default)
-    fast &= _pct_ok(pct_w, np.where(smart_growth, _SG_MAX_PCT_W, _MAX_PCT_W))
-    fast &= _pct_ok(pct_p, np.where(smart_growth, _SG_MAX_PCT_P, _MAX_PCT_P))
-    fast &= (pct_w != 0) | (pct_p != 0)
+    # partner_pct blank: 0 (the core default)
+    pct_w, pct_p = Ratio(pct.values, _S_PCT), Ratio(partner_pct.values, _S_PCT)
+    ok_w, ok_p, used = beip.grant_bounds(_INT64, pct_w, pct_p, smart.values == 1)
+    fast &= ok_w & ok_p & used
 
     # a reading of the cap other than the default: the exact path (issue 10, item 8)
     fast &= chunk.col("cap_method").blank
-    capped = agreement.values >= _CAP_FROM
+    in_year = [fast & (k <= count) for k in _YEARS]
+    years, total = beip.grant_years(
+        _INT64,
+        [np.where(in_year[k - 1], w[k - 1], 0) for k in _YEARS],
+        [np.where(in_year[k - 1] & any_partner, p[k - 1], 0) for k in _YEARS],
+        [np.where(in_year[k - 1], e[k - 1], 0) for k in _YEARS],
+        pct_w,
+        pct_p,
+        agreement.values,
+    )
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    paid_before = np.zeros(n, I64)  # <= 10 x 1.3 x 10^13
-    before_total = np.zeros(n, I64)
+    before_total = np.zeros(n, I64)  # <= 10 x 1.3 x 10^13
     before_cols, paid_cols = {}, {}
-    for k in _YEARS:
-        inside = fast & (k <= count)
-        base_w = np.where(inside, w[k - 1], 0)
-        base_p = np.where(inside & any_partner, p[k - 1], 0)
-        # cents_down(withholdings x pct) + cents_down(partner_tax x partner_pct): 34:1B-129a.
-        before = mul_frac(base_w, pct_w, _S_PCT) + mul_frac(base_p, pct_p, _S_PCT)
-        # min(grant, max(0, 50,000 x new employees - paid before)): N.J.A.C. 19:31I-1.4(a)
-        room = np.maximum(0, _CAP_CENTS * np.where(inside, e[k - 1], 0) - paid_before)
-        paid = np.where(capped, np.minimum(before, room), before)
-        paid_before += paid
+    for k, (before, _, paid) in zip(_YEARS, years, strict=True):
         before_total += before
-        before_cols[f"grant_before_cap_{k}"] = (before, inside)
-        paid_cols[f"grant_{k}"] = (paid, inside)
+        before_cols[f"grant_before_cap_{k}"] = (before, in_year[k - 1])
+        paid_cols[f"grant_{k}"] = (paid, in_year[k - 1])
+    capped = beip.cap_date_rule(_INT64, agreement.values)
     out["grant_term"] = (count, fast)
     out["grant_cap_applies"] = (capped.astype(I64), fast)
     out["grant_before_cap_total"] = (before_total, fast)
-    out["grant_total"] = (paid_before, fast)
-    out["grant_cap_reduction"] = (before_total - paid_before, fast)
+    out["grant_total"] = (total, fast)
+    out["grant_cap_reduction"] = (before_total - total, fast)
     out.update(before_cols)
     out.update(paid_cols)
     return SectionOut(present, fast, out)

@@ -1,0 +1,765 @@
+"""One text per rule: a small rule language and the evaluators that run it.
+
+A rule of law is written once, in its statute's module, as a plain Python function whose
+first argument is an evaluator ``r`` and whose every computation is one of ``r``'s
+operations. Three evaluators run the same function:
+
+- :data:`EXACT` (:class:`Exact`): ``Decimal`` money, exact fractions, ``datetime.date``;
+  the amounts path of the core. It records nothing.
+- :class:`Explain`: the same exact arithmetic, with each value carrying its arithmetic;
+  every operation given a ``label`` becomes an explanation :class:`~.common.Step` (figure,
+  arithmetic, citation). Only the steps the results depend on are kept (a branch not
+  taken by :meth:`Rules.where` explains nothing). Run only when steps are asked for.
+- :class:`Int64`: many rows at once, over numpy arrays: money in int64 cents, fractions
+  as :class:`Ratio` (integer numerators over one denominator), dates as day numbers since
+  1970-01-01 (the scenario runner). numpy is imported only when it is constructed, so the
+  exact path stays import-light (xlwings Lite, Pyodide).
+
+How to write a rule
+-------------------
+::
+
+    def annual_grant_rule(r: Rules, withholdings: V, pct: V) -> V:
+        return r.share(withholdings, pct, label="Annual grant", cite=CITE_A)
+
+    EXACT.run(annual_grant_rule, Decimal("1000000.00"), Decimal("0.5"))  # 500000.00
+    explain(annual_grant_rule, Decimal("1000000.00"), Decimal("0.5"))    # (result, steps)
+    Int64().run(annual_grant_rule, cents_array, Ratio(pct_array, 10**9))  # int64 cents
+
+Rules for the text:
+
+- Every computation goes through ``r`` (``share``, ``times``, ``div``, ``muldiv``,
+  ``add``, ``sub``, ``total``, ``min``, ``max``, ``where``, comparisons, ``both``,
+  ``either``, ``not_``, ``fiscal_year``); never Python arithmetic, ``if`` on a value, or
+  ``min``/``max`` builtins on values: under :class:`Int64` a value is a whole column.
+  Python loops over a fixed structure (the years of a term) are fine.
+- Constants are the law module's named figures (``Decimal`` money or fractions,
+  ``Fraction``, ``datetime.date``, ``int`` counts): never retype a figure. A ``Decimal``
+  in a money position is money; in ``share`` or compared with a fraction it is a
+  fraction. Integer 0 is zero in any position.
+- Give ``label`` (and ``cite``, the subsection) to each operation whose figure an
+  accountant should see as a step; unlabelled operations show inside the arithmetic of
+  the labelled one that uses them.
+- Input checking (``InputError``) stays outside the rule, in the law function that parses
+  the arguments; a rule may compute a condition (e.g. "within the bounds") that the law
+  function turns into an error and the runner into a mask.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import math
+from collections.abc import Callable, Iterable, Sequence
+from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
+from typing import Any, NamedTuple, TypeAlias
+
+from nj_incentives.law.common import Step, fmt_money, fmt_number, fmt_pct
+
+__all__ = [
+    "EXACT",
+    "ZERO",
+    "Exact",
+    "Explain",
+    "Int64",
+    "Ratio",
+    "Rules",
+    "Term",
+    "V",
+    "civil_from_days",
+    "days_from_civil",
+    "days_in_month",
+    "explain",
+    "mul_frac",
+    "muldiv_floor",
+]
+
+#: A value in a rule: Decimal / Fraction / int / bool / date (exact), a :class:`Term`
+#: (explaining), or an int64 / bool numpy array or :class:`Ratio` (Int64).
+V: TypeAlias = Any
+
+_CENT = Decimal("0.01")
+_EPOCH = dt.date(1970, 1, 1)
+
+
+class Ratio(NamedTuple):
+    """A fraction column for :class:`Int64`: ``num / den`` (``num`` an int64 array or int)."""
+
+    num: Any
+    den: int
+
+
+# =========================================================================== the operations
+
+
+class Rules:
+    """The operations a rule is written in (see the module docstring).
+
+    ``label``: the step's text (the operation becomes an explanation step);
+    ``cite``: its citation. Both are ignored except by :class:`Explain`.
+    """
+
+    def run(self, rule: Callable[..., Any], *args: Any) -> Any:
+        """``rule(self, *args)``."""
+        return rule(self, *args)
+
+    # money
+    def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
+        """``a`` x fraction ``p``, rounded down to the cent."""
+        raise NotImplementedError
+
+    def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        """Money ``a`` x a whole count ``n`` (exact)."""
+        raise NotImplementedError
+
+    def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        """Money ``a`` / a count ``n`` >= 1, rounded down to the cent."""
+        raise NotImplementedError
+
+    def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        """Money ``a`` x ``n`` / ``d`` (counts or money, ``d`` > 0), rounded down to the cent."""
+        raise NotImplementedError
+
+    def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        raise NotImplementedError
+
+    def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        raise NotImplementedError
+
+    def total(self, xs: Iterable[V], label: str = "", cite: str = "") -> V:
+        """The sum of ``xs`` (0 for none)."""
+        items = list(xs)
+        if not items:
+            return self.add(0, 0, label=label, cite=cite)
+        if len(items) == 1:
+            return self.add(items[0], 0, label=label, cite=cite)
+        return self.add(*items, label=label, cite=cite)
+
+    def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        raise NotImplementedError
+
+    def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        raise NotImplementedError
+
+    def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
+        """``a`` where ``cond`` holds, else ``b``."""
+        raise NotImplementedError
+
+    # comparisons (money, counts, fractions, dates) and logic
+    def ge(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._compare(">=", a, b, label, cite)
+
+    def gt(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._compare(">", a, b, label, cite)
+
+    def le(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._compare("<=", a, b, label, cite)
+
+    def lt(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._compare("<", a, b, label, cite)
+
+    def eq(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._compare("==", a, b, label, cite)
+
+    def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
+        raise NotImplementedError
+
+    def both(self, *conds: V, label: str = "", cite: str = "") -> V:
+        """All of ``conds`` hold."""
+        raise NotImplementedError
+
+    def either(self, *conds: V, label: str = "", cite: str = "") -> V:
+        """Any of ``conds`` holds."""
+        raise NotImplementedError
+
+    def not_(self, cond: V, label: str = "", cite: str = "") -> V:
+        raise NotImplementedError
+
+    def subtotal(self, x: V) -> V:
+        """``x`` unchanged; in later arithmetic an explanation shows its figure, not how it
+        was summed (a running total)."""
+        return x
+
+    # dates
+    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+        """The number of the fiscal year containing ``day``, a year that begins on the 1st of
+        ``start_month`` and is numbered by the calendar year in which it ends."""
+        raise NotImplementedError
+
+
+_OPS: dict[str, Callable[[Any, Any], Any]] = {
+    ">=": lambda a, b: a >= b,
+    ">": lambda a, b: a > b,
+    "<=": lambda a, b: a <= b,
+    "<": lambda a, b: a < b,
+    "==": lambda a, b: a == b,
+}
+
+
+def _cents_down(amount: Decimal) -> Decimal:
+    return amount.quantize(_CENT, rounding=ROUND_DOWN)
+
+
+def _exact_share(a: Decimal, p: Decimal | Fraction | int) -> tuple[Decimal, Decimal | Fraction]:
+    """(``cents_down(a x p)``, the exact product)."""
+    if isinstance(p, Fraction):
+        exact = Fraction(a) * p
+        cents = math.floor(exact * 100)
+        return (Decimal(cents) / 100).quantize(_CENT), exact
+    product = a * p
+    return _cents_down(product), product
+
+
+def _money(value: Any) -> Any:
+    """Money as ``Decimal`` (a whole number given as ``int`` converted; others unchanged)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Decimal(value).quantize(_CENT)
+    return value
+
+
+# =========================================================================== exact
+
+
+class Exact(Rules):
+    """Exact arithmetic on one case: the amounts path (records nothing)."""
+
+    def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
+        return _exact_share(_money(a), p)[0]
+
+    def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        return _money(a) * n
+
+    def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        return _exact_share(_money(a), Fraction(1, n))[0]
+
+    def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        return _exact_share(_money(a), Fraction(n) / Fraction(d))[0]
+
+    def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        result = xs[0]
+        for x in xs[1:]:
+            result = result + x
+        return _money(result)
+
+    def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return _money(a - b)
+
+    def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return _money(b if b < a else a)
+
+    def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return _money(b if b > a else a)
+
+    def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a if cond else b
+
+    def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
+        return bool(_OPS[op](a, b))
+
+    def both(self, *conds: V, label: str = "", cite: str = "") -> V:
+        return all(conds)
+
+    def either(self, *conds: V, label: str = "", cite: str = "") -> V:
+        return any(conds)
+
+    def not_(self, cond: V, label: str = "", cite: str = "") -> V:
+        return not cond
+
+    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+        return day.year + 1 if day.month >= start_month else day.year
+
+
+#: Zero dollars, for a running total's start.
+ZERO = Decimal("0.00")
+
+#: The exact evaluator (stateless: one is enough).
+EXACT = Exact()
+
+
+# =========================================================================== explaining
+
+
+class Term:
+    """A value under :class:`Explain`: the figure, its arithmetic, and the steps behind it."""
+
+    __slots__ = ("atomic", "deps", "seq", "step", "text", "value")
+
+    def __init__(
+        self,
+        value: Any,
+        text: str,
+        atomic: bool,
+        deps: frozenset[Term],
+        step: Step | None = None,
+        seq: int = 0,
+    ) -> None:
+        self.value = value
+        #: how the value is shown inside a larger expression
+        self.text = text
+        #: True when ``text`` needs no parentheses inside a product or difference
+        self.atomic = atomic
+        #: the labelled terms this value depends on (itself included when labelled)
+        self.deps = deps
+        self.step = step
+        self.seq = seq
+
+
+_NONE: frozenset[Term] = frozenset()
+
+
+def _show(value: Any, kind: str) -> str:
+    """A leaf figure as an accountant reads it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if kind == "fraction":
+        if isinstance(value, Fraction) and value.numerator == 1:
+            return f"1/{value.denominator}"
+        return fmt_pct(value)
+    if kind == "count":
+        return f"{value:,}" if isinstance(value, int) else fmt_number(value)
+    if isinstance(value, int) and value == 0:
+        return "0"
+    if isinstance(value, (Decimal, int)):
+        return fmt_money(value)
+    return str(value)
+
+
+def _rounded(exact: Decimal | Fraction, result: Decimal) -> str:
+    """``"= 1,000.00"``, or ``"= 999.9975, rounded down to 999.99"`` when truncation bites."""
+    if exact == result:
+        return f"= {fmt_money(result)}"
+    if isinstance(exact, Fraction):
+        shown = Decimal(math.floor(exact * 10**4)) / 10**4
+        inexact = shown != exact
+    else:
+        shown = exact.quantize(Decimal("0.0001"), rounding=ROUND_DOWN)
+        inexact = shown != exact
+    return f"= {shown:,f}{'...' if inexact else ''}, rounded down to {fmt_money(result)}"
+
+
+_WORDS = {">=": "on or after", ">": "after", "<=": "on or before", "<": "before", "==": "is"}
+
+
+class Explain(Rules):
+    """Exact arithmetic that explains itself: values are :class:`Term`; each labelled
+    operation is a step. Use :func:`explain` to run a rule and collect its steps."""
+
+    def __init__(self) -> None:
+        self._seq = itertools.count(1)
+
+    # ---------------------------------------------------------------- plumbing
+    def _term(self, x: Any, kind: str = "money") -> Term:
+        if isinstance(x, Term):
+            return x
+        return Term(x, _show(x, kind), True, _NONE)
+
+    def _make(
+        self,
+        value: Any,
+        text: str,
+        args: Sequence[Term],
+        label: str,
+        cite: str,
+        rounding: str | None = None,
+        atomic: bool = False,
+    ) -> Term:
+        deps = frozenset().union(*(a.deps for a in args))
+        if not label:
+            return Term(value, text, atomic, deps)
+        shown = rounding if rounding is not None else f"= {_show(value, 'money')}"
+        if isinstance(value, bool):
+            shown = f": {_show(value, 'bool')}"
+            arithmetic = f"{text}{shown}"
+        else:
+            arithmetic = text if text == _show(value, "money") else f"{text} {shown}"
+        step = Step(label=label, value=value, arithmetic=arithmetic, citation=cite)
+        term = Term(value, _show(value, "money"), True, deps, step, next(self._seq))
+        term.deps = deps | {term}
+        return term
+
+    @staticmethod
+    def _paren(t: Term) -> str:
+        return t.text if t.atomic else f"({t.text})"
+
+    def _money_text(self, t: Term) -> str:
+        """A money operand: a product that was rounded down shows its rounding."""
+        return t.text
+
+    # ---------------------------------------------------------------- money
+    def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
+        ta, tp = self._term(a), self._term(p, "fraction")
+        result, exact = _exact_share(_money(ta.value), tp.value)
+        fraction = tp.value
+        if isinstance(fraction, Fraction) and fraction.numerator == 1 and tp.step is None:
+            text = f"{self._paren(ta)} / {fraction.denominator}"
+        else:
+            text = f"{self._paren(ta)} x {self._paren(tp)}"
+        rounding = _rounded(exact, result)
+        if not label and fraction == 0 and tp.step is None:  # a basis not used
+            return Term(result, "0", True, ta.deps | tp.deps)
+        if not label and exact != result:
+            return self._make(result, f"({text} {rounding})", (ta, tp), label, cite, atomic=True)
+        return self._make(result, text, (ta, tp), label, cite, rounding)
+
+    def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        ta, tn = self._term(a), self._term(n, "count")
+        value = _money(ta.value) * tn.value
+        return self._make(value, f"{self._paren(ta)} x {self._paren(tn)}", (ta, tn), label, cite)
+
+    def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        ta, tn = self._term(a), self._term(n, "count")
+        result, exact = _exact_share(_money(ta.value), Fraction(1, tn.value))
+        text = f"{self._paren(ta)} / {self._paren(tn)}"
+        rounding = _rounded(exact, result)
+        if not label and exact != result:
+            return self._make(result, f"({text} {rounding})", (ta, tn), label, cite, atomic=True)
+        return self._make(result, text, (ta, tn), label, cite, rounding)
+
+    def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        ta, tn, td = self._term(a), self._term(n, "count"), self._term(d, "count")
+        ratio = Fraction(tn.value) / Fraction(td.value)
+        result, exact = _exact_share(_money(ta.value), ratio)
+        text = f"{self._paren(ta)} x {self._paren(tn)} / {self._paren(td)}"
+        rounding = _rounded(exact, result)
+        if not label and exact != result:
+            text = f"({text} {rounding})"
+            return self._make(result, text, (ta, tn, td), label, cite, atomic=True)
+        return self._make(result, text, (ta, tn, td), label, cite, rounding)
+
+    def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        terms = [self._term(x) for x in xs]
+        value = EXACT.add(*(t.value for t in terms))
+        shown = [t for t in terms if not (t.step is None and t.text == "0")] or terms[:1]
+        text = " + ".join(t.text for t in shown)
+        return self._make(value, text, terms, label, cite, atomic=len(shown) == 1)
+
+    def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        ta, tb = self._term(a), self._term(b)
+        value = EXACT.sub(ta.value, tb.value)
+        return self._make(value, f"{ta.text} - {self._paren(tb)}", (ta, tb), label, cite)
+
+    def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        ta, tb = self._term(a), self._term(b)
+        value = EXACT.min(ta.value, tb.value)
+        text = f"min({ta.text}, {tb.text})"
+        return self._make(value, text, (ta, tb), label, cite, atomic=True)
+
+    def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        ta, tb = self._term(a), self._term(b)
+        value = EXACT.max(ta.value, tb.value)
+        text = f"max({ta.text}, {tb.text})"
+        return self._make(value, text, (ta, tb), label, cite, atomic=True)
+
+    def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
+        tc = self._term(cond, "bool")
+        chosen = self._term(a if tc.value else b)
+        if label and chosen.step is not None:
+            text = chosen.step.arithmetic
+            step = Step(label=label, value=chosen.value, arithmetic=text, citation=cite)
+            term = Term(chosen.value, chosen.text, True, tc.deps | chosen.deps, step)
+            term.seq = next(self._seq)
+            term.deps = term.deps | {term}
+            return term
+        if not label:
+            deps = tc.deps | chosen.deps
+            return Term(chosen.value, chosen.text, chosen.atomic, deps, chosen.step, chosen.seq)
+        return self._make(chosen.value, chosen.text, (tc, chosen), label, cite, atomic=True)
+
+    def subtotal(self, x: V) -> V:
+        t = self._term(x)
+        return Term(t.value, _show(t.value, "money"), True, t.deps, t.step, t.seq)
+
+    # ---------------------------------------------------------------- conditions
+    def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
+        kind = "date" if isinstance(a, dt.date) or isinstance(b, dt.date) else "money"
+        ta, tb = self._term(a, kind), self._term(b, kind)
+        if isinstance(ta.value, (Decimal, Fraction)) and not isinstance(tb.value, int):
+            fraction = isinstance(tb.value, Fraction) or (
+                isinstance(tb.value, Decimal) and tb.value < 1 and ta.value <= 1
+            )
+            if fraction and tb.step is None:
+                tb = Term(tb.value, _show(tb.value, "fraction"), True, tb.deps)
+                ta = Term(ta.value, _show(ta.value, "fraction"), True, ta.deps, ta.step, ta.seq)
+        value = bool(_OPS[op](ta.value, tb.value))
+        word = _WORDS[op] if kind == "date" else op
+        return self._make(value, f"{ta.text} {word} {tb.text}", (ta, tb), label, cite)
+
+    def both(self, *conds: V, label: str = "", cite: str = "") -> V:
+        terms = [self._term(c, "bool") for c in conds]
+        value = all(t.value for t in terms)
+        return self._make(value, " and ".join(t.text for t in terms), terms, label, cite)
+
+    def either(self, *conds: V, label: str = "", cite: str = "") -> V:
+        terms = [self._term(c, "bool") for c in conds]
+        value = any(t.value for t in terms)
+        return self._make(value, " or ".join(t.text for t in terms), terms, label, cite)
+
+    def not_(self, cond: V, label: str = "", cite: str = "") -> V:
+        t = self._term(cond, "bool")
+        return self._make(not t.value, f"not ({t.text})", (t,), label, cite)
+
+    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+        t = self._term(day, "date")
+        year = EXACT.fiscal_year(t.value, start_month)
+        start = dt.date(year - 1, start_month, 1) if start_month > 1 else dt.date(year, 1, 1)
+        end = dt.date(year, start_month, 1) - dt.timedelta(days=1)
+        text = f"{t.text} is in the fiscal year {start} to {end}"
+        term = self._make(year, text, (t,), label, cite, rounding=f": {year}")
+        if term.step is not None:
+            term.text = str(year)
+        return term
+
+
+def explain(
+    rule: Callable[..., Any], *args: Any, pick: Callable[[Any], Any] | None = None
+) -> tuple[Any, tuple[Step, ...]]:
+    """Run ``rule`` with :class:`Explain`: (its results as plain values, the steps they
+    depend on, in the order computed). ``pick``: the part of the results to explain
+    (default: all of them)."""
+    evaluator = Explain()
+    result = rule(evaluator, *args)
+    found: set[Term] = set()
+    if pick is not None:
+        plain_all = _plain(result, set())
+        _plain(pick(result), found)
+        steps = tuple(t.step for t in sorted(found, key=lambda t: t.seq) if t.step is not None)
+        return plain_all, steps
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Term):
+            found.update(value.deps)
+            return value.value
+        if isinstance(value, tuple):
+            return tuple(plain(v) for v in value)
+        if isinstance(value, list):
+            return [plain(v) for v in value]
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items()}
+        return value
+
+    values = plain(result)
+    steps = tuple(t.step for t in sorted(found, key=lambda t: t.seq) if t.step is not None)
+    return values, steps
+
+
+def _plain(value: Any, found: set[Term]) -> Any:
+    """``value`` with every :class:`Term` replaced by its figure; their steps into ``found``."""
+    if isinstance(value, Term):
+        found.update(value.deps)
+        return value.value
+    if isinstance(value, tuple):
+        return tuple(_plain(v, found) for v in value)
+    if isinstance(value, list):
+        return [_plain(v, found) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v, found) for k, v in value.items()}
+    return value
+
+
+# =========================================================================== int64 arrays
+
+
+def mul_frac(a: Any, num: Any, den: int) -> Any:
+    """``floor(a x num / den)`` exactly, for ``a >= 0``, ``0 <= num`` and ``den x num < 2^63``.
+
+    Where ``max(a) x max(num)`` fits in int64, directly; otherwise, with
+    ``a = q x den + r``: ``q x num + floor(r x num / den)``; ``r x num < den x num``.
+    """
+    import numpy as np
+
+    a = np.asarray(a)
+    if not a.size:
+        return a.copy()
+    if int(a.max()) * int(np.max(num)) < 2**63:  # the product fits: one division
+        return (a * num) // den
+    q, r = np.divmod(a, den)
+    return q * num + (r * num) // den
+
+
+def muldiv_floor(a: Any, b: Any, c: Any) -> Any:
+    """``floor(a x b / c)`` exactly, for ``a, b >= 0``, ``c > 0``, a result below 2^53 and
+    ``c < 2^61``, even where ``a x b`` exceeds int64.
+
+    A float64 estimate is within one of the result (relative error < 2^-50); the exact
+    remainder ``a x b - q x c`` is small, so computing it modulo 2^64 (uint64
+    arithmetic, which wraps by definition) gives its true value; one step fixes ``q``.
+    """
+    import numpy as np
+
+    a = np.asarray(a)
+    if a.size == 0:
+        return a.copy()
+    b, c = np.broadcast_to(b, a.shape), np.broadcast_to(c, a.shape)
+    i64 = np.dtype(np.int64)
+    if int(a.max()) * int(b.max()) < 2**63:
+        return (a * b) // c
+    estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
+    q = estimate.astype(i64)
+    au, bu, cu = a.astype(np.uint64), b.astype(np.uint64), c.astype(np.uint64)
+    for _ in range(4):
+        remainder = (au * bu - q.astype(np.uint64) * cu).view(i64)
+        low = remainder < 0
+        high = remainder >= c
+        if not (low.any() or high.any()):
+            return q
+        q = q - low + high
+    raise AssertionError("muldiv_floor did not converge")  # pragma: no cover
+
+
+# Days since 1970-01-01 <-> (year, month, day) in integer arithmetic (H. Hinnant's
+# "chrono-compatible low-level date algorithms"): numpy's datetime64 unit casts cost
+# about 70 ns a value; these cost a few.
+
+
+def civil_from_days(days: Any) -> tuple[Any, Any, Any]:
+    """(year, month 1-12, day 1-31) of each day number."""
+    import numpy as np
+
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = np.where(mp < 10, mp + 3, mp - 9)
+    year = yoe + era * 400 + (month <= 2)
+    return year, month, day
+
+
+def days_from_civil(year: Any, month: Any, day: Any) -> Any:
+    """Day number of each (year, month, day); the day must exist."""
+    import numpy as np
+
+    y = year - (month <= 2)
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * np.where(month > 2, month - 3, month + 9) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def days_in_month(year: Any, month: Any) -> Any:
+    import numpy as np
+
+    leap = ((year % 4 == 0) & (year % 100 != 0)) | (year % 400 == 0)
+    return np.asarray(_MONTH_DAYS, np.int64)[month] + ((month == 2) & leap)
+
+
+def _scaled(value: Decimal | Fraction | int, den: int) -> int:
+    """A fraction constant as a numerator over ``den``, exactly."""
+    scaled = Fraction(value) * den
+    if scaled.denominator != 1:
+        raise ValueError(f"{value} is not a whole number of 1/{den}")
+    return int(scaled)
+
+
+class Int64(Rules):
+    """Many cases at once: int64 cents, :class:`Ratio` fractions, day numbers.
+
+    Each operation is one or a few numpy operations over whole columns; the results are
+    exact to the cent (every rounding is a floor of a non-negative rational done in
+    integers, :func:`mul_frac`, :func:`muldiv_floor`). The caller keeps every value within
+    the bounds that keep sums and products inside int64 (the runner's limits).
+    """
+
+    def __init__(self) -> None:
+        import numpy
+
+        self.np = numpy
+
+    # ---------------------------------------------------------------- operands
+    def _m(self, x: Any) -> Any:
+        """A money (or count, or date) operand: arrays as they are, constants converted."""
+        if isinstance(x, Ratio):
+            raise TypeError("a fraction where money is expected")
+        if isinstance(x, dt.date):
+            return (x - _EPOCH).days
+        if isinstance(x, (Decimal, Fraction)):
+            cents = Fraction(x) * 100
+            if cents.denominator != 1:
+                raise ValueError(f"{x} is not a whole number of cents")
+            return int(cents)
+        return x
+
+    @staticmethod
+    def _ratio(p: Any) -> tuple[Any, int]:
+        if isinstance(p, Ratio):
+            return p.num, p.den
+        fraction = Fraction(p)
+        return fraction.numerator, fraction.denominator
+
+    # ---------------------------------------------------------------- money
+    def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
+        num, den = self._ratio(p)
+        return mul_frac(self._m(a), num, den)
+
+    def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        return self._m(a) * n
+
+    def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        return self._m(a) // self.np.maximum(n, 1)
+
+    def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        return muldiv_floor(self._m(a), self._m(n), self.np.maximum(self._m(d), 1))
+
+    def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        result = self._m(xs[0])
+        for x in xs[1:]:
+            result = result + self._m(x)
+        return result
+
+    def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._m(a) - self._m(b)
+
+    def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self.np.minimum(self._m(a), self._m(b))
+
+    def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self.np.maximum(self._m(a), self._m(b))
+
+    def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            den = a.den if isinstance(a, Ratio) else b.den
+            num_a = a.num if isinstance(a, Ratio) else _scaled(a, den)
+            num_b = b.num if isinstance(b, Ratio) else _scaled(b, den)
+            if isinstance(a, Ratio) and isinstance(b, Ratio) and a.den != b.den:
+                raise ValueError("where over fractions of different denominators")
+            return Ratio(self.np.where(cond, num_a, num_b), den)
+        return self.np.where(cond, self._m(a), self._m(b))
+
+    # ---------------------------------------------------------------- conditions
+    def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            den = a.den if isinstance(a, Ratio) else b.den
+            left = a.num if isinstance(a, Ratio) else _scaled(a, den)
+            right = b.num if isinstance(b, Ratio) else _scaled(b, den)
+            if isinstance(a, Ratio) and isinstance(b, Ratio) and a.den != b.den:
+                raise ValueError("comparison of fractions of different denominators")
+            return _OPS[op](left, right)
+        return _OPS[op](self._m(a), self._m(b))
+
+    def both(self, *conds: V, label: str = "", cite: str = "") -> V:
+        result = conds[0]
+        for cond in conds[1:]:
+            result = result & cond
+        return result
+
+    def either(self, *conds: V, label: str = "", cite: str = "") -> V:
+        result = conds[0]
+        for cond in conds[1:]:
+            result = result | cond
+        return result
+
+    def not_(self, cond: V, label: str = "", cite: str = "") -> V:
+        return ~cond
+
+    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+        year, month, _ = civil_from_days(self._m(day))
+        return year + (month >= start_month) if start_month > 1 else year
