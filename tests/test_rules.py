@@ -129,5 +129,6 @@ def test_results_are_explained_only_when_their_steps_are_read() -> None:
 
     schedule = beip.GrantSchedule(term=1, rows=(), total=D(0), cap_applies=False, steps=explainer)
     assert calls == []
-    assert schedule.steps == () and schedule.steps == ()
+    assert schedule.steps == ()
+    assert schedule.steps == ()  # read twice, explained once
     assert calls == [1]
