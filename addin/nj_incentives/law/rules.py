@@ -53,9 +53,12 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
-from typing import Any, NamedTuple, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from nj_incentives.law.common import Step, fmt_money, fmt_number, fmt_pct
+
+if TYPE_CHECKING:  # numpy is imported at run time only by the int64 evaluator
+    from numpy import ndarray
 
 __all__ = [
     "EXACT",
@@ -562,7 +565,7 @@ def _plain(value: Any, found: set[Term]) -> Any:
 # =========================================================================== int64 arrays
 
 
-def mul_frac(a: Any, num: Any, den: int) -> Any:
+def mul_frac(a: Any, num: Any, den: int) -> ndarray:
     """``floor(a x num / den)`` exactly, for ``a >= 0``, ``0 <= num`` and ``den x num < 2^63``.
 
     Where ``max(a) x max(num)`` fits in int64, directly; otherwise, with
@@ -572,14 +575,14 @@ def mul_frac(a: Any, num: Any, den: int) -> Any:
 
     a = np.asarray(a)
     if not a.size:
-        return a.copy()
+        return np.asarray(a.copy())
     if int(a.max()) * int(np.max(num)) < 2**63:  # the product fits: one division
-        return (a * num) // den
+        return np.asarray((a * num) // den)
     q, r = np.divmod(a, den)
-    return q * num + (r * num) // den
+    return np.asarray(q * num + (r * num) // den)
 
 
-def muldiv_floor(a: Any, b: Any, c: Any) -> Any:
+def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     """``floor(a x b / c)`` exactly, for ``a, b >= 0``, ``c > 0``, a result below 2^53 and
     ``c < 2^61``, even where ``a x b`` exceeds int64.
 
@@ -591,11 +594,11 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> Any:
 
     a = np.asarray(a)
     if a.size == 0:
-        return a.copy()
+        return np.asarray(a.copy())
     b, c = np.broadcast_to(b, a.shape), np.broadcast_to(c, a.shape)
     i64 = np.dtype(np.int64)
     if int(a.max()) * int(b.max()) < 2**63:
-        return (a * b) // c
+        return np.asarray((a * b) // c)
     estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
     q = estimate.astype(i64)
     au, bu, cu = a.astype(np.uint64), b.astype(np.uint64), c.astype(np.uint64)
@@ -604,7 +607,7 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> Any:
         low = remainder < 0
         high = remainder >= c
         if not (low.any() or high.any()):
-            return q
+            return np.asarray(q)
         q = q - low + high
     raise AssertionError("muldiv_floor did not converge")  # pragma: no cover
 
@@ -614,7 +617,7 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> Any:
 # about 70 ns a value; these cost a few.
 
 
-def civil_from_days(days: Any) -> tuple[Any, Any, Any]:
+def civil_from_days(days: Any) -> tuple[ndarray, ndarray, ndarray]:
     """(year, month 1-12, day 1-31) of each day number."""
     import numpy as np
 
@@ -630,7 +633,7 @@ def civil_from_days(days: Any) -> tuple[Any, Any, Any]:
     return year, month, day
 
 
-def days_from_civil(year: Any, month: Any, day: Any) -> Any:
+def days_from_civil(year: Any, month: Any, day: Any) -> ndarray:
     """Day number of each (year, month, day); the day must exist."""
     import numpy as np
 
@@ -639,17 +642,17 @@ def days_from_civil(year: Any, month: Any, day: Any) -> Any:
     yoe = y - era * 400
     doy = (153 * np.where(month > 2, month - 3, month + 9) + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
+    return np.asarray(era * 146097 + doe - 719468)
 
 
 _MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
-def days_in_month(year: Any, month: Any) -> Any:
+def days_in_month(year: Any, month: Any) -> ndarray:
     import numpy as np
 
     leap = ((year % 4 == 0) & (year % 100 != 0)) | (year % 400 == 0)
-    return np.asarray(_MONTH_DAYS, np.int64)[month] + ((month == 2) & leap)
+    return np.asarray(np.asarray(_MONTH_DAYS, np.int64)[month] + ((month == 2) & leap))
 
 
 def _scaled(value: Decimal | Fraction | int, den: int) -> int:
