@@ -265,3 +265,28 @@ def test_names_that_read_as_cells_are_refused(tmp_path: Path) -> None:
 if __name__ == "__main__":
     COMMITTED.parent.mkdir(parents=True, exist_ok=True)
     print(build_demo(COMMITTED))
+
+
+def test_a_repeated_header_is_the_sheet_s_only_table_below_the_band(tmp_path: Path) -> None:
+    """Excel repeats one set of rows per sheet: a table whose header repeats on every
+    printed page must open its own sheet; its header and units rows join the print titles."""
+    with TemplateBuilder(
+        tmp_path / "roster.xlsx", title="Roster", template_id="roster", input_sheets=["Roster"]
+    ) as builder:
+        roster = builder.input_sheets["Roster"]
+        roster.title("Roster")
+        columns = [Column("Hours", Kind.NUMBER, "hours", minimum=0, maximum=744)]
+        roster.input_table(["Row 1", "Row 2"], columns, repeat_header=True)
+        with pytest.raises(ValueError, match="the sheet's only one"):
+            roster.input_table(["Row 1"], columns, repeat_header=True)
+        builder.inputs.title("Inputs")
+        builder.inputs.section("Other inputs")
+        with pytest.raises(ValueError, match="right below the engagement band"):
+            builder.inputs.input_table(["Row 1"], columns, repeat_header=True)
+    book = openpyxl.load_workbook(tmp_path / "roster.xlsx")
+    assert book.sheetnames[:3] == ["About", "Inputs", "Roster"]
+    # rows 1-3 (title, subtitle, band), a blank row, the header and the units row
+    assert book["Roster"].print_title_rows == "$1:$6"
+    assert book["Inputs"].print_title_rows == "$1:$3"
+    with pytest.raises(ValueError, match="cannot be an input sheet"):
+        TemplateBuilder(tmp_path / "x.xlsx", title="x", template_id="x", input_sheets=["Checks"])

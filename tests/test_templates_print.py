@@ -30,6 +30,7 @@ from nj_incentives import __version__
 from nj_incentives.workbooks import page
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 from nj_incentives.workbooks.builder import CONFIG
+from nj_incentives.workbooks.ertc_credit import MAX_EMPLOYEES, ROSTER_SHEETS
 from tooling import need
 
 WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
@@ -57,7 +58,11 @@ PAGES: dict[str, dict[str, int]] = {
     },
     "ertc-form-313": {
         "About": 3,
-        "Inputs": 13,  # the roster: 3 tables of 250 rows
+        "Inputs": 3,
+        # the roster (Form 313 Part II), 250 rows a sheet, its header on every page
+        ROSTER_SHEETS["base"]: 6,
+        ROSTER_SHEETS["year1"]: 4,
+        ROSTER_SHEETS["year2"]: 4,
         "Calculations": 2,
         "Outputs": 1,
         "Checks": 1,
@@ -111,7 +116,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
 
 
 def _sheet(page_text: str) -> str:
-    found = re.search(r"Sheet: (\S+)", page_text)
+    found = re.search(r"Sheet: (\S+(?: \S+)*)", page_text)
     assert found, f"a page without its footer:\n{page_text[:400]}"
     return found.group(1)
 
@@ -163,6 +168,16 @@ def _sections(path: Path) -> list[tuple[str, str, str, int]]:
     return found
 
 
+def _heads(line: str, heading: str) -> bool:
+    """``line`` starts with the printed section heading (its first 40 characters), and a
+    short heading ends there (or before a wide gap to a value beside it): not the start
+    of a label such as "The taxpayer receives ..."."""
+    line, heading = line.strip(), _squash(heading).strip()
+    if len(heading) > 40:
+        return _squash(line).startswith(heading[:40])
+    return re.match(re.escape(heading) + r"(?:\s{2,}|$)", line) is not None
+
+
 def _squash(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
@@ -175,8 +190,11 @@ def test_no_section_that_fits_a_page_is_cut(pdfs: dict[str, list[str]], path: Pa
     for sheet, heading, last_label, rows in _sections(path):
         if rows > 30:  # longer than a page: it runs on, under the repeated titles
             continue
-        start = _squash(heading)[:40]
-        where = [n for n, text in enumerate(pages) if sheets[n] == sheet and start in text]
+        where = [
+            n
+            for n, text in enumerate(pdfs[path.stem])
+            if sheets[n] == sheet and any(_heads(line, heading) for line in text.splitlines())
+        ]
         assert where, f"{sheet}: section {heading!r} is not printed"
         ending = _squash(last_label)[:16]
         assert ending in pages[where[0]], (
@@ -196,3 +214,40 @@ def test_the_print_scale_is_readable() -> None:
             assert scale is None or int(scale) >= 50, (path.name, ws.title, scale)
             assert ws.print_area, (path.name, ws.title)
             assert ws.page_setup.paperSize in (None, page.PAPER, str(page.PAPER))
+
+
+_PERIOD = {"base": "Base", "year1": "Year one", "year2": "Year two"}
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in WORKBOOKS if _template(p) == "ertc-form-313"], ids=lambda p: p.stem
+)
+def test_continuation_pages_repeat_the_roster_header(
+    pdfs: dict[str, list[str]], path: Path
+) -> None:
+    """Each page of the 250-row roster shows its column headers and units above its rows
+    (Excel's print titles: the sheet's title rows, the band and the table's header)."""
+    book = openpyxl.load_workbook(path)
+    pages = pdfs[path.stem]
+    for key, sheet in ROSTER_SHEETS.items():
+        ws = book[sheet]
+        header = next(
+            row
+            for row in range(1, 12)
+            if ws.cell(row, 1).value == "Row"  # the table's header, label column
+        )
+        assert ws.print_title_rows == f"$1:${header + 1}", (sheet, ws.print_title_rows)
+        own = [text for text in pages if _sheet(text) == sheet]
+        assert len(own) > 1, f"{sheet}: the roster should run over several pages"
+        rows_seen: set[int] = set()
+        for number, text in enumerate(own, 1):
+            rows = [int(n) for n in re.findall(r"^\s*Employee (\d+)\b", text, re.M)]
+            assert rows, f"{sheet} page {number}: no roster rows"
+            rows_seen.update(rows)
+            # above the rows: the headers of the label column, the names and the months
+            # (wrapped: "Base" over "month 12"), and the units row
+            top = text[: text.index(f"Employee {rows[0]}")]
+            for heading in ("Row", "Employee", _PERIOD[key].split()[0], "month 1", "month 12"):
+                assert heading in top, f"{sheet} page {number}: no {heading!r} above the rows"
+            assert "hours" in top, f"{sheet} page {number}: no units above the rows"
+        assert rows_seen == set(range(1, MAX_EMPLOYEES + 1)), sheet

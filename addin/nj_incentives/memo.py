@@ -276,6 +276,17 @@ def _shown(recalc: Recalculation, formats: Mapping[tuple[str, str], str], sheet:
     return show
 
 
+def input_sheets(recalc: Recalculation) -> list[str]:
+    """Inputs and the input sheets after it (a template's sheets before Calculations,
+    such as the Form 313 roster's), in order."""
+    sheets = list(recalc.sheets)
+    if "Inputs" not in sheets:
+        return ["Inputs"]
+    first = sheets.index("Inputs")
+    end = sheets.index("Calculations") if "Calculations" in sheets[first:] else first + 1
+    return sheets[first:end]
+
+
 def inputs_blocks(
     recalc: Recalculation, formats: Mapping[tuple[str, str], str], sheet: str = "Inputs"
 ) -> list[Block]:
@@ -1176,6 +1187,9 @@ def _workbook(
         )
     blocks.append(Heading(3, "Inputs"))
     blocks.extend(inputs_blocks(recalc, formats))
+    for sheet in input_sheets(recalc)[1:]:  # inputs continued on sheets of their own
+        blocks.append(Heading(4, sheet))
+        blocks.extend(inputs_blocks(recalc, formats, sheet))
     outputs = labelled_values(recalc, formats)
     if outputs:
         blocks.append(Heading(3, "Outputs"))

@@ -448,6 +448,9 @@ class SheetWriter:
         self._heading = False
         #: None: portrait or landscape, whichever prints larger
         self.landscape: bool | None = None
+        #: the last row of a table header repeated with the print titles (see
+        #: :meth:`input_table`'s ``repeat_header``); None: the title rows only
+        self.repeat_through: int | None = None
 
     # -- text
     def title(self, text: str, subtitle: str = "") -> None:
@@ -485,6 +488,11 @@ class SheetWriter:
         if not self._heading:
             self.blocks.append(self.row)
         self._heading = False
+
+    def narrow_labels(self, label: float, unit: float) -> None:
+        """Narrower label and unit columns (a sheet holding one table with short row
+        labels and its units in a row of their own)."""
+        self.widths[self.LABEL], self.widths[self.UNIT] = label, unit
 
     def width(self, col: int, width: float) -> None:
         self.widths[col] = max(self.widths.get(col, 0), width)
@@ -538,19 +546,45 @@ class SheetWriter:
         values: Mapping[str, Sequence[object]] | None = None,
         *,
         label_header: str = "",
-        offset: int = 0,
+        leading: Sequence[tuple[Column, Sequence[str]]] = (),
+        repeat_header: bool = False,
     ) -> dict[str, Ref]:
         """A table of inputs: a header row, a units row, one row per label; each column
         validated and named (``Column.name``). Returns the data range of each column by
-        header. ``offset``: columns left free between the units and the first input
-        column (for the caller to fill)."""
+        header. ``leading``: formula columns (one formula per row, locked) written
+        before the input columns, e.g. a name shown again from another sheet.
+
+        ``repeat_header``: the table runs over several printed pages and its header and
+        units rows repeat under the print titles on every page. Excel repeats one set of
+        rows per sheet, so the table must be the sheet's only one and start right below
+        the engagement band (a sheet of its own, after its :meth:`title`)."""
         values = values or {}
+        if repeat_header:
+            if self.repeat_through is not None or self.row > BAND_ROW + 2 or self.blocks:
+                raise ValueError(
+                    f"{self.name}: a table whose header repeats on every page must be the "
+                    f"sheet's only one, right below the engagement band (row {BAND_ROW + 3}), "
+                    f"not at row {self.row + 1}"
+                )
+            self.repeat_through = self.row + 1  # the header and the units rows
         self._block()
-        self._table_header(label_header, columns, offset=offset)
+        offset = len(leading)
+        self._table_header(label_header, [column for column, _ in leading] + list(columns))
         first = self.row
         for i, row_label in enumerate(row_labels):
             self.ws.write_string(first + i, self.LABEL, row_label)
         found: dict[str, Ref] = {}
+        for j, (column, formulas) in enumerate(leading):
+            col = self.VALUE + j
+            for i, text in enumerate(formulas[: len(row_labels)]):
+                self.ws.write_formula(
+                    first + i, col, _formula(text), self.builder.style("calc", column.kind)
+                )
+            self.width(col, column.width)
+            ref = Ref(self.name, first, col, first + len(row_labels) - 1, col)
+            if column.name:
+                self.builder.define_name(column.name, ref)
+            found[column.header] = ref
         for j, column in enumerate(columns):
             col = self.VALUE + offset + j
             ref = Ref(self.name, first, col, first + len(row_labels) - 1, col)
@@ -886,7 +920,7 @@ class SheetWriter:
             widths=self.widths,
             heights=heights,
             blocks=self.blocks,
-            repeat_rows=(0, BAND_ROW),
+            repeat_rows=(0, self.repeat_through or BAND_ROW),
             landscape=self.landscape,
         )
 
@@ -1029,7 +1063,10 @@ class TemplateBuilder:
         description: str = "",
         function_namespace: str = "",
         engagement: Mapping[str, object] | None = None,
+        input_sheets: Sequence[str] = (),
     ) -> None:
+        """``input_sheets``: sheets of inputs of their own, after Inputs (a table too
+        long for one page, whose header repeats on every printed page)."""
         self.path = Path(path)
         #: the engagement fields' values (keys as in :data:`ENGAGEMENT_FIELDS`); blank if none
         self.engagement = dict(engagement or {})
@@ -1081,6 +1118,14 @@ class TemplateBuilder:
         self.checks: list[_Check] = []
         self.about_sheet = self.workbook.add_worksheet(ABOUT)
         self.inputs = SheetWriter(self, self.workbook.add_worksheet(INPUTS))
+        reserved = {ABOUT, INPUTS, CALCULATIONS, OUTPUTS, CHECKS, CONFIG}
+        for title in input_sheets:
+            if title in reserved or len(title) > 31 or any(ch in title for ch in "[]:*?/\\'"):
+                raise ValueError(f"{title!r} cannot be an input sheet's name")
+        #: the input sheets after Inputs, by name
+        self.input_sheets: dict[str, SheetWriter] = {
+            title: SheetWriter(self, self.workbook.add_worksheet(title)) for title in input_sheets
+        }
         self.calculations = SheetWriter(self, self.workbook.add_worksheet(CALCULATIONS))
         self.outputs = SheetWriter(self, self.workbook.add_worksheet(OUTPUTS))
         self.checks_sheet = self.workbook.add_worksheet(CHECKS)
@@ -1237,6 +1282,7 @@ class TemplateBuilder:
         sheets = [
             (ABOUT, "this page"),
             (INPUTS, "every assumption: type only in the yellow cells (blue figures)"),
+            *((title, "more inputs: type only in the yellow cells") for title in self.input_sheets),
             (CALCULATIONS, "formulas only, using the NJ_* functions"),
             (OUTPUTS, "the results and the chart"),
             (CHECKS, "each check TRUE/FALSE; the master check must be TRUE"),
@@ -1430,7 +1476,7 @@ class TemplateBuilder:
         if self._closed:
             return self.path
         self._write_about()
-        for writer in (self.inputs, self.calculations, self.outputs):
+        for writer in (self.inputs, *self.input_sheets.values(), self.calculations, self.outputs):
             writer.finish()
         self._write_checks()
         self._write_config()

@@ -37,7 +37,15 @@ from nj_incentives.workbooks.builder import (
     nth_cell,
 )
 
-__all__ = ["EXAMPLE", "MAX_EMPLOYEES", "MAX_PERIODS", "PERIODS", "TEMPLATE_ID", "build"]
+__all__ = [
+    "EXAMPLE",
+    "MAX_EMPLOYEES",
+    "MAX_PERIODS",
+    "PERIODS",
+    "ROSTER_SHEETS",
+    "TEMPLATE_ID",
+    "build",
+]
 
 TEMPLATE_ID = "ertc-form-313"
 #: Rows of the employee roster (Form 313 Part II); the sheet states the limit.
@@ -53,6 +61,13 @@ PERIODS = (
     ("year2", "Credit year two", "Year2"),
 )
 _SHORT = {"base": "Base", "year1": "Year one", "year2": "Year two"}
+#: The roster's sheets (Form 313 Part II), one per period: 250 rows print on several
+#: pages, and a sheet repeats one table's header on each (Excel's print titles).
+ROSTER_SHEETS = {
+    "base": "Part II base year",
+    "year1": "Part II year one",
+    "year2": "Part II year two",
+}
 
 SCHEDULE_COLUMNS = [
     Column("Period end", Kind.DATE, "date", width=12),
@@ -156,6 +171,7 @@ def build(
         template_id=TEMPLATE_ID,
         function_namespace=function_namespace,
         engagement=values.get("engagement"),
+        input_sheets=list(ROSTER_SHEETS.values()),
     ) as b:
         b.about(
             "The Economic Recovery Tax Credit for new full-time positions at a location in a "
@@ -167,9 +183,16 @@ def build(
             sheet_notes=[
                 (
                     "Inputs",
-                    "Part I screening, the taxpayer, Part II employee roster, Part III periods: "
-                    "type only in the yellow cells",
+                    "Part I screening, the taxpayer, Part III periods: type only in the "
+                    "yellow cells",
                 ),
+                (
+                    ROSTER_SHEETS["base"],
+                    "Part II, the employee roster: names, the two flags and the base year's "
+                    "monthly hours",
+                ),
+                (ROSTER_SHEETS["year1"], "Part II: the same employees' hours in credit year one"),
+                (ROSTER_SHEETS["year2"], "Part II: the same employees' hours in credit year two"),
                 (
                     "Calculations",
                     "eligibility, credit years, average positions per period, new positions "
@@ -376,6 +399,16 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         "all_months: any month of 86 2/3 hours or more (e.).",
     )
     i.skip()
+    i.section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)")
+    i.note(
+        f"The roster is on the sheets {', '.join(ROSTER_SHEETS.values())}: one sheet per "
+        f"period, {MAX_EMPLOYEES} employees each (rows Employee 1 to Employee {MAX_EMPLOYEES}); "
+        "leave the rows after the last employee blank. An employee keeps the same row on all "
+        "three sheets: the name and flags on the first, with the base year's hours. Month 1 is "
+        "the first month of each period (the dates are on Calculations). A blank month in a "
+        "used row is 0 hours (not yet employed, or gone); a wholly blank row is no employee."
+    )
+    i.skip()
     i.section("Part III: privilege periods, in order (Form 313 Part III; N.J.S.A. 52:27BBB-55b.)")
     i.note(
         "One row per privilege period from the one in which credit year one ends (earlier "
@@ -424,35 +457,45 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         label_header="Period",
     )
 
-    i.skip()
-    i.section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)")
-    i.note(
-        f"The roster holds {MAX_EMPLOYEES} employees (rows Employee 1 to Employee "
-        f"{MAX_EMPLOYEES}); leave the rows after the last employee blank. An employee keeps "
-        "the same row in all three tables: the name and flags in the first, the hours of the "
-        "base year, credit year one and credit year two below. Month 1 is the first month of "
-        "each period (the dates are on Calculations). A blank month in a used row is 0 hours "
-        "(not yet employed, or gone); a wholly blank row is no employee."
-    )
     employees = list(values.get("employees", ()))
     rows = [f"Employee {n}" for n in range(1, MAX_EMPLOYEES + 1)]
-    for number, (key, label, name) in enumerate(PERIODS):
+    names: Ref | None = None
+    for key, label, name in PERIODS:
+        sheet = b.input_sheets[ROSTER_SHEETS[key]]
+        sheet.title(
+            f"Part II: {label.lower()}",
+            f"Form 313 Part II, hours per month; {MAX_EMPLOYEES} rows, the same employee in the "
+            "same row on all three sheets.",
+        )
+        sheet.narrow_labels(14, 2)
+        # a long narrow table prints more rows a page upright (unless too small to read)
+        sheet.landscape = None if key == "base" else False
         hours_values: dict[str, list[object]] = {
             f"{_SHORT[key]} month {m + 1}": [e[key][m] for e in employees] for m in range(MONTHS)
         }
-        if number == 0:
-            i.section(f"Part II: the employees, and their hours in the {label.lower()}")
-            columns = _roster_columns() + _month_columns(key)
+        if names is None:
             hours_values |= {
                 "Employee": [e["name"] for e in employees],
                 "Temporary or seasonal": [e["temporary"] for e in employees],
                 "Owner or owner's relative": [e["excluded"] for e in employees],
             }
-            tables = i.input_table(rows, columns, hours_values, label_header="Row")
+            tables = sheet.input_table(
+                rows,
+                _roster_columns() + _month_columns(key),
+                hours_values,
+                label_header="Row",
+                repeat_header=True,
+            )
+            names = tables["Employee"]
         else:
-            i.section(f"Part II: hours in {label.lower()} (same rows as above)")
-            tables = i.input_table(
-                rows, _month_columns(key), hours_values, label_header="Row", offset=3
+            shown = [f'IF({cell.a}="","",{cell.a})' for cell in names.cells()]
+            tables = sheet.input_table(
+                rows,
+                _month_columns(key),
+                hours_values,
+                label_header="Row",
+                leading=[(Column("Employee", Kind.TEXT, "name", width=22), shown)],
+                repeat_header=True,
             )
         first = tables[f"{_SHORT[key]} month 1"]
         hours = Ref(first.sheet, first.row, first.col, first.bottom, first.col + MONTHS - 1)
