@@ -14,7 +14,7 @@ import pytest
 import nj_incentives.excel  # noqa: F401  (xlwings imported as usual)
 from nj_incentives import LAW_CURRENT_TO, memo
 from nj_incentives.recalc import Recalculation, recalculate
-from tooling import need
+from tooling import need, need_module
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "workbooks" / "examples"
 NAMES = (
@@ -71,6 +71,84 @@ def test_the_pdf_is_paginated_with_the_engagement_and_page_x_of_y(pdf: Path) -> 
         assert f"Page {number} of {count}" in page
         assert "Acme Widgets, Inc. - NJ-123456789/000 - FY 2024" in page
         assert "Preparer J. Preparer; Reviewer R. Reviewer" in page
+
+
+def several(recalcs: list[Recalculation]) -> list[Recalculation]:
+    """The grant and the Form 313 examples, each for another client, period and people."""
+    engagements = [
+        ("Alpha Corp.", "11-1111111", "FY 2023", "P. Alpha", "R. Alpha"),
+        ("Beta LLC", "22-2222222", "FY 2024", "P. Beta", "R. Beta"),
+    ]
+    found = []
+    for recalc, (client, entity, period, preparer, reviewer) in zip(
+        (recalcs[0], recalcs[2]), engagements, strict=True
+    ):
+        names = dict(recalc.names)
+        names.update(
+            EngagementClient=client,
+            EngagementEntityId=entity,
+            EngagementPeriod=period,
+            EngagementPreparer=preparer,
+            EngagementReviewer=reviewer,
+        )
+        found.append(dataclasses.replace(recalc, names=names))
+    return found
+
+
+def check_every_page(text: list[str], form_313_from: str) -> None:
+    """Each page: "Page x of y", a client, a period, a preparer and a reviewer; the
+    summary and the interpretations name both engagements, each workbook's pages its own."""
+    count = len(text)
+    section = "summary"
+    for number, page in enumerate(text, 1):
+        flat = " ".join(page.split())
+        assert f"Page {number} of {count}" in flat, number
+        if "1. beip-grant-schedule-example.xlsx" in flat:
+            section = "alpha"
+        if form_313_from in flat:
+            section = "beta"
+        if "Interpretations applied" in flat and "Applied by:" in flat:
+            section = "both"
+        if section in ("summary", "both"):
+            assert "Alpha Corp.; Beta LLC - 11-1111111; 22-2222222 - FY 2023; FY 2024" in flat
+            assert "Preparer P. Alpha, P. Beta; Reviewer R. Alpha, R. Beta" in flat, number
+        elif section == "alpha":
+            assert "Alpha Corp. - 11-1111111 - FY 2023" in flat, number
+            assert "Preparer P. Alpha; Reviewer R. Alpha" in flat, number
+            assert "Beta" not in flat, number
+        else:
+            assert "Beta LLC - 22-2222222 - FY 2024" in flat, number
+            assert "Preparer P. Beta; Reviewer R. Beta" in flat, number
+            assert "Alpha" not in flat, number
+    assert section == "both"
+
+
+def test_with_several_engagements_every_pdf_page_names_its_own(
+    recalcs: list[Recalculation], tmp_path: Path
+) -> None:
+    # before: "several engagements" in the header and no preparer or reviewer in the footer
+    target = memo.write_memo(tmp_path / "several.pdf", several(recalcs))
+    text = pages(target)
+    assert len(text) >= 4
+    check_every_page(text, "2. ertc-form-313-example.xlsx")
+
+
+def test_the_html_memo_prints_the_engagement_and_page_numbers_on_every_page(
+    recalcs: list[Recalculation], tmp_path: Path
+) -> None:
+    # the HTML's print CSS (@page margin boxes, one named page per engagement) rendered by
+    # a CSS paged-media engine, WeasyPrint, then read back page by page
+    need_module("weasyprint", "prints the HTML memo's @page rules to PDF")
+    import weasyprint
+
+    source = memo.write_memo(tmp_path / "several.html", several(recalcs))
+    weasyprint.HTML(filename=str(source)).write_pdf(tmp_path / "printed.pdf")
+    text = pages(tmp_path / "printed.pdf")
+    assert len(text) >= 4
+    check_every_page(text, "2. ertc-form-313-example.xlsx")
+    # the wide Form 313 hours table is printed whole (shown in parts of at most 16 columns)
+    printed = "\n".join(text)
+    assert printed.count("(hours)") >= 36
 
 
 def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) -> None:

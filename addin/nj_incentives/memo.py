@@ -28,9 +28,12 @@ One document (the blocks below), three formats: Markdown and HTML from the Jinja
 templates in ``nj_incentives/memo_templates``, and a paginated PDF drawn from the same
 blocks with fpdf2 (pure Python: a plain ``pip install`` on Windows, macOS and Linux; see
 docs/install.md): US Letter, the engagement and the title on every page, "Page x of y",
-the version, date, preparer and reviewer in the footer, table headers repeated on each
-page. A table wider than :data:`MAX_COLUMNS` (the 40-column hours of Form 313 Part II) is
-shown in parts that repeat its label columns: wrapped, never cut.
+the version, date, preparer and reviewer in the footer (each workbook's pages its own;
+the summary and the interpretations every workbook's), table headers repeated on each
+page; the HTML's print CSS does the same with ``@page`` margin boxes, one named page per
+engagement (:meth:`Memo.sections`). A table wider than :data:`MAX_COLUMNS` (the
+40-column hours of Form 313 Part II) is shown in parts that repeat its label columns:
+wrapped, never cut.
 
 Everything taken from a workbook is escaped: in HTML by ``html.escape``, in Markdown by
 entity-escaping ``& < >`` and backslash-escaping the characters Markdown would act on, so
@@ -91,8 +94,10 @@ __all__ = [
 class Heading:
     level: int
     text: str
-    #: the engagement this section is about (the PDF's running header from here on)
+    #: the engagement this section is about (the running header from here on)
     running: str | None = None
+    #: the footer's left part from here on: version, date, preparer and reviewer
+    footer: str | None = None
     kind: ClassVar[str] = "heading"
 
 
@@ -188,6 +193,29 @@ class Memo:
 
     def add(self, *blocks: Block) -> None:
         self.blocks.extend(blocks)
+
+    def sections(self) -> list[Section]:
+        """The blocks in print sections: a new one at each heading that names its
+        engagement (the HTML's named pages: their own running header and footer)."""
+        found = [Section("memo", self.running, self.footer, [])]
+        for block in self.blocks:
+            if isinstance(block, Heading) and block.running is not None:
+                name = f"engagement{len(found)}"
+                found.append(Section(name, block.running, block.footer or self.footer, []))
+                if found[-2].blocks and isinstance(found[-2].blocks[-1], PageBreak):
+                    found[-2].blocks.pop()  # a new section starts a new page anyway
+            found[-1].blocks.append(block)
+        return [section for section in found if section.blocks]
+
+
+@dataclass
+class Section:
+    """Blocks printed under one running header and footer."""
+
+    name: str
+    running: str
+    footer: str
+    blocks: list[Block]
 
 
 # =========================================================================== cell values
@@ -960,6 +988,26 @@ def _running(fields: Mapping[str, str]) -> str:
     return " - ".join(p for p in parts if p) or "(no engagement fields filled in)"
 
 
+def _distinct(engagements: Sequence[Mapping[str, str]], key: str) -> list[str]:
+    return list(dict.fromkeys(e.get(key, "") for e in engagements if e.get(key, "")))
+
+
+def _combined(engagements: Sequence[Mapping[str, str]]) -> str:
+    """Several workbooks' engagements on one line: each field's distinct values, in the
+    workbooks' order ("Client - entity - period A; period B")."""
+    parts = ["; ".join(_distinct(engagements, k)) for k in ("Client", "Entity id", "Tax period(s)")]
+    return " - ".join(p for p in parts if p) or "(no engagement fields filled in)"
+
+
+def _people(engagements: Sequence[Mapping[str, str]]) -> str:
+    """Who prepared and who reviews: "Preparer A; Reviewer B" ("(blank)" when not filled
+    in; several workbooks' distinct names joined)."""
+    return "; ".join(
+        f"{label} {', '.join(_distinct(engagements, label)) or '(blank)'}"
+        for label in ("Preparer", "Reviewer")
+    )
+
+
 #: The most columns a table shows at once; a wider one is shown in parts (never cut).
 MAX_COLUMNS = 16
 _NUMERIC = re.compile(r"^[-+$(]*[\d,.]+%?\)?$")
@@ -1036,12 +1084,9 @@ def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None =
     engagements = [engagement(r) for r in recalcs]
     labels = [label for _name, label in ENGAGEMENT_FIELDS]
     distinct = {tuple(e.get(k, "") for k in labels) for e in engagements}
-    memo.running = _running(engagements[0]) if len(distinct) == 1 else "several engagements"
-    people = engagements[0] if len(distinct) == 1 and engagements else {}
-    signed = [f"{k} {people[k]}" for k in ("Preparer", "Reviewer") if people.get(k)]
-    memo.footer = f"nj-incentives {__version__}; {moment.date().isoformat()}" + (
-        "; " + "; ".join(signed) if signed else ""
-    )
+    stamp = f"nj-incentives {__version__}; {moment.date().isoformat()}"
+    memo.running = _running(engagements[0]) if len(distinct) == 1 else _combined(engagements)
+    memo.footer = f"{stamp}; {_people(engagements)}"
     memo.add(
         Heading(2, "Summary"),
         Paragraph(
@@ -1092,8 +1137,12 @@ def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None =
     for number, (recalc, fact, fields) in enumerate(
         zip(recalcs, all_facts, engagements, strict=True), 1
     ):
-        memo.add(PageBreak(), *_workbook(number, recalc, fact, fields, used))
-    memo.add(PageBreak(), *_interpretations(used))
+        memo.add(PageBreak(), *_workbook(number, recalc, fact, fields, used, stamp))
+    interpretations = _interpretations(used)
+    opening = interpretations[0]
+    if isinstance(opening, Heading):  # the memo's engagement again, not the last workbook's
+        interpretations[0] = Heading(opening.level, opening.text, memo.running, memo.footer)
+    memo.add(PageBreak(), *interpretations)
     memo.blocks = [
         part
         for block in memo.blocks
@@ -1141,9 +1190,13 @@ def _workbook(
     fact: WorkbookFacts,
     fields: Mapping[str, str],
     used: dict[str, list[str]],
+    stamp: str = "",
 ) -> list[Block]:
     formats = number_formats(recalc)
-    blocks: list[Block] = [Heading(2, f"{number}. {fact.name}", running=_running(fields))]
+    footer = f"{stamp}; {_people([fields])}" if stamp else _people([fields])
+    blocks: list[Block] = [
+        Heading(2, f"{number}. {fact.name}", running=_running(fields), footer=footer)
+    ]
     filled = [f"{k}: {v}" for k, v in fields.items() if v]
     blocks.append(
         Table(
@@ -1519,7 +1572,8 @@ def to_markdown(memo: Memo) -> str:
 
 
 def to_html(memo: Memo) -> str:
-    text: str = _environment("html").get_template("memo.html.j2").render(memo=memo)
+    template = _environment("html").get_template("memo.html.j2")
+    text: str = template.render(memo=memo, sections=memo.sections())
     return text.strip() + "\n"
 
 
@@ -1593,30 +1647,47 @@ def to_pdf(memo: Memo) -> bytes:
     from fpdf.fonts import FontFace
 
     class Document(FPDF):
-        running = memo.running
+        #: what the header and footer of this page show, and of the pages from the next
+        #: one on (a section's heading sets ``coming``; the header of a new page takes it,
+        #: after the footer of the page before was drawn with the old one)
+        running, foot = memo.running, memo.footer
+        coming: tuple[str, str] | None = None
 
         def header(self) -> None:
+            if self.coming is not None:
+                self.running, self.foot = self.coming
+                self.coming = None
             self.set_font("Helvetica", "", 7.5)
             self.set_text_color(90, 90, 90)
-            self.cell(0, 4, _latin1(self.running), align="L")
-            self.set_x(self.l_margin)
-            self.cell(0, 4, _latin1(memo.title), align="R", new_x="LMARGIN", new_y="NEXT")
+            title = _latin1(memo.title)
+            room = self.epw - self.get_string_width(title) - 6
+            top = self.get_y()
+            self.multi_cell(room, 3.6, _latin1(self.running), align="L", new_x="LMARGIN",
+                            new_y="NEXT")  # fmt: skip
+            below = self.get_y()
+            self.set_xy(self.l_margin, top)
+            self.cell(0, 3.6, title, align="R", new_x="LMARGIN", new_y="NEXT")
+            self.set_y(max(below, self.get_y()))
             self.set_draw_color(31, 56, 100)
             self.line(self.l_margin, self.get_y() + 0.5, self.w - self.r_margin, self.get_y() + 0.5)
             self.ln(4)
             self.set_text_color(26, 26, 26)
 
         def footer(self) -> None:
-            self.set_y(-12)
             self.set_font("Helvetica", "", 7.5)
             self.set_text_color(90, 90, 90)
-            self.cell(0, 4, _latin1(memo.footer), align="L")
-            self.set_x(self.l_margin)
-            self.cell(0, 4, f"Page {self.page_no()} of {{nb}}", align="R")
+            number = f"Page {self.page_no()} of {{nb}}"
+            room = self.epw - self.get_string_width(f"Page {self.page_no()} of 999") - 6
+            text = _latin1(self.foot)
+            lines = 1 if self.get_string_width(text) <= room else 2
+            self.set_y(-8 - 3.6 * lines)
+            self.multi_cell(room, 3.6, text, align="L", new_x="LMARGIN", new_y="TOP")
+            self.set_xy(self.l_margin, -8 - 3.6 * lines)
+            self.cell(0, 3.6, number, align="R")
 
     pdf = Document(orientation="portrait", unit="mm", format="letter")
     pdf.set_margins(14, 14, 14)
-    pdf.set_auto_page_break(auto=True, margin=16)
+    pdf.set_auto_page_break(auto=True, margin=20)
     pdf.set_title(_latin1(memo.title))
     pdf.set_creator(f"nj-incentives {__version__}")
     pdf.alias_nb_pages()
@@ -1632,14 +1703,15 @@ def to_pdf(memo: Memo) -> bytes:
         if isinstance(block, PageBreak):
             following = memo.blocks[index + 1] if index + 1 < len(memo.blocks) else None
             if isinstance(following, Heading) and following.running is not None:
-                pdf.running = following.running  # the new page's header names it
+                # the new page's header and footer name it
+                pdf.coming = (following.running, following.footer or memo.footer)
             if not fresh:
                 pdf.add_page()
                 fresh = True
             continue
         if isinstance(block, Heading):
-            if block.running is not None:
-                pdf.running = block.running
+            if block.running is not None and pdf.coming is None:
+                pdf.coming = (block.running, block.footer or memo.footer)  # from the next page
             if pdf.get_y() > pdf.h - 45:  # keep a heading with what follows it
                 pdf.add_page()
             pdf.ln(2 if block.level > 2 else 1)
@@ -1654,6 +1726,9 @@ def to_pdf(memo: Memo) -> bytes:
                 pdf.line(pdf.l_margin, y, pdf.w - pdf.r_margin, y)
             pdf.ln(1)
         elif isinstance(block, Paragraph):
+            following = memo.blocks[index + 1] if index + 1 < len(memo.blocks) else None
+            if block.strong and isinstance(following, Table) and pdf.get_y() > pdf.h - 45:
+                pdf.add_page()  # a table's title stays with the table
             pdf.set_font("Helvetica", "B" if block.strong else "", 8.5)
             pdf.multi_cell(0, 4.2, _latin1(block.text), new_x="LMARGIN", new_y="NEXT")
             pdf.ln(1.2)
