@@ -25,6 +25,7 @@ import xlwings as xw
 import xlwings.server
 
 from nj_incentives import excel, reference
+from nj_incentives.vba import vba_declarations, vba_identifier_problem, vba_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -190,7 +191,7 @@ def test_classic_wrappers_declare_every_function_with_legal_names(
     udfs, module = classic
     assert module.RUNTIME == "classic"
     vba = _vba(udfs, module)
-    declared = excel.vba_declarations(vba)
+    declared = vba_declarations(vba)
     assert set(declared) == set(excel.CATALOG)
     for name, parameters in declared.items():
         entry = excel.CATALOG[name]
@@ -199,7 +200,7 @@ def test_classic_wrappers_declare_every_function_with_legal_names(
             expected.append(f"ParamArray {entry.vararg.name}()")
         assert parameters == expected
         assert f'XLPy.CallUDF("nj_incentives.excel", "{name}"' in vba
-    assert excel.vba_problems(vba) == []
+    assert vba_problems(vba) == []
     assert "Application.Volatile" not in vba
 
 
@@ -246,7 +247,7 @@ def test_the_vba_checker_catches_a_parameter_named_end(
     bad.BAD_PERIOD = udfs.xlfunc(BAD_PERIOD)  # type: ignore[attr-defined]
     vba = _vba(udfs, bad)
     assert "Function BAD_PERIOD(start, end, Optional date)" in vba
-    problems = excel.vba_problems(vba)
+    problems = vba_problems(vba)
     assert len(problems) == 2
     assert "'end' is a reserved word" in problems[0]
     assert "'date' is a reserved word" in problems[1]
@@ -263,7 +264,7 @@ def test_the_vba_checker_catches_a_parameter_named_end(
     ],
 )
 def test_vba_checker_rules(vba: str, problem: str) -> None:
-    problems = excel.vba_problems(vba)
+    problems = vba_problems(vba)
     assert len(problems) == 1
     assert problem in problems[0]
 
@@ -280,9 +281,9 @@ def test_the_decorator_refuses_an_illegal_name() -> None:
 
 def test_every_argument_name_is_legal_in_vba() -> None:
     for name, entry in excel.CATALOG.items():
-        assert excel.vba_identifier_problem(name) is None
+        assert vba_identifier_problem(name) is None
         for argument in entry.arguments:
-            assert excel.vba_identifier_problem(argument.name) is None, (name, argument)
+            assert vba_identifier_problem(argument.name) is None, (name, argument)
 
 
 # =========================================================================== docs

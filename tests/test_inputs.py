@@ -15,7 +15,7 @@ from decimal import Decimal
 import pandas as pd
 import pytest
 
-from nj_incentives import excel
+from nj_incentives import cells, excel
 from nj_incentives.law import cbt, ertc
 from nj_incentives.law.inputs import (
     CITE_BOUNDS,
@@ -192,7 +192,7 @@ def test_credit_refund_of_1e400_is_not_inf() -> None:
 
 def test_a_non_finite_result_is_never_a_cell_value() -> None:
     entry = dataclasses.replace(excel.CATALOG["NJ_BEIP_GRANT"], show=lambda _: [[float("inf")]])
-    with pytest.raises(excel.NonFiniteResult):
+    with pytest.raises(cells.NonFiniteResult):
         entry.cells(1000, 0.2)
 
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives import excel
+from nj_incentives import cells, excel
 from nj_incentives.law import beip, cbt, ertc
 from nj_incentives.law.common import InputError
 from nj_incentives.scenarios.runner import run_scenarios
@@ -64,7 +64,7 @@ def test_a_june_filer_puts_each_installment_on_the_next_june_return() -> None:
     assert CALL["NJ_BEIP_CONVERSION_INSTALLMENT"](2012, 1250000, dt.date(2018, 6, 30)) == 62500
     table = CALL["NJ_BEIP_CONVERSION_SCHEDULE"](2012, 1250000, None, None, None, 6)
     assert table[0] == ["Tax year", "Share", "Installment", "Period end"]
-    assert table[1][3] == excel.serial_from_date(dt.date(2018, 6, 30))
+    assert table[1][3] == cells.serial_from_date(dt.date(2018, 6, 30))
     # a calendar-year filer's table keeps its three columns
     assert len(CALL["NJ_BEIP_CONVERSION_SCHEDULE"](2012, 1250000)[0]) == 3
 
@@ -109,7 +109,7 @@ def test_period_end_for_is_the_inverse_of_tax_year(year: int, month: int, number
     end = cbt.period_end_for(year, month, numbering)
     assert end.month == month
     assert cbt.tax_year(end, numbering).year == year
-    assert CALL["NJ_TAX_PERIOD_END"](year, month, numbering) == excel.serial_from_date(end)
+    assert CALL["NJ_TAX_PERIOD_END"](year, month, numbering) == cells.serial_from_date(end)
 
 
 # =========================================================================== 2. transfer
@@ -549,7 +549,7 @@ def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
     minimums = [row[0] for row in result.value("MinimumTaxes")[:count]]
     periods = [
         ertc.PrivilegePeriod(
-            end=excel.date_from_serial(end), liability=liability, other_credits=other, minimum_tax=m
+            end=cells.date_from_serial(end), liability=liability, other_credits=other, minimum_tax=m
         )
         for end, (_e, _r, liability, other), m in zip(
             ends, values["periods"], minimums, strict=True

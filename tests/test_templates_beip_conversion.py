@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from nj_incentives import excel
+from nj_incentives import cells
 from nj_incentives.law import beip
 from nj_incentives.memo import checks
 from nj_incentives.recalc import recalculate
@@ -213,9 +213,9 @@ def test_the_filer_year_end_shows_each_return(tmp_path: Path) -> None:
     june = filled(tmp_path, year_end_month=6)
     ends = [row[0] for row in june.value("ReturnPeriodEnds")]
     # tax year 2017 (the first of e.(1)): the period ending 2018-06-30; 2022: 2023-06-30
-    assert ends[0] == excel.serial_from_date(dt.date(2018, 6, 30))
-    assert ends[TAX_YEARS.index(2022)] == excel.serial_from_date(dt.date(2023, 6, 30))
-    assert june.value("Period2022End") == excel.serial_from_date(dt.date(2023, 6, 30))
+    assert ends[0] == cells.serial_from_date(dt.date(2018, 6, 30))
+    assert ends[TAX_YEARS.index(2022)] == cells.serial_from_date(dt.date(2023, 6, 30))
+    assert june.value("Period2022End") == cells.serial_from_date(dt.date(2023, 6, 30))
     assert june.value("MasterCheck") is True
 
 

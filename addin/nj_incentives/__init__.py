@@ -9,17 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from nj_incentives.version import LAW_CURRENT_TO, __version__
+
 __all__ = ["LAW_CURRENT_TO", "__version__"]
-
-__version__ = "0.1.0"
-
-#: The amendments the implemented statute texts include (see docs/interpretations.md).
-LAW_CURRENT_TO = (
-    "N.J.S.A. 34:1B-129 as amended through P.L.2022, c.134 (P.L.2024, c.40 not modelled); "
-    "N.J.S.A. 52:27BBB-55 as amended through P.L.2003, c.194; "
-    "CBT minimum tax, N.J.S.A. 54:10A-5(e), for periods beginning in 2012 and after"
-)
-
 
 #: The script the Office.js runtimes list beside the functions (see nj_incentives.lite).
 _SCRIPTS = ("nj_reenter_formulas",)

@@ -41,8 +41,8 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option, needs_extra
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 if TYPE_CHECKING:
     from nj_incentives.recalc import Recalculation

@@ -27,7 +27,7 @@ from typing import Any
 
 import click
 
-from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 __all__ = [
     "EXIT_CODES",

@@ -34,9 +34,10 @@ from xml.etree import ElementTree
 
 import click
 
-from nj_incentives import __version__, setup_steps
+from nj_incentives import setup_steps
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
 from nj_incentives.spelling import tokens
+from nj_incentives.version import __version__
 
 __all__ = ["Check", "check_machine", "check_workbook", "command", "run"]
 

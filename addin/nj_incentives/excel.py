@@ -6,21 +6,9 @@ Each function only converts cells to the core's inputs and the core's result bac
 cells; every rule of law lives in :mod:`nj_incentives.law`. The core is imported on the
 first call, not at import: importing this module costs little more than ``import xlwings``.
 
-Cell conventions (the same in every runtime):
-
-- A blank optional argument takes the core's default; a blank required argument is an
-  error, never a zero.
-- Percentages are fractions (a 50% cell holds 0.5); a whole number such as 50 is refused
-  with the hint "did you mean 50%?".
-- Dates are Excel date serial numbers (45292 is 2024-01-01); date/datetime objects and
-  ISO text ("2024-01-01") are accepted too.
-- Booleans: TRUE/FALSE, 1/0, Yes/No. Text arguments are case-insensitive.
-- "One per year" arguments take a row or a column; trailing blank cells are ignored.
-- An error cell (#N/A ...) or the error text of a failed NJ_ function is refused as an
-  input, never read as a blank.
-- Money is returned as a number (the float of the exact ``Decimal``); tables spill as one
-  array with a header row; dates in tables are ``date`` objects, which xlwings writes as
-  date cells. Functions are deterministic and not volatile.
+The cell conventions (blanks, ranges, serial dates, error cells, how results become
+cells) are those of :mod:`nj_incentives.cells`. Functions are deterministic and not
+volatile.
 
 Beyond issue 4's catalog (names and argument order fixed), some functions take further
 optional arguments at the end (e.g. ``NJ_BEIP_TRANSFER_CHECK``'s discount_rate and
@@ -28,8 +16,8 @@ years, ``NJ_ERTC_SCHEDULE``'s fractional and tax_type), and three functions are 
 ``NJ_ERTC_CREDIT_YEARS``, ``NJ_ERTC_ELIGIBILITY_CHECK`` and ``NJ_EXPLAIN`` (the steps
 behind any function's result, with their citations).
 
-Errors (:func:`error_message`): a bad input never yields a number and never a traceback.
-The message is short: ``argument = value: rule (citation)``.
+Errors (:func:`nj_incentives.cells.error_message`): a bad input never yields a number and
+never a traceback. The message is short: ``argument = value: rule (citation)``.
 
 - Office.js (xlwings Lite, xlwings Server): the function raises ``xlwings.XlwingsError``
   with the message; the cell shows #VALUE! and the message on hover.
@@ -47,50 +35,57 @@ import datetime as dt
 import functools
 import inspect
 import logging
-import math
-import numbers
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Any, Literal
 
 import xlwings as xw
 
-from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.cells import (
+    Cell,
+    CellResult,
+    MissingPackage,
+    as_date_cell,
+    as_rows,
+    as_scalar,
+    as_table,
+    as_vector,
+    error_message,
+    error_text,
+    finite,
+    formula_text,
+    given,
+    input_error,
+    is_blank,
+    money,
+    number,
+    python_value,
+    refuse_error_cells,
+    serial_to_date,
+    to_cell_values,
+    trim_blanks,
+    verdict,
+)
+from nj_incentives.vba import vba_identifier_problem
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 if TYPE_CHECKING:
-    from nj_incentives.law.common import Explained, InputError
+    from nj_incentives.law.common import Explained
 
 __all__ = [
     "CATALOG",
-    "ERROR_PREFIX",
+    "CATEGORY",
     "FUNCTIONS",
     "RUNTIME",
     "ExcelFunction",
-    "MissingPackage",
-    "date_from_serial",
-    "error_message",
-    "error_text",
     "functions",
-    "serial_from_date",
-    "to_cell_values",
-    "vba_declarations",
-    "vba_identifier_problem",
-    "vba_problems",
 ]
 
 logger = logging.getLogger(__name__)
 
-#: What one argument may hold: a scalar, a range (list of lists, or a flat list), None.
-Cell: TypeAlias = Any
-#: What a function returns to the sheet: a scalar or a list of rows.
-CellResult: TypeAlias = Any
-
 #: The Excel function category shown by the classic add-in's Insert Function dialog.
 CATEGORY = "NJ Incentives"
-#: Starts the text a function returns instead of raising (classic add-in, plain calls).
-ERROR_PREFIX = "#VALUE! "
 
 
 def _runtime() -> Literal["office.js", "classic", "plain"]:
@@ -110,30 +105,6 @@ RUNTIME = _runtime()
 # =========================================================================== errors
 
 
-class MissingPackage(RuntimeError):
-    """A function needs a package this Python lacks; its text is the whole message."""
-
-
-def error_message(exc: BaseException, function: str = "") -> str:
-    """The short message for a failed call: never a traceback.
-
-    An input error from the core reads ``argument = value: rule (citation)``; anything
-    else is unexpected and reads ``NJ_X: unexpected ErrorType: first line``.
-    """
-    from nj_incentives.law.common import InputError
-
-    if isinstance(exc, InputError | MissingPackage):
-        return str(exc)
-    first_line = (str(exc).strip().splitlines() or [""])[0][:200]
-    where = f"{function}: " if function else ""
-    return f"{where}unexpected {type(exc).__name__}: {first_line}".rstrip(": ")
-
-
-def error_text(exc: BaseException, function: str = "") -> str:
-    """The text a cell shows for a failed call outside Office.js: ``#VALUE! message``."""
-    return ERROR_PREFIX + error_message(exc, function)
-
-
 def _failed(function: str, exc: Exception) -> str:
     """Report a failed call the way the runtime can show it (see the module docstring)."""
     from nj_incentives.law.common import InputError
@@ -143,164 +114,6 @@ def _failed(function: str, exc: Exception) -> str:
     if RUNTIME == "office.js":
         raise xw.XlwingsError(error_message(exc, function)) from None
     return error_text(exc, function)
-
-
-def _input_error(argument: str, value: object, rule: str, citation: str) -> InputError:
-    from nj_incentives.law.common import InputError
-
-    return InputError(argument, value, rule, citation)
-
-
-# =========================================================================== cells in
-
-
-def _python(value: Cell) -> Cell:
-    """numpy arrays and scalars (the formulas engine passes them) as plain Python values."""
-    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
-        return value.tolist()
-    return value
-
-
-def _is_blank(value: Cell) -> bool:
-    """An empty cell, an empty text, or a range of nothing but those."""
-    if value is None:
-        return True
-    if isinstance(value, str):
-        return not value.strip()
-    if isinstance(value, (list, tuple)):
-        return all(_is_blank(item) for item in value)
-    return False
-
-
-def _rows(value: Cell) -> list[list[Cell]]:
-    """Any cell shape as a list of rows: a scalar is 1x1, a flat list is one row."""
-    value = _python(value)
-    if not isinstance(value, (list, tuple)):
-        return [[value]]
-    if not value or not isinstance(value[0], (list, tuple)):
-        return [list(value)]
-    return [list(_python(row)) if isinstance(row, (list, tuple)) else [row] for row in value]
-
-
-def _trim(values: list[Cell]) -> list[Cell]:
-    """Without its trailing blank cells."""
-    end = len(values)
-    while end and _is_blank(values[end - 1]):
-        end -= 1
-    return values[:end]
-
-
-#: Excel's error values, as xlwings passes an error cell with ``err_to_str``.
-EXCEL_ERRORS = frozenset(
-    [
-        "#NULL!",
-        "#DIV/0!",
-        "#VALUE!",
-        "#REF!",
-        "#NAME?",
-        "#NUM!",
-        "#N/A",
-        "#GETTING_DATA",
-        "#SPILL!",
-        "#CALC!",
-        "#FIELD!",
-        "#BLOCKED!",
-        "#CONNECT!",
-        "#BUSY!",
-        "#UNKNOWN!",
-        "#PYTHON!",
-    ]
-)
-
-
-def _refuse_error_cells(value: Cell, argument: str, citation: str) -> None:
-    """An error cell, or the error text of a failed NJ_ function, is never an input.
-
-    Without this, an error in an optional argument would arrive as a blank cell and
-    silently take the default.
-    """
-    value = _python(value)
-    if isinstance(value, (list, tuple)):
-        for cell in value:
-            _refuse_error_cells(cell, argument, citation)
-    elif isinstance(value, str):
-        text = value.strip()
-        if text in EXCEL_ERRORS:
-            raise _input_error(argument, text, "the cell holds an error value", citation)
-        if text.startswith(ERROR_PREFIX):
-            rule = f"the cell holds an error ({text.removeprefix(ERROR_PREFIX)})"
-            raise _input_error(argument, "#VALUE!", rule, citation)
-
-
-def _scalar(value: Cell, argument: str, citation: str) -> Cell:
-    """One cell's value (a 1x1 range is its cell); a larger range is an error."""
-    rows = _rows(value)
-    if len(rows) == 1 and len(rows[0]) == 1:
-        return rows[0][0]
-    cells = [cell for row in rows for cell in row]
-    raise _input_error(argument, cells, "must be a single cell, not a range", citation)
-
-
-#: Excel's serial 60 is 1900-02-29, a day that does not exist (kept for Lotus 1-2-3).
-_LEAP_BUG_SERIAL = 60
-_SERIAL_EPOCH = dt.date(1899, 12, 30)  # serial 0, for serials from 61 (1900-03-01) on
-_SERIAL_MAX = 2958465  # 9999-12-31
-
-
-def date_from_serial(serial: float) -> dt.date | None:
-    """An Excel (1900 date system) serial number as a date, any time of day dropped; None
-    when it is no date (outside 1 to 2958465, or 60: Excel's 1900-02-29)."""
-    if not math.isfinite(serial) or not 1 <= serial <= _SERIAL_MAX:
-        return None
-    whole = math.floor(serial)
-    if whole == _LEAP_BUG_SERIAL:
-        return None
-    days = whole if whole > _LEAP_BUG_SERIAL else whole + 1
-    return _SERIAL_EPOCH + dt.timedelta(days=days)
-
-
-def _serial_date(serial: float, argument: str, citation: str) -> dt.date:
-    """A serial number as a date, or the input error saying why it is none."""
-    day = date_from_serial(serial)
-    if day is not None:
-        return day
-    if math.isfinite(serial) and math.floor(serial) == _LEAP_BUG_SERIAL:
-        raise _input_error(argument, serial, "is 1900-02-29, a day that does not exist", citation)
-    rule = "must be a date (an Excel date serial number from 1 to 2958465)"
-    raise _input_error(argument, serial, rule, citation)
-
-
-def _date(value: Cell, argument: str, citation: str) -> Cell:
-    """A date cell: a serial number becomes a date; dates and ISO text pass to the core."""
-    value = _python(value)
-    if _is_blank(value):
-        return None
-    if isinstance(value, bool):
-        raise _input_error(argument, value, "must be a date, not TRUE/FALSE", citation)
-    if isinstance(value, numbers.Real):
-        return _serial_date(float(value), argument, citation)
-    return value
-
-
-def _vector(value: Cell, argument: str, citation: str) -> list[Cell]:
-    """One value per year (or period, or employee): a row or a column, trailing blanks cut."""
-    rows = _rows(value)
-    if len(rows) == 1:
-        values = rows[0]
-    elif all(len(row) == 1 for row in rows):
-        values = [row[0] for row in rows]
-    else:
-        shape = f"{len(rows)} rows x {max(len(row) for row in rows)} columns"
-        rule = f"must be one row or one column (one value each), not {shape}"
-        raise _input_error(argument, None, rule, citation)
-    return [None if _is_blank(cell) else cell for cell in _trim(values)]
-
-
-def _table(value: Cell, argument: str, citation: str) -> list[list[Cell]]:
-    """A table of cells without its trailing blank rows and trailing blank columns."""
-    rows = _trim(_rows(value))
-    width = max((len(_trim(list(row))) for row in rows), default=0)
-    return [[None if _is_blank(cell) else cell for cell in row[:width]] for row in rows]
 
 
 @dataclass(frozen=True)
@@ -317,18 +130,19 @@ class Argument:
     def convert(self, value: Cell, citation: str) -> Cell:
         """The cells as the core's input (a blank argument has been handled already)."""
         if self.kind == "one":
-            return _scalar(value, self.name, citation)
+            return as_scalar(value, self.name, citation)
         if self.kind == "date":
-            return _date(_scalar(value, self.name, citation), self.name, citation)
+            return as_date_cell(as_scalar(value, self.name, citation), self.name, citation)
         if self.kind == "vector":
-            return _vector(value, self.name, citation)
+            return as_vector(value, self.name, citation)
         if self.kind == "dates":
             return [
-                _date(cell, self.name, citation) for cell in _vector(value, self.name, citation)
+                as_date_cell(cell, self.name, citation)
+                for cell in as_vector(value, self.name, citation)
             ]
         if self.kind == "table":
-            return _table(value, self.name, citation)
-        return _python(value)
+            return as_table(value, self.name, citation)
+        return python_value(value)
 
 
 def single(doc: str) -> tuple[str, str]:
@@ -359,141 +173,6 @@ def raw(doc: str) -> tuple[str, str]:
 def grid(doc: str) -> tuple[str, str]:
     """A table of cells (rows x columns)."""
     return "table", doc
-
-
-def _given(**arguments: Cell) -> dict[str, Cell]:
-    """The optional arguments that are not blank (blank ones take the core's default)."""
-    return {name: value for name, value in arguments.items() if value is not None}
-
-
-# =========================================================================== cells out
-
-
-def _money(amount: Decimal) -> float:
-    """A money result for a cell: the float of the exact Decimal."""
-    return float(amount)
-
-
-def _number(value: Decimal | int | None) -> float | int | None:
-    if value is None or isinstance(value, int):
-        return value
-    return float(value)
-
-
-class NonFiniteResult(ArithmeticError):
-    """A result that is not a finite number: a defect, never shown as a number."""
-
-
-def _finite(result: CellResult, function: str) -> CellResult:
-    """``result`` unchanged if every number in it is finite; inf and NaN are never a cell
-    value (nor valid JSON on the Office.js path), so they raise instead."""
-    if isinstance(result, float) and not math.isfinite(result):
-        raise NonFiniteResult(f"{function} computed a value that is not a finite number")
-    if isinstance(result, list):
-        for item in result:
-            _finite(item, function)
-    return result
-
-
-def _verdict(ok: bool, reasons: Sequence[str]) -> str:
-    """ "OK", or every reason, separated by "; "."""
-    return "OK" if ok else "; ".join(reasons)
-
-
-def serial_from_date(day: dt.date | dt.datetime) -> float | int:
-    """A date as Excel's serial number (1900 date system): 2024-01-01 -> 45292; a
-    datetime keeps its time of day as the fraction (2024-01-01 12:00 -> 45292.5)."""
-    if isinstance(day, dt.datetime):
-        midnight = dt.datetime.combine(day.date(), dt.time(), tzinfo=day.tzinfo)
-        whole = serial_from_date(day.date())
-        return whole + (day - midnight) / dt.timedelta(days=1) if day != midnight else whole
-    days = (day - _SERIAL_EPOCH).days
-    return days if days > _LEAP_BUG_SERIAL else days - 1
-
-
-def to_cell_values(result: CellResult) -> CellResult:
-    """A function's result as pure cell values: dates become Excel serial numbers.
-
-    xlwings renders ``date`` objects as dates itself; an engine without xlwings (the
-    headless recalculation) needs the number a date cell holds.
-    """
-    if isinstance(result, dt.date):
-        return serial_from_date(result)
-    if isinstance(result, list):
-        return [to_cell_values(item) for item in result]
-    return result
-
-
-# =========================================================================== VBA names
-
-#: Words a VBA parameter cannot be named (keywords, statements, types), and names the
-#: generated wrapper itself uses (``Array``, ``XLPy``, ``Application`` ...): a parameter
-#: named ``end`` or ``date`` makes the classic add-in's VBA module fail to compile.
-_VBA_RESERVED_WORDS = """
-    AddressOf Alias And Any Append Array As Attribute Base Binary Boolean ByRef Byte ByVal
-    Call Case CBool CByte CCur CDate CDbl CDec CDecl CInt Circle CLng CLngLng CLngPtr Close
-    Compare Const CSng CStr Currency CVar CVErr Date Debug Decimal Declare DefBool DefByte
-    DefCur DefDate DefDbl DefDec DefInt DefLng DefLngLng DefLngPtr DefObj DefSng DefStr
-    DefVar Dim Do DoEvents Double Each Else ElseIf Empty End EndIf Enum Eqv Erase Err Error
-    Event Exit Explicit False Fix For Friend Function Get Global GoSub GoTo If Imp Implements
-    In Input InputB Int Integer Is LBound Len LenB Let Lib Like Line LINEINPUT Lock Long
-    LongLong LongPtr Loop LSet Me Mid MidB Mod Module New Next Not Nothing Null Object On
-    Open Option Optional Or Output ParamArray Preserve Print Private Property PSet Public Put
-    RaiseEvent Random Read ReDim Rem Reset Resume Return RSet Scale Seek Select Set Sgn
-    Shared Single Spc Static Step Stop StrComp String Sub Tab Text Then Time To True Type
-    TypeOf UBound Unlock Until Variant Wend While Width With WithEvents Write Xor
-    Application ActiveWorkbook ThisWorkbook Range XLPy argsArray k failed Caller
-"""
-VBA_RESERVED = frozenset(word.lower() for word in _VBA_RESERVED_WORDS.split())
-_VBA_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,254}")
-
-
-def vba_identifier_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a parameter or function name in VBA, or None if it can."""
-    if not _VBA_IDENTIFIER.fullmatch(name):
-        return f"{name!r} is not a VBA identifier (a letter, then letters, digits or _)"
-    if name.lower() in VBA_RESERVED:
-        return f"{name!r} is a reserved word or a name the generated VBA wrapper uses"
-    return None
-
-
-_VBA_DECLARATION = re.compile(r"^[ \t]*(?:Function|Sub)[ \t]+(\w+)\((.*)\)[ \t]*$", re.MULTILINE)
-
-
-def vba_declarations(vba: str) -> dict[str, list[str]]:
-    """``{procedure: [parameter, ...]}`` declared in VBA text (``Optional``,
-    ``ParamArray`` and ``()`` kept, as written)."""
-    return {
-        name: [part.strip() for part in parameters.split(",") if part.strip()]
-        for name, parameters in _VBA_DECLARATION.findall(vba)
-    }
-
-
-def vba_problems(vba: str) -> list[str]:
-    """What would stop VBA text such as the classic add-in's generated wrappers from
-    compiling: illegal or reserved names, duplicate parameters (VBA ignores case), a
-    parameter named like its procedure, a required parameter after an optional one."""
-    problems: list[str] = []
-    for procedure, parameters in vba_declarations(vba).items():
-        names: list[str] = []
-        optional_seen = False
-        for declared in parameters:
-            optional = declared.startswith(("Optional ", "ParamArray "))
-            name = declared.split(" ")[-1].removesuffix("()")
-            if optional_seen and not optional:
-                problems.append(f"{procedure}: required {name!r} follows an optional parameter")
-            optional_seen = optional_seen or optional
-            names.append(name)
-        for name in [procedure, *names]:
-            problem = vba_identifier_problem(name)
-            if problem is not None:
-                problems.append(f"{procedure}: {problem}")
-        lowered = [name.lower() for name in names]
-        for name in sorted({n for n in lowered if lowered.count(n) > 1}):
-            problems.append(f"{procedure}: parameter {name!r} is declared twice")
-        if procedure.lower() in lowered:
-            problems.append(f"{procedure}: a parameter has the procedure's name")
-    return problems
 
 
 # =========================================================================== the registry
@@ -537,16 +216,16 @@ class ExcelFunction:
         for index, argument in enumerate(self.arguments):
             value = values[index]
             if argument.kind != "raw":  # a table's error cells are its rows' errors
-                _refuse_error_cells(value, argument.name, citation)
-            if _is_blank(_python(value)):
+                refuse_error_cells(value, argument.name, citation)
+            if is_blank(python_value(value)):
                 if not argument.optional:
-                    raise _input_error(argument.name, None, "is required", citation)
+                    raise input_error(argument.name, None, "is required", citation)
                 values[index] = None
             else:
                 values[index] = argument.convert(value, citation)
-        extras = [_python(extra) for extra in args[count:]]
+        extras = [python_value(extra) for extra in args[count:]]
         for extra in extras:
-            _refuse_error_cells(extra, self.vararg.name if self.vararg else "", citation)
+            refuse_error_cells(extra, self.vararg.name if self.vararg else "", citation)
         return values + extras
 
     def result(self, *args: Cell, **kwargs: Cell) -> Any:
@@ -555,7 +234,7 @@ class ExcelFunction:
 
     def cells(self, *args: Cell, **kwargs: Cell) -> CellResult:
         """The cell values for these cells (raises on bad input)."""
-        return _finite(self.show(self.result(*args, **kwargs)), self.name)
+        return finite(self.show(self.result(*args, **kwargs)), self.name)
 
     def formula(self, args: Sequence[Cell] | None = None, namespace: str = "") -> str:
         """The formula text calling this function (the example's by default)."""
@@ -563,25 +242,7 @@ class ExcelFunction:
         while values and values[-1] is None:
             values.pop()
         prefix = f"{namespace}." if namespace else ""
-        return f"={prefix}{self.name}({', '.join(_formula_text(v) for v in values)})"
-
-
-def _formula_text(value: Cell) -> str:
-    """A value as it is written in a formula: numbers, "text", TRUE, DATE(), {arrays}."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, dt.date):
-        return f"DATE({value.year},{value.month},{value.day})"
-    if isinstance(value, str):
-        return '"' + value.replace('"', '""') + '"'
-    if isinstance(value, (list, tuple)):
-        rows = _rows(value)
-        return "{" + ";".join(",".join(_formula_text(cell) for cell in row) for row in rows) + "}"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+        return f"={prefix}{self.name}({', '.join(formula_text(v) for v in values)})"
 
 
 #: Every Excel function, by name, in catalog order.
@@ -634,7 +295,7 @@ def excel_function(
         @functools.wraps(compute)
         def cell_function(*args: Cell, **kwargs: Cell) -> CellResult:
             try:
-                return _finite(show(compute(*entry.convert(args, kwargs))), name)
+                return finite(show(compute(*entry.convert(args, kwargs))), name)
             except Exception as exc:
                 return _failed(name, exc)
 
@@ -729,13 +390,13 @@ def NJ_BEIP_PCT_LIMITS(basis: Cell, smart_growth: Cell = None) -> tuple[Decimal,
     (N.J.S.A. 34:1B-129a., b.)."""
     from nj_incentives.law import beip
 
-    return beip.pct_limits(basis, **_given(smart_growth=smart_growth))
+    return beip.pct_limits(basis, **given(smart_growth=smart_growth))
 
 
 @excel_function(
     cite=f"{_BEIP}a., b.",
     example=(1250000, 0.2),
-    show=lambda grant: _money(grant.amount),
+    show=lambda grant: money(grant.amount),
     withholdings=single("Withholdings of the business's new employees for the year, in dollars"),
     pct=single("Grant percentage of withholdings, a fraction (20% = 0.2); 0 if not used"),
     partner_tax=single(
@@ -758,7 +419,7 @@ def NJ_BEIP_GRANT(
     return beip.annual_grant(
         withholdings,
         pct,
-        **_given(partner_tax=partner_tax, partner_pct=partner_pct, smart_growth=smart_growth),
+        **given(partner_tax=partner_tax, partner_pct=partner_pct, smart_growth=smart_growth),
     )
 
 
@@ -777,12 +438,12 @@ def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
     return [GRANT_SCHEDULE_HEADER] + [
         [
             row.year,
-            _money(row.withholdings),
-            _money(row.partner_tax),
-            _money(row.grant_before_cap),
-            _number(row.cap_room),
-            _money(row.grant),
-            _money(row.cumulative),
+            money(row.withholdings),
+            money(row.partner_tax),
+            money(row.grant_before_cap),
+            number(row.cap_room),
+            money(row.grant),
+            money(row.cumulative),
         ]
         for row in schedule.rows
     ]
@@ -824,7 +485,7 @@ def NJ_BEIP_GRANT_SCHEDULE(
         new_employees,
         pct,
         agreement_date,
-        **_given(
+        **given(
             smart_growth=smart_growth,
             partner_tax=partner_tax,
             partner_pct=partner_pct,
@@ -836,7 +497,7 @@ def NJ_BEIP_GRANT_SCHEDULE(
 @excel_function(
     cite="N.J.S.A. 34:1B-134(b), (c)",
     example=(1000000, 150000, "withholdings"),
-    show=lambda limit: _money(limit.amount),
+    show=lambda limit: money(limit.amount),
     base_amount=single(
         "Withholdings (or partners' estimated tax) the limit is a share of, dollars"
     ),
@@ -852,9 +513,7 @@ def NJ_BEIP_COMBINED_LIMIT(
     other grants (N.J.S.A. 34:1B-134(b), (c))."""
     from nj_incentives.law import beip
 
-    return beip.combined_limit(
-        base_amount, other_grants, basis, **_given(smart_growth=smart_growth)
-    )
+    return beip.combined_limit(base_amount, other_grants, basis, **given(smart_growth=smart_growth))
 
 
 CONVERSION_SCHEDULE_HEADER = ["Tax year", "Share", "Installment"]
@@ -867,7 +526,7 @@ def _conversion_table(schedule: Any) -> list[list[CellResult]]:
     calendar_filer = (schedule.year_end_month, schedule.numbering) == (12, "form")
     header = CONVERSION_SCHEDULE_HEADER + ([] if calendar_filer else ["Period end"])
     return [header] + [
-        [row.tax_year, float(row.share), _money(row.amount)]
+        [row.tax_year, float(row.share), money(row.amount)]
         + ([] if calendar_filer else [row.period_end])
         for row in schedule.rows
     ]
@@ -913,7 +572,7 @@ def NJ_BEIP_CONVERSION_SCHEDULE(
     return beip.conversion_schedule(
         accrual_year,
         amount,
-        **_given(
+        **given(
             approval_date=approval_date,
             year_end_month=year_end_month,
             numbering=numbering,
@@ -926,7 +585,7 @@ def NJ_BEIP_CONVERSION_SCHEDULE(
 @excel_function(
     cite=f"{_BEIP}e.(1)-(13)",
     example=(2012, 1250000, 2018),
-    show=_money,
+    show=money,
     accrual_year=_ACCRUAL_YEAR,
     amount=single("Approved grant amount converted to tax credits, dollars"),
     tax_year=single(
@@ -952,7 +611,7 @@ def NJ_BEIP_CONVERSION_INSTALLMENT(
         accrual_year,
         amount,
         None if period_end is not None else tax_year,
-        **_given(approval_date=approval_date, period_end=period_end, numbering=numbering),
+        **given(approval_date=approval_date, period_end=period_end, numbering=numbering),
     )
 
 
@@ -970,7 +629,7 @@ def _period_end_or_none(value: Cell) -> dt.date | None:
 
         return as_date(value, "tax_year", f"{_BEIP}e.")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value > _LARGEST_YEAR:
-        return _serial_date(float(value), "tax_year", f"{_BEIP}e.")
+        return serial_to_date(float(value), "tax_year", f"{_BEIP}e.")
     return None
 
 
@@ -985,7 +644,7 @@ _MINIMUM_TAX_FLOOR = single(
 @excel_function(
     cite=f"{_BEIP}f.",
     example=(300000, 200000),
-    show=lambda application: _money(application.applied),
+    show=lambda application: money(application.applied),
     credit=_CREDIT,
     tax_liability=_TAX_LIABILITY,
     minimum_tax=_MINIMUM_TAX_FLOOR,
@@ -995,13 +654,13 @@ def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell, minimum_tax: Cell 
     min(credit, tax_liability - minimum_tax) (N.J.S.A. 34:1B-129f.)."""
     from nj_incentives.law import beip
 
-    return beip.apply_credit(credit, tax_liability, **_given(minimum_tax=minimum_tax))
+    return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
 
 
 @excel_function(
     cite=f"{_BEIP}f.",
     example=(300000, 200000),
-    show=lambda application: _money(application.overpayment),
+    show=lambda application: money(application.overpayment),
     credit=_CREDIT,
     tax_liability=_TAX_LIABILITY,
     minimum_tax=_MINIMUM_TAX_FLOOR,
@@ -1011,13 +670,13 @@ def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell, minimum_tax: Cell =
     (N.J.S.A. 34:1B-129f.)."""
     from nj_incentives.law import beip
 
-    return beip.apply_credit(credit, tax_liability, **_given(minimum_tax=minimum_tax))
+    return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
 
 
 @excel_function(
     cite=f"{_BEIP}g.(3)",
     example=(1000000, 0.05, 2),
-    show=lambda price: _money(price.amount),
+    show=lambda price: money(price.amount),
     transfer_amount=single("Amount of tax credit transferred, dollars"),
     discount_rate=_DISCOUNT_RATE,
     years=_YEARS,
@@ -1038,7 +697,7 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
 
     return beip.transfer_min_price(
         transfer_amount,
-        **_given(
+        **given(
             discount_rate=discount_rate,
             years=years,
             sale_date=sale_date,
@@ -1050,7 +709,7 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
 @excel_function(
     cite=f"{_BEIP}g.(3)",
     example=(1000000, 50000, 30000),
-    show=lambda check: _verdict(check.ok, check.reasons),
+    show=lambda check: verdict(check.ok, check.reasons),
     certificate_amount=single("Refundable credit on the transfer certificate, dollars"),
     transfer_amount=single("Amount of credit sold or assigned, dollars"),
     consideration=single("Price paid for it, dollars"),
@@ -1089,7 +748,7 @@ def NJ_BEIP_TRANSFER_CHECK(
         certificate_amount,
         transfer_amount,
         consideration,
-        **_given(
+        **given(
             discount_rate=discount_rate,
             years=years,
             sale_date=sale_date,
@@ -1103,7 +762,7 @@ def NJ_BEIP_TRANSFER_CHECK(
 @excel_function(
     cite=f"{_BEIP}h.(2)",
     example=(412345.67,),
-    show=lambda payment: _money(payment.amount),
+    show=lambda payment: money(payment.amount),
     credit_2022=single("Tax credit received for the 2022 tax period, dollars"),
     period_end=a_date(
         "Last day of that privilege period, checked to be the 2022 tax period; blank = not checked"
@@ -1118,14 +777,14 @@ def NJ_BEIP_REMOTE_WORK_PAYMENT(
     from nj_incentives.law import beip
 
     return beip.remote_work_payment(
-        credit_2022, **_given(period_end=period_end, numbering=numbering)
+        credit_2022, **given(period_end=period_end, numbering=numbering)
     )
 
 
 @excel_function(
     cite=f"{_BEIP}h.",
     example=(dt.date(2023, 6, 30), 0.25),
-    show=lambda check: _verdict(check.ok, check.reasons),
+    show=lambda check: verdict(check.ok, check.reasons),
     election_date=a_date("Date the business made the remote-work election (Excel date)"),
     share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
     election_from=single(
@@ -1142,7 +801,7 @@ def NJ_BEIP_REMOTE_WORK_CHECK(
     from nj_incentives.law import beip
 
     return beip.remote_work_check(
-        election_date, share_at_facility, **_given(election_from=election_from)
+        election_date, share_at_facility, **given(election_from=election_from)
     )
 
 
@@ -1163,7 +822,7 @@ def NJ_ERTC_FTE(part_time_hours: Cell, months: Cell = None) -> Any:
     places (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
-    return ertc.explain_fte(part_time_hours, **_given(months=months))
+    return ertc.explain_fte(part_time_hours, **given(months=months))
 
 
 @excel_function(
@@ -1194,7 +853,7 @@ def NJ_ERTC_AVG_POSITIONS(
         for name, values in (("temporary", temporary), ("excluded", excluded))
     }
     return ertc.average_positions(
-        ertc.roster(table, **_given(**flags)), **_given(part_time_months=part_time_months)
+        ertc.roster(table, **given(**flags)), **given(part_time_months=part_time_months)
     )
 
 
@@ -1202,8 +861,8 @@ def _roster_rows(hours: Cell) -> list[list[Cell]]:
     """The roster's rows, trailing blank rows cut, each row as wide as the range (a blank
     month stays a blank cell: the core reads it as 0 hours, or a wholly blank row as no
     employee)."""
-    rows = _trim(_rows(hours))
-    return [[None if _is_blank(cell) else cell for cell in row] for row in rows]
+    rows = trim_blanks(as_rows(hours))
+    return [[None if is_blank(cell) else cell for cell in row] for row in rows]
 
 
 def _flags(values: list[Cell], count: int) -> list[Cell]:
@@ -1225,13 +884,13 @@ def NJ_ERTC_NEW_POSITIONS(base_avg: Cell, year_avg: Cell, fractional: Cell = Non
     positions unless fractional (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
-    return ertc.explain_new_positions(base_avg, year_avg, **_given(fractional=fractional))
+    return ertc.explain_new_positions(base_avg, year_avg, **given(fractional=fractional))
 
 
 @excel_function(
     cite=f"{_ERTC}a.",
     example=(10, 1),
-    show=lambda credit: _money(credit.amount),
+    show=lambda credit: money(credit.amount),
     new_positions=single("New full-time positions in the credit year"),
     credit_year=single("Credit year: 1 ($2,500 per position) or 2 ($1,250)"),
     fractional=_FRACTIONAL,
@@ -1241,7 +900,7 @@ def NJ_ERTC_CREDIT(new_positions: Cell, credit_year: Cell, fractional: Cell = No
     in year one, $1,250 in year two (N.J.S.A. 52:27BBB-55a.)."""
     from nj_incentives.law import ertc
 
-    return ertc.credit_amount(new_positions, credit_year, **_given(fractional=fractional))
+    return ertc.credit_amount(new_positions, credit_year, **given(fractional=fractional))
 
 
 _YEAR1_NEW = single("New full-time positions in credit year one")
@@ -1266,7 +925,7 @@ def NJ_ERTC_SUSTAINED_EFFORT_RATIO(year1_new: Cell, year2_new: Cell) -> Any:
 @excel_function(
     cite=f"{_ERTC}b.(3)",
     example=(10000, 1000, 2000),
-    show=lambda limit: _money(limit.amount),
+    show=lambda limit: money(limit.amount),
     tax_liability=single("Tax liability otherwise due for the privilege period, dollars"),
     other_credits=single("Other credits taken in the period (applied first), dollars"),
     minimum_tax=single("Statutory minimum tax for the period, dollars (see NJ_CBT_MIN_TAX)"),
@@ -1280,13 +939,13 @@ def NJ_ERTC_CREDIT_LIMIT(
     (N.J.S.A. 52:27BBB-55b.(3))."""
     from nj_incentives.law import ertc
 
-    return ertc.credit_limit(tax_liability, other_credits, minimum_tax, **_given(tax_type=tax_type))
+    return ertc.credit_limit(tax_liability, other_credits, minimum_tax, **given(tax_type=tax_type))
 
 
 @excel_function(
     cite=f"{_ERTC}c.(2)",
     example=(17000, 10, 8),
-    show=lambda refund: _money(refund.amount),
+    show=lambda refund: money(refund.amount),
     year1_remaining=single("Year-one credit unused after the period in which credit year two ends"),
     year1_new=_YEAR1_NEW,
     year2_new=_YEAR2_NEW,
@@ -1315,13 +974,13 @@ def _ertc_schedule_table(schedule: Any) -> list[list[CellResult]]:
     return [ERTC_SCHEDULE_HEADER] + [
         [
             row.period_end,
-            _money(row.new_credit),
-            _money(row.carried_in),
-            _money(row.limit),
-            _money(row.used),
-            _money(row.refund),
-            _money(row.carried_out),
-            _money(row.expired),
+            money(row.new_credit),
+            money(row.carried_in),
+            money(row.limit),
+            money(row.used),
+            money(row.refund),
+            money(row.carried_out),
+            money(row.expired),
         ]
         for row in schedule.rows
     ]
@@ -1385,7 +1044,7 @@ def NJ_ERTC_SCHEDULE(
         year1_new,
         year2_new,
         periods,
-        **_given(
+        **given(
             carryforward_years=carryforward_years,
             fractional=fractional,
             tax_type=tax_type,
@@ -1420,7 +1079,7 @@ def NJ_ERTC_CREDIT_YEARS(operations_start: Cell) -> Any:
 @excel_function(
     cite=f"{_ERTC}a., d.",
     example=(False, False),
-    show=lambda check: _verdict(check.ok, check.reasons),
+    show=lambda check: verdict(check.ok, check.reasons),
     receives_uez_benefit=single("TRUE if the taxpayer receives an Urban Enterprise Zones benefit"),
     prior_credit_period_at_location=single(
         "TRUE if the location already had its 24-month credit period"
@@ -1441,7 +1100,7 @@ def NJ_ERTC_ELIGIBILITY_CHECK(
     return ertc.eligibility_check(
         receives_uez_benefit,
         prior_credit_period_at_location,
-        **_given(in_qualified_municipality=in_qualified_municipality),
+        **given(in_qualified_municipality=in_qualified_municipality),
     )
 
 
@@ -1463,7 +1122,7 @@ def NJ_TAX_YEAR(period_end: Cell, numbering: Cell = None) -> Any:
     or the calendar year of the end."""
     from nj_incentives.law import cbt
 
-    return cbt.tax_year(period_end, **_given(numbering=numbering))
+    return cbt.tax_year(period_end, **given(numbering=numbering))
 
 
 @excel_function(
@@ -1480,13 +1139,13 @@ def NJ_TAX_PERIOD_END(tax_year: Cell, year_end_month: Cell = None, numbering: Ce
     numbering)."""
     from nj_incentives.law import cbt
 
-    return cbt.period_end_for(tax_year, **_given(month=year_end_month, numbering=numbering))
+    return cbt.period_end_for(tax_year, **given(month=year_end_month, numbering=numbering))
 
 
 @excel_function(
     cite="N.J.S.A. 54:10A-5(e)",
     example=(300000,),
-    show=lambda minimum: _money(minimum.amount),
+    show=lambda minimum: money(minimum.amount),
     nj_gross_receipts=single("New Jersey gross receipts for the privilege period, dollars"),
     s_corporation=single("TRUE for a New Jersey S corporation; blank = FALSE"),
     group_payroll=single("Total payroll of the affiliated or controlled group, dollars; blank = 0"),
@@ -1510,7 +1169,7 @@ def NJ_CBT_MIN_TAX(
 
     return cbt.minimum_tax(
         nj_gross_receipts,
-        **_given(
+        **given(
             s_corporation=s_corporation,
             group_payroll=group_payroll,
             group_rule_for_s_corporations=group_rule_for_s_corporations,
@@ -1560,12 +1219,12 @@ def NJ_SCENARIOS(table: Cell) -> Any:
             "or run the table with nj-incentives scenarios"
         ) from None
 
-    rows = _rows(table)
+    rows = as_rows(table)
     try:
         return scenarios_table(rows)
     except ScenarioError as error:
         citation = "NJ_SCENARIOS, docs/scenarios.md"
-        raise _input_error("table", rows[0] if rows else None, str(error), citation) from None
+        raise input_error("table", rows[0] if rows else None, str(error), citation) from None
 
 
 EXPLAIN_HEADER = ["Step", "Value", "Arithmetic", "Citation"]
@@ -1599,11 +1258,11 @@ def NJ_EXPLAIN(function_name: Cell, *args: Cell) -> Explained:
     chosen = str(function_name).strip().upper()
     if chosen not in CATALOG or chosen == "NJ_EXPLAIN":
         rule = "must be the name of an NJ_ function"
-        raise _input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
+        raise input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
     result = CATALOG[chosen].result(*args)
     if not isinstance(result, Explained):
         rule = "gives a value without explanation steps"
-        raise _input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
+        raise input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
     return result
 
 

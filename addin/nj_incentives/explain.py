@@ -20,10 +20,10 @@ from typing import Any
 import click
 from pydantic import BaseModel
 
-from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, Fraction, json_option
 from nj_incentives.law import beip, cbt, ertc
 from nj_incentives.law.common import Explained, InputError
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 __all__ = ["TOPICS", "command", "render"]
 

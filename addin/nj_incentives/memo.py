@@ -55,17 +55,16 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, ClassVar, TypeAlias
 
-from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.cells import cell_index, cell_name
 from nj_incentives.recalc.engine import (
-    _CALL,
+    FUNCTION_CALL,
     CellValue,
     ExcelError,
     Recalculation,
-    _cell_index,
-    _cell_name,
     quote_sheet,
 )
 from nj_incentives.spelling import base_name
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 __all__ = [
     "ENGAGEMENT_FIELDS",
@@ -261,7 +260,7 @@ def display(value: CellValue, number_format: str = "General") -> str:
         return value
     number = float(value)
     plain = re.sub(r'"[^"]*"|\[[^\]]*\]', "", number_format)
-    from nj_incentives.excel import date_from_serial
+    from nj_incentives.cells import date_from_serial
 
     day = date_from_serial(number) if _DATE_FORMAT.search(plain) and "0" not in plain else None
     if day is not None:
@@ -292,14 +291,14 @@ def _rows(recalc: Recalculation, sheet: str) -> dict[int, dict[int, CellValue]]:
     for (title, cell), value in recalc.values.items():
         if title != sheet or value is None or value == "":
             continue
-        row, col = _cell_index(cell)
+        row, col = cell_index(cell)
         rows.setdefault(row, {})[col] = value
     return rows
 
 
 def _shown(recalc: Recalculation, formats: Mapping[tuple[str, str], str], sheet: str) -> Any:
     def show(row: int, col: int, value: CellValue) -> str:
-        return display(value, formats.get((sheet, _cell_name(row, col)), "General"))
+        return display(value, formats.get((sheet, cell_name(row, col)), "General"))
 
     return show
 
@@ -370,7 +369,7 @@ def _input_group(
                 str(rows[r].get(1, "")),
                 str(rows[r].get(2, "")),
                 *(
-                    show(r, c, recalc.values.get((sheet, _cell_name(r, c))))
+                    show(r, c, recalc.values.get((sheet, cell_name(r, c))))
                     for c in range(3, last_col + 1)
                 ),
             )
@@ -391,7 +390,7 @@ def _input_group(
     body: list[tuple[str, ...]] = []
     for r in data:
         values = [
-            show(r, c, recalc.values.get((sheet, _cell_name(r, c)))) for c in range(3, last_col + 1)
+            show(r, c, recalc.values.get((sheet, cell_name(r, c)))) for c in range(3, last_col + 1)
         ]
         body.append((str(rows[r].get(1, "")), *values))
     blocks: list[Block] = []
@@ -466,7 +465,7 @@ ENGAGEMENT_FIELDS = (
 def engagement(recalc: Recalculation) -> dict[str, str]:
     """The engagement fields (label -> text, blank when absent or empty): the defined
     names ``EngagementClient`` ... ``EngagementDate`` of the workbook's Inputs."""
-    from nj_incentives.excel import date_from_serial
+    from nj_incentives.cells import date_from_serial
 
     found: dict[str, str] = {}
     for name, label in ENGAGEMENT_FIELDS:
@@ -569,7 +568,7 @@ def formula_calls(formula: str, known: Sequence[str]) -> list[Call]:
     text = text.strip().removeprefix("{").removesuffix("}").lstrip("=")
     blank = _strip_strings(text)
     found: list[Call] = []
-    for match in _CALL.finditer(blank):
+    for match in FUNCTION_CALL.finditer(blank):
         base = base_name(match.group(1).upper(), known)
         if base is None:
             continue
@@ -657,7 +656,7 @@ def _argument_value(
 def _label(recalc: Recalculation, sheet: str, cell: str) -> str:
     """The text in column A on the cell's row or just above it; for a table that starts
     with its own header row, above it (the table's heading, not a label beside it)."""
-    row, _col = _cell_index(cell)
+    row, _col = cell_index(cell)
     if (sheet, cell) in recalc.array_ranges and isinstance(recalc.values.get((sheet, cell)), str):
         row -= 1
     for above in range(row, max(row - 6, 0), -1):
@@ -690,7 +689,7 @@ def nj_results(recalc: Recalculation) -> list[NJResult]:
     results: list[NJResult] = []
     for (sheet, cell), formula in sorted(
         recalc.formulas.items(),
-        key=lambda item: (order.get(item[0][0], 0), *_cell_index(item[0][1])),
+        key=lambda item: (order.get(item[0][0], 0), *cell_index(item[0][1])),
     ):
         try:
             calls = formula_calls(formula, known)
@@ -710,6 +709,7 @@ def _evaluate(
     names: Mapping[str, str],
 ) -> NJResult:
     from nj_incentives import excel
+    from nj_incentives.cells import error_text, to_cell_values
 
     entry = excel.CATALOG[call.function]
     found = NJResult(sheet, cell, _label(recalc, sheet, cell), formula, call)
@@ -735,7 +735,7 @@ def _evaluate(
     try:
         result = entry.result(*args)
     except Exception as error:
-        message = excel.error_text(error, call.function)
+        message = error_text(error, call.function)
         if isinstance(shown_value, str) and shown_value == message:
             found.status, found.message = "rejected", message
         else:
@@ -744,7 +744,7 @@ def _evaluate(
         return found
     found.result = result
     if call.returned:
-        cells = excel.to_cell_values(entry.show(result))
+        cells = to_cell_values(entry.show(result))
         first = cells
         while isinstance(first, list) and first:
             first = first[0]
@@ -1407,12 +1407,12 @@ def _shown_result(
         value = recalc.values.get(key)
         return [Paragraph(f"Result: {display(value, formats.get(key, 'General'))}", strong=True)]
     first, _, last = cells.partition(":")
-    (r1, c1), (r2, c2) = _cell_index(first), _cell_index(last or first)
+    (r1, c1), (r2, c2) = cell_index(first), cell_index(last or first)
     grid = [
         [
             display(
-                recalc.values.get((result.sheet, _cell_name(r, c))),
-                formats.get((result.sheet, _cell_name(r, c)), "General"),
+                recalc.values.get((result.sheet, cell_name(r, c))),
+                formats.get((result.sheet, cell_name(r, c)), "General"),
             )
             for c in range(c1, c2 + 1)
         ]
@@ -1423,12 +1423,12 @@ def _shown_result(
     if not grid:
         return [Paragraph("Result: (blank)")]
     headed = all(
-        isinstance(recalc.values.get((result.sheet, _cell_name(r1, c))), str)
+        isinstance(recalc.values.get((result.sheet, cell_name(r1, c))), str)
         for c in range(c1, c2 + 1)
     )
     if headed and len(grid) > 1:
         return [Table(tuple(grid[0]), tuple(tuple(row) for row in grid[1:]))]
-    above = [recalc.values.get((result.sheet, _cell_name(r1 - 2, c))) for c in range(c1, c2 + 1)]
+    above = [recalc.values.get((result.sheet, cell_name(r1 - 2, c))) for c in range(c1, c2 + 1)]
     if r1 > 2 and all(isinstance(v, str) and v for v in above):
         headers = tuple(str(v) for v in above)  # the builder's header row, units between
     else:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from nj_incentives import __version__
+from nj_incentives.version import __version__
 
 __all__ = [
     "CLASSIC",

@@ -30,7 +30,7 @@ import pytest
 import xlwings as xw
 import xlwings.server
 
-from nj_incentives import excel
+from nj_incentives import cells, excel
 
 pytestmark = pytest.mark.benchmark
 
@@ -43,7 +43,7 @@ def _serial(value: object) -> object:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if hasattr(value, "toordinal"):
-        return excel.to_cell_values(value)
+        return cells.to_cell_values(value)
     return value
 
 

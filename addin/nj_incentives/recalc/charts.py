@@ -69,13 +69,14 @@ def _is_date_format(number_format: str) -> bool:
 
 def _cells(recalc: Recalculation, reference: str) -> list[tuple[str, str, CellValue]]:
     """(sheet, cell, value) of each cell of a reference, row by row."""
-    from nj_incentives.recalc.engine import _cell_name, _range_bounds, split_reference
+    from nj_incentives.cells import cell_name, range_bounds
+    from nj_incentives.recalc.engine import split_reference
 
     sheet, cells = split_reference(reference, recalc.sheets)
     cells = cells.replace("$", "").upper()
-    (r1, c1), (r2, c2) = _range_bounds(cells if ":" in cells else f"{cells}:{cells}")
+    (r1, c1), (r2, c2) = range_bounds(cells if ":" in cells else f"{cells}:{cells}")
     return [
-        (sheet, _cell_name(r, c), recalc.values.get((sheet, _cell_name(r, c))))
+        (sheet, cell_name(r, c), recalc.values.get((sheet, cell_name(r, c))))
         for r in range(r1, r2 + 1)
         for c in range(c1, c2 + 1)
     ]
@@ -98,7 +99,7 @@ def refresh_caches(
 ) -> bytes:
     """The chart XML ``data`` with every cache rebuilt from ``recalc`` (see the module
     docstring); ``formats()`` gives each cell's number format (read once, on demand)."""
-    from nj_incentives.excel import date_from_serial
+    from nj_incentives.cells import date_from_serial
 
     known: dict[tuple[str, str], str] | None = None
     date_formats: list[str] = []

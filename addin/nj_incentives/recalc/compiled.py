@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
+from nj_incentives.cells import cell_index, range_bounds
 from nj_incentives.recalc import engine
 from nj_incentives.recalc.safety import VettedWorkbook, sheet_parts
 
@@ -173,12 +174,9 @@ def _read_sheet(
     parser.CharacterDataHandler = text
     parser.buffer_text = True
     parser.Parse(data, True)
-    bounds = [
-        engine._range_bounds(ref) if ":" in ref else (engine._cell_index(ref),) * 2
-        for ref in arrays
-    ]
+    bounds = [range_bounds(ref) if ":" in ref else (cell_index(ref),) * 2 for ref in arrays]
     for ref, value in found.items():
-        row, col = engine._cell_index(ref)
+        row, col = cell_index(ref)
         if any(r1 <= row <= r2 and c1 <= col <= c2 for (r1, c1), (r2, c2) in bounds):
             continue  # a cached value of an array formula's cell
         values[(sheet, ref)] = value
@@ -346,7 +344,7 @@ def _evaluate(entry: _Compiled, vetted: VettedWorkbook, cells: WorkbookCells) ->
 
     values = [cells.values[address] for address in entry.input_cells]
     journal = entry.journal
-    with engine._LOCK, engine._quiet_engine(), engine._double_negation():
+    with engine.LOCK, engine.quiet_engine(), engine.double_negation():
         start = time.perf_counter()
         results = _run(entry, values)
         journal.calls.update(entry.baked_calls)
@@ -355,7 +353,7 @@ def _evaluate(entry: _Compiled, vetted: VettedWorkbook, cells: WorkbookCells) ->
         for node, rng, value in zip(entry.inputs, entry.input_ranges, values, strict=True):
             solution[node] = format_output(rng, value)
         done = time.perf_counter()
-        return engine._collect(vetted, entry.model, solution, journal, 0.0, done - start)
+        return engine.collect(vetted, entry.model, solution, journal, 0.0, done - start)
 
 
 def recalculate_compiled(

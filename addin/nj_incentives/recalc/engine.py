@@ -60,6 +60,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from nj_incentives.cells import cell_index, cell_name, range_bounds
 from nj_incentives.recalc.imports import import_engine
 from nj_incentives.recalc.libreoffice import restore_dynamic_arrays
 from nj_incentives.recalc.safety import (
@@ -161,9 +162,9 @@ class Recalculation:
 
     def range_values(self, sheet: str, cells: str) -> list[list[CellValue]]:
         """The values of ``cells`` ("A1:C4") on ``sheet``, as rows."""
-        (r1, c1), (r2, c2) = _range_bounds(cells)
+        (r1, c1), (r2, c2) = range_bounds(cells)
         return [
-            [self.values.get((sheet, _cell_name(r, c))) for c in range(c1, c2 + 1)]
+            [self.values.get((sheet, cell_name(r, c))) for c in range(c1, c2 + 1)]
             for r in range(r1, r2 + 1)
         ]
 
@@ -181,9 +182,9 @@ class Recalculation:
         entries: list[tuple[tuple[int, int, int], str, str]] = []
         grouped: set[Address] = set()
         for (sheet, _anchor), cells in self.array_ranges.items():
-            (r1, c1), (r2, c2) = _range_bounds(cells)
+            (r1, c1), (r2, c2) = range_bounds(cells)
             members = [
-                (sheet, _cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
+                (sheet, cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
             ]
             texts = {str(self.values.get(m)) for m in members}
             if len(texts) == 1 and all(bad(m) for m in members):
@@ -192,7 +193,7 @@ class Recalculation:
                 entries.append((key, f"{quote_sheet(sheet)}!{cells}", texts.pop()))
         for address in self.computed - grouped:
             if bad(address):
-                row, col = _cell_index(address[1])
+                row, col = cell_index(address[1])
                 key = (order.get(address[0], 0), row, col)
                 text = str(self.values[address])
                 entries.append((key, f"{quote_sheet(address[0])}!{address[1]}", text))
@@ -203,7 +204,7 @@ class Recalculation:
         """NJ_* function -> number of formula cells that call it (array formulas once)."""
         counts: Counter[str] = Counter()
         for text in self.formulas.values():
-            for token in _CALL.findall(text):
+            for token in FUNCTION_CALL.findall(text):
                 base = base_name(token.upper())
                 if base is not None:
                     counts[base] += 1
@@ -224,9 +225,9 @@ def default_functions() -> dict[str, Callable[..., Any]]:
 def default_error_text(exc: BaseException, function: str) -> str:
     """The text a cell shows for a failed NJ_* call, as the classic add-in shows it
     (``#VALUE! argument = value: rule (citation)``)."""
-    from nj_incentives import excel
+    from nj_incentives.cells import error_text
 
-    return excel.error_text(exc, function)
+    return error_text(exc, function)
 
 
 def plain_error_text(exc: BaseException, function: str) -> str:
@@ -238,13 +239,14 @@ def plain_error_text(exc: BaseException, function: str) -> str:
 ErrorText: TypeAlias = Callable[[BaseException, str], str]
 
 
-_CALL = re.compile(r"(?<![\w.\]!])([A-Za-z_][\w.]*)\s*\(")
+#: A function name and its opening parenthesis (the name is group 1).
+FUNCTION_CALL = re.compile(r"(?<![\w.\]!])([A-Za-z_][\w.]*)\s*\(")
 
 
 def function_variants(formula_texts: str, known: Sequence[str]) -> dict[str, str]:
     """Spelling found in ``formula_texts`` -> NJ_* name it calls (both upper-case)."""
     variants = {}
-    for token in _CALL.findall(formula_texts):
+    for token in FUNCTION_CALL.findall(formula_texts):
         upper = token.upper()
         base = base_name(upper, known)
         if base is not None:
@@ -254,7 +256,7 @@ def function_variants(formula_texts: str, known: Sequence[str]) -> dict[str, str
 
 def excel_serial(value: dt.date | dt.datetime) -> float | int:
     """The Excel serial number of a date (1900 date system): 2024-01-01 -> 45292."""
-    from nj_incentives.excel import serial_from_date  # imported only when needed
+    from nj_incentives.cells import serial_from_date
 
     return serial_from_date(value)
 
@@ -391,7 +393,8 @@ def _to_engine(result: Any) -> Any:
 
 # --------------------------------------------------------------------------- the engine
 
-_LOCK = threading.RLock()
+#: Held for every recalculation: the formulas engine keeps global state.
+LOCK = threading.RLock()
 
 
 class ExternalWorkbookRefused(RuntimeError):
@@ -458,9 +461,9 @@ def _array_member(cell: str, array_ranges: Mapping[str, str]) -> bool:
     """Whether ``cell`` lies in an array formula's range (anchor -> range), not at its anchor."""
     if cell in array_ranges:
         return False
-    row, col = _cell_index(cell)
+    row, col = cell_index(cell)
     for cells in array_ranges.values():
-        (r1, c1), (r2, c2) = _range_bounds(cells)
+        (r1, c1), (r2, c2) = range_bounds(cells)
         if r1 <= row <= r2 and c1 <= col <= c2:
             return True
     return False
@@ -483,7 +486,7 @@ def _wrap_spills(book: Any, dynamic: Mapping[Address, str]) -> dict[Address, str
         text = getattr(formula, "text", None)
         if not isinstance(text, str):
             continue
-        (r1, c1), (r2, c2) = _range_bounds(cells)
+        (r1, c1), (r2, c2) = range_bounds(cells)
         body = text[1:] if text.startswith("=") else text
         originals[(sheet, anchor)] = text
         formula.text = f"={SPILL}({body},{r2 - r1 + 1},{c2 - c1 + 1})"
@@ -579,7 +582,7 @@ def _registered(
             if base not in adapters:
                 adapters[base] = _adapter(base, functions[base], journal, error_text)
             registry[spelling] = adapters[base]
-        with _double_negation():
+        with double_negation():
             yield
     finally:
         for name, previous in saved.items():
@@ -590,7 +593,7 @@ def _registered(
 
 
 @contextlib.contextmanager
-def _double_negation() -> Iterator[None]:
+def double_negation() -> Iterator[None]:
     """Make ``--x`` turn TRUE/FALSE into 1/0, as in Excel, for one recalculation.
 
     ``formulas`` 1.3.4 folds a run of signs into one operator (``--`` becomes unary
@@ -615,7 +618,7 @@ def _double_negation() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _quiet_engine() -> Iterator[None]:
+def quiet_engine() -> Iterator[None]:
     """Silence the engine's progress bar and its log lines about refused references
     (reported through :attr:`Recalculation.notes` instead) and openpyxl's warnings
     about workbook features it does not read."""
@@ -699,10 +702,10 @@ def recalculate_vetted(
     dynamic = {**restored, **dynamic}
     journal.notes.extend(libreoffice_notes)
     with (
-        _LOCK,
+        LOCK,
         vetted_copy(vetted) as copy,
         _registered(variants, table, journal, error_text or plain_error_text),
-        _quiet_engine(),
+        quiet_engine(),
         budgets(limits, f"recalculating {vetted.path.name}"),
     ):
         start = time.perf_counter()
@@ -712,7 +715,7 @@ def recalculate_vetted(
         load_notes = list(journal.notes)
         solution = model.calculate()
         done = time.perf_counter()
-        result = _collect(vetted, model, solution, journal, loaded - start, done - loaded)
+        result = collect(vetted, model, solution, journal, loaded - start, done - loaded)
         if keep is not None:
             keep(model, solution, journal, load_notes)
     circular = _circular_cells(result)
@@ -741,7 +744,7 @@ def _circular_cells(result: Recalculation) -> list[str]:
     owner: dict[tuple[str, int, int], int] = {}
     for number, (sheet, cell) in enumerate(units):
         span = result.array_ranges.get((sheet, cell), cell)
-        (r1, c1), (r2, c2) = _range_bounds(span)
+        (r1, c1), (r2, c2) = range_bounds(span)
         for row in range(r1, r2 + 1):
             for col in range(c1, c2 + 1):
                 owner[(sheet.upper(), row, col)] = number
@@ -759,7 +762,7 @@ def _circular_cells(result: Recalculation) -> list[str]:
                 continue
             for ref_sheet, span in _resolve(token.value, sheet, defined):
                 try:
-                    (r1, c1), (r2, c2) = _range_bounds(span)
+                    (r1, c1), (r2, c2) = range_bounds(span)
                 except (ValueError, IndexError, KeyError):
                     continue
                 key = ref_sheet.upper()
@@ -892,7 +895,7 @@ def _convert_value(value: Any) -> CellValue:
     return str(value)
 
 
-def _collect(
+def collect(
     vetted: VettedWorkbook,
     model: Any,
     solution: Mapping[Any, Any],
@@ -929,7 +932,7 @@ def _collect(
         cells = [[_convert_value(v) for v in row] for row in grid]
         for i, row in enumerate(cells):
             for j, v in enumerate(row):
-                values[(sheet, _cell_name(r1 + i, n1 + j))] = v
+                values[(sheet, cell_name(r1 + i, n1 + j))] = v
         name = node.rsplit("]'!", 1)[-1] if "]'!" in node else None
         if name is not None and name in defined:
             name_values[defined[name]] = cells[0][0] if len(cells) == len(cells[0]) == 1 else cells
@@ -940,15 +943,15 @@ def _collect(
     for ws in book.worksheets:
         for (row, col), cell in ws._cells.items():
             if cell.data_type == "f":
-                address = (ws.title, _cell_name(row, col))
+                address = (ws.title, cell_name(row, col))
                 text = cell.value if isinstance(cell.value, str) else cell.value.text
                 formulas_text[address] = model.originals.get(address, text)
-                computed.add((ws.title, _cell_name(row, col)))
+                computed.add((ws.title, cell_name(row, col)))
         for anchor, ref in ws.array_formulae.items():
             arrays[(ws.title, anchor)] = ref
-            (r1, c1), (r2, c2) = _range_bounds(ref)
+            (r1, c1), (r2, c2) = range_bounds(ref)
             computed.update(
-                (ws.title, _cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
+                (ws.title, cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
             )
             text = formulas_text.get((ws.title, anchor), "")
             if text and not text.startswith("{") and (ws.title, anchor) not in model.originals:
@@ -972,44 +975,6 @@ def _collect(
         load_seconds=load_seconds,
         calc_seconds=calc_seconds,
         vetted=vetted,
-    )
-
-
-# --------------------------------------------------------------------------- addresses
-
-_CELL = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)$")
-
-
-def _column_letters(col: int) -> str:
-    letters = ""
-    while col:
-        col, rem = divmod(col - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
-
-
-def _cell_name(row: int, col: int) -> str:
-    return f"{_column_letters(col)}{row}"
-
-
-def _cell_index(cell: str) -> tuple[int, int]:
-    match = _CELL.match(cell)
-    if not match:
-        raise ValueError(f"not a cell reference: {cell!r}")
-    letters, row = match.groups()
-    col = 0
-    for ch in letters.upper():
-        col = col * 26 + ord(ch) - 64
-    return int(row), col
-
-
-def _range_bounds(cells: str) -> tuple[tuple[int, int], tuple[int, int]]:
-    first, _, last = cells.partition(":")
-    start = _cell_index(first)
-    end = _cell_index(last) if last else start
-    return (min(start[0], end[0]), min(start[1], end[1])), (
-        max(start[0], end[0]),
-        max(start[1], end[1]),
     )
 
 

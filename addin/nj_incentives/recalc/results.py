@@ -31,16 +31,11 @@ from pathlib import Path
 from typing import IO, Any
 from xml.parsers import expat
 
+from nj_incentives.cells import cell_index, cell_name
 from nj_incentives.csv_safety import neutralise_text
 from nj_incentives.files import atomic_path, same_file
 from nj_incentives.recalc.charts import cell_formats, refresh_caches
-from nj_incentives.recalc.engine import (
-    CellValue,
-    ExcelError,
-    Recalculation,
-    _cell_index,
-    _cell_name,
-)
+from nj_incentives.recalc.engine import CellValue, ExcelError, Recalculation
 from nj_incentives.recalc.safety import sheet_parts
 
 __all__ = [
@@ -206,7 +201,7 @@ class _SheetValues(_Rewriter):
                 attrs = [(k, v) for k, v in attrs if k != "spans"]
         elif local == "c" and self.row is not None:
             found = dict(attrs).get("r")
-            at = _cell_index(found) if found else (self.row, self.last_col + 1)
+            at = cell_index(found) if found else (self.row, self.last_col + 1)
             self.last_col = at[1]
             self._flush_cells(self.row, below=at[1])
             self.cell, self.cell_at, self.cell_attrs, self.cell_depth = (
@@ -253,7 +248,7 @@ class _SheetValues(_Rewriter):
     def _flush_cells(self, row: int, below: int | None) -> None:
         pending = self.rows.get(row, {})
         for col in sorted(c for c in pending if below is None or c < below):
-            ref = _cell_name(row, col)
+            ref = cell_name(row, col)
             self.emit(_value_cell(self.prefix[:-1], [("r", ref)], pending.pop(col)))
 
     def _flush_rows(self, below: int | None) -> None:
@@ -305,7 +300,7 @@ def write_values(
         raise ValueError("this recalculation does not carry its source workbook")
     replacements: dict[str, dict[int, dict[int, CellValue]]] = {}
     for sheet, cell in recalc.computed:
-        row, col = _cell_index(cell)
+        row, col = cell_index(cell)
         replacements.setdefault(sheet, {}).setdefault(row, {})[col] = recalc.values.get(
             (sheet, cell)
         )
@@ -473,7 +468,7 @@ def write_csv(recalc: Recalculation, sheet: str, target: str | os.PathLike[str])
     """Write one sheet's values as CSV (UTF-8 with BOM, which Excel reads), atomically."""
     target = Path(target)
     cells = [
-        (_cell_index(cell), value)
+        (cell_index(cell), value)
         for (title, cell), value in recalc.values.items()
         if title == sheet
     ]

@@ -30,8 +30,8 @@ from typing import Any
 import click
 import pandas as pd
 
-from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 __all__ = ["command", "run"]
 

@@ -46,7 +46,8 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from nj_incentives import LAW_CURRENT_TO, __version__, setup_steps
+from nj_incentives import setup_steps
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 from nj_incentives.workbooks import page
 
 __all__ = [
