@@ -24,7 +24,7 @@ import pytest
 import xlwings as xw
 import xlwings.server
 
-from nj_incentives import excel, reference
+from nj_incentives import catalog, excel, reference
 from nj_incentives.vba import vba_declarations, vba_identifier_problem, vba_problems
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -269,14 +269,40 @@ def test_vba_checker_rules(vba: str, problem: str) -> None:
     assert problem in problems[0]
 
 
-def test_the_decorator_refuses_an_illegal_name() -> None:
+def test_the_catalog_refuses_an_illegal_name() -> None:
     with pytest.raises(TypeError, match="'end' is a reserved word"):
+        catalog.calculation(
+            "NJ_BAD", cite="", description="Never declared", example=(), end=catalog.single("")
+        )
+    assert "NJ_BAD" not in catalog.CALCULATIONS
 
-        @excel.excel_function(cite="", example=(), end=excel.single("The last day"))
-        def NJ_BAD(end: object) -> None:
-            """A function that must never be registered."""
 
-    assert "NJ_BAD" not in excel.CATALOG
+def test_the_catalog_refuses_a_description_without_its_law() -> None:
+    with pytest.raises(TypeError, match="must cite the law"):
+        catalog.calculation("NJ_BAD", cite="N.J.S.A. 1:1-1", description="No law", example=())
+    assert "NJ_BAD" not in catalog.CALCULATIONS
+
+
+def test_an_adapter_must_match_its_catalog_entry() -> None:
+    # a function the catalog does not declare, and one whose parameters differ from it
+    with pytest.raises(TypeError, match="not declared"):
+
+        @excel.excel_function()
+        def NJ_UNDECLARED() -> None: ...
+
+    with pytest.raises(TypeError, match="the catalog"):
+
+        @excel.excel_function()
+        def NJ_ERTC_FTE(part_time_hours: object, months: object) -> None: ...
+
+    assert excel.CATALOG["NJ_ERTC_FTE"].compute is not None
+    assert "NJ_UNDECLARED" not in excel.CATALOG
+
+
+def test_every_adapter_is_registered_from_the_catalog() -> None:
+    assert list(excel.CATALOG) == list(catalog.CALCULATIONS)
+    for name, entry in excel.CATALOG.items():
+        assert entry.calculation is catalog.CALCULATIONS[name]
 
 
 def test_every_argument_name_is_legal_in_vba() -> None:

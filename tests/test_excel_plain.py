@@ -21,7 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives import cells, excel
+from nj_incentives import cells as conventions
+from nj_incentives import excel
 from nj_incentives.law import beip, ertc
 from nj_incentives.law.common import InputError
 
@@ -109,7 +110,7 @@ def test_functions_can_raise_the_core_error() -> None:
         grant(1250000, 50)
     assert raised.value.argument == "pct"
     assert raised.value.citation == "N.J.S.A. 34:1B-129a."
-    assert cells.error_text(raised.value) == (
+    assert conventions.error_text(raised.value) == (
         "#VALUE! pct = 50: a percentage is a fraction (50% = 0.5); did you mean 50%? "
         "(N.J.S.A. 34:1B-129a.)"
     )
@@ -135,7 +136,7 @@ def test_plain_results_hold_dates_as_serial_numbers() -> None:
 
 def test_error_message_for_an_unexpected_failure_is_one_short_line() -> None:
     error = RuntimeError("x" * 500 + "\nTraceback (most recent call last)")
-    message = cells.error_message(error, "NJ_X")
+    message = conventions.error_message(error, "NJ_X")
     assert message.startswith("NJ_X: unexpected RuntimeError: xxx")
     assert "\n" not in message
     assert len(message) < 260
@@ -156,19 +157,19 @@ def test_error_message_for_an_unexpected_failure_is_one_short_line() -> None:
     ],
 )
 def test_excel_serial_numbers_are_dates(serial: float, day: dt.date) -> None:
-    assert cells.as_date_cell(serial, "d", "") == day
+    assert conventions.as_date_cell(serial, "d", "") == day
 
 
 @pytest.mark.parametrize("serial", [0, -1, 60, 2958466, float("nan"), True])
 def test_impossible_serial_numbers_are_errors(serial: float) -> None:
     with pytest.raises(InputError, match=r"^d = "):
-        cells.as_date_cell(serial, "d", "")
+        conventions.as_date_cell(serial, "d", "")
 
 
 @given(st.dates(min_value=dt.date(1900, 1, 1), max_value=dt.date(9999, 12, 31)))
 def test_serial_numbers_round_trip(day: dt.date) -> None:
     """Every real date, to its serial number and back (1900-02-29, serial 60, is no date)."""
-    assert cells.as_date_cell(cells.to_cell_values(day), "d", "") == day
+    assert conventions.as_date_cell(conventions.to_cell_values(day), "d", "") == day
 
 
 def test_dates_pass_as_date_datetime_or_iso_text() -> None:
@@ -200,17 +201,17 @@ def test_dates_pass_as_date_datetime_or_iso_text() -> None:
     ],
 )
 def test_one_value_per_year_from_a_row_or_a_column(cells: object, values: list[object]) -> None:
-    assert cells.as_vector(cells, "v", "") == values
+    assert conventions.as_vector(cells, "v", "") == values
 
 
 def test_a_grid_is_not_one_value_per_year() -> None:
     with pytest.raises(InputError, match="must be one row or one column"):
-        cells.as_vector([[1, 2], [3, 4]], "v", "")
+        conventions.as_vector([[1, 2], [3, 4]], "v", "")
 
 
 def test_a_table_loses_trailing_blank_rows_and_columns() -> None:
     cells = [[1, 2, None], [3, 4, ""], [None, None, None]]
-    assert cells.as_table(cells, "t", "") == [[1, 2], [3, 4]]
+    assert conventions.as_table(cells, "t", "") == [[1, 2], [3, 4]]
 
 
 def test_roster_flags_blank_or_missing_are_false() -> None:

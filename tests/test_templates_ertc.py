@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from nj_incentives.catalog import ERTC_SCHEDULE_COLUMNS, headers
 from nj_incentives.law import cbt, ertc
 from nj_incentives.recalc import excel_serial, recalculate
 from nj_incentives.workbooks import ertc_credit
@@ -92,31 +93,12 @@ def test_minimum_taxes_and_schedule_equal_the_core(example: Any) -> None:
         ],
     )
     table = example.value("CreditSchedule")
-    assert table[0] == [
-        "Period end",
-        "New credit",
-        "Carried in",
-        "Limit",
-        "Used",
-        "Refund",
-        "Carried out",
-        "Expired",
-    ]
+    # the template's table is NJ_ERTC_SCHEDULE's, with the catalog's columns
+    assert table[0] == headers(ERTC_SCHEDULE_COLUMNS)
     for row, expected in zip(table[1:], schedule.rows, strict=False):
         assert row == [
             excel_serial(expected.period_end),
-            *(
-                float(getattr(expected, name))
-                for name in (
-                    "new_credit",
-                    "carried_in",
-                    "limit",
-                    "used",
-                    "refund",
-                    "carried_out",
-                    "expired",
-                )
-            ),
+            *(float(getattr(expected, column.field)) for column in ERTC_SCHEDULE_COLUMNS[1:]),
         ]
     assert table[len(periods) + 1 :] == [[None] * 8] * (MAX_PERIODS - len(periods))
     # 2025 (credit year two ends): limit min(3,000, 6,000 - 2,000) - 500 = 2,500 used from the

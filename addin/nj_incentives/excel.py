@@ -42,32 +42,36 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import xlwings as xw
 
+from nj_incentives.catalog import (
+    BEIP_LAW,
+    CALCULATIONS,
+    CONVERSION_SCHEDULE_COLUMNS,
+    CREDIT_YEARS_COLUMNS,
+    ERTC_SCHEDULE_COLUMNS,
+    EXPLAIN_COLUMNS,
+    GRANT_SCHEDULE_COLUMNS,
+    Argument,
+    Calculation,
+    Column,
+    headers,
+)
 from nj_incentives.cells import (
     Cell,
     CellResult,
     MissingPackage,
-    as_date_cell,
     as_rows,
-    as_scalar,
-    as_table,
-    as_vector,
     error_message,
     error_text,
     finite,
-    formula_text,
     given,
     input_error,
     is_blank,
     money,
-    number,
-    python_value,
-    refuse_error_cells,
     serial_to_date,
     to_cell_values,
     trim_blanks,
     verdict,
 )
-from nj_incentives.vba import vba_identifier_problem
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 if TYPE_CHECKING:
@@ -116,117 +120,54 @@ def _failed(function: str, exc: Exception) -> str:
     return error_text(exc, function)
 
 
-@dataclass(frozen=True)
-class Argument:
-    """One argument of an Excel function: its help text and how its cells are read."""
-
-    name: str
-    doc: str
-    #: "one" (a single cell), "date", "vector" (one per year/period/employee),
-    #: "dates" (a vector of dates), "table" (rows x columns), "raw" (passed as given)
-    kind: str
-    optional: bool = False
-
-    def convert(self, value: Cell, citation: str) -> Cell:
-        """The cells as the core's input (a blank argument has been handled already)."""
-        if self.kind == "one":
-            return as_scalar(value, self.name, citation)
-        if self.kind == "date":
-            return as_date_cell(as_scalar(value, self.name, citation), self.name, citation)
-        if self.kind == "vector":
-            return as_vector(value, self.name, citation)
-        if self.kind == "dates":
-            return [
-                as_date_cell(cell, self.name, citation)
-                for cell in as_vector(value, self.name, citation)
-            ]
-        if self.kind == "table":
-            return as_table(value, self.name, citation)
-        return python_value(value)
-
-
-def single(doc: str) -> tuple[str, str]:
-    """A single-cell argument (number, text or boolean)."""
-    return "one", doc
-
-
-def a_date(doc: str) -> tuple[str, str]:
-    """A single date cell."""
-    return "date", doc
-
-
-def each(doc: str) -> tuple[str, str]:
-    """A row or column of values, one per year, period or employee."""
-    return "vector", doc
-
-
-def each_date(doc: str) -> tuple[str, str]:
-    """A row or column of dates."""
-    return "dates", doc
-
-
-def raw(doc: str) -> tuple[str, str]:
-    """A range passed on as it is (a table with a header row of names)."""
-    return "raw", doc
-
-
-def grid(doc: str) -> tuple[str, str]:
-    """A table of cells (rows x columns)."""
-    return "table", doc
-
-
 # =========================================================================== the registry
 
 
 @dataclass(frozen=True)
 class ExcelFunction:
-    """One catalog function: what Excel shows about it, and its two halves.
+    """One catalog calculation (:class:`nj_incentives.catalog.Calculation`: name,
+    description, citation, arguments, example, result columns) and its two halves.
 
     ``compute`` turns the (converted) cells into the core's result; ``show`` turns that
-    result into cell values. Metadata lives here so that it is the same whether or not
+    result into cell values. The metadata is the catalog's, the same whether or not
     xlwings attached its own (``xw.func`` is a no-op outside a runtime).
     """
 
-    name: str
-    description: str
-    citation: str
-    arguments: tuple[Argument, ...]
-    vararg: Argument | None
-    example: tuple[Cell, ...]
+    calculation: Calculation
     compute: Callable[..., Any]
     show: Callable[[Any], CellResult]
 
     @property
+    def name(self) -> str:
+        return self.calculation.name
+
+    @property
+    def description(self) -> str:
+        return self.calculation.description
+
+    @property
+    def citation(self) -> str:
+        return self.calculation.citation
+
+    @property
+    def arguments(self) -> tuple[Argument, ...]:
+        return self.calculation.arguments
+
+    @property
+    def vararg(self) -> Argument | None:
+        return self.calculation.vararg
+
+    @property
+    def example(self) -> tuple[Cell, ...]:
+        return self.calculation.example
+
+    @property
     def message_citation(self) -> str:
-        """What a message about this function's cells cites: its law, or its reference."""
-        return self.citation or f"{self.name}, docs/functions.md"
+        return self.calculation.message_citation
 
     def convert(self, args: Sequence[Cell], kwargs: dict[str, Cell]) -> list[Cell]:
         """The arguments as the core's inputs; blank required arguments are errors."""
-        citation = self.message_citation
-        count = len(self.arguments)
-        if len(args) > count and self.vararg is None:
-            raise TypeError(f"{self.name} takes at most {count} arguments ({len(args)} given)")
-        values: list[Cell] = list(args[:count]) + [None] * (count - len(args[:count]))
-        for name, value in kwargs.items():
-            index = next((i for i, a in enumerate(self.arguments) if a.name == name), None)
-            if index is None:
-                raise TypeError(f"{self.name} has no argument {name!r}")
-            values[index] = value
-        for index, argument in enumerate(self.arguments):
-            value = values[index]
-            if argument.kind != "raw":  # a table's error cells are its rows' errors
-                refuse_error_cells(value, argument.name, citation)
-            if is_blank(python_value(value)):
-                if not argument.optional:
-                    raise input_error(argument.name, None, "is required", citation)
-                values[index] = None
-            else:
-                values[index] = argument.convert(value, citation)
-        extras = [python_value(extra) for extra in args[count:]]
-        for extra in extras:
-            refuse_error_cells(extra, self.vararg.name if self.vararg else "", citation)
-        return values + extras
+        return self.calculation.convert(args, kwargs)
 
     def result(self, *args: Cell, **kwargs: Cell) -> Any:
         """The core's result for these cells (raises the core's InputError)."""
@@ -238,11 +179,7 @@ class ExcelFunction:
 
     def formula(self, args: Sequence[Cell] | None = None, namespace: str = "") -> str:
         """The formula text calling this function (the example's by default)."""
-        values = list(self.example if args is None else args)
-        while values and values[-1] is None:
-            values.pop()
-        prefix = f"{namespace}." if namespace else ""
-        return f"={prefix}{self.name}({', '.join(formula_text(v) for v in values)})"
+        return self.calculation.formula(args, namespace)
 
 
 #: Every Excel function, by name, in catalog order.
@@ -250,46 +187,40 @@ CATALOG: dict[str, ExcelFunction] = {}
 
 
 def excel_function(
-    *,
-    cite: str,
-    example: tuple[Cell, ...],
     show: Callable[[Any], CellResult] = lambda result: result,
-    **docs: tuple[str, str],
 ) -> Callable[[Callable[..., Any]], Callable[..., CellResult]]:
-    """Register ``compute`` as the Excel function of the same name.
+    """Register ``compute`` as the Excel function of the catalog calculation of the same
+    name (:data:`nj_incentives.catalog.CALCULATIONS`), with ``show`` turning its result
+    into cells.
 
-    ``cite`` is the law the function applies (empty for the two that apply none); ``docs``
-    gives every parameter's kind and help text (meaning and unit). The returned
-    function is decorated with ``xw.func`` and ``xw.arg(name, doc=...)`` for every
-    argument; it converts the cells, calls ``compute``, ``show``s the result, and turns
-    any failure into the runtime's error (module docstring). The docstring (description
-    with its citation) is what Excel's Insert Function dialog shows.
+    ``compute``'s parameters must be the calculation's arguments, in order, the optional
+    ones (and only they) with a default. The returned function is decorated with
+    ``xw.func`` and ``xw.arg(name, doc=...)`` for every argument; it converts the cells,
+    calls ``compute``, ``show``s the result, and turns any failure into the runtime's
+    error (module docstring). Its docstring is the calculation's description (with its
+    citation), which Excel's Insert Function dialog shows.
     """
 
     def register(compute: Callable[..., Any]) -> Callable[..., CellResult]:
         name = compute.__name__
-        description = " ".join((compute.__doc__ or "").split())
+        if name not in CALCULATIONS:
+            raise TypeError(f"{name}: not declared in nj_incentives.catalog")
+        calculation = CALCULATIONS[name]
         parameters = list(inspect.signature(compute).parameters.values())
-        names = [p.name for p in parameters]
-        problems = [
-            problem
-            for problem in (vba_identifier_problem(n) for n in [name, *names])
-            if problem is not None
+        declared = [(a.name, a.optional) for a in calculation.arguments]
+        found = [
+            (p.name, p.default is not p.empty) for p in parameters if p.kind != p.VAR_POSITIONAL
         ]
-        if sorted(docs) != sorted(names):
-            problems.append(f"help text for {sorted(docs)} but arguments {names}")
-        if (cite and cite not in description) or len(description) > 255:
-            problems.append("the docstring must cite the law and fit in 255 characters")
-        if problems:
-            raise TypeError(f"{name}: " + "; ".join(problems))
-        arguments = tuple(
-            Argument(p.name, docs[p.name][1], docs[p.name][0], p.default is not p.empty)
-            for p in parameters
-            if p.kind is not p.VAR_POSITIONAL
-        )
-        varargs = [p for p in parameters if p.kind is p.VAR_POSITIONAL]
-        vararg = Argument(varargs[0].name, docs[varargs[0].name][1], "raw") if varargs else None
-        entry = ExcelFunction(name, description, cite, arguments, vararg, example, compute, show)
+        varargs = [p.name for p in parameters if p.kind == p.VAR_POSITIONAL]
+        vararg = calculation.vararg.name if calculation.vararg else None
+        if found != declared or varargs != ([vararg] if vararg else []):
+            raise TypeError(
+                f"{name}: parameters {found} + {varargs} but the catalog has {declared} + {vararg}"
+            )
+        help_text = {a.name: a.doc for a in calculation.arguments}
+        if calculation.vararg is not None:
+            help_text[calculation.vararg.name] = calculation.vararg.doc
+        entry = ExcelFunction(calculation, compute, show)
         CATALOG[name] = entry
 
         @functools.wraps(compute)
@@ -301,11 +232,11 @@ def excel_function(
 
         # xlwings reads converters from annotations: none here, the cells arrive as they are.
         cell_function.__annotations__ = {}
-        cell_function.__doc__ = description
+        cell_function.__doc__ = calculation.description
         decorated: Callable[..., CellResult] = cell_function
         for parameter in reversed(parameters):
             # err_to_str: an error cell arrives as its text ("#N/A"), not as a blank
-            decorated = xw.arg(parameter.name, doc=docs[parameter.name][1], err_to_str=True)(
+            decorated = xw.arg(parameter.name, doc=help_text[parameter.name], err_to_str=True)(
                 decorated
             )
         return xw.func(category=CATEGORY)(decorated)
@@ -343,68 +274,17 @@ def functions(
     return {name: plain(entry) for name, entry in CATALOG.items()}
 
 
-# =========================================================================== shared help
-
-_BASIS = single(
-    'What the percentage applies to: "withholdings" or "partners" (estimated tax of the '
-    "partners of an eligible partnership); any case"
-)
-_SMART_GROWTH = single(
-    "TRUE if the grant promotes smart growth (N.J.S.A. 34:1B-129b.); blank = FALSE"
-)
-_DISCOUNT_RATE = single(
-    "Annual rate for discounting to present value, a fraction (5% = 0.05); blank = 0"
-)
-_YEARS = single("Years to discount over (may be fractional); blank = 0")
-_FRACTIONAL = single(
-    "TRUE to keep fractional positions; blank = FALSE (whole positions, rounded down)"
-)
-_TAX_TYPE = single(
-    '"cbt" (Corporation Business Tax) or "insurance" (premiums taxes); blank = "cbt"'
-)
-
-_NUMBERING = single(
-    '"form" (the Division numbers a return by its form year: a period ending July-December'
-    ' of N or January-June of N+1 is tax year N) or "calendar"; blank = "form"'
-)
-_YEAR_END_MONTH = single(
-    "Month the filer's privilege period ends, 1-12 (6 = a June-30 filer); blank = 12"
-)
-
-_BEIP = "N.J.S.A. 34:1B-129"
-
-
 # =========================================================================== BEIP
 
 
-@excel_function(
-    cite=f"{_BEIP}a., b.",
-    example=("withholdings", True),
-    show=lambda limits: [[float(limits[0]), float(limits[1])]],
-    basis=_BASIS,
-    smart_growth=_SMART_GROWTH,
-)
+@excel_function(show=lambda limits: [[float(limits[0]), float(limits[1])]])
 def NJ_BEIP_PCT_LIMITS(basis: Cell, smart_growth: Cell = None) -> tuple[Decimal, Decimal]:
-    """Lowest and highest BEIP grant percentage for a basis, as a 1x2 row of fractions:
-    withholdings 10%-50%, partners' tax 10%-30%; 80% / 50% with smart growth
-    (N.J.S.A. 34:1B-129a., b.)."""
     from nj_incentives.law import beip
 
     return beip.pct_limits(basis, **given(smart_growth=smart_growth))
 
 
-@excel_function(
-    cite=f"{_BEIP}a., b.",
-    example=(1250000, 0.2),
-    show=lambda grant: money(grant.amount),
-    withholdings=single("Withholdings of the business's new employees for the year, in dollars"),
-    pct=single("Grant percentage of withholdings, a fraction (20% = 0.2); 0 if not used"),
-    partner_tax=single(
-        "Estimated tax of the partners of an eligible partnership, dollars; blank = 0"
-    ),
-    partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
-    smart_growth=_SMART_GROWTH,
-)
+@excel_function(show=lambda grant: money(grant.amount))
 def NJ_BEIP_GRANT(
     withholdings: Cell,
     pct: Cell,
@@ -412,8 +292,6 @@ def NJ_BEIP_GRANT(
     partner_pct: Cell = None,
     smart_growth: Cell = None,
 ) -> Any:
-    """Annual BEIP grant before the cap: withholdings x pct + partners' estimated tax x
-    partner_pct, each part rounded down to the cent (N.J.S.A. 34:1B-129a., b.)."""
     from nj_incentives.law import beip
 
     return beip.annual_grant(
@@ -423,48 +301,16 @@ def NJ_BEIP_GRANT(
     )
 
 
-GRANT_SCHEDULE_HEADER = [
-    "Year",
-    "Withholdings",
-    "Partner tax",
-    "Grant before cap",
-    "Cap room",
-    "Grant",
-    "Cumulative grant",
-]
+def _table(columns: Sequence[Column], rows: Sequence[Any]) -> list[list[CellResult]]:
+    """A result table: the catalog's header row, then one row of cells per row."""
+    return [headers(columns)] + [[column.cell(row) for column in columns] for row in rows]
 
 
 def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
-    return [GRANT_SCHEDULE_HEADER] + [
-        [
-            row.year,
-            money(row.withholdings),
-            money(row.partner_tax),
-            money(row.grant_before_cap),
-            number(row.cap_room),
-            money(row.grant),
-            money(row.cumulative),
-        ]
-        for row in schedule.rows
-    ]
+    return _table(GRANT_SCHEDULE_COLUMNS, schedule.rows)
 
 
-@excel_function(
-    cite=f"{_BEIP}a.-c.; N.J.A.C. 19:31I-1.4(a)",
-    example=([600000, 600000, 600000], [10, 12, 2], 0.5, dt.date(2010, 1, 1)),
-    show=_grant_schedule_table,
-    withholdings=each("Withholdings per grant year, dollars: one cell per year (the term)"),
-    new_employees=each("New employees certified per grant year: one cell per year"),
-    pct=single("Grant percentage of withholdings, a fraction (50% = 0.5); 0 if not used"),
-    agreement_date=a_date("Date the grant agreement was entered into (Excel date)"),
-    smart_growth=_SMART_GROWTH,
-    partner_tax=each("Partners' estimated tax per grant year, dollars; blank = 0 each year"),
-    partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
-    cap_method=single(
-        'How the $50,000 average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
-        ' "whole_term" or "proportional"; blank = "per_year"'
-    ),
-)
+@excel_function(show=_grant_schedule_table)
 def NJ_BEIP_GRANT_SCHEDULE(
     withholdings: Cell,
     new_employees: Cell,
@@ -475,9 +321,6 @@ def NJ_BEIP_GRANT_SCHEDULE(
     partner_pct: Cell = None,
     cap_method: Cell = None,
 ) -> Any:
-    """BEIP grant year by year over the term, after the $50,000 average cap: Year,
-    Withholdings, Partner tax, Grant before cap, Cap room, Grant, Cumulative grant
-    (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a))."""
     from nj_incentives.law import beip
 
     return beip.grant_schedule(
@@ -494,29 +337,13 @@ def NJ_BEIP_GRANT_SCHEDULE(
     )
 
 
-@excel_function(
-    cite="N.J.S.A. 34:1B-134(b), (c)",
-    example=(1000000, 150000, "withholdings"),
-    show=lambda limit: money(limit.amount),
-    base_amount=single(
-        "Withholdings (or partners' estimated tax) the limit is a share of, dollars"
-    ),
-    other_grants=single("All other State grants, dollars (Office of Customized Training excluded)"),
-    basis=_BASIS,
-    smart_growth=_SMART_GROWTH,
-)
+@excel_function(show=lambda limit: money(limit.amount))
 def NJ_BEIP_COMBINED_LIMIT(
     base_amount: Cell, other_grants: Cell, basis: Cell, smart_growth: Cell = None
 ) -> Any:
-    """Largest BEIP grant the combined State grants limit allows without the Treasurer's
-    approval: 50% of withholdings (30% of partners' tax; 80% / 50% with smart growth) less
-    other grants (N.J.S.A. 34:1B-134(b), (c))."""
     from nj_incentives.law import beip
 
     return beip.combined_limit(base_amount, other_grants, basis, **given(smart_growth=smart_growth))
-
-
-CONVERSION_SCHEDULE_HEADER = ["Tax year", "Share", "Installment"]
 
 
 def _conversion_table(schedule: Any) -> list[list[CellResult]]:
@@ -524,37 +351,11 @@ def _conversion_table(schedule: Any) -> list[list[CellResult]]:
     does not end in December or who numbers by the calendar year (a calendar-year filer's
     table keeps its three columns)."""
     calendar_filer = (schedule.year_end_month, schedule.numbering) == (12, "form")
-    header = CONVERSION_SCHEDULE_HEADER + ([] if calendar_filer else ["Period end"])
-    return [header] + [
-        [row.tax_year, float(row.share), money(row.amount)]
-        + ([] if calendar_filer else [row.period_end])
-        for row in schedule.rows
-    ]
+    columns = CONVERSION_SCHEDULE_COLUMNS[:3] if calendar_filer else CONVERSION_SCHEDULE_COLUMNS
+    return _table(columns, schedule.rows)
 
 
-_ACCRUAL_YEAR = single("Calendar year the approved grant accrued but was not paid, 2008 to 2025")
-_APPROVAL_DATE = a_date(
-    "Date the Authority approved the amount (Excel date); matters for 2008-2013 only; blank = "
-    "approved by July 1, 2016"
-)
-
-
-@excel_function(
-    cite=f"{_BEIP}e.(1)-(13)",
-    example=(2016, 100000),
-    show=lambda schedule: _conversion_table(schedule),
-    accrual_year=_ACCRUAL_YEAR,
-    amount=single("Approved grant amount converted to tax credits, dollars"),
-    approval_date=_APPROVAL_DATE,
-    grant_approval_date=a_date(
-        "Date the business was approved for the grant, before 2015-11-09; blank = not checked"
-    ),
-    direction_date=a_date(
-        "Date the business directed the conversion; 2015-11-09 to 2016-05-07; blank = not checked"
-    ),
-    year_end_month=_YEAR_END_MONTH,
-    numbering=_NUMBERING,
-)
+@excel_function(show=lambda schedule: _conversion_table(schedule))
 def NJ_BEIP_CONVERSION_SCHEDULE(
     accrual_year: Cell,
     amount: Cell,
@@ -564,9 +365,6 @@ def NJ_BEIP_CONVERSION_SCHEDULE(
     year_end_month: Cell = None,
     numbering: Cell = None,
 ) -> Any:
-    """Tax credits a grant accrued but not paid converts to: Tax year, Share, Installment,
-    Period end (the return it goes on); each rounded down to the cent, the last taking the
-    remainder (N.J.S.A. 34:1B-129e.(1)-(13))."""
     from nj_incentives.law import beip
 
     return beip.conversion_schedule(
@@ -582,19 +380,7 @@ def NJ_BEIP_CONVERSION_SCHEDULE(
     )
 
 
-@excel_function(
-    cite=f"{_BEIP}e.(1)-(13)",
-    example=(2012, 1250000, 2018),
-    show=money,
-    accrual_year=_ACCRUAL_YEAR,
-    amount=single("Approved grant amount converted to tax credits, dollars"),
-    tax_year=single(
-        "Tax year whose installment is wanted (e.g. 2018), or the last day of the privilege"
-        " period of the return (an Excel date)"
-    ),
-    approval_date=_APPROVAL_DATE,
-    numbering=_NUMBERING,
-)
+@excel_function(show=money)
 def NJ_BEIP_CONVERSION_INSTALLMENT(
     accrual_year: Cell,
     amount: Cell,
@@ -602,8 +388,6 @@ def NJ_BEIP_CONVERSION_INSTALLMENT(
     approval_date: Cell = None,
     numbering: Cell = None,
 ) -> Decimal:
-    """Tax credit issued for one tax year, or for the return of the privilege period ending
-    on the date given, from a converted grant; 0 if none (N.J.S.A. 34:1B-129e.(1)-(13))."""
     from nj_incentives.law import beip
 
     period_end = _period_end_or_none(tax_year)
@@ -627,62 +411,27 @@ def _period_end_or_none(value: Cell) -> dt.date | None:
     if isinstance(value, str) and len(value.strip()) >= 10 and value.strip()[4] == "-":
         from nj_incentives.law.common import as_date
 
-        return as_date(value, "tax_year", f"{_BEIP}e.")
+        return as_date(value, "tax_year", f"{BEIP_LAW}e.")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value > _LARGEST_YEAR:
-        return serial_to_date(float(value), "tax_year", f"{_BEIP}e.")
+        return serial_to_date(float(value), "tax_year", f"{BEIP_LAW}e.")
     return None
 
 
-_CREDIT = single("BEIP tax credit issued for the tax period, dollars")
-_TAX_LIABILITY = single("Tax otherwise due for the period, dollars")
-_MINIMUM_TAX_FLOOR = single(
-    "Statutory minimum the credit may not take the tax below (the alternative reading);"
-    " blank = 0 (the credit may take the tax to 0)"
-)
-
-
-@excel_function(
-    cite=f"{_BEIP}f.",
-    example=(300000, 200000),
-    show=lambda application: money(application.applied),
-    credit=_CREDIT,
-    tax_liability=_TAX_LIABILITY,
-    minimum_tax=_MINIMUM_TAX_FLOOR,
-)
+@excel_function(show=lambda application: money(application.applied))
 def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
-    """BEIP credit applied against the tax, before all other credits and payments:
-    min(credit, tax_liability - minimum_tax) (N.J.S.A. 34:1B-129f.)."""
     from nj_incentives.law import beip
 
     return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
 
 
-@excel_function(
-    cite=f"{_BEIP}f.",
-    example=(300000, 200000),
-    show=lambda application: money(application.overpayment),
-    credit=_CREDIT,
-    tax_liability=_TAX_LIABILITY,
-    minimum_tax=_MINIMUM_TAX_FLOOR,
-)
+@excel_function(show=lambda application: money(application.overpayment))
 def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
-    """Excess of the BEIP credit over the tax, refunded as an overpayment
-    (N.J.S.A. 34:1B-129f.)."""
     from nj_incentives.law import beip
 
     return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
 
 
-@excel_function(
-    cite=f"{_BEIP}g.(3)",
-    example=(1000000, 0.05, 2),
-    show=lambda price: money(price.amount),
-    transfer_amount=single("Amount of tax credit transferred, dollars"),
-    discount_rate=_DISCOUNT_RATE,
-    years=_YEARS,
-    sale_date=a_date("Date of the sale (Excel date); with credit_period_end it sets the years"),
-    credit_period_end=a_date("Last day of the tax period the credit is issued for (Excel date)"),
-)
+@excel_function(show=lambda price: money(price.amount))
 def NJ_BEIP_TRANSFER_MIN_PRICE(
     transfer_amount: Cell,
     discount_rate: Cell = None,
@@ -690,9 +439,6 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
     sale_date: Cell = None,
     credit_period_end: Cell = None,
 ) -> Any:
-    """Lowest lawful consideration for a transfer certificate: 75% of the amount, then
-    discounted to present value, / (1 + discount_rate) ^ years, rounded down to the cent
-    (N.J.S.A. 34:1B-129g.(3))."""
     from nj_incentives.law import beip
 
     return beip.transfer_min_price(
@@ -706,29 +452,7 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
     )
 
 
-@excel_function(
-    cite=f"{_BEIP}g.(3)",
-    example=(1000000, 50000, 30000),
-    show=lambda check: verdict(check.ok, check.reasons),
-    certificate_amount=single("Refundable credit on the transfer certificate, dollars"),
-    transfer_amount=single("Amount of credit sold or assigned, dollars"),
-    consideration=single("Price paid for it, dollars"),
-    discount_rate=_DISCOUNT_RATE,
-    years=single(
-        "Years to discount over; blank = from sale_date to credit_period_end (needed to discount)"
-    ),
-    sale_date=a_date("Date of the sale or assignment (Excel date); blank = no discounting"),
-    credit_period_end=a_date(
-        "Last day of the tax period the credit is issued for, and used in (Excel date)"
-    ),
-    seller_is_transferee=single(
-        "TRUE if the seller itself bought the credit (a transferee may not transfer it);"
-        " blank = FALSE"
-    ),
-    max_discount_rate=single(
-        "Highest yearly discount rate accepted as a discount to present value; blank = 0.2"
-    ),
-)
+@excel_function(show=lambda check: verdict(check.ok, check.reasons))
 def NJ_BEIP_TRANSFER_CHECK(
     certificate_amount: Cell,
     transfer_amount: Cell,
@@ -740,8 +464,6 @@ def NJ_BEIP_TRANSFER_CHECK(
     seller_is_transferee: Cell = None,
     max_discount_rate: Cell = None,
 ) -> Any:
-    """ "OK" if a proposed sale of a transfer certificate is lawful, or every reason it is
-    not, with citations (N.J.S.A. 34:1B-129g.(3))."""
     from nj_incentives.law import beip
 
     return beip.transfer_check(
@@ -759,21 +481,10 @@ def NJ_BEIP_TRANSFER_CHECK(
     )
 
 
-@excel_function(
-    cite=f"{_BEIP}h.(2)",
-    example=(412345.67,),
-    show=lambda payment: money(payment.amount),
-    credit_2022=single("Tax credit received for the 2022 tax period, dollars"),
-    period_end=a_date(
-        "Last day of that privilege period, checked to be the 2022 tax period; blank = not checked"
-    ),
-    numbering=_NUMBERING,
-)
+@excel_function(show=lambda payment: money(payment.amount))
 def NJ_BEIP_REMOTE_WORK_PAYMENT(
     credit_2022: Cell, period_end: Cell = None, numbering: Cell = None
 ) -> Any:
-    """Payment owed for the remote-work election: 5% of the 2022 tax credit, rounded down
-    to the cent (N.J.S.A. 34:1B-129h.(2))."""
     from nj_incentives.law import beip
 
     return beip.remote_work_payment(
@@ -781,23 +492,10 @@ def NJ_BEIP_REMOTE_WORK_PAYMENT(
     )
 
 
-@excel_function(
-    cite=f"{_BEIP}h.",
-    example=(dt.date(2023, 6, 30), 0.25),
-    show=lambda check: verdict(check.ok, check.reasons),
-    election_date=a_date("Date the business made the remote-work election (Excel date)"),
-    share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
-    election_from=single(
-        '"emergency_ended" (on or after 2021-06-04, Executive Order No. 244) or'
-        ' "emergency_declared" (after 2020-03-09); blank = "emergency_ended"'
-    ),
-)
+@excel_function(show=lambda check: verdict(check.ok, check.reasons))
 def NJ_BEIP_REMOTE_WORK_CHECK(
     election_date: Cell, share_at_facility: Cell, election_from: Cell = None
 ) -> Any:
-    """ "OK" if a remote-work election meets subsection h. (made after the emergency ended,
-    before December 31, 2023; at least 10% of time at the facility), or every reason it
-    does not (N.J.S.A. 34:1B-129h., h.(1))."""
     from nj_incentives.law import beip
 
     return beip.remote_work_check(
@@ -807,43 +505,18 @@ def NJ_BEIP_REMOTE_WORK_CHECK(
 
 # =========================================================================== ERTC
 
-_ERTC = "N.J.S.A. 52:27BBB-55"
 
-
-@excel_function(
-    cite=f"{_ERTC}e.",
-    example=(2100,),
-    show=lambda equivalents: float(equivalents.fte),
-    part_time_hours=single("Aggregated hours of part-time positions in the period"),
-    months=single("Months in the period; blank = 12"),
-)
+@excel_function(show=lambda equivalents: float(equivalents.fte))
 def NJ_ERTC_FTE(part_time_hours: Cell, months: Cell = None) -> Any:
-    """Full-time position equivalents of part-time hours: hours / (140 x months), to 10
-    places (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
     return ertc.explain_fte(part_time_hours, **given(months=months))
 
 
-@excel_function(
-    cite=f"{_ERTC}e.",
-    example=([[160] * 12, [100] * 12], None, None),
-    show=lambda count: [[float(count.average), float(count.fte)]],
-    hours=raw(
-        "Hours worked: one row per employee, 12 columns (one per month); a blank month is 0,"
-        " a blank row no employee"
-    ),
-    temporary=each("TRUE for a temporary or seasonal employee, one per row; blank = FALSE"),
-    excluded=each("TRUE for an owner or owner's relative, one per row; blank = FALSE"),
-    part_time_months=single(
-        'Months the part-time test counts: "non_full_time" or "all_months"; blank = "non_full_time"'
-    ),
-)
+@excel_function(show=lambda count: [[float(count.average), float(count.fte)]])
 def NJ_ERTC_AVG_POSITIONS(
     hours: Cell, temporary: Cell = None, excluded: Cell = None, part_time_months: Cell = None
 ) -> Any:
-    """Average full-time positions in a 12-month period and, second, the part-time
-    full-time equivalents included in it, as a 1x2 row (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
     table = _roster_rows(hours)
@@ -871,155 +544,48 @@ def _flags(values: list[Cell], count: int) -> list[Cell]:
     return flags + [False] * (count - len(flags))
 
 
-@excel_function(
-    cite=f"{_ERTC}e.",
-    example=(20.5, 31.25),
-    show=lambda positions: float(positions.count),
-    base_avg=single("Average positions in the 12 months before credit year one"),
-    year_avg=single("Average positions in the credit year"),
-    fractional=_FRACTIONAL,
-)
+@excel_function(show=lambda positions: float(positions.count))
 def NJ_ERTC_NEW_POSITIONS(base_avg: Cell, year_avg: Cell, fractional: Cell = None) -> Any:
-    """New full-time positions: max(0, year_avg - base_avg), rounded down to whole
-    positions unless fractional (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
     return ertc.explain_new_positions(base_avg, year_avg, **given(fractional=fractional))
 
 
-@excel_function(
-    cite=f"{_ERTC}a.",
-    example=(10, 1),
-    show=lambda credit: money(credit.amount),
-    new_positions=single("New full-time positions in the credit year"),
-    credit_year=single("Credit year: 1 ($2,500 per position) or 2 ($1,250)"),
-    fractional=_FRACTIONAL,
-)
+@excel_function(show=lambda credit: money(credit.amount))
 def NJ_ERTC_CREDIT(new_positions: Cell, credit_year: Cell, fractional: Cell = None) -> Any:
-    """Economic Recovery Tax Credit for one credit year: $2,500 per new full-time position
-    in year one, $1,250 in year two (N.J.S.A. 52:27BBB-55a.)."""
     from nj_incentives.law import ertc
 
     return ertc.credit_amount(new_positions, credit_year, **given(fractional=fractional))
 
 
-_YEAR1_NEW = single("New full-time positions in credit year one")
-_YEAR2_NEW = single("New full-time positions in credit year two")
-
-
-@excel_function(
-    cite=f"{_ERTC}e.",
-    example=(10, 8),
-    show=lambda ratio: float(ratio.ratio),
-    year1_new=_YEAR1_NEW,
-    year2_new=_YEAR2_NEW,
-)
+@excel_function(show=lambda ratio: float(ratio.ratio))
 def NJ_ERTC_SUSTAINED_EFFORT_RATIO(year1_new: Cell, year2_new: Cell) -> Any:
-    """Sustained effort ratio: year-two new positions / year-one new positions, at most 1;
-    0 when year one has none (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
     return ertc.explain_sustained_effort_ratio(year1_new, year2_new)
 
 
-@excel_function(
-    cite=f"{_ERTC}b.(3)",
-    example=(10000, 1000, 2000),
-    show=lambda limit: money(limit.amount),
-    tax_liability=single("Tax liability otherwise due for the privilege period, dollars"),
-    other_credits=single("Other credits taken in the period (applied first), dollars"),
-    minimum_tax=single("Statutory minimum tax for the period, dollars (see NJ_CBT_MIN_TAX)"),
-    tax_type=_TAX_TYPE,
-)
+@excel_function(show=lambda limit: money(limit.amount))
 def NJ_ERTC_CREDIT_LIMIT(
     tax_liability: Cell, other_credits: Cell, minimum_tax: Cell, tax_type: Cell = None
 ) -> Any:
-    """Most of the credit usable in a period: max(0, min(50% of the liability, liability -
-    minimum tax) - other credits); insurance taxes: liability - other credits
-    (N.J.S.A. 52:27BBB-55b.(3))."""
     from nj_incentives.law import ertc
 
     return ertc.credit_limit(tax_liability, other_credits, minimum_tax, **given(tax_type=tax_type))
 
 
-@excel_function(
-    cite=f"{_ERTC}c.(2)",
-    example=(17000, 10, 8),
-    show=lambda refund: money(refund.amount),
-    year1_remaining=single("Year-one credit unused after the period in which credit year two ends"),
-    year1_new=_YEAR1_NEW,
-    year2_new=_YEAR2_NEW,
-)
+@excel_function(show=lambda refund: money(refund.amount))
 def NJ_ERTC_REFUND(year1_remaining: Cell, year1_new: Cell, year2_new: Cell) -> Any:
-    """Year-one credit refunded as an overpayment: the unused year-one credit x the
-    sustained effort ratio, rounded down to the cent (N.J.S.A. 52:27BBB-55c.(2))."""
     from nj_incentives.law import ertc
 
     return ertc.explain_refund(year1_remaining, year1_new, year2_new)
 
 
-ERTC_SCHEDULE_HEADER = [
-    "Period end",
-    "New credit",
-    "Carried in",
-    "Limit",
-    "Used",
-    "Refund",
-    "Carried out",
-    "Expired",
-]
-
-
 def _ertc_schedule_table(schedule: Any) -> list[list[CellResult]]:
-    return [ERTC_SCHEDULE_HEADER] + [
-        [
-            row.period_end,
-            money(row.new_credit),
-            money(row.carried_in),
-            money(row.limit),
-            money(row.used),
-            money(row.refund),
-            money(row.carried_out),
-            money(row.expired),
-        ]
-        for row in schedule.rows
-    ]
+    return _table(ERTC_SCHEDULE_COLUMNS, schedule.rows)
 
 
-@excel_function(
-    cite=f"{_ERTC}b., c.",
-    example=(
-        dt.date(2023, 1, 1),
-        10,
-        8,
-        ["2023-12-31", "2024-12-31", "2025-12-31", "2026-12-31"],
-        [8000, 10000, 50000, 50000],
-        [0, 1000, 0, 0],
-        [2000, 2000, 2000, 2000],
-    ),
-    show=_ertc_schedule_table,
-    operations_start=a_date("Date initial or expanded operations began (Excel date)"),
-    year1_new=_YEAR1_NEW,
-    year2_new=_YEAR2_NEW,
-    period_ends=each_date("Last day of each privilege period, in order: one cell per period"),
-    liabilities=each("Tax liability otherwise due, dollars: one per period"),
-    other_credits=each("Other credits taken (applied first), dollars: one per period"),
-    minimum_taxes=each("Statutory minimum tax, dollars: one per period"),
-    carryforward_years=single(
-        "Periods unused credit may be carried forward; blank = no limit (statute); "
-        "Form 313 instructions: 5"
-    ),
-    fractional=_FRACTIONAL,
-    tax_type=_TAX_TYPE,
-    ratio_fractional=single(
-        "TRUE: the sustained effort ratio from the measured (fractional) positions; FALSE:"
-        " whole positions; blank = as fractional"
-    ),
-    refund_period_limit=single(
-        '"b3": year-one credit held to the b.(3) limit before the refund; "notwithstanding":'
-        ' not (c.(1)); blank = "b3"'
-    ),
-)
+@excel_function(show=_ertc_schedule_table)
 def NJ_ERTC_SCHEDULE(
     operations_start: Cell,
     year1_new: Cell,
@@ -1034,8 +600,6 @@ def NJ_ERTC_SCHEDULE(
     ratio_fractional: Cell = None,
     refund_period_limit: Cell = None,
 ) -> Any:
-    """Credit per privilege period: Period end, New credit, Carried in, Limit, Used,
-    Refund, Carried out, Expired (N.J.S.A. 52:27BBB-55b., c.)."""
     from nj_incentives.law import ertc
 
     periods = ertc.privilege_periods(period_ends, liabilities, other_credits, minimum_taxes)
@@ -1054,47 +618,25 @@ def NJ_ERTC_SCHEDULE(
     )
 
 
-CREDIT_YEARS_HEADER = ["Credit year", "First day", "Last day"]
-
-
 @excel_function(
-    cite=f"{_ERTC}e.",
-    example=(dt.date(2023, 3, 15),),
     show=lambda years: [
-        CREDIT_YEARS_HEADER,
+        headers(CREDIT_YEARS_COLUMNS),
         [1, years.year_one_start, years.year_one_end],
         [2, years.year_two_start, years.year_two_end],
-    ],
-    operations_start=a_date("Date initial or expanded operations began (Excel date)"),
+    ]
 )
 def NJ_ERTC_CREDIT_YEARS(operations_start: Cell) -> Any:
-    """Credit years one and two: the first twelve calendar months following initial or
-    expanded operations, and the next twelve; Credit year, First day, Last day
-    (N.J.S.A. 52:27BBB-55e.)."""
     from nj_incentives.law import ertc
 
     return ertc.credit_years(operations_start)
 
 
-@excel_function(
-    cite=f"{_ERTC}a., d.",
-    example=(False, False),
-    show=lambda check: verdict(check.ok, check.reasons),
-    receives_uez_benefit=single("TRUE if the taxpayer receives an Urban Enterprise Zones benefit"),
-    prior_credit_period_at_location=single(
-        "TRUE if the location already had its 24-month credit period"
-    ),
-    in_qualified_municipality=single(
-        "TRUE if the location is in a qualified municipality; blank = TRUE"
-    ),
-)
+@excel_function(show=lambda check: verdict(check.ok, check.reasons))
 def NJ_ERTC_ELIGIBILITY_CHECK(
     receives_uez_benefit: Cell,
     prior_credit_period_at_location: Cell,
     in_qualified_municipality: Cell = None,
 ) -> Any:
-    """ "OK" if the taxpayer may receive the Economic Recovery Tax Credit at the location, or
-    every reason it may not (N.J.S.A. 52:27BBB-55a., d.)."""
     from nj_incentives.law import ertc
 
     return ertc.eligibility_check(
@@ -1106,56 +648,22 @@ def NJ_ERTC_ELIGIBILITY_CHECK(
 
 # =========================================================================== CBT
 
-_CBT_FORM = "Form CBT-100"
 
-
-@excel_function(
-    cite=_CBT_FORM,
-    example=(dt.date(2023, 6, 30),),
-    show=lambda numbered: numbered.year,
-    period_end=a_date("Last day of the privilege period (Excel date)"),
-    numbering=_NUMBERING,
-)
+@excel_function(show=lambda numbered: numbered.year)
 def NJ_TAX_YEAR(period_end: Cell, numbering: Cell = None) -> Any:
-    """Tax year N of the CBT return for a privilege period ending on period_end: ending
-    July-December of N or January-June of N+1 (the Division's form year, Form CBT-100);
-    or the calendar year of the end."""
     from nj_incentives.law import cbt
 
     return cbt.tax_year(period_end, **given(numbering=numbering))
 
 
-@excel_function(
-    cite=_CBT_FORM,
-    example=(2022, 6),
-    show=lambda day: day,
-    tax_year=single("Tax year of the return (e.g. 2022)"),
-    year_end_month=_YEAR_END_MONTH,
-    numbering=_NUMBERING,
-)
+@excel_function(show=lambda day: day)
 def NJ_TAX_PERIOD_END(tax_year: Cell, year_end_month: Cell = None, numbering: Cell = None) -> Any:
-    """Last day of the privilege period numbered tax_year for a filer whose year ends in
-    year_end_month: tax year 2022 of a June-30 filer ends 2023-06-30 (Form CBT-100
-    numbering)."""
     from nj_incentives.law import cbt
 
     return cbt.period_end_for(tax_year, **given(month=year_end_month, numbering=numbering))
 
 
-@excel_function(
-    cite="N.J.S.A. 54:10A-5(e)",
-    example=(300000,),
-    show=lambda minimum: money(minimum.amount),
-    nj_gross_receipts=single("New Jersey gross receipts for the privilege period, dollars"),
-    s_corporation=single("TRUE for a New Jersey S corporation; blank = FALSE"),
-    group_payroll=single("Total payroll of the affiliated or controlled group, dollars; blank = 0"),
-    group_rule_for_s_corporations=single(
-        "TRUE if the $5,000,000 group payroll rule also binds S corporations; blank = TRUE"
-    ),
-    period_start_year=single(
-        "Year the privilege period begins (the table is for 2012 and after); blank = assumed"
-    ),
-)
+@excel_function(show=lambda minimum: money(minimum.amount))
 def NJ_CBT_MIN_TAX(
     nj_gross_receipts: Cell,
     s_corporation: Cell = None,
@@ -1163,8 +671,6 @@ def NJ_CBT_MIN_TAX(
     group_rule_for_s_corporations: Cell = None,
     period_start_year: Cell = None,
 ) -> Any:
-    """Corporation Business Tax statutory minimum by New Jersey gross receipts, for periods
-    beginning in 2012 and after (N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b))."""
     from nj_incentives.law import cbt
 
     return cbt.minimum_tax(
@@ -1181,14 +687,8 @@ def NJ_CBT_MIN_TAX(
 # =========================================================================== about
 
 
-@excel_function(
-    cite="",
-    example=(),
-    part=single('Blank = both; "version" = the package version; "law" = the law current to'),
-)
+@excel_function()
 def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
-    """Version of nj-incentives and the statutes as amended that it implements (the law it
-    is current to)."""
     from nj_incentives.law.common import as_choice
 
     if part is None:
@@ -1197,18 +697,8 @@ def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
     return __version__ if chosen == "version" else LAW_CURRENT_TO
 
 
-@excel_function(
-    cite="",
-    example=([["id", "accrual_year", "conversion_amount"], ["A", 2012, 1250000]],),
-    show=lambda table: table,
-    table=raw(
-        "Scenario table: a header row of column names (docs/scenarios.md), then one "
-        "scenario per row"
-    ),
-)
+@excel_function(show=lambda table: table)
 def NJ_SCENARIOS(table: Cell) -> Any:
-    """Runs a scenario table on the calculation core (N.J.S.A. 34:1B-129, 52:27BBB-55) and
-    spills the results with a header row; a bad row's message is in its error column."""
     try:
         from nj_incentives.scenarios.columns import ScenarioError
         from nj_incentives.scenarios.table import scenarios_table
@@ -1227,32 +717,12 @@ def NJ_SCENARIOS(table: Cell) -> Any:
         raise input_error("table", rows[0] if rows else None, str(error), citation) from None
 
 
-EXPLAIN_HEADER = ["Step", "Value", "Arithmetic", "Citation"]
-
-
-def _step_value(value: object) -> CellResult:
-    if isinstance(value, Decimal):
-        return float(value)
-    return value
-
-
 def _explanation(result: Explained) -> list[list[CellResult]]:
-    return [EXPLAIN_HEADER] + [
-        [step.label, _step_value(step.value), step.arithmetic, step.citation]
-        for step in result.steps
-    ]
+    return _table(EXPLAIN_COLUMNS, result.steps)
 
 
-@excel_function(
-    cite="",
-    example=("NJ_BEIP_GRANT", 1250000, 0.2),
-    show=_explanation,
-    function_name=single('Name of the NJ_ function to explain, e.g. "NJ_BEIP_GRANT"'),
-    args=single("That function's arguments, in its order"),
-)
+@excel_function(show=_explanation)
 def NJ_EXPLAIN(function_name: Cell, *args: Cell) -> Explained:
-    """Steps behind an NJ_ function's result: Step, Value, Arithmetic, Citation; each step
-    with its citation."""
     from nj_incentives.law.common import Explained
 
     chosen = str(function_name).strip().upper()

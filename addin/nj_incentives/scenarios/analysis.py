@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
 from nj_incentives.scenarios.columns import Kind, ScenarioError, input_spec
 
 __all__ = [
@@ -257,12 +258,10 @@ _FAMILY_LABELS = (
     (r"installment_(\d+)", "Credit installment {}"),
     (r"credit_applied_(\d+)", "Credit applied {}"),
     (r"credit_refund_(\d+)", "Credit refunded {}"),
-    (r"ertc_new_credit_(\d+)", "New ERTC, period {}"),
-    (r"ertc_limit_(\d+)", "ERTC limit, period {}"),
-    (r"ertc_used_(\d+)", "ERTC used, period {}"),
-    (r"ertc_refund_(\d+)", "ERTC refunded, period {}"),
-    (r"ertc_expired_(\d+)", "ERTC expired, period {}"),
-    (r"ertc_carried_out_(\d+)", "ERTC carried out of period {}"),
+    *(
+        (rf"ertc_{column.field}_(\d+)", f"ERTC {column.header.lower()}, period {{}}")
+        for column in ERTC_PERIOD_COLUMNS
+    ),
 )
 _NOT_MONEY = {
     "grant_term",

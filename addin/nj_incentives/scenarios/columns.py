@@ -24,6 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
+
 __all__ = [
     "FIRST_TAX_YEAR",
     "INPUTS",
@@ -516,16 +518,10 @@ class Layout:
             OutputSpec("ertc_carried_forward", m, "ertc", "Unused after the last period."),
         ]
         if self.detail:
-            for measure, doc in (
-                ("new_credit", "Credit allowed in period k."),
-                ("limit", "Most of the credit usable in period k."),
-                ("used", "Used in period k."),
-                ("refund", "Refunded in period k."),
-                ("expired", "Expired in period k."),
-                ("carried_out", "Unused after period k."),
-            ):
+            for column in ERTC_PERIOD_COLUMNS:
+                doc = column.doc.replace("the period", "period k") + "."
                 out += [
-                    OutputSpec(f"ertc_{measure}_{k}", m, "ertc", doc)
+                    OutputSpec(f"ertc_{column.field}_{k}", m, "ertc", doc)
                     for k in range(1, self.periods + 1)
                 ]
         return [spec for spec in out if spec.section in self.sections]

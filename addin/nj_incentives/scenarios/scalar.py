@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from decimal import Decimal, localcontext
 from typing import Any
 
+from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
 from nj_incentives.law import beip, ertc
 from nj_incentives.law.common import InputError, as_date, as_int, as_money, as_number, cents_down
 from nj_incentives.scenarios.columns import (
@@ -370,12 +371,8 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
         "ertc_carried_forward": schedule.carried_out,
     }
     for k, row in enumerate(schedule.rows, 1):
-        out[f"ertc_new_credit_{k}"] = row.new_credit
-        out[f"ertc_limit_{k}"] = row.limit
-        out[f"ertc_used_{k}"] = row.used
-        out[f"ertc_refund_{k}"] = row.refund
-        out[f"ertc_expired_{k}"] = row.expired
-        out[f"ertc_carried_out_{k}"] = row.carried_out
+        for period_column in ERTC_PERIOD_COLUMNS:
+            out[f"ertc_{period_column.field}_{k}"] = getattr(row, period_column.field)
     return out
 
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nj_incentives.catalog import ERTC_SCHEDULE_COLUMNS
 from nj_incentives.law import ertc
 from nj_incentives.workbooks.builder import (
     CENT_TOLERANCE,
@@ -69,15 +70,12 @@ ROSTER_SHEETS = {
     "year2": "Part II year two",
 }
 
+#: NJ_ERTC_SCHEDULE's result columns, as the catalog declares them
 SCHEDULE_COLUMNS = [
-    Column("Period end", Kind.DATE, "date", width=12),
-    Column("New credit", Kind.MONEY, "$"),
-    Column("Carried in", Kind.MONEY, "$"),
-    Column("Limit", Kind.MONEY, "$"),
-    Column("Used", Kind.MONEY, "$"),
-    Column("Refund", Kind.MONEY, "$"),
-    Column("Carried out", Kind.MONEY, "$"),
-    Column("Expired", Kind.MONEY, "$"),
+    Column(column.header, Kind.DATE, "date", width=12)
+    if column.unit == "date"
+    else Column(column.header, Kind.MONEY, "$")
+    for column in ERTC_SCHEDULE_COLUMNS
 ]
 
 _FT, _PT, _LOW = 160, 100, 90
