@@ -399,8 +399,12 @@ class InputKind(StrEnum):
 class InputRule:
     """The declaration of one input: its kind, the bounds the law sets, their citation.
 
-    ``parse`` is the scalar path's check; ``numeric_bounds`` gives the same bounds for a
-    vectorised mask (the scenario runner's), so both come from one declaration.
+    ``parse`` is the scalar path's check; ``numeric_bounds`` and ``scaled_bounds`` give
+    the same bounds for a vectorised mask (the scenario runner's,
+    ``nj_incentives.scenarios.columns``), so both come from one declaration. ``citation``
+    is cited by the kind's own errors (not a number, negative money ...); a bound that
+    is not the law's (the scenario runner's limits) cites ``bound_citation`` instead.
+    A date's bounds are always :data:`MIN_DATE` to :data:`MAX_DATE`.
     """
 
     kind: InputKind
@@ -409,42 +413,55 @@ class InputRule:
     high: Decimal | int | None = None
     rule: str = ""
     choices: tuple[str, ...] = ()
+    bound_citation: str = ""
 
     def parse(self, value: object, argument: str) -> Any:
         """The value as the law's rules need it, or :class:`InputError`."""
         kind, cite = self.kind, self.citation
         if kind is InputKind.MONEY:
             amount = as_money(value, argument, cite)
-            self._check_range(amount, value, argument)
+            self.check_bounds(amount, value, argument)
             return amount
         if kind is InputKind.NUMBER:
             number = as_number(value, argument, cite)
-            self._check_range(number, value, argument)
+            self.check_bounds(number, value, argument)
             return number
         if kind is InputKind.QUANTITY:
             quantity = as_quantity(value, argument, cite)
-            self._check_range(quantity, value, argument)
+            self.check_bounds(quantity, value, argument)
             return quantity
         if kind is InputKind.FRACTION:
             low = None if self.low is None else Decimal(self.low)
             high = None if self.high is None else Decimal(self.high)
             return as_fraction(value, argument, cite, low=low, high=high, rule=self.rule)
         if kind is InputKind.COUNT:
-            low_int = None if self.low is None else int(self.low)
-            high_int = None if self.high is None else int(self.high)
-            return as_int(value, argument, cite, low=low_int, high=high_int, rule=self.rule)
+            whole = as_int(value, argument, cite)
+            self.check_bounds(whole, value, argument)
+            return whole
         if kind is InputKind.DATE:
             return as_date(value, argument, cite)
         if kind is InputKind.BOOLEAN:
             return as_bool(value, argument, cite)
         return as_choice(value, argument, self.choices, cite)
 
-    def _check_range(self, number: Decimal, value: object, argument: str) -> None:
+    def check_bounds(self, number: Decimal | int, value: object, argument: str) -> None:
+        """:class:`InputError` unless ``low <= number <= high`` (``value`` is what is shown).
+
+        Below a ``low`` of 0 is "must not be negative", as the kinds themselves say."""
+        if self.low == 0 and number < 0:
+            raise InputError(argument, value, "must not be negative", self.citation)
         if (self.low is not None and number < self.low) or (
             self.high is not None and number > self.high
         ):
-            rule = self.rule or f"must be from {self.low} to {self.high}"
-            raise InputError(argument, value, rule, self.citation)
+            if self.rule:
+                rule = self.rule
+            elif self.low is not None and self.high is not None:
+                rule = f"must be from {self.low} to {self.high}"
+            elif self.low is not None:
+                rule = f"must be at least {self.low}"
+            else:
+                rule = f"must be at most {self.high}"
+            raise InputError(argument, value, rule, self.bound_citation or self.citation)
 
     def numeric_bounds(self) -> tuple[Decimal, Decimal]:
         """The closed range of values this input accepts, for a vectorised mask."""
@@ -457,3 +474,9 @@ class InputRule:
         low = floor if self.low is None else max(floor, Decimal(self.low))
         high = ceiling if self.high is None else min(ceiling, Decimal(self.high))
         return low, high
+
+    def scaled_bounds(self, scale: int) -> tuple[int, int]:
+        """:meth:`numeric_bounds` as whole counts of ``1 / scale`` (cents: scale 100),
+        rounded inwards: the integer range a mask over scaled int64 values accepts."""
+        low, high = self.numeric_bounds()
+        return math.ceil(low * scale), math.floor(high * scale)

@@ -13,32 +13,39 @@ whose columns are all blank in a row is simply not computed for that row:
 
 The full description of every column is ``docs/scenarios.md``; this module is the
 machine-readable version of it (:data:`INPUTS`, :func:`input_spec`, :class:`Layout`).
+
+One declaration per input: each column's :attr:`InputSpec.rule` is a
+:class:`~nj_incentives.law.inputs.InputRule` (its kind, its bounds taken from the law's
+constants or the runner's limits below, and its citation). The vectorised masks
+(:mod:`nj_incentives.scenarios.convert`) and the scalar path's runner limits
+(:mod:`nj_incentives.scenarios.scalar`) both read it; nothing else states a bound.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import StrEnum
 
 from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
+from nj_incentives.law import beip, ertc
+from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule
 
 __all__ = [
     "FIRST_TAX_YEAR",
     "INPUTS",
     "LAST_TAX_YEAR",
     "MAX_DATE",
-    "MAX_GROWTH",
     "MAX_MONEY_CENTS",
     "MAX_PERIODS",
     "MAX_POSITIONS",
     "MAX_TERM",
     "MIN_DATE",
-    "MIN_GROWTH",
     "RESERVED",
+    "RUNNER_LIMIT",
     "SCALE",
     "SECTIONS",
     "InputSpec",
@@ -48,6 +55,8 @@ __all__ = [
     "OutputSpec",
     "ScenarioError",
     "check_columns",
+    "column_spec",
+    "input_rule",
     "input_spec",
 ]
 
@@ -83,23 +92,57 @@ SCALE: dict[Kind, int] = {
 # ----------------------------------------------------------------------- runner limits
 # Not rules of law: bounds that keep every amount exact in int64 cents and in the float
 # dollars of the results (at most 15 significant digits). A value beyond them is a row
-# error naming the limit.
+# error naming the limit, citing :data:`RUNNER_LIMIT`. The rules of law come from law/.
 
+#: The citation of the runner's own limits (not rules of law).
+RUNNER_LIMIT = "scenario runner limit, docs/scenarios.md"
 #: The largest money input, $100,000,000,000.00, in cents.
 MAX_MONEY_CENTS = 10**13
+_MAX_MONEY = Decimal(MAX_MONEY_CENTS) / 100
 #: The largest count of new employees or new positions.
 MAX_POSITIONS = 10**6
-#: The yearly growth rates of the fill-forward convenience: -100% to +100%.
-MIN_GROWTH = -(10**9)
-MAX_GROWTH = 10**9
 #: Term of the grant: N.J.S.A. 34:1B-129c. ("shall not exceed 10 years").
-MAX_TERM = 10
+MAX_TERM = beip.MAXIMUM_TERM_YEARS
 #: The most privilege periods one ERTC scenario may have.
 MAX_PERIODS = 40
-#: Dates the runner takes (inputs; filled-forward period ends may run later).
-MIN_DATE, MAX_DATE = dt.date(1900, 1, 1), dt.date(2199, 12, 31)
 #: Tax years a credit-application column may name.
 FIRST_TAX_YEAR, LAST_TAX_YEAR = 2000, 2099
+# MIN_DATE, MAX_DATE: the dates every input takes (law/inputs.py; filled-forward period
+# ends may run later).
+
+_ABOVE_MONEY = f"exceeds the scenario runner's limit of {_MAX_MONEY:,.2f}"
+_ABOVE_COUNT = f"exceeds the scenario runner's limit of {MAX_POSITIONS:,}"
+
+
+def _money(citation: str) -> InputRule:
+    """Dollars and cents, not negative, at most the runner's money limit."""
+    return InputRule(
+        InputKind.MONEY, citation, high=_MAX_MONEY, rule=_ABOVE_MONEY, bound_citation=RUNNER_LIMIT
+    )
+
+
+def _count(citation: str) -> InputRule:
+    """A whole number, not negative, at most the runner's count limit."""
+    return InputRule(
+        InputKind.COUNT, citation, 0, MAX_POSITIONS, _ABOVE_COUNT, bound_citation=RUNNER_LIMIT
+    )
+
+
+def _positions(citation: str) -> InputRule:
+    """New full-time positions, not negative, at most the runner's count limit."""
+    return InputRule(
+        InputKind.QUANTITY,
+        citation,
+        high=MAX_POSITIONS,
+        rule=_ABOVE_COUNT,
+        bound_citation=RUNNER_LIMIT,
+    )
+
+
+#: A yearly growth rate of the fill-forward convenience (not law): -100% to 100% a year.
+_GROWTH = InputRule(
+    InputKind.NUMBER, RUNNER_LIMIT, low=-1, high=1, rule="must be from -100% to 100% a year"
+)
 
 SECTIONS = ("grant", "conversion", "credit", "ertc")
 
@@ -115,12 +158,23 @@ class InputSpec:
     kind: Kind
     section: str
     doc: str
+    #: the one declaration of what the column takes: kind, bounds, citation
+    rule: InputRule
     #: a non-blank value makes the section present in the row (options do not)
     trigger: bool = True
     #: ``withholdings_{k}``: k = 1..MAX_TERM; ``period_end_{k}``: 1..MAX_PERIODS;
     #: ``tax_liability_{year}``: a tax year
     family: str = ""
 
+
+_TERM_RULE = f"the term of the grant must be from 1 to {MAX_TERM} years"
+_PERIODS = InputRule(
+    InputKind.COUNT,
+    RUNNER_LIMIT,
+    1,
+    MAX_PERIODS,
+    f"the number of periods must be from 1 to {MAX_PERIODS}",
+)
 
 INPUTS: tuple[InputSpec, ...] = (
     # ------------------------------------------------------------------ grant
@@ -130,6 +184,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant",
         "Date the grant agreement was entered into; the $50,000 average cap applies to"
         " agreements on or after 2003-07-01 (34:1B-129a.).",
+        InputRule(InputKind.DATE, beip.CITE_A),
     ),
     InputSpec(
         "pct",
@@ -137,6 +192,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant",
         "Grant percentage of withholdings, as a fraction: 0 (basis not used) or 10%-50%"
         " (80% with smart growth) (34:1B-129a., b.).",
+        InputRule(InputKind.FRACTION, beip.CITE_A),
     ),
     InputSpec(
         "partner_pct",
@@ -144,12 +200,14 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant",
         "Grant percentage of the partners' estimated tax: 0 (default, basis not used) or"
         " 10%-30% (50% with smart growth).",
+        InputRule(InputKind.FRACTION, beip.CITE_A),
     ),
     InputSpec(
         "smart_growth",
         Kind.BOOL,
         "grant",
         "TRUE if the grant promotes smart growth (34:1B-129b.); default FALSE.",
+        InputRule(InputKind.BOOLEAN, beip.CITE_B),
         trigger=False,
     ),
     InputSpec(
@@ -157,6 +215,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.MONEY,
         "grant",
         "Withholdings of the business in grant year k (k = 1..10).",
+        _money(beip.CITE_A),
         family="year",
     ),
     InputSpec(
@@ -164,6 +223,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.COUNT,
         "grant",
         "New employees certified for grant year k (whole number).",
+        _count(beip.CITE_CAP),
         family="year",
     ),
     InputSpec(
@@ -171,6 +231,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.MONEY,
         "grant",
         "Estimated tax of the partners in grant year k (all blank = none).",
+        _money(beip.CITE_A),
         family="year",
     ),
     InputSpec(
@@ -179,6 +240,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant",
         "Convenience: the term in years (1-10). With it, years after the term are ignored"
         " and blank years within it are filled forward (see withholdings_growth).",
+        InputRule(InputKind.COUNT, beip.CITE_C, 1, MAX_TERM, _TERM_RULE),
     ),
     InputSpec(
         "withholdings_growth",
@@ -186,6 +248,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant",
         "Convenience (with term): a blank withholdings_k is withholdings_(k-1) x"
         " (1 + growth), rounded down to the cent; default 0.",
+        _GROWTH,
         trigger=False,
     ),
     InputSpec(
@@ -193,6 +256,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.GROWTH,
         "grant",
         "Convenience (with term): the same for partner_tax_k; default 0.",
+        _GROWTH,
         trigger=False,
     ),
     InputSpec(
@@ -201,6 +265,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant",
         'Reading of the $50,000 average cap: "per_year" (default), "whole_term" or'
         ' "proportional" (docs/interpretations.md). Computed by the exact path.',
+        InputRule(InputKind.CHOICE, beip.CITE_CAP, choices=beip.CAP_METHODS),
         trigger=False,
     ),
     # ------------------------------------------------------------------ conversion
@@ -209,12 +274,14 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.COUNT,
         "conversion",
         "Calendar year (2008-2025) the grant accrued but was not paid (34:1B-129e.).",
+        _count(beip.CITE_E),
     ),
     InputSpec(
         "conversion_amount",
         Kind.MONEY,
         "conversion",
         "The approved amount converted to tax credits (the core's ``amount``).",
+        _money(beip.CITE_E),
     ),
     InputSpec(
         "approval_date",
@@ -222,6 +289,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "conversion",
         "Date the amount was approved (optional; matters for accruals 2008-2013 only:"
         " late approval, 34:1B-129e.(1)).",
+        InputRule(InputKind.DATE, beip.CITE_E),
     ),
     InputSpec(
         "grant_approval_date",
@@ -229,6 +297,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "conversion",
         "Date the business was approved for the grant (optional; must be before 2015-11-09,"
         " 34:1B-129e.). Computed by the exact path.",
+        InputRule(InputKind.DATE, beip.CITE_E),
         trigger=False,
     ),
     InputSpec(
@@ -237,6 +306,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "conversion",
         "Date the business directed the conversion (optional; 2015-11-09 to 2016-05-07,"
         " 34:1B-129e.). Computed by the exact path.",
+        InputRule(InputKind.DATE, beip.CITE_E),
         trigger=False,
     ),
     # ------------------------------------------------------------------ credit
@@ -246,6 +316,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "credit",
         "Tax liability of tax year YYYY, against which that year's installment is applied"
         " first (34:1B-129f.).",
+        _money(beip.CITE_F),
         family="tax_year",
     ),
     InputSpec(
@@ -255,6 +326,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "The alternative reading of 34:1B-129f.: the statutory minimum the credit may not"
         " take each year's tax below (blank = 0, the default reading). Computed by the"
         " exact path.",
+        _money(beip.CITE_F),
         trigger=False,
     ),
     # ------------------------------------------------------------------ ertc
@@ -263,24 +335,28 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.DATE,
         "ertc",
         "Date initial or expanded operations began (credit years follow it; 52:27BBB-55e.).",
+        InputRule(InputKind.DATE, ertc.CITE_E),
     ),
     InputSpec(
         "year1_new",
         Kind.POSITIONS,
         "ertc",
         "New full-time positions in credit year one ($2,500 each; 52:27BBB-55a.).",
+        _positions(ertc.CITE_A),
     ),
     InputSpec(
         "year2_new",
         Kind.POSITIONS,
         "ertc",
         "New full-time positions in credit year two ($1,250 each).",
+        _positions(ertc.CITE_A),
     ),
     InputSpec(
         "period_end_{k}",
         Kind.DATE,
         "ertc",
         "End date of privilege period k (strictly increasing).",
+        InputRule(InputKind.DATE, ertc.CITE_B1),
         family="period",
     ),
     InputSpec(
@@ -288,6 +364,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.MONEY,
         "ertc",
         "Tax liability otherwise due for period k.",
+        _money(ertc.CITE_B3),
         family="period",
     ),
     InputSpec(
@@ -295,6 +372,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.MONEY,
         "ertc",
         "Other credits taken before this one in period k (blank = 0).",
+        _money(ertc.CITE_PRIORITY),
         family="period",
     ),
     InputSpec(
@@ -302,6 +380,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.MONEY,
         "ertc",
         "Statutory minimum tax of period k (54:10A-5(e)).",
+        _money(ertc.CITE_B3),
         family="period",
     ),
     InputSpec(
@@ -312,12 +391,14 @@ INPUTS: tuple[InputSpec, ...] = (
         " blank period columns are filled forward from the period before (end date + 12"
         " months, liability x (1 + liability_growth), other credits and minimum tax"
         " repeated).",
+        _PERIODS,
     ),
     InputSpec(
         "liability_growth",
         Kind.GROWTH,
         "ertc",
         "Convenience (with periods): growth of a filled-forward liability; default 0.",
+        _GROWTH,
         trigger=False,
     ),
     InputSpec(
@@ -326,6 +407,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "ertc",
         "Periods an unused credit may be carried forward (blank = no limit, the statute;"
         " 5 = the 2013 Form 313 instructions).",
+        _count(f"{ertc.CITE_B2}; {ertc.CITE_FORM_313}"),
         trigger=False,
     ),
     InputSpec(
@@ -333,6 +415,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.BOOL,
         "ertc",
         "TRUE to price fractional positions; default FALSE (whole positions).",
+        InputRule(InputKind.BOOLEAN, ertc.CITE_A),
         trigger=False,
     ),
     InputSpec(
@@ -340,6 +423,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.CHOICE,
         "ertc",
         '"cbt" (default) or "insurance".',
+        InputRule(InputKind.CHOICE, ertc.CITE_A, choices=ertc.TAX_TYPES),
         trigger=False,
     ),
     InputSpec(
@@ -348,6 +432,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "ertc",
         "TRUE: the sustained effort ratio from the measured, fractional positions; FALSE:"
         " whole positions; blank = as fractional. Computed by the exact path.",
+        InputRule(InputKind.BOOLEAN, ertc.CITE_RATIO),
         trigger=False,
     ),
     InputSpec(
@@ -356,6 +441,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "ertc",
         '"b3" (default) or "notwithstanding" (52:27BBB-55c.(1); docs/interpretations.md).'
         " Computed by the exact path.",
+        InputRule(InputKind.CHOICE, ertc.CITE_C1, choices=ertc.REFUND_PERIOD_LIMITS),
         trigger=False,
     ),
 )
@@ -385,6 +471,19 @@ def input_spec(column: str) -> tuple[InputSpec, int | None] | None:
     }
     low, high = limits[spec.family]
     return (spec, index) if low <= index <= high else None
+
+
+def column_spec(column: str) -> InputSpec:
+    """The spec of an input column (KeyError for a column that is not an input)."""
+    found = input_spec(column)
+    if found is None:
+        raise KeyError(column)
+    return found[0]
+
+
+def input_rule(column: str) -> InputRule:
+    """The declaration of an input column: kind, bounds, citation (KeyError if none)."""
+    return column_spec(column).rule
 
 
 def _all_names() -> list[str]:

@@ -4,11 +4,13 @@ Every input value becomes an ``int64`` count of its kind's unit (:data:`columns.
 cents, 10^-9 of a fraction, 10^-8 of a position, days since 1970-01-01 for dates) and
 two masks: ``blank`` and ``ok``. ``ok`` means: the value reads exactly as the core reads
 it (``common.as_number`` reads a float by its shortest round-trip text), lies within the
-runner's limits and obeys the core's coercion rules (non-negative money, fractions from
-0 to 1, whole counts, ISO dates, TRUE/FALSE). A non-blank value that is not ``ok`` sends
-its row's section to the scalar path (:mod:`nj_incentives.scenarios.scalar`), which
-either computes it with the core (a percentage with more than 9 decimals, say) or gives
-the core's own error message.
+bounds of the column's declaration (:attr:`~nj_incentives.scenarios.columns.InputSpec.rule`,
+a :class:`~nj_incentives.law.inputs.InputRule`: the law's bounds and the runner's limits)
+and obeys the core's coercion rules (non-negative money, fractions from 0 to 1, whole
+counts, ISO dates, TRUE/FALSE, one of the declared choices). A non-blank value that is
+not ``ok`` sends its row's section to the scalar path
+(:mod:`nj_incentives.scenarios.scalar`), which either computes it with the core (a
+percentage with more than 9 decimals, say) or gives the core's own error message.
 
 Floats are checked without leaving numpy: ``n = rint(x * S)`` is the exact scaled value
 iff ``n / S == x`` (every decimal of at most 15 significant digits maps to a distinct
@@ -27,25 +29,16 @@ import numpy as np
 import pandas as pd
 
 from nj_incentives.law.common import InputError, as_bool, as_choice, as_date, as_number
-from nj_incentives.scenarios.columns import (
-    MAX_DATE,
-    MAX_GROWTH,
-    MAX_MONEY_CENTS,
-    MAX_POSITIONS,
-    MIN_DATE,
-    MIN_GROWTH,
-    SCALE,
-    Kind,
-)
+from nj_incentives.law.ertc import TAX_TYPES
+from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputRule
+from nj_incentives.scenarios.columns import SCALE, InputSpec, Kind
 
 __all__ = ["TAX_TYPES", "Column", "convert", "is_blank", "raw_values"]
 
-#: ``tax_type`` codes in the kernel: index into this tuple (the core's N.J.S.A. 52:27BBB-55a.).
-TAX_TYPES = ("cbt", "insurance")
+# ``tax_type`` codes in the kernel: the index into its declared choices, the law's
+# ertc.TAX_TYPES (N.J.S.A. 52:27BBB-55a.), re-exported here.
 _EPOCH = dt.date(1970, 1, 1)
 _MIN_DAY, _MAX_DAY = (MIN_DATE - _EPOCH).days, (MAX_DATE - _EPOCH).days
-#: Largest whole count the kernel takes (new employees; also term, periods, years).
-_MAX_COUNT = MAX_POSITIONS
 
 I64 = np.dtype(np.int64)
 
@@ -83,22 +76,12 @@ def is_blank(value: object) -> bool:
 # ----------------------------------------------------------------------- one value
 
 
-def _limits(kind: Kind) -> tuple[int, int]:
-    """The kernel's accepted range of scaled values for a kind."""
-    if kind is Kind.MONEY:
-        return 0, MAX_MONEY_CENTS
-    if kind is Kind.FRACTION:
-        return 0, SCALE[Kind.FRACTION]
-    if kind is Kind.GROWTH:
-        return MIN_GROWTH, MAX_GROWTH
-    if kind is Kind.POSITIONS:
-        return 0, MAX_POSITIONS * SCALE[Kind.POSITIONS]
-    if kind is Kind.COUNT:
-        return 0, _MAX_COUNT
-    raise ValueError(kind)  # pragma: no cover
+def _limits(kind: Kind, rule: InputRule) -> tuple[int, int]:
+    """The kernel's accepted range of scaled values: the declaration's bounds."""
+    return rule.scaled_bounds(SCALE[kind])
 
 
-def _scalar_number(value: object, kind: Kind) -> int | None:
+def _scalar_number(value: object, kind: Kind, rule: InputRule) -> int | None:
     """A number read as the core reads it, scaled; None if not exact / out of range."""
     try:
         number = as_number(value, "value")
@@ -108,11 +91,11 @@ def _scalar_number(value: object, kind: Kind) -> int | None:
     if scaled != scaled.to_integral_value():
         return None
     whole = int(scaled)
-    low, high = _limits(kind)
+    low, high = _limits(kind, rule)
     return whole if low <= whole <= high else None
 
 
-def _scalar_value(value: object, kind: Kind) -> int | None:
+def _scalar_value(value: object, kind: Kind, rule: InputRule) -> int | None:
     """One non-blank value as the kernel's integer, or None if the kernel cannot take it."""
     if kind is Kind.DATE:
         try:
@@ -127,10 +110,10 @@ def _scalar_value(value: object, kind: Kind) -> int | None:
             return None
     if kind is Kind.CHOICE:
         try:
-            return TAX_TYPES.index(as_choice(value, "value", TAX_TYPES))
+            return rule.choices.index(as_choice(value, "value", rule.choices))
         except InputError:
             return None
-    return _scalar_number(value, kind)
+    return _scalar_number(value, kind, rule)
 
 
 class _Flag:
@@ -148,7 +131,7 @@ class _Flag:
         return isinstance(other, _Flag) and other.value == self.value
 
 
-def _by_unique(values: np.ndarray, kind: Kind) -> Column:
+def _by_unique(values: np.ndarray, kind: Kind, rule: InputRule) -> Column:
     """Read an object column one distinct value at a time (text, Decimal, mixed)."""
     n = len(values)
     # TRUE hashes and compares equal to 1 (and FALSE to 0): factorized together, a TRUE
@@ -171,7 +154,7 @@ def _by_unique(values: np.ndarray, kind: Kind) -> Column:
         if is_blank(value):
             table_blank[i] = True
             continue
-        read = _scalar_value(value, kind)
+        read = _scalar_value(value, kind, rule)
         if read is not None:
             table_value[i] = read
             table_ok[i] = True
@@ -181,7 +164,7 @@ def _by_unique(values: np.ndarray, kind: Kind) -> Column:
 # ----------------------------------------------------------------------- columns
 
 
-def _from_float(x: np.ndarray, kind: Kind) -> Column:
+def _from_float(x: np.ndarray, kind: Kind, rule: InputRule) -> Column:
     blank = np.isnan(x)
     if kind in (Kind.DATE, Kind.CHOICE):  # the core refuses numbers here
         return Column(np.zeros(len(x), I64), blank, np.zeros(len(x), bool))
@@ -189,7 +172,7 @@ def _from_float(x: np.ndarray, kind: Kind) -> Column:
         ok = (x == 0) | (x == 1)
         return Column(np.where(ok, x, 0).astype(I64), blank, ok)
     scale = SCALE[kind]
-    low, high = _limits(kind)
+    low, high = _limits(kind, rule)
     with np.errstate(invalid="ignore", over="ignore"):
         in_range = (x >= low / scale) & (x <= high / scale)
         scaled = np.rint(np.where(in_range, x, 0.0) * scale)
@@ -199,7 +182,7 @@ def _from_float(x: np.ndarray, kind: Kind) -> Column:
     return Column(np.where(ok, values, 0), blank, ok)
 
 
-def _from_int(x: np.ndarray, kind: Kind) -> Column:
+def _from_int(x: np.ndarray, kind: Kind, rule: InputRule) -> Column:
     n = len(x)
     blank = np.zeros(n, bool)
     if kind in (Kind.DATE, Kind.CHOICE):
@@ -208,7 +191,7 @@ def _from_int(x: np.ndarray, kind: Kind) -> Column:
         ok = (x == 0) | (x == 1)
         return Column(np.where(ok, x, 0).astype(I64), blank, ok)
     scale = SCALE[kind]
-    low, high = _limits(kind)
+    low, high = _limits(kind, rule)
     ok = (x >= -(-low // scale)) & (x <= high // scale)
     values = np.where(ok, x, 0).astype(I64) * scale
     return Column(values, blank, ok)
@@ -222,11 +205,13 @@ def _from_datetime(series: pd.Series) -> Column:
     return Column(np.where(ok, values, 0), blank, ok)
 
 
-def convert(series: pd.Series, kind: Kind) -> Column:
-    """A column of a scenario chunk as exact integers (see the module docstring)."""
+def convert(series: pd.Series, spec: InputSpec) -> Column:
+    """A column of a scenario chunk as exact integers (see the module docstring), within
+    the bounds of its declaration ``spec.rule``."""
+    kind, rule = spec.kind, spec.rule
     dtype = series.dtype
     if isinstance(dtype, (pd.DatetimeTZDtype, pd.PeriodDtype)):
-        return _by_unique(series.astype(object).to_numpy(), kind)
+        return _by_unique(series.astype(object).to_numpy(), kind, rule)
     if pd.api.types.is_datetime64_dtype(dtype):
         if kind is Kind.DATE:
             return _from_datetime(series)
@@ -239,16 +224,16 @@ def convert(series: pd.Series, kind: Kind) -> Column:
         # TRUE/FALSE where a number or a date is expected: the core refuses it
         return Column(np.zeros(len(x), I64), np.zeros(len(x), bool), np.zeros(len(x), bool))
     if isinstance(dtype, np.dtype) and dtype.kind == "f":
-        return _from_float(series.to_numpy(dtype=np.float64), kind)
+        return _from_float(series.to_numpy(dtype=np.float64), kind, rule)
     if isinstance(dtype, np.dtype) and dtype.kind in "iu":
-        return _from_int(series.to_numpy(), kind)
+        return _from_int(series.to_numpy(), kind, rule)
     nullable = isinstance(dtype, pd.api.extensions.ExtensionDtype) and dtype.kind in "fiu"
     if nullable and kind is not Kind.BOOL:  # nullable Int64 / Float64: NA is blank
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
         if dtype.kind in "iu" and not np.all(np.abs(values[~np.isnan(values)]) < 2**53):
-            return _by_unique(series.astype(object).to_numpy(), kind)
-        return _from_float(values, kind)
-    return _by_unique(series.astype(object).to_numpy(), kind)
+            return _by_unique(series.astype(object).to_numpy(), kind, rule)
+        return _from_float(values, kind, rule)
+    return _by_unique(series.astype(object).to_numpy(), kind, rule)
 
 
 # ----------------------------------------------------------------------- raw values

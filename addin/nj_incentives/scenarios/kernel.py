@@ -112,7 +112,7 @@ class Chunk:
                 found = input_spec(name)
                 if found is None:  # pragma: no cover - checked by check_columns
                     raise KeyError(name)
-                column = convert(self.frame[name], found[0].kind)
+                column = convert(self.frame[name], found[0])
             else:
                 column = self._empty
             self._cache[name] = column

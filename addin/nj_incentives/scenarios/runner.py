@@ -25,12 +25,12 @@ from nj_incentives.scenarios import kernel, scalar
 from nj_incentives.scenarios.columns import (
     MAX_PERIODS,
     SECTIONS,
-    Kind,
     Layout,
     OutKind,
     OutputSpec,
     ScenarioError,
     check_columns,
+    column_spec,
     input_spec,
 )
 from nj_incentives.scenarios.convert import convert, decimal_cents, raw_values
@@ -74,7 +74,7 @@ def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:
         elif found[0].family == "tax_year":
             first_year, last_year = min(first_year, index), max(last_year, index)
     if "periods" in df.columns and len(df):
-        counts = convert(df["periods"], Kind.COUNT)
+        counts = convert(df["periods"], column_spec("periods"))
         usable = counts.ok & (counts.values <= MAX_PERIODS)
         if usable.any():
             periods = max(periods, int(counts.values[usable].max()))

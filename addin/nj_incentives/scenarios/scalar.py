@@ -24,25 +24,14 @@ from typing import Any
 
 from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
 from nj_incentives.law import beip, ertc
-from nj_incentives.law.common import InputError, as_date, as_int, as_money, as_number, cents_down
-from nj_incentives.scenarios.columns import (
-    MAX_DATE,
-    MAX_MONEY_CENTS,
-    MAX_PERIODS,
-    MAX_POSITIONS,
-    MIN_DATE,
-    SECTIONS,
-    Layout,
-)
+from nj_incentives.law.common import InputError, as_date, as_money, as_number, cents_down
+from nj_incentives.scenarios.columns import RUNNER_LIMIT, SECTIONS, Layout, input_rule
 
 __all__ = ["RUNNER_LIMIT", "conversion", "credit", "ertc_schedule", "grant", "run_row"]
 
 Values = Mapping[str, Any]
 Outputs = dict[str, object]
 
-#: The citation of the runner's own limits (not rules of law).
-RUNNER_LIMIT = "scenario runner limit, docs/scenarios.md"
-_MAX_MONEY = Decimal(MAX_MONEY_CENTS) / 100
 _ZERO = Decimal("0.00")
 _PERIOD_MEASURES = ("period_end", "liability", "other_credits", "minimum_tax")
 
@@ -61,46 +50,28 @@ def _or(value: Any, default: str) -> Any:
 
 
 def _money_limit(values: Values, column: str, amount: Decimal) -> None:
-    """The runner's money limits; the message shows the cell (or the filled-in amount)."""
+    """The column's declared bounds (the runner's money limit, columns.py); the message
+    shows the cell (or the filled-in amount)."""
     shown = values.get(column)
     shown = amount if shown is None else shown
     if amount != amount.quantize(Decimal("0.01")):
         rule = "has fractions of a cent: the scenario runner takes money to the cent"
         raise InputError(column, shown, rule, RUNNER_LIMIT)
-    if amount > _MAX_MONEY:
-        rule = f"exceeds the scenario runner's limit of {_MAX_MONEY:,.2f}"
-        raise InputError(column, shown, rule, RUNNER_LIMIT)
+    input_rule(column).check_bounds(amount, shown, column)
 
 
 def _count_limit(values: Values, column: str, count: Decimal | int) -> None:
-    if count > MAX_POSITIONS:
-        shown = values.get(column)
-        rule = f"exceeds the scenario runner's limit of {MAX_POSITIONS:,}"
-        raise InputError(column, count if shown is None else shown, rule, RUNNER_LIMIT)
-
-
-def _date_limits(values: Values, columns: list[str]) -> None:
-    for column in columns:
-        value = _get(values, column)
-        if value is None:
-            continue
-        try:
-            day = as_date(value, column)
-        except InputError:
-            continue  # the core reports it
-        if not MIN_DATE <= day <= MAX_DATE:
-            rule = f"must be from {MIN_DATE} to {MAX_DATE}"
-            raise InputError(column, value, rule, RUNNER_LIMIT)
+    """The column's declared bounds (the runner's count limit, columns.py)."""
+    shown = values.get(column)
+    input_rule(column).check_bounds(count, count if shown is None else shown, column)
 
 
 def _growth(values: Values, column: str) -> Decimal:
-    """A fill-forward growth rate (a runner convenience, not law): -100% to 100% a year."""
+    """A fill-forward growth rate (a runner convenience, not law), as declared in columns.py."""
     value = _get(values, column)
     if value is None:
         return Decimal(0)
-    rate = as_number(value, column, RUNNER_LIMIT)
-    if not -1 <= rate <= 1:
-        raise InputError(column, value, "must be from -100% to 100% a year", RUNNER_LIMIT)
+    rate: Decimal = input_rule(column).parse(value, column)
     return rate
 
 
@@ -177,7 +148,6 @@ def grant(values: Values) -> Outputs:
         _fill_money(withholdings, rate_w)
         _fill_copy(employees)
         _fill_money(partner_tax, rate_p)
-    _date_limits(values, ["agreement_date"])
     smart = _get(values, "smart_growth")
     partner_pct = _get(values, "partner_pct")
     schedule = beip.grant_schedule(
@@ -213,7 +183,6 @@ def grant(values: Values) -> Outputs:
 
 def conversion(values: Values, layout: Layout) -> Outputs:
     """The conversion section of one row: ``beip.conversion_schedule`` (34:1B-129e.)."""
-    _date_limits(values, ["approval_date", "grant_approval_date", "direction_date"])
     try:
         schedule = beip.conversion_schedule(
             _get(values, "accrual_year"),
@@ -298,14 +267,7 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
     rate = _growth(values, "liability_growth")
     count_value = _get(values, "periods")
     if count_value is not None:
-        count = as_int(
-            count_value,
-            "periods",
-            RUNNER_LIMIT,
-            low=1,
-            high=MAX_PERIODS,
-            rule=f"the number of periods must be from 1 to {MAX_PERIODS}",
-        )
+        count = input_rule("periods").parse(count_value, "periods")
     else:
         count = _last_given(values, _PERIOD_MEASURES)
     numbers = range(1, count + 1)
@@ -318,7 +280,6 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
         _fill_copy(seqs["other_credits"])
         _fill_copy(seqs["minimum_tax"])
     seqs["other_credits"] = [_ZERO if v is None else v for v in seqs["other_credits"]]
-    _date_limits(values, ["operations_start", *(f"period_end_{k}" for k in numbers)])
     ends, liabilities = seqs["period_end"], seqs["liability"]
     others, minimums = seqs["other_credits"], seqs["minimum_tax"]
     for k in numbers:
