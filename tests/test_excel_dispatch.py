@@ -240,6 +240,10 @@ CASES = [
         (200000, 120000, "partners", True),
         lambda: beip.combined_limit(200000, 120000, "partners", True).amount,
     ),
+    # a 300,000 grant over a 250,000 limit: max(0, 300,000 - 250,000) = 50,000 over,
+    # 300,000 - 50,000 = 250,000 within; under the limit, nothing over
+    Case("NJ_BEIP_GRANT_OVER_LIMIT", (300000, 250000), lambda: [[D(50000), D(250000)]]),
+    Case("NJ_BEIP_GRANT_OVER_LIMIT", (200000, 250000.5), lambda: [[D(0), D(200000)]]),
     # 100,000 / 3 = 33,333.33, 33,333.33, 33,333.34 in 2020-2022 (e.(4))
     Case(
         "NJ_BEIP_CONVERSION_SCHEDULE",
@@ -382,6 +386,18 @@ CASES = [
             [1, dt.date(2023, 4, 1), dt.date(2024, 3, 31)],
             [2, dt.date(2024, 4, 1), dt.date(2025, 3, 31)],
         ],
+    ),
+    # credit year one from 2023-04-01: the base year 2022-04-01 to 2023-03-31; a start on
+    # the 1st (2024-03-01) is credit year one's first day: 2023-03-01 to 2024-02-29
+    Case(
+        "NJ_ERTC_BASE_YEAR",
+        (dt.date(2023, 3, 15),),
+        lambda: [["First day", "Last day"], [dt.date(2022, 4, 1), dt.date(2023, 3, 31)]],
+    ),
+    Case(
+        "NJ_ERTC_BASE_YEAR",
+        (dt.date(2024, 3, 1),),
+        lambda: [["First day", "Last day"], [dt.date(2023, 3, 1), dt.date(2024, 2, 29)]],
     ),
     Case("NJ_ERTC_ELIGIBILITY_CHECK", (False, False), lambda: "OK"),
     Case(

@@ -53,7 +53,7 @@ PAGES: dict[str, dict[str, int]] = {
         "Inputs": 2,
         "Calculations": 6,
         "Outputs": 1,
-        "Checks": 2,
+        "Checks": 1,  # upright (portrait): every check on one page
         CONFIG: 1,
     },
     "ertc-form-313": {

@@ -33,6 +33,7 @@ from nj_incentives.cells import (
 from nj_incentives.vba import vba_identifier_problem
 
 __all__ = [
+    "BASE_YEAR_COLUMNS",
     "BEIP_LAW",
     "CALCULATIONS",
     "CBT_FORM",
@@ -201,6 +202,11 @@ CREDIT_YEARS_COLUMNS = (
     Column("Credit year", "number", "int", "1 or 2"),
     Column("First day", "start", "date", "First day of the credit year"),
     Column("Last day", "end", "date", "Last day of the credit year"),
+)
+
+BASE_YEAR_COLUMNS = (
+    Column("First day", "start", "date", "First day of the base year"),
+    Column("Last day", "end", "date", "Last day of the base year, the day before credit year one"),
 )
 
 EXPLAIN_COLUMNS = (
@@ -449,6 +455,22 @@ calculation(
     other_grants=single("All other State grants, dollars (Office of Customized Training excluded)"),
     basis=_BASIS,
     smart_growth=_SMART_GROWTH,
+)
+
+
+calculation(
+    "NJ_BEIP_GRANT_OVER_LIMIT",
+    cite="N.J.S.A. 34:1B-134(b)",
+    description=(
+        "A grant split at the combined State grants limit, as a 1x2 row: over it (needs the "
+        "State Treasurer's approval), max(0, grant - combined_limit), and within it "
+        "(N.J.S.A. 34:1B-134(b))."
+    ),
+    example=(300000, 250000),
+    grant=single("The year's BEIP grant, dollars"),
+    combined_limit=single(
+        "Largest BEIP grant the combined limit allows, dollars (NJ_BEIP_COMBINED_LIMIT)"
+    ),
 )
 
 
@@ -789,6 +811,19 @@ calculation(
         "52:27BBB-55e.)."
     ),
     columns=CREDIT_YEARS_COLUMNS,
+    example=(dt.date(2023, 3, 15),),
+    operations_start=a_date("Date initial or expanded operations began (Excel date)"),
+)
+
+
+calculation(
+    "NJ_ERTC_BASE_YEAR",
+    cite=f"{ERTC_LAW}e.",
+    description=(
+        "The base year of the position counts: the twelve-month period preceding credit year "
+        f"one; {_listed(BASE_YEAR_COLUMNS)} (N.J.S.A. 52:27BBB-55e.)."
+    ),
+    columns=BASE_YEAR_COLUMNS,
     example=(dt.date(2023, 3, 15),),
     operations_start=a_date("Date initial or expanded operations began (Excel date)"),
 )

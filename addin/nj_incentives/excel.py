@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import xlwings as xw
 
 from nj_incentives.catalog import (
+    BASE_YEAR_COLUMNS,
     BEIP_LAW,
     CALCULATIONS,
     CONVERSION_SCHEDULE_COLUMNS,
@@ -346,6 +347,13 @@ def NJ_BEIP_COMBINED_LIMIT(
     return beip.combined_limit(base_amount, other_grants, basis, **given(smart_growth=smart_growth))
 
 
+@excel_function(show=lambda split: [[money(split.over), money(split.within)]])
+def NJ_BEIP_GRANT_OVER_LIMIT(grant: Cell, combined_limit: Cell) -> Any:
+    from nj_incentives.law import beip
+
+    return beip.grant_over_limit(grant, combined_limit)
+
+
 def _conversion_table(schedule: Any) -> list[list[CellResult]]:
     """Tax year, Share, Installment; and Period end (the return) for a filer whose year
     does not end in December or who numbers by the calendar year (a calendar-year filer's
@@ -629,6 +637,15 @@ def NJ_ERTC_CREDIT_YEARS(operations_start: Cell) -> Any:
     from nj_incentives.law import ertc
 
     return ertc.credit_years(operations_start)
+
+
+@excel_function(
+    show=lambda year: [headers(BASE_YEAR_COLUMNS), [c.cell(year) for c in BASE_YEAR_COLUMNS]]
+)
+def NJ_ERTC_BASE_YEAR(operations_start: Cell) -> Any:
+    from nj_incentives.law import ertc
+
+    return ertc.base_year(operations_start)
 
 
 @excel_function(show=lambda check: verdict(check.ok, check.reasons))

@@ -834,6 +834,7 @@ INTERPRETATIONS.update(
             *_GENERAL,
             "Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))",
         ),
+        "NJ_BEIP_GRANT_OVER_LIMIT": ("Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))",),
         "NJ_BEIP_CONVERSION_SCHEDULE": _CONVERSION,
         "NJ_BEIP_CONVERSION_INSTALLMENT": _CONVERSION,
         "NJ_BEIP_CREDIT_APPLIED": (
@@ -857,6 +858,9 @@ INTERPRETATIONS.update(
             "d. Burden of proof, start of operations, one 24-month period",
         ),
         "NJ_ERTC_CREDIT_YEARS": (
+            "e. Credit year one starts on the first of the month after operations start",
+        ),
+        "NJ_ERTC_BASE_YEAR": (
             "e. Credit year one starts on the first of the month after operations start",
         ),
         "NJ_ERTC_FTE": _POSITIONS[2:],

@@ -84,6 +84,7 @@ __all__ = [
     "ConversionParagraph",
     "ConversionSchedule",
     "CreditApplication",
+    "GrantOverLimit",
     "GrantSchedule",
     "GrantYear",
     "Installment",
@@ -98,6 +99,7 @@ __all__ = [
     "conversion_installment",
     "conversion_paragraph",
     "conversion_schedule",
+    "grant_over_limit",
     "grant_schedule",
     "pct_limits",
     "remote_work_check",
@@ -752,6 +754,40 @@ def combined_limit(
         limit=limit,
         other_grants=others,
         steps=steps,
+    )
+
+
+class GrantOverLimit(Explained):
+    """A year's BEIP grant split at the combined State grants limit."""
+
+    grant: Decimal
+    combined_limit: Decimal
+    #: the part only the State Treasurer's approval allows
+    over: Decimal
+    within: Decimal
+
+
+def grant_over_limit(grant: Number, combined_limit: Number) -> GrantOverLimit:
+    """The grant over the combined limit, N.J.S.A. 34:1B-134(b).
+
+    The grants together "shall not exceed" the limit "except upon approval of the State
+    Treasurer": ``over = max(0, grant - combined_limit)`` needs that approval, and
+    ``within = grant - over`` does not (``combined_limit``: the largest BEIP grant the
+    limit allows, :func:`combined_limit`).
+    """
+    amount = as_money(grant, "grant", CITE_134B)
+    limit = as_money(combined_limit, "combined_limit", CITE_134B)
+    over = max(_ZERO, amount - limit)
+    within = amount - over
+    step = Step(
+        label="Grant over the combined limit (needs the State Treasurer's approval)",
+        value=over,
+        arithmetic=f"max(0, {fmt_money(amount)} - {fmt_money(limit)}) = {fmt_money(over)};"
+        f" within the limit {fmt_money(amount)} - {fmt_money(over)} = {fmt_money(within)}",
+        citation=CITE_134B,
+    )
+    return GrantOverLimit(
+        grant=amount, combined_limit=limit, over=over, within=within, steps=(step,)
     )
 
 

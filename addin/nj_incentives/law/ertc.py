@@ -68,6 +68,7 @@ __all__ = [
     "REFUND_PERIOD_LIMITS",
     "SUSTAINED_EFFORT_RATIO_MAXIMUM",
     "TAX_TYPES",
+    "BaseYear",
     "CreditAmount",
     "CreditLimit",
     "CreditSchedule",
@@ -82,6 +83,7 @@ __all__ = [
     "Refund",
     "SustainedEffortRatio",
     "average_positions",
+    "base_year",
     "credit_amount",
     "credit_limit",
     "credit_schedule",
@@ -114,6 +116,7 @@ CITE_EMPLOYEE = f'{CITE_E} "employee of the taxpayer"'
 CITE_FULL_TIME = f'{CITE_E} "full time position"'
 CITE_PART_TIME = f'{CITE_E} "part-time position"'
 CITE_NEW_POSITION = f'{CITE_E} "new full time position"'
+CITE_BASE_YEAR = f"{CITE_NEW_POSITION} (the twelve-month period preceding credit year one)"
 CITE_RATIO = f'{CITE_E} "sustained effort ratio"'
 #: The Director's order of credits (b.(3)): this credit is 14th, after the others.
 CITE_PRIORITY = "N.J.A.C. 18:7-3.17"
@@ -912,6 +915,32 @@ def credit_years(operations_start: DateLike) -> CreditYears:
         year_two_end=two_end,
         steps=steps,
     )
+
+
+class BaseYear(Explained):
+    """The twelve-month period preceding credit year one, first and last days."""
+
+    start: dt.date
+    end: dt.date
+
+
+def base_year(operations_start: DateLike) -> BaseYear:
+    """The base year of the position counts, N.J.S.A. 52:27BBB-55e.
+
+    New full time positions "shall be measured by the increase, from the twelve-month
+    period preceding credit year one to the measured credit year": the twelve calendar
+    months that end the day before credit year one (:func:`credit_years`) starts.
+    """
+    one_start = credit_years(operations_start).year_one_start
+    start = _add_months(one_start, -CREDIT_YEAR_MONTHS)
+    end = one_start - dt.timedelta(days=1)
+    step = Step(
+        label="Base year",
+        value=start,
+        arithmetic=f"the twelve months before credit year one ({one_start}): {start} to {end}",
+        citation=CITE_BASE_YEAR,
+    )
+    return BaseYear(start=start, end=end, steps=(step,))
 
 
 class FullTimeEquivalents(Explained):

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from nj_incentives.law import beip
-from nj_incentives.workbooks.builder import Column, Kind, Ref, TemplateBuilder, nth_cell
+from nj_incentives.workbooks.builder import Column, Kind, Ref, Spill, TemplateBuilder, nth_cell
 
 __all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
 
@@ -277,21 +277,25 @@ def _calculations(b: TemplateBuilder) -> tuple[_Schedule, _Limits]:
         "O": b.names["OtherGrants"],
     }
     c.section("Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))", width=6)
-    rows = []
+    rows: list[list[str | Spill | None]] = []
     for n in range(MAX_TERM):
         y, g = year.cell(n).a, grant.cell(n).a
         w, p, o = (nth_cell(inputs[k], n) for k in ("W", "P", "O"))
         # the table's data rows start below its header and units rows; columns from C
         here = Ref(c.name, c.row + 2 + n, c.VALUE)
-        base, limit, excess = (Ref(here.sheet, here.row, here.col + j).local for j in (0, 2, 3))
+        base, limit = (Ref(here.sheet, here.row, here.col + j).local for j in (0, 2))
         rows.append(
             [
                 f'IF(ISNUMBER({y}),IF(LimitBasis="partners",{p},{w}),"")',
                 f'IF(ISNUMBER({y}),{o},"")',
                 f"IF(ISNUMBER({y}),{b.fn('NJ_BEIP_COMBINED_LIMIT')}({base},{o},LimitBasis,"
                 f'SmartGrowth),"")',
-                f'IF(ISNUMBER({y}),MAX(0,{g}-{limit}),"")',
-                f'IF(ISNUMBER({y}),{g}-{excess},"")',
+                # over the limit and within it: one row of two
+                Spill(
+                    f'IF(ISNUMBER({y}),{b.fn("NJ_BEIP_GRANT_OVER_LIMIT")}({g},{limit}),{{"",""}})',
+                    2,
+                ),
+                None,
             ]
         )
     table = c.formula_table(

@@ -64,6 +64,7 @@ __all__ = [
     "Kind",
     "Ref",
     "SheetWriter",
+    "Spill",
     "TemplateBuilder",
     "audit",
     "fingerprint",
@@ -326,6 +327,15 @@ class Column:
     width: float = 16
     #: the title of the input prompt when the header is longer than Excel's 32 characters
     prompt: str = ""
+
+
+@dataclass(frozen=True)
+class Spill:
+    """A formula returning a row of ``width`` cells (a dynamic array), in a table of
+    formulas: the cells it covers are None."""
+
+    formula: str
+    width: int
 
 
 # --------------------------------------------------------------------------- styles
@@ -760,12 +770,15 @@ class SheetWriter:
     def formula_table(
         self,
         columns: Sequence[Column],
-        formulas: Sequence[Sequence[str]],
+        formulas: Sequence[Sequence[str | Spill | None]],
         *,
         row_labels: Sequence[str] = (),
         role: str = "calc",
     ) -> dict[str, Ref]:
-        """A table of ordinary formulas (one per cell), with headers and units above."""
+        """A table of ordinary formulas (one per cell), with headers and units above.
+
+        A :class:`Spill` is a function returning a row: a dynamic-array formula over its
+        cell and the next ``width - 1`` (given as None in ``formulas``)."""
         self._block()
         self._table_header("", columns, units=True)
         first = self.row
@@ -773,13 +786,35 @@ class SheetWriter:
         for i, row in enumerate(formulas):
             if i < len(row_labels):
                 self.ws.write_string(first + i, self.LABEL, row_labels[i])
+            covered = 0
             for j, text in enumerate(row):
-                self.ws.write_formula(
-                    first + i,
-                    self.VALUE + j,
-                    _formula(text),
-                    self.builder.style(role, columns[j].kind),
-                )
+                style = self.builder.style(role, columns[j].kind)
+                if text is None:
+                    if not covered:
+                        raise ValueError(f"row {i + 1}, column {j + 1}: no formula")
+                    covered -= 1
+                    self.ws.write_blank(first + i, self.VALUE + j, None, style)
+                elif isinstance(text, Spill):
+                    covered = text.width - 1
+                    self.ws.write_dynamic_array_formula(
+                        first + i,
+                        self.VALUE + j,
+                        first + i,
+                        self.VALUE + j + covered,
+                        _formula(text.formula),
+                        style,
+                    )
+                    self.builder.array_formulas.append(
+                        Ref(
+                            self.name,
+                            first + i,
+                            self.VALUE + j,
+                            first + i,
+                            self.VALUE + j + covered,
+                        )
+                    )
+                else:
+                    self.ws.write_formula(first + i, self.VALUE + j, _formula(text), style)
         for j, column in enumerate(columns):
             ref = Ref(self.name, first, self.VALUE + j, first + len(formulas) - 1, self.VALUE + j)
             self.width(self.VALUE + j, column.width)
@@ -1432,6 +1467,7 @@ class TemplateBuilder:
                 widths=widths,
                 heights=heights,
                 repeat_rows=(0, first - 1),  # the master check and the header on every page
+                landscape=False,  # a list: upright, more checks a page
             ),
         )
         ws.freeze_panes(first, 0)

@@ -546,18 +546,18 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         label="Credit years (N.J.S.A. 52:27BBB-55e.)",
         name="CreditYears",
     )
-    year_one_start = credit_years.cell(1, 1).a
-    base_start = c.formula(
-        "Base year: first day (12 months before credit year one)",
-        f"EDATE({year_one_start},-{MONTHS})",
-        Kind.DATE,
-        "date",
-        name="BaseYearStart",
+    base_year = c.array_table(
+        f"{fn('NJ_ERTC_BASE_YEAR')}(OperationsStart)",
+        [
+            Column("First day", Kind.DATE, "date", name="BaseYearStart"),
+            Column("Last day", Kind.DATE, "date", name="BaseYearEnd"),
+        ],
+        rows=1,
+        label="Base year: the twelve months before credit year one (N.J.S.A. 52:27BBB-55e.)",
+        row_labels=["Base year"],
+        name="BaseYear",
     )
-    base_end = c.formula(
-        "Base year: last day", f"{year_one_start}-1", Kind.DATE, "date", name="BaseYearEnd"
-    )
-    c.skip()
+    base_start, base_end = base_year.cell(1, 0), base_year.cell(1, 1)
     positions: dict[str, Ref] = {}
     for key, label, name in PERIODS:
         positions[key] = c.array_table(
