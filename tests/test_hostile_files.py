@@ -107,7 +107,7 @@ def test_a_dde_formula_is_refused_clearly_not_with_a_raw_library_message(tmp_pat
     # issue 11: a DDE formula failed the workbook with a raw library message
     path = workbook(tmp_path / "dde.xlsx", lambda s: s.write_formula("A1", "=cmd|' /C calc'!A0"))
     message = refused(path)
-    assert "Data: a DDE formula (it would start another program) is refused" in message
+    assert "Data!A1: a DDE formula (it would start another program) is refused" in message
 
 
 @pytest.mark.parametrize(
@@ -147,6 +147,82 @@ def test_cells_in_a_circular_reference_are_reported_by_address(tmp_path: Path) -
     assert recalc.circular_references == ("Data!A1", "Data!B1", "Data!C1")
     assert any("circular reference: Data!A1, Data!B1, Data!C1" in note for note in recalc.notes)
     assert recalc.value("Data!E1") == 10
+
+
+def test_a_circular_reference_through_indirect_is_reported_not_left_blank(tmp_path: Path) -> None:
+    # cells in a cycle through INDIRECT("B1") came out blank with nothing reported: the
+    # engine follows INDIRECT of one quoted reference, and so does the cycle search now
+    def fill(sheet: object) -> None:
+        sheet.write_formula("A1", '=INDIRECT("B1")+1')  # type: ignore[attr-defined]
+        sheet.write_formula("B1", "=A1+1")  # type: ignore[attr-defined]
+        sheet.write_formula("C1", '=INDIRECT("Data!C1")')  # type: ignore[attr-defined]
+        sheet.write("D1", 5)  # type: ignore[attr-defined]
+        sheet.write_formula("E1", '=INDIRECT("D1")*2')  # type: ignore[attr-defined]
+
+    recalc = recalculate(workbook(tmp_path / "indirect.xlsx", fill))
+    assert recalc.circular_references == ("Data!A1", "Data!B1", "Data!C1")
+    assert any("circular reference: Data!A1, Data!B1, Data!C1" in n for n in recalc.notes)
+    assert recalc.value("Data!E1") == 10  # 5 x 2: INDIRECT of a quoted reference computes
+
+
+@pytest.mark.parametrize(
+    ("formula", "function"),
+    [
+        ("=OFFSET(C1,0,-1)+1", "OFFSET"),  # B1 = A1: a cycle no reference text shows
+        ('=INDIRECT("B"&C1)', "INDIRECT"),
+        ("=INDIRECT(C1)", "INDIRECT"),
+    ],
+)
+def test_a_circular_reference_through_offset_or_a_computed_indirect_is_refused_naming_the_cell(
+    tmp_path: Path, formula: str, function: str
+) -> None:
+    # such a reference is computed while calculating: the headless engine can neither
+    # evaluate it (it gave #NAME?) nor follow it for cycles, so the file is refused
+    def fill(sheet: object) -> None:
+        sheet.write_formula("A1", formula)  # type: ignore[attr-defined]
+        sheet.write_formula("B1", "=A1")  # type: ignore[attr-defined]
+        sheet.write("C1", 1)  # type: ignore[attr-defined]
+
+    message = refused(workbook(tmp_path / "dynamic.xlsx", fill))
+    assert f"Data!A1: {function} computes its reference while calculating" in message
+    assert "checked for circular references" in message
+    assert "INDEX(range, row, column)" in message
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "=OFFSET(A1,1,0)",
+        "=_xlfn.OFFSET(A1,1,0)",
+        "=SUM(offset(A1,0,0,2,1))",
+        '=INDIRECT("B"&1)',
+        '=INDIRECT("B1",TRUE)',
+        "=INDIRECT(Data!C1)",
+    ],
+)
+def test_references_computed_while_calculating_are_refused(formula: str) -> None:
+    assert "computes its reference while calculating" in formula_problem(formula)
+    assert formula_problem(formula, recalculating=False) == ""
+
+
+@pytest.mark.parametrize(
+    "formula",
+    ['=INDIRECT("B1")', "=INDIRECT(\"'My sheet'!B1\")", '="OFFSET(A1,1,0)"', "=MYOFFSET(A1)"],
+)
+def test_indirect_of_one_quoted_reference_and_lookalikes_are_not_refused(formula: str) -> None:
+    assert formula_problem(formula) == ""
+
+
+def test_a_scenario_xlsx_with_offset_formulas_is_still_read(tmp_path: Path) -> None:
+    # only its saved values are read: nothing is recalculated, nothing to refuse
+    book = xlsxwriter.Workbook(str(tmp_path / "grid.xlsx"))
+    sheet = book.add_worksheet()
+    sheet.write_row(0, 0, ["id", "accrual_year", "conversion_amount"])
+    sheet.write_row(1, 0, ["A", 2012])
+    sheet.write_formula(1, 2, '=OFFSET(B2,0,-1)&""', None, "")
+    sheet.write_number(2, 2, 100)
+    book.close()
+    assert len(read_table(tmp_path / "grid.xlsx")) == 2
 
 
 def test_a_workbook_without_cycles_reports_none(tmp_path: Path) -> None:

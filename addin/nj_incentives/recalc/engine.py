@@ -734,8 +734,10 @@ def _circular_cells(result: Recalculation) -> list[str]:
     Read from the formulas' text (openpyxl's tokenizer), with defined names resolved:
     formula A depends on formula B when one of A's references covers a cell B computes
     (an array formula computes its whole range). A cycle is a strongly connected set of
-    more than one formula, or one formula that covers its own cells. References computed
-    at run time (INDIRECT, OFFSET) are not followed."""
+    more than one formula, or one formula that covers its own cells. ``INDIRECT("B1")``
+    of one quoted reference is followed as the reference B1 (the engine reads it so);
+    references computed while calculating (OFFSET, INDIRECT of a computed text) are
+    refused before this (:func:`~nj_incentives.recalc.safety.formula_problem`)."""
     from openpyxl.formula.tokenizer import Tokenizer
 
     sheets = result.sheets
@@ -757,10 +759,8 @@ def _circular_cells(result: Recalculation) -> list[str]:
             tokens = Tokenizer(result.formulas[(sheet, cell)]).items
         except Exception:  # a formula the tokenizer cannot read: the engine reports it
             continue
-        for token in tokens:
-            if token.type != "OPERAND" or token.subtype != "RANGE":
-                continue
-            for ref_sheet, span in _resolve(token.value, sheet, defined):
+        for reference in _references(tokens):
+            for ref_sheet, span in _resolve(reference, sheet, defined):
                 try:
                     (r1, c1), (r2, c2) = range_bounds(span)
                 except (ValueError, IndexError, KeyError):
@@ -780,6 +780,25 @@ def _circular_cells(result: Recalculation) -> list[str]:
     titles = {title.upper(): title for title in sheets}
     cells = [f"{titles.get(units[n][0].upper(), units[n][0])}!{units[n][1]}" for n in cycle]
     return sorted(cells, key=lambda ref: (ref.rpartition("!")[0], *_sort_key(ref)))
+
+
+def _references(tokens: Sequence[Any]) -> Iterator[str]:
+    """The reference texts of a tokenized formula: its ranges, and the quoted reference
+    of each ``INDIRECT("...")`` that holds nothing else (which the engine follows)."""
+    for number, token in enumerate(tokens):
+        if token.type == "OPERAND" and token.subtype == "RANGE":
+            yield token.value
+        elif (
+            token.type == "FUNC"
+            and token.subtype == "OPEN"
+            and token.value.upper().removeprefix("_XLFN.") == "INDIRECT("
+            and number + 2 < len(tokens)
+            and tokens[number + 1].type == "OPERAND"
+            and tokens[number + 1].subtype == "TEXT"
+            and tokens[number + 2].type == "FUNC"
+            and tokens[number + 2].subtype == "CLOSE"
+        ):
+            yield tokens[number + 1].value[1:-1].replace('""', '"')
 
 
 def _defined_names(vetted: VettedWorkbook | None) -> dict[str, str]:

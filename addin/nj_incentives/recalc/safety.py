@@ -28,7 +28,9 @@ file, :func:`vet_workbook` reads the whole archive once, in memory, under limits
 - formulas that would reach outside the workbook are refused: DDE (``=cmd|'/C calc'!A0``),
   ``CALL``/``REGISTER``/``EXEC``/``RTD``/``WEBSERVICE``, DDE and OLE links; so are
   whole-row and whole-column references (``ROWS(1:1048576)``), which the engine cannot
-  evaluate exactly.
+  evaluate exactly, and references computed while calculating (``OFFSET``, ``INDIRECT``
+  of anything but one quoted reference), which it can neither evaluate nor follow for
+  circular references. The message names the cell (``Sheet1!A1``).
 
 :func:`budgets` bounds the recalculation itself in time (:attr:`Limits.max_seconds`)
 and memory (:attr:`Limits.max_memory_bytes`); the defaults are documented in
@@ -123,6 +125,10 @@ class Limits:
     #: the recalculation's budget (None: unbounded)
     max_seconds: float | None = 300.0
     max_memory_bytes: int | None = 4096 * MIB
+    #: the formulas will be recalculated: refuse those whose references are computed
+    #: while calculating (OFFSET, INDIRECT of a computed text). False where only the
+    #: saved values are read (scenario XLSX inputs).
+    recalculating: bool = True
 
     def with_overrides(self, **overrides: object) -> Limits:
         """These limits with the given fields replaced (None values ignored)."""
@@ -228,7 +234,11 @@ def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
         external_links = 0
         stats: dict[str, SheetStats] = {}
         for info in infos:
-            part_stats = SheetStats(stop_cells=limits.max_cells, stop_formulas=limits.max_formulas)
+            part_stats = SheetStats(
+                stop_cells=limits.max_cells,
+                stop_formulas=limits.max_formulas,
+                recalculating=limits.recalculating,
+            )
             total += _check_member(name, archive, info, limits, total, part_stats)
             if part_stats.seen:
                 stats[info.filename] = part_stats
@@ -424,6 +434,11 @@ _OUTSIDE_CALLS = re.compile(
 )
 #: A DDE reference: application|topic!item (``cmd|' /C calc'!A0``).
 _DDE = re.compile(r"[A-Za-z0-9_.\-]+\s*\|")
+#: References computed while calculating: OFFSET, and INDIRECT of anything but one
+#: quoted reference (``INDIRECT("B1")``, which the engine reads as the reference B1).
+_OFFSET = re.compile(r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?OFFSET\s*\(", re.IGNORECASE)
+_INDIRECT = re.compile(r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?INDIRECT\s*\(", re.IGNORECASE)
+_INDIRECT_LITERAL = re.compile(r'\s*""\s*\)')
 #: A whole-row or whole-column reference (``1:1048576``, ``A:A``, ``$B:$D``).
 _WHOLE_LINE = re.compile(
     r"(?<![A-Za-z0-9_.$:])(?:\$?[0-9]+:\$?[0-9]+|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})"
@@ -451,9 +466,14 @@ class SheetStats:
     declared_rows: int = 0
     declared_columns: int = 0
     refused: str = ""
+    #: the cell of the refused formula ("A1"), once its cell element is read
+    refused_cell: str = ""
+    _refused_formula: bool = False
     #: stop counting past these (the file is refused then anyway)
     stop_cells: int = 0
     stop_formulas: int = 0
+    #: refuse the formulas that cannot be recalculated here (:func:`formula_problem`)
+    recalculating: bool = True
 
     @property
     def seen(self) -> bool:
@@ -466,6 +486,8 @@ class SheetStats:
         if local == "c":
             self.cells += 1
             self._extent(element.get("r", ""))
+            if self._refused_formula and not self.refused_cell:
+                self.refused_cell = element.get("r", "")
             if self.stop_cells and self.cells > self.stop_cells:
                 raise _StopCounting
         elif local == "f":
@@ -473,9 +495,10 @@ class SheetStats:
             if self.stop_formulas and self.formulas > self.stop_formulas:
                 raise _StopCounting
             if not self.refused:
-                problem = formula_problem(element.text or "")
+                problem = formula_problem(element.text or "", self.recalculating)
                 if problem:
                     self.refused = f"{problem}: ={(element.text or '')[:60]}"
+                    self._refused_formula = True
         elif local == "dimension":
             self.declared = element.get("ref", "")
             corners = [_CELL_REF.fullmatch(part) for part in self.declared.split(":")]
@@ -504,9 +527,11 @@ class _StopCounting(Exception):
     """A part already over a limit: its parse stops (the vetting refuses the file)."""
 
 
-def formula_problem(formula: str) -> str:
+def formula_problem(formula: str, recalculating: bool = True) -> str:
     """Why a formula's text is refused (empty if it is not): it would call another
-    program or the network, or reference whole rows or columns."""
+    program or the network, reference whole rows or columns, or (``recalculating``)
+    compute a reference while calculating (OFFSET, INDIRECT of a computed text), which
+    the headless engine can neither evaluate nor follow for circular references."""
     text = _STRING_LITERAL.sub('""', formula)
     text = _QUOTED_SHEET.sub("Sheet!", text)
     if _DDE.search(text):
@@ -515,6 +540,20 @@ def formula_problem(formula: str) -> str:
     if called:
         function = called.group(1).upper()
         return f"{function} (a call to another program or the network) is refused"
+    dynamic = _OFFSET.search(text) if recalculating else None
+    if dynamic is None and recalculating:
+        dynamic = next(
+            (m for m in _INDIRECT.finditer(text) if not _INDIRECT_LITERAL.match(text, m.end())),
+            None,
+        )
+    if dynamic is not None:
+        function = dynamic.group(0).rstrip("( ").upper().removeprefix("_XLFN.")
+        taken = ' (INDIRECT of one quoted reference, INDIRECT("B1"), is taken)'
+        return (
+            f"{function} computes its reference while calculating: it cannot be recalculated"
+            " here or checked for circular references; use INDEX(range, row, column) or a"
+            f" direct reference{taken if function == 'INDIRECT' else ''}"
+        )
     whole = _WHOLE_LINE.search(text)
     if whole:
         return (
@@ -539,7 +578,8 @@ def _check_sheets(
     for part, counted in stats.items():
         where = titles.get(part, part)
         if counted.refused:
-            raise UnsafeWorkbookError(f"{name}: {where}: {counted.refused}")
+            cell = f"!{counted.refused_cell}" if counted.refused_cell else ""
+            raise UnsafeWorkbookError(f"{name}: {where}{cell}: {counted.refused}")
         for kind, rows, columns, at in (
             ("declares", counted.declared_rows, counted.declared_columns, counted.declared),
             ("has a cell at", counted.max_row, counted.max_column, counted.far_cell),

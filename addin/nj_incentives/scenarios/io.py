@@ -127,6 +127,7 @@ def _read_xlsx(path: Path, sheet: str | None) -> pd.DataFrame:
         max_area=XLSX_MAX_AREA,
         max_cells=XLSX_MAX_AREA,
         max_formulas=XLSX_MAX_AREA,
+        recalculating=False,  # only the saved values are read
     )
     try:
         vetted = vet_workbook(path, limits)
