@@ -24,12 +24,7 @@ import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any 
 from nj_incentives import LAW_CURRENT_TO, __version__, calc, cli, memo
 from nj_incentives.excel import CATALOG
 from nj_incentives.workbooks import beip_conversion, ertc_credit
-from nj_incentives.workbooks.build import (
-    DATA_DIRECTORY,
-    DEFAULT_DIRECTORY,
-    EXAMPLES,
-    INTERPRETATIONS,
-)
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, INTERPRETATIONS
 
 EXAMPLES_DIRECTORY = DEFAULT_DIRECTORY / "examples"
 
@@ -45,7 +40,7 @@ def sha256(path: Path) -> str:
 def main_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """``nj-incentives calc --memo out/memo.md`` in a fresh process, in an empty folder."""
     folder = tmp_path_factory.mktemp("main-job")
-    before = {name: sha256(DATA_DIRECTORY / name) for name in calc.BUNDLED_EXAMPLES}
+    before = {name: sha256(EXAMPLES_DIRECTORY / name) for name in calc.BUNDLED_EXAMPLES}
     env = {k: v for k, v in os.environ.items() if not k.startswith("XLWINGS_")}
     done = subprocess.run(
         [sys.executable, "-m", "nj_incentives.cli", "calc", "--memo", "out/memo.md"],
@@ -160,7 +155,7 @@ def test_custom_properties_are_added_to_a_workbook_without_them(tmp_path: Path) 
 
 
 def test_the_bundled_examples_are_never_modified(main_job: dict[str, Any]) -> None:
-    after = {name: sha256(DATA_DIRECTORY / name) for name in calc.BUNDLED_EXAMPLES}
+    after = {name: sha256(EXAMPLES_DIRECTORY / name) for name in calc.BUNDLED_EXAMPLES}
     assert after == main_job["before"]
 
 
@@ -169,7 +164,7 @@ def test_the_memo_has_hashes_version_law_steps_citations_and_interpretations(
 ) -> None:
     text = (main_job["folder"] / "out" / "memo.md").read_text(encoding="utf-8")
     for name in calc.BUNDLED_EXAMPLES:
-        assert sha256(DATA_DIRECTORY / name) in text
+        assert sha256(EXAMPLES_DIRECTORY / name) in text
     assert f"nj-incentives {__version__}" in text
     assert LAW_CURRENT_TO in text
     # inputs, as the workbook shows them
@@ -290,16 +285,14 @@ def test_every_mapped_interpretation_exists_and_every_law_function_is_mapped() -
     assert law_functions <= set(memo.INTERPRETATIONS) | {"NJ_ERTC_CREDIT_YEARS"}
 
 
-def test_the_package_data_is_current() -> None:
-    """``python -m nj_incentives.workbooks.build`` refreshes it; a non-editable install
-    ships it (``nj-incentives calc`` and its memo need no repository)."""
+def test_each_shipped_file_has_one_home() -> None:
+    """The examples and the interpretations are kept once, where the repository keeps
+    them (workbooks/examples/, docs/); a checkout reads them there, and only the wheel's
+    build copies them into the package (tests/test_release.py checks the wheel)."""
     assert tuple(EXAMPLES) == calc.BUNDLED_EXAMPLES
-    assert calc.bundled_examples() == [DATA_DIRECTORY / name for name in EXAMPLES]
-    for name in EXAMPLES:
-        assert (DATA_DIRECTORY / name).read_bytes() == (EXAMPLES_DIRECTORY / name).read_bytes()
-    packaged = (DATA_DIRECTORY / "interpretations.md").read_text(encoding="utf-8")
-    assert packaged == INTERPRETATIONS.read_text(encoding="utf-8")
-    assert memo.interpretations_text() == packaged
+    assert calc.bundled_examples() == [EXAMPLES_DIRECTORY / name for name in EXAMPLES]
+    assert memo.interpretations_text() == INTERPRETATIONS.read_text(encoding="utf-8")
+    assert not (Path(calc.__file__).resolve().parent / "data").exists()
 
 
 def test_calls_and_their_arguments_are_read_from_formulas() -> None:

@@ -4,6 +4,7 @@ One regression test per defect, named after it."""
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import subprocess
@@ -110,3 +111,11 @@ def test_the_package_has_one_atomic_write_helper() -> None:
         if "os.replace(" in path.read_text(encoding="utf-8")
     ]
     assert makers == ["files.py"]
+    # and no module keeps a helper of its own, not even one that only forwards to it
+    helpers = [
+        f"{path.relative_to(root).as_posix()}: {node.name}"
+        for path in root.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("atomic")
+    ]
+    assert helpers == ["files.py: atomic_path", "files.py: atomic_write"]

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from nj_incentives import shipped
 from nj_incentives.recalc import compiled, engine
 from nj_incentives.recalc.safety import DEFAULT_LIMITS, sheet_parts, vet_workbook
 
-DATA = Path(compiled.__file__).resolve().parents[1] / "data"
-EXAMPLES = sorted(p.name for p in DATA.glob("*-example.xlsx"))
+EXAMPLES = sorted(shipped.EXAMPLES)
 FIELDS = (
     "sheets",
     "values",
@@ -67,7 +67,7 @@ def _fresh_cache() -> None:
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_compiled_is_the_full_recalculation_on_every_example(name: str) -> None:
-    vetted = vet_workbook(DATA / name, DEFAULT_LIMITS)
+    vetted = vet_workbook(shipped.shipped_file(name), DEFAULT_LIMITS)
     full = engine.recalculate_vetted(vetted)
     before = dict(compiled.STATS)
     first = compiled.recalculate_compiled(vetted)  # in full: a template met once compiles nothing
@@ -85,9 +85,9 @@ def test_compiled_is_the_full_recalculation_on_every_example(name: str) -> None:
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_compiled_is_the_full_recalculation_on_changed_inputs(name: str, tmp_path: Path) -> None:
     changed = tmp_path / name.replace("-example", "-changed")
-    _rewrite_inputs(DATA / name, changed, _bump)
+    _rewrite_inputs(shipped.shipped_file(name), changed, _bump)
     vetted = vet_workbook(changed, DEFAULT_LIMITS)
-    example = vet_workbook(DATA / name, DEFAULT_LIMITS)
+    example = vet_workbook(shipped.shipped_file(name), DEFAULT_LIMITS)
     cells, original = compiled.read_cells(vetted), compiled.read_cells(example)
     assert cells is not None
     assert original is not None
@@ -108,7 +108,7 @@ def test_compiled_is_the_full_recalculation_on_changed_inputs(name: str, tmp_pat
 def test_changed_formulas_are_recalculated_in_full_and_say_so(tmp_path: Path) -> None:
     name = EXAMPLES[0]
     changed = tmp_path / "changed-formula.xlsx"
-    with zipfile.ZipFile(DATA / name) as archive:
+    with zipfile.ZipFile(shipped.shipped_file(name)) as archive:
         part = sheet_parts(archive)["Checks"]
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
@@ -130,6 +130,7 @@ def test_changed_formulas_are_recalculated_in_full_and_say_so(tmp_path: Path) ->
 
 def test_template_fingerprints_cover_every_template() -> None:
     names = {name for name, _sheets in compiled.template_fingerprints().values()}
-    templates = {p.name for p in DATA.glob("*.xlsx")}
+    templates = {p.name for p in shipped.shipped_workbooks()}
+    assert len(templates) == len(shipped.TEMPLATES) + len(shipped.EXAMPLES)
     covered = {n.replace("-example", "") for n in names} | names
     assert {t.replace("-example", "") for t in templates} <= covered

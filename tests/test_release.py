@@ -133,6 +133,9 @@ def test_the_wheel_ships_every_template_and_example(wheel: Path) -> None:
         for name in EXAMPLES:
             packaged = archive.read(f"nj_incentives/data/{name}")
             assert packaged == (DEFAULT_DIRECTORY / "examples" / name).read_bytes(), name
+        # copied by the build from their one home each (nj_incentives.wheel_data)
+        interpretations = archive.read("nj_incentives/data/interpretations.md")
+        assert interpretations == (REPOSITORY / "docs" / "interpretations.md").read_bytes()
     assert "nj_incentives/data/interpretations.md" in names
     assert "nj_incentives/py.typed" in names
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives import LAW_CURRENT_TO, __version__, files
 from nj_incentives.cli import main
 from nj_incentives.scenarios import io as scenario_io
 from nj_incentives.scenarios import run_scenarios
@@ -202,7 +202,7 @@ def test_writes_are_atomic(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         raise OSError("disk full")
 
     with pytest.raises(OSError, match="disk full"):
-        scenario_io.atomic_write(out, broken)
+        files.atomic_write(out, broken)
     assert out.read_text() == "previous results\n"
     assert [p.name for p in work.iterdir() if p.name.startswith(".")] == []  # no temporary left
     # a failing run through the command leaves the old file in place too

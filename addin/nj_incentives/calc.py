@@ -30,7 +30,6 @@ the arguments are wrong.
 from __future__ import annotations
 
 import contextlib
-import importlib.resources
 import json
 import os
 import sys
@@ -41,6 +40,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from nj_incentives import shipped
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option, needs_extra
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 
@@ -50,12 +50,8 @@ if TYPE_CHECKING:
 
 __all__ = ["BUNDLED_EXAMPLES", "bundled_examples", "command", "output_paths", "run"]
 
-#: The filled examples shipped in ``nj_incentives/data`` (the order of the templates).
-BUNDLED_EXAMPLES = (
-    "beip-grant-schedule-example.xlsx",
-    "beip-credit-conversion-example.xlsx",
-    "ertc-form-313-example.xlsx",
-)
+#: The filled examples shipped with the package (the order of the templates).
+BUNDLED_EXAMPLES = shipped.EXAMPLES
 DEFAULT_OUTPUT = Path("out")
 MEMO_SUFFIXES = (".pdf", ".md", ".markdown", ".html", ".htm")
 
@@ -75,21 +71,10 @@ examples:
 
 
 def bundled_examples() -> list[Path]:
-    """The filled examples: the package's data folder (what ``pip install`` ships), or the
-    repository's ``workbooks/examples`` when running from a checkout without it."""
-    found: list[Path] = []
-    try:
-        data = importlib.resources.files("nj_incentives").joinpath("data")
-        for name in BUNDLED_EXAMPLES:
-            path = Path(str(data.joinpath(name)))
-            if path.is_file():
-                found.append(path)
-    except (ModuleNotFoundError, FileNotFoundError):
-        pass
-    if len(found) == len(BUNDLED_EXAMPLES):
-        return found
-    checkout = Path(__file__).resolve().parents[2] / "workbooks" / "examples"
-    return [checkout / name for name in BUNDLED_EXAMPLES if (checkout / name).is_file()]
+    """The filled examples: the installed package's copies (what ``pip install`` ships), or
+    the repository's ``workbooks/examples`` in a checkout (:mod:`nj_incentives.shipped`)."""
+    found = [shipped.shipped_file(name) for name in BUNDLED_EXAMPLES]
+    return [path for path in found if path.is_file()]
 
 
 def output_paths(workbooks: Sequence[Path], output: Path | None) -> list[Path]:

@@ -56,8 +56,8 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeAlias
 
 from nj_incentives.cells import cell_index, cell_name
+from nj_incentives.formula import FunctionCall, function_calls
 from nj_incentives.recalc.engine import (
-    FUNCTION_CALL,
     CellValue,
     ExcelError,
     Recalculation,
@@ -522,74 +522,31 @@ class NJResult:
     message: str = ""
 
 
-def _split_arguments(text: str, start: int) -> tuple[list[str], int]:
-    """The top-level arguments of the call whose "(" is at ``start``; and the index
-    after its ")"."""
-    depth, i, current, parts = 0, start + 1, [], []
-    while i < len(text):
-        ch = text[i]
-        if ch in "\"'":
-            end = i + 1
-            while end < len(text):
-                if text[end] == ch:
-                    if end + 1 < len(text) and text[end + 1] == ch:
-                        end += 2
-                        continue
-                    break
-                end += 1
-            current.append(text[i : end + 1])
-            i = end + 1
-            continue
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            if depth == 0:
-                parts.append("".join(current))
-                return ([] if parts == [""] else parts), i + 1
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-            i += 1
-            continue
-        current.append(ch)
-        i += 1
-    raise ValueError("unbalanced parentheses")
-
-
-def _strip_strings(text: str) -> str:
-    """``text`` with string literals and quoted sheet names blanked (same length)."""
-    return re.sub(r'"(?:[^"]|"")*"|\'(?:[^\']|\'\')*\'', lambda m: " " * len(m.group()), text)
-
-
 def formula_calls(formula: str, known: Sequence[str]) -> list[Call]:
-    """The NJ_* calls in a formula (``known``: the NJ_* names), outermost first."""
+    """The NJ_* calls in a formula (``known``: the NJ_* names), outermost first; read by
+    the tokenizer (:func:`nj_incentives.formula.function_calls`)."""
     text = formula[1:] if formula.startswith("=") else formula
     text = text.strip().removeprefix("{").removesuffix("}").lstrip("=")
-    blank = _strip_strings(text)
+    calls = function_calls(text)
     found: list[Call] = []
-    for match in FUNCTION_CALL.finditer(blank):
-        base = base_name(match.group(1).upper(), known)
-        if base is None:
-            continue
-        paren = match.end() - 1
-        arguments, end = _split_arguments(text, paren)
-        found.append(Call(base, tuple(arguments), _returned(text, match.start(), end)))
+    for call in calls:
+        base = base_name(call.name.upper(), known)
+        if base is not None:
+            found.append(Call(base, call.arguments, _returned(text, call, calls)))
     return found
 
 
-def _returned(text: str, start: int, end: int) -> bool:
-    """Whether text[start:end] is the formula's value: all of it, or the second or third
-    argument of an outer IF."""
-    if text[:start].strip() == "" and text[end:].strip() == "":
+def _returned(text: str, call: FunctionCall, calls: Sequence[FunctionCall]) -> bool:
+    """Whether ``call`` is the formula's value: all of it, or the second or third argument
+    of an outer IF."""
+    if text[: call.start].strip() == "" and text[call.end :].strip() == "":
         return True
-    match = re.match(r"\s*(?:_xlfn\.)?IF\s*\(", text, re.IGNORECASE)
-    if not match:
+    outer = calls[0]
+    if text[: outer.start].strip() or text[outer.end :].strip():
         return False
-    arguments, after = _split_arguments(text, match.end() - 1)
-    if text[after:].strip() or len(arguments) < 2:
+    if outer.name.upper() not in ("IF", "_XLFN.IF") or len(outer.arguments) < 2:
         return False
-    return text[start:end].strip() in (a.strip() for a in arguments[1:3])
+    return text[call.start : call.end].strip() in (a.strip() for a in outer.arguments[1:3])
 
 
 _NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
@@ -896,16 +853,12 @@ INTERPRETATIONS.update(
 
 
 def interpretations_text() -> str:
-    """docs/interpretations.md as shipped in the package (``nj_incentives/data``), or the
-    repository's copy; "" when neither is found."""
-    try:
-        packaged = importlib.resources.files("nj_incentives").joinpath("data/interpretations.md")
-        if packaged.is_file():
-            return packaged.read_text(encoding="utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):
-        pass
-    repository = Path(__file__).resolve().parents[2] / "docs" / "interpretations.md"
-    return repository.read_text(encoding="utf-8") if repository.exists() else ""
+    """docs/interpretations.md as shipped with the package (:mod:`nj_incentives.shipped`);
+    "" when it is not found."""
+    from nj_incentives.shipped import INTERPRETATIONS, shipped_file
+
+    path = shipped_file(INTERPRETATIONS)
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
 
 
 def interpretation_sections(text: str) -> dict[str, tuple[str, str, tuple[str, ...]]]:

@@ -23,11 +23,11 @@ import json
 import shutil
 import sys
 import tempfile
-from importlib import resources
 from pathlib import Path
 
 import click
 
+from nj_incentives import shipped
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, json_option
 
 __all__ = [
@@ -40,8 +40,8 @@ __all__ = [
 ]
 
 #: The shipped workbooks: file name -> subfolder of DIR ("" or "examples").
-_TEMPLATES = ("beip-grant-schedule.xlsx", "beip-credit-conversion.xlsx", "ertc-form-313.xlsx")
-_EXAMPLES = tuple(name.replace(".xlsx", "-example.xlsx") for name in _TEMPLATES)
+_TEMPLATES = shipped.TEMPLATES
+_EXAMPLES = shipped.EXAMPLES
 
 
 #: runtime -> the namespace its formulas carry (xlwings Server's manifest default is
@@ -55,13 +55,12 @@ class TemplatesError(RuntimeError):
 
 def shipped_workbooks() -> dict[str, Path]:
     """``relative path under DIR -> packaged file`` for every template and example."""
-    data = resources.files("nj_incentives").joinpath("data")
-    shipped: dict[str, Path] = {}
+    found: dict[str, Path] = {}
     for name in _TEMPLATES:
-        shipped[name] = Path(str(data.joinpath(name)))
+        found[name] = shipped.shipped_file(name)
     for name in _EXAMPLES:
-        shipped[f"examples/{name}"] = Path(str(data.joinpath(name)))
-    return shipped
+        found[f"examples/{name}"] = shipped.shipped_file(name)
+    return found
 
 
 def copy_templates(directory: Path, *, force: bool = False, namespace: str = "") -> list[Path]:

@@ -20,7 +20,7 @@ from test_files_bench import cli, make_table, med  # the same folder (rootless i
 
 pytestmark = pytest.mark.benchmark
 
-DATA = Path(__file__).resolve().parents[2] / "addin" / "nj_incentives" / "data"
+DATA = Path(__file__).resolve().parents[2] / "workbooks" / "examples"
 DASK_ROWS = int(os.environ.get("NJ_BENCH_DASK_ROWS", "2000000"))
 
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib.resources
 import io
 import threading
 import time
@@ -42,13 +41,13 @@ import zipfile
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
 from nj_incentives.cells import cell_index, range_bounds
 from nj_incentives.recalc import engine
 from nj_incentives.recalc.safety import VettedWorkbook, sheet_parts
+from nj_incentives.shipped import shipped_workbooks
 
 __all__ = [
     "CACHE_SIZE",
@@ -215,15 +214,10 @@ def template_fingerprints() -> dict[str, tuple[str, tuple[str, ...]]]:
     from nj_incentives.recalc.safety import DEFAULT_LIMITS, vet_workbook
 
     found: dict[str, tuple[str, tuple[str, ...]]] = {}
-    data = importlib.resources.files("nj_incentives").joinpath("data")
-    if not data.is_dir():
-        return found
-    for entry in sorted(data.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".xlsx"):
-            continue
-        cells = read_cells(vet_workbook(Path(str(entry)), DEFAULT_LIMITS))
+    for path in sorted(shipped_workbooks(), key=lambda p: p.name):
+        cells = read_cells(vet_workbook(path, DEFAULT_LIMITS))
         if cells is not None:
-            found.setdefault(cells.formulas, (entry.name, cells.sheets))
+            found.setdefault(cells.formulas, (path.name, cells.sheets))
     return found
 
 

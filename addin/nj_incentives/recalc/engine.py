@@ -28,13 +28,15 @@ How a workbook is recalculated:
 5. No formula may open another workbook: a reference to one evaluates to ``#REF!``.
 
 Array results: neither ``formulas`` nor ``pycel`` spills a dynamic array from one cell.
-The templates therefore write every table-returning function as a legacy array formula
-over an explicit range (``{=NJ_BEIP_GRANT_SCHEDULE(...)}`` on ``B20:H30``, written by
-xlsxwriter's ``write_array_formula``), which Excel (all versions), both engines and
-LibreOffice evaluate alike. A workbook saved by Excel 365 with a dynamic-array formula
-stores it the same way (an array formula whose range is the last spill), so it is
-recalculated over that range. A result smaller than the range leaves ``#N/A`` in the
-extra cells, as Excel does; a larger one is cut to the range.
+The templates write every table-returning function as a dynamic-array formula saved
+over an explicit range (``=NJ_BEIP_GRANT_SCHEDULE(...)`` anchored in ``B20`` and saved
+over ``B20:H30``, xlsxwriter's ``write_dynamic_array_formula``), as Excel 365 saves a
+spilled formula. The engine recalculates it over that range with dynamic-array
+semantics (:func:`_wrap_spills`): the result fills the range from its top-left corner
+and the cells a shorter result does not reach are blank, as Excel 365 shows them. A
+legacy array formula (``{=F()}``: the builder's ``dynamic=False``, or a file from an
+older Excel) keeps legacy semantics: ``#N/A`` in the extra cells. A result larger than
+the range is cut to it.
 """
 
 from __future__ import annotations
@@ -54,13 +56,14 @@ import types
 import warnings
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeAlias
 
 from nj_incentives.cells import cell_index, cell_name, range_bounds
+from nj_incentives.formula import function_calls
 from nj_incentives.recalc.imports import import_engine
 from nj_incentives.recalc.libreoffice import restore_dynamic_arrays
 from nj_incentives.recalc.safety import (
@@ -204,8 +207,8 @@ class Recalculation:
         """NJ_* function -> number of formula cells that call it (array formulas once)."""
         counts: Counter[str] = Counter()
         for text in self.formulas.values():
-            for token in FUNCTION_CALL.findall(text):
-                base = base_name(token.upper())
+            for call in function_calls(text):
+                base = base_name(call.name.upper())
                 if base is not None:
                     counts[base] += 1
         return counts
@@ -239,15 +242,13 @@ def plain_error_text(exc: BaseException, function: str) -> str:
 ErrorText: TypeAlias = Callable[[BaseException, str], str]
 
 
-#: A function name and its opening parenthesis (the name is group 1).
-FUNCTION_CALL = re.compile(r"(?<![\w.\]!])([A-Za-z_][\w.]*)\s*\(")
-
-
-def function_variants(formula_texts: str, known: Sequence[str]) -> dict[str, str]:
-    """Spelling found in ``formula_texts`` -> NJ_* name it calls (both upper-case)."""
+def function_variants(formulas: str | Iterable[str], known: Sequence[str]) -> dict[str, str]:
+    """Spelling found in ``formulas`` (one formula's text, or many) -> the NJ_* name it
+    calls (both upper-case); the calls are read by the tokenizer (:mod:`~nj_incentives.formula`)."""
     variants = {}
-    for token in FUNCTION_CALL.findall(formula_texts):
-        upper = token.upper()
+    texts = [formulas] if isinstance(formulas, str) else formulas
+    for call in (call for text in texts for call in function_calls(text)):
+        upper = call.name.upper()
         base = base_name(upper, known)
         if base is not None:
             variants[upper] = base
@@ -638,20 +639,47 @@ def quiet_engine() -> Iterator[None]:
         engine_log.setLevel(level)
 
 
-def _formula_texts(vetted: VettedWorkbook) -> str:
-    """The worksheet and workbook XML, where every formula is, for finding NJ_* names."""
-    import io
+def _element_texts(xml: bytes, wanted: str) -> list[str]:
+    """The text of every ``wanted`` element (local name) of an XML part."""
+    from xml.parsers import expat
 
+    texts: list[str] = []
+    current: list[str] | None = None
+
+    def start(name: str, _attrs: object) -> None:
+        nonlocal current
+        current = [] if name.rpartition(":")[2] == wanted else None
+
+    def end(name: str) -> None:
+        nonlocal current
+        if current is not None and name.rpartition(":")[2] == wanted:
+            texts.append("".join(current))
+        current = None
+
+    def data(text: str) -> None:
+        if current is not None:
+            current.append(text)
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = data
+    parser.Parse(xml, True)
+    return texts
+
+
+def _formula_texts(vetted: VettedWorkbook) -> list[str]:
+    """The text of every formula in the worksheets and of every defined name (where the
+    NJ_* names a workbook calls are)."""
+    texts: list[str] = []
     with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
-        return "\n".join(
-            archive.read(info).decode("utf-8", "replace")
-            for info in archive.infolist()
-            if info.filename.lower() == "xl/workbook.xml"
-            or (
-                info.filename.lower().startswith("xl/worksheets/")
-                and info.filename.endswith(".xml")
-            )
-        )
+        for info in archive.infolist():
+            lower = info.filename.lower()
+            if lower.startswith("xl/worksheets/") and lower.endswith(".xml"):
+                texts += _element_texts(archive.read(info), "f")
+            elif lower == "xl/workbook.xml":
+                texts += _element_texts(archive.read(info), "definedName")
+    return texts
 
 
 def recalculate(

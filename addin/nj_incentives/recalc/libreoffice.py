@@ -24,7 +24,6 @@ import io
 import re
 import zipfile
 from collections.abc import Mapping
-from pathlib import Path
 
 from nj_incentives.recalc.safety import (
     VettedWorkbook,
@@ -32,6 +31,7 @@ from nj_incentives.recalc.safety import (
     dynamic_arrays,
     vet_workbook,
 )
+from nj_incentives.shipped import shipped_workbooks
 
 __all__ = ["array_formulas", "restore_dynamic_arrays", "saved_by", "template_id"]
 
@@ -41,8 +41,6 @@ _APPLICATION = re.compile(r"<(?:\w+:)?Application>([^<]*)</(?:\w+:)?Application>
 _TEMPLATE = re.compile(
     r'name="nj_incentives_template"\s*>\s*<vt:lpwstr>([^<]*)</vt:lpwstr>', re.IGNORECASE
 )
-#: the shipped blank templates and examples (the package data)
-DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 def _part(data: bytes, name: str) -> str:
@@ -68,7 +66,7 @@ def template_id(vetted: VettedWorkbook) -> str:
 def _shipped_templates() -> dict[str, tuple[dict[Address, str], dict[Address, str]]]:
     """Template id -> (its dynamic arrays, all its array formulas), from the package data."""
     shipped: dict[str, tuple[dict[Address, str], dict[Address, str]]] = {}
-    for path in sorted(DATA.glob("*.xlsx")):
+    for path in sorted(shipped_workbooks(), key=lambda p: p.name):
         vetted = vet_workbook(path)
         template = template_id(vetted)
         if template and template not in shipped:

@@ -30,6 +30,7 @@ from typing import Any
 import click
 import pandas as pd
 
+from nj_incentives import files
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 
@@ -402,7 +403,6 @@ def _run_streaming(
         Outputs,
         ParquetWriter,
         XlsxWriter,
-        atomic_write,
         format_of,
         refuse_inputs,
         write_stamp_json,
@@ -500,7 +500,7 @@ def _run_streaming(
             f"{total:,} rows do not fit an Excel sheet ({XLSX_MAX_ROWS:,}): write CSV or Parquet"
         )
     try:
-        atomic_write(output, write_file)
+        files.atomic_write(output, write_file)
     except stream.CannotStream:
         return None
     _rows, errors, builder = found["run"]

@@ -35,13 +35,13 @@ import numpy as np
 import pandas as pd
 
 from nj_incentives.csv_safety import neutralise_arrow, neutralise_text
+from nj_incentives.files import atomic_write
 from nj_incentives.scenarios.analysis import Tornado, charted, format_value, label, unit
 from nj_incentives.scenarios.columns import ScenarioError
 
 __all__ = [
     "FORMATS",
     "Outputs",
-    "atomic_write",
     "claim_outputs",
     "file_sha256",
     "format_of",
@@ -150,13 +150,6 @@ def refuse_inputs(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
             )
             if same:
                 raise ScenarioError(f"refusing to write {output}: it is an input of this run")
-
-
-def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
-    """Write ``path`` atomically (the package's one helper: :mod:`nj_incentives.files`)."""
-    from nj_incentives.files import atomic_write as write_atomically
-
-    write_atomically(Path(path), write)
 
 
 def claim_outputs(output: Path) -> None:

@@ -11,26 +11,26 @@ test suite rebuilds every workbook and compares it with the committed one.
 xlwings Server's default manifest: ``=XLWINGS.NJ_BEIP_GRANT(...)``); the default, no
 namespace, is the classic add-in's spelling and the one the committed files use.
 
-Building the default files into the repository's ``workbooks/`` also refreshes the
-package data (``addin/nj_incentives/data/``), which the wheel ships: a copy of each blank
-template and filled example (``nj-incentives templates`` copies them out; ``nj-incentives
-calc`` runs the examples when given no workbook) and of ``docs/interpretations.md``,
-which the calculation memo quotes.
+The files built into the repository's ``workbooks/`` are the only copies it keeps: the
+wheel's build copies them, with ``docs/interpretations.md``, into the package's
+``nj_incentives/data/`` (:mod:`nj_incentives.wheel_data`), and :mod:`nj_incentives.shipped`
+finds them there when installed, in ``workbooks/`` and ``docs/`` in a checkout
+(``nj-incentives templates`` copies them out; ``nj-incentives calc`` runs the examples when
+given no workbook; the memo quotes the interpretations).
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from nj_incentives import shipped
 from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
 from nj_incentives.workbooks.cached import cache_values
 
 __all__ = [
-    "DATA_DIRECTORY",
     "DEFAULT_DIRECTORY",
     "EXAMPLES",
     "INTERPRETATIONS",
@@ -39,52 +39,52 @@ __all__ = [
     "InstalledPackageError",
     "build_all",
     "main",
-    "refresh_package_data",
 ]
 
 #: A builder: (path, function namespace) -> the path written.
 Builder = Callable[..., Path]
 
 #: file name -> builder(path, namespace="") for each blank template
-TEMPLATES: dict[str, Builder] = {
-    "beip-grant-schedule.xlsx": lambda path, namespace="": beip_grant.build(
-        path, function_namespace=namespace
-    ),
-    "beip-credit-conversion.xlsx": lambda path, namespace="": beip_conversion.build(
-        path, function_namespace=namespace
-    ),
-    "ertc-form-313.xlsx": lambda path, namespace="": ertc_credit.build(
-        path, function_namespace=namespace
-    ),
-}
+TEMPLATES: dict[str, Builder] = dict(
+    zip(
+        shipped.TEMPLATES,  # beip-grant-schedule, beip-credit-conversion, ertc-form-313
+        (
+            lambda path, namespace="": beip_grant.build(path, function_namespace=namespace),
+            lambda path, namespace="": beip_conversion.build(path, function_namespace=namespace),
+            lambda path, namespace="": ertc_credit.build(path, function_namespace=namespace),
+        ),
+        strict=True,
+    )
+)
 
 #: file name (under examples/) -> builder(path, namespace="") for each filled example;
 #: each is saved with its recalculated values cached in every formula cell (cached.py)
-EXAMPLES: dict[str, Builder] = {
-    "beip-grant-schedule-example.xlsx": lambda path, namespace="": cache_values(
-        beip_grant.build(path, beip_grant.EXAMPLE, function_namespace=namespace)
-    ),
-    "beip-credit-conversion-example.xlsx": lambda path, namespace="": cache_values(
-        beip_conversion.build(path, beip_conversion.EXAMPLE, function_namespace=namespace)
-    ),
-    "ertc-form-313-example.xlsx": lambda path, namespace="": cache_values(
-        ertc_credit.build(path, ertc_credit.EXAMPLE, function_namespace=namespace)
-    ),
-}
+EXAMPLES: dict[str, Builder] = dict(
+    zip(
+        shipped.EXAMPLES,  # the same three, filled
+        (
+            lambda path, namespace="": cache_values(
+                beip_grant.build(path, beip_grant.EXAMPLE, function_namespace=namespace)
+            ),
+            lambda path, namespace="": cache_values(
+                beip_conversion.build(path, beip_conversion.EXAMPLE, function_namespace=namespace)
+            ),
+            lambda path, namespace="": cache_values(
+                ertc_credit.build(path, ertc_credit.EXAMPLE, function_namespace=namespace)
+            ),
+        ),
+        strict=True,
+    )
+)
 
 _PACKAGE = Path(__file__).resolve().parents[1]
-_REPOSITORY = _PACKAGE.parents[1]
 #: True when this package is the ``addin/nj_incentives`` of a repository checkout
 #: (an editable install included); False in an installed wheel's site-packages.
-IN_CHECKOUT = (_REPOSITORY / "pyproject.toml").is_file() and _PACKAGE == (
-    _REPOSITORY / "addin" / "nj_incentives"
-)
+IN_CHECKOUT = shipped.in_checkout()
 #: The repository's workbooks/ folder (when running from a checkout).
-DEFAULT_DIRECTORY = _REPOSITORY / "workbooks"
-#: The package's data folder (shipped by ``pip install``: package-data ``data/*``).
-DATA_DIRECTORY = _PACKAGE / "data"
-#: The interpretations the memo quotes, in the repository.
-INTERPRETATIONS = _REPOSITORY / "docs" / "interpretations.md"
+DEFAULT_DIRECTORY = shipped.home(shipped.TEMPLATES[0]).parent
+#: Where the readings of the law are recorded, in the repository.
+INTERPRETATIONS = shipped.home(shipped.INTERPRETATIONS)
 
 
 class InstalledPackageError(RuntimeError):
@@ -101,8 +101,8 @@ def build_all(directory: Path | None = None, namespace: str = "") -> list[Path]:
 
     ``directory`` defaults to the repository's ``workbooks/`` in a checkout; an installed
     package has no default and refuses any directory inside itself. Building the default
-    files (no namespace) into the repository's ``workbooks/`` also refreshes the package
-    data."""
+    files (no namespace) into the repository's ``workbooks/`` rewrites the copies the wheel
+    ships."""
     if directory is None:
         if not IN_CHECKOUT:
             raise InstalledPackageError(
@@ -122,27 +122,7 @@ def build_all(directory: Path | None = None, namespace: str = "") -> list[Path]:
         written.append(build(directory / name, namespace))
     for name, build in EXAMPLES.items():
         written.append(build(directory / "examples" / name, namespace))
-    if IN_CHECKOUT and not namespace and directory.resolve() == DEFAULT_DIRECTORY.resolve():
-        written += refresh_package_data(directory)
     return written
-
-
-def refresh_package_data(workbooks: Path = DEFAULT_DIRECTORY) -> list[Path]:
-    """Copy the blank templates, the filled examples and docs/interpretations.md into
-    the package's data/ (in a checkout only)."""
-    if not IN_CHECKOUT:
-        raise InstalledPackageError("the package data is refreshed from a checkout only")
-    DATA_DIRECTORY.mkdir(exist_ok=True)
-    copied = []
-    for name in TEMPLATES:
-        copied.append(Path(shutil.copyfile(workbooks / name, DATA_DIRECTORY / name)))
-    for name in EXAMPLES:
-        source = workbooks / "examples" / name
-        copied.append(Path(shutil.copyfile(source, DATA_DIRECTORY / name)))
-    if INTERPRETATIONS.exists():
-        target = DATA_DIRECTORY / INTERPRETATIONS.name
-        copied.append(Path(shutil.copyfile(INTERPRETATIONS, target)))
-    return copied
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,7 +7,8 @@ Every template has the same sheets, in this order:
 - **Inputs**: every assumption, in ONE input style (blue on pale yellow, unlocked), each
   with its units and data validation, and a workbook-level name;
 - **Calculations**: formulas only, no typed constants; tables come from the NJ_* array
-  functions as legacy array formulas over explicit ranges (see
+  functions as dynamic-array formulas saved over explicit ranges (Excel 365 spills them;
+  the headless engine recalculates them over the saved range: see
   :mod:`nj_incentives.recalc.engine` for why);
 - **Outputs**: the results a reader needs and a native chart;
 - **Checks**: one TRUE/FALSE line per check (each wrapped in ``IFERROR(..., FALSE)`` so
