@@ -55,6 +55,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, ClassVar, TypeAlias
 
+from nj_incentives.catalog import EXPLAIN_COLUMNS, headers
 from nj_incentives.cells import cell_index, cell_name
 from nj_incentives.formula import FunctionCall, function_calls
 from nj_incentives.recalc.engine import (
@@ -1342,7 +1343,7 @@ def _result_blocks(
     if steps:
         blocks.append(
             Table(
-                ("#", "Step", "Value", "Arithmetic", "Citation"),
+                ("#", *headers(EXPLAIN_COLUMNS)),
                 tuple(
                     (str(n), s.label, _step_value(s.value), s.arithmetic, s.citation)
                     for n, s in enumerate(steps, 1)
