@@ -207,6 +207,8 @@ class Recalculation:
         """NJ_* function -> number of formula cells that call it (array formulas once)."""
         counts: Counter[str] = Counter()
         for text in self.formulas.values():
+            if "NJ_" not in text.upper():  # every spelling ends with the NJ_ name
+                continue
             for call in function_calls(text):
                 base = base_name(call.name.upper())
                 if base is not None:
@@ -244,14 +246,22 @@ ErrorText: TypeAlias = Callable[[BaseException, str], str]
 
 def function_variants(formulas: str | Iterable[str], known: Sequence[str]) -> dict[str, str]:
     """Spelling found in ``formulas`` (one formula's text, or many) -> the NJ_* name it
-    calls (both upper-case); the calls are read by the tokenizer (:mod:`~nj_incentives.formula`)."""
+    calls (both upper-case); the calls are read by the tokenizer (:mod:`~nj_incentives.formula`).
+
+    Each distinct text is read once, and only when it mentions a known name at all (every
+    spelling of a function ends with its name)."""
     variants = {}
+    names = [name.upper() for name in known]
     texts = [formulas] if isinstance(formulas, str) else formulas
-    for call in (call for text in texts for call in function_calls(text)):
-        upper = call.name.upper()
-        base = base_name(upper, known)
-        if base is not None:
-            variants[upper] = base
+    for text in dict.fromkeys(texts):
+        upper_text = text.upper()
+        if not any(name in upper_text for name in names):
+            continue
+        for call in function_calls(text):
+            upper = call.name.upper()
+            base = base_name(upper, known)
+            if base is not None:
+                variants[upper] = base
     return variants
 
 
