@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -156,3 +157,72 @@ def test_grid_and_distribution_specs_take_percents() -> None:
     assert parse_grid("pct=0%:50%:25%") == {"pct": [0, 0.25, 0.5]}
     (draw,) = parse_distributions("pct=uniform(20%,50%)")
     assert draw.describe() == "uniform(0.2,0.5)"
+
+
+# --------------------------------------------------------------------------- progress
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> Any:
+    """Called in the test: standard error as a terminal (the test's captured stream: not
+    the one fixtures see), and a function of ``module`` slowed down by ``seconds``."""
+
+    def slow(module: Any, name: str, seconds: float) -> None:
+        monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+        original = getattr(module, name)
+
+        def slowed(*args: Any, **kwargs: Any) -> Any:
+            time.sleep(seconds)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, slowed)
+
+    return slow
+
+
+@pytest.mark.parametrize(("delay", "shown"), [(0.2, True), (600.0, False)])
+def test_scenarios_show_progress_once_the_run_lasts_the_delay(
+    delay: float, shown: bool, terminal: Any, tmp_path: Path, capsys: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    # before: a bar only from 200,000 rows; now from 2 s, whatever the size (10 rows here,
+    # one step made to last 0.8 s: the bar is drawn while it runs, after `delay`)
+    from nj_incentives import progress
+    from nj_incentives.scenarios import runner
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", delay)
+    terminal(runner, "_isolated_chunk", 0.8)
+    argv = ["scenarios", str(EXAMPLES / "scenarios.csv"), "-o", str(tmp_path / "r.csv")]
+    assert main(argv) == EXIT_FAILED  # the example's bad-pct row
+    err = capsys.readouterr().err
+    assert ("scenarios:" in err and "row" in err) is shown, err
+
+
+@pytest.mark.parametrize(("delay", "shown"), [(0.2, True), (600.0, False)])
+def test_calc_shows_progress_once_the_run_lasts_the_delay(
+    delay: float, shown: bool, terminal: Any, tmp_path: Path, capsys: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    # before: a bar only for more than one workbook; now for one too, once it takes 2 s
+    from nj_incentives import progress
+    from nj_incentives.recalc import compiled
+
+    monkeypatch.setattr(progress, "PROGRESS_DELAY", delay)
+    terminal(compiled, "recalculate_compiled", 0.8)
+    workbook = EXAMPLES / "beip-grant-schedule-example.xlsx"
+    assert main(["calc", str(workbook), "-o", str(tmp_path / "out")]) == EXIT_OK
+    err = capsys.readouterr().err
+    assert ("workbook" in err and "0/1" in err) is shown, err
+
+
+def test_no_progress_means_none_and_progress_means_at_once(
+    terminal: Any, tmp_path: Path, capsys: Any
+) -> None:
+    source = str(EXAMPLES / "scenarios.csv")
+    from nj_incentives.scenarios import runner
+
+    terminal(runner, "_isolated_chunk", 0.0)
+    main(["scenarios", source, "-o", str(tmp_path / "a.csv"), "--no-progress"])
+    assert "row/s" not in capsys.readouterr().err
+    main(["scenarios", source, "-o", str(tmp_path / "b.csv"), "--progress"])
+    assert "scenarios:   0%" in capsys.readouterr().err  # at once: a 0.1 s run

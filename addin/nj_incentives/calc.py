@@ -117,11 +117,14 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def _fail(message: str, bar: Any = None) -> None:
-    text = f"nj-incentives calc: {message}"
-    if bar is not None:
-        bar.write(text, file=sys.stderr)
-    else:
-        print(text, file=sys.stderr)
+    _write(bar, f"nj-incentives calc: {message}", sys.stderr)
+
+
+def _write(bar: Any, text: str, file: Any) -> None:
+    """Print beside the progress bar (if any) without breaking it."""
+    from nj_incentives.progress import write
+
+    write(None if bar is None or isinstance(bar, _NoBar) else bar, text, file)
 
 
 @contextlib.contextmanager
@@ -178,8 +181,8 @@ def _lighter_xlwings() -> Iterator[None]:
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="a progress bar on standard error (default: when it is a terminal and more than "
-    "one workbook is given)",
+    help="a progress bar on standard error (default: on a terminal, once the run has "
+    "lasted 2 seconds)",
 )
 @click.option("--max-cells", type=click.IntRange(1), help="cells a workbook may hold (200,000)")
 @click.option("--max-formulas", type=click.IntRange(1), help="formulas in a workbook (50,000)")
@@ -278,7 +281,7 @@ def run(
     for workbook, target in zip(workbooks, targets, strict=True):
         entry: dict[str, Any] = {"workbook": str(workbook), "results": None}
         report.append(entry)
-        bar.set_postfix_str(workbook.name, refresh=True)
+        bar.set_postfix_str(workbook.name, refresh=False)
         try:
             try:
                 vetted = vet_workbook(workbook, limits or DEFAULT_LIMITS)
@@ -431,21 +434,15 @@ class _NoBar:
     def close(self) -> None:
         pass
 
-    @staticmethod
-    def write(text: str, file: Any = None) -> None:
-        print(text, file=file or sys.stdout)
-
 
 def _progress_bar(total: int, wanted: bool | None) -> Any:
-    """A tqdm bar on standard error: by default when it is a terminal and there is more
-    than one workbook."""
-    if wanted is False or (wanted is None and (total < 2 or not sys.stderr.isatty())):
-        return _NoBar()
-    try:
-        from tqdm import tqdm
-    except ModuleNotFoundError:
-        return _NoBar()
-    return tqdm(total=total, unit="workbook", file=sys.stderr, dynamic_ncols=True)
+    """A tqdm bar on standard error (:mod:`nj_incentives.progress`: by default on a
+    terminal, once the run has lasted a few seconds)."""
+    from nj_incentives import progress
+
+    show, delay = progress.settings(wanted)
+    shown = progress.bar(total, delay, unit="workbook") if show and total else None
+    return _NoBar() if shown is None else shown
 
 
 def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str] | None) -> int:
@@ -468,7 +465,7 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     if out is not None:
         lines = ["", f"{name}:"]
         lines += [f"  {label}: {_with_unit(value, unit)}" for label, unit, value in outputs]
-        bar.write("\n".join(lines), file=out)
+        _write(bar, "\n".join(lines), out)
     failed = [(label, cite) for label, cite, result in checks(recalc) if result is not True]
     rejected = list(dict.fromkeys((e.function, e.message) for e in recalc.function_errors))
     entry["failed_checks"] = [{"check": label, "citation": cite} for label, cite in failed]
@@ -493,7 +490,7 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     lines += [f"  failed: {label}" + (f" ({cite})" if cite else "") for label, cite in failed]
     # the first is usually the cause; those after it, what depends on it
     lines += [f"  rejected input: {function}: {message}" for function, message in rejected]
-    bar.write("\n".join(lines), file=sys.stderr)
+    _write(bar, "\n".join(lines), sys.stderr)
     return EXIT_FAILED
 
 

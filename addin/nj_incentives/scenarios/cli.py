@@ -32,6 +32,7 @@ import pandas as pd
 
 from nj_incentives import files
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
+from nj_incentives.progress import settings as progress_settings
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 __all__ = ["command", "run"]
@@ -136,7 +137,8 @@ def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> 
 @click.option(
     "--progress/--no-progress",
     default=None,
-    help="a progress bar on standard error (default: from 200,000 scenarios)",
+    help="a progress bar on standard error (default: on a terminal, once the run has "
+    "lasted 2 seconds)",
 )
 @click.option("--client", metavar="TEXT", help="engagement: the client (recorded in the stamp)")
 @click.option("--entity-id", metavar="TEXT", help="engagement: the entity id (FEIN, NJ tax id)")
@@ -268,7 +270,7 @@ def _run(args: Any) -> int:
         hasher.update(_canonical({"sheet": args.sheet}).encode())
     stamp["inputs_sha256"] = hasher.hexdigest()
 
-    progress = args.progress if args.progress is not None else len(scenarios) >= 200_000
+    progress, delay = progress_settings(args.progress)
     keep = [c for c in args.keep if c in scenarios.columns]
     options: dict[str, Any] = {
         "money": args.money,
@@ -279,6 +281,7 @@ def _run(args: Any) -> int:
         scenarios,
         engine=args.engine,
         progress=progress,
+        progress_delay=delay,
         scheduler=args.scheduler,
         npartitions=args.partitions,
         **options,
@@ -436,7 +439,7 @@ def _run_streaming(
         return None
     if total == 0:
         return None
-    progress = args.progress if args.progress is not None else total >= 200_000
+    progress, delay = progress_settings(args.progress)
     found: dict[str, Any] = {}
 
     failed: list[tuple[str, str]] = []
@@ -450,7 +453,14 @@ def _run_streaming(
             offset[0] += len(results)
 
         found["run"] = stream.stream_results(
-            reader, layout, total, write_chunk, money=args.money, keep=keep, progress=progress
+            reader,
+            layout,
+            total,
+            write_chunk,
+            money=args.money,
+            keep=keep,
+            progress=progress,
+            progress_delay=delay,
         )
         rows, errors, _summary = found["run"]
         stamp.update(rows=rows, rows_with_errors=errors)

@@ -42,6 +42,8 @@ Money = Literal["float", "cents", "decimal"]
 
 #: Rows per kernel chunk: bounds the kernel's temporary arrays (about 100 x 8 bytes a row).
 CHUNK_ROWS = 131_072
+#: Rows per step when a progress bar is drawn (the bar moves at each step).
+PROGRESS_ROWS = 16_384
 logger = logging.getLogger(__name__)
 
 
@@ -288,20 +290,28 @@ def _run_frame(
     chunk_rows: int = CHUNK_ROWS,
     progress: bool = False,
     force_scalar: bool = False,
+    progress_delay: float = 0.0,
 ) -> pd.DataFrame:
     """The pandas engine on one frame (the whole table, or one Dask partition)."""
     n = len(frame)
     sink = _Sink(n, layout.outputs(), money)
-    bounds = list(_chunks(n, chunk_rows))
-    steps: Any = bounds
-    if progress and len(bounds) > 1:
-        from tqdm import tqdm
+    bar: Any = None
+    if progress:
+        from nj_incentives.progress import bar as progress_bar
 
-        steps = tqdm(bounds, desc="scenarios", unit="chunk", leave=False)
-    for start, stop in steps:
-        buffers, errors = _isolated_chunk(frame.iloc[start:stop], layout, force_scalar)
-        sink.put(start, buffers, errors)
-        del buffers
+        # rows in steps of at most PROGRESS_ROWS, so that the bar moves
+        chunk_rows = min(chunk_rows, PROGRESS_ROWS)
+        bar = progress_bar(n, progress_delay, desc="scenarios", unit="row", unit_scale=True)
+    try:
+        for start, stop in _chunks(n, chunk_rows):
+            buffers, errors = _isolated_chunk(frame.iloc[start:stop], layout, force_scalar)
+            sink.put(start, buffers, errors)
+            del buffers
+            if bar is not None:
+                bar.update(stop - start)
+    finally:
+        if bar is not None:
+            bar.close()
     columns: dict[str, Any] = {"id": frame["id"]}
     for name in ("label", *keep):
         if name in frame.columns and name not in columns:
@@ -326,6 +336,7 @@ def run_scenarios(
     npartitions: int | None = None,
     chunk_rows: int = CHUNK_ROWS,
     layout: Layout | None = None,
+    progress_delay: float = 0.0,
 ) -> pd.DataFrame:
     """Compute every scenario of ``df`` (one per row) on the calculation core, exactly.
 
@@ -345,7 +356,9 @@ def run_scenarios(
     - ``engine="dask"``: the same kernel over dask.dataframe partitions
       (``npartitions``; ``scheduler``: a distributed scheduler address such as
       ``"tcp://10.0.0.5:8786"``, or a local Dask scheduler name such as ``"threads"``).
-    - ``progress``: a tqdm progress bar over the chunks (pandas engine).
+    - ``progress``: a tqdm progress bar on standard error over the rows (pandas engine;
+      the local Dask scheduler's bar with ``engine="dask"``), drawn once the run has
+      lasted ``progress_delay`` seconds.
     """
     if money not in ("float", "cents", "decimal"):
         raise ScenarioError(f"money must be 'float', 'cents' or 'decimal', not {money!r}")
@@ -360,9 +373,13 @@ def run_scenarios(
     elif layout.detail != detail:
         layout = replace(layout, detail=detail)
     if engine == "pandas":
-        return _run_frame(df, layout, money, keep, chunk_rows, progress)
+        return _run_frame(
+            df, layout, money, keep, chunk_rows, progress, progress_delay=progress_delay
+        )
     if engine == "dask":
-        return _run_dask(df, layout, money, keep, chunk_rows, scheduler, npartitions, progress)
+        return _run_dask(
+            df, layout, money, keep, chunk_rows, scheduler, npartitions, progress, progress_delay
+        )
     raise ScenarioError(f"engine must be 'pandas' or 'dask', not {engine!r}")
 
 
@@ -378,6 +395,7 @@ def _run_dask(
     scheduler: str | None,
     npartitions: int | None,
     progress: bool,
+    progress_delay: float = 0.0,
 ) -> pd.DataFrame:
     """The Dask engine: ``map_partitions`` of the pandas engine's frame function."""
     try:
@@ -406,7 +424,7 @@ def _run_dask(
                 computed = client.compute(result).result()
         elif progress and scheduler is None:
             diagnostics: Any = importlib.import_module("dask.diagnostics")
-            with diagnostics.ProgressBar():
+            with diagnostics.ProgressBar(minimum=progress_delay):
                 computed = result.compute()
         else:
             computed = result.compute(scheduler=scheduler) if scheduler else result.compute()

@@ -195,6 +195,7 @@ def stream_results(
     money: Money = "float",
     keep: Sequence[str] = (),
     progress: bool = False,
+    progress_delay: float = 0.0,
 ) -> tuple[int, int, SummaryBuilder]:
     """Run the table chunk by chunk, handing each chunk's results to ``write``; the
     rows, the rows with errors and the summary of the whole run."""
@@ -204,9 +205,9 @@ def stream_results(
     done = errors = 0
     bar: Any = None
     if progress:
-        from tqdm import tqdm
+        from nj_incentives.progress import bar as progress_bar
 
-        bar = tqdm(total=total, desc="scenarios", unit="row", unit_scale=True, leave=False)
+        bar = progress_bar(total, progress_delay, desc="scenarios", unit="row", unit_scale=True)
     try:
         for frame in reader.frames():
             if "id" not in frame.columns:
