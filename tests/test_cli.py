@@ -7,10 +7,13 @@ import json
 import subprocess
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nj_incentives.cli import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
 from nj_incentives.workbooks import beip_conversion
@@ -226,3 +229,55 @@ def test_no_progress_means_none_and_progress_means_at_once(
     assert "row/s" not in capsys.readouterr().err
     main(["scenarios", source, "-o", str(tmp_path / "b.csv"), "--progress"])
     assert "scenarios:   0%" in capsys.readouterr().err  # at once: a 0.1 s run
+
+
+# --------------------------------------------------------------------------- 50% in cells
+
+
+def test_percent_text_in_a_scenario_cell_is_the_fraction_it_writes(tmp_path: Path) -> None:
+    # before: "50%" in a pct cell was refused as "must be a number", though the error for
+    # 50 says "did you mean 50%?"; now it is read as 0.5 exactly, on both paths
+    import pandas as pd
+
+    from nj_incentives.scenarios import run_scenarios
+
+    base = {"agreement_date": "2010-01-01", "term": 5, "withholdings_1": 600000}
+    percents = pd.DataFrame(
+        [
+            {**base, "id": "a", "pct": "50%", "partner_pct": "30 %", "new_employees_1": 10},
+            {**base, "id": "b", "pct": " 12.5% ", "new_employees_1": 10},
+            # more decimals than the kernel's 10^-9: the row goes to the core (scalar path)
+            {**base, "id": "c", "pct": "33.3333333333%", "new_employees_1": 10},
+        ]
+    )
+    fractions = percents.assign(pct=[0.5, 0.125, 0.333333333333], partner_pct=[0.3, None, None])
+    got, want = run_scenarios(percents), run_scenarios(fractions)
+    assert got["error"].isna().all(), got["error"].tolist()
+    pd.testing.assert_frame_equal(got, want)
+    assert got["grant_total"].notna().all()
+    assert got.loc[0, "grant_total"] != got.loc[1, "grant_total"]  # 50% is not 12.5%
+
+
+def test_malformed_or_out_of_range_percent_text_names_the_rule(tmp_path: Path) -> None:
+    import pandas as pd
+
+    from nj_incentives.scenarios import run_scenarios
+
+    base = {"agreement_date": "2010-01-01", "term": 5, "withholdings_1": 600000}
+    rows = [
+        {**base, "id": i, "pct": pct, "new_employees_1": 10}
+        for i, pct in enumerate(("150%", "fifty%", "%", "-5%"))
+    ]
+    errors = run_scenarios(pd.DataFrame(rows))["error"].tolist()
+    assert errors[0] == "pct = '150%': a percentage is at most 100% (N.J.S.A. 34:1B-129a.)"
+    assert errors[1] == "pct = 'fifty%': must be a number (N.J.S.A. 34:1B-129a.)"
+    assert errors[2] == "pct = '%': must be a number (N.J.S.A. 34:1B-129a.)"
+    assert errors[3] == "pct = '-5%': must not be negative (N.J.S.A. 34:1B-129a.)"
+
+
+@given(st.decimals(min_value=0, max_value=1, places=7))
+def test_percent_text_reads_back_exactly(fraction: Decimal) -> None:
+    from nj_incentives.law.inputs import as_fraction
+
+    text = f"{(fraction * 100).normalize():f}%"
+    assert as_fraction(text, "pct") == fraction

@@ -12,7 +12,7 @@ kind          accepts                                                         fu
 number        a finite number, within :data:`MAX_MAGNITUDE`                   as_number
 quantity      a number, not negative (hours, positions, years)                as_quantity
 money         dollars and cents, not negative, no fraction of a cent          as_money
-fraction      a percentage as a fraction, 0 to 1 (0.5 = 50%)                  as_fraction
+fraction      a percentage as a fraction, 0 to 1 (0.5), or percent text "50%"  as_fraction
 count         a whole number                                                  as_int
 date          a date, a datetime, or ISO text; :data:`MIN_DATE`-:data:`MAX_DATE`  as_date
 boolean       TRUE/FALSE, 1/0, yes/no                                         as_bool
@@ -73,6 +73,7 @@ __all__ = [
     "as_money",
     "as_number",
     "as_quantity",
+    "percent_text",
 ]
 
 #: The citation of the bounds that are readings, not statute (docs/interpretations.md).
@@ -252,6 +253,18 @@ def as_money(value: object, argument: str, citation: str = "") -> Decimal:
     return amount
 
 
+def percent_text(value: object, argument: str, citation: str = "") -> Decimal | None:
+    """Text written as a percent ("50%", " 12.5 % ", "1,000%") as its fraction (0.5,
+    0.125, 10), exactly, within the bounds every number obeys; None for anything that is
+    not text ending in "%". Text before the "%" that is not a number is an input error."""
+    if not isinstance(value, str) or not value.strip().endswith("%"):
+        return None
+    if len(value) > 200:
+        raise InputError(argument, value, "must be a number (at most 200 characters)", citation)
+    number = _from_text(value.strip()[:-1], value, argument, citation)
+    return _bounded(number / 100, value, argument, citation)
+
+
 def as_fraction(
     value: object,
     argument: str,
@@ -263,9 +276,13 @@ def as_fraction(
 ) -> Decimal:
     """A percentage given as a fraction (0.5 = 50%), optionally within ``[low, high]``.
 
-    A whole number such as 50 is rejected with the hint "did you mean 50%?".
+    A whole number such as 50 is rejected with the hint "did you mean 50%?"; percent text
+    such as "50%" is read as the fraction it writes (0.5, :func:`percent_text`).
     """
-    fraction = as_number(value, argument, citation)
+    percent = percent_text(value, argument, citation)
+    fraction = as_number(value, argument, citation) if percent is None else percent
+    if percent is not None and fraction > 1:
+        raise InputError(argument, value, "a percentage is at most 100%", citation)
     if fraction > 1:
         hint = f"; did you mean {_plain(fraction)}%?" if fraction <= 100 else ""
         raise InputError(argument, value, f"a percentage is a fraction (50% = 0.5){hint}", citation)

@@ -30,7 +30,7 @@ import pandas as pd
 
 from nj_incentives.law.common import InputError, as_bool, as_choice, as_date, as_number
 from nj_incentives.law.ertc import TAX_TYPES
-from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputRule
+from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule, percent_text
 from nj_incentives.scenarios.columns import SCALE, InputSpec, Kind
 
 __all__ = ["TAX_TYPES", "Column", "convert", "is_blank", "raw_values"]
@@ -82,9 +82,11 @@ def _limits(kind: Kind, rule: InputRule) -> tuple[int, int]:
 
 
 def _scalar_number(value: object, kind: Kind, rule: InputRule) -> int | None:
-    """A number read as the core reads it, scaled; None if not exact / out of range."""
+    """A number read as the core reads it, scaled; None if not exact / out of range.
+    A percentage may be percent text ("50%"), as the core reads it too."""
     try:
-        number = as_number(value, "value")
+        percent = percent_text(value, "value") if rule.kind is InputKind.FRACTION else None
+        number = as_number(value, "value") if percent is None else percent
     except InputError:
         return None
     scaled = number * SCALE[kind]
