@@ -3,7 +3,8 @@
 The unit-level regression tests (tests/test_inputs.py, test_hostile_files.py,
 test_outputs.py, test_scenarios_csv_safety.py) pin each rule; these replay the
 reported cases end to end: the ``scenarios`` command and NJ_SCENARIOS on a table
-holding ``1e27``, and ``calc`` on the examples with the reported bad cell typed in.
+holding ``1e27``, ``calc`` on the examples with the reported bad cell typed in, and
+two ``calc`` runs writing the same outputs.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ import pandas as pd
 import pytest
 
 import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
-from nj_incentives import excel
+from nj_incentives import excel, files
 from nj_incentives.cli import EXIT_FAILED, main
 from nj_incentives.workbooks import beip_grant, ertc_credit
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+
+EXAMPLES = DEFAULT_DIRECTORY / "examples"
 
 AMOUNTS = ["1250000", "1e27", "1e30", "1e308", "5000"]
 
@@ -99,3 +103,35 @@ def test_a_date_with_trailing_text_does_not_pass_the_grant_example_with_a_true_m
     assert entry["master_check"] is False
     messages = [rejected["message"] for rejected in entry["rejected_inputs"]]
     assert any("agreement_date = '2010-01-01 (approx.)': must be a date" in m for m in messages)
+
+
+def test_two_calc_runs_writing_the_same_results_or_memo_do_not_both_exit_0_losing_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # issue 11: two `calc` runs writing the same results name or memo both exited 0 and one
+    # output was lost (20 of 20 rounds). Here the other run finishes while this one runs:
+    # right after this run claims its outputs, the other's results and memo appear.
+    workbook = EXAMPLES / "beip-credit-conversion-example.xlsx"
+    target = tmp_path / "out" / "beip-credit-conversion-example-results.xlsx"
+    memo = tmp_path / "memo.md"
+    claim = files.claim
+
+    def the_other_run_finishes_meanwhile(paths: Any) -> None:
+        claim(paths)
+        target.parent.mkdir(exist_ok=True)
+        target.write_text("the other run's results")
+        memo.write_text("the other run's memo")
+
+    monkeypatch.setattr(files, "claim", the_other_run_finishes_meanwhile)
+    argv = ["calc", str(workbook), "-o", str(target.parent), "--memo", str(memo), "--no-progress"]
+    status = main(argv)
+    captured = capsys.readouterr()
+    assert status != 0  # said, not a silent exit 0
+    assert target.read_text() == "the other run's results"  # the other run's output kept
+    assert memo.read_text() == "the other run's memo"
+    results = list(target.parent.glob("beip-credit-conversion-example-results.conflict-*.xlsx"))
+    memos = list(tmp_path.glob("memo.conflict-*.md"))
+    assert len(results) == 1  # and this run's, under a distinct name
+    assert len(memos) == 1
+    assert "another run wrote it while this one was running" in captured.out + captured.err
+    assert str(memos[0]) in captured.out + captured.err
