@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nj_incentives.catalog import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.law import beip, cbt
 from nj_incentives.workbooks.builder import (
     CENT_TOLERANCE,
@@ -58,10 +59,17 @@ TAX_YEARS = tuple(range(beip.CONVERSION_PARAGRAPHS[0].first_tax_year, 2031))
 #: The tax period whose credit sets the remote-work payment, N.J.S.A. 34:1B-129h.(2).
 REMOTE_WORK_TAX_YEAR = 2022
 
+#: NJ_BEIP_CONVERSION_SCHEDULE's result columns, as the catalog declares them (the three a
+#: calendar-year filer's table has: the template's filer files by calendar year)
+_SHOWN = {
+    "int": (Kind.YEAR, "", 10),
+    "fraction": (Kind.PERCENT, "%", 10),
+    "money": (Kind.MONEY, "$", 16),
+}
 SCHEDULE_COLUMNS = [
-    Column("Tax year", Kind.YEAR, "", width=10),
-    Column("Share", Kind.PERCENT, "%", width=10),
-    Column("Installment", Kind.MONEY, "$", width=16),
+    Column(column.header, kind, unit, width=width)
+    for column in CONVERSION_SCHEDULE_COLUMNS[:3]
+    for kind, unit, width in [_SHOWN[column.unit]]
 ]
 
 #: The filled example: seven accrual years with something approved, one approved late.

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nj_incentives.catalog import GRANT_SCHEDULE_COLUMNS
 from nj_incentives.law import beip
 from nj_incentives.workbooks.builder import Column, Kind, Ref, Spill, TemplateBuilder, nth_cell
 
@@ -26,14 +27,12 @@ TEMPLATE_ID = "beip-grant-schedule"
 MAX_TERM = beip.MAXIMUM_TERM_YEARS
 YEARS = [f"Grant year {n}" for n in range(1, MAX_TERM + 1)]
 
+#: NJ_BEIP_GRANT_SCHEDULE's result columns, as the catalog declares them
 SCHEDULE_COLUMNS = [
-    Column("Year", Kind.COUNT, "", width=8),
-    Column("Withholdings", Kind.MONEY, "$"),
-    Column("Partner tax", Kind.MONEY, "$"),
-    Column("Grant before cap", Kind.MONEY, "$"),
-    Column("Cap room", Kind.MONEY, "$"),
-    Column("Grant", Kind.MONEY, "$"),
-    Column("Cumulative grant", Kind.MONEY, "$"),
+    Column(column.header, Kind.COUNT, "", width=8)
+    if column.unit == "int"
+    else Column(column.header, Kind.MONEY, "$")
+    for column in GRANT_SCHEDULE_COLUMNS
 ]
 
 #: The filled example: a 2010 agreement (the $50,000 average cap applies), five years.

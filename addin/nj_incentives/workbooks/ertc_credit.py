@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.catalog import ERTC_SCHEDULE_COLUMNS
+from nj_incentives.catalog import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
 from nj_incentives.law import ertc
 from nj_incentives.workbooks.builder import (
     CENT_TOLERANCE,
@@ -538,9 +538,10 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
     credit_years = c.array_table(
         f"{fn('NJ_ERTC_CREDIT_YEARS')}(OperationsStart)",
         [
-            Column("Credit year", Kind.COUNT, ""),
-            Column("First day", Kind.DATE, "date"),
-            Column("Last day", Kind.DATE, "date"),
+            Column(column.header, Kind.COUNT, "")
+            if column.unit == "int"
+            else Column(column.header, Kind.DATE, "date")
+            for column in CREDIT_YEARS_COLUMNS
         ],
         rows=2,
         label="Credit years (N.J.S.A. 52:27BBB-55e.)",
