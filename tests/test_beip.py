@@ -392,7 +392,8 @@ def test_rounding_example_three_equal_installments() -> None:
         (2022, D("33333.34")),
     ]
     assert "rounded down to 33,333.33" in schedule.steps[2].arithmetic
-    assert "(the remainder)" in schedule.steps[-1].arithmetic
+    assert schedule.steps[-1].label == "Tax year 2022 (the remainder)"
+    assert schedule.steps[-1].arithmetic == "100,000.00 - (33,333.33 + 33,333.33) = 33,333.34"
 
 
 @pytest.mark.parametrize(

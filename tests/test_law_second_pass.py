@@ -90,7 +90,12 @@ def test_late_approval_on_a_fiscal_filers_returns() -> None:
     # 2018, for a June-30 filer the return ending 2019-06-30
     schedule = beip.conversion_schedule(2011, 480000, "2017-09-15", year_end_month=6)
     assert (schedule.first_tax_year, schedule.rows[0].period_end) == (2018, dt.date(2019, 6, 30))
-    assert "whatever the filer's year end" in schedule.steps[1].arithmetic
+    # the steps: paragraph (1); approved on or after 2016-07-01; the fiscal year of it
+    assert schedule.steps[1].arithmetic == "2017-09-15 on or after 2016-07-01: yes"
+    assert "whatever the filer's year end" in schedule.steps[2].label
+    assert schedule.steps[2].arithmetic == (
+        "2017-09-15 is in the fiscal year 2017-07-01 to 2018-06-30: 2018"
+    )
 
 
 def test_remote_work_payment_checks_the_2022_tax_period() -> None:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, localcontext
 from enum import StrEnum
+from fractions import Fraction
 from functools import partial
 
 from pydantic import BaseModel, ConfigDict, computed_field
@@ -40,8 +41,6 @@ from nj_incentives.law.common import (
     fmt_money,
     fmt_number,
     fmt_pct,
-    split_by_shares,
-    split_equal,
 )
 from nj_incentives.law.rules import EXACT, ZERO, Rules, V, explain
 
@@ -814,6 +813,18 @@ class ConversionParagraph:
     def citation(self) -> str:
         return f"{SECTION}e.({self.paragraph})"
 
+    @property
+    def late_approval_rule(self) -> bool:
+        """Whether e.(1)'s late-approval rule applies (its grants accrued 2008-2013 only)."""
+        return self.paragraph == 1
+
+    @property
+    def fractions(self) -> tuple[Fraction | Decimal, ...]:
+        """The shares exactly: 1/n each for "equal installments", else the stated ones."""
+        if self.equal:
+            return (Fraction(1, len(self.shares)),) * len(self.shares)
+        return self.shares
+
 
 def _equal(count: int) -> tuple[Decimal, ...]:
     return (Decimal(1) / Decimal(count),) * count
@@ -871,29 +882,57 @@ def conversion_paragraph(accrual_year: Number) -> ConversionParagraph:
     return next(p for p in CONVERSION_PARAGRAPHS if year in p.accrual_years)
 
 
-def _state_fiscal_year(day: dt.date) -> int:
-    """The State fiscal year containing ``day`` (FY N: July 1 of N-1 to June 30 of N)."""
-    return day.year + 1 if day.month >= _FISCAL_YEAR_START_MONTH else day.year
-
-
-def _first_tax_year(paragraph: ConversionParagraph, approval: dt.date | None) -> tuple[int, str]:
-    """The tax year the installments begin, and why (late approval: e.(1) only)."""
-    start = paragraph.first_tax_year
-    if paragraph.paragraph != 1:
-        why = f"{start}, as paragraph ({paragraph.paragraph}) states"
-        if approval is not None:
-            why += f"; approval_date {approval} ignored: the late-approval rule is in e.(1) only"
-        return start, why
-    if approval is None or approval < STATE_FISCAL_YEAR_2017_START:
-        when = "no approval date given" if approval is None else f"approved {approval}"
-        return start, f"{start} ({when}: approved by the start of State fiscal year 2017)"
-    fiscal = _state_fiscal_year(approval)
-    return fiscal, (
-        f"approved {approval}, on or after the commencement of State fiscal year 2017"
-        f" ({STATE_FISCAL_YEAR_2017_START}), in State fiscal year {fiscal}"
-        f" ({fiscal - 1}-07-01 to {fiscal}-06-30): the five-year period commences in {fiscal}"
-        f" (the return numbered tax year {fiscal}, whatever the filer's year end)"
+def first_tax_year(
+    r: Rules, paragraph_first_year: V, late_rule: V, approved: V, approval_date: V
+) -> tuple[V, V]:
+    """The tax year the installments commence, and whether e.(1)'s late approval moved it:
+    N.J.S.A. 34:1B-129e.(1). A grant accrued 2008-2013 (``late_rule``) whose amount was
+    approved (``approved``: an approval date is given) on or after the commencement of
+    State fiscal year 2017 commences in the tax year numbered like the State fiscal year
+    containing the approval (July 1 of N-1 to June 30 of N); any other, in the tax year its
+    paragraph states."""
+    cite = f"{SECTION}e.(1)"
+    after = r.ge(
+        approval_date,
+        STATE_FISCAL_YEAR_2017_START,
+        label="Approved on or after the commencement of State fiscal year 2017",
+        cite=cite,
     )
+    late = r.where(late_rule, r.where(approved, after, False), False)
+    fiscal = r.fiscal_year(
+        approval_date,
+        _FISCAL_YEAR_START_MONTH,
+        label="First tax year: the State fiscal year containing the approval (the return"
+        " numbered that tax year, whatever the filer's year end)",
+        cite=cite,
+    )
+    return r.where(late, fiscal, paragraph_first_year), late
+
+
+def installments(
+    r: Rules,
+    amount: V,
+    shares: Sequence[V],
+    count: V,
+    labels: Sequence[str] = (),
+    cite: str = CITE_E,
+) -> list[V]:
+    """The installments of a converted grant: N.J.S.A. 34:1B-129e.(1)-(13). Installment j
+    is the amount x its share, rounded down to the cent; the last (the ``count``-th) takes
+    the remainder, so that they sum to the amount exactly; none beyond ``count``."""
+    issued: V = 0
+    parts = []
+    for j, share in enumerate(shares):
+        label = labels[j] if labels else ""
+        part = r.where(
+            r.eq(count, j + 1),
+            r.sub(amount, issued, label=f"{label} (the remainder)" if j else label, cite=cite),
+            r.share(amount, share, label=label, cite=cite),
+        )
+        part = r.where(r.gt(count, j), part, 0)
+        issued = r.add(issued, part)
+        parts.append(part)
+    return parts
 
 
 class Installment(_Row):
@@ -939,19 +978,54 @@ def _check_enactment_dates(grant_approval: dt.date | None, direction: dt.date | 
         raise InputError("direction_date", direction, rule, CITE_E)
 
 
-def _installments(amount: Decimal, paragraph: ConversionParagraph) -> list[tuple[Decimal, str]]:
-    """Each installment with its arithmetic: rounded down, the last taking the remainder."""
-    count = len(paragraph.shares)
-    if paragraph.equal:
-        parts = split_equal(amount, count)
-        texts = [f"{fmt_money(amount)} / {count} {_rounded(amount / count, parts[0])}"] * count
-    else:
-        parts = split_by_shares(amount, paragraph.shares)
-        texts = [_product(amount, share)[1] for share in paragraph.shares]
-    if count > 1:
-        earlier = " - ".join(fmt_money(part) for part in parts[:-1])
-        texts[-1] = f"{fmt_money(amount)} - {earlier} = {fmt_money(parts[-1])} (the remainder)"
-    return list(zip(parts, texts, strict=True))
+def _conversion_steps(
+    year: int,
+    paragraph: ConversionParagraph,
+    approved: Decimal,
+    approval: dt.date | None,
+    rows: tuple[Installment, ...],
+    month: int,
+    kind: str,
+) -> tuple[Step, ...]:
+    cite = paragraph.citation
+    count = len(rows)
+    steps = [
+        Step(
+            label="Paragraph",
+            value=paragraph.paragraph,
+            arithmetic=f"accrued in {year}: paragraph ({paragraph.paragraph}), {count}"
+            f" installment{'s' if count > 1 else ''}",
+            citation=cite,
+        )
+    ]
+    on = STATE_FISCAL_YEAR_2017_START if approval is None else approval
+    args = (paragraph.first_tax_year, paragraph.late_approval_rule, approval is not None, on)
+    (start, late), first_steps = explain(first_tax_year, *args, pick=lambda out: out[0])
+    steps += first_steps
+    if not late:
+        why = f"{start}, as paragraph ({paragraph.paragraph}) states"
+        if paragraph.late_approval_rule and approval is not None:
+            why += " (approved by the commencement of State fiscal year 2017)"
+        elif approval is not None:
+            why += f"; approval_date {approval} ignored: the late-approval rule is in e.(1) only"
+        steps.append(Step(label="First tax year", value=start, arithmetic=why, citation=cite))
+    labels = [f"Tax year {row.tax_year}" for row in rows]
+    args2 = (approved, paragraph.fractions, count, labels, cite)
+    steps += explain(installments, *args2)[1]
+    if (month, kind) != (12, "form"):
+        steps.insert(
+            len(steps) - count,
+            Step(
+                label="Returns the installments go on",
+                value=rows[0].period_end,
+                arithmetic=f"year ending in month {month}, {kind} numbering: "
+                + "; ".join(
+                    f"tax year {row.tax_year}: period ending {row.period_end}" for row in rows
+                ),
+                citation=f"{CITE_E}; {cbt.CITE_FORM_YEAR}",
+            ),
+        )
+    return tuple(steps)
 
 
 def conversion_schedule(
@@ -988,8 +1062,11 @@ def conversion_schedule(
         else as_date(grant_approval_date, "grant_approval_date", CITE_E),
         None if direction_date is None else as_date(direction_date, "direction_date", CITE_E),
     )
-    start, why = _first_tax_year(paragraph, approval)
-    installments = _installments(approved, paragraph)
+    on = STATE_FISCAL_YEAR_2017_START if approval is None else approval
+    args = (paragraph.first_tax_year, paragraph.late_approval_rule, approval is not None, on)
+    start, _ = first_tax_year(EXACT, *args)
+    count = len(paragraph.shares)
+    parts = installments(EXACT, approved, paragraph.fractions, count)
     rows = tuple(
         Installment(
             tax_year=start + i,
@@ -997,43 +1074,9 @@ def conversion_schedule(
             amount=part,
             period_end=cbt.period_end_for(start + i, month, kind),
         )
-        for i, (share, (part, _)) in enumerate(zip(paragraph.shares, installments, strict=True))
+        for i, (share, part) in enumerate(zip(paragraph.shares, parts, strict=True))
     )
-    cite = paragraph.citation
-    count = len(rows)
-    first_end = rows[0].period_end
-    steps = [
-        Step(
-            label="Paragraph",
-            value=paragraph.paragraph,
-            arithmetic=f"accrued in {year}: paragraph ({paragraph.paragraph}), {count}"
-            f" installment{'s' if count > 1 else ''}",
-            citation=cite,
-        ),
-        Step(label="First tax year", value=start, arithmetic=why, citation=cite),
-    ]
-    steps += [
-        Step(
-            label=f"Tax year {row.tax_year}",
-            value=row.amount,
-            arithmetic=text,
-            citation=cite,
-        )
-        for row, (_, text) in zip(rows, installments, strict=True)
-    ]
-    if (month, kind) != (12, "form"):
-        steps.insert(
-            2,
-            Step(
-                label="Returns the installments go on",
-                value=first_end,
-                arithmetic=f"year ending in month {month}, {kind} numbering: "
-                + "; ".join(
-                    f"tax year {row.tax_year}: period ending {row.period_end}" for row in rows
-                ),
-                citation=f"{CITE_E}; {cbt.CITE_FORM_YEAR}",
-            ),
-        )
+    steps = partial(_conversion_steps, year, paragraph, approved, approval, rows, month, kind)
     return ConversionSchedule(
         accrual_year=year,
         paragraph=paragraph.paragraph,
@@ -1043,7 +1086,7 @@ def conversion_schedule(
         total=approved,
         year_end_month=month,
         numbering=kind,
-        steps=tuple(steps),
+        steps=steps,
     )
 
 
@@ -1099,54 +1142,58 @@ class CreditApplication(Explained):
     remaining_liability: Decimal
 
 
+def credit_application(
+    r: Rules, credit: V, tax_liability: V, minimum_tax: V, cite: str = CITE_F
+) -> tuple[V, V, V]:
+    """The credit applied first against the tax, the excess an overpayment: N.J.S.A.
+    34:1B-129f. (applied, overpayment, tax left for the other credits and payments).
+
+    applied = min(credit, max(0, tax_liability - minimum_tax)) ("prior to all other
+    credits and payments"); the excess of the credit is an overpayment (R.S.54:49-15).
+    """
+    against = r.max(0, r.sub(tax_liability, minimum_tax))
+    applied = r.min(
+        credit, against, label="Applied before all other credits and payments", cite=cite
+    )
+    overpayment = r.sub(
+        credit, applied, label="Overpayment (refunded under R.S.54:49-15)", cite=CITE_F
+    )
+    remaining = r.sub(
+        tax_liability, applied, label="Tax left for other credits and payments", cite=CITE_F
+    )
+    return applied, overpayment, remaining
+
+
+def _credit_steps(amount: Decimal, tax: Decimal, floor: Decimal) -> tuple[Step, ...]:
+    if floor == 0:
+        return explain(credit_application, amount, tax, 0)[1]
+    cite = f"{CITE_F}; N.J.S.A. 54:10A-5(e)"
+    return explain(credit_application, amount, tax, floor, cite)[1]
+
+
 def apply_credit(
     credit: Number, tax_liability: Number, minimum_tax: Number = 0
 ) -> CreditApplication:
     """The credit applied first against the tax, the excess an overpayment: N.J.S.A. 34:1B-129f.
 
     applied = min(credit, tax_liability - minimum_tax); overpayment = credit - applied;
-    remaining_liability = tax_liability - applied. No rounding: the inputs' cents stay
-    exact. ``minimum_tax`` 0 (default, our reading): f. applies the credit against "the
-    tax otherwise due" and may take it below the CBT statutory minimum; the alternative
-    holds the tax at the minimum (give the minimum, N.J.S.A. 54:10A-5(e)) and refunds the
-    rest of the credit as an overpayment.
+    remaining_liability = tax_liability - applied (:func:`credit_application`). No
+    rounding: the inputs' cents stay exact. ``minimum_tax`` 0 (default, our reading): f.
+    applies the credit against "the tax otherwise due" and may take it below the CBT
+    statutory minimum; the alternative holds the tax at the minimum (give the minimum,
+    N.J.S.A. 54:10A-5(e)) and refunds the rest of the credit as an overpayment.
     """
     amount = as_money(credit, "credit", CITE_F)
     tax = as_money(tax_liability, "tax_liability", CITE_F)
     floor = as_money(minimum_tax, "minimum_tax", f"{CITE_F}; N.J.S.A. 54:10A-5(e)")
-    room = max(_ZERO, tax - floor)
-    applied = min(amount, room)
-    overpayment = amount - applied
-    remaining = tax - applied
-    against = fmt_money(tax) if floor == 0 else f"{fmt_money(tax)} - {fmt_money(floor)}"
-    steps = (
-        Step(
-            label="Applied before all other credits and payments",
-            value=applied,
-            arithmetic=f"min({fmt_money(amount)}, {against}) = {fmt_money(applied)}"
-            + ("" if floor == 0 else " (the tax held at the statutory minimum)"),
-            citation=CITE_F if floor == 0 else f"{CITE_F}; N.J.S.A. 54:10A-5(e)",
-        ),
-        Step(
-            label="Overpayment (refunded under R.S.54:49-15)",
-            value=overpayment,
-            arithmetic=f"{fmt_money(amount)} - {fmt_money(applied)} = {fmt_money(overpayment)}",
-            citation=CITE_F,
-        ),
-        Step(
-            label="Tax left for other credits and payments",
-            value=remaining,
-            arithmetic=f"{fmt_money(tax)} - {fmt_money(applied)} = {fmt_money(remaining)}",
-            citation=CITE_F,
-        ),
-    )
+    applied, overpayment, remaining = credit_application(EXACT, amount, tax, floor)
     return CreditApplication(
         credit=amount,
         tax_liability=tax,
         applied=applied,
         overpayment=overpayment,
         remaining_liability=remaining,
-        steps=steps,
+        steps=partial(_credit_steps, amount, tax, floor),
     )
 
 

@@ -377,7 +377,8 @@ class Explain(Rules):
             shown = f": {_show(value, 'bool')}"
             arithmetic = f"{text}{shown}"
         else:
-            arithmetic = text if text == _show(value, "money") else f"{text} {shown}"
+            joint = "" if shown.startswith(":") else " "
+            arithmetic = text if text == _show(value, "money") else f"{text}{joint}{shown}"
         step = Step(label=label, value=value, arithmetic=arithmetic, citation=cite)
         term = Term(value, _show(value, "money"), True, deps, step, next(self._seq))
         term.deps = deps | {term}
@@ -442,6 +443,8 @@ class Explain(Rules):
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         ta, tb = self._term(a), self._term(b)
         value = EXACT.sub(ta.value, tb.value)
+        if tb.step is None and tb.text == "0":  # nothing taken away
+            return self._make(value, ta.text, (ta, tb), label, cite, atomic=ta.atomic)
         return self._make(value, f"{ta.text} - {self._paren(tb)}", (ta, tb), label, cite)
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
@@ -453,6 +456,9 @@ class Explain(Rules):
     def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         ta, tb = self._term(a), self._term(b)
         value = EXACT.max(ta.value, tb.value)
+        if ta.text == "0" and tb.step is None and not tb.deps and tb.value >= 0 and tb.atomic:
+            # max(0, a given amount): the amount (nothing below zero to show)
+            return self._make(value, tb.text, (ta, tb), label, cite, atomic=True)
         text = f"max({ta.text}, {tb.text})"
         return self._make(value, text, (ta, tb), label, cite, atomic=True)
 

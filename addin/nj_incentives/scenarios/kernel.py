@@ -22,9 +22,10 @@ sum or product overflows int64; they are listed with each operation below.
 
 from __future__ import annotations
 
-import datetime as dt
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -62,16 +63,11 @@ __all__ = [
 ]
 
 I64 = np.dtype(np.int64)
-_EPOCH = dt.date(1970, 1, 1)
 _S_PCT = SCALE[Kind.FRACTION]
 _S_GROWTH = SCALE[Kind.GROWTH]
 _S_POS = SCALE[Kind.POSITIONS]
 _YEARS = range(1, MAX_TERM + 1)
 _INT64 = Int64()
-
-
-def _days(day: dt.date) -> int:
-    return (day - _EPOCH).days
 
 
 def _fraction(value: object, scale: int) -> int:
@@ -276,56 +272,61 @@ def grant(chunk: Chunk) -> SectionOut:
 
 
 # =========================================================================== conversion
-# N.J.S.A. 34:1B-129e.(1)-(13) (the core: beip.conversion_schedule)
+# N.J.S.A. 34:1B-129e.(1)-(13): the core's rules beip.first_tax_year and beip.installments
 
 _FIRST_ACCRUAL, _LAST_ACCRUAL = beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR
 _MAX_INSTALLMENTS = max(len(p.shares) for p in beip.CONVERSION_PARAGRAPHS)
 
 
 def _paragraph_table() -> dict[str, np.ndarray]:
+    """The paragraphs of e. by accrual year (from the core's CONVERSION_PARAGRAPHS): the
+    shares as numerators over one common denominator (:data:`_SHARE_DEN`)."""
     years = range(_FIRST_ACCRUAL, _LAST_ACCRUAL + 1)
     rows = [beip.conversion_paragraph(year) for year in years]
     share_num = np.zeros((len(rows), _MAX_INSTALLMENTS), I64)
-    share_den = np.ones((len(rows), _MAX_INSTALLMENTS), I64)
     for i, paragraph in enumerate(rows):
-        if paragraph.equal:  # split_equal: amount / count, not the (inexact) shares
-            continue
-        for j, share in enumerate(paragraph.shares):
-            num, den = share.as_integer_ratio()
-            share_num[i, j], share_den[i, j] = num, den
+        for j, share in enumerate(paragraph.fractions):
+            share_num[i, j] = Fraction(share) * _SHARE_DEN
     return {
         "paragraph": np.array([p.paragraph for p in rows], I64),
         "first": np.array([p.first_tax_year for p in rows], I64),
         "count": np.array([len(p.shares) for p in rows], I64),
-        "equal": np.array([p.equal for p in rows], bool),
-        "late_rule": np.array([p.paragraph == 1 for p in rows], bool),
+        "late_rule": np.array([p.late_approval_rule for p in rows], bool),
         "share_num": share_num,
-        "share_den": share_den,
     }
 
 
+_SHARE_DEN = math.lcm(
+    *(Fraction(s).denominator for p in beip.CONVERSION_PARAGRAPHS for s in p.fractions)
+)
 _PARAGRAPHS = _paragraph_table()
-_FY2017_START = _days(beip.STATE_FISCAL_YEAR_2017_START)
 
 
-def state_fiscal_year(days: np.ndarray) -> np.ndarray:
-    """The State fiscal year containing each day (FY N: July 1 of N-1 to June 30 of N)."""
-    year, month, _ = civil_from_days(days)
-    return year + (month >= 7)
+def _accrual_index(chunk: Chunk) -> np.ndarray:
+    year = chunk.col("accrual_year")
+    index: np.ndarray = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
+    return index
 
 
 def conversion_years(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(ok rows, first tax year, last tax year) of each row's conversion, for the layout."""
+    """(ok rows, first tax year, last tax year) of each row's conversion, for the layout
+    (the core's rule ``beip.first_tax_year``)."""
     year, approval = chunk.col("accrual_year"), chunk.col("approval_date")
     ok = year.ok & (year.values >= _FIRST_ACCRUAL) & (year.values <= _LAST_ACCRUAL) & ~approval.bad
-    index = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
-    late = _PARAGRAPHS["late_rule"][index] & ~approval.blank & (approval.values >= _FY2017_START)
-    start = np.where(late, state_fiscal_year(approval.values), _PARAGRAPHS["first"][index])
+    index = _accrual_index(chunk)
+    start, _ = beip.first_tax_year(
+        _INT64,
+        _PARAGRAPHS["first"][index],
+        _PARAGRAPHS["late_rule"][index],
+        ~approval.blank,
+        np.where(approval.blank, 0, approval.values),
+    )
     return ok, start, start + _PARAGRAPHS["count"][index] - 1
 
 
 def conversion(chunk: Chunk, layout: Layout) -> SectionOut:
-    """The conversion schedule of every row, one column per tax year of the layout."""
+    """The conversion schedule of every row, one column per tax year of the layout
+    (the core's rule ``beip.installments``)."""
     n = chunk.n
     present = chunk.present("conversion")
     if not present.any():
@@ -336,26 +337,13 @@ def conversion(chunk: Chunk, layout: Layout) -> SectionOut:
     fast &= (start >= layout.first_tax_year) & (last <= layout.last_tax_year)
     # the dates of e. checked by the core only: the exact path (issue 10, item 8)
     fast &= chunk.col("grant_approval_date").blank & chunk.col("direction_date").blank
-    year = chunk.col("accrual_year")
-    index = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
+    index = _accrual_index(chunk)
     count = _PARAGRAPHS["count"][index]
-    equal = _PARAGRAPHS["equal"][index]
-    total = np.where(fast, amount.values, 0)  # <= 10^13 cents
-
-    parts = []
-    issued = np.zeros(n, I64)
-    for j in range(_MAX_INSTALLMENTS):
-        # equal installments: cents_down(amount / count); stated shares: cents_down(amount x
-        # share); the last installment takes the remainder (34:1B-129e.; split_equal /
-        # split_by_shares)
-        num, den = _PARAGRAPHS["share_num"][index, j], _PARAGRAPHS["share_den"][index, j]
-        by_share = (total * num) // den  # total <= 10^13 cents, num < den <= 100
-        part = np.where(equal, total // np.maximum(count, 1), by_share)
-        is_last = j == count - 1
-        part = np.where(is_last, total - issued, part)
-        part = np.where(j < count, part, 0)
-        issued += part
-        parts.append(part)
+    total = np.where(fast, amount.values, 0)  # <= 10^13 cents; x share numerator < 2^63
+    shares = [
+        Ratio(_PARAGRAPHS["share_num"][index, j], _SHARE_DEN) for j in range(_MAX_INSTALLMENTS)
+    ]
+    parts = beip.installments(_INT64, total, shares, count)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {
         "conversion_paragraph": (_PARAGRAPHS["paragraph"][index], fast),
@@ -369,14 +357,14 @@ def conversion(chunk: Chunk, layout: Layout) -> SectionOut:
     for j, part in enumerate(parts):
         # installment j goes to tax year start + j (fast rows lie within the layout)
         column = np.minimum(offset + j, len(years) - 1)
-        by_year[column, rows] += np.where(j < count, part, 0)
+        by_year[column, rows] += part
     for i, tax_year in enumerate(years):
         out[f"installment_{tax_year}"] = (by_year[i], fast)
     return SectionOut(present, fast, out)
 
 
 # =========================================================================== credit
-# N.J.S.A. 34:1B-129f. (the core: beip.apply_credit), one tax year at a time
+# N.J.S.A. 34:1B-129f. (the core's rule beip.credit_application), one tax year at a time
 
 
 def credit(chunk: Chunk, layout: Layout, converted: SectionOut) -> SectionOut:
@@ -396,9 +384,9 @@ def credit(chunk: Chunk, layout: Layout, converted: SectionOut) -> SectionOut:
         liability = chunk.col(f"tax_liability_{tax_year}")
         installment = converted.values[f"installment_{tax_year}"][0]
         fast &= ~liability.bad & ~(liability.blank & (installment > 0))
-        # applied = min(credit, liability); the excess is an overpayment (refund)
-        applied = np.minimum(installment, np.where(liability.blank, 0, liability.values))
-        refund = installment - applied
+        # f.: applied first against the tax, the excess an overpayment (beip.credit_application)
+        tax = np.where(liability.blank, 0, liability.values)
+        applied, refund, _ = beip.credit_application(_INT64, installment, tax, 0)
         applied_total += applied
         refund_total += refund
         applied_cols[f"credit_applied_{tax_year}"] = applied
