@@ -174,7 +174,8 @@ def test_the_memo_has_hashes_version_law_steps_citations_and_interpretations(
     assert "NJ\\_BEIP\\_CONVERSION\\_SCHEDULE" not in text  # intraword _ is left alone
     assert "NJ_BEIP_CONVERSION_SCHEDULE (Accrued in 2011" in text
     assert "in State fiscal year 2018 (2017-07-01 to 2018-06-30)" in text
-    assert "| 3 | Tax year 2018 | 24,000.02 | 480,000.55 x 5% = 24,000.0275" in text
+    # steps 1-3: the paragraph, approved on or after 2016-07-01, the State fiscal year
+    assert "| 4 | Tax year 2018 | 24,000.02 | 480,000.55 x 5% = 24,000.0275" in text
     for citation in (
         "N.J.S.A. 34:1B-129e.(1)",
         "N.J.S.A. 34:1B-129f.",

@@ -94,7 +94,7 @@ def test_late_approval_on_a_fiscal_filers_returns() -> None:
     assert schedule.steps[1].arithmetic == "2017-09-15 on or after 2016-07-01: yes"
     assert "whatever the filer's year end" in schedule.steps[2].label
     assert schedule.steps[2].arithmetic == (
-        "2017-09-15 is in the fiscal year 2017-07-01 to 2018-06-30: 2018"
+        "2017-09-15 is in State fiscal year 2018 (2017-07-01 to 2018-06-30)"
     )
 
 

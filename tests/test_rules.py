@@ -12,11 +12,23 @@ from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from nj_incentives.law import beip
-from nj_incentives.law.rules import EXACT, Int64, Ratio, Rules, V, explain
+from nj_incentives.law.common import cents_down
+from nj_incentives.law.rules import (
+    EXACT,
+    Int64,
+    Ratio,
+    Rules,
+    V,
+    civil_from_days,
+    days_from_civil,
+    explain,
+    mul_frac,
+    muldiv_floor,
+)
 
 D = Decimal
 SCALE = 10**9
@@ -132,3 +144,129 @@ def test_results_are_explained_only_when_their_steps_are_read() -> None:
     assert schedule.steps == ()
     assert schedule.steps == ()  # read twice, explained once
     assert calls == [1]
+
+
+# =========================================================================== every BEIP section
+# The same rule text of law/beip.py run exactly (one case) and by Int64 (the same case in
+# a column of three, beside two others): equal to the cent. The runner's own property
+# (tests/test_scenarios_exact.py) covers reading the columns around these rules.
+
+pct_cells = st.integers(0, SCALE)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(cents, cents, st.integers(0, 40)), min_size=1, max_size=10),
+    pct_cells,
+    pct_cells,
+    days,
+    st.booleans(),
+)
+def test_grant_bounds_and_years_int64_equal_exact(
+    years: list[tuple[int, int, int]], pct: int, partner_pct: int, day: int, smart: bool
+) -> None:
+    date = dt.date(1970, 1, 1) + dt.timedelta(days=day)
+    w, p, e = ([row[i] for row in years] for i in range(3))
+    exact_pct, exact_partner = Fraction(pct, SCALE), Fraction(partner_pct, SCALE)
+    bounds = beip.grant_bounds(EXACT, exact_pct, exact_partner, smart)
+    rows, total = beip.grant_years(
+        EXACT, [_dollars(c) for c in w], [_dollars(c) for c in p], e, exact_pct, exact_partner, date
+    )
+
+    def col(value: int) -> np.ndarray:
+        return np.array([0, value, 7], np.int64)
+
+    vector_bounds = beip.grant_bounds(
+        INT64, Ratio(col(pct), SCALE), Ratio(col(partner_pct), SCALE), col(smart) == 1
+    )
+    vector_rows, vector_total = beip.grant_years(
+        INT64,
+        [col(c) for c in w],
+        [col(c) for c in p],
+        [col(n) for n in e],
+        Ratio(col(pct), SCALE),
+        Ratio(col(partner_pct), SCALE),
+        col(day),
+    )
+    assert [bool(v[1]) for v in vector_bounds] == list(bounds)
+    assert int(vector_total[1]) == total * 100
+    for one, many in zip(rows, vector_rows, strict=True):
+        assert [int(v[1]) for v in many] == [x * 100 for x in one]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR), cents, st.none() | days)
+def test_conversion_int64_equals_exact(year: int, amount: int, approval: int | None) -> None:
+    paragraph = beip.conversion_paragraph(year)
+    on = dt.date(2016, 7, 1) if approval is None else dt.date(1970, 1, 1) + dt.timedelta(approval)
+    late_rule = paragraph.late_approval_rule
+    start, late = beip.first_tax_year(
+        EXACT, paragraph.first_tax_year, late_rule, approval is not None, on
+    )
+    count = len(paragraph.shares)
+    parts = beip.installments(EXACT, _dollars(amount), paragraph.fractions, count)
+    # Int64: the shares over the kernel's common denominator, padded to five installments
+    den = 60
+    shares = [Ratio(np.full(3, Fraction(s) * den, np.int64), den) for s in paragraph.fractions]
+    shares += [Ratio(np.zeros(3, np.int64), den)] * (5 - count)
+    vector_start, vector_late = beip.first_tax_year(
+        INT64,
+        np.full(3, paragraph.first_tax_year),
+        np.full(3, late_rule),
+        np.full(3, approval is not None),
+        np.full(3, (on - dt.date(1970, 1, 1)).days),
+    )
+    vector_parts = beip.installments(INT64, np.full(3, amount), shares, np.full(3, count))
+    assert (int(vector_start[1]), bool(vector_late[1])) == (start, late)
+    assert [int(v[1]) for v in vector_parts] == [x * 100 for x in parts] + [0] * (5 - count)
+    assert sum(parts) == _dollars(amount)  # the last takes the remainder
+
+
+@settings(max_examples=200, deadline=None)
+@given(cents, cents, st.integers(0, 10**7))
+def test_credit_application_int64_equals_exact(credit: int, tax: int, minimum: int) -> None:
+    exact = beip.credit_application(EXACT, _dollars(credit), _dollars(tax), _dollars(minimum))
+    vector = beip.credit_application(
+        INT64, np.array([credit]), np.array([tax]), np.array([minimum])
+    )
+    assert [int(v[0]) for v in vector] == [x * 100 for x in exact]
+
+
+# =========================================================================== integer helpers
+# (moved here from tests/test_scenarios_exact.py with the helpers themselves)
+
+
+@given(
+    st.lists(st.integers(0, 10**13), min_size=1, max_size=20),
+    st.integers(0, 10**14),
+    st.integers(1, 10**14),
+)
+def test_muldiv_floor_is_exact(a: list[int], b: int, c: int) -> None:
+    assume(all(x * b // c < 2**53 for x in a))
+    got = muldiv_floor(np.array(a), np.full(len(a), b), np.full(len(a), c))
+    assert got.tolist() == [x * b // c for x in a]
+
+
+@given(st.lists(st.integers(0, 10**15), min_size=1, max_size=20), st.integers(0, 2 * 10**9))
+def test_mul_frac_is_exact(a: list[int], num: int) -> None:
+    got = mul_frac(np.array(a), num, 10**9)
+    assert got.tolist() == [x * num // 10**9 for x in a]
+
+
+def test_calendar_arithmetic_against_datetime() -> None:
+    days = np.arange(-25000, 90000, 7, dtype=np.int64)
+    year, month, day = civil_from_days(days)
+    epoch = dt.date(1970, 1, 1)
+    for d, y, m, dd in zip(days[::97], year[::97], month[::97], day[::97], strict=True):
+        assert epoch + dt.timedelta(days=int(d)) == dt.date(int(y), int(m), int(dd))
+    assert (days_from_civil(year, month, day) == days).all()
+
+
+def test_cents_down_matches_mul_frac_at_cent_boundaries() -> None:
+    # floor(a x p) with a in cents and p / 10^9, against Decimal cents_down(a x p)
+    amounts = [1, 3, 7, 99, 100, 333, 999_999_999_999, 10**13]
+    pcts = [1, 100_000_000, 333_333_333, 500_000_000, 999_999_999, 10**9]
+    for a in amounts:
+        for p in pcts:
+            exact = cents_down(D(a) / 100 * (D(p) / 10**9))
+            assert mul_frac(np.array([a]), p, 10**9)[0] == int(exact * 100)

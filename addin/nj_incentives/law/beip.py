@@ -902,6 +902,7 @@ def first_tax_year(
     fiscal = r.fiscal_year(
         approval_date,
         _FISCAL_YEAR_START_MONTH,
+        "State fiscal year",
         label="First tax year: the State fiscal year containing the approval (the return"
         " numbered that tax year, whatever the filer's year end)",
         cite=cite,

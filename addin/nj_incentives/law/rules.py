@@ -185,9 +185,12 @@ class Rules:
         return x
 
     # dates
-    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+    def fiscal_year(
+        self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
+    ) -> V:
         """The number of the fiscal year containing ``day``, a year that begins on the 1st of
-        ``start_month`` and is numbered by the calendar year in which it ends."""
+        ``start_month`` and is numbered by the calendar year in which it ends (``name``: what
+        an explanation calls it, e.g. "State fiscal year")."""
         raise NotImplementedError
 
 
@@ -228,6 +231,8 @@ class Exact(Rules):
     """Exact arithmetic on one case: the amounts path (records nothing)."""
 
     def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
+        if type(p) is Decimal and type(a) is Decimal:  # the common case, directly
+            return (a * p).quantize(_CENT, rounding=ROUND_DOWN)
         return _exact_share(_money(a), p)[0]
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
@@ -243,7 +248,7 @@ class Exact(Rules):
         result = xs[0]
         for x in xs[1:]:
             result = result + x
-        return _money(result)
+        return result if type(result) is Decimal else _money(result)
 
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         return _money(a - b)
@@ -260,6 +265,22 @@ class Exact(Rules):
     def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
         return bool(_OPS[op](a, b))
 
+    # the comparisons directly (the amounts path: no dispatch on the operator)
+    def ge(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a >= b
+
+    def gt(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a > b
+
+    def le(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a <= b
+
+    def lt(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a < b
+
+    def eq(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a == b
+
     def both(self, *conds: V, label: str = "", cite: str = "") -> V:
         return all(conds)
 
@@ -269,7 +290,9 @@ class Exact(Rules):
     def not_(self, cond: V, label: str = "", cite: str = "") -> V:
         return not cond
 
-    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+    def fiscal_year(
+        self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
+    ) -> V:
         return day.year + 1 if day.month >= start_month else day.year
 
 
@@ -377,7 +400,7 @@ class Explain(Rules):
             shown = f": {_show(value, 'bool')}"
             arithmetic = f"{text}{shown}"
         else:
-            joint = "" if shown.startswith(":") else " "
+            joint = "" if shown.startswith(":") or not shown else " "
             arithmetic = text if text == _show(value, "money") else f"{text}{joint}{shown}"
         step = Step(label=label, value=value, arithmetic=arithmetic, citation=cite)
         term = Term(value, _show(value, "money"), True, deps, step, next(self._seq))
@@ -510,13 +533,15 @@ class Explain(Rules):
         t = self._term(cond, "bool")
         return self._make(not t.value, f"not ({t.text})", (t,), label, cite)
 
-    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+    def fiscal_year(
+        self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
+    ) -> V:
         t = self._term(day, "date")
         year = EXACT.fiscal_year(t.value, start_month)
         start = dt.date(year - 1, start_month, 1) if start_month > 1 else dt.date(year, 1, 1)
-        end = dt.date(year, start_month, 1) - dt.timedelta(days=1)
-        text = f"{t.text} is in the fiscal year {start} to {end}"
-        term = self._make(year, text, (t,), label, cite, rounding=f": {year}")
+        end = dt.date(year + (start_month == 1), start_month, 1) - dt.timedelta(days=1)
+        text = f"{t.text} is in {name} {year} ({start} to {end})"
+        term = self._make(year, text, (t,), label, cite, rounding="")
         if term.step is not None:
             term.text = str(year)
         return term
@@ -769,6 +794,8 @@ class Int64(Rules):
     def not_(self, cond: V, label: str = "", cite: str = "") -> V:
         return ~cond
 
-    def fiscal_year(self, day: V, start_month: int, label: str = "", cite: str = "") -> V:
+    def fiscal_year(
+        self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
+    ) -> V:
         year, month, _ = civil_from_days(self._m(day))
         return year + (month >= start_month) if start_month > 1 else year

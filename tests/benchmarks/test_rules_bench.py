@@ -1,0 +1,201 @@
+"""Benchmark of the rule language (issue 12, items 1, 2, 8): figures printed, never a failure.
+
+Run with ``pytest tests/benchmarks/test_rules_bench.py -m benchmark -s``; with
+``NJ_BENCH_BEFORE=/path/to/old/addin`` (the ``addin`` folder of an earlier commit, e.g.
+``git archive df8433e addin | tar -x -C /tmp/before``) every figure is measured for both
+trees in the same run, alternating (before, after, before, after, ...), each in a fresh
+interpreter, and the medians are printed side by side. The figures go in
+docs/performance.md, "Each rule written once (issue 12)".
+
+1. Direct core time per BEIP function: the amounts (``law.beip``'s functions called
+   as the Excel adapters call them), and the same with the explanation read (``.steps``).
+2. The dispatch ratio of each BEIP NJ_* function to a same-arity identity through the
+   Office.js dispatch (:func:`test_excel_benchmarks.measure_dispatch`), on CPython and
+   with ``pyodide.ffi`` importable (as in xlwings Lite).
+3. 1,000,000 scenarios end to end (:func:`test_scenarios_bench.measure`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.benchmark
+
+HERE = Path(__file__).resolve().parent
+RUNS = int(os.environ.get("NJ_BENCH_RUNS", "5"))  # fresh interpreters per tree, alternating
+SCENARIO_RUNS = int(os.environ.get("NJ_BENCH_SCENARIO_RUNS", "3"))
+
+#: The NJ_* functions whose rules this work rewrote (plus NJ_EXPLAIN, which reads steps).
+BEIP_FUNCTIONS = (
+    "NJ_BEIP_PCT_LIMITS",
+    "NJ_BEIP_GRANT",
+    "NJ_BEIP_GRANT_SCHEDULE",
+    "NJ_BEIP_CONVERSION_SCHEDULE",
+    "NJ_BEIP_CONVERSION_INSTALLMENT",
+    "NJ_BEIP_CREDIT_APPLIED",
+    "NJ_BEIP_CREDIT_REFUND",
+    "NJ_EXPLAIN",
+)
+
+#: The direct calls: name -> (function, arguments), each the core's own entry point.
+_CORE = r"""
+import json, sys, time, statistics
+from decimal import Decimal as D
+from nj_incentives.law import beip
+
+W10 = [D(1_000_000 + 50_000 * k) for k in range(10)]
+E10 = [10, 4, 12, 12, 3, 20, 8, 8, 15, 9]
+CASES = {
+    "annual_grant": (beip.annual_grant, (D("1250000"), D("0.2"))),
+    "grant_schedule (3 years, capped)": (
+        beip.grant_schedule,
+        ([D(1000000), D(1200000), D(1500000)], [10, 4, 12], D("0.5"), "2010-01-01"),
+    ),
+    "grant_schedule (10 years, capped)": (
+        beip.grant_schedule, (W10, E10, D("0.5"), "2010-01-01")
+    ),
+    "cap_applies": (beip.cap_applies, ("2010-01-01",)),
+    "conversion_schedule (e.(1), late)": (
+        beip.conversion_schedule, (2012, D("100000"), "2017-03-15")
+    ),
+    "conversion_schedule (e.(4))": (beip.conversion_schedule, (2016, D("100000"))),
+    "conversion_installment": (beip.conversion_installment, (2012, D("100000"), 2019)),
+    "apply_credit": (beip.apply_credit, (D("250000"), D("180000"))),
+}
+CALLS, ROUNDS = 400, 7
+out = {}
+for name, (function, args) in CASES.items():
+    for explained in (False, True):
+        if explained and not hasattr(function(*args), "steps"):
+            continue
+        times = []
+        for _ in range(ROUNDS):
+            start = time.perf_counter()
+            for _ in range(CALLS):
+                result = function(*args)
+                if explained:
+                    result.steps
+            times.append((time.perf_counter() - start) / CALLS)
+        out[name + (" + steps" if explained else "")] = min(times)
+print(json.dumps(out))
+"""
+
+_DISPATCH = r"""
+import json, sys, types
+if sys.argv[2] == "pyodide":
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.JsNull = type("JsNull", (), {})
+    pyodide = types.ModuleType("pyodide")
+    pyodide.ffi = ffi
+    sys.modules.update({"pyodide": pyodide, "pyodide.ffi": ffi})
+sys.path.insert(0, sys.argv[1])
+from nj_incentives import excel
+import test_excel_benchmarks
+names = sys.argv[3].split(",")
+excel.CATALOG = {name: excel.CATALOG[name] for name in names if name in excel.CATALOG}
+print(json.dumps(test_excel_benchmarks.measure_dispatch()))
+"""
+
+
+@pytest.fixture(autouse=True)
+def _only_when_asked(request: pytest.FixtureRequest) -> None:
+    """Several minutes: run only with ``-m benchmark``."""
+    if "benchmark" not in str(request.config.getoption("-m") or ""):
+        pytest.skip("benchmark: run with -m benchmark")
+
+
+def _trees() -> dict[str, str | None]:
+    before = os.environ.get("NJ_BENCH_BEFORE")
+    return {"before": before, "after": None} if before else {"after": None}
+
+
+def _run(code: list[str], tree: str | None, env: dict[str, str] | None = None) -> Any:
+    environment = {**os.environ, **(env or {})}
+    if tree:
+        environment["PYTHONPATH"] = tree
+    done = subprocess.run(
+        [sys.executable, *code], env=environment, capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _alternate(code: list[str], runs: int, env: dict[str, str] | None = None) -> dict[str, list]:
+    trees = _trees()
+    results: dict[str, list[Any]] = {label: [] for label in trees}
+    for _ in range(runs):
+        for label, tree in trees.items():
+            results[label].append(_run(code, tree, env))
+    return results
+
+
+def test_direct_core_time_per_beip_function() -> None:
+    results = _alternate(["-c", _CORE], RUNS)
+    labels = list(results)
+    print(f"\ndirect core time per call, us (median of {RUNS} fresh interpreters each):")
+    print(f"{'call':44}" + "".join(f"{label:>10}" for label in labels) + "   ratio")
+    for name in results["after"][0]:
+        medians = [
+            statistics.median(run[name] for run in results[label] if name in run) * 1e6
+            if all(name in run for run in results[label])
+            else float("nan")
+            for label in labels
+        ]
+        ratio = f"{medians[-1] / medians[0]:7.2f}" if len(medians) > 1 else ""
+        print(f"{name:44}" + "".join(f"{m:10.1f}" for m in medians) + f"   {ratio}")
+
+
+@pytest.mark.parametrize("runtime", ["cpython", "pyodide"])
+def test_dispatch_ratio_of_the_beip_functions(runtime: str) -> None:
+    env = {"XLWINGS_ON_SERVER": "true", "XLWINGS_LICENSE_KEY": "noncommercial"}
+    code = ["-c", _DISPATCH, str(HERE), runtime, ",".join(BEIP_FUNCTIONS)]
+    results = _alternate(code, max(1, RUNS // 2), env)
+    labels = list(results)
+    where = "pyodide.ffi importable (as in xlwings Lite)" if runtime == "pyodide" else "CPython"
+    print(f"\nOffice.js dispatch, {where}: ratio to IDENTITY (median of runs)")
+    print(f"{'function':34}" + "".join(f"{label:>10}" for label in labels))
+    for index, row in enumerate(results["after"][0]):
+        name = row[0]
+        ratios = [
+            statistics.median(run[index][2] / run[index][3] for run in results[label])
+            for label in labels
+        ]
+        print(f"{name:34}" + "".join(f"{r:9.2f}x" for r in ratios))
+
+
+def test_one_million_scenarios_before_and_after() -> None:
+    sys.path.insert(0, str(HERE))
+    import test_scenarios_bench
+
+    trees = _trees()
+    walls: dict[str, list[float]] = {label: [] for label in trees}
+    loops: dict[str, list[float]] = {label: [] for label in trees}
+    for _ in range(SCENARIO_RUNS):
+        for label, tree in trees.items():
+            old = os.environ.get("PYTHONPATH")
+            if tree:
+                os.environ["PYTHONPATH"] = tree
+            try:
+                figures = test_scenarios_bench.measure()
+            finally:
+                if tree:
+                    if old is None:
+                        del os.environ["PYTHONPATH"]
+                    else:
+                        os.environ["PYTHONPATH"] = old
+            walls[label].append(figures["wall_s"])
+            loops[label].append(figures["loop_us_per_row"])
+    print(f"\n1,000,000 scenarios end to end (median of {SCENARIO_RUNS} runs each, alternating):")
+    for label in trees:
+        print(
+            f"  {label:7}: {statistics.median(walls[label]):6.2f} s"
+            f" (runs {', '.join(f'{w:.2f}' for w in walls[label])});"
+            f" scalar loop {statistics.median(loops[label]):,.0f} us/row"
+        )
