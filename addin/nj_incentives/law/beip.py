@@ -372,11 +372,11 @@ def cap_date_rule(r: Rules, agreement_date: V) -> V:
     return r.ge(agreement_date, CAP_AGREEMENTS_FROM, label=label, cite=CITE_A)
 
 
-def cap_room(r: Rules, new_employees: V, paid_before: V, year: int) -> V:
+def cap_room(r: Rules, new_employees: V, paid_before: V, label: str = "") -> V:
     """What the cap still allows in a year: max(0, 50,000 x that year's new employees -
     grants paid in earlier years): N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)."""
     allowed = r.times(AVERAGE_CAP_PER_NEW_EMPLOYEE, new_employees)
-    return r.max(0, r.sub(allowed, paid_before), label=f"Year {year} cap room", cite=CITE_CAP)
+    return r.max(0, r.sub(allowed, paid_before), label=label, cite=CITE_CAP)
 
 
 def cap_applies(agreement_date: DateLike) -> bool:
@@ -568,8 +568,11 @@ def grant_years(
     for year, (w, p, n) in enumerate(zip(withholdings, partner_tax, new_employees, strict=True), 1):
         label = f"Year {year} grant before cap"
         before = grant_before_cap(r, w, pct, p, partner_pct, label, citation)
-        room = cap_room(r, n, paid_before, year)
-        after = f"Year {year} grant after the $50,000 average cap"
+        room = cap_room(r, n, paid_before)
+        after = (
+            f"Year {year} grant after the $50,000 average cap (the smaller of the grant"
+            " and the cap room)"
+        )
         grant = r.where(capped, r.min(before, room, label=after, cite=CITE_CAP), before)
         paid_before = r.subtotal(r.add(paid_before, grant))
         years.append((before, room, grant))
@@ -657,7 +660,7 @@ def grant_schedule(
         if grant != before:
             reduced = f"grant reduced from {fmt_money(before)} to {fmt_money(grant)}"
             if method == "per_year":
-                how = explain(cap_room, n, paid, year)[1][0].arithmetic
+                how = explain(cap_room, n, paid, "cap room")[1][0].arithmetic
                 note = f"cap room {how}; {reduced}"
             else:
                 note = f"{method.replace('_', '-')} cap: {reduced}"

@@ -556,25 +556,9 @@ def explain(
     evaluator = Explain()
     result = rule(evaluator, *args)
     found: set[Term] = set()
+    values = _plain(result, found if pick is None else set())
     if pick is not None:
-        plain_all = _plain(result, set())
         _plain(pick(result), found)
-        steps = tuple(t.step for t in sorted(found, key=lambda t: t.seq) if t.step is not None)
-        return plain_all, steps
-
-    def plain(value: Any) -> Any:
-        if isinstance(value, Term):
-            found.update(value.deps)
-            return value.value
-        if isinstance(value, tuple):
-            return tuple(plain(v) for v in value)
-        if isinstance(value, list):
-            return [plain(v) for v in value]
-        if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items()}
-        return value
-
-    values = plain(result)
     steps = tuple(t.step for t in sorted(found, key=lambda t: t.seq) if t.step is not None)
     return values, steps
 
