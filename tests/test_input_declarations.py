@@ -48,8 +48,15 @@ def test_every_input_column_has_one_declaration_of_its_kind_with_a_citation() ->
 
 def test_the_bounds_are_the_law_constants_not_copies() -> None:
     assert columns.MAX_TERM is beip.MAXIMUM_TERM_YEARS
-    assert columns.input_rule("term").high == beip.MAXIMUM_TERM_YEARS
-    assert columns.input_rule("term").citation == beip.CITE_C
+    # where the law's scalar check has a declaration, the runner uses that very object
+    assert columns.input_rule("term") is beip.TERM_INPUT
+    assert beip.TERM_INPUT.high == beip.MAXIMUM_TERM_YEARS
+    assert beip.TERM_INPUT.citation == beip.CITE_C
+    assert columns.input_rule("accrual_year") is beip.ACCRUAL_YEAR_INPUT
+    assert (beip.ACCRUAL_YEAR_INPUT.low, beip.ACCRUAL_YEAR_INPUT.high) == (
+        beip.FIRST_ACCRUAL_YEAR,
+        beip.LAST_ACCRUAL_YEAR,
+    )
     assert columns.MIN_DATE is inputs.MIN_DATE
     assert columns.MAX_DATE is inputs.MAX_DATE
     assert convert.TAX_TYPES is ertc.TAX_TYPES
@@ -116,6 +123,16 @@ def test_a_changed_declaration_changes_the_mask_and_the_check_alike() -> None:
     assert narrow.rule.parse(5, "new_employees_1") == 5
     with pytest.raises(InputError, match="new_employees_1 = 6: exceeds the scenario runner"):
         narrow.rule.parse(6, "new_employees_1")
+
+
+def test_the_law_check_and_the_mask_refuse_the_same_term_and_accrual_year() -> None:
+    term, accrual = columns.column_spec("term"), columns.column_spec("accrual_year")
+    assert [_mask(term, v) for v in (0, 1, 10, 11)] == [False, True, True, False]
+    with pytest.raises(InputError, match="the term of the grant must be from 1 to 10 years"):
+        beip.validate_term(11)
+    assert [_mask(accrual, v) for v in (2007, 2008, 2025, 2026)] == [False, True, True, False]
+    with pytest.raises(InputError, match="accrued in calendar years 2008 to 2025 only"):
+        beip.conversion_paragraph(2026)
 
 
 def test_choices_are_coded_by_their_declared_order() -> None:

@@ -42,9 +42,11 @@ from nj_incentives.law.common import (
     fmt_number,
     fmt_pct,
 )
+from nj_incentives.law.inputs import InputKind, InputRule
 from nj_incentives.law.rules import EXACT, ZERO, Rules, V, explain
 
 __all__ = [
+    "ACCRUAL_YEAR_INPUT",
     "AVERAGE_CAP_PER_NEW_EMPLOYEE",
     "CAP_AGREEMENTS_FROM",
     "CAP_METHODS",
@@ -75,6 +77,7 @@ __all__ = [
     "SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX",
     "SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS",
     "STATE_FISCAL_YEAR_2017_START",
+    "TERM_INPUT",
     "TRANSFER_MINIMUM",
     "WAIVED_SHARE_AT_FACILITY",
     "AnnualGrant",
@@ -341,16 +344,20 @@ def annual_grant(
 MAXIMUM_TERM_YEARS = 10
 
 
+#: The term as an input (its one declaration: this check and the scenario runner's mask).
+TERM_INPUT = InputRule(
+    InputKind.COUNT,
+    CITE_C,
+    low=1,
+    high=MAXIMUM_TERM_YEARS,
+    rule=f"the term of the grant must be from 1 to {MAXIMUM_TERM_YEARS} years",
+)
+
+
 def validate_term(term: Number) -> int:
     """The term of the grant in whole years, 1 to 10: N.J.S.A. 34:1B-129c."""
-    return as_int(
-        term,
-        "term",
-        CITE_C,
-        low=1,
-        high=MAXIMUM_TERM_YEARS,
-        rule=f"the term of the grant must be from 1 to {MAXIMUM_TERM_YEARS} years",
-    )
+    whole: int = TERM_INPUT.parse(term, "term")
+    return whole
 
 
 # =========================================================================== cap of a.
@@ -867,16 +874,20 @@ DIRECTION_DAYS = 180
 DIRECTION_DEADLINE = ENACTMENT_P_L_2015_C_194 + dt.timedelta(days=DIRECTION_DAYS)
 
 
+#: The accrual year as an input (its one declaration: this check and the runner's mask).
+ACCRUAL_YEAR_INPUT = InputRule(
+    InputKind.COUNT,
+    CITE_E,
+    low=FIRST_ACCRUAL_YEAR,
+    high=LAST_ACCRUAL_YEAR,
+    rule=f"subsection e. converts grants accrued in calendar years {FIRST_ACCRUAL_YEAR}"
+    f" to {LAST_ACCRUAL_YEAR} only",
+)
+
+
 def _accrual_year(value: object) -> int:
-    return as_int(
-        value,
-        "accrual_year",
-        CITE_E,
-        low=FIRST_ACCRUAL_YEAR,
-        high=LAST_ACCRUAL_YEAR,
-        rule=f"subsection e. converts grants accrued in calendar years {FIRST_ACCRUAL_YEAR}"
-        f" to {LAST_ACCRUAL_YEAR} only",
-    )
+    year: int = ACCRUAL_YEAR_INPUT.parse(value, "accrual_year")
+    return year
 
 
 def conversion_paragraph(accrual_year: Number) -> ConversionParagraph:

@@ -167,7 +167,6 @@ class InputSpec:
     family: str = ""
 
 
-_TERM_RULE = f"the term of the grant must be from 1 to {MAX_TERM} years"
 _PERIODS = InputRule(
     InputKind.COUNT,
     RUNNER_LIMIT,
@@ -240,7 +239,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant",
         "Convenience: the term in years (1-10). With it, years after the term are ignored"
         " and blank years within it are filled forward (see withholdings_growth).",
-        InputRule(InputKind.COUNT, beip.CITE_C, 1, MAX_TERM, _TERM_RULE),
+        beip.TERM_INPUT,
     ),
     InputSpec(
         "withholdings_growth",
@@ -274,7 +273,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.COUNT,
         "conversion",
         "Calendar year (2008-2025) the grant accrued but was not paid (34:1B-129e.).",
-        _count(beip.CITE_E),
+        beip.ACCRUAL_YEAR_INPUT,
     ),
     InputSpec(
         "conversion_amount",
