@@ -24,6 +24,7 @@ from nj_incentives.workbooks.builder import (
     Column,
     Kind,
     Ref,
+    Spill,
     TemplateBuilder,
     fingerprint,
 )
@@ -290,3 +291,45 @@ def test_a_repeated_header_is_the_sheet_s_only_table_below_the_band(tmp_path: Pa
     assert book["Inputs"].print_title_rows == "$1:$3"
     with pytest.raises(ValueError, match="cannot be an input sheet"):
         TemplateBuilder(tmp_path / "x.xlsx", title="x", template_id="x", input_sheets=["Checks"])
+
+
+def test_a_table_of_formulas_reads_its_own_cells_by_header(tmp_path: Path) -> None:
+    """No address computed by hand: [[cell:H]] is the same row's cell of column H, and a
+    Spill is one dynamic-array formula over the cells it covers (None)."""
+    path = tmp_path / "table.xlsx"
+    with TemplateBuilder(path, title="Table", template_id="table") as builder:
+        builder.inputs.title("Inputs")
+        amounts = builder.inputs.input_table(
+            ["Row 1", "Row 2"],
+            [Column("Amount", Kind.MONEY, "$", name="Amounts")],
+            {"Amount": [100, 250]},
+        )["Amount"]
+        calc = builder.calculations
+        calc.title("Calculations")
+        table = calc.formula_table(
+            [
+                Column("Year", Kind.YEAR, role="label"),
+                Column("Amount", Kind.MONEY, "$"),
+                Column("Twice", Kind.MONEY, "$", name="Twice"),
+                Column("Copy", Kind.MONEY, "$"),
+            ],
+            [
+                [2024, amounts.cell(0).a, "2*[[cell:Amount]]", Spill("[[column:Amount]]", 1, 2)],
+                [2025, amounts.cell(1).a, "2*[[cell:Amount]]", None],
+            ],
+            label_header="Row",
+        )
+        with pytest.raises(ValueError, match="no formula"):
+            calc.formula_table([Column("A", Kind.MONEY)], [[None]])
+        with pytest.raises(KeyError):
+            calc.formula_table([Column("A", Kind.MONEY)], [["[[cell:B]]"]])
+    twice = table["Twice"]
+    sheet = openpyxl.load_workbook(path)["Calculations"]
+    amount = table["Amount"]
+    assert sheet.cell(twice.row + 1, twice.col + 1).value == f"=2*{amount.cell(0).local}"
+    assert sheet.cell(twice.row + 2, twice.col + 1).value == f"=2*{amount.cell(1).local}"
+    assert table.header.cell(0, 0).row == twice.row - 2  # the header, above the units
+    result = recalculate(path)
+    assert result.value("Twice") == [[200.0], [500.0]]
+    copy = table["Copy"]
+    assert result.value(copy.a) == [[100.0], [250.0]]

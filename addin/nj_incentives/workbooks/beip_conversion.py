@@ -42,6 +42,7 @@ from nj_incentives.workbooks.builder import (
     Kind,
     Ref,
     SheetWriter,
+    Spill,
     TemplateBuilder,
     nth_cell,
 )
@@ -434,12 +435,10 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
             label=f"Accrued in {year}: conversion schedule (N.J.S.A. 34:1B-129e.("
             f"{paragraph.paragraph}))",
             name=f"Conversion{year}",
+            # each installment row labelled with its accrual year: the matrix sums by it
+            label_header="Accrual year",
+            row_labels=[year] * len(paragraph.shares),
         )
-        # each installment row labelled with its accrual year: the matrix sums by it
-        schedule = schedules[year]
-        c.ws.write_string(schedule.row, c.LABEL, "Accrual year", b.style("header"))
-        for i in range(1, schedule.rows):
-            c.ws.write_number(schedule.row + i, c.LABEL, year, b.style("label", Kind.YEAR))
     matrix, tax_years, credit = _matrix(b, c, schedules)
     table = _application(b, c, credit)
     c.section("Totals", width=3)
@@ -548,13 +547,10 @@ def _matrix(
     :data:`MATRIX_BLOCK` accrual years: ONE array formula per block, ``SUMIFS`` over the
     schedules above (each data row labelled with its accrual year), and, beside the last
     block, the total credit issued per tax year. Returns (blocks, tax years, totals)."""
-    header, unit = b.style("header"), b.style("unit")
     first, last = schedules[ACCRUAL_YEARS[0]], schedules[ACCRUAL_YEARS[-1]]
     region = Ref(c.name, first.row, c.LABEL, last.bottom, first.right)
     labels, tax_year, installment = (region.column(j).a for j in (0, 2, 4))
     header_text = SCHEDULE_COLUMNS[0].header
-    money = b.style("calc", Kind.MONEY)
-    label_style = b.style("label", Kind.YEAR)
     count = len(TAX_YEARS)
     chunks = [
         ACCRUAL_YEARS[n : n + MATRIX_BLOCK] for n in range(0, len(ACCRUAL_YEARS), MATRIX_BLOCK)
@@ -569,64 +565,47 @@ def _matrix(
             "formula over the schedules above",
             width=c.VALUE + MATRIX_BLOCK + 2,
         )
-        c._block()
-        c.ws.write_string(c.row, c.LABEL, "Tax year", header)
-        c.ws.write_string(c.row, c.VALUE, "Tax year / accrued in", header)
-        for j, year in enumerate(chunk):
-            c.ws.write_number(c.row, c.VALUE + 1 + j, year, header)
+        columns = [
+            Column("Tax year / accrued in", Kind.YEAR, width=12, role="label"),
+            *(Column(str(year), Kind.MONEY, "$", width=14, number_header=True) for year in chunk),
+        ]
         if is_last:
-            c.ws.write_string(
-                c.row, c.VALUE + 1 + len(chunk), "Total credit issued (all years)", header
+            columns.append(
+                Column("Total credit issued (all years)", Kind.MONEY, "$", width=14, role="total")
             )
-        c.heights[c.row] = 30
-        accrual_years = Ref(c.name, c.row, c.VALUE + 1, c.row, c.VALUE + len(chunk))
-        c.row += 1
-        for j in range(len(chunk) + (1 if is_last else 0)):
-            c.ws.write_string(c.row, c.VALUE + 1 + j, "$", unit)
-        c.row += 1
-        top = c.row
-        bottom = top + count - 1
-        block_years = Ref(c.name, top, c.VALUE, bottom, c.VALUE)
-        block = Ref(c.name, top, c.VALUE + 1, bottom, c.VALUE + len(chunk))
-        for n, year in enumerate(TAX_YEARS):
-            c.ws.write_string(top + n, c.LABEL, f"Tax year {year}")
-            c.ws.write_number(top + n, c.VALUE, year, label_style)
+        years_column, first_year, last_year = columns[0].header, str(chunk[0]), str(chunk[-1])
         formula = (
-            f'=IF(COUNTIF({tax_year},"{header_text}")=ROWS(ApprovedAmounts),'
-            f"SUMIFS({installment},{tax_year},{block_years.a},{labels},{accrual_years.a}),"
-            f'"{NOT_COMPUTED}")'
+            f'IF(COUNTIF({tax_year},"{header_text}")=ROWS(ApprovedAmounts),'
+            f"SUMIFS({installment},{tax_year},[[column:{years_column}]],{labels},"
+            f'[[header:{first_year}:{last_year}]]),"{NOT_COMPUTED}")'
         )
-        c.ws.write_dynamic_array_formula(
-            block.row, block.col, block.bottom, block.right, formula, money
+        cells: list[list[str | float | Spill | None]] = []
+        for n, year in enumerate(TAX_YEARS):
+            row: list[str | float | Spill | None] = [year]
+            row += [Spill(formula, len(chunk), count) if n == 0 else None]
+            row += [None] * (len(chunk) - 1)
+            if is_last:  # the total: this row of every block
+                parts = [m.line(n).a for m in blocks] + [f"[[row:{first_year}:{last_year}]]"]
+                counted = "+".join(f"COUNT({r})" for r in parts)
+                width = "+".join(f"COLUMNS({r})" for r in parts)
+                added = "+".join(f"SUM({r})" for r in parts)
+                row.append(f'IF({counted}={width},ROUND({added},2),"{NOT_COMPUTED}")')
+            cells.append(row)
+        table = c.formula_table(
+            columns,
+            cells,
+            row_labels=[f"Tax year {year}" for year in TAX_YEARS],
+            label_header="Tax year",
         )
-        for cell in block.cells():
-            if (cell.row, cell.col) != (block.row, block.col):
-                c.ws.write_blank(cell.row, cell.col, None, money)
-        b.array_formulas.append(block)
-        c.numeric_ranges.append(block)
-        b.define_name(f"AccrualYears{chunk[0]}_{chunk[-1]}", accrual_years)
+        first_column, last_column = table[first_year], table[last_year]
+        block = Ref(c.name, first_column.row, first_column.col, last_column.bottom, last_column.col)
+        b.define_name(f"AccrualYears{chunk[0]}_{chunk[-1]}", table.header.span(1, len(chunk)))
         b.define_name(f"Installments{chunk[0]}_{chunk[-1]}", block)
         blocks.append(block)
         if number == 0:
-            years = block_years
+            years = table["Tax year / accrued in"]
         if is_last:
-            totals = Ref(c.name, top, block.right + 1, bottom, block.right + 1)
-            for n in range(count):
-                rows = [Ref(c.name, m.row + n, m.col, m.row + n, m.right).a for m in blocks]
-                counted = "+".join(f"COUNT({r})" for r in rows)
-                width = "+".join(f"COLUMNS({r})" for r in rows)
-                added = "+".join(f"SUM({r})" for r in rows)
-                c.ws.write_formula(
-                    top + n,
-                    totals.col,
-                    f'=IF({counted}={width},ROUND({added},2),"{NOT_COMPUTED}")',
-                    b.style("total", Kind.MONEY),
-                )
-            c.numeric_ranges.append(totals)
-        c.row = bottom + 2
-    c.width(c.VALUE, 12)
-    for j in range(MATRIX_BLOCK + 1):
-        c.width(c.VALUE + 1 + j, 14)
+            totals = table["Total credit issued (all years)"]
     b.define_name("TaxYears", years)
     b.define_name("CreditIssued", totals)
     return tuple(blocks), years, totals
@@ -646,51 +625,30 @@ def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, R
         "Credit applied against each tax year's liability (N.J.S.A. 34:1B-129f.)",
         width=c.VALUE + len(columns),
     )
-    c._table_header("Tax year", columns, units=True)
-    top, count = c.row, len(TAX_YEARS)
-    found = {
-        column.header: Ref(c.name, top, c.VALUE + j, top + count - 1, c.VALUE + j)
-        for j, column in enumerate(columns)
-    }
-    money = b.style("calc", Kind.MONEY)
-    for header, formula in (
-        ("Credit issued", f"={credit.a}"),
-        ("Tax liability", '=IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)'),
-    ):
-        ref = found[header]
-        c.ws.write_dynamic_array_formula(ref.row, ref.col, ref.bottom, ref.right, formula, money)
-        for cell in list(ref.cells())[1:]:
-            c.ws.write_blank(cell.row, cell.col, None, money)
-        b.array_formulas.append(ref)
+    count = len(TAX_YEARS)
     liabilities = b.names["TaxLiabilities"]
+    cells: list[list[str | float | Spill | None]] = []
     for n, year in enumerate(TAX_YEARS):
         issued, liability = credit.cell(n).a, nth_cell(liabilities, n)
-        c.ws.write_string(top + n, c.LABEL, f"Tax year {year}")
-        for header, function in (
-            ("Credit applied", "NJ_BEIP_CREDIT_APPLIED"),
-            ("Refund (overpayment)", "NJ_BEIP_CREDIT_REFUND"),
-        ):
-            cell = found[header].cell(n)
-            c.ws.write_formula(
-                cell.row,
-                cell.col,
-                f"=IF({issued}=0,0,{b.fn(function)}({issued},{liability},CreditMinimumTax))",
-                money,
-            )
-        cell = found["Return: period end"].cell(n)
-        c.ws.write_formula(
-            cell.row,
-            cell.col,
-            f"={b.fn('NJ_TAX_PERIOD_END')}({year},FilerYearEndMonth,TaxYearNumbering)",
-            b.style("calc", Kind.DATE),
+        cells.append(
+            [
+                Spill(credit.a, 1, count) if n == 0 else None,
+                Spill('IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)', 1, count)
+                if n == 0
+                else None,
+                *(
+                    f"IF({issued}=0,0,{b.fn(function)}({issued},{liability},CreditMinimumTax))"
+                    for function in ("NJ_BEIP_CREDIT_APPLIED", "NJ_BEIP_CREDIT_REFUND")
+                ),
+                f"{b.fn('NJ_TAX_PERIOD_END')}({year},FilerYearEndMonth,TaxYearNumbering)",
+            ]
         )
-    for j, column in enumerate(columns):
-        c.width(c.VALUE + j, column.width)
-        c.numeric_ranges.append(found[column.header])
-        if column.name:
-            b.define_name(column.name, found[column.header])
-    c.row = top + count + 1
-    return found
+    return c.formula_table(
+        columns,
+        cells,
+        row_labels=[f"Tax year {year}" for year in TAX_YEARS],
+        label_header="Tax year",
+    )
 
 
 def _blank_is_zero(cell: str) -> str:

@@ -280,9 +280,7 @@ def _calculations(b: TemplateBuilder) -> tuple[_Schedule, _Limits]:
     for n in range(MAX_TERM):
         y, g = year.cell(n).a, grant.cell(n).a
         w, p, o = (nth_cell(inputs[k], n) for k in ("W", "P", "O"))
-        # the table's data rows start below its header and units rows; columns from C
-        here = Ref(c.name, c.row + 2 + n, c.VALUE)
-        base, limit = (Ref(here.sheet, here.row, here.col + j).local for j in (0, 2))
+        base, limit = "[[cell:Limit base]]", "[[cell:Combined limit]]"  # this row's
         rows.append(
             [
                 f'IF(ISNUMBER({y}),IF(LimitBasis="partners",{p},{w}),"")',

@@ -66,6 +66,7 @@ __all__ = [
     "Ref",
     "SheetWriter",
     "Spill",
+    "TableRefs",
     "TemplateBuilder",
     "audit",
     "fingerprint",
@@ -216,6 +217,8 @@ CHECK_FAIL_FONT = "#9C0006"
 BORDER_COLOR = "#BFBFBF"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+#: ``[[cell:Header]]`` and the like: a formula's reference to its own table's cells
+_TABLE_REFERENCE = re.compile(r"\[\[([a-z]+(?::[^\]:]+)+)\]\]")
 _CELL_LIKE = re.compile(r"^(?:[A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$")
 
 
@@ -284,6 +287,18 @@ class Ref:
             raise IndexError(f"column {j} is outside {self.a1}")
         return Ref(self.sheet, self.row, self.col + j, self.bottom, self.col + j)
 
+    def line(self, i: int) -> Ref:
+        """Row ``i`` (0-based) of the range, all its columns."""
+        if not 0 <= i < self.rows:
+            raise IndexError(f"row {i} is outside {self.a1}")
+        return Ref(self.sheet, self.row + i, self.col, self.row + i, self.right)
+
+    def span(self, first: int, last: int) -> Ref:
+        """Columns ``first`` to ``last`` (0-based, inclusive) of the range."""
+        if not 0 <= first <= last < self.cols:
+            raise IndexError(f"columns {first}-{last} are outside {self.a1}")
+        return Ref(self.sheet, self.row, self.col + first, self.bottom, self.col + last)
+
     def body(self, header_rows: int = 1) -> Ref:
         """The range without its first ``header_rows`` rows."""
         return Ref(self.sheet, self.row + header_rows, self.col, self.bottom, self.right)
@@ -328,15 +343,29 @@ class Column:
     width: float = 16
     #: the title of the input prompt when the header is longer than Excel's 32 characters
     prompt: str = ""
+    #: the cells' role in a table of formulas (calc, output, total, label); "" = the table's
+    role: str = ""
+    #: the header written as a number (a year heading a column of a matrix)
+    number_header: bool = False
 
 
 @dataclass(frozen=True)
 class Spill:
-    """A formula returning a row of ``width`` cells (a dynamic array), in a table of
-    formulas: the cells it covers are None."""
+    """A formula returning ``height`` rows of ``width`` cells (a dynamic array), in a
+    table of formulas, written at its top-left cell: the other cells it covers are None."""
 
     formula: str
-    width: int
+    width: int = 1
+    height: int = 1
+
+
+class TableRefs(dict[str, Ref]):
+    """The data range of each column of a table, by header; ``header`` is the header
+    row over the table's value columns."""
+
+    def __init__(self, columns: Mapping[str, Ref], header: Ref) -> None:
+        super().__init__(columns)
+        self.header = header
 
 
 # --------------------------------------------------------------------------- styles
@@ -492,10 +521,17 @@ class SheetWriter:
         self.notes.append((self.row, col, text))
         self.row += 1
 
+    def source_heading(self, text: str, width: float) -> None:
+        """A heading over the sources written beside the figures below (:meth:`formula`'s
+        ``source``), in a column ``width`` characters wide."""
+        self.ws.write_string(self.row, self.VALUE + 1, text, self.builder.style("section"))
+        self.row += 1
+        self.width(self.VALUE + 1, width)
+
     def skip(self, rows: int = 1) -> None:
         self.row += rows
 
-    def _block(self) -> None:
+    def block(self) -> None:
         """A table starts: with the heading above it, or a block of its own."""
         if not self._heading:
             self.blocks.append(self.row)
@@ -579,7 +615,7 @@ class SheetWriter:
                     f"not at row {self.row + 1}"
                 )
             self.repeat_through = self.row + 1  # the header and the units rows
-        self._block()
+        self.block()
         offset = len(leading)
         self._table_header(label_header, [column for column, _ in leading] + list(columns))
         first = self.row
@@ -690,7 +726,8 @@ class SheetWriter:
         *,
         header_from_function: bool = True,
         label: str = "",
-        row_labels: Sequence[str] = (),
+        row_labels: Sequence[str | int] = (),
+        label_header: str = "",
         role: str = "calc",
         name: str | None = None,
         dynamic: bool = True,
@@ -709,7 +746,7 @@ class SheetWriter:
         legacy array formula ``{=F()}`` (#N/A padding everywhere)."""
         if label:
             self.section(label, width=self.VALUE + len(columns))
-        self._block()
+        self.block()
         top = self.row
         if not header_from_function:
             self._table_header("", columns, units=True)
@@ -746,8 +783,15 @@ class SheetWriter:
                 else self.builder.style(role, column.kind)
             )
             self.ws.write_number(cell.row, cell.col, 0, style)
+        if label_header:  # beside the function's header row
+            self.ws.write_string(ref.row, self.LABEL, label_header, self.builder.style("header"))
         for i, row_label in enumerate(row_labels[:rows]):
-            self.ws.write_string(data_top + i, self.LABEL, row_label)
+            if isinstance(row_label, int):  # a year: a number the formulas can match
+                self.ws.write_number(
+                    data_top + i, self.LABEL, row_label, self.builder.style("label", Kind.YEAR)
+                )
+            else:
+                self.ws.write_string(data_top + i, self.LABEL, row_label)
         for j, column in enumerate(columns):
             self.width(self.VALUE + j, column.width)
             body = Ref(self.name, data_top, self.VALUE + j, data_top + rows - 1, self.VALUE + j)
@@ -771,51 +815,81 @@ class SheetWriter:
     def formula_table(
         self,
         columns: Sequence[Column],
-        formulas: Sequence[Sequence[str | Spill | None]],
+        formulas: Sequence[Sequence[str | float | Spill | None]],
         *,
         row_labels: Sequence[str] = (),
+        label_header: str = "",
         role: str = "calc",
-    ) -> dict[str, Ref]:
+    ) -> TableRefs:
         """A table of ordinary formulas (one per cell), with headers and units above.
 
-        A :class:`Spill` is a function returning a row: a dynamic-array formula over its
-        cell and the next ``width - 1`` (given as None in ``formulas``)."""
-        self._block()
-        self._table_header("", columns, units=True)
+        A cell is a formula, a number (a constant such as the year a row is about) or a
+        :class:`Spill`: a function returning a block of rows and columns, written as one
+        dynamic-array formula at its top-left cell, the others it covers given as None.
+        A column's ``role`` overrides the table's (e.g. a total column).
+
+        A formula reads the table's own cells by header, not by address (the builder
+        places the table): ``[[cell:H]]`` the cell of column H in the same row,
+        ``[[row:H1:H2]]`` the same row's cells from column H1 to H2, ``[[column:H]]``
+        column H's data cells, ``[[header:H1:H2]]`` the header cells of H1 to H2 (same-sheet
+        addresses)."""
+        self.block()
+        self._table_header(label_header, columns, units=True)
         first = self.row
-        found: dict[str, Ref] = {}
+        where_of = {column.header: self.VALUE + j for j, column in enumerate(columns)}
+        last_row = first + len(formulas) - 1
+
+        def resolve(text: str, row: int) -> str:
+            def ref(match: re.Match[str]) -> str:
+                kind, *heads = match.group(1).split(":")
+                cols = [where_of[h] for h in heads]
+                if kind == "cell" and len(cols) == 1:
+                    return Ref(self.name, row, cols[0]).local
+                if kind == "row" and len(cols) == 2:
+                    return Ref(self.name, row, cols[0], row, cols[1]).local
+                if kind == "column" and len(cols) == 1:
+                    return Ref(self.name, first, cols[0], last_row, cols[0]).local
+                if kind == "header" and len(cols) == 2:
+                    return Ref(self.name, first - 2, cols[0], first - 2, cols[1]).local
+                raise ValueError(f"{match.group(0)}: not a reference to the table's cells")
+
+            return _TABLE_REFERENCE.sub(ref, text)
+
+        covered: set[tuple[int, int]] = set()
         for i, row in enumerate(formulas):
             if i < len(row_labels):
                 self.ws.write_string(first + i, self.LABEL, row_labels[i])
-            covered = 0
             for j, text in enumerate(row):
-                style = self.builder.style(role, columns[j].kind)
+                column = columns[j]
+                style = self.builder.style(column.role or role, column.kind)
+                where = (first + i, self.VALUE + j)
                 if text is None:
-                    if not covered:
-                        raise ValueError(f"row {i + 1}, column {j + 1}: no formula")
-                    covered -= 1
-                    self.ws.write_blank(first + i, self.VALUE + j, None, style)
+                    if where not in covered:
+                        raise ValueError(f"row {i + 1}, column {column.header!r}: no formula")
+                    self.ws.write_blank(*where, None, style)
                 elif isinstance(text, Spill):
-                    covered = text.width - 1
+                    block = Ref(
+                        self.name,
+                        where[0],
+                        where[1],
+                        where[0] + text.height - 1,
+                        where[1] + text.width - 1,
+                    )
+                    covered.update((cell.row, cell.col) for cell in block.cells())
                     self.ws.write_dynamic_array_formula(
-                        first + i,
-                        self.VALUE + j,
-                        first + i,
-                        self.VALUE + j + covered,
-                        _formula(text.formula),
+                        block.row,
+                        block.col,
+                        block.bottom,
+                        block.right,
+                        _formula(resolve(text.formula, where[0])),
                         style,
                     )
-                    self.builder.array_formulas.append(
-                        Ref(
-                            self.name,
-                            first + i,
-                            self.VALUE + j,
-                            first + i,
-                            self.VALUE + j + covered,
-                        )
-                    )
+                    self.builder.array_formulas.append(block)
+                elif isinstance(text, (int, float)):
+                    self.ws.write_number(*where, text, style)
                 else:
-                    self.ws.write_formula(first + i, self.VALUE + j, _formula(text), style)
+                    self.ws.write_formula(*where, _formula(resolve(text, where[0])), style)
+        found: dict[str, Ref] = {}
         for j, column in enumerate(columns):
             ref = Ref(self.name, first, self.VALUE + j, first + len(formulas) - 1, self.VALUE + j)
             self.width(self.VALUE + j, column.width)
@@ -825,7 +899,9 @@ class SheetWriter:
                 self.builder.define_name(column.name, ref)
             found[column.header] = ref
         self.row = first + len(formulas) + 1
-        return found
+        return TableRefs(
+            found, Ref(self.name, first - 2, self.VALUE, first - 2, self.VALUE + len(columns) - 1)
+        )
 
     def chart(
         self,
@@ -864,7 +940,7 @@ class SheetWriter:
             page.column_points(self.widths.get(col, page.DEFAULT_WIDTH)) / 0.75
             for col in range(self.max_col + 1)
         )
-        self._block()
+        self.block()
         self.ws.insert_chart(
             self.row,
             0,
@@ -890,6 +966,11 @@ class SheetWriter:
         header = self.builder.style("header")
         self.ws.write_string(self.row, self.LABEL, label_header, header)
         for j, column in enumerate(columns):
+            if column.number_header:
+                self.ws.write_number(
+                    self.row, self.VALUE + offset + j, float(column.header), header
+                )
+                continue
             self.ws.write_string(self.row, self.VALUE + offset + j, column.header, header)
             self.wrapped.append((self.row, column.header, self.VALUE + offset + j))
         self.heights[self.row] = max(self.heights.get(self.row, 0), 30)

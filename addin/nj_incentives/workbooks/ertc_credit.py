@@ -765,9 +765,7 @@ def _outputs(b: TemplateBuilder, calc: _Calculations) -> None:
             f"{part3} (carryover); {_CITE}b.(2)",
         ),
     ]
-    o.ws.write_string(o.row, o.VALUE + 1, "Where on Form 313 (or in the law)", b.style("section"))
-    o.row += 1
-    o.width(o.VALUE + 1, 48)
+    o.source_heading("Where on Form 313 (or in the law)", 48)
     for label, formula, kind, unit, source in rows:
         o.formula(label, formula, kind, unit, role="output", source=source)
     o.landscape = False  # the figures and the chart on one portrait page
