@@ -20,10 +20,15 @@ from nj_incentives.recalc import recalculate, write_values
 from nj_incentives.workbooks.builder import (
     INPUT_FILL,
     NOT_COMPUTED,
+    OUTPUTS,
     UDF_MODULE,
     Column,
+    Item,
     Kind,
+    Note,
     Ref,
+    Section,
+    Skip,
     Spill,
     TemplateBuilder,
     fingerprint,
@@ -333,3 +338,46 @@ def test_a_table_of_formulas_reads_its_own_cells_by_header(tmp_path: Path) -> No
     assert result.value("Twice") == [[200.0], [500.0]]
     copy = table["Copy"]
     assert result.value(copy.a) == [[100.0], [250.0]]
+
+
+def test_line_items_are_interpreted_by_the_builder(tmp_path: Path) -> None:
+    """A template declares its inputs and figures as line items; the builder writes each
+    on its sheet (section, label, units, value, validation, name) and spells the NJ_*
+    functions for the runtime."""
+    path = tmp_path / "items.xlsx"
+    items = (
+        Section("Terms"),
+        Item("Grant percentage", "Pct", Kind.PERCENT, "%", key="pct", help="As agreed."),
+        Item("Smart growth", "Smart", Kind.YESNO, "yes/no", key="smart", default=False),
+        Item("Seller is transferee", "Seller", Kind.YESNO, "yes/no", key="seller"),
+        Note("A note below the inputs."),
+        Skip(),
+        Item("Limits", "Limits", Kind.TEXT, "", 'NJ_BEIP_PCT_LIMITS("withholdings",Smart)'),
+        Item("Half", None, Kind.PERCENT, "%", "Pct/2", role="output", sheet=OUTPUTS),
+    )
+    with TemplateBuilder(
+        path, title="Items", template_id="items", function_namespace="XLWINGS"
+    ) as builder:
+        builder.inputs.title("Inputs")
+        builder.calculations.title("Calculations")
+        builder.outputs.title("Outputs")
+        found = builder.lay_out(items, {"pct": 0.5, "seller": "No"})
+        with pytest.raises(ValueError, match="needs a name"):
+            builder.lay_out([Item("Nameless", None, Kind.MONEY, "$")])
+        with pytest.raises(ValueError, match="not a sheet of line items"):
+            builder.lay_out([Skip(sheet="Checks")])
+    assert set(found) == {"Pct", "Smart", "Seller", "Limits"}
+    book = openpyxl.load_workbook(path)
+    inputs = book["Inputs"]
+    pct = found["Pct"]
+    assert inputs.cell(pct.row + 1, 1).value == "Grant percentage"
+    assert inputs.cell(pct.row + 1, 3).value == 0.5
+    assert inputs.cell(pct.row, 1).value == "Terms"  # the section above
+    smart, seller = found["Smart"], found["Seller"]
+    assert inputs.cell(smart.row + 1, 3).value == "No"  # False, the default
+    assert inputs.cell(seller.row + 1, 3).value == "No"  # a "No" stays No
+    limits = found["Limits"]
+    formula = book["Calculations"].cell(limits.row + 1, 3).value
+    assert formula == '=XLWINGS.NJ_BEIP_PCT_LIMITS("withholdings",Smart)'
+    assert book["Outputs"]["C5"].value == "=Pct/2"
+    assert book.defined_names["Pct"].attr_text == pct.a

@@ -36,12 +36,17 @@ from typing import Any
 from nj_incentives.catalog import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.law import beip, cbt
 from nj_incentives.workbooks.builder import (
+    CALCULATIONS,
     CENT_TOLERANCE,
     NOT_COMPUTED,
     Column,
+    Item,
     Kind,
+    LineItem,
     Ref,
+    Section,
     SheetWriter,
+    Skip,
     Spill,
     TemplateBuilder,
     nth_cell,
@@ -49,6 +54,7 @@ from nj_incentives.workbooks.builder import (
 
 __all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "build"]
 
+MONEY = Kind.MONEY
 TEMPLATE_ID = "beip-credit-conversion"
 
 #: Calendar years whose grants subsection e. converts, N.J.S.A. 34:1B-129e.(1)-(13).
@@ -167,9 +173,180 @@ def _by_year(values: Mapping[str, Any], key: str, years: Sequence[int]) -> list[
     return [found.get(year) for year in years]
 
 
-def _yes_no(values: Mapping[str, Any], key: str) -> object:
-    """A yes/no switch: blank in the template (a check fails until it is answered)."""
-    return values.get(key)
+#: Inputs: the filer's returns and the dates of approval and direction.
+FILER: tuple[LineItem, ...] = (
+    Section("The filer's returns (N.J.S.A. 34:1B-129e.; Form CBT-100 numbering)"),
+    Item(
+        "Month the filer's privilege period ends",
+        "FilerYearEndMonth",
+        Kind.COUNT,
+        "month 1-12",
+        key="year_end_month",
+        default=12,
+        minimum=1,
+        maximum=12,
+        prompt="Month the period ends",
+        help="12 for a calendar-year filer, 6 for a June-30 filer. Tax year N is the return for "
+        "the period ending July-December of N or January-June of N+1.",
+    ),
+    Item(
+        "Numbering of tax years",
+        "TaxYearNumbering",
+        Kind.CHOICE,
+        "choice",
+        key="numbering",
+        default="form",
+        choices=cbt.TAX_YEAR_NUMBERINGS,
+        help='"form": the Division\'s form year (default); "calendar": the calendar year in '
+        "which the period ends (docs/interpretations.md).",
+    ),
+    Item(
+        "Date the business was approved for the grant",
+        "GrantApprovalDate",
+        Kind.DATE,
+        "date",
+        key="grant_approval_date",
+        prompt="Grant approval date",
+        help="Must be before 2015-11-09, the enactment of P.L.2015, c.194 (e.). Blank = not "
+        "checked.",
+    ),
+    Item(
+        "Date the business directed the conversion",
+        "DirectionDate",
+        Kind.DATE,
+        "date",
+        key="direction_date",
+        prompt="Conversion direction date",
+        help="Within 180 days of the enactment: 2015-11-09 to 2016-05-07 (e.). Blank = not "
+        "checked.",
+    ),
+)
+
+
+#: Inputs: the minimum the credit may not take the tax below.
+CREDIT_MINIMUM: tuple[LineItem, ...] = (
+    Item(
+        "Statutory minimum the credit may not take the tax below",
+        "CreditMinimumTax",
+        Kind.MONEY,
+        "$",
+        key="credit_minimum_tax",
+        default=0,
+        prompt="Minimum the tax is held at",
+        help="0 (default): the credit may take the tax to 0 (f.). The alternative reading: the "
+        "CBT minimum (N.J.S.A. 54:10A-5(e)), the rest refunded.",
+    ),
+)
+
+
+#: Inputs: the transfer certificate and the remote-work election.
+TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
+    Skip(),
+    Section("Tax credit transfer certificate (N.J.S.A. 34:1B-129g.(3))"),
+    Item(
+        "A sale of a transfer certificate is proposed",
+        "TransferProposed",
+        Kind.YESNO,
+        "yes/no",
+        key="transfer_proposed",
+        prompt="Certificate sale proposed?",
+        help="Yes to check a proposed sale or assignment below; No if none.",
+    ),
+    Item(
+        "Refundable credit on the certificate",
+        "CertificateAmount",
+        Kind.MONEY,
+        "$",
+        key="certificate_amount",
+        prompt="Credit on the certificate",
+        help="Tax credit issued on the transfer certificate (what remains of it, if part was "
+        "already sold).",
+    ),
+    Item(
+        "Amount of credit to be sold",
+        "TransferAmount",
+        Kind.MONEY,
+        "$",
+        key="transfer_amount",
+        help="At least $100,000, or the whole credit if it is less (g.(3)).",
+    ),
+    Item(
+        "Consideration offered",
+        "Consideration",
+        Kind.MONEY,
+        "$",
+        key="consideration",
+        help="Price the business would receive for the credit sold.",
+    ),
+    Item(
+        "Discount rate to present value",
+        "DiscountRate",
+        Kind.PERCENT,
+        "% a year",
+        key="discount_rate",
+        default=0,
+        help="Annual rate for discounting the 75% minimum to present value (g.(3)), at most "
+        "20%; 0% for none.",
+    ),
+    Item(
+        "Date of the sale",
+        "SaleDate",
+        Kind.DATE,
+        "date",
+        key="sale_date",
+        help="The discount to present value runs from the sale to the end of the credit's tax "
+        "period (g.(3)). Blank (with the next) = no discounting.",
+    ),
+    Item(
+        "Last day of the tax period the credit is issued for",
+        "CreditPeriodEnd",
+        Kind.DATE,
+        "date",
+        key="credit_period_end",
+        prompt="End of the credit's tax period",
+        help="The credit may only be applied in that period (e.): the end of the discounting.",
+    ),
+    Item(
+        "The seller is itself a tax credit transferee",
+        "SellerIsTransferee",
+        Kind.YESNO,
+        "yes/no",
+        key="seller_is_transferee",
+        default="No",
+        prompt="Seller is a transferee?",
+        help="A transferee may not transfer its tax credit to any other party (g.(3)).",
+    ),
+    Skip(),
+    Section("Remote-work election (N.J.S.A. 34:1B-129h.)"),
+    Item(
+        "The business made the remote-work election",
+        "RemoteWorkElection",
+        Kind.YESNO,
+        "yes/no",
+        key="remote_work_election",
+        prompt="Remote-work election made?",
+        help="Yes if the business elected to waive the 60% on-site requirement for "
+        "2022-07-01 to 2023-12-31.",
+    ),
+    Item(
+        "Date of the election",
+        "ElectionDate",
+        Kind.DATE,
+        "date",
+        key="election_date",
+        help="On or after 2021-06-04 (the end of the public health emergency, Executive Order "
+        "No. 244) and before 2023-12-31 (h.).",
+    ),
+    Item(
+        "Least share of a full-time employee's time at the facility",
+        "ShareAtFacility",
+        Kind.PERCENT,
+        "%",
+        key="share_at_facility",
+        prompt="Least share of time at facility",
+        help="Through the 2023 tax period; at least 10% (h.(1)).",
+    ),
+)
 
 
 def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
@@ -178,49 +355,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         "Inputs",
         "Type only in the yellow cells. Money in dollars, percentages as percentages (5%).",
     )
-    i.section("The filer's returns (N.J.S.A. 34:1B-129e.; Form CBT-100 numbering)")
-    i.input(
-        "Month the filer's privilege period ends",
-        "FilerYearEndMonth",
-        Kind.COUNT,
-        "month 1-12",
-        values.get("year_end_month", 12),
-        minimum=1,
-        maximum=12,
-        prompt="Month the period ends",
-        help="12 for a calendar-year filer, 6 for a June-30 filer. Tax year N is the return for "
-        "the period ending July-December of N or January-June of N+1.",
-    )
-    i.input(
-        "Numbering of tax years",
-        "TaxYearNumbering",
-        Kind.CHOICE,
-        "choice",
-        values.get("numbering", "form"),
-        choices=cbt.TAX_YEAR_NUMBERINGS,
-        help='"form": the Division\'s form year (default); "calendar": the calendar year in '
-        "which the period ends (docs/interpretations.md).",
-    )
-    i.input(
-        "Date the business was approved for the grant",
-        "GrantApprovalDate",
-        Kind.DATE,
-        "date",
-        values.get("grant_approval_date"),
-        prompt="Grant approval date",
-        help="Must be before 2015-11-09, the enactment of P.L.2015, c.194 (e.). Blank = not "
-        "checked.",
-    )
-    i.input(
-        "Date the business directed the conversion",
-        "DirectionDate",
-        Kind.DATE,
-        "date",
-        values.get("direction_date"),
-        prompt="Conversion direction date",
-        help="Within 180 days of the enactment: 2015-11-09 to 2016-05-07 (e.). Blank = not "
-        "checked.",
-    )
+    b.lay_out(FILER, values)
     i.skip()
     i.section("Approved amounts by the calendar year the grant accrued (N.J.S.A. 34:1B-129e.)")
     i.note("Leave a year blank when nothing accrued in it was converted: blank counts as 0.")
@@ -272,119 +407,8 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         {"Tax liability": _by_year(values, "liabilities", TAX_YEARS)},
         label_header="Tax year",
     )
-    i.input(
-        "Statutory minimum the credit may not take the tax below",
-        "CreditMinimumTax",
-        Kind.MONEY,
-        "$",
-        values.get("credit_minimum_tax", 0),
-        prompt="Minimum the tax is held at",
-        help="0 (default): the credit may take the tax to 0 (f.). The alternative reading: the "
-        "CBT minimum (N.J.S.A. 54:10A-5(e)), the rest refunded.",
-    )
-    i.skip()
-    i.section("Tax credit transfer certificate (N.J.S.A. 34:1B-129g.(3))")
-    i.input(
-        "A sale of a transfer certificate is proposed",
-        "TransferProposed",
-        Kind.YESNO,
-        "yes/no",
-        _yes_no(values, "transfer_proposed"),
-        prompt="Certificate sale proposed?",
-        help="Yes to check a proposed sale or assignment below; No if none.",
-    )
-    i.input(
-        "Refundable credit on the certificate",
-        "CertificateAmount",
-        Kind.MONEY,
-        "$",
-        values.get("certificate_amount"),
-        prompt="Credit on the certificate",
-        help="Tax credit issued on the transfer certificate (what remains of it, if part was "
-        "already sold).",
-    )
-    i.input(
-        "Amount of credit to be sold",
-        "TransferAmount",
-        Kind.MONEY,
-        "$",
-        values.get("transfer_amount"),
-        help="At least $100,000, or the whole credit if it is less (g.(3)).",
-    )
-    i.input(
-        "Consideration offered",
-        "Consideration",
-        Kind.MONEY,
-        "$",
-        values.get("consideration"),
-        help="Price the business would receive for the credit sold.",
-    )
-    i.input(
-        "Discount rate to present value",
-        "DiscountRate",
-        Kind.PERCENT,
-        "% a year",
-        values.get("discount_rate", 0),
-        help="Annual rate for discounting the 75% minimum to present value (g.(3)), at most "
-        "20%; 0% for none.",
-    )
-    i.input(
-        "Date of the sale",
-        "SaleDate",
-        Kind.DATE,
-        "date",
-        values.get("sale_date"),
-        help="The discount to present value runs from the sale to the end of the credit's tax "
-        "period (g.(3)). Blank (with the next) = no discounting.",
-    )
-    i.input(
-        "Last day of the tax period the credit is issued for",
-        "CreditPeriodEnd",
-        Kind.DATE,
-        "date",
-        values.get("credit_period_end"),
-        prompt="End of the credit's tax period",
-        help="The credit may only be applied in that period (e.): the end of the discounting.",
-    )
-    i.input(
-        "The seller is itself a tax credit transferee",
-        "SellerIsTransferee",
-        Kind.YESNO,
-        "yes/no",
-        values.get("seller_is_transferee", "No"),
-        prompt="Seller is a transferee?",
-        help="A transferee may not transfer its tax credit to any other party (g.(3)).",
-    )
-    i.skip()
-    i.section("Remote-work election (N.J.S.A. 34:1B-129h.)")
-    i.input(
-        "The business made the remote-work election",
-        "RemoteWorkElection",
-        Kind.YESNO,
-        "yes/no",
-        _yes_no(values, "remote_work_election"),
-        prompt="Remote-work election made?",
-        help="Yes if the business elected to waive the 60% on-site requirement for "
-        "2022-07-01 to 2023-12-31.",
-    )
-    i.input(
-        "Date of the election",
-        "ElectionDate",
-        Kind.DATE,
-        "date",
-        values.get("election_date"),
-        help="On or after 2021-06-04 (the end of the public health emergency, Executive Order "
-        "No. 244) and before 2023-12-31 (h.).",
-    )
-    i.input(
-        "Least share of a full-time employee's time at the facility",
-        "ShareAtFacility",
-        Kind.PERCENT,
-        "%",
-        values.get("share_at_facility"),
-        prompt="Least share of time at facility",
-        help="Through the 2023 tax period; at least 10% (h.(1)).",
-    )
+    b.lay_out(CREDIT_MINIMUM, values)
+    b.lay_out(TRANSFER_AND_REMOTE_WORK, values)
 
 
 # --------------------------------------------------------------------------- calculations
@@ -441,80 +465,86 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
         )
     matrix, tax_years, credit = _matrix(b, c, schedules)
     table = _application(b, c, credit)
-    c.section("Totals", width=3)
-    total_credit = c.formula(
-        "Total credit issued",
-        _total(credit),
-        Kind.MONEY,
-        "$",
-        name="TotalCredit",
-        role="total",
+    year = REMOTE_WORK_TAX_YEAR
+    on = CALCULATIONS
+    figures = b.lay_out(
+        [
+            Section("Totals", sheet=on),
+            Item("Total credit issued", "TotalCredit", MONEY, "$", _total(credit), role="total"),
+            Item(
+                "Total credit applied against the tax",
+                "TotalApplied",
+                MONEY,
+                "$",
+                _total(table["Credit applied"]),
+                role="total",
+            ),
+            Item(
+                "Total refunded as overpayments",
+                "TotalRefund",
+                MONEY,
+                "$",
+                _total(table["Refund (overpayment)"]),
+                role="total",
+            ),
+            Skip(sheet=on),
+            Section("Transfer certificate (N.J.S.A. 34:1B-129g.(3))", sheet=on),
+            Item(
+                "Lowest lawful consideration for the amount sold",
+                "TransferMinPrice",
+                MONEY,
+                "$",
+                'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,'
+                'DiscountRate,0,SaleDate,CreditPeriodEnd),"")',
+            ),
+            Item(
+                "The proposed sale (OK, or every reason it is not lawful)",
+                "TransferVerdict",
+                Kind.TEXT,
+                "verdict",
+                'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_CHECK(CertificateAmount,'
+                "TransferAmount,Consideration,DiscountRate,0,SaleDate,CreditPeriodEnd,"
+                'SellerIsTransferee),"no sale proposed")',
+            ),
+            Skip(sheet=on),
+            Section("Remote-work election (N.J.S.A. 34:1B-129h.)", sheet=on),
+            Item(
+                f"The {year} tax period ends",
+                "Period2022End",
+                Kind.DATE,
+                "date",
+                f"NJ_TAX_PERIOD_END({year},FilerYearEndMonth,TaxYearNumbering)",
+            ),
+            Item(
+                f"Tax credit for the {year} tax period (its installments)",
+                "Credit2022",
+                MONEY,
+                "$",
+                credit.cell(TAX_YEARS.index(year)).a,
+            ),
+            Item(
+                "Payment owed to the Authority (5% of that credit)",
+                "RemoteWorkPayment",
+                MONEY,
+                "$",
+                'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_PAYMENT(Credit2022),0)',
+            ),
+            Item(
+                "The election (OK, or every reason it fails)",
+                "RemoteWorkVerdict",
+                Kind.TEXT,
+                "verdict",
+                'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,'
+                'ShareAtFacility),"no election made")',
+            ),
+        ]
     )
-    total_applied = c.formula(
-        "Total credit applied against the tax",
-        _total(table["Credit applied"]),
-        Kind.MONEY,
-        "$",
-        name="TotalApplied",
-        role="total",
+    total_credit, total_applied, total_refund = (
+        figures[name] for name in ("TotalCredit", "TotalApplied", "TotalRefund")
     )
-    total_refund = c.formula(
-        "Total refunded as overpayments",
-        _total(table["Refund (overpayment)"]),
-        Kind.MONEY,
-        "$",
-        name="TotalRefund",
-        role="total",
-    )
-    c.skip()
-    c.section("Transfer certificate (N.J.S.A. 34:1B-129g.(3))", width=3)
-    min_price = c.formula(
-        "Lowest lawful consideration for the amount sold",
-        f'IF(TransferProposed="Yes",{b.fn("NJ_BEIP_TRANSFER_MIN_PRICE")}(TransferAmount,'
-        'DiscountRate,0,SaleDate,CreditPeriodEnd),"")',
-        Kind.MONEY,
-        "$",
-        name="TransferMinPrice",
-    )
-    transfer = c.formula(
-        "The proposed sale (OK, or every reason it is not lawful)",
-        f'IF(TransferProposed="Yes",{b.fn("NJ_BEIP_TRANSFER_CHECK")}(CertificateAmount,'
-        "TransferAmount,Consideration,DiscountRate,0,SaleDate,CreditPeriodEnd,"
-        'SellerIsTransferee),"no sale proposed")',
-        Kind.TEXT,
-        "verdict",
-        name="TransferVerdict",
-    )
-    c.skip()
-    c.section("Remote-work election (N.J.S.A. 34:1B-129h.)", width=3)
-    c.formula(
-        f"The {REMOTE_WORK_TAX_YEAR} tax period ends",
-        f"{b.fn('NJ_TAX_PERIOD_END')}({REMOTE_WORK_TAX_YEAR},FilerYearEndMonth,TaxYearNumbering)",
-        Kind.DATE,
-        "date",
-        name="Period2022End",
-    )
-    credit_2022 = c.formula(
-        f"Tax credit for the {REMOTE_WORK_TAX_YEAR} tax period (its installments)",
-        credit.cell(TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)).a,
-        Kind.MONEY,
-        "$",
-        name="Credit2022",
-    )
-    payment = c.formula(
-        "Payment owed to the Authority (5% of that credit)",
-        f'IF(RemoteWorkElection="Yes",{b.fn("NJ_BEIP_REMOTE_WORK_PAYMENT")}(Credit2022),0)',
-        Kind.MONEY,
-        "$",
-        name="RemoteWorkPayment",
-    )
-    remote = c.formula(
-        "The election (OK, or every reason it fails)",
-        f'IF(RemoteWorkElection="Yes",{b.fn("NJ_BEIP_REMOTE_WORK_CHECK")}(ElectionDate,'
-        'ShareAtFacility),"no election made")',
-        Kind.TEXT,
-        "verdict",
-        name="RemoteWorkVerdict",
+    min_price, transfer = figures["TransferMinPrice"], figures["TransferVerdict"]
+    credit_2022, payment, remote = (
+        figures[name] for name in ("Credit2022", "RemoteWorkPayment", "RemoteWorkVerdict")
     )
     return _Calculations(
         schedules=schedules,

@@ -18,7 +18,18 @@ from typing import Any
 
 from nj_incentives.catalog import GRANT_SCHEDULE_COLUMNS
 from nj_incentives.law import beip
-from nj_incentives.workbooks.builder import Column, Kind, Ref, Spill, TemplateBuilder, nth_cell
+from nj_incentives.workbooks.builder import (
+    OUTPUTS,
+    Column,
+    Item,
+    Kind,
+    LineItem,
+    Ref,
+    Section,
+    Spill,
+    TemplateBuilder,
+    nth_cell,
+)
 
 __all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
 
@@ -56,6 +67,86 @@ EXAMPLE: Mapping[str, Any] = {
     "new_employees": [10, 12, 14, 15, 15],
     "other_grants": [0, 50000, 0, 0, 100000],
 }
+
+
+#: The agreement's inputs (Inputs, first section).
+AGREEMENT: tuple[LineItem, ...] = (
+    Section("Grant agreement"),
+    Item(
+        "Agreement date",
+        "AgreementDate",
+        Kind.DATE,
+        "date",
+        key="agreement_date",
+        help="Date the grant agreement was entered into (the $50,000 average cap applies to "
+        "agreements from 2003-07-01, N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)).",
+    ),
+    Item(
+        "Term",
+        "Term",
+        Kind.COUNT,
+        "years",
+        key="term",
+        minimum=1,
+        maximum=MAX_TERM,
+        help="Number of grant years in the agreement, 1 to 10 (N.J.S.A. 34:1B-129c.).",
+    ),
+    Item(
+        "Grant percentage of withholdings",
+        "GrantPct",
+        Kind.PERCENT,
+        "%",
+        key="pct",
+        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS),
+        help="As agreed: 10% to 50% (N.J.S.A. 34:1B-129a.), up to 80% with smart growth "
+        "(b.); 0% if the grant is based on partners' tax only.",
+    ),
+    Item(
+        "Grant percentage of partners' estimated tax",
+        "PartnerPct",
+        Kind.PERCENT,
+        "%",
+        key="partner_pct",
+        default=0,
+        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX),
+        prompt="Grant % of partners' tax",
+        help="As agreed: 10% to 30%, 50% with smart growth (N.J.S.A. 34:1B-129a., b.); "
+        "0% if not used.",
+    ),
+    Item(
+        "Located in a smart growth area",
+        "SmartGrowth",
+        Kind.YESNO,
+        "yes/no",
+        key="smart_growth",
+        default=False,
+        help="Yes if the grant promotes smart growth: raises the maximum percentages "
+        "(N.J.S.A. 34:1B-129b.) and the combined-grants limit (34:1B-134(c)).",
+    ),
+    Item(
+        "Basis of the combined-grants limit",
+        "LimitBasis",
+        Kind.CHOICE,
+        "choice",
+        key="limit_basis",
+        default="withholdings",
+        choices=("withholdings", "partners"),
+        prompt="Basis of the combined limit",
+        help="What the 34:1B-134 limit is a share of: withholdings, or partners' estimated tax.",
+    ),
+    Item(
+        "Reading of the $50,000 average cap",
+        "CapMethod",
+        Kind.CHOICE,
+        "choice",
+        key="cap_method",
+        default="per_year",
+        choices=tuple(beip.CAP_METHODS),
+        prompt="Reading of the average cap",
+        help='"per_year": the N.J.A.C. 19:31I-1.4(a) example (default); "whole_term": one test '
+        'over the term; "proportional": the same, every year reduced alike.',
+    ),
+)
 
 
 def build(
@@ -101,77 +192,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, object]) -> None:
         "Inputs",
         "Type only in the yellow cells. Percentages as percentages (50%), money in dollars.",
     )
-    i.section("Grant agreement")
-    i.input(
-        "Agreement date",
-        "AgreementDate",
-        Kind.DATE,
-        "date",
-        values.get("agreement_date"),
-        help="Date the grant agreement was entered into (the $50,000 average cap applies to "
-        "agreements from 2003-07-01, N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)).",
-    )
-    i.input(
-        "Term",
-        "Term",
-        Kind.COUNT,
-        "years",
-        values.get("term"),
-        minimum=1,
-        maximum=MAX_TERM,
-        help="Number of grant years in the agreement, 1 to 10 (N.J.S.A. 34:1B-129c.).",
-    )
-    i.input(
-        "Grant percentage of withholdings",
-        "GrantPct",
-        Kind.PERCENT,
-        "%",
-        values.get("pct"),
-        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS),
-        help="As agreed: 10% to 50% (N.J.S.A. 34:1B-129a.), up to 80% with smart growth "
-        "(b.); 0% if the grant is based on partners' tax only.",
-    )
-    i.input(
-        "Grant percentage of partners' estimated tax",
-        "PartnerPct",
-        Kind.PERCENT,
-        "%",
-        values.get("partner_pct", 0),
-        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX),
-        prompt="Grant % of partners' tax",
-        help="As agreed: 10% to 30%, 50% with smart growth (N.J.S.A. 34:1B-129a., b.); "
-        "0% if not used.",
-    )
-    i.input(
-        "Located in a smart growth area",
-        "SmartGrowth",
-        Kind.YESNO,
-        "yes/no",
-        values.get("smart_growth", False),
-        help="Yes if the grant promotes smart growth: raises the maximum percentages "
-        "(N.J.S.A. 34:1B-129b.) and the combined-grants limit (34:1B-134(c)).",
-    )
-    i.input(
-        "Basis of the combined-grants limit",
-        "LimitBasis",
-        Kind.CHOICE,
-        "choice",
-        values.get("limit_basis", "withholdings"),
-        choices=["withholdings", "partners"],
-        prompt="Basis of the combined limit",
-        help="What the 34:1B-134 limit is a share of: withholdings, or partners' estimated tax.",
-    )
-    i.input(
-        "Reading of the $50,000 average cap",
-        "CapMethod",
-        Kind.CHOICE,
-        "choice",
-        values.get("cap_method", "per_year"),
-        choices=beip.CAP_METHODS,
-        prompt="Reading of the average cap",
-        help='"per_year": the N.J.A.C. 19:31I-1.4(a) example (default); "whole_term": one test '
-        'over the term; "proportional": the same, every year reduced alike.',
-    )
+    b.lay_out(AGREEMENT, values)
     i.section("Per grant year (one row per year of the term; leave later years blank)")
     other = _given(values, "other_grants")
     i.input_table(
@@ -332,38 +353,43 @@ def _calculations(b: TemplateBuilder) -> tuple[_Schedule, _Limits]:
     )
 
 
+def _output(label: str, kind: Kind, unit: str, formula: str) -> Item:
+    """A figure on Outputs."""
+    return Item(label, None, kind, unit, formula, role="output", sheet=OUTPUTS)
+
+
 def _outputs(b: TemplateBuilder, schedule: _Schedule, limits: _Limits) -> None:
     o = b.outputs
     o.title("Outputs", "Valid only when Checks!MasterCheck is TRUE.")
-    o.formula("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", role="output")
-    o.formula(
-        "The $50,000 average cap applies",
-        f'IF(COUNT({schedule.cap_room.a})>0,"Yes","No")',
-        Kind.TEXT,
-        "yes/no",
-        role="output",
-    )
-    o.formula("Total grant", "TotalGrant", Kind.MONEY, "$", role="output")
-    o.formula(
-        "Total grant within the combined limit",
-        "TotalGrantWithinLimit",
-        Kind.MONEY,
-        "$",
-        role="output",
-    )
-    o.formula(
-        "Total grant over the combined limit (needs the Treasurer's approval)",
-        "TotalGrantOverLimit",
-        Kind.MONEY,
-        "$",
-        role="output",
-    )
-    o.formula(
-        "Years over the combined limit",
-        'COUNTIF(GrantOverLimit,">0")',
-        Kind.COUNT,
-        "years",
-        role="output",
+    b.lay_out(
+        [
+            _output("All checks pass", Kind.CHECK, "TRUE/FALSE", "MasterCheck"),
+            _output(
+                "The $50,000 average cap applies",
+                Kind.TEXT,
+                "yes/no",
+                f'IF(COUNT({schedule.cap_room.a})>0,"Yes","No")',
+            ),
+            _output("Total grant", Kind.MONEY, "$", "TotalGrant"),
+            _output(
+                "Total grant within the combined limit",
+                Kind.MONEY,
+                "$",
+                "TotalGrantWithinLimit",
+            ),
+            _output(
+                "Total grant over the combined limit (needs the Treasurer's approval)",
+                Kind.MONEY,
+                "$",
+                "TotalGrantOverLimit",
+            ),
+            _output(
+                "Years over the combined limit",
+                Kind.COUNT,
+                "years",
+                'COUNTIF(GrantOverLimit,">0")',
+            ),
+        ]
     )
     o.skip()
     o.chart(

@@ -23,10 +23,25 @@ About sheet says so); only input cells are unlocked. The build is deterministic:
 document properties and creation date, and xlsxwriter's fixed zip timestamps, so a
 rebuild of the same template is byte-for-byte the same file with the same xlsxwriter.
 
+A template declares what it holds and the builder writes it; no template touches a
+worksheet. Single inputs and figures are line items (:class:`Item`: label, name, kind,
+unit, validation, help, and for a figure its formula over defined names, NJ_* functions
+spelled for the runtime by the builder; with :class:`Section`, :class:`Note` and
+:class:`Skip`), which :meth:`TemplateBuilder.lay_out` interprets; tables are declared by
+their columns (:class:`Column`): inputs (:meth:`SheetWriter.input_table`), a
+table-returning function (:meth:`SheetWriter.array_table`) and tables of formulas that
+read their own cells by header (:meth:`SheetWriter.formula_table`, :class:`Spill`).
+
 Usage::
 
+    AGREEMENT = (
+        Section("Grant agreement"),
+        Item("Grant percentage", "GrantPct", Kind.PERCENT, "%", key="pct", maximum=0.8),
+        Item("Largest grant", "Largest", Kind.MONEY, "$", "NJ_BEIP_GRANT(Base,GrantPct)"),
+    )
     with TemplateBuilder(path, title="BEIP grant schedule", template_id="beip-grant") as b:
-        pct = b.inputs.input("Grant percentage", "GrantPct", Kind.PERCENT, "%", 0.5)
+        b.inputs.title("Inputs")
+        b.lay_out(AGREEMENT, {"pct": 0.5})
         ...
         b.check("The schedule's grants sum to its total", f"ABS(SUM({col.a}) - {total.a}) < 0.005")
 """
@@ -62,9 +77,14 @@ __all__ = [
     "OUTPUTS",
     "UDF_MODULE",
     "Column",
+    "Item",
     "Kind",
+    "LineItem",
+    "Note",
     "Ref",
+    "Section",
     "SheetWriter",
+    "Skip",
     "Spill",
     "TableRefs",
     "TemplateBuilder",
@@ -366,6 +386,68 @@ class TableRefs(dict[str, Ref]):
     def __init__(self, columns: Mapping[str, Ref], header: Ref) -> None:
         super().__init__(columns)
         self.header = header
+
+
+# --------------------------------------------------------------------------- line items
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line item of a template: an input (no ``formula``) or a figure (a formula over
+    defined names; NJ_* functions are spelled as the template's runtime needs).
+
+    ``key``: where a filled workbook's ``values`` hold the input (``default`` if absent);
+    ``name``: the workbook-level name of its cell; ``sheet``: "" for Inputs (an input) or
+    Calculations (a figure); ``role``: calc, output or total; ``source``: where the
+    figure goes on the form, or the law it comes from."""
+
+    label: str
+    name: str | None
+    kind: Kind
+    unit: str
+    formula: str = ""
+    key: str = ""
+    default: object = None
+    choices: tuple[str, ...] = ()
+    minimum: float | dt.date | None = None
+    maximum: float | dt.date | None = None
+    help: str = ""
+    prompt: str = ""
+    role: str = "calc"
+    source: str = ""
+    sheet: str = ""
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section heading (``width``: the columns its fill spans)."""
+
+    text: str
+    width: int = 3
+    sheet: str = INPUTS
+
+
+@dataclass(frozen=True)
+class Note:
+    """A line of instructions, wrapped across the sheet."""
+
+    text: str
+    sheet: str = INPUTS
+
+
+@dataclass(frozen=True)
+class Skip:
+    """Blank rows."""
+
+    rows: int = 1
+    sheet: str = INPUTS
+
+
+#: What :meth:`TemplateBuilder.lay_out` interprets.
+LineItem = Item | Section | Note | Skip
+
+#: An NJ_* function call in a formula (spelled with the template's namespace)
+_NJ_CALL = re.compile(r"(?<![A-Za-z0-9_.])(NJ_[A-Z0-9_]+)\(")
 
 
 # --------------------------------------------------------------------------- styles
@@ -1265,6 +1347,70 @@ class TemplateBuilder:
             raise ValueError(f"the name {name!r} is already defined")
         self.names[name] = ref.a
         self.workbook.define_name(name, "=" + ref.a)
+
+    # -- line items
+    def spell(self, formula: str) -> str:
+        """``formula`` with each NJ_* function spelled as this template's runtime needs."""
+        return _NJ_CALL.sub(lambda m: self.fn(m.group(1)) + "(", formula)
+
+    def writer(self, sheet: str) -> SheetWriter:
+        """The writer of a sheet of line items (Inputs, an input sheet, Calculations,
+        Outputs)."""
+        writers = {
+            INPUTS: self.inputs,
+            **self.input_sheets,
+            CALCULATIONS: self.calculations,
+            OUTPUTS: self.outputs,
+        }
+        if sheet not in writers:
+            raise ValueError(f"{sheet!r} is not a sheet of line items ({', '.join(writers)})")
+        return writers[sheet]
+
+    def lay_out(
+        self, items: Sequence[LineItem], values: Mapping[str, object] | None = None
+    ) -> dict[str, Ref]:
+        """Write ``items`` in order, each on its sheet below what is there (inputs take
+        their ``values[key]``). Returns the cell of each named item, by name."""
+        values = values or {}
+        found: dict[str, Ref] = {}
+        for item in items:
+            if isinstance(item, Section):
+                self.writer(item.sheet).section(item.text, width=item.width)
+            elif isinstance(item, Note):
+                self.writer(item.sheet).note(item.text)
+            elif isinstance(item, Skip):
+                self.writer(item.sheet).skip(item.rows)
+            elif item.formula:
+                ref = self.writer(item.sheet or CALCULATIONS).formula(
+                    item.label,
+                    self.spell(item.formula),
+                    item.kind,
+                    item.unit,
+                    name=item.name,
+                    role=item.role,
+                    source=item.source,
+                )
+                if item.name:
+                    found[item.name] = ref
+            else:
+                if not item.name:
+                    raise ValueError(f"{item.label!r}: an input needs a name")
+                value = values.get(item.key, item.default) if item.key else item.default
+                if item.kind is Kind.YESNO and value is not None and not isinstance(value, str):
+                    value = bool(value)  # True/False as Yes/No
+                found[item.name] = self.writer(item.sheet or INPUTS).input(
+                    item.label,
+                    item.name,
+                    item.kind,
+                    item.unit,
+                    value,
+                    choices=item.choices,
+                    minimum=item.minimum,
+                    maximum=item.maximum,
+                    help=item.help,
+                    prompt=item.prompt,
+                )
+        return found
 
     # -- the engagement and the page
     def write_engagement(self, writer: SheetWriter) -> None:

@@ -31,9 +31,15 @@ from nj_incentives.law import ertc
 from nj_incentives.workbooks.builder import (
     CENT_TOLERANCE,
     NOT_COMPUTED,
+    OUTPUTS,
     Column,
+    Item,
     Kind,
+    LineItem,
+    Note,
     Ref,
+    Section,
+    Skip,
     TemplateBuilder,
     nth_cell,
 )
@@ -263,8 +269,139 @@ def _month_columns(key: str) -> list[Column]:
     ]
 
 
-def _flag(value: object) -> object:
-    return None if value is None else bool(value)
+#: Inputs: Part I's screening questions and the taxpayer.
+SCREENING: tuple[LineItem, ...] = (
+    Section("Part I: screening (Form 313 Part I; N.J.S.A. 52:27BBB-55a., d.)"),
+    Item(
+        "The location is within a qualified municipality",
+        "InQualifiedMunicipality",
+        Kind.YESNO,
+        "yes/no",
+        key="in_qualified_municipality",
+        prompt="In a qualified municipality?",
+        help="Under the Municipal Rehabilitation and Economic Recovery Act (Camden).",
+    ),
+    Item(
+        "The taxpayer receives an Urban Enterprise Zone benefit",
+        "ReceivesUEZBenefit",
+        Kind.YESNO,
+        "yes/no",
+        key="receives_uez_benefit",
+        prompt="Receives a UEZ benefit?",
+        help="Yes bars the credit (a.).",
+    ),
+    Item(
+        "The location already had its 24-month credit period",
+        "PriorCreditPeriod",
+        Kind.YESNO,
+        "yes/no",
+        key="prior_credit_period_at_location",
+        prompt="Earlier 24-month credit period?",
+        help="Only a single 24-month continuous credit period per location (d.).",
+    ),
+    Note(
+        "Positions that existed before credit year one, temporary or seasonal employment and "
+        "owners or their relatives: answered per employee in Part II."
+    ),
+    Skip(),
+    Section("The taxpayer"),
+    Item(
+        "Initial or expanded operations began",
+        "OperationsStart",
+        Kind.DATE,
+        "date",
+        key="operations_start",
+        prompt="Operations began",
+        help="Credit year one is the first twelve calendar months after this date (e.).",
+    ),
+    Item(
+        "Tax the credit is taken against",
+        "TaxType",
+        Kind.CHOICE,
+        "choice",
+        key="tax_type",
+        default="cbt",
+        choices=tuple(ertc.TAX_TYPES),
+        help="cbt: Corporation Business Tax (the 50% / minimum-tax limit applies); insurance: "
+        "insurance premiums taxes.",
+    ),
+    Item(
+        "The taxpayer is a New Jersey S corporation",
+        "SCorporation",
+        Kind.YESNO,
+        "yes/no",
+        key="s_corporation",
+        default=False,
+        prompt="New Jersey S corporation?",
+        help="Selects the S corporation column of the minimum tax (P.L.2011, c.84).",
+    ),
+    Item(
+        "Payroll of the affiliated or controlled group",
+        "GroupPayroll",
+        Kind.MONEY,
+        "$",
+        key="group_payroll",
+        default=0,
+        prompt="Payroll of the group",
+        help="Total payroll of the group; $5,000,000 or more sets a $2,000 minimum "
+        "(N.J.A.C. 18:7-3.4(b)1). 0 if not in a group.",
+    ),
+    Item(
+        "Count fractional new positions",
+        "Fractional",
+        Kind.YESNO,
+        "yes/no",
+        key="fractional",
+        default=False,
+        help="No (default): whole new positions only, rounded down. Yes: price the "
+        "fractional increase.",
+    ),
+    Item(
+        "Carryforward limit",
+        "CarryforwardYears",
+        Kind.COUNT,
+        "periods",
+        key="carryforward_years",
+        minimum=1,
+        maximum=50,
+        help="Blank: no limit (the statute, b.(2)). 5: the Form 313 instructions' five years.",
+    ),
+    Item(
+        "Sustained effort ratio from the measured positions",
+        "RatioMeasured",
+        Kind.YESNO,
+        "yes/no",
+        key="ratio_measured",
+        default=False,
+        prompt="Ratio from measured positions?",
+        help="No (default): the ratio of the positions the credits count. Yes: of the measured "
+        "increases, fractions kept (e.; docs/interpretations.md).",
+    ),
+    Item(
+        "Limit in the period in which credit year two ends",
+        "RefundPeriodLimit",
+        Kind.CHOICE,
+        "choice",
+        key="refund_period_limit",
+        default="b3",
+        choices=tuple(ertc.REFUND_PERIOD_LIMITS),
+        prompt="Limit when credit year two ends",
+        help="b3 (default): the b.(3) limit before the refund. notwithstanding: year-one credit "
+        "against the whole liability first (c.(1)).",
+    ),
+    Item(
+        "Months the part-time test counts",
+        "PartTimeMonths",
+        Kind.CHOICE,
+        "choice",
+        key="part_time_months",
+        default="non_full_time",
+        choices=tuple(ertc.PART_TIME_TESTS),
+        prompt="Months of the part-time test",
+        help="non_full_time (default): the three months among those under 140 hours; "
+        "all_months: any month of 86 2/3 hours or more (e.).",
+    ),
+)
 
 
 def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
@@ -273,129 +410,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
         "Inputs",
         "Type only in the yellow cells. Money in dollars, hours per month, dates as dates.",
     )
-    i.section("Part I: screening (Form 313 Part I; N.J.S.A. 52:27BBB-55a., d.)")
-    i.input(
-        "The location is within a qualified municipality",
-        "InQualifiedMunicipality",
-        Kind.YESNO,
-        "yes/no",
-        _flag(values.get("in_qualified_municipality")),
-        prompt="In a qualified municipality?",
-        help="Under the Municipal Rehabilitation and Economic Recovery Act (Camden).",
-    )
-    i.input(
-        "The taxpayer receives an Urban Enterprise Zone benefit",
-        "ReceivesUEZBenefit",
-        Kind.YESNO,
-        "yes/no",
-        _flag(values.get("receives_uez_benefit")),
-        prompt="Receives a UEZ benefit?",
-        help="Yes bars the credit (a.).",
-    )
-    i.input(
-        "The location already had its 24-month credit period",
-        "PriorCreditPeriod",
-        Kind.YESNO,
-        "yes/no",
-        _flag(values.get("prior_credit_period_at_location")),
-        prompt="Earlier 24-month credit period?",
-        help="Only a single 24-month continuous credit period per location (d.).",
-    )
-    i.note(
-        "Positions that existed before credit year one, temporary or seasonal employment and "
-        "owners or their relatives: answered per employee in Part II."
-    )
-    i.skip()
-    i.section("The taxpayer")
-    i.input(
-        "Initial or expanded operations began",
-        "OperationsStart",
-        Kind.DATE,
-        "date",
-        values.get("operations_start"),
-        prompt="Operations began",
-        help="Credit year one is the first twelve calendar months after this date (e.).",
-    )
-    i.input(
-        "Tax the credit is taken against",
-        "TaxType",
-        Kind.CHOICE,
-        "choice",
-        values.get("tax_type", "cbt"),
-        choices=list(ertc.TAX_TYPES),
-        help="cbt: Corporation Business Tax (the 50% / minimum-tax limit applies); insurance: "
-        "insurance premiums taxes.",
-    )
-    i.input(
-        "The taxpayer is a New Jersey S corporation",
-        "SCorporation",
-        Kind.YESNO,
-        "yes/no",
-        _flag(values.get("s_corporation", False)),
-        prompt="New Jersey S corporation?",
-        help="Selects the S corporation column of the minimum tax (P.L.2011, c.84).",
-    )
-    i.input(
-        "Payroll of the affiliated or controlled group",
-        "GroupPayroll",
-        Kind.MONEY,
-        "$",
-        values.get("group_payroll", 0),
-        prompt="Payroll of the group",
-        help="Total payroll of the group; $5,000,000 or more sets a $2,000 minimum "
-        "(N.J.A.C. 18:7-3.4(b)1). 0 if not in a group.",
-    )
-    i.input(
-        "Count fractional new positions",
-        "Fractional",
-        Kind.YESNO,
-        "yes/no",
-        _flag(values.get("fractional", False)),
-        help="No (default): whole new positions only, rounded down. Yes: price the "
-        "fractional increase.",
-    )
-    i.input(
-        "Carryforward limit",
-        "CarryforwardYears",
-        Kind.COUNT,
-        "periods",
-        values.get("carryforward_years"),
-        minimum=1,
-        maximum=50,
-        help="Blank: no limit (the statute, b.(2)). 5: the Form 313 instructions' five years.",
-    )
-    i.input(
-        "Sustained effort ratio from the measured positions",
-        "RatioMeasured",
-        Kind.YESNO,
-        "yes/no",
-        _flag(values.get("ratio_measured", False)),
-        prompt="Ratio from measured positions?",
-        help="No (default): the ratio of the positions the credits count. Yes: of the measured "
-        "increases, fractions kept (e.; docs/interpretations.md).",
-    )
-    i.input(
-        "Limit in the period in which credit year two ends",
-        "RefundPeriodLimit",
-        Kind.CHOICE,
-        "choice",
-        values.get("refund_period_limit", "b3"),
-        choices=list(ertc.REFUND_PERIOD_LIMITS),
-        prompt="Limit when credit year two ends",
-        help="b3 (default): the b.(3) limit before the refund. notwithstanding: year-one credit "
-        "against the whole liability first (c.(1)).",
-    )
-    i.input(
-        "Months the part-time test counts",
-        "PartTimeMonths",
-        Kind.CHOICE,
-        "choice",
-        values.get("part_time_months", "non_full_time"),
-        choices=list(ertc.PART_TIME_TESTS),
-        prompt="Months of the part-time test",
-        help="non_full_time (default): the three months among those under 140 hours; "
-        "all_months: any month of 86 2/3 hours or more (e.).",
-    )
+    b.lay_out(SCREENING, values)
     i.skip()
     i.section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)")
     i.note(
@@ -766,8 +781,12 @@ def _outputs(b: TemplateBuilder, calc: _Calculations) -> None:
         ),
     ]
     o.source_heading("Where on Form 313 (or in the law)", 48)
-    for label, formula, kind, unit, source in rows:
-        o.formula(label, formula, kind, unit, role="output", source=source)
+    b.lay_out(
+        [
+            Item(label, None, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
+            for label, formula, kind, unit, source in rows
+        ]
+    )
     o.landscape = False  # the figures and the chart on one portrait page
     o.skip()
     o.chart(
