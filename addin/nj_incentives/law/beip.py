@@ -14,7 +14,7 @@ reading of an ambiguous text is in ``docs/interpretations.md``, "BEIP grant".
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, localcontext
 from enum import StrEnum
@@ -280,6 +280,11 @@ def grant_before_cap(
     part_w = r.share(withholdings, pct)
     part_p = r.share(partner_tax, partner_pct)
     return r.add(part_w, part_p, label=label, cite=cite)
+
+
+def _steps_of(rule: Callable[..., object], *args: object) -> tuple[Step, ...]:
+    """The explanation of a rule run on ``args`` (for a result's lazy ``steps``)."""
+    return explain(rule, *args)[1]
 
 
 def _part(r: Rules, amount: V, share: V, label: str, cite: str) -> V:
@@ -719,6 +724,37 @@ class CombinedLimit(Explained):
     other_grants: Decimal
 
 
+def combined_limit_rule(
+    r: Rules, base: V, limit_pct: V, other_grants: V, basis_name: str = "", cite: str = CITE_134B
+) -> tuple[V, V]:
+    """(All State grants together may not exceed limit_pct x the basis, rounded down; the
+    largest BEIP grant: max(0, that - the other State grants)): N.J.S.A. 34:1B-134(b), (c)."""
+    limit = r.share(
+        base, limit_pct, label=f"All State grants together, on the {basis_name}", cite=cite
+    )
+    largest = r.max(
+        0,
+        r.sub(limit, other_grants),
+        label="Largest BEIP grant (other State grants exclude Office of Customized Training"
+        " grants; more only with the State Treasurer's approval)",
+        cite=cite,
+    )
+    return limit, largest
+
+
+def grant_over_limit_rule(r: Rules, grant: V, limit: V) -> tuple[V, V]:
+    """(over, within): the grant over the combined limit, max(0, grant - limit), needs the
+    State Treasurer's approval; the rest, grant - over, does not: N.J.S.A. 34:1B-134(b)."""
+    over = r.max(
+        0,
+        r.sub(grant, limit),
+        label="Grant over the combined limit (needs the State Treasurer's approval)",
+        cite=CITE_134B,
+    )
+    within = r.sub(grant, over, label="Grant within the combined limit", cite=CITE_134B)
+    return over, within
+
+
 def combined_limit(
     base_amount: Number,
     other_grants: Number,
@@ -738,24 +774,9 @@ def combined_limit(
     base = as_money(base_amount, "base_amount", citation)
     others = as_money(other_grants, "other_grants", citation)
     limit_pct = (SMART_GROWTH_COMBINED_LIMIT_PCT if smart else COMBINED_LIMIT_PCT)[chosen]
-    limit, arithmetic = _product(base, limit_pct)
-    amount = max(_ZERO, cents_down(limit - others))
-    steps = (
-        Step(
-            label=f"All State grants together, on the {_BASIS_NAME[chosen]}",
-            value=limit,
-            arithmetic=arithmetic,
-            citation=citation,
-        ),
-        Step(
-            label="Largest BEIP grant",
-            value=amount,
-            arithmetic=f"max(0, {fmt_money(limit)} - {fmt_money(others)}) = {fmt_money(amount)}"
-            " (other State grants exclude Office of Customized Training grants;"
-            " more only with the State Treasurer's approval)",
-            citation=citation,
-        ),
-    )
+    args = (base, limit_pct, others, _BASIS_NAME[chosen], citation)
+    limit, amount = combined_limit_rule(EXACT, *args)
+    steps = partial(_steps_of, combined_limit_rule, *args)
     return CombinedLimit(
         amount=amount,
         basis=chosen,
@@ -786,17 +807,13 @@ def grant_over_limit(grant: Number, combined_limit: Number) -> GrantOverLimit:
     """
     amount = as_money(grant, "grant", CITE_134B)
     limit = as_money(combined_limit, "combined_limit", CITE_134B)
-    over = max(_ZERO, amount - limit)
-    within = amount - over
-    step = Step(
-        label="Grant over the combined limit (needs the State Treasurer's approval)",
-        value=over,
-        arithmetic=f"max(0, {fmt_money(amount)} - {fmt_money(limit)}) = {fmt_money(over)};"
-        f" within the limit {fmt_money(amount)} - {fmt_money(over)} = {fmt_money(within)}",
-        citation=CITE_134B,
-    )
+    over, within = grant_over_limit_rule(EXACT, amount, limit)
     return GrantOverLimit(
-        grant=amount, combined_limit=limit, over=over, within=within, steps=(step,)
+        grant=amount,
+        combined_limit=limit,
+        over=over,
+        within=within,
+        steps=partial(_steps_of, grant_over_limit_rule, amount, limit),
     )
 
 
