@@ -29,6 +29,7 @@ from typing import Any
 from nj_incentives.catalog import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
 from nj_incentives.law import ertc
 from nj_incentives.workbooks.builder import (
+    CALCULATIONS,
     CENT_TOLERANCE,
     NOT_COMPUTED,
     OUTPUTS,
@@ -536,6 +537,83 @@ class _Calculations:
     carried_forward: Ref
 
 
+def _positions_and_credits(base: str, year1: str, year2: str) -> list[LineItem]:
+    """Calculations: the new positions (from the average positions ``base``, ``year1``
+    and ``year2``), the credits and the sustained effort ratio."""
+    on = CALCULATIONS
+    ordinal = {1: "one", 2: "two"}
+    return [
+        Section("New full-time positions and credits (N.J.S.A. 52:27BBB-55a., e.)", sheet=on),
+        Item(
+            "New full-time positions, credit year one",
+            "Year1New",
+            Kind.NUMBER,
+            "positions",
+            f"NJ_ERTC_NEW_POSITIONS({base},{year1},Fractional)",
+            source="Form 313 Part III, line 7 (the positions)",
+        ),
+        Item(
+            "New full-time positions, credit year two",
+            "Year2New",
+            Kind.NUMBER,
+            "positions",
+            f"NJ_ERTC_NEW_POSITIONS({base},{year2},Fractional)",
+            source="Form 313 Part III (year two)",
+        ),
+        *(
+            Item(
+                f"Measured increase in positions, credit year {ordinal[n]}",
+                f"Year{n}Measured",
+                Kind.NUMBER,
+                "positions",
+                f"NJ_ERTC_NEW_POSITIONS({base},{measured},TRUE)",
+            )
+            for n, measured in ((1, year1), (2, year2))
+        ),
+        *(
+            Item(
+                f"Positions for the ratio and schedule, credit year {ordinal[n]}",
+                f"Year{n}ForRatio",
+                Kind.NUMBER,
+                "positions",
+                f'IF(RatioMeasured="Yes",Year{n}Measured,Year{n}New)',
+            )
+            for n in (1, 2)
+        ),
+        Item(
+            "Credit for credit year one ($2,500 a position)",
+            "CreditYearOne",
+            Kind.MONEY,
+            "$",
+            "NJ_ERTC_CREDIT(Year1New,1,Fractional)",
+            source="Form 313 Part III, line 7",
+        ),
+        Item(
+            "Credit for credit year two ($1,250 a position)",
+            "CreditYearTwo",
+            Kind.MONEY,
+            "$",
+            "NJ_ERTC_CREDIT(Year2New,2,Fractional)",
+            source="Form 313 Part III (year two at $1,250)",
+        ),
+        Item(
+            "Sustained effort ratio",
+            "SustainedEffortRatio",
+            Kind.NUMBER,
+            "ratio",
+            "NJ_ERTC_SUSTAINED_EFFORT_RATIO(Year1ForRatio,Year2ForRatio)",
+        ),
+        Item(
+            "Ratio from fractional positions (the switch the schedule takes)",
+            "RatioFractional",
+            Kind.TEXT,
+            "yes/no",
+            'IF(RatioMeasured="Yes","Yes",Fractional)',
+        ),
+        Skip(sheet=on),
+    ]
+
+
 def _calculations(b: TemplateBuilder) -> _Calculations:
     c = b.calculations
     fn = b.fn
@@ -589,71 +667,9 @@ def _calculations(b: TemplateBuilder) -> _Calculations:
             name=f"Positions{name}",
         )
     base, year1, year2 = (positions[key].cell(0, 0).a for key in ("base", "year1", "year2"))
-    c.section("New full-time positions and credits (N.J.S.A. 52:27BBB-55a., e.)", width=3)
-    year1_new = c.formula(
-        "New full-time positions, credit year one",
-        f"{fn('NJ_ERTC_NEW_POSITIONS')}({base},{year1},Fractional)",
-        Kind.NUMBER,
-        "positions",
-        name="Year1New",
-        source="Form 313 Part III, line 7 (the positions)",
-    )
-    c.formula(
-        "New full-time positions, credit year two",
-        f"{fn('NJ_ERTC_NEW_POSITIONS')}({base},{year2},Fractional)",
-        Kind.NUMBER,
-        "positions",
-        name="Year2New",
-        source="Form 313 Part III (year two)",
-    )
-    for number, measured in ((1, year1), (2, year2)):
-        c.formula(
-            f"Measured increase in positions, credit year {'one' if number == 1 else 'two'}",
-            f"{fn('NJ_ERTC_NEW_POSITIONS')}({base},{measured},TRUE)",
-            Kind.NUMBER,
-            "positions",
-            name=f"Year{number}Measured",
-        )
-    for number in (1, 2):
-        c.formula(
-            f"Positions for the ratio and schedule, credit year {'one' if number == 1 else 'two'}",
-            f'IF(RatioMeasured="Yes",Year{number}Measured,Year{number}New)',
-            Kind.NUMBER,
-            "positions",
-            name=f"Year{number}ForRatio",
-        )
-    c.formula(
-        "Credit for credit year one ($2,500 a position)",
-        f"{fn('NJ_ERTC_CREDIT')}(Year1New,1,Fractional)",
-        Kind.MONEY,
-        "$",
-        name="CreditYearOne",
-        source="Form 313 Part III, line 7",
-    )
-    c.formula(
-        "Credit for credit year two ($1,250 a position)",
-        f"{fn('NJ_ERTC_CREDIT')}(Year2New,2,Fractional)",
-        Kind.MONEY,
-        "$",
-        name="CreditYearTwo",
-        source="Form 313 Part III (year two at $1,250)",
-    )
-    ratio = c.formula(
-        "Sustained effort ratio",
-        f"{fn('NJ_ERTC_SUSTAINED_EFFORT_RATIO')}(Year1ForRatio,Year2ForRatio)",
-        Kind.NUMBER,
-        "ratio",
-        name="SustainedEffortRatio",
-    )
+    figures = b.lay_out(_positions_and_credits(base, year1, year2))
+    year1_new, ratio = figures["Year1New"], figures["SustainedEffortRatio"]
     results = Ref(c.name, year1_new.row, year1_new.col, ratio.row, ratio.col)
-    c.formula(
-        "Ratio from fractional positions (the switch the schedule takes)",
-        'IF(RatioMeasured="Yes","Yes",Fractional)',
-        Kind.TEXT,
-        "yes/no",
-        name="RatioFractional",
-    )
-    c.skip()
     c.section("Part III: statutory minimum tax per period (N.J.S.A. 54:10A-5(e))", width=3)
     ends, receipts = b.names["PeriodEnds"], b.names["GrossReceipts"]
     minimum = c.formula_table(
