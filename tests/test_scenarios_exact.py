@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -25,7 +24,6 @@ from hypothesis import strategies as st
 
 from nj_incentives.law import beip, ertc
 from nj_incentives.law.common import InputError
-from nj_incentives.scenarios import kernel
 from nj_incentives.scenarios.runner import _run_frame, plan_layout, run_scenarios
 
 D = Decimal
@@ -477,31 +475,6 @@ def test_installment_remainders_to_the_cent() -> None:
     ]
 
 
-def test_ertc_worked_example_of_issue_3() -> None:
-    # Operations 2023-01-01: credit year one = 2023, two = 2024. 10 and 8 new positions:
-    # 25,000 + 10,000; ratio 0.8; minimum tax 2,000 each year.
-    # 2023: limit min(4,000, 6,000) = 4,000, used 4,000; year one left 21,000.
-    # 2024: limit min(5,000, 8,000) - 1,000 = 4,000, used; left 17,000; refund
-    #       17,000 x 0.8 = 13,600; carried out 3,400 + 10,000 = 13,400.
-    # 2025: limit 25,000, used 13,400. 35,000 = 21,400 used + 13,600 refunded.
-    cells: dict[str, object] = {"operations_start": "2023-01-01", "year1_new": 10, "year2_new": 8}
-    for k, (liability, others) in enumerate([(8000, 0), (10000, 1000), (50000, 0), (50000, 0)], 1):
-        cells.update(
-            {
-                f"period_end_{k}": f"{2022 + k}-12-31",
-                f"liability_{k}": liability,
-                f"other_credits_{k}": others,
-                f"minimum_tax_{k}": 2000,
-            }
-        )
-    row = run_scenarios(pd.DataFrame([cells]), money="decimal").iloc[0]
-    assert [row[f"ertc_used_{k}"] for k in range(1, 5)] == [4000, 4000, 13400, 0]
-    assert row["ertc_refund_2"] == 13600
-    assert row["ertc_carried_out_2"] == 13400
-    assert (row["ertc_used"], row["ertc_refunded"]) == (21400, 13600)
-    assert row["ertc_sustained_effort_ratio"] == 0.8
-
-
 def test_refund_ratio_is_exact_not_rounded_first() -> None:
     # 3 and 1 new positions: 7,500 + 1,250. Period 1 (2023) limit 0 (liability 0).
     # Period 2 (2024): limit 0, year-one remaining 7,500 x 1/3 = 2,500.00 exactly
@@ -532,14 +505,6 @@ def test_first_period_boundary() -> None:
 
 
 # =========================================================================== integer helpers
-
-
-@given(st.lists(st.integers(1, 10**14), min_size=1, max_size=20), st.integers(0, 10**14))
-def test_ratio_to_ten_places_matches_the_core(y1: list[int], y2: int) -> None:
-    got = kernel._ratio_places(np.array(y1), np.full(len(y1), y2))
-    for first, value in zip(y1, got, strict=True):
-        ratio = min(Fraction(1), Fraction(y2, first))
-        assert value == round(ratio * 10**10)
 
 
 @given(st.integers(0, 2 * 10**14))

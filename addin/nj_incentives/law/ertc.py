@@ -20,7 +20,6 @@ down to the cent. Every reading of the text is in ``docs/interpretations.md``
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import itertools
 import math
@@ -28,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import TypeAlias
+from functools import partial
+from typing import NamedTuple, TypeAlias
 
 from pydantic import BaseModel, ConfigDict
 
@@ -48,8 +48,8 @@ from nj_incentives.law.common import (
     cents_down,
     fmt_money,
     fmt_number,
-    fmt_pct,
 )
+from nj_incentives.law.rules import EXACT, ZERO, Rules, V, explain
 
 __all__ = [
     "AVERAGE_PLACES",
@@ -77,17 +77,24 @@ __all__ = [
     "EmployeeHours",
     "FullTimeEquivalents",
     "NewPositions",
+    "PeriodFigures",
     "PeriodRow",
     "PositionCount",
     "PrivilegePeriod",
     "Refund",
+    "ScheduleTerms",
     "SustainedEffortRatio",
+    "allowance_period_rule",
     "average_positions",
     "base_year",
+    "base_year_rule",
     "credit_amount",
+    "credit_amount_rule",
     "credit_limit",
+    "credit_limit_rule",
     "credit_schedule",
     "credit_years",
+    "credit_years_rule",
     "eligibility_check",
     "exact_average",
     "explain_fte",
@@ -98,8 +105,11 @@ __all__ = [
     "new_positions",
     "privilege_periods",
     "refund",
+    "refund_rule",
     "roster",
+    "schedule_rule",
     "sustained_effort_ratio",
+    "sustained_effort_ratio_rule",
 ]
 
 SECTION = "N.J.S.A. 52:27BBB-55"
@@ -181,19 +191,6 @@ REFUND_PERIOD_LIMITS = ("b3", "notwithstanding")
 def _to_places(value: Fraction) -> Decimal:
     """An exact fraction as a Decimal to AVERAGE_PLACES places, half to even."""
     return Decimal(round(value * 10**AVERAGE_PLACES)).scaleb(-AVERAGE_PLACES)
-
-
-def _cents_down_exact(value: Fraction) -> Decimal:
-    """An exact non-negative amount truncated to the cent."""
-    return Decimal(math.floor(value * 100)).scaleb(-2)
-
-
-def _add_months(day: dt.date, months: int) -> dt.date:
-    """``day`` moved by ``months`` calendar months (the last day of a shorter month)."""
-    index = day.year * 12 + day.month - 1 + months
-    year, month0 = divmod(index, 12)
-    last = calendar.monthrange(year, month0 + 1)[1]
-    return dt.date(year, month0 + 1, min(day.day, last))
 
 
 def _non_negative(value: Number, argument: str, citation: str) -> Decimal:
@@ -286,17 +283,30 @@ def credit_amount(
     year = as_int(credit_year, "credit_year", CITE_A, low=1, high=2, rule="must be 1 or 2")
     fraction_allowed = as_bool(fractional, "fractional", CITE_NEW_POSITION)
     positions = _positions(new_positions, "new_positions", fraction_allowed, CITE_A)
-    rate = CREDIT_YEAR_ONE_AMOUNT if year == 1 else CREDIT_YEAR_TWO_AMOUNT
-    amount = cents_down(rate * positions)
-    step = Step(
-        label=f"Credit year {year}: {fmt_money(rate)} per new full-time position",
-        value=amount,
-        arithmetic=f"{fmt_number(positions)} x {fmt_money(rate)} = {fmt_money(amount)}",
-        citation=CITE_A,
-    )
     return CreditAmount(
-        amount=amount, credit_year=year, new_positions=positions, rate=rate, steps=(step,)
+        amount=credit_amount_rule(EXACT, positions, year),
+        credit_year=year,
+        new_positions=positions,
+        rate=_RATES[year],
+        steps=partial(_steps, credit_amount_rule, positions, year),
     )
+
+
+#: a.: the credit per new full-time position, by credit year.
+_RATES = {1: CREDIT_YEAR_ONE_AMOUNT, 2: CREDIT_YEAR_TWO_AMOUNT}
+
+
+def credit_amount_rule(r: Rules, new_positions: V, credit_year: int) -> V:
+    """a.: $2,500 (credit year one) or $1,250 (credit year two) for each new full-time
+    position, rounded down to the cent (fractional positions)."""
+    rate = _RATES[credit_year]
+    label = f"Credit year {credit_year}: {fmt_money(rate)} per new full-time position"
+    return r.per_unit(new_positions, rate, label=label, cite=CITE_A)
+
+
+def _steps(rule: object, *args: object) -> tuple[Step, ...]:
+    """The explanation steps of ``rule(*args)`` (run only when the steps are read)."""
+    return explain(rule, *args)[1]  # type: ignore[arg-type]
 
 
 # =========================================================================== b.
@@ -332,73 +342,76 @@ def credit_limit(
     liability = as_money(tax_liability, "tax_liability", CITE_B3)
     others = as_money(other_credits, "other_credits", CITE_PRIORITY)
     minimum = as_money(minimum_tax, "minimum_tax", CITE_B3)
-    if kind == "insurance":
-        return _insurance_limit(liability, others, minimum)
-    half = cents_down(LIABILITY_SHARE_LIMIT * liability)
-    above = liability - minimum
-    amount = cents_down(max(Decimal(0), min(half, above) - others))
-    steps = (
-        Step(
-            label="50% of the tax liability otherwise due",
-            value=half,
-            arithmetic=(
-                f"{fmt_pct(LIABILITY_SHARE_LIMIT)} x {fmt_money(liability)} = {fmt_money(half)}"
-            ),
-            citation=CITE_B3,
-        ),
-        Step(
-            label="Tax liability above the statutory minimum",
-            value=above,
-            arithmetic=f"{fmt_money(liability)} - {fmt_money(minimum)} = {fmt_money(above)}",
-            citation=f"{CITE_B3}; N.J.S.A. 54:10A-5(e)",
-        ),
-        Step(
-            label="Other credits, applied before this credit",
-            value=others,
-            arithmetic=fmt_money(others),
-            citation=CITE_PRIORITY,
-        ),
-        Step(
-            label="Most of this credit usable in the period",
-            value=amount,
-            arithmetic=(
-                f"max(0, min({fmt_money(half)}, {fmt_money(above)}) - {fmt_money(others)})"
-                f" = {fmt_money(amount)}"
-            ),
-            citation=CITE_B3,
-        ),
-    )
+    insurance = kind == "insurance"
+    amount, half, above = credit_limit_rule(EXACT, liability, others, minimum, insurance)
     return CreditLimit(
         amount=amount,
         tax_type=kind,
         tax_liability=liability,
         other_credits=others,
         minimum_tax=minimum,
-        half_liability=half,
-        above_minimum=above,
-        steps=steps,
+        half_liability=None if insurance else half,
+        above_minimum=None if insurance else above,
+        steps=partial(_limit_steps, liability, others, minimum, insurance),
     )
 
 
-def _insurance_limit(liability: Decimal, others: Decimal, minimum: Decimal) -> CreditLimit:
-    """b.(3)'s 50% and minimum-tax limit is stated for the CBT only: the tax is the cap."""
-    amount = cents_down(max(Decimal(0), liability - others))
-    step = Step(
-        label="Most of this credit usable against the insurance premiums tax",
-        value=amount,
-        arithmetic=f"max(0, {fmt_money(liability)} - {fmt_money(others)}) = {fmt_money(amount)}",
-        citation=f"{CITE_A}; {CITE_B3} (limit stated for the CBT only; {CITE_READING})",
+def credit_limit_rule(
+    r: Rules, liability: V, other_credits: V, minimum_tax: V, insurance: V, name: str = ""
+) -> tuple[V, V, V]:
+    """b.(3): (the most of this credit usable in the period, 50% of the liability, the
+    liability above the statutory minimum).
+
+    CBT: ``max(0, min(cents_down(50% x liability), liability - minimum) - other credits)``;
+    the insurance premiums taxes (``insurance``), for which b.(3) states no such limit:
+    ``max(0, liability - other credits)``. ``name``: given (a period), only the limit is
+    a step, labelled "{name}limit".
+    """
+    detail = not name
+    half = r.share(
+        liability,
+        LIABILITY_SHARE_LIMIT,
+        label="50% of the tax liability otherwise due" if detail else "",
+        cite=CITE_B3,
     )
-    return CreditLimit(
-        amount=amount,
-        tax_type="insurance",
-        tax_liability=liability,
-        other_credits=others,
-        minimum_tax=minimum,
-        half_liability=None,
-        above_minimum=None,
-        steps=(step,),
+    above = r.sub(
+        liability,
+        minimum_tax,
+        label="Tax liability above the statutory minimum" if detail else "",
+        cite=f"{CITE_B3}; N.J.S.A. 54:10A-5(e)",
     )
+    cbt_limit = r.max(
+        0,
+        r.sub(r.min(half, above), other_credits),
+        label=f"{name}limit" if name else "Most of this credit usable in the period",
+        cite=CITE_B3,
+    )
+    insurance_limit = r.max(
+        0,
+        r.sub(liability, other_credits),
+        label=f"{name}limit"
+        if name
+        else ("Most of this credit usable against the insurance premiums tax"),
+        cite=f"{CITE_A}; {CITE_B3} (limit stated for the CBT only; {CITE_READING})",
+    )
+    return r.where(insurance, insurance_limit, cbt_limit), half, above
+
+
+def _limit_steps(
+    liability: Decimal, others: Decimal, minimum: Decimal, insurance: bool
+) -> tuple[Step, ...]:
+    steps = explain(
+        credit_limit_rule, liability, others, minimum, insurance, pick=lambda out: out[0]
+    )[1]
+    if insurance:
+        return steps
+    other = Step(
+        label="Other credits, applied before this credit",
+        value=others,
+        arithmetic=fmt_money(others),
+        citation=CITE_PRIORITY,
+    )
+    return (*steps[:-1], other, steps[-1])
 
 
 class PrivilegePeriod(BaseModel):
@@ -471,18 +484,34 @@ def _period_index(periods: Sequence[PrivilegePeriod], ends_on: dt.date, which: s
     """The period "in which or with which" a credit year ends, N.J.S.A. 52:27BBB-55b.(1).
 
     Period k > 0 covers (end of period k-1, its end]; the first period is taken to cover
-    the twelve months ending on its end date.
+    the twelve months ending on its end date (:func:`allowance_period_rule`).
     """
-    first_start = _add_months(periods[0].end, -12) + dt.timedelta(days=1)
-    index = next((k for k, period in enumerate(periods) if period.end >= ends_on), None)
-    if index is None or ends_on < first_start:
-        ends = [period.end for period in periods]
+    ends = [period.end for period in periods]
+    index, found, first_start = allowance_period_rule(EXACT, ends, len(ends), ends_on)
+    if not found:
         rule = (
             f"credit year {which} ends {ends_on}, outside every period given "
             f"({first_start} to {periods[-1].end})"
         )
         raise InputError("period_ends", ends, rule, CITE_B1)
-    return index
+    return int(index)
+
+
+def allowance_period_rule(
+    r: Rules, period_ends: Sequence[V], count: V, year_end: V
+) -> tuple[V, V, V]:
+    """b.(1): the credit for a credit year is allowed in the period "in which or with
+    which" the credit year ends: (its index, whether one of the ``count`` periods given
+    holds that day, the first day the first period covers).
+
+    Period k > 0 covers (end of period k-1, its end]; the first is taken to cover the
+    twelve months ending on its end date. End dates strictly increase, so the index is
+    the number of periods ending before the credit year does.
+    """
+    index = r.count(r.lt(end, year_end) for end in period_ends)
+    first_start = r.add_days(r.add_months(period_ends[0], -CREDIT_YEAR_MONTHS), 1)
+    found = r.both(r.lt(index, count), r.ge(year_end, first_start))
+    return index, found, first_start
 
 
 # =========================================================================== c.
@@ -506,19 +535,27 @@ def explain_refund(year1_remaining: Number, year1_new: Number, year2_new: Number
     rounded first).
     """
     remaining = as_money(year1_remaining, "year1_remaining", CITE_C2)
-    ratio = _exact_ratio(year1_new, year2_new)
-    amount = _cents_down_exact(Fraction(remaining) * ratio)
-    shown = _to_places(ratio)
-    step = Step(
-        label="Year-one credit refunded (overpayment)",
-        value=amount,
-        arithmetic=(
-            f"{fmt_money(remaining)} x {_fmt_ratio(ratio)} = {fmt_money(amount)} "
-            "(rounded down to the cent)"
-        ),
-        citation=f"{CITE_C2}; {CITE_RATIO}",
+    first = Fraction(_non_negative(year1_new, "year1_new", CITE_RATIO))
+    second = Fraction(_non_negative(year2_new, "year2_new", CITE_RATIO))
+    return Refund(
+        amount=refund_rule(EXACT, remaining, first, second),
+        year1_remaining=remaining,
+        ratio=sustained_effort_ratio_rule(EXACT, first, second),
+        steps=partial(_steps, refund_rule, remaining, first, second),
     )
-    return Refund(amount=amount, year1_remaining=remaining, ratio=shown, steps=(step,))
+
+
+def refund_rule(r: Rules, year1_remaining: V, year1_new: V, year2_new: V, name: str = "") -> V:
+    """c.(2): the year-one credit remaining x the sustained effort ratio (e.: year-two new
+    positions / year-one new positions, at most one), rounded down to the cent, exactly
+    (the ratio 2/3 is not rounded first); 0 when year one has no new positions."""
+    return r.muldiv(
+        year1_remaining,
+        r.min(year2_new, year1_new),
+        year1_new,
+        label=f"{name}refund" if name else "Year-one credit refunded (overpayment)",
+        cite=f"{CITE_C2}; {CITE_RATIO}",
+    )
 
 
 def refund(year1_remaining: Number, year1_new: Number, year2_new: Number) -> Decimal:
@@ -570,13 +607,112 @@ class CreditSchedule(Explained):
     carried_out: Decimal
 
 
-@dataclass
-class _Layer:
-    """Credit allowed for one credit year, and what of it remains unused."""
+class ScheduleTerms(NamedTuple):
+    """What the credit schedule knows before its first period (values of a rule)."""
 
-    credit_year: int
-    allowed_in: int
-    remaining: Decimal
+    #: index of the period in which or with which credit year one ends (b.(1))
+    allowed_1: V
+    #: index of the period in which or with which credit year two ends (b.(1))
+    allowed_2: V
+    #: the credit for credit year one (a.)
+    credit_1: V
+    #: the credit for credit year two (a.)
+    credit_2: V
+    #: the new positions the sustained effort ratio is computed from (e.)
+    year1_new: V
+    year2_new: V
+    #: b.(2) with a carryforward limit N: credit allowed in period a is usable through
+    #: period a + N, then what is left expires; -1: no limit
+    keep: V
+    #: the insurance premiums taxes (b.(3)'s 50% and minimum-tax limit not stated)
+    insurance: V
+
+
+class PeriodFigures(NamedTuple):
+    """One period's figures (``carried_out = carried_in + new - used - refund - expired``)."""
+
+    new_credit: V
+    carried_in: V
+    limit: V
+    used: V
+    refund: V
+    expired: V
+    carried_out: V
+
+
+def schedule_rule(
+    r: Rules,
+    terms: ScheduleTerms,
+    liabilities: Sequence[V],
+    other_credits: Sequence[V],
+    minimum_taxes: Sequence[V],
+    notwithstanding: bool = False,
+    names: Sequence[str] | None = None,
+) -> list[PeriodFigures]:
+    """The credit over the privilege periods, N.J.S.A. 52:27BBB-55b. and c., one
+    :class:`PeriodFigures` per period, in order within each period:
+
+    - b.(1): the credit for a credit year is allowed in its period (``terms.allowed_*``);
+    - b.(3): the limit (:func:`credit_limit_rule`), used by the unused credit oldest
+      first (year one before year two); with ``notwithstanding`` (c.(1) "Notwithstanding
+      the provisions of subsection b.", a reading), in the period in which credit year
+      two ends the year-one credit is used against the whole liability less the other
+      credits and the year-two credit within what b.(3) leaves after it;
+    - c.(2): in the period in which credit year two ends, the year-one credit still
+      unused x the sustained effort ratio is refunded (:func:`refund_rule`);
+    - b.(2): the rest carries forward; with a carryforward limit, what is left of credit
+      allowed ``keep`` periods ago expires.
+
+    ``names``: each period's name in the explanation ("Period ending 2024-12-31: ").
+    """
+    remaining_1: V = ZERO
+    remaining_2: V = ZERO
+    has_keep = r.ge(terms.keep, 0)
+    rows = []
+    for index, (liability, others, minimum) in enumerate(
+        zip(liabilities, other_credits, minimum_taxes, strict=True)
+    ):
+        name = names[index] if names else f"Period {index + 1}: "
+        is_1, is_2 = r.eq(terms.allowed_1, index), r.eq(terms.allowed_2, index)
+        carried_in = r.subtotal(r.add(remaining_1, remaining_2))
+        new = r.subtotal(
+            r.add(r.where(is_1, terms.credit_1, ZERO), r.where(is_2, terms.credit_2, ZERO))
+        )
+        remaining_1 = r.subtotal(r.where(is_1, terms.credit_1, remaining_1))
+        remaining_2 = r.subtotal(r.where(is_2, terms.credit_2, remaining_2))
+        limit, _, _ = credit_limit_rule(r, liability, others, minimum, terms.insurance, name)
+        use_1 = r.min(limit, remaining_1)
+        use_2 = r.min(r.sub(limit, r.subtotal(use_1)), remaining_2)
+        shown = limit
+        if notwithstanding:  # c.(1): the year-one credit not held to b.(3), a reading
+            whole = r.max(0, r.sub(liability, others))
+            whole_1 = r.min(whole, remaining_1)
+            use_2 = r.where(
+                is_2, r.min(r.max(0, r.sub(limit, r.subtotal(whole_1))), remaining_2), use_2
+            )
+            use_1 = r.where(is_2, whole_1, use_1)
+            shown = r.where(is_2, r.max(whole, limit), limit)
+        used = r.add(use_1, use_2, label=f"{name}used, oldest credit first", cite=CITE_B3)
+        remaining_1 = r.subtotal(r.sub(remaining_1, use_1))
+        remaining_2 = r.subtotal(r.sub(remaining_2, use_2))
+        refunded = refund_rule(r, remaining_1, terms.year1_new, terms.year2_new, name)
+        refund = r.where(is_2, refunded, ZERO)
+        remaining_1 = r.subtotal(r.sub(remaining_1, refund))
+        expire_1 = r.both(has_keep, r.eq(r.add(terms.allowed_1, terms.keep), index))
+        expire_2 = r.both(has_keep, r.eq(r.add(terms.allowed_2, terms.keep), index))
+        expired = r.subtotal(
+            r.add(r.where(expire_1, remaining_1, ZERO), r.where(expire_2, remaining_2, ZERO))
+        )
+        remaining_1 = r.where(expire_1, ZERO, remaining_1)
+        remaining_2 = r.where(expire_2, ZERO, remaining_2)
+        carried_out = r.sub(
+            r.sub(r.sub(r.add(carried_in, new), used), refund),
+            expired,
+            label=f"{name}carried out",
+            cite=CITE_B2,
+        )
+        rows.append(PeriodFigures(new, carried_in, shown, used, refund, expired, carried_out))
+    return rows
 
 
 def credit_schedule(
@@ -591,7 +727,7 @@ def credit_schedule(
     refund_period_limit: str = "b3",
 ) -> CreditSchedule:
     """The credit allowed, used, refunded, carried forward and expired per period,
-    N.J.S.A. 52:27BBB-55b. and c.
+    N.J.S.A. 52:27BBB-55b. and c. (:func:`schedule_rule`).
 
     b.(1): each year's credit is allowed in the period in which or with which its credit
     year ends. Per period, in order: the limit of b.(3) (:func:`credit_limit`); use of
@@ -626,39 +762,78 @@ def credit_schedule(
     priced_2 = measured_2 if fraction_allowed else Decimal(math.floor(measured_2))
     y1 = credit_amount(priced_1, 1, fractional)
     y2 = credit_amount(priced_2, 2, fractional)
-    ratio_1 = measured_1 if ratio_fraction else Decimal(math.floor(measured_1))
-    ratio_2 = measured_2 if ratio_fraction else Decimal(math.floor(measured_2))
+    ratio_1 = Fraction(measured_1 if ratio_fraction else math.floor(measured_1))
+    ratio_2 = Fraction(measured_2 if ratio_fraction else math.floor(measured_2))
     plan = _Plan(
         allowed_in={
             1: _period_index(checked, years.year_one_end, "one"),
             2: _period_index(checked, years.year_two_end, "two"),
         },
-        credit={1: y1.amount, 2: y2.amount},
-        ratio=_exact_ratio(ratio_1, ratio_2),
         keep=_carryforward(carryforward_years),
         tax_type=as_choice(tax_type, "tax_type", TAX_TYPES, CITE_A),
         notwithstanding=limit_reading == "notwithstanding",
     )
-    steps = [*years.steps, *y1.steps, *y2.steps, _ratio_step(ratio_1, ratio_2, plan.ratio)]
-    layers: list[_Layer] = []
-    rows: list[PeriodRow] = []
-    for index, period in enumerate(checked):
-        row, step = _period_row(index, period, layers, plan)
-        rows.append(row)
-        steps.append(step)
-        layers = [layer for layer in layers if layer.remaining > 0]
-    return _schedule(rows, steps, years, y1, y2, plan)
+    terms = ScheduleTerms(
+        allowed_1=plan.allowed_in[1],
+        allowed_2=plan.allowed_in[2],
+        credit_1=y1.amount,
+        credit_2=y2.amount,
+        year1_new=ratio_1,
+        year2_new=ratio_2,
+        keep=-1 if plan.keep is None else plan.keep,
+        insurance=plan.tax_type == "insurance",
+    )
+    columns = (
+        [period.liability for period in checked],
+        [period.other_credits for period in checked],
+        [period.minimum_tax for period in checked],
+    )
+    figures = schedule_rule(EXACT, terms, *columns, plan.notwithstanding)
+    rows = [
+        PeriodRow(
+            period_end=period.end,
+            new_credit=cents_down(f.new_credit),
+            carried_in=cents_down(f.carried_in),
+            limit=cents_down(f.limit),
+            used=cents_down(f.used),
+            refund=cents_down(f.refund),
+            carried_out=cents_down(f.carried_out),
+            expired=cents_down(f.expired),
+            note=_note(index, plan, f.expired),
+        )
+        for index, (period, f) in enumerate(zip(checked, figures, strict=True))
+    ]
+    totals = {
+        name: sum((getattr(row, name) for row in rows), Decimal(0))
+        for name in ("new_credit", "used", "refund", "expired")
+    }
+    names = [f"Period ending {period.end}: " for period in checked]
+    explainer = partial(
+        _schedule_steps, years, y1, y2, terms, columns, plan.notwithstanding, names, rows
+    )
+    return CreditSchedule(
+        rows=tuple(rows),
+        credit_years=years,
+        year_one_credit=y1.amount,
+        year_two_credit=y2.amount,
+        sustained_effort_ratio=sustained_effort_ratio_rule(EXACT, ratio_1, ratio_2),
+        carryforward_years=plan.keep,
+        tax_type=plan.tax_type,
+        credits_allowed=totals["new_credit"],
+        used=totals["used"],
+        refunded=totals["refund"],
+        expired=totals["expired"],
+        carried_out=rows[-1].carried_out,
+        steps=explainer,
+    )
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """What the schedule knows before the first period."""
+    """What the schedule's notes know before the first period."""
 
     #: credit year -> index of the period in which or with which it ends (b.(1))
     allowed_in: dict[int, int]
-    #: credit year -> credit allowed for it (a.)
-    credit: dict[int, Decimal]
-    ratio: Fraction
     keep: int | None
     tax_type: str
     #: c.(1) "Notwithstanding ... subsection b.": the year-one credit is not held to the
@@ -666,97 +841,11 @@ class _Plan:
     notwithstanding: bool = False
 
 
-def _use(
-    index: int, period: PrivilegePeriod, layers: list[_Layer], plan: _Plan, limit: CreditLimit
-) -> tuple[Decimal, Decimal]:
-    """(credit used, the limit shown): b.(3), or c.(1)'s reading for the year-one credit."""
-    if not (plan.notwithstanding and index == plan.allowed_in[2]):
-        return _use_oldest_first(layers, limit.amount), limit.amount
-    # c.(1): the year-one credit against the whole liability less the other credits;
-    # the year-two credit within what b.(3) leaves after it
-    whole = cents_down(max(Decimal(0), period.liability - period.other_credits))
-    used_1 = _use_oldest_first([la for la in layers if la.credit_year == 1], whole)
-    room_2 = max(Decimal(0), limit.amount - used_1)
-    used_2 = _use_oldest_first([la for la in layers if la.credit_year == 2], room_2)
-    return used_1 + used_2, max(whole, limit.amount)
-
-
-def _period_row(
-    index: int, period: PrivilegePeriod, layers: list[_Layer], plan: _Plan
-) -> tuple[PeriodRow, Step]:
-    """One period, in order: allow, use (b.(3)), refund (c.(2)), expire; ``layers`` updated."""
-    carried_in = _unused(layers)
-    new = [
-        _Layer(year, index, plan.credit[year])
-        for year in (1, 2)
-        if plan.allowed_in[year] == index and plan.credit[year]
-    ]
-    new_credit = _unused(new)
-    layers.extend(new)
-    limit = credit_limit(period.liability, period.other_credits, period.minimum_tax, plan.tax_type)
-    used, shown_limit = _use(index, period, layers, plan, limit)
-    refund_base = _year_one_unused(layers) if index == plan.allowed_in[2] else None
-    refunded = _refund_year_one(layers, plan.ratio) if refund_base is not None else Decimal(0)
-    expired = _expire(layers, index, plan.keep)
-    row = PeriodRow(
-        period_end=period.end,
-        new_credit=cents_down(new_credit),
-        carried_in=cents_down(carried_in),
-        limit=shown_limit,
-        used=cents_down(used),
-        refund=cents_down(refunded),
-        carried_out=cents_down(_unused(layers)),
-        expired=cents_down(expired),
-        note=_note(index, plan, expired),
-    )
-    return row, _row_step(row, limit, refund_base, plan.ratio)
-
-
 def _carryforward(carryforward_years: Number | None) -> int | None:
     """None (no limit, b.(2)) or the number of periods after allowance, or InputError."""
     if carryforward_years is None:
         return None
     return as_int(carryforward_years, "carryforward_years", f"{CITE_B2}; {CITE_FORM_313}", low=0)
-
-
-def _unused(layers: Sequence[_Layer]) -> Decimal:
-    return sum((layer.remaining for layer in layers), Decimal(0))
-
-
-def _year_one_unused(layers: Sequence[_Layer]) -> Decimal:
-    return _unused([layer for layer in layers if layer.credit_year == 1])
-
-
-def _use_oldest_first(layers: list[_Layer], limit: Decimal) -> Decimal:
-    """Use up to ``limit`` of the unused credit, oldest layer first; the amount used."""
-    room = limit
-    for layer in layers:
-        take = min(room, layer.remaining)
-        layer.remaining -= take
-        room -= take
-    return limit - room
-
-
-def _refund_year_one(layers: list[_Layer], ratio: Fraction) -> Decimal:
-    """c.(2): the year-one credit still unused x the ratio leaves as an overpayment."""
-    amount = Decimal(0)
-    for layer in layers:
-        if layer.credit_year == 1:
-            amount = _cents_down_exact(Fraction(layer.remaining) * ratio)
-            layer.remaining -= amount
-    return amount
-
-
-def _expire(layers: list[_Layer], index: int, keep: int | None) -> Decimal:
-    """With a carryforward limit: what is left of credit allowed ``keep`` periods ago."""
-    if keep is None:
-        return Decimal(0)
-    amount = Decimal(0)
-    for layer in layers:
-        if layer.allowed_in + keep == index:
-            amount += layer.remaining
-            layer.remaining = Decimal(0)
-    return amount
 
 
 def _note(index: int, plan: _Plan, expired: Decimal) -> str:
@@ -778,90 +867,36 @@ def _note(index: int, plan: _Plan, expired: Decimal) -> str:
     return "; ".join(notes)
 
 
-def _row_step(
-    row: PeriodRow, limit: CreditLimit, refund_base: Decimal | None, ratio: Fraction
-) -> Step:
-    available = row.carried_in + row.new_credit
-    parts = [
-        f"limit {limit.steps[-1].arithmetic}",
-        f"used min({fmt_money(row.limit)}, {fmt_money(row.carried_in)} + "
-        f"{fmt_money(row.new_credit)}) = {fmt_money(row.used)}",
-    ]
-    if refund_base is not None:
-        parts.append(
-            f"refund {fmt_money(refund_base)} x {_fmt_ratio(ratio)} = {fmt_money(row.refund)}"
-        )
-    if row.expired:
-        parts.append(f"expired {fmt_money(row.expired)}")
-    parts.append(
-        f"carried out {fmt_money(available)} - {fmt_money(row.used)} - {fmt_money(row.refund)}"
-        f" - {fmt_money(row.expired)} = {fmt_money(row.carried_out)}"
-    )
-    citation = f"{CITE_B1}-(3)"
-    if refund_base is not None:
-        citation += f"; {CITE_C2}"
-    if row.expired:
-        citation += f"; {CITE_FORM_313}"
-    return Step(
-        label=f"Period ending {row.period_end}",
-        value=row.carried_out,
-        arithmetic="; ".join(parts),
-        citation=citation,
-    )
-
-
-def _ratio_step(year1: Decimal, year2: Decimal, ratio: Fraction) -> Step:
-    return Step(
-        label="Sustained effort ratio",
-        value=_to_places(ratio),
-        arithmetic=(
-            f"min(1, {fmt_number(year2)} / {fmt_number(year1)}) = {_fmt_ratio(ratio)}"
-            if year1
-            else "no new positions in credit year one = 0"
-        ),
-        citation=CITE_RATIO,
-    )
-
-
-def _schedule(
-    rows: list[PeriodRow],
-    steps: list[Step],
+def _schedule_steps(
     years: CreditYears,
     y1: CreditAmount,
     y2: CreditAmount,
-    plan: _Plan,
-) -> CreditSchedule:
+    terms: ScheduleTerms,
+    columns: tuple[list[Decimal], list[Decimal], list[Decimal]],
+    notwithstanding: bool,
+    names: list[str],
+    rows: list[PeriodRow],
+) -> tuple[Step, ...]:
+    """The schedule's steps (computed only when they are read)."""
+    steps = [*years.steps, *y1.steps, *y2.steps]
+    steps += _ratio_steps(terms.year1_new, terms.year2_new)
+    steps += explain(schedule_rule, terms, *columns, notwithstanding, names)[1]
     allowed = sum((row.new_credit for row in rows), Decimal(0))
     used = sum((row.used for row in rows), Decimal(0))
     refunded = sum((row.refund for row in rows), Decimal(0))
     expired = sum((row.expired for row in rows), Decimal(0))
-    carried_out = rows[-1].carried_out
     steps.append(
         Step(
             label="Credits allowed = used + refunded + expired + carried out",
             value=allowed,
             arithmetic=(
                 f"{fmt_money(allowed)} = {fmt_money(used)} + {fmt_money(refunded)} + "
-                f"{fmt_money(expired)} + {fmt_money(carried_out)}"
+                f"{fmt_money(expired)} + {fmt_money(rows[-1].carried_out)}"
             ),
             citation=f"{CITE_B1}-(3); {CITE_C2}",
         )
     )
-    return CreditSchedule(
-        rows=tuple(rows),
-        credit_years=years,
-        year_one_credit=y1.amount,
-        year_two_credit=y2.amount,
-        sustained_effort_ratio=_to_places(plan.ratio),
-        carryforward_years=plan.keep,
-        tax_type=plan.tax_type,
-        credits_allowed=allowed,
-        used=used,
-        refunded=refunded,
-        expired=expired,
-        carried_out=carried_out,
-        steps=tuple(steps),
-    )
+    return tuple(steps)
 
 
 # =========================================================================== d.
@@ -889,12 +924,35 @@ def credit_years(operations_start: DateLike) -> CreditYears:
     on that date when it is the first of a month. Credit year two is the next twelve.
     """
     start = as_date(operations_start, "operations_start", CITE_CREDIT_YEARS)
-    one_start = start if start.day == 1 else _add_months(start.replace(day=1), 1)
-    two_start = _add_months(one_start, CREDIT_YEAR_MONTHS)
-    day = dt.timedelta(days=1)
-    one_end, two_end = two_start - day, _add_months(two_start, CREDIT_YEAR_MONTHS) - day
+    one_start, one_end, two_start, two_end = credit_years_rule(EXACT, start)
+    return CreditYears(
+        year_one_start=one_start,
+        year_one_end=one_end,
+        year_two_start=two_start,
+        year_two_end=two_end,
+        steps=partial(_credit_years_steps, start, one_start, one_end, two_start, two_end),
+    )
+
+
+def credit_years_rule(r: Rules, operations_start: V) -> tuple[V, V, V, V]:
+    """e. "credit year one", "credit year two": (year one's first day, its last day, year
+    two's first day, its last day). Year one is "the first twelve calendar months
+    following initial or expanded operations": it starts on the 1st of the month after
+    ``operations_start``, or on that day when it is the 1st of a month; year two is the
+    next twelve months."""
+    month = r.month_start(operations_start)
+    one_start = r.where(r.eq(operations_start, month), operations_start, r.add_months(month, 1))
+    two_start = r.add_months(one_start, CREDIT_YEAR_MONTHS)
+    one_end = r.add_days(two_start, -1)
+    two_end = r.add_days(r.add_months(two_start, CREDIT_YEAR_MONTHS), -1)
+    return one_start, one_end, two_start, two_end
+
+
+def _credit_years_steps(
+    start: dt.date, one_start: dt.date, one_end: dt.date, two_start: dt.date, two_end: dt.date
+) -> tuple[Step, ...]:
     how = "the 1st of a month" if start.day == 1 else "first day of the following month"
-    steps = (
+    return (
         Step(
             label="Credit year one",
             value=one_start,
@@ -907,13 +965,6 @@ def credit_years(operations_start: DateLike) -> CreditYears:
             arithmetic=f"the next twelve months: {two_start} to {two_end}",
             citation=CITE_CREDIT_YEARS,
         ),
-    )
-    return CreditYears(
-        year_one_start=one_start,
-        year_one_end=one_end,
-        year_two_start=two_start,
-        year_two_end=two_end,
-        steps=steps,
     )
 
 
@@ -932,8 +983,7 @@ def base_year(operations_start: DateLike) -> BaseYear:
     months that end the day before credit year one (:func:`credit_years`) starts.
     """
     one_start = credit_years(operations_start).year_one_start
-    start = _add_months(one_start, -CREDIT_YEAR_MONTHS)
-    end = one_start - dt.timedelta(days=1)
+    start, end = base_year_rule(EXACT, one_start)
     step = Step(
         label="Base year",
         value=start,
@@ -941,6 +991,13 @@ def base_year(operations_start: DateLike) -> BaseYear:
         citation=CITE_BASE_YEAR,
     )
     return BaseYear(start=start, end=end, steps=(step,))
+
+
+def base_year_rule(r: Rules, year_one_start: V) -> tuple[V, V]:
+    """e.: (first day, last day) of the twelve months that end the day before credit
+    year one starts."""
+    start = r.add_months(year_one_start, -CREDIT_YEAR_MONTHS)
+    return start, r.add_days(year_one_start, -1)
 
 
 class FullTimeEquivalents(Explained):
@@ -1287,45 +1344,53 @@ class SustainedEffortRatio(Explained):
     year2_new: Decimal
 
 
-def _exact_ratio(year1_new: Number, year2_new: Number) -> Fraction:
-    """min(1, year2_new / year1_new), exact; 0 when year1_new is 0."""
-    first = _non_negative(year1_new, "year1_new", CITE_RATIO)
-    second = _non_negative(year2_new, "year2_new", CITE_RATIO)
-    if first == 0:
-        return Fraction(0)
-    return min(Fraction(SUSTAINED_EFFORT_RATIO_MAXIMUM), Fraction(second) / Fraction(first))
+def sustained_effort_ratio_rule(r: Rules, year1_new: V, year2_new: V) -> V:
+    """e. "sustained effort ratio": credit year two new positions / credit year one new
+    positions, "not to exceed one" (min(year two, year one) / year one), to 10 places;
+    0 when year one has none."""
+    return r.quotient(
+        r.min(year2_new, year1_new),
+        year1_new,
+        AVERAGE_PLACES,
+        label="Sustained effort ratio",
+        cite=CITE_RATIO,
+    )
 
 
-def _fmt_ratio(ratio: Fraction) -> str:
-    shown = fmt_number(_to_places(ratio))
-    return shown if Fraction(_to_places(ratio)) == ratio else f"{ratio} (= {shown}...)"
+def _ratio_steps(year1_new: Fraction, year2_new: Fraction) -> tuple[Step, ...]:
+    if year1_new == 0:
+        step = Step(
+            label="Sustained effort ratio",
+            value=Decimal(0),
+            arithmetic="no new positions in credit year one = 0",
+            citation=CITE_RATIO,
+        )
+        return (step,)
+    return explain(sustained_effort_ratio_rule, year1_new, year2_new)[1]
 
 
 def explain_sustained_effort_ratio(year1_new: Number, year2_new: Number) -> SustainedEffortRatio:
     """The sustained effort ratio with its step, N.J.S.A. 52:27BBB-55e."""
-    ratio = _exact_ratio(year1_new, year2_new)
-    first = as_number(year1_new, "year1_new", CITE_RATIO)
-    second = as_number(year2_new, "year2_new", CITE_RATIO)
-    arithmetic = (
-        f"min(1, {fmt_number(second)} / {fmt_number(first)}) = {_fmt_ratio(ratio)}"
-        if first
-        else "no new positions in credit year one: 0"
-    )
-    step = Step(
-        label="Sustained effort ratio",
-        value=_to_places(ratio),
-        arithmetic=arithmetic,
-        citation=CITE_RATIO,
-    )
+    first = _non_negative(year1_new, "year1_new", CITE_RATIO)
+    second = _non_negative(year2_new, "year2_new", CITE_RATIO)
+    ratio = sustained_effort_ratio_rule(EXACT, Fraction(first), Fraction(second))
     return SustainedEffortRatio(
-        ratio=_to_places(ratio), year1_new=first, year2_new=second, steps=(step,)
+        ratio=ratio,
+        year1_new=first,
+        year2_new=second,
+        steps=partial(_ratio_steps, Fraction(first), Fraction(second)),
     )
 
 
 def sustained_effort_ratio(year1_new: Number, year2_new: Number) -> Decimal:
     """The sustained effort ratio, N.J.S.A. 52:27BBB-55e.: credit year two new positions /
     credit year one new positions, at most 1; 0 when year one has none (to 10 places)."""
-    return explain_sustained_effort_ratio(year1_new, year2_new).ratio
+    ratio: Decimal = sustained_effort_ratio_rule(
+        EXACT,
+        Fraction(_non_negative(year1_new, "year1_new", CITE_RATIO)),
+        Fraction(_non_negative(year2_new, "year2_new", CITE_RATIO)),
+    )
+    return ratio
 
 
 CreditSchedule.model_rebuild()

@@ -30,7 +30,8 @@ Rules for the text:
 
 - Every computation goes through ``r`` (``share``, ``times``, ``div``, ``muldiv``,
   ``add``, ``sub``, ``total``, ``min``, ``max``, ``where``, comparisons, ``both``,
-  ``either``, ``not_``, ``fiscal_year``); never Python arithmetic, ``if`` on a value, or
+  ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``fiscal_year``,
+  ``month_start``, ``add_months``, ``add_days``); never Python arithmetic, ``if`` on a value, or
   ``min``/``max`` builtins on values: under :class:`Int64` a value is a whole column.
   Python loops over a fixed structure (the years of a term) are fine.
 - Constants are the law module's named figures (``Decimal`` money or fractions,
@@ -47,6 +48,7 @@ Rules for the text:
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import itertools
 import math
@@ -121,7 +123,22 @@ class Rules:
         raise NotImplementedError
 
     def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
-        """Money ``a`` x ``n`` / ``d`` (counts or money, ``d`` > 0), rounded down to the cent."""
+        """Money ``a`` x ``n`` / ``d`` (counts or money, ``d`` > 0), rounded down to the cent.
+        Where ``n`` is 0 the result is 0, ``d`` 0 included (0 x a / 0: nothing to share)."""
+        raise NotImplementedError
+
+    def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
+        """Money ``rate`` for each of ``n`` units (a count, possibly fractional), rounded
+        down to the cent."""
+        raise NotImplementedError
+
+    def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
+        """The fraction ``n`` / ``d`` (counts, ``0 <= n <= d``) to ``places`` decimal places,
+        half to even (a reported ratio); 0 where ``n`` is 0, ``d`` 0 included."""
+        raise NotImplementedError
+
+    def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
+        """How many of ``conds`` hold (a whole count)."""
         raise NotImplementedError
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
@@ -193,6 +210,19 @@ class Rules:
         an explanation calls it, e.g. "State fiscal year")."""
         raise NotImplementedError
 
+    def month_start(self, day: V, label: str = "", cite: str = "") -> V:
+        """The 1st of ``day``'s month."""
+        raise NotImplementedError
+
+    def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
+        """``day`` moved by ``months`` calendar months (a shorter month's last day where the
+        day does not exist in it)."""
+        raise NotImplementedError
+
+    def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
+        """``day`` moved by ``days`` days."""
+        raise NotImplementedError
+
 
 _OPS: dict[str, Callable[[Any, Any], Any]] = {
     ">=": lambda a, b: a >= b,
@@ -215,6 +245,18 @@ def _exact_share(a: Decimal, p: Decimal | Fraction | int) -> tuple[Decimal, Deci
         return (Decimal(cents) / 100).quantize(_CENT), exact
     product = a * p
     return _cents_down(product), product
+
+
+def _places(value: Fraction, places: int) -> Decimal:
+    """An exact fraction to ``places`` decimal places, half to even."""
+    return Decimal(round(value * 10**places)).scaleb(-places)
+
+
+def _months_later(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month0 = divmod(index, 12)
+    last = calendar.monthrange(year, month0 + 1)[1]
+    return dt.date(year, month0 + 1, min(day.day, last))
 
 
 def _money(value: Any) -> Any:
@@ -242,7 +284,18 @@ class Exact(Rules):
         return _exact_share(_money(a), Fraction(1, n))[0]
 
     def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        if n == 0:
+            return ZERO
         return _exact_share(_money(a), Fraction(n) / Fraction(d))[0]
+
+    def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
+        return _exact_share(_money(rate), Fraction(n))[0]
+
+    def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
+        return _places(Fraction(n) / Fraction(d) if n != 0 else Fraction(0), places)
+
+    def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
+        return sum(1 for cond in conds if cond)
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
         result = xs[0]
@@ -295,6 +348,15 @@ class Exact(Rules):
     ) -> V:
         return day.year + 1 if day.month >= start_month else day.year
 
+    def month_start(self, day: V, label: str = "", cite: str = "") -> V:
+        return day.replace(day=1)
+
+    def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
+        return _months_later(day, months)
+
+    def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
+        return day + dt.timedelta(days=days)
+
 
 #: Zero dollars, for a running total's start.
 ZERO = Decimal("0.00")
@@ -346,6 +408,8 @@ def _show(value: Any, kind: str) -> str:
         return fmt_pct(value)
     if kind == "count":
         return f"{value:,}" if isinstance(value, int) else fmt_number(value)
+    if isinstance(value, Fraction):  # a count of positions, exact
+        return fmt_number(value)
     if isinstance(value, int) and value == 0:
         return "0"
     if isinstance(value, (Decimal, int)):
@@ -447,6 +511,8 @@ class Explain(Rules):
 
     def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
         ta, tn, td = self._term(a), self._term(n, "count"), self._term(d, "count")
+        if tn.value == 0:
+            return self._make(ZERO, f"{self._paren(ta)} x 0", (ta, tn, td), label, cite)
         ratio = Fraction(tn.value) / Fraction(td.value)
         result, exact = _exact_share(_money(ta.value), ratio)
         text = f"{self._paren(ta)} x {self._paren(tn)} / {self._paren(td)}"
@@ -455,6 +521,37 @@ class Explain(Rules):
             text = f"({text} {rounding})"
             return self._make(result, text, (ta, tn, td), label, cite, atomic=True)
         return self._make(result, text, (ta, tn, td), label, cite, rounding)
+
+    def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
+        tn, tr = self._term(n, "count"), self._term(rate)
+        result, exact = _exact_share(_money(tr.value), Fraction(tn.value))
+        text = f"{self._paren(tn)} x {self._paren(tr)}"
+        rounding = _rounded(exact, result)
+        if not label and exact != result:
+            return self._make(result, f"({text} {rounding})", (tn, tr), label, cite, atomic=True)
+        return self._make(result, text, (tn, tr), label, cite, rounding)
+
+    def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
+        tn, td = self._term(n, "count"), self._term(d, "count")
+        value = EXACT.quotient(tn.value, td.value, places)
+        exact = Fraction(tn.value) / Fraction(td.value) if tn.value != 0 else Fraction(0)
+        shown = fmt_number(value)
+        if Fraction(value) == exact:
+            rounding = f"= {shown}"
+        else:
+            rounding = f"= {exact} = {shown}... (to {places} places)"
+        text = "0" if tn.value == 0 else f"{self._paren(tn)} / {self._paren(td)}"
+        term = self._make(value, text, (tn, td), label, cite, rounding)
+        if term.step is not None:
+            term.text = shown
+        return term
+
+    def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
+        terms = [self._term(c, "bool") for c in conds]
+        value = sum(1 for t in terms if t.value)
+        term = self._make(value, str(value), terms, label, cite, rounding=f": {value}")
+        term.text = str(value)
+        return term
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
         terms = [self._term(x) for x in xs]
@@ -544,6 +641,31 @@ class Explain(Rules):
         term = self._make(year, text, (t,), label, cite, rounding="")
         if term.step is not None:
             term.text = str(year)
+        return term
+
+    def month_start(self, day: V, label: str = "", cite: str = "") -> V:
+        t = self._term(day, "date")
+        value = EXACT.month_start(t.value)
+        return self._date(value, f"the 1st of the month of {t.text}", t, label, cite)
+
+    def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
+        t = self._term(day, "date")
+        value = EXACT.add_months(t.value, months)
+        sign = "+" if months >= 0 else "-"
+        unit = "month" if abs(months) == 1 else "months"
+        return self._date(value, f"{t.text} {sign} {abs(months)} {unit}", t, label, cite)
+
+    def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
+        t = self._term(day, "date")
+        value = EXACT.add_days(t.value, days)
+        sign = "+" if days >= 0 else "-"
+        unit = "day" if abs(days) == 1 else "days"
+        return self._date(value, f"{t.text} {sign} {abs(days)} {unit}", t, label, cite)
+
+    def _date(self, value: dt.date, text: str, t: Term, label: str, cite: str) -> Term:
+        term = self._make(value, text, (t,), label, cite, rounding=f"= {value}")
+        if term.step is None:  # unlabelled: shown as the figure, not the calendar steps
+            term.text, term.atomic = value.isoformat(), True
         return term
 
 
@@ -725,7 +847,46 @@ class Int64(Rules):
         return self._m(a) // self.np.maximum(n, 1)
 
     def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        n, d = self._counts(n, d)
         return muldiv_floor(self._m(a), self._m(n), self.np.maximum(self._m(d), 1))
+
+    def _counts(self, n: V, d: V) -> tuple[Any, Any]:
+        """Two counts as plain numerators (fractions over one denominator: theirs)."""
+        if isinstance(n, Ratio) or isinstance(d, Ratio):
+            den = n.den if isinstance(n, Ratio) else d.den
+            if isinstance(n, Ratio) and isinstance(d, Ratio) and n.den != d.den:
+                raise ValueError("counts over different denominators")
+            n = n.num if isinstance(n, Ratio) else _scaled(n, den)
+            d = d.num if isinstance(d, Ratio) else _scaled(d, den)
+        return n, d
+
+    def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
+        if isinstance(n, Ratio):  # floor(num x rate / den): den x rate stays in int64
+            return mul_frac(n.num, self._m(rate), n.den)
+        return self.np.asarray(n) * self._m(rate)
+
+    def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
+        """``Ratio(q, 10^places)``: ``q = round_half_even(n x 10^places / d)``, exactly."""
+        np = self.np
+        i64 = np.dtype(np.int64)
+        num, den = self._counts(n, d)
+        num, den = np.asarray(num, i64), np.asarray(den, i64)
+        scale = 10**places
+        safe = np.maximum(den, 1)
+        q = muldiv_floor(num, np.full_like(num, scale), safe)
+        # the exact remainder n x 10^places - q x d (in [0, d)), computed modulo 2^64
+        remainder = (
+            num.astype(np.uint64) * np.uint64(scale) - q.astype(np.uint64) * safe.astype(np.uint64)
+        ).view(i64)
+        twice = 2 * remainder
+        q = q + ((twice > safe) | ((twice == safe) & (q % 2 == 1)))
+        return Ratio(np.where(num == 0, 0, q), scale)
+
+    def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
+        result: Any = 0
+        for cond in conds:
+            result = result + self.np.asarray(cond).astype(self.np.int64)
+        return result
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
         result = self._m(xs[0])
@@ -737,9 +898,17 @@ class Int64(Rules):
         return self._m(a) - self._m(b)
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            left, right = self._counts(a, b)
+            den = a.den if isinstance(a, Ratio) else b.den
+            return Ratio(self.np.minimum(left, right), den)
         return self.np.minimum(self._m(a), self._m(b))
 
     def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            left, right = self._counts(a, b)
+            den = a.den if isinstance(a, Ratio) else b.den
+            return Ratio(self.np.maximum(left, right), den)
         return self.np.maximum(self._m(a), self._m(b))
 
     def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
@@ -783,3 +952,17 @@ class Int64(Rules):
     ) -> V:
         year, month, _ = civil_from_days(self._m(day))
         return year + (month >= start_month) if start_month > 1 else year
+
+    def month_start(self, day: V, label: str = "", cite: str = "") -> V:
+        year, month, _ = civil_from_days(self._m(day))
+        return days_from_civil(year, month, self.np.ones_like(year))
+
+    def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
+        year, month, dom = civil_from_days(self._m(day))
+        later, month0 = self.np.divmod(year * 12 + month - 1 + months, 12)
+        return days_from_civil(
+            later, month0 + 1, self.np.minimum(dom, days_in_month(later, month0 + 1))
+        )
+
+    def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
+        return self._m(day) + days

@@ -34,9 +34,6 @@ from nj_incentives.law import beip, ertc
 from nj_incentives.law.rules import (
     Int64,
     Ratio,
-    civil_from_days,
-    days_from_civil,
-    days_in_month,
     mul_frac,
     muldiv_floor,
 )
@@ -50,6 +47,7 @@ from nj_incentives.scenarios.columns import (
     input_spec,
 )
 from nj_incentives.scenarios.convert import Column, convert
+from nj_incentives.scenarios.scalar import next_period_end_rule
 
 __all__ = [
     "Chunk",
@@ -70,23 +68,9 @@ _YEARS = range(1, MAX_TERM + 1)
 _INT64 = Int64()
 
 
-def _fraction(value: object, scale: int) -> int:
-    """A core constant (Decimal fraction) in the kernel's scaled units, exactly."""
-    scaled = value * scale  # type: ignore[operator]
-    if scaled != int(scaled):  # pragma: no cover - constants are round
-        raise AssertionError(value)
-    return int(scaled)
-
-
 # ----------------------------------------------------------------------- calendar
 # mul_frac, muldiv_floor and the day-number calendar (civil_from_days, days_from_civil,
 # days_in_month) are the int64 evaluator's, in nj_incentives.law.rules.
-
-
-def _month_start(month_index: np.ndarray) -> np.ndarray:
-    """Day number of the 1st of month ``year x 12 + (month - 1)``."""
-    year, month0 = np.divmod(month_index, 12)
-    return days_from_civil(year, month0 + 1, np.ones_like(year))
 
 
 # ----------------------------------------------------------------------- chunks
@@ -399,53 +383,25 @@ def credit(chunk: Chunk, layout: Layout, converted: SectionOut) -> SectionOut:
 
 
 # =========================================================================== ertc
-# N.J.S.A. 52:27BBB-55a., b., c., e. (the core: ertc.credit_schedule)
+# N.J.S.A. 52:27BBB-55a., b., c., e.: the core's rules (ertc.credit_years_rule,
+# allowance_period_rule, credit_amount_rule, sustained_effort_ratio_rule, schedule_rule)
+# run by the int64 evaluator; the kernel only reads the columns, fills them forward and
+# says which rows it computed.
 
-_Y1_CENTS = _fraction(ertc.CREDIT_YEAR_ONE_AMOUNT, 100)
-_Y2_CENTS = _fraction(ertc.CREDIT_YEAR_TWO_AMOUNT, 100)
-_RATIO_PLACES = 10**ertc.AVERAGE_PLACES
+#: A day number after every period end: what a row's missing periods end on, so that
+#: the b.(1) count of periods ending before a credit year counts only the row's own.
+_NO_PERIOD = 2**40
+_INSURANCE = ertc.TAX_TYPES.index("insurance")
 
 
 def credit_year_ends(start_days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Last days of credit years one and two (52:27BBB-55e.): year one starts on the
-    operations start when it is the 1st of a month, else on the 1st of the next month."""
-    year, month, day = civil_from_days(start_days)
-    first = year * 12 + (month - 1) + (day != 1)
-    months = ertc.CREDIT_YEAR_MONTHS
-    return _month_start(first + months) - 1, _month_start(first + 2 * months) - 1
+    """Last days of credit years one and two (52:27BBB-55e.: ``ertc.credit_years_rule``)."""
+    _, one_end, _, two_end = ertc.credit_years_rule(_INT64, start_days)
+    return one_end, two_end
 
 
-def _months_before(end_days: np.ndarray) -> np.ndarray:
-    """The core's ``_add_months(end, -12)``: same day a year earlier, clamped to month end."""
-    year, month, day = civil_from_days(end_days)
-    earlier = year - 1
-    return days_from_civil(earlier, month, np.minimum(day, days_in_month(earlier, month)))
-
-
-def next_period_end(end_days: np.ndarray) -> np.ndarray:
-    """Runner convenience: the same day a year later; a month's last day stays its last day."""
-    year, month, day = civil_from_days(end_days)
-    month_end = day == days_in_month(year, month)
-    later = year + 1
-    return days_from_civil(later, month, np.where(month_end, days_in_month(later, month), day))
-
-
-def _ratio_places(y1: np.ndarray, y2: np.ndarray) -> np.ndarray:
-    """min(1, y2 / y1) to 10 places, half to even (the core's ``_to_places``); 0 if y1 = 0."""
-    safe = np.maximum(y1, 1)
-    below = y2 < y1
-    numerator = np.where(below, y2, 0)
-    q = muldiv_floor(numerator, np.full_like(y2, _RATIO_PLACES), safe)
-    # the exact remainder y2 x 10^10 - q x y1 (in [0, y1)), computed modulo 2^64
-    remainder = (
-        numerator.astype(np.uint64) * np.uint64(_RATIO_PLACES)
-        - q.astype(np.uint64) * safe.astype(np.uint64)
-    ).view(I64)
-    remainder_twice = 2 * remainder
-    up = (remainder_twice > safe) | ((remainder_twice == safe) & (q % 2 == 1))
-    q = q + up
-    ratio = np.where(below, q, _RATIO_PLACES)
-    return np.where(y1 == 0, 0, ratio)
+def _next_period_end(end_days: np.ndarray) -> np.ndarray:
+    return np.asarray(next_period_end_rule(_INT64, end_days))
 
 
 def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
@@ -481,7 +437,7 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
     values = {m: [c.values for c in cols[m]] for m in measures}
     blank = {m: [c.blank for c in cols[m]] for m in measures}
     fill = has_periods & fast
-    _fill_forward(values["period_end"], blank["period_end"], fill, count, next_period_end)
+    _fill_forward(values["period_end"], blank["period_end"], fill, count, _next_period_end)
     _fill_forward(values["liability"], blank["liability"], fill, count, _grown(growth))
     for m in ("other_credits", "minimum_tax"):
         _fill_forward(values[m], blank[m], fill, count, lambda previous: previous)
@@ -494,7 +450,6 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
             # 371 days apart (12 months or 53 weeks; the core's MAXIMUM_PERIOD_DAYS)
             gap = values["period_end"][k - 1] - values["period_end"][k - 2]
             fast &= ~inside | ((gap > 0) & (gap <= ertc.MAXIMUM_PERIOD_DAYS))
-    ends = values["period_end"]
 
     start = chunk.col("operations_start")
     y1, y2 = chunk.col("year1_new"), chunk.col("year2_new")
@@ -505,95 +460,64 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
     fast &= chunk.col("ratio_fractional").blank & chunk.col("refund_period_limit").blank
     priced_fractions = fractional.values == 1
     fast &= priced_fractions | ((y1.values % _S_POS == 0) & (y2.values % _S_POS == 0))
-    insurance = tax_type.values == 1
-    keep = np.where(carry.blank, -1, carry.values)
 
-    # b.(1): the period in which or with which each credit year ends; the first period
-    # covers the twelve months ending on its end date
-    one_end, two_end = credit_year_ends(np.where(fast, start.values, 0))
-    first_start = _months_before(np.where(fast, ends[0], 0)) + 1
-    allowed_1 = np.zeros(n, I64)
-    allowed_2 = np.zeros(n, I64)
-    for k in range(1, width + 1):
-        inside = k <= count
-        allowed_1 += inside & (ends[k - 1] < one_end)
-        allowed_2 += inside & (ends[k - 1] < two_end)
-    fast &= (allowed_1 < count) & (allowed_2 < count)
-    fast &= (one_end >= first_start) & (two_end >= first_start)
+    # b.(1): the period in which or with which each credit year ends
+    _, one_end, _, two_end = ertc.credit_years_rule(_INT64, np.where(fast, start.values, 0))
+    ends = [
+        np.where(fast & (k <= count), values["period_end"][k - 1], _NO_PERIOD)
+        for k in range(1, width + 1)
+    ]
+    allowed_1, found_1, _ = ertc.allowance_period_rule(_INT64, ends, count, one_end)
+    allowed_2, found_2, _ = ertc.allowance_period_rule(_INT64, ends, count, two_end)
+    fast &= found_1 & found_2
 
-    # a.: $2,500 / $1,250 per new position, rounded down to the cent (positions / 10^8)
-    y1v, y2v = np.where(fast, y1.values, 0), np.where(fast, y2.values, 0)
-    credit_1 = mul_frac(y1v, _Y1_CENTS, _S_POS)  # <= 2.5 x 10^11 cents
-    credit_2 = mul_frac(y2v, _Y2_CENTS, _S_POS)
-    ratio_full = y2v >= y1v
-    no_ratio = y1v == 0
-    safe_y1 = np.maximum(y1v, 1)
+    # a., e.: the credits and the ratio; positions / 10^8
+    positions_1 = Ratio(np.where(fast, y1.values, 0), _S_POS)
+    positions_2 = Ratio(np.where(fast, y2.values, 0), _S_POS)
+    terms = ertc.ScheduleTerms(
+        allowed_1=allowed_1,
+        allowed_2=allowed_2,
+        credit_1=ertc.credit_amount_rule(_INT64, positions_1, 1),  # <= 2.5 x 10^11 cents
+        credit_2=ertc.credit_amount_rule(_INT64, positions_2, 2),
+        year1_new=positions_1,
+        year2_new=positions_2,
+        keep=np.where(carry.blank, -1, carry.values),
+        insurance=tax_type.values == _INSURANCE,
+    )
+    ratio = ertc.sustained_effort_ratio_rule(_INT64, positions_1, positions_2)
 
-    remaining_1 = np.zeros(n, I64)
-    remaining_2 = np.zeros(n, I64)
+    # b.(1)-(3), c.(2), b.(2): period by period; a row's missing periods have no tax
+    rows_in = [fast & (index < count) for index in range(width)]
+    figures = ertc.schedule_rule(
+        _INT64,
+        terms,
+        [np.where(rows_in[i], values["liability"][i], 0) for i in range(width)],
+        [
+            np.where(rows_in[i] & ~blank["other_credits"][i], values["other_credits"][i], 0)
+            for i in range(width)
+        ],
+        [np.where(rows_in[i], values["minimum_tax"][i], 0) for i in range(width)],
+    )
     totals = {name: np.zeros(n, I64) for name in ("allowed", "used", "refunded", "expired")}
     carried_forward = np.zeros(n, I64)
     detail: dict[str, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
-    for index in range(width):
-        inside = fast & (index < count)
-        is_1, is_2 = inside & (allowed_1 == index), inside & (allowed_2 == index)
-        new = np.where(is_1, credit_1, 0) + np.where(is_2, credit_2, 0)
-        remaining_1 = np.where(is_1, credit_1, remaining_1)
-        remaining_2 = np.where(is_2, credit_2, remaining_2)
-        liability = np.where(inside, values["liability"][index], 0)
-        others = np.where(
-            inside & ~blank["other_credits"][index], values["other_credits"][index], 0
-        )
-        minimum = np.where(inside, values["minimum_tax"][index], 0)
-        # b.(3): max(0, min(cents_down(50% x liability), liability - minimum) - other
-        # credits); insurance premiums taxes: max(0, liability - other credits)
-        limit = np.where(
-            insurance,
-            np.maximum(0, liability - others),
-            np.maximum(0, np.minimum(liability // 2, liability - minimum) - others),
-        )
-        limit = np.where(inside, limit, 0)
-        # use, oldest layer first (year one before year two)
-        use_1 = np.minimum(limit, remaining_1)
-        remaining_1 = remaining_1 - use_1
-        use_2 = np.minimum(limit - use_1, remaining_2)
-        remaining_2 = remaining_2 - use_2
-        # c.(2): in the period of credit year two, year one's remaining x the ratio
-        refund = np.zeros(n, I64)
-        if is_2.any():
-            base = np.where(is_2 & ~no_ratio, remaining_1, 0)
-            partial = muldiv_floor(base, np.where(ratio_full, 0, y2v), safe_y1)
-            refund = np.where(is_2 & ~no_ratio, np.where(ratio_full, base, partial), 0)
-        remaining_1 = remaining_1 - refund
-        # b.(2) with a carryforward limit N: what is left N periods after allowance expires
-        expire_1 = inside & (keep >= 0) & (allowed_1 + keep == index)
-        expire_2 = inside & (keep >= 0) & (allowed_2 + keep == index)
-        expired = np.where(expire_1, remaining_1, 0) + np.where(expire_2, remaining_2, 0)
-        remaining_1 = np.where(expire_1, 0, remaining_1)
-        remaining_2 = np.where(expire_2, 0, remaining_2)
-        carried_out = remaining_1 + remaining_2
-        used = use_1 + use_2
-        totals["allowed"] += np.where(inside, new, 0)
-        totals["used"] += np.where(inside, used, 0)
-        totals["refunded"] += np.where(inside, refund, 0)
-        totals["expired"] += np.where(inside, expired, 0)
-        carried_forward = np.where(inside & (index == count - 1), carried_out, carried_forward)
-        k = index + 1
-        for name, value in (
-            ("new_credit", new),
-            ("limit", limit),
-            ("used", used),
-            ("refund", refund),
-            ("expired", expired),
-            ("carried_out", carried_out),
-        ):
-            detail.setdefault(name, {})[k] = (value, inside)
+    for index, row in enumerate(figures):
+        within = rows_in[index]
+        totals["allowed"] += np.where(within, row.new_credit, 0)
+        totals["used"] += np.where(within, row.used, 0)
+        totals["refunded"] += np.where(within, row.refund, 0)
+        totals["expired"] += np.where(within, row.expired, 0)
+        last_period = within & (index == count - 1)
+        carried_forward = np.where(last_period, row.carried_out, carried_forward)
+        for name in ("new_credit", "limit", "used", "refund", "expired", "carried_out"):
+            figure = np.where(within, getattr(row, name), 0).astype(I64)
+            detail.setdefault(name, {})[index + 1] = (figure, within)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {
-        "ertc_year1_credit": (credit_1, fast),
-        "ertc_year2_credit": (credit_2, fast),
+        "ertc_year1_credit": (np.asarray(terms.credit_1), fast),
+        "ertc_year2_credit": (np.asarray(terms.credit_2), fast),
         "ertc_sustained_effort_ratio": (
-            _ratio_places(y1v, y2v).astype(np.float64) / _RATIO_PLACES,
+            np.asarray(ratio.num).astype(np.float64) / ratio.den,
             fast,
         ),
         "ertc_year1_period": (allowed_1 + 1, fast),

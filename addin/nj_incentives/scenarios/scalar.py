@@ -15,7 +15,6 @@ year. The runner's own limits (:mod:`nj_incentives.scenarios.columns`) raise an
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 import re
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ from typing import Any
 from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
 from nj_incentives.law import beip, ertc
 from nj_incentives.law.common import InputError, as_date, as_money, as_number, cents_down
+from nj_incentives.law.rules import EXACT, Rules, V
 from nj_incentives.scenarios.columns import RUNNER_LIMIT, SECTIONS, Layout, input_rule
 
 __all__ = ["RUNNER_LIMIT", "conversion", "credit", "ertc_schedule", "grant", "run_row"]
@@ -95,12 +95,18 @@ def _fill_copy(seq: list[Any]) -> None:
             seq[k] = seq[k - 1]
 
 
+def next_period_end_rule(r: Rules, day: V) -> V:
+    """Runner convenience (not law), for both evaluators: the period end after ``day``,
+    the same day a year later; a month's last day stays its month's last day."""
+    following = r.add_days(day, 1)
+    month_end = r.eq(r.month_start(following), following)
+    return r.where(month_end, r.add_days(r.add_months(following, 12), -1), r.add_months(day, 12))
+
+
 def next_period_end(day: dt.date) -> dt.date:
     """The same day a year later; a month's last day stays its month's last day."""
-    if (day + dt.timedelta(days=1)).month != day.month:
-        year = day.year + 1
-        return dt.date(year, day.month, calendar.monthrange(year, day.month)[1])
-    return day.replace(year=day.year + 1)
+    end: dt.date = next_period_end_rule(EXACT, day)
+    return end
 
 
 def _fill_dates(seq: list[Any]) -> None:
@@ -315,16 +321,15 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
         _money_limit(values, f"minimum_tax_{k}", period.minimum_tax)
     period_ends = [period.end for period in periods]
     years = schedule.credit_years
+    count = len(period_ends)
+    one = ertc.allowance_period_rule(EXACT, period_ends, count, years.year_one_end)[0]
+    two = ertc.allowance_period_rule(EXACT, period_ends, count, years.year_two_end)[0]
     out: Outputs = {
         "ertc_year1_credit": schedule.year_one_credit,
         "ertc_year2_credit": schedule.year_two_credit,
         "ertc_sustained_effort_ratio": float(schedule.sustained_effort_ratio),
-        "ertc_year1_period": next(
-            k for k, e in enumerate(period_ends, 1) if e >= years.year_one_end
-        ),
-        "ertc_year2_period": next(
-            k for k, e in enumerate(period_ends, 1) if e >= years.year_two_end
-        ),
+        "ertc_year1_period": one + 1,
+        "ertc_year2_period": two + 1,
         "ertc_credits_allowed": schedule.credits_allowed,
         "ertc_used": schedule.used,
         "ertc_refunded": schedule.refunded,
