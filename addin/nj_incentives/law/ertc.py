@@ -940,8 +940,9 @@ def credit_years_rule(r: Rules, operations_start: V) -> tuple[V, V, V, V]:
     following initial or expanded operations": it starts on the 1st of the month after
     ``operations_start``, or on that day when it is the 1st of a month; year two is the
     next twelve months."""
-    month = r.month_start(operations_start)
-    one_start = r.where(r.eq(operations_start, month), operations_start, r.add_months(month, 1))
+    # the 1st of the month after the day before operations start: operations start
+    # itself when it is a 1st
+    one_start = r.add_months(r.month_start(r.add_days(operations_start, -1)), 1)
     two_start = r.add_months(one_start, CREDIT_YEAR_MONTHS)
     one_end = r.add_days(two_start, -1)
     two_end = r.add_days(r.add_months(two_start, CREDIT_YEAR_MONTHS), -1)

@@ -782,14 +782,19 @@ def days_from_civil(year: Any, month: Any, day: Any) -> ndarray:
     return np.asarray(era * 146097 + doe - 719468)
 
 
-_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+#: Days in month m beyond 28, two bits per month (m = 1..12: 3, 0, 3, 2, 3, 2, 3, 3, 2, 3,
+#: 2, 3): shifts instead of a table look-up.
+_MONTH_EXTRA_BITS = 0x3BBEECC
 
 
 def days_in_month(year: Any, month: Any) -> ndarray:
     import numpy as np
 
-    leap = ((year % 4 == 0) & (year % 100 != 0)) | (year % 400 == 0)
-    return np.asarray(np.asarray(_MONTH_DAYS, np.int64)[month] + ((month == 2) & leap))
+    leap = ((year & 3) == 0) & ((year % 100 != 0) | (year % 400 == 0))
+    extra = (_MONTH_EXTRA_BITS >> (2 * month)) & 3
+    return np.asarray(28 + extra + ((month == 2) & leap))
 
 
 def _scaled(value: Decimal | Fraction | int, den: int) -> int:
@@ -813,6 +818,21 @@ class Int64(Rules):
         import numpy
 
         self.np = numpy
+        #: (day numbers, their (year, month, day)) of the last few dates computed or
+        #: converted: a date rule converts each column of day numbers once. Keyed by the
+        #: array itself (identity); no operation changes an array in place.
+        self._civil_memo: list[tuple[Any, tuple[Any, Any, Any]]] = []
+
+    def _civil(self, days: Any) -> tuple[Any, Any, Any]:
+        for key, parts in self._civil_memo:
+            if key is days:
+                return parts
+        parts = civil_from_days(days)
+        self._remember(days, parts)
+        return parts
+
+    def _remember(self, days: Any, parts: tuple[Any, Any, Any]) -> None:
+        self._civil_memo = [(days, parts), *self._civil_memo[:5]]
 
     # ---------------------------------------------------------------- operands
     def _m(self, x: Any) -> Any:
@@ -950,19 +970,26 @@ class Int64(Rules):
     def fiscal_year(
         self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
     ) -> V:
-        year, month, _ = civil_from_days(self._m(day))
+        year, month, _ = self._civil(self._m(day))
         return year + (month >= start_month) if start_month > 1 else year
 
     def month_start(self, day: V, label: str = "", cite: str = "") -> V:
-        year, month, _ = civil_from_days(self._m(day))
-        return days_from_civil(year, month, self.np.ones_like(year))
+        days = self._m(day)
+        year, month, dom = self._civil(days)
+        result = days - dom + 1
+        self._remember(result, (year, month, self.np.ones_like(dom)))
+        return result
 
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
-        year, month, dom = civil_from_days(self._m(day))
-        later, month0 = self.np.divmod(year * 12 + month - 1 + months, 12)
-        return days_from_civil(
-            later, month0 + 1, self.np.minimum(dom, days_in_month(later, month0 + 1))
-        )
+        np = self.np
+        year, month, dom = self._civil(self._m(day))
+        later, month0 = np.divmod(year * 12 + month - 1 + months, 12)
+        month = month0 + 1
+        if np.size(dom) and int(np.max(dom)) > 28:  # a day that a shorter month lacks
+            dom = np.minimum(dom, days_in_month(later, month))
+        result = days_from_civil(later, month, dom)
+        self._remember(result, (later, month, dom))
+        return result
 
     def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
         return self._m(day) + days
