@@ -782,8 +782,6 @@ def days_from_civil(year: Any, month: Any, day: Any) -> ndarray:
     return np.asarray(era * 146097 + doe - 719468)
 
 
-
-
 #: Days in month m beyond 28, two bits per month (m = 1..12: 3, 0, 3, 2, 3, 2, 3, 3, 2, 3,
 #: 2, 3): shifts instead of a table look-up.
 _MONTH_EXTRA_BITS = 0x3BBEECC
