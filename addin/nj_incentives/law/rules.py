@@ -31,7 +31,8 @@ Rules for the text:
 - Every computation goes through ``r`` (``share``, ``times``, ``div``, ``muldiv``,
   ``add``, ``sub``, ``total``, ``min``, ``max``, ``where``, comparisons, ``both``,
   ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``fiscal_year``,
-  ``month_start``, ``add_months``, ``add_days``); never Python arithmetic, ``if`` on a value, or
+  ``month_start``, ``month_end``, ``add_months``, ``add_days``); never Python
+  arithmetic, ``if`` on a value, or
   ``min``/``max`` builtins on values: under :class:`Int64` a value is a whole column.
   Python loops over a fixed structure (the years of a term) are fine.
 - Constants are the law module's named figures (``Decimal`` money or fractions,
@@ -214,6 +215,10 @@ class Rules:
         """The 1st of ``day``'s month."""
         raise NotImplementedError
 
+    def month_end(self, day: V, label: str = "", cite: str = "") -> V:
+        """The last day of ``day``'s month."""
+        raise NotImplementedError
+
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
         """``day`` moved by ``months`` calendar months (a shorter month's last day where the
         day does not exist in it)."""
@@ -350,6 +355,9 @@ class Exact(Rules):
 
     def month_start(self, day: V, label: str = "", cite: str = "") -> V:
         return day.replace(day=1)
+
+    def month_end(self, day: V, label: str = "", cite: str = "") -> V:
+        return day.replace(day=calendar.monthrange(day.year, day.month)[1])
 
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
         return _months_later(day, months)
@@ -647,6 +655,11 @@ class Explain(Rules):
         t = self._term(day, "date")
         value = EXACT.month_start(t.value)
         return self._date(value, f"the 1st of the month of {t.text}", t, label, cite)
+
+    def month_end(self, day: V, label: str = "", cite: str = "") -> V:
+        t = self._term(day, "date")
+        value = EXACT.month_end(t.value)
+        return self._date(value, f"the last day of the month of {t.text}", t, label, cite)
 
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
         t = self._term(day, "date")
@@ -976,6 +989,14 @@ class Int64(Rules):
         year, month, dom = self._civil(days)
         result = days - dom + 1
         self._remember(result, (year, month, self.np.ones_like(dom)))
+        return result
+
+    def month_end(self, day: V, label: str = "", cite: str = "") -> V:
+        days = self._m(day)
+        year, month, dom = self._civil(days)
+        last = days_in_month(year, month)
+        result = days - dom + last
+        self._remember(result, (year, month, last))
         return result
 
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:

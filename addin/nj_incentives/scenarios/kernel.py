@@ -510,7 +510,9 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
         last_period = within & (index == count - 1)
         carried_forward = np.where(last_period, row.carried_out, carried_forward)
         for name in ("new_credit", "limit", "used", "refund", "expired", "carried_out"):
-            figure = np.where(within, getattr(row, name), 0).astype(I64)
+            figure = np.asarray(getattr(row, name))  # read where ``within`` only
+            if figure.ndim == 0:  # a constant (no credit yet): one value a row
+                figure = np.full(n, figure, I64)
             detail.setdefault(name, {})[index + 1] = (figure, within)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {

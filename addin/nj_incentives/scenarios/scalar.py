@@ -98,9 +98,8 @@ def _fill_copy(seq: list[Any]) -> None:
 def next_period_end_rule(r: Rules, day: V) -> V:
     """Runner convenience (not law), for both evaluators: the period end after ``day``,
     the same day a year later; a month's last day stays its month's last day."""
-    following = r.add_days(day, 1)
-    month_end = r.eq(r.month_start(following), following)
-    return r.where(month_end, r.add_days(r.add_months(following, 12), -1), r.add_months(day, 12))
+    later = r.add_months(day, 12)
+    return r.where(r.eq(day, r.month_end(day)), r.month_end(later), later)
 
 
 def next_period_end(day: dt.date) -> dt.date:
