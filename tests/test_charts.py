@@ -164,3 +164,29 @@ def test_the_results_workbook_charts_cache_real_values_and_dates(tmp_path: Path)
             assert float(value) == pytest.approx(float(expected))  # type: ignore[arg-type]
         assert row2 >= row1
     assert re.search(r"<c:v>[1-9]\d*(\.\d+)?</c:v>", chart)  # not all zeros any more
+
+
+def test_cell_formats_reads_a_workbook_once_and_hands_out_copies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """calc asks for one workbook's formats up to four times (outputs, memo summary, memo
+    detail, results charts); each read parsed every sheet again (about 0.18 s a read on
+    the ERTC example). The bytes' digest keys a small cache; callers get copies."""
+    from nj_incentives.recalc import charts, recalculate
+
+    reads: list[int] = []
+    real = charts._read_formats
+
+    def counted(data: bytes) -> dict[tuple[str, str], str]:
+        reads.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(charts, "_read_formats", counted)
+    monkeypatch.setattr(charts, "_FORMATS", type(charts._FORMATS)())
+    recalc = recalculate(EXAMPLES / "beip-grant-schedule-example.xlsx")
+    first = charts.cell_formats(recalc)
+    first[("Nowhere", "A1")] = "0.00"  # a caller's change stays its own
+    second = charts.cell_formats(recalc)
+    assert len(reads) == 1
+    assert ("Nowhere", "A1") not in second
+    assert second and set(second) == set(first) - {("Nowhere", "A1")}

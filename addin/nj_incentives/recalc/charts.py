@@ -21,8 +21,11 @@ regular expressions over well-formed elements, never executed.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 
 from nj_incentives.recalc.engine import CellValue, Recalculation
@@ -39,17 +42,40 @@ _CAT_AXIS_FORMAT = re.compile(rb"(<c:catAx>(?:(?!</c:catAx>).)*?)<c:numFmt [^>]*
 _DATE_FORMAT = re.compile(r"(?:y|d{1,4}|m{1,4}.*d|d.*m)", re.IGNORECASE)
 
 
+#: the formats of the last few workbooks read, by a digest of their bytes: ``calc`` asks
+#: for one workbook's formats up to four times (outputs, memo summary, memo detail,
+#: results charts), and each read parses every sheet again
+_FORMATS: OrderedDict[bytes, dict[tuple[str, str], str]] = OrderedDict()
+_FORMATS_KEPT = 8
+_FORMATS_LOCK = threading.Lock()
+
+
 def cell_formats(recalc: Recalculation) -> dict[tuple[str, str], str]:
     """Each cell's number format other than General, read from the recalculated bytes
-    (openpyxl, read-only: no formulas run)."""
+    (openpyxl, read-only: no formulas run); a copy, read once per workbook's bytes."""
+    if recalc.vetted is None:
+        return {}
+    key = hashlib.blake2b(recalc.vetted.data, digest_size=32).digest()
+    with _FORMATS_LOCK:
+        known = _FORMATS.get(key)
+        if known is not None:
+            _FORMATS.move_to_end(key)
+            return dict(known)
+    formats = _read_formats(recalc.vetted.data)
+    with _FORMATS_LOCK:
+        _FORMATS[key] = formats
+        while len(_FORMATS) > _FORMATS_KEPT:
+            _FORMATS.popitem(last=False)
+    return dict(formats)
+
+
+def _read_formats(data: bytes) -> dict[tuple[str, str], str]:
     import io
 
     import openpyxl
 
-    if recalc.vetted is None:
-        return {}
     formats: dict[tuple[str, str], str] = {}
-    book = openpyxl.load_workbook(io.BytesIO(recalc.vetted.data), read_only=True)
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
     try:
         for ws in book.worksheets:
             for row in ws.iter_rows():
