@@ -189,4 +189,5 @@ def test_cell_formats_reads_a_workbook_once_and_hands_out_copies(
     second = charts.cell_formats(recalc)
     assert len(reads) == 1
     assert ("Nowhere", "A1") not in second
-    assert second and set(second) == set(first) - {("Nowhere", "A1")}
+    assert second
+    assert set(second) == set(first) - {("Nowhere", "A1")}
