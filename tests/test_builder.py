@@ -18,19 +18,28 @@ import pytest
 from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.recalc import recalculate, write_values
 from nj_incentives.workbooks.builder import (
+    CALCULATIONS,
     INPUT_FILL,
     NOT_COMPUTED,
     OUTPUTS,
     UDF_MODULE,
+    ArrayTable,
+    Chart,
+    Check,
     Column,
+    FormulaTable,
+    InputTable,
     Item,
     Kind,
     Note,
     Ref,
     Section,
     Skip,
+    Span,
     Spill,
     TemplateBuilder,
+    Title,
+    Total,
     fingerprint,
 )
 
@@ -381,3 +390,83 @@ def test_line_items_are_interpreted_by_the_builder(tmp_path: Path) -> None:
     assert formula == '=XLWINGS.NJ_BEIP_PCT_LIMITS("withholdings",Smart)'
     assert book["Outputs"]["C5"].value == "=Pct/2"
     assert book.defined_names["Pct"].attr_text == pct.a
+
+
+def test_tables_and_checks_are_declarations_the_builder_places(tmp_path: Path) -> None:
+    """Input, array and formula tables, totals, charts and checks are declared; formulas
+    name the ranges they read ([[at:Amounts:row]], [[data:Grants:Grant]]) and the builder
+    writes the addresses: no row counted in a template."""
+    path = tmp_path / "declared.xlsx"
+    items = (
+        Title("Inputs", "Type only in the yellow cells."),
+        Item("Grant percentage", "Pct", Kind.PERCENT, "%", key="pct"),
+        InputTable(
+            ("Year 1", "Year 2", "Year 3"),
+            (
+                Column("Amount", Kind.MONEY, "$", name="Amounts", key="amounts"),
+                Column("Other", Kind.MONEY, "$", name="Others", key="others", default=0),
+                Column("Bonus", Kind.MONEY, "$", name="Bonuses", key="bonus"),
+            ),
+            row_keys=(2024, 2025, 2026),
+            spans=(Span("AmountsAndOthers", "Amount", "Other"),),
+            name="Given",
+        ),
+        Title("Calculations", sheet=CALCULATIONS),
+        FormulaTable(
+            (Column("Grant", Kind.MONEY, "$"), Column("Twice", Kind.MONEY, "$")),
+            tuple(("[[at:Amounts:row]]*Pct", "2*[[cell:Grant]]") for _ in range(3)),
+            row_labels=("Year 1", "Year 2", "Year 3"),
+            name="Grants",
+        ),
+        ArrayTable(
+            'NJ_BEIP_PCT_LIMITS("withholdings",FALSE)',
+            (Column("Minimum", Kind.PERCENT, "%"), Column("Maximum", Kind.PERCENT, "%")),
+            rows=1,
+            header_from_function=False,
+            name="Limits",
+        ),
+        Total("Total grant", "[[data:Grants:Grant]]", name="TotalGrant"),
+        Item("Second year's grant", "Second", Kind.MONEY, "$", "[[at:Grants:Grant:1]]"),
+        Title("Outputs", sheet=OUTPUTS),
+        Chart("Grants", "[[data:Given:Amount]]", (("Grant", "[[data:Grants:Grant]]"),)),
+        # the table's two columns: grant + twice the grant = 3 x the total
+        Check.equal("The grants add up", "[[name:TotalGrant]]", "SUM([[data:Grants]])/3"),
+        Check.at_most("The grant is at most the amounts", "TotalGrant", "SUM(Amounts)"),
+        Check.numbers("The grants are numbers", "[[columns:Grants:Grant:Twice]]"),
+        Check("Later years", "COUNT([[data:Grants:Grant:1:]])=2", "a citation"),
+    )
+    with TemplateBuilder(path, title="Declared", template_id="declared") as builder:
+        builder.lay_out(items, {"pct": 0.5, "amounts": {2024: 100, 2026: 300}})
+        grants = builder.lookup("[[data:Grants:Grant]]")
+        amounts = builder.lookup("[[name:Amounts]]")
+        assert builder.lookup("[[at:Amounts:2]]") == amounts.cell(2, 0)
+        assert builder.lookup("[[data:Grants:Grant::-1]]").rows == 2
+        assert builder.refs["AmountsAndOthers"].cols == 2
+        for bad, why in (
+            ("[[data:Nothing]]", "no table named 'Nothing'"),
+            ("[[at:Amounts:row]]", "'row' outside a table"),
+            ("[[data:Grants:Nope]]", "no column 'Nope'"),
+            ("Amounts", "not one reference"),
+        ):
+            with pytest.raises(ValueError, match=why):
+                builder.lookup(bad)
+        with pytest.raises(ValueError, match="two tables"):
+            builder.lay_out([FormulaTable((Column("A", Kind.MONEY),), (("1",),), name="Grants")])
+    sheet = openpyxl.load_workbook(path)["Calculations"]
+    # row 2's grant reads row 2's amount, by the builder's address
+    assert sheet.cell(grants.row + 2, grants.col + 1).value == f"={amounts.cell(1, 0).a}*Pct"
+    labels = [check.label for check in builder.checks]
+    assert labels[-4:] == [
+        "The grants add up",
+        "The grant is at most the amounts",
+        "The grants are numbers",
+        "Later years",
+    ]
+    later = Ref(grants.sheet, grants.row + 1, grants.col, grants.bottom, grants.col)
+    assert builder.checks[-1].formula == f"COUNT({later.a})=2"
+    result = recalculate(path)
+    # 100 x 50% = 50, a blank amount 0, 300 x 50% = 150: total 200
+    assert result.value("TotalGrant") == 200.0
+    assert result.value("Second") == 0.0
+    assert result.value("Others") == [[0.0], [0.0], [0.0]]  # the default, every row
+    assert result.value("MasterCheck") is True

@@ -24,26 +24,37 @@ document properties and creation date, and xlsxwriter's fixed zip timestamps, so
 rebuild of the same template is byte-for-byte the same file with the same xlsxwriter.
 
 A template declares what it holds and the builder writes it; no template touches a
-worksheet. Single inputs and figures are line items (:class:`Item`: label, name, kind,
-unit, validation, help, and for a figure its formula over defined names, NJ_* functions
-spelled for the runtime by the builder; with :class:`Section`, :class:`Note` and
-:class:`Skip`), which :meth:`TemplateBuilder.lay_out` interprets; tables are declared by
-their columns (:class:`Column`): inputs (:meth:`SheetWriter.input_table`), a
-table-returning function (:meth:`SheetWriter.array_table`) and tables of formulas that
-read their own cells by header (:meth:`SheetWriter.formula_table`, :class:`Spill`).
+worksheet, and none counts rows. A template is a sequence of line items that
+:meth:`TemplateBuilder.lay_out` interprets, each written on its sheet below what is there:
+
+- :class:`Title`, :class:`Section`, :class:`Note`, :class:`Skip`, :class:`SourceHeading`;
+- :class:`Item`: one input (label, name, kind, unit, validation, help) or one figure (a
+  formula over defined names; NJ_* functions are spelled for the runtime by the builder);
+- :class:`InputTable`: a table of inputs, one :class:`Column` each (validation, name, the
+  key of its values);
+- :class:`ArrayTable`: a table-returning NJ_* function as one dynamic-array formula;
+- :class:`FormulaTable`: a table of formulas, each reading its own table's cells by header
+  (``[[cell:H]]``) and a :class:`Spill` for a row- or block-returning function;
+- :class:`Total`, :class:`Chart`, :class:`Check` (the Checks sheet's lines).
+
+A declared formula names what it reads: a defined name, or a reference the builder
+replaces by the address (:meth:`TemplateBuilder.resolve`: ``[[at:Withholdings:row]]`` the
+same row's withholdings, ``[[data:Schedule:Grant]]`` a column of a named table...).
 
 Usage::
 
-    AGREEMENT = (
+    TEMPLATE = (
+        Title("Inputs"),
         Section("Grant agreement"),
         Item("Grant percentage", "GrantPct", Kind.PERCENT, "%", key="pct", maximum=0.8),
-        Item("Largest grant", "Largest", Kind.MONEY, "$", "NJ_BEIP_GRANT(Base,GrantPct)"),
+        InputTable(YEARS, (Column("Withholdings", Kind.MONEY, "$", name="W", key="w"),)),
+        Title("Calculations", sheet=CALCULATIONS),
+        ArrayTable("NJ_BEIP_GRANT_SCHEDULE(W,...)", COLUMNS, rows=10, name="Schedule"),
+        Total("Total grant", "[[data:Schedule:Grant]]", name="TotalGrant"),
+        Check.equal("The grants sum to the total", "SUM([[data:Schedule:Grant]])", "TotalGrant"),
     )
     with TemplateBuilder(path, title="BEIP grant schedule", template_id="beip-grant") as b:
-        b.inputs.title("Inputs")
-        b.lay_out(AGREEMENT, {"pct": 0.5})
-        ...
-        b.check("The schedule's grants sum to its total", f"ABS(SUM({col.a}) - {total.a}) < 0.005")
+        b.lay_out(TEMPLATE, {"pct": 0.5, "w": [600000, 650000]})
 """
 
 from __future__ import annotations
@@ -76,7 +87,12 @@ __all__ = [
     "NOT_COMPUTED",
     "OUTPUTS",
     "UDF_MODULE",
+    "ArrayTable",
+    "Chart",
+    "Check",
     "Column",
+    "FormulaTable",
+    "InputTable",
     "Item",
     "Kind",
     "LineItem",
@@ -85,9 +101,13 @@ __all__ = [
     "Section",
     "SheetWriter",
     "Skip",
+    "SourceHeading",
+    "Span",
     "Spill",
     "TableRefs",
     "TemplateBuilder",
+    "Title",
+    "Total",
     "audit",
     "fingerprint",
     "nth_cell",
@@ -367,6 +387,10 @@ class Column:
     role: str = ""
     #: the header written as a number (a year heading a column of a matrix)
     number_header: bool = False
+    #: an input column's values in a filled workbook: ``values[key]`` (:class:`InputTable`)
+    key: str = ""
+    #: an input column's value in every row when the values give none
+    default: object = None
 
 
 @dataclass(frozen=True)
@@ -443,8 +467,176 @@ class Skip:
     sheet: str = INPUTS
 
 
+@dataclass(frozen=True)
+class Title:
+    """A sheet's title and subtitle (its first rows; on Inputs the engagement fields
+    follow), and how it prints: ``landscape`` (None: whichever prints larger) and
+    ``narrow``: narrower (label, unit) columns for a sheet of one table with short row
+    labels."""
+
+    text: str
+    subtitle: str = ""
+    sheet: str = INPUTS
+    landscape: bool | None = None
+    narrow: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class SourceHeading:
+    """A heading over the sources written beside the figures below it, in a column
+    ``width`` characters wide."""
+
+    text: str
+    width: float
+    sheet: str = OUTPUTS
+
+
+@dataclass(frozen=True)
+class Span:
+    """A defined ``name`` for the columns ``first`` to ``last`` (headers) of a table: their
+    data cells, or with ``header`` their header cells."""
+
+    name: str
+    first: str
+    last: str
+    header: bool = False
+
+
+@dataclass(frozen=True)
+class InputTable:
+    """A table of inputs: a header row, a units row and one row per label, each column
+    validated and named (:class:`Column`). A filled workbook's ``values[column.key]`` is
+    a sequence (one value per row) or, with ``row_keys``, a mapping from a row's key to
+    its value; a column's ``default`` fills every row when the values give none.
+    ``leading``: formula columns (one formula per row, locked) before the inputs, whose
+    formulas may read ``[[at:Name:row]]`` (see :meth:`TemplateBuilder.resolve`).
+    ``repeat_header``: the header repeats on every printed page (the sheet's only
+    table). ``name``: how other formulas refer to the table (``[[data:Name:Header]]``)."""
+
+    row_labels: tuple[str, ...]
+    columns: tuple[Column, ...]
+    label_header: str = ""
+    row_keys: tuple[object, ...] = ()
+    leading: tuple[tuple[Column, str], ...] = ()
+    repeat_header: bool = False
+    spans: tuple[Span, ...] = ()
+    name: str = ""
+    sheet: str = INPUTS
+
+
+@dataclass(frozen=True)
+class ArrayTable:
+    """A table-returning NJ_* function as one dynamic-array formula over ``rows`` rows
+    (:meth:`SheetWriter.array_table`). ``name``: the workbook-level name of its whole
+    range, and how formulas refer to its data (``[[data:Name:Header]]``,
+    ``[[at:Name:Header:i]]``)."""
+
+    formula: str
+    columns: tuple[Column, ...]
+    rows: int
+    header_from_function: bool = True
+    label: str = ""
+    row_labels: tuple[str | int, ...] = ()
+    label_header: str = ""
+    role: str = "calc"
+    name: str | None = None
+    dynamic: bool = True
+    sheet: str = CALCULATIONS
+
+
+@dataclass(frozen=True)
+class FormulaTable:
+    """A table of formulas, one per cell (a number, a :class:`Spill`, or None under a
+    spill), read by :meth:`SheetWriter.formula_table`: a formula reads its own table's
+    cells by header (``[[cell:H]]``...) and any named range or table by name
+    (:meth:`TemplateBuilder.resolve`; ``row`` is the row's index). ``name``: how other
+    formulas refer to the table; ``spans``: defined names over some of its columns."""
+
+    columns: tuple[Column, ...]
+    rows: tuple[tuple[str | float | Spill | None, ...], ...]
+    row_labels: tuple[str, ...] = ()
+    label_header: str = ""
+    role: str = "calc"
+    name: str = ""
+    spans: tuple[Span, ...] = ()
+    sheet: str = CALCULATIONS
+
+
+@dataclass(frozen=True)
+class Total:
+    """The sum of a range (``of``: a reference, e.g. ``[[data:Schedule:Grant]]``), or
+    :data:`NOT_COMPUTED` when any of its cells is not a number
+    (:meth:`SheetWriter.total`)."""
+
+    label: str
+    of: str
+    name: str | None = None
+    kind: Kind = Kind.MONEY
+    unit: str = "$"
+    role: str = "total"
+    sheet: str = CALCULATIONS
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A native Excel chart: ``categories`` and each series' values are references
+    (``[[data:Table:Header]]``)."""
+
+    title: str
+    categories: str
+    series: tuple[tuple[str, str], ...]
+    y_title: str = ""
+    x_title: str = ""
+    sheet: str = OUTPUTS
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the Checks sheet: ``formula`` must be TRUE (an error counts as FALSE).
+    Its constructors :meth:`equal`, :meth:`at_most` and :meth:`numbers` write the
+    common ones."""
+
+    label: str
+    formula: str
+    citation: str = ""
+
+    @classmethod
+    def equal(cls, label: str, a: str, b: str, citation: str = "") -> Check:
+        """``a`` and ``b`` (formulas or references) agree to half a cent."""
+        return cls(label, f"ABS(({a})-({b}))<{CENT_TOLERANCE}", citation)
+
+    @classmethod
+    def at_most(cls, label: str, a: str, b: str, citation: str = "") -> Check:
+        """``a`` does not exceed ``b`` (half a cent of tolerance)."""
+        return cls(label, f"({a})<=({b})+{CENT_TOLERANCE}", citation)
+
+    @classmethod
+    def numbers(cls, label: str, ref: str, citation: str = "") -> Check:
+        """Every cell of ``ref`` (a reference) is a number or blank."""
+        return cls(label, f"COUNT({ref})+COUNTBLANK({ref})=ROWS({ref})*COLUMNS({ref})", citation)
+
+
 #: What :meth:`TemplateBuilder.lay_out` interprets.
-LineItem = Item | Section | Note | Skip
+LineItem = (
+    Item
+    | Section
+    | Note
+    | Skip
+    | Title
+    | SourceHeading
+    | InputTable
+    | ArrayTable
+    | FormulaTable
+    | Total
+    | Chart
+    | Check
+)
+
+#: A reference to a named range or table in a declared formula: ``[[kind:part:...]]``
+#: (parts may be empty: a slice ``1:``), resolved by :meth:`TemplateBuilder.resolve`
+_REFERENCE = re.compile(r"\[\[([a-z]+)((?::[^\]:]*)*)\]\]")
+#: the kinds of reference a table of formulas resolves itself (its own cells, by header)
+_OWN_TABLE_KINDS = frozenset({"cell", "row", "column", "header"})
 
 #: An NJ_* function call in a formula (spelled with the template's namespace)
 _NJ_CALL = re.compile(r"(?<![A-Za-z0-9_.])(NJ_[A-Z0-9_]+)\(")
@@ -1244,6 +1436,20 @@ def _formula(text: str) -> str:
 # --------------------------------------------------------------------------- the workbook
 
 
+@dataclass(frozen=True)
+class _Table:
+    """Where a declared table is: its whole range, its data and each column's data."""
+
+    whole: Ref
+    data: Ref
+    columns: Mapping[str, Ref]
+
+    def column(self, header: str) -> Ref:
+        if header not in self.columns:
+            raise ValueError(f"no column {header!r} (the table has {', '.join(self.columns)})")
+        return self.columns[header]
+
+
 @dataclass
 class _Check:
     label: str
@@ -1315,6 +1521,10 @@ class TemplateBuilder:
         self.array_formulas: list[Ref] = []
         #: each table-returning formula -> the condition that it returned its table
         self.tables: dict[Ref, str] = {}
+        #: the range of each defined name
+        self.refs: dict[str, Ref] = {}
+        #: each declared table with a name, by name (what references read)
+        self.declared_tables: dict[str, _Table] = {}
         self.checks: list[_Check] = []
         self.about_sheet = self.workbook.add_worksheet(ABOUT)
         self.inputs = SheetWriter(self, self.workbook.add_worksheet(INPUTS))
@@ -1346,7 +1556,89 @@ class TemplateBuilder:
         if key in (n.upper() for n in self.names):
             raise ValueError(f"the name {name!r} is already defined")
         self.names[name] = ref.a
+        self.refs[name] = ref
         self.workbook.define_name(name, "=" + ref.a)
+
+    def resolve(self, formula: str, row: int | None = None) -> str:
+        """``formula`` with each reference to a named range or table replaced by its
+        address (the builder places them; a template never counts rows):
+
+        - ``[[name:N]]``: the range of the defined name N; ``[[at:N:i]]`` its i-th cell
+          (0-based, down a column or along a row); ``[[line:N:i]]`` its i-th row;
+          ``[[between:N1:N2]]`` the range from the cell N1 to the cell N2;
+        - ``[[data:T]]``: the data of the table T (without a header the function
+          returns); ``[[data:T:H]]`` its column H, ``[[data:T:H:a:b]]`` the rows a to b
+          of it (a Python slice: ``1:``, ``:-1``); ``[[columns:T:H1:H2]]`` its columns H1
+          to H2; ``[[at:T:H:i]]`` the i-th cell of column H;
+        - ``[[stack:T1:T2:H]]``: column H of the tables T1 to T2 laid out one below the
+          other, from T1's first row (its header) to T2's last; ``[[labels:T1:T2]]`` their
+          row labels' column.
+
+        ``i`` is a number or ``row``: the row of the table being written. A table's
+        references to its own cells (``[[cell:H]]``...) are left to the table."""
+
+        def replace(match: re.Match[str]) -> str:
+            kind, parts = match.group(1), match.group(2).split(":")[1:]
+            if kind in _OWN_TABLE_KINDS:
+                return match.group(0)
+            return self._reference(kind, parts, row, formula).a
+
+        return _REFERENCE.sub(replace, formula)
+
+    def lookup(self, reference: str) -> Ref:
+        """The range of one reference (``[[data:Schedule:Grant]]``, as :meth:`resolve`)."""
+        match = _REFERENCE.fullmatch(reference.strip())
+        if not match:
+            raise ValueError(f"{reference!r} is not one reference")
+        return self._reference(match.group(1), match.group(2).split(":")[1:], None, reference)
+
+    def _reference(self, kind: str, parts: list[str], row: int | None, formula: str) -> Ref:
+        def index(text: str) -> int:
+            if text == "row":
+                if row is None:
+                    raise ValueError(f"{formula!r}: 'row' outside a table")
+                return row
+            return int(text)
+
+        def table(name: str) -> _Table:
+            if name not in self.declared_tables:
+                raise ValueError(f"{formula!r}: no table named {name!r}")
+            return self.declared_tables[name]
+
+        def named(name: str) -> Ref:
+            if name not in self.refs:
+                raise ValueError(f"{formula!r}: no range named {name!r}")
+            return self.refs[name]
+
+        if kind == "name" and len(parts) == 1:
+            return named(parts[0])
+        if kind == "at" and len(parts) == 2:
+            ref, i = named(parts[0]), index(parts[1])
+            return ref.cell(i, 0) if ref.cols == 1 else ref.cell(0, i)
+        if kind == "line" and len(parts) == 2:
+            return named(parts[0]).line(index(parts[1]))
+        if kind == "between" and len(parts) == 2:
+            first, last = named(parts[0]), named(parts[1])
+            return Ref(first.sheet, first.row, first.col, last.bottom, last.right)
+        if kind == "data" and len(parts) == 1:
+            return table(parts[0]).data
+        if kind == "data" and len(parts) in (2, 4):
+            column = table(parts[0]).column(parts[1])
+            if len(parts) == 2:
+                return column
+            cut = slice(int(parts[2]) if parts[2] else None, int(parts[3]) if parts[3] else None)
+            rows = range(column.row, column.bottom + 1)[cut]
+            return Ref(column.sheet, rows[0], column.col, rows[-1], column.last_col)
+        if kind == "columns" and len(parts) == 3:
+            first, last = (table(parts[0]).column(h) for h in parts[1:])
+            return Ref(first.sheet, first.row, first.col, last.bottom, last.right)
+        if kind == "at" and len(parts) == 3:
+            return table(parts[0]).column(parts[1]).cell(index(parts[2]), 0)
+        if kind in ("stack", "labels") and len(parts) == (3 if kind == "stack" else 2):
+            top, bottom = table(parts[0]).whole, table(parts[1]).whole
+            col = table(parts[0]).column(parts[2]).col if kind == "stack" else SheetWriter.LABEL
+            return Ref(top.sheet, top.row, col, bottom.bottom, col)
+        raise ValueError(f"{formula!r}: [[{kind}:{':'.join(parts)}]] is not a reference")
 
     # -- line items
     def spell(self, formula: str) -> str:
@@ -1374,7 +1666,42 @@ class TemplateBuilder:
         values = values or {}
         found: dict[str, Ref] = {}
         for item in items:
-            if isinstance(item, Section):
+            if isinstance(item, Title):
+                writer = self.writer(item.sheet)
+                writer.title(item.text, item.subtitle)
+                writer.landscape = item.landscape
+                if item.narrow:
+                    writer.narrow_labels(*item.narrow)
+            elif isinstance(item, SourceHeading):
+                self.writer(item.sheet).source_heading(item.text, item.width)
+            elif isinstance(item, InputTable):
+                self._input_table(item, values)
+            elif isinstance(item, ArrayTable):
+                self._array_table(item)
+            elif isinstance(item, FormulaTable):
+                self._formula_table(item)
+            elif isinstance(item, Total):
+                ref = self.writer(item.sheet).total(
+                    item.label,
+                    self.lookup(item.of),
+                    item.kind,
+                    item.unit,
+                    name=item.name,
+                    role=item.role,
+                )
+                if item.name:
+                    found[item.name] = ref
+            elif isinstance(item, Chart):
+                self.writer(item.sheet).chart(
+                    item.title,
+                    self.lookup(item.categories),
+                    [(name, self.lookup(values_ref)) for name, values_ref in item.series],
+                    y_title=item.y_title,
+                    x_title=item.x_title,
+                )
+            elif isinstance(item, Check):
+                self.check(item.label, self.resolve(self.spell(item.formula)), item.citation)
+            elif isinstance(item, Section):
                 self.writer(item.sheet).section(item.text, width=item.width)
             elif isinstance(item, Note):
                 self.writer(item.sheet).note(item.text)
@@ -1383,7 +1710,7 @@ class TemplateBuilder:
             elif item.formula:
                 ref = self.writer(item.sheet or CALCULATIONS).formula(
                     item.label,
-                    self.spell(item.formula),
+                    self.resolve(self.spell(item.formula)),
                     item.kind,
                     item.unit,
                     name=item.name,
@@ -1411,6 +1738,102 @@ class TemplateBuilder:
                     prompt=item.prompt,
                 )
         return found
+
+    def _input_table(self, table: InputTable, values: Mapping[str, object]) -> None:
+        count = len(table.row_labels)
+        given: dict[str, Sequence[object]] = {}
+        for column in table.columns:
+            found = values.get(column.key) if column.key else None
+            if isinstance(found, Mapping):
+                found = [found.get(key) for key in table.row_keys]
+            found = list(found) if isinstance(found, (list, tuple)) else []
+            if not found and column.default is not None:
+                found = [column.default] * count
+            given[column.header] = found
+        leading = [
+            (
+                column,
+                [self.resolve(self.spell(formula), row=i) for i in range(count)],
+            )
+            for column, formula in table.leading
+        ]
+        writer = self.writer(table.sheet)
+        columns = writer.input_table(
+            table.row_labels,
+            table.columns,
+            given,
+            label_header=table.label_header,
+            leading=leading,
+            repeat_header=table.repeat_header,
+        )
+        first = next(iter(columns.values()))
+        whole = Ref(writer.name, first.row, first.col, first.bottom, first.col + len(columns) - 1)
+        self._declare(table.name, whole, whole, columns, table.spans, header_row=first.row - 2)
+
+    def _array_table(self, table: ArrayTable) -> None:
+        ref = self.writer(table.sheet).array_table(
+            self.resolve(self.spell(table.formula)),
+            table.columns,
+            table.rows,
+            header_from_function=table.header_from_function,
+            label=table.label,
+            row_labels=table.row_labels,
+            label_header=table.label_header,
+            role=table.role,
+            name=table.name,
+            dynamic=table.dynamic,
+        )
+        data = ref.body() if table.header_from_function else ref
+        columns = {column.header: data.column(j) for j, column in enumerate(table.columns)}
+        self._declare(table.name or "", ref, data, columns, ())
+
+    def _formula_table(self, table: FormulaTable) -> None:
+        rows = [
+            [
+                Spill(self.resolve(self.spell(cell.formula), row=i), cell.width, cell.height)
+                if isinstance(cell, Spill)
+                else self.resolve(self.spell(cell), row=i)
+                if isinstance(cell, str)
+                else cell
+                for cell in line
+            ]
+            for i, line in enumerate(table.rows)
+        ]
+        found = self.writer(table.sheet).formula_table(
+            table.columns,
+            rows,
+            row_labels=table.row_labels,
+            label_header=table.label_header,
+            role=table.role,
+        )
+        first = next(iter(found.values()))
+        whole = Ref(first.sheet, first.row, first.col, first.bottom, found.header.right)
+        self._declare(table.name, whole, whole, found, table.spans, header_row=found.header.row)
+
+    def _declare(
+        self,
+        name: str,
+        whole: Ref,
+        data: Ref,
+        columns: Mapping[str, Ref],
+        spans: Sequence[Span],
+        header_row: int = 0,
+    ) -> None:
+        """A declared table: its name for references, and the defined names of its spans."""
+        if name:
+            if name in self.declared_tables:
+                raise ValueError(f"two tables are named {name!r}")
+            self.declared_tables[name] = _Table(whole, data, dict(columns))
+        for span in spans:
+            first, last = columns[span.first], columns[span.last]
+            if span.header:
+                self.define_name(
+                    span.name, Ref(first.sheet, header_row, first.col, header_row, last.col)
+                )
+            else:
+                self.define_name(
+                    span.name, Ref(first.sheet, first.row, first.col, last.bottom, last.col)
+                )
 
     # -- the engagement and the page
     def write_engagement(self, writer: SheetWriter) -> None:
