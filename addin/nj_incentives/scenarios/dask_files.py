@@ -203,12 +203,15 @@ def _join(tasks: list[Part], target: Path, fmt: str, stamp: dict[str, Any]) -> N
 
     import pyarrow.parquet as pq
 
+    from nj_incentives.scenarios.io import parquet_options
+
     writer: Any = None
     try:
         for task in tasks:
             file = pq.ParquetFile(task.path)
             if writer is None:
-                writer = pq.ParquetWriter(target, file.schema_arrow)
+                schema = file.schema_arrow
+                writer = pq.ParquetWriter(target, schema, **parquet_options(schema))
             for g in range(file.metadata.num_row_groups):
                 writer.write_table(file.read_row_group(g))
     finally:
