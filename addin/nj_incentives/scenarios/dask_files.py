@@ -7,8 +7,10 @@ about two per worker thread. Each task runs on a worker: it reads its rows from 
 input file itself, computes them chunk by chunk with the same kernel, and writes them
 to a part file beside the output, returning only its counts, its first failed rows and
 its part of the summary (:class:`~.analysis.SummaryBuilder`). No table goes through
-the client. The client then joins the parts in row order into the output (Parquet
-row group by row group, CSV byte for byte) and removes them. The results are the same
+the client. For a Parquet output the parts are uncompressed Arrow IPC files, so the
+results are encoded into Parquet once. The client joins each part into the output as
+soon as it and the parts before it are done, while the workers compute the later ones
+(Parquet one row group per chunk, CSV byte for byte), and removes it. The results are the same
 file as the pandas engine's streaming run.
 
 The input and output paths must be the same for the client and every worker (a shared
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import math
 import os
 import shutil
@@ -71,6 +74,37 @@ def _tasks(source: Path, parts_dir: Path, wanted: int, batch_rows: int) -> list[
     return parts
 
 
+class _ArrowPart:
+    """A part of a Parquet output: an uncompressed Arrow IPC file, one record batch per
+    chunk. The client encodes the results into Parquet once, when it joins the parts
+    (Parquet parts were encoded by the worker, decoded and encoded again by the client)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.schema: Any = None
+        self._writer: Any = None
+        self._sink: Any = None
+
+    def write(self, frame: Any) -> None:
+        import pyarrow as pa
+
+        from nj_incentives.scenarios.io import arrow_table
+
+        table = arrow_table(frame, self.schema)
+        if self._writer is None:
+            self.schema = table.schema
+            self._sink = pa.OSFile(str(self.path), "wb")
+            self._writer = pa.ipc.new_file(self._sink, table.schema)
+        for batch in table.combine_chunks().to_batches():
+            self._writer.write_batch(batch)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        if self._sink is not None:
+            self._sink.close()
+
+
 def run_part(
     part: Part,
     fmt: str,
@@ -82,13 +116,13 @@ def run_part(
     """A worker's task: read, compute and write one part; its counts and summary."""
     import pyarrow.parquet as pq
 
-    from nj_incentives.scenarios.io import CsvWriter, ParquetWriter
+    from nj_incentives.scenarios.io import CsvWriter
     from nj_incentives.scenarios.runner import run_scenarios
     from nj_incentives.scenarios.stream import PARQUET_READ, batch_frame, row_ids
 
     builder = SummaryBuilder(total)
     writer: Any = CsvWriter(Path(part.path), header=part.first_row == 0) if fmt == "csv" else None
-    writer = writer or ParquetWriter(Path(part.path))
+    writer = writer or _ArrowPart(Path(part.path))
     rows = errors = 0
     failed: list[tuple[int, Any, str]] = []
     file = pq.ParquetFile(part.source, **PARQUET_READ)
@@ -178,45 +212,69 @@ def run_parquet_to_file(
                 keep=list(keep),
                 pure=False,
             )
-            done = client.gather(futures)
-        rows = sum(d["rows"] for d in done)
-        errors = sum(d["errors"] for d in done)
-        if rows != total:
-            raise ScenarioError(f"{source}: the file changed during the run; run it again")
+            # each part is joined as soon as it and the parts before it are done, while
+            # the workers compute the later ones
+            done: list[dict[str, Any]] = []
+            with _Joiner(target, fmt) as joiner:
+                for task, future in zip(tasks, futures, strict=True):
+                    done.append(future.result())
+                    joiner.add(task)
+                rows = sum(d["rows"] for d in done)
+                errors = sum(d["errors"] for d in done)
+                if rows != total:
+                    raise ScenarioError(f"{source}: the file changed during the run; run it again")
+                joiner.stamp = stamp | {"rows": rows, "rows_with_errors": errors}
         summary = SummaryBuilder.merged([d["summary"] for d in done])
         failed = [f for d in done for f in d["failed"]][:5]
-        _join(tasks, target, fmt, stamp | {"rows": rows, "rows_with_errors": errors})
         return rows, errors, summary, failed
     finally:
         shutil.rmtree(parts_dir, ignore_errors=True)
 
 
-def _join(tasks: list[Part], target: Path, fmt: str, stamp: dict[str, Any]) -> None:
-    """The parts, in row order, as one file."""
-    if fmt == "csv":
-        with target.open("wb") as out:
-            for task in tasks:
-                with open(task.path, "rb") as part:
-                    shutil.copyfileobj(part, out, 1 << 20)
-        return
-    import json
+class _Joiner:
+    """The parts, in row order, appended to one file as they arrive (CSV byte for byte,
+    Parquet one row group per chunk, as the pandas engine's streaming writer writes
+    them); each part is removed once joined. ``stamp``, when set, goes in the Parquet
+    file's metadata (key ``nj_incentives``)."""
 
-    import pyarrow.parquet as pq
+    def __init__(self, target: Path, fmt: str) -> None:
+        self.target, self.fmt = target, fmt
+        self.stamp: dict[str, Any] | None = None
+        self._csv: Any = None
+        self._parquet: Any = None
 
-    from nj_incentives.scenarios.io import parquet_options
+    def __enter__(self) -> _Joiner:
+        if self.fmt == "csv":
+            self._csv = self.target.open("wb")
+        return self
 
-    writer: Any = None
-    try:
-        for task in tasks:
-            file = pq.ParquetFile(task.path)
-            if writer is None:
-                schema = file.schema_arrow
-                writer = pq.ParquetWriter(target, schema, **parquet_options(schema))
-            for g in range(file.metadata.num_row_groups):
-                writer.write_table(file.read_row_group(g))
-    finally:
-        if writer is not None:
-            writer.add_key_value_metadata(
-                {"nj_incentives": json.dumps(stamp, sort_keys=True, default=str)}
-            )
-            writer.close()
+    def add(self, task: Part) -> None:
+        if self._csv is not None:
+            with open(task.path, "rb") as part:
+                shutil.copyfileobj(part, self._csv, 1 << 20)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            from nj_incentives.scenarios.io import parquet_options
+
+            with pa.memory_map(task.path) as source:
+                reader = pa.ipc.open_file(source)
+                for i in range(reader.num_record_batches):
+                    table = pa.Table.from_batches([reader.get_batch(i)])
+                    if self._parquet is None:
+                        schema = table.schema
+                        self._parquet = pq.ParquetWriter(
+                            self.target, schema, **parquet_options(schema)
+                        )
+                    self._parquet.write_table(table)
+        os.remove(task.path)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._csv is not None:
+            self._csv.close()
+        if self._parquet is not None:
+            if self.stamp is not None:
+                text = json.dumps(self.stamp, sort_keys=True, default=str)
+                self._parquet.add_key_value_metadata({"nj_incentives": text})
+            self._parquet.close()
