@@ -28,8 +28,7 @@ templates do, and the builder's tables, checks and chart read columns.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,17 +38,23 @@ from nj_incentives.workbooks.builder import (
     CALCULATIONS,
     CENT_TOLERANCE,
     NOT_COMPUTED,
+    OUTPUTS,
+    ArrayTable,
+    Chart,
+    Check,
     Column,
+    FormulaTable,
+    InputTable,
     Item,
     Kind,
     LineItem,
-    Ref,
+    Note,
     Section,
-    SheetWriter,
     Skip,
+    Span,
     Spill,
     TemplateBuilder,
-    nth_cell,
+    Title,
 )
 
 __all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "build"]
@@ -73,11 +78,11 @@ _SHOWN = {
     "fraction": (Kind.PERCENT, "%", 10),
     "money": (Kind.MONEY, "$", 16),
 }
-SCHEDULE_COLUMNS = [
+SCHEDULE_COLUMNS = tuple(
     Column(column.header, kind, unit, width=width)
     for column in CONVERSION_SCHEDULE_COLUMNS[:3]
     for kind, unit, width in [_SHOWN[column.unit]]
-]
+)
 
 #: The filled example: seven accrual years with something approved, one approved late.
 EXAMPLE: Mapping[str, Any] = {
@@ -158,23 +163,19 @@ def build(
                 "transfer minimum price, remote-work election",
             ],
         )
-        _inputs(b, values)
-        calc = _calculations(b)
-        _outputs(b, calc)
-        _checks(b, calc)
+        b.lay_out(TEMPLATE, values)
     return Path(path)
 
 
 # --------------------------------------------------------------------------- inputs
 
 
-def _by_year(values: Mapping[str, Any], key: str, years: Sequence[int]) -> list[object]:
-    found = values.get(key) or {}
-    return [found.get(year) for year in years]
-
-
 #: Inputs: the filer's returns and the dates of approval and direction.
 FILER: tuple[LineItem, ...] = (
+    Title(
+        "Inputs",
+        "Type only in the yellow cells. Money in dollars, percentages as percentages (5%).",
+    ),
     Section("The filer's returns (N.J.S.A. 34:1B-129e.; Form CBT-100 numbering)"),
     Item(
         "Month the filer's privilege period ends",
@@ -349,26 +350,20 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
 )
 
 
-def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
-    i = b.inputs
-    i.title(
-        "Inputs",
-        "Type only in the yellow cells. Money in dollars, percentages as percentages (5%).",
-    )
-    b.lay_out(FILER, values)
-    i.skip()
-    i.section("Approved amounts by the calendar year the grant accrued (N.J.S.A. 34:1B-129e.)")
-    i.note("Leave a year blank when nothing accrued in it was converted: blank counts as 0.")
-    given = values.get("amounts") or {}
-    amounts = [given.get(year) for year in ACCRUAL_YEARS]
-    i.input_table(
-        [f"Accrued in {year}" for year in ACCRUAL_YEARS],
-        [
+#: Inputs: the approved amounts by accrual year and the liabilities by tax year.
+BY_YEAR: tuple[LineItem, ...] = (
+    Skip(),
+    Section("Approved amounts by the calendar year the grant accrued (N.J.S.A. 34:1B-129e.)"),
+    Note("Leave a year blank when nothing accrued in it was converted: blank counts as 0."),
+    InputTable(
+        tuple(f"Accrued in {year}" for year in ACCRUAL_YEARS),
+        (
             Column(
                 "Approved amount",
                 Kind.MONEY,
                 "$",
                 name="ApprovedAmounts",
+                key="amounts",
                 help="Grant accrued in the year but not paid, as approved for conversion to "
                 "tax credits; blank (or 0) if none.",
             ),
@@ -377,437 +372,403 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
                 Kind.DATE,
                 "date",
                 name="ApprovalDates",
+                key="approval_dates",
                 help="Date the Authority approved the amount. Matters for 2008-2013 only "
                 "(e.(1)): approved on or after 2016-07-01 moves the five installments. "
                 "Blank = approved by 2016-07-01.",
             ),
-        ],
-        {
-            "Approved amount": amounts,
-            "Approval date": _by_year(values, "approval_dates", ACCRUAL_YEARS),
-        },
+        ),
         label_header="Accrual year",
-    )
-    i.skip()
-    i.section("Tax liability by tax year (N.J.S.A. 34:1B-129f.)")
-    i.note("Needed for every tax year with a credit; may stay blank for a year without one.")
-    i.input_table(
-        [f"Tax year {year}" for year in TAX_YEARS],
-        [
+        row_keys=ACCRUAL_YEARS,
+    ),
+    Skip(),
+    Section("Tax liability by tax year (N.J.S.A. 34:1B-129f.)"),
+    Note("Needed for every tax year with a credit; may stay blank for a year without one."),
+    InputTable(
+        tuple(f"Tax year {year}" for year in TAX_YEARS),
+        (
             Column(
                 "Tax liability",
                 Kind.MONEY,
                 "$",
                 name="TaxLiabilities",
+                key="liabilities",
                 help="Tax otherwise due on the return of tax year N (the period end is shown "
                 "on Calculations), before this credit (applied first, before all other "
                 "credits and payments).",
-            )
-        ],
-        {"Tax liability": _by_year(values, "liabilities", TAX_YEARS)},
+            ),
+        ),
         label_header="Tax year",
-    )
-    b.lay_out(CREDIT_MINIMUM, values)
-    b.lay_out(TRANSFER_AND_REMOTE_WORK, values)
+        row_keys=TAX_YEARS,
+    ),
+)
 
 
 # --------------------------------------------------------------------------- calculations
 
 
-@dataclass(frozen=True)
-class _Calculations:
-    schedules: dict[int, Ref]
-    matrix: tuple[Ref, ...]
-    tax_years: Ref
-    credit: Ref
-    liability: Ref
-    applied: Ref
-    refund: Ref
-    total_credit: Ref
-    total_applied: Ref
-    total_refund: Ref
-    min_price: Ref
-    transfer: Ref
-    credit_2022: Ref
-    payment: Ref
-    remote: Ref
-
-
-def _calculations(b: TemplateBuilder) -> _Calculations:
-    c = b.calculations
-    c.title("Calculations", "Formulas only: every figure comes from the NJ_* functions.")
-    names = b.names
-    c.section("Approved amounts converted (a blank approved amount converts nothing)")
-    converted = c.formula_table(
-        [Column("Amount converted", Kind.MONEY, "$", name="AmountsConverted")],
-        [
-            [_blank_is_zero(nth_cell(names["ApprovedAmounts"], n))]
-            for n in range(len(ACCRUAL_YEARS))
-        ],
-        row_labels=[f"Accrued in {year}" for year in ACCRUAL_YEARS],
-    )["Amount converted"]
-    c.skip()
-    schedules: dict[int, Ref] = {}
-    for n, year in enumerate(ACCRUAL_YEARS):
-        paragraph = beip.conversion_paragraph(year)
-        amount = converted.cell(n).a
-        schedules[year] = c.array_table(
-            f"{b.fn('NJ_BEIP_CONVERSION_SCHEDULE')}({year},{amount},"
-            f"{nth_cell(names['ApprovalDates'], n)},GrantApprovalDate,DirectionDate)",
-            SCHEDULE_COLUMNS,
-            rows=len(paragraph.shares),
-            label=f"Accrued in {year}: conversion schedule (N.J.S.A. 34:1B-129e.("
-            f"{paragraph.paragraph}))",
-            name=f"Conversion{year}",
-            # each installment row labelled with its accrual year: the matrix sums by it
-            label_header="Accrual year",
-            row_labels=[year] * len(paragraph.shares),
-        )
-    matrix, tax_years, credit = _matrix(b, c, schedules)
-    table = _application(b, c, credit)
-    year = REMOTE_WORK_TAX_YEAR
-    on = CALCULATIONS
-    figures = b.lay_out(
-        [
-            Section("Totals", sheet=on),
-            Item("Total credit issued", "TotalCredit", MONEY, "$", _total(credit), role="total"),
-            Item(
-                "Total credit applied against the tax",
-                "TotalApplied",
-                MONEY,
-                "$",
-                _total(table["Credit applied"]),
-                role="total",
-            ),
-            Item(
-                "Total refunded as overpayments",
-                "TotalRefund",
-                MONEY,
-                "$",
-                _total(table["Refund (overpayment)"]),
-                role="total",
-            ),
-            Skip(sheet=on),
-            Section("Transfer certificate (N.J.S.A. 34:1B-129g.(3))", sheet=on),
-            Item(
-                "Lowest lawful consideration for the amount sold",
-                "TransferMinPrice",
-                MONEY,
-                "$",
-                'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,'
-                'DiscountRate,0,SaleDate,CreditPeriodEnd),"")',
-            ),
-            Item(
-                "The proposed sale (OK, or every reason it is not lawful)",
-                "TransferVerdict",
-                Kind.TEXT,
-                "verdict",
-                'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_CHECK(CertificateAmount,'
-                "TransferAmount,Consideration,DiscountRate,0,SaleDate,CreditPeriodEnd,"
-                'SellerIsTransferee),"no sale proposed")',
-            ),
-            Skip(sheet=on),
-            Section("Remote-work election (N.J.S.A. 34:1B-129h.)", sheet=on),
-            Item(
-                f"The {year} tax period ends",
-                "Period2022End",
-                Kind.DATE,
-                "date",
-                f"NJ_TAX_PERIOD_END({year},FilerYearEndMonth,TaxYearNumbering)",
-            ),
-            Item(
-                f"Tax credit for the {year} tax period (its installments)",
-                "Credit2022",
-                MONEY,
-                "$",
-                credit.cell(TAX_YEARS.index(year)).a,
-            ),
-            Item(
-                "Payment owed to the Authority (5% of that credit)",
-                "RemoteWorkPayment",
-                MONEY,
-                "$",
-                'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_PAYMENT(Credit2022),0)',
-            ),
-            Item(
-                "The election (OK, or every reason it fails)",
-                "RemoteWorkVerdict",
-                Kind.TEXT,
-                "verdict",
-                'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,'
-                'ShareAtFacility),"no election made")',
-            ),
-        ]
-    )
-    total_credit, total_applied, total_refund = (
-        figures[name] for name in ("TotalCredit", "TotalApplied", "TotalRefund")
-    )
-    min_price, transfer = figures["TransferMinPrice"], figures["TransferVerdict"]
-    credit_2022, payment, remote = (
-        figures[name] for name in ("Credit2022", "RemoteWorkPayment", "RemoteWorkVerdict")
-    )
-    return _Calculations(
-        schedules=schedules,
-        matrix=matrix,
-        tax_years=tax_years,
-        credit=credit,
-        liability=table["Tax liability"],
-        applied=table["Credit applied"],
-        refund=table["Refund (overpayment)"],
-        total_credit=total_credit,
-        total_applied=total_applied,
-        total_refund=total_refund,
-        min_price=min_price,
-        transfer=transfer,
-        credit_2022=credit_2022,
-        payment=payment,
-        remote=remote,
+def _schedule(n: int, year: int) -> ArrayTable:
+    """The conversion schedule of the amount accrued in ``year`` (the ``n``-th accrual
+    year), each installment row labelled with its accrual year (the matrix sums by it)."""
+    paragraph = beip.conversion_paragraph(year)
+    return ArrayTable(
+        f"NJ_BEIP_CONVERSION_SCHEDULE({year},[[at:AmountsConverted:{n}]],"
+        f"[[at:ApprovalDates:{n}]],GrantApprovalDate,DirectionDate)",
+        SCHEDULE_COLUMNS,
+        rows=len(paragraph.shares),
+        label=f"Accrued in {year}: conversion schedule (N.J.S.A. 34:1B-129e.("
+        f"{paragraph.paragraph}))",
+        name=f"Conversion{year}",
+        label_header="Accrual year",
+        row_labels=(year,) * len(paragraph.shares),
     )
 
 
 #: Accrual years per block of the matrix: three blocks of six print one page wide at a
 #: readable size (one block of eighteen printed at a third of full size).
 MATRIX_BLOCK = 6
+_CHUNKS = tuple(
+    ACCRUAL_YEARS[n : n + MATRIX_BLOCK] for n in range(0, len(ACCRUAL_YEARS), MATRIX_BLOCK)
+)
+_BLOCK_NAMES = tuple(f"Installments{chunk[0]}_{chunk[-1]}" for chunk in _CHUNKS)
+_YEARS_COLUMN = "Tax year / accrued in"
+_TOTAL_COLUMN = "Total credit issued (all years)"
 
 
-def _matrix(
-    b: TemplateBuilder, c: SheetWriter, schedules: Mapping[int, Ref]
-) -> tuple[tuple[Ref, ...], Ref, Ref]:
-    """The installments by tax year (rows) and accrual year (columns), in blocks of
-    :data:`MATRIX_BLOCK` accrual years: ONE array formula per block, ``SUMIFS`` over the
-    schedules above (each data row labelled with its accrual year), and, beside the last
-    block, the total credit issued per tax year. Returns (blocks, tax years, totals)."""
-    first, last = schedules[ACCRUAL_YEARS[0]], schedules[ACCRUAL_YEARS[-1]]
-    region = Ref(c.name, first.row, c.LABEL, last.bottom, first.right)
-    labels, tax_year, installment = (region.column(j).a for j in (0, 2, 4))
-    header_text = SCHEDULE_COLUMNS[0].header
-    count = len(TAX_YEARS)
-    chunks = [
-        ACCRUAL_YEARS[n : n + MATRIX_BLOCK] for n in range(0, len(ACCRUAL_YEARS), MATRIX_BLOCK)
-    ]
-    blocks: list[Ref] = []
-    years = totals = Ref(c.name, 0, 0)
-    for number, chunk in enumerate(chunks):
-        is_last = number == len(chunks) - 1
-        span = f"{chunk[0]}-{chunk[-1]}"
-        c.section(
-            f"Installments by tax year, accrued in {span} (N.J.S.A. 34:1B-129e.): one array "
-            "formula over the schedules above",
-            width=c.VALUE + MATRIX_BLOCK + 2,
-        )
-        columns = [
-            Column("Tax year / accrued in", Kind.YEAR, width=12, role="label"),
-            *(Column(str(year), Kind.MONEY, "$", width=14, number_header=True) for year in chunk),
-        ]
-        if is_last:
-            columns.append(
-                Column("Total credit issued (all years)", Kind.MONEY, "$", width=14, role="total")
-            )
-        years_column, first_year, last_year = columns[0].header, str(chunk[0]), str(chunk[-1])
-        formula = (
-            f'IF(COUNTIF({tax_year},"{header_text}")=ROWS(ApprovedAmounts),'
-            f"SUMIFS({installment},{tax_year},[[column:{years_column}]],{labels},"
-            f'[[header:{first_year}:{last_year}]]),"{NOT_COMPUTED}")'
-        )
-        cells: list[list[str | float | Spill | None]] = []
-        for n, year in enumerate(TAX_YEARS):
-            row: list[str | float | Spill | None] = [year]
-            row += [Spill(formula, len(chunk), count) if n == 0 else None]
-            row += [None] * (len(chunk) - 1)
-            if is_last:  # the total: this row of every block
-                parts = [m.line(n).a for m in blocks] + [f"[[row:{first_year}:{last_year}]]"]
-                counted = "+".join(f"COUNT({r})" for r in parts)
-                width = "+".join(f"COLUMNS({r})" for r in parts)
-                added = "+".join(f"SUM({r})" for r in parts)
-                row.append(f'IF({counted}={width},ROUND({added},2),"{NOT_COMPUTED}")')
-            cells.append(row)
-        table = c.formula_table(
-            columns,
-            cells,
-            row_labels=[f"Tax year {year}" for year in TAX_YEARS],
-            label_header="Tax year",
-        )
-        first_column, last_column = table[first_year], table[last_year]
-        block = Ref(c.name, first_column.row, first_column.col, last_column.bottom, last_column.col)
-        b.define_name(f"AccrualYears{chunk[0]}_{chunk[-1]}", table.header.span(1, len(chunk)))
-        b.define_name(f"Installments{chunk[0]}_{chunk[-1]}", block)
-        blocks.append(block)
-        if number == 0:
-            years = table["Tax year / accrued in"]
-        if is_last:
-            totals = table["Total credit issued (all years)"]
-    b.define_name("TaxYears", years)
-    b.define_name("CreditIssued", totals)
-    return tuple(blocks), years, totals
-
-
-def _application(b: TemplateBuilder, c: SheetWriter, credit: Ref) -> dict[str, Ref]:
-    """Per tax year: the credit issued and the liability (one array formula each, for the
-    reader), the credit applied and the refund (N.J.S.A. 34:1B-129f.)."""
+def _matrix_block(number: int) -> tuple[LineItem, ...]:
+    """One block of the installments by tax year (rows) and accrual year (columns): ONE
+    array formula, ``SUMIFS`` over the schedules above (their tax years and installments
+    stacked, each data row labelled with its accrual year); beside the last block the
+    total credit issued per tax year (named CreditIssued; the first block's tax years are
+    TaxYears)."""
+    chunk = _CHUNKS[number]
+    is_last = number == len(_CHUNKS) - 1
+    first_year, last_year = str(chunk[0]), str(chunk[-1])
+    schedules = f"Conversion{ACCRUAL_YEARS[0]}:Conversion{ACCRUAL_YEARS[-1]}"
+    tax_year = f"[[stack:{schedules}:{SCHEDULE_COLUMNS[0].header}]]"
+    installment = f"[[stack:{schedules}:{SCHEDULE_COLUMNS[2].header}]]"
     columns = [
-        Column("Credit issued", Kind.MONEY, "$"),
-        Column("Tax liability", Kind.MONEY, "$"),
-        Column("Credit applied", Kind.MONEY, "$", name="CreditApplied"),
-        Column("Refund (overpayment)", Kind.MONEY, "$", name="CreditRefund"),
-        Column("Return: period end", Kind.DATE, "date", name="ReturnPeriodEnds", width=12),
+        Column(
+            _YEARS_COLUMN,
+            Kind.YEAR,
+            width=12,
+            role="label",
+            name="TaxYears" if number == 0 else None,
+        ),
+        *(Column(str(year), Kind.MONEY, "$", width=14, number_header=True) for year in chunk),
     ]
-    c.section(
-        "Credit applied against each tax year's liability (N.J.S.A. 34:1B-129f.)",
-        width=c.VALUE + len(columns),
+    if is_last:
+        columns.append(
+            Column(_TOTAL_COLUMN, Kind.MONEY, "$", width=14, role="total", name="CreditIssued")
+        )
+    formula = (
+        f'IF(COUNTIF({tax_year},"{SCHEDULE_COLUMNS[0].header}")=ROWS(ApprovedAmounts),'
+        f"SUMIFS({installment},{tax_year},[[column:{_YEARS_COLUMN}]],[[labels:{schedules}]],"
+        f'[[header:{first_year}:{last_year}]]),"{NOT_COMPUTED}")'
     )
-    count = len(TAX_YEARS)
-    liabilities = b.names["TaxLiabilities"]
-    cells: list[list[str | float | Spill | None]] = []
-    for n, year in enumerate(TAX_YEARS):
-        issued, liability = credit.cell(n).a, nth_cell(liabilities, n)
-        cells.append(
-            [
-                Spill(credit.a, 1, count) if n == 0 else None,
-                Spill('IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)', 1, count)
+    # the total: this row of every block
+    parts = [f"[[line:{name}:row]]" for name in _BLOCK_NAMES[:number]]
+    parts.append(f"[[row:{first_year}:{last_year}]]")
+    total = (
+        f"IF({'+'.join(f'COUNT({r})' for r in parts)}={'+'.join(f'COLUMNS({r})' for r in parts)},"
+        f'ROUND({"+".join(f"SUM({r})" for r in parts)},2),"{NOT_COMPUTED}")'
+    )
+    rows = tuple(
+        (
+            year,
+            Spill(formula, len(chunk), len(TAX_YEARS)) if n == 0 else None,
+            *([None] * (len(chunk) - 1)),
+            *([total] if is_last else []),
+        )
+        for n, year in enumerate(TAX_YEARS)
+    )
+    return (
+        Section(
+            f"Installments by tax year, accrued in {first_year}-{last_year} (N.J.S.A. "
+            "34:1B-129e.): one array formula over the schedules above",
+            width=2 + MATRIX_BLOCK + 2,
+            sheet=CALCULATIONS,
+        ),
+        FormulaTable(
+            tuple(columns),
+            rows,
+            row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
+            label_header="Tax year",
+            spans=(
+                Span(f"AccrualYears{first_year}_{last_year}", first_year, last_year, header=True),
+                Span(_BLOCK_NAMES[number], first_year, last_year),
+            ),
+        ),
+    )
+
+
+_APPLICATION_COLUMNS = (
+    Column("Credit issued", Kind.MONEY, "$"),
+    Column("Tax liability", Kind.MONEY, "$"),
+    Column("Credit applied", Kind.MONEY, "$", name="CreditApplied"),
+    Column("Refund (overpayment)", Kind.MONEY, "$", name="CreditRefund"),
+    Column("Return: period end", Kind.DATE, "date", name="ReturnPeriodEnds", width=12),
+)
+
+#: Per tax year: the credit issued and the liability (one array formula each, for the
+#: reader), the credit applied and the refund (N.J.S.A. 34:1B-129f.), the return's period.
+APPLICATION: tuple[LineItem, ...] = (
+    Section(
+        "Credit applied against each tax year's liability (N.J.S.A. 34:1B-129f.)",
+        width=2 + len(_APPLICATION_COLUMNS),
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        _APPLICATION_COLUMNS,
+        tuple(
+            (
+                Spill("[[name:CreditIssued]]", 1, len(TAX_YEARS)) if n == 0 else None,
+                Spill('IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)', 1, len(TAX_YEARS))
                 if n == 0
                 else None,
                 *(
-                    f"IF({issued}=0,0,{b.fn(function)}({issued},{liability},CreditMinimumTax))"
+                    f"IF([[at:CreditIssued:row]]=0,0,{function}([[at:CreditIssued:row]],"
+                    "[[at:TaxLiabilities:row]],CreditMinimumTax))"
                     for function in ("NJ_BEIP_CREDIT_APPLIED", "NJ_BEIP_CREDIT_REFUND")
                 ),
-                f"{b.fn('NJ_TAX_PERIOD_END')}({year},FilerYearEndMonth,TaxYearNumbering)",
-            ]
-        )
-    return c.formula_table(
-        columns,
-        cells,
-        row_labels=[f"Tax year {year}" for year in TAX_YEARS],
+                f"NJ_TAX_PERIOD_END({year},FilerYearEndMonth,TaxYearNumbering)",
+            )
+            for n, year in enumerate(TAX_YEARS)
+        ),
+        row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
         label_header="Tax year",
-    )
+        name="Application",
+    ),
+)
 
 
-def _blank_is_zero(cell: str) -> str:
-    """A blank approved amount converts nothing (text or an error still reaches the
-    function, which rejects it with its message)."""
-    return f"IF(ISBLANK({cell}),0,{cell})"
-
-
-def _total(ref: Ref) -> str:
-    """The sum of ``ref`` when every cell is a number, else :data:`NOT_COMPUTED`.
+def _total(ref: str) -> str:
+    """The sum of ``ref`` (a reference) when every cell is a number, else
+    :data:`NOT_COMPUTED`.
 
     Rounded to the cent: the parts are whole cents, and the rounding only removes the
     binary floating-point residue of adding them (0.1 + 0.2), so that the total passed
     on to an NJ_* function is the exact amount."""
-    every = f"COUNT({ref.a})=ROWS({ref.a})*COLUMNS({ref.a})"
-    return f'IF({every},ROUND(SUM({ref.a}),2),"{NOT_COMPUTED}")'
+    every = f"COUNT({ref})=ROWS({ref})*COLUMNS({ref})"
+    return f'IF({every},ROUND(SUM({ref}),2),"{NOT_COMPUTED}")'
+
+
+_ON = CALCULATIONS
+#: The tax year whose credit the remote-work payment is a share of, in the matrix's rows.
+_REMOTE_WORK_ROW = TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)
+
+#: Calculations: totals, the transfer certificate and the remote-work election.
+TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
+    Section("Totals", sheet=_ON),
+    Item(
+        "Total credit issued",
+        "TotalCredit",
+        MONEY,
+        "$",
+        _total("[[name:CreditIssued]]"),
+        role="total",
+    ),
+    Item(
+        "Total credit applied against the tax",
+        "TotalApplied",
+        MONEY,
+        "$",
+        _total("[[data:Application:Credit applied]]"),
+        role="total",
+    ),
+    Item(
+        "Total refunded as overpayments",
+        "TotalRefund",
+        MONEY,
+        "$",
+        _total("[[data:Application:Refund (overpayment)]]"),
+        role="total",
+    ),
+    Skip(sheet=_ON),
+    Section("Transfer certificate (N.J.S.A. 34:1B-129g.(3))", sheet=_ON),
+    Item(
+        "Lowest lawful consideration for the amount sold",
+        "TransferMinPrice",
+        MONEY,
+        "$",
+        'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,'
+        'DiscountRate,0,SaleDate,CreditPeriodEnd),"")',
+    ),
+    Item(
+        "The proposed sale (OK, or every reason it is not lawful)",
+        "TransferVerdict",
+        Kind.TEXT,
+        "verdict",
+        'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_CHECK(CertificateAmount,'
+        "TransferAmount,Consideration,DiscountRate,0,SaleDate,CreditPeriodEnd,"
+        'SellerIsTransferee),"no sale proposed")',
+    ),
+    Skip(sheet=_ON),
+    Section("Remote-work election (N.J.S.A. 34:1B-129h.)", sheet=_ON),
+    Item(
+        f"The {REMOTE_WORK_TAX_YEAR} tax period ends",
+        "Period2022End",
+        Kind.DATE,
+        "date",
+        f"NJ_TAX_PERIOD_END({REMOTE_WORK_TAX_YEAR},FilerYearEndMonth,TaxYearNumbering)",
+    ),
+    Item(
+        f"Tax credit for the {REMOTE_WORK_TAX_YEAR} tax period (its installments)",
+        "Credit2022",
+        MONEY,
+        "$",
+        f"[[at:CreditIssued:{_REMOTE_WORK_ROW}]]",
+    ),
+    Item(
+        "Payment owed to the Authority (5% of that credit)",
+        "RemoteWorkPayment",
+        MONEY,
+        "$",
+        'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_PAYMENT(Credit2022),0)',
+    ),
+    Item(
+        "The election (OK, or every reason it fails)",
+        "RemoteWorkVerdict",
+        Kind.TEXT,
+        "verdict",
+        'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,'
+        'ShareAtFacility),"no election made")',
+    ),
+)
+
+#: Calculations, in order.
+CALCULATION_ITEMS: tuple[LineItem, ...] = (
+    Title(
+        "Calculations",
+        "Formulas only: every figure comes from the NJ_* functions.",
+        sheet=_ON,
+    ),
+    Section("Approved amounts converted (a blank approved amount converts nothing)", sheet=_ON),
+    FormulaTable(
+        (Column("Amount converted", Kind.MONEY, "$", name="AmountsConverted"),),
+        tuple(
+            # a blank approved amount converts nothing (text or an error still reaches the
+            # function, which rejects it with its message)
+            ("IF(ISBLANK([[at:ApprovedAmounts:row]]),0,[[at:ApprovedAmounts:row]])",)
+            for _ in ACCRUAL_YEARS
+        ),
+        row_labels=tuple(f"Accrued in {year}" for year in ACCRUAL_YEARS),
+    ),
+    Skip(sheet=_ON),
+    *(_schedule(n, year) for n, year in enumerate(ACCRUAL_YEARS)),
+    *(item for number in range(len(_CHUNKS)) for item in _matrix_block(number)),
+    *APPLICATION,
+    *TOTALS_TRANSFER_REMOTE_WORK,
+)
 
 
 # --------------------------------------------------------------------------- outputs
 
 
-def _outputs(b: TemplateBuilder, calc: _Calculations) -> None:
-    o = b.outputs
-    o.title("Outputs", "Valid only when Checks!MasterCheck is TRUE.")
-    o.formula("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", role="output")
-    o.formula("Total tax credit issued", "TotalCredit", Kind.MONEY, "$", role="output")
-    o.formula(
-        "Total credit applied against the tax", calc.total_applied.a, Kind.MONEY, "$", role="output"
-    )
-    o.formula("Total refunded as overpayments", calc.total_refund.a, Kind.MONEY, "$", role="output")
-    o.formula(
-        "Tax years with a credit",
-        f'COUNTIF({calc.credit.a},">0")',
-        Kind.COUNT,
-        "years",
-        role="output",
-    )
-    o.formula(
-        "Transfer certificate: lowest lawful consideration",
-        "TransferMinPrice",
-        Kind.MONEY,
-        "$",
-        role="output",
-    )
-    o.formula(
-        "Transfer certificate: the proposed sale",
-        "TransferVerdict",
-        Kind.TEXT,
-        "verdict",
-        role="output",
-    )
-    o.formula(
-        "Remote-work election: payment owed", "RemoteWorkPayment", Kind.MONEY, "$", role="output"
-    )
-    o.formula(
-        "Remote-work election: conditions", "RemoteWorkVerdict", Kind.TEXT, "verdict", role="output"
-    )
-    o.skip()
-    o.chart(
+def _output(label: str, formula: str, kind: Kind = MONEY, unit: str = "$") -> Item:
+    """A figure on Outputs."""
+    return Item(label, None, kind, unit, formula, role="output", sheet=OUTPUTS)
+
+
+OUTPUT_ITEMS: tuple[LineItem, ...] = (
+    Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS),
+    _output("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE"),
+    _output("Total tax credit issued", "TotalCredit"),
+    _output("Total credit applied against the tax", "[[name:TotalApplied]]"),
+    _output("Total refunded as overpayments", "[[name:TotalRefund]]"),
+    _output("Tax years with a credit", 'COUNTIF([[name:CreditIssued]],">0")', Kind.COUNT, "years"),
+    _output("Transfer certificate: lowest lawful consideration", "TransferMinPrice"),
+    _output("Transfer certificate: the proposed sale", "TransferVerdict", Kind.TEXT, "verdict"),
+    _output("Remote-work election: payment owed", "RemoteWorkPayment"),
+    _output("Remote-work election: conditions", "RemoteWorkVerdict", Kind.TEXT, "verdict"),
+    Skip(sheet=OUTPUTS),
+    Chart(
         "BEIP tax credit installments by tax year",
-        calc.tax_years,
-        [
-            ("Credit issued (installments)", calc.credit),
-            ("Credit applied against the tax", calc.applied),
-            ("Refund (overpayment)", calc.refund),
-        ],
+        "[[name:TaxYears]]",
+        (
+            ("Credit issued (installments)", "[[name:CreditIssued]]"),
+            ("Credit applied against the tax", "[[data:Application:Credit applied]]"),
+            ("Refund (overpayment)", "[[data:Application:Refund (overpayment)]]"),
+        ),
         y_title="$",
         x_title="Tax year",
-    )
+    ),
+)
 
 
 # --------------------------------------------------------------------------- checks
 
+_APPLIED, _REFUND, _ISSUED = (
+    "[[data:Application:Credit applied]]",
+    "[[data:Application:Refund (overpayment)]]",
+    "[[name:CreditIssued]]",
+)
 
-def _checks(b: TemplateBuilder, calc: _Calculations) -> None:
-    b.check(
+CHECKS: tuple[LineItem, ...] = (
+    Check(
         "Every approved amount is a number, or blank for none",
         "COUNT(ApprovedAmounts)+COUNTBLANK(ApprovedAmounts)=ROWS(ApprovedAmounts)",
         "N.J.S.A. 34:1B-129e.",
-    )
-    b.check(
+    ),
+    Check(
         "The matrix holds a number for every tax year and accrual year",
-        "AND(" + ",".join(f"COUNT({m.a})=ROWS({m.a})*COLUMNS({m.a})" for m in calc.matrix) + ")",
-    )
-    b.check_equal(
+        "AND("
+        + ",".join(
+            f"COUNT([[name:{m}]])=ROWS([[name:{m}]])*COLUMNS([[name:{m}]])" for m in _BLOCK_NAMES
+        )
+        + ")",
+    ),
+    Check.equal(
         "The credits issued sum to the approved amounts (no installment falls outside "
         f"{TAX_YEARS[0]}-{TAX_YEARS[-1]})",
         "TotalCredit",
         "SUM(ApprovedAmounts)",
         "N.J.S.A. 34:1B-129e.(1)-(13)",
-    )
-    b.check_numbers(
+    ),
+    Check.numbers(
         "Credit applied and refund are numbers for every tax year",
-        Ref(
-            calc.applied.sheet,
-            calc.applied.row,
-            calc.applied.col,
-            calc.refund.bottom,
-            calc.refund.col,
-        ),
-    )
-    b.check(
+        "[[columns:Application:Credit applied:Refund (overpayment)]]",
+    ),
+    Check(
         "Credit applied plus refund equals the credit issued, every tax year",
-        f"SUMPRODUCT(--(ABS({calc.applied.a}+{calc.refund.a}-{calc.credit.a})>={CENT_TOLERANCE}))=0",
+        f"SUMPRODUCT(--(ABS({_APPLIED}+{_REFUND}-{_ISSUED})>={CENT_TOLERANCE}))=0",
         "N.J.S.A. 34:1B-129f.",
-    )
-    b.check(
+    ),
+    Check(
         "No tax year's credit applied exceeds its tax liability",
-        f"SUMPRODUCT(--({calc.applied.a}>TaxLiabilities+{CENT_TOLERANCE}))=0",
+        f"SUMPRODUCT(--({_APPLIED}>TaxLiabilities+{CENT_TOLERANCE}))=0",
         "N.J.S.A. 34:1B-129f.",
-    )
-    b.check_equal(
+    ),
+    Check.equal(
         "Total applied plus total refunded equals the total credit issued",
-        f"{calc.total_applied.a}+{calc.total_refund.a}",
+        "[[name:TotalApplied]]+[[name:TotalRefund]]",
         "TotalCredit",
         "N.J.S.A. 34:1B-129f.",
-    )
-    b.check(
+    ),
+    Check(
         "The proposed sale of the transfer certificate is lawful (or none is proposed)",
         'OR(TransferProposed="No",AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
         "N.J.S.A. 34:1B-129g.(3)",
-    )
-    b.check(
+    ),
+    Check(
         "The remote-work election meets its conditions (or none was made)",
         'OR(RemoteWorkElection="No",AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment)))',
         "N.J.S.A. 34:1B-129h., h.(1), h.(2)",
-    )
-    b.check(
+    ),
+    Check(
         f"The {REMOTE_WORK_TAX_YEAR} credit the payment is based on is a number",
         "ISNUMBER(Credit2022)",
         "N.J.S.A. 34:1B-129h.(2)",
-    )
+    ),
+)
+
+#: The whole template, in the order the builder lays it out.
+TEMPLATE: tuple[LineItem, ...] = (
+    *FILER,
+    *BY_YEAR,
+    *CREDIT_MINIMUM,
+    *TRANSFER_AND_REMOTE_WORK,
+    *CALCULATION_ITEMS,
+    *OUTPUT_ITEMS,
+    *CHECKS,
+)
