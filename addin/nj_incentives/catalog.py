@@ -13,7 +13,9 @@ toward :mod:`nj_incentives.law`, never out of it).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import functools
+import operator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
@@ -29,6 +31,7 @@ from nj_incentives.cells import (
     is_blank,
     python_value,
     refuse_error_cells,
+    serial_to_date,
 )
 from nj_incentives.vba import vba_identifier_problem
 
@@ -54,6 +57,7 @@ __all__ = [
     "grid",
     "headers",
     "raw",
+    "result_table",
     "single",
 ]
 
@@ -70,6 +74,18 @@ class Argument:
     #: "dates" (a vector of dates), "table" (rows x columns), "raw" (passed as given)
     kind: str
     optional: bool = False
+
+    def read(self, value: Cell, citation: str) -> Cell:
+        """The cells as the core's input: error cells refused, a blank None (or the error
+        "is required"), anything else as :meth:`convert` reads it. The general path;
+        :meth:`Calculation.convert` takes the common cells directly, with the same result."""
+        if self.kind != "raw":  # a table's error cells are its rows' errors
+            refuse_error_cells(value, self.name, citation)
+        if is_blank(python_value(value)):
+            if not self.optional:
+                raise input_error(self.name, None, "is required", citation)
+            return None
+        return self.convert(value, citation)
 
     def convert(self, value: Cell, citation: str) -> Cell:
         """The cells as the core's input (a blank argument has been handled already)."""
@@ -140,19 +156,54 @@ class Column:
 
     def cell(self, row: object) -> Cell:
         """This column's cell for one row of the core's result."""
-        value = getattr(row, self.field)
+        return self.shown(getattr(row, self.field))
+
+    @functools.cached_property
+    def shown(self) -> Callable[[object], Cell]:
+        """How this column shows one value of its field (:meth:`cell` without the look-up;
+        chosen once per column, not per cell)."""
         if self.unit == "value":
-            return float(value) if isinstance(value, Decimal) else value
-        if value is None or isinstance(value, bool | int | str | dt.date):
-            return value
+            return _value_cell
         if self.unit in ("money", "fraction", "number"):
-            return float(value)
+            return _number_cell
+        return _as_is
+
+
+def _as_is(value: object) -> Cell:
+    return value
+
+
+def _value_cell(value: object) -> Cell:
+    """A "value" cell: a Decimal as its float, anything else as it is."""
+    return float(value) if isinstance(value, Decimal) else value
+
+
+def _number_cell(value: object) -> Cell:
+    """A money, fraction or number cell: the float of the exact figure; None, booleans,
+    whole numbers, text and dates as they are."""
+    if type(value) is Decimal:  # the common case, directly
+        return float(value)
+    if value is None or isinstance(value, bool | int | str | dt.date):
         return value
+    return float(value)  # type: ignore[arg-type]
 
 
 def headers(columns: Sequence[Column]) -> list[str]:
     """The header row of a result table."""
     return [column.header for column in columns]
+
+
+def result_table(columns: Sequence[Column], rows: Iterable[object]) -> list[list[Cell]]:
+    """A result table: the header row, then each row of the core's result as the columns
+    show it (:meth:`Column.cell`)."""
+    fields = operator.attrgetter(*(column.field for column in columns))
+    shown = [column.shown for column in columns]
+    if len(shown) == 1:  # attrgetter of one field gives the value, not a tuple
+        only = shown[0]
+        return [headers(columns)] + [[only(fields(row))] for row in rows]
+    return [headers(columns)] + [
+        [show(value) for show, value in zip(shown, fields(row), strict=True)] for row in rows
+    ]
 
 
 def _listed(columns: Sequence[Column]) -> str:
@@ -237,7 +288,7 @@ class Calculation:
     example: tuple[Cell, ...]
     columns: tuple[Column, ...] | None = None
 
-    @property
+    @functools.cached_property
     def message_citation(self) -> str:
         """What a message about this function's cells cites: its law, or its reference."""
         return self.citation or f"{self.name}, docs/functions.md"
@@ -245,25 +296,49 @@ class Calculation:
     def convert(self, args: Sequence[Cell], kwargs: dict[str, Cell]) -> list[Cell]:
         """The arguments as the core's inputs; blank required arguments are errors."""
         citation = self.message_citation
-        count = len(self.arguments)
+        arguments = self.arguments
+        count = len(arguments)
         if len(args) > count and self.vararg is None:
             raise TypeError(f"{self.name} takes at most {count} arguments ({len(args)} given)")
-        values: list[Cell] = list(args[:count]) + [None] * (count - len(args[:count]))
+        values: list[Cell] = list(args[:count])
+        if len(values) < count:
+            values += [None] * (count - len(values))
         for name, value in kwargs.items():
-            index = next((i for i, a in enumerate(self.arguments) if a.name == name), None)
+            index = next((i for i, a in enumerate(arguments) if a.name == name), None)
             if index is None:
                 raise TypeError(f"{self.name} has no argument {name!r}")
             values[index] = value
-        for index, argument in enumerate(self.arguments):
+        for index, argument in enumerate(arguments):
             value = values[index]
-            if argument.kind != "raw":  # a table's error cells are its rows' errors
-                refuse_error_cells(value, argument.name, citation)
-            if is_blank(python_value(value)):
+            # The common cells directly, with the outcome of Argument.read (the general path): a
+            # number, TRUE/FALSE or plain text in a single cell is the core's input as it
+            # is; a number in a date cell is a serial; a blank takes the default.
+            kind = type(value)
+            if value is None:
                 if not argument.optional:
                     raise input_error(argument.name, None, "is required", citation)
-                values[index] = None
-            else:
-                values[index] = argument.convert(value, citation)
+                continue
+            if kind is float or kind is int or kind is bool:
+                if argument.kind == "one":
+                    continue
+                if argument.kind == "date" and kind is not bool:
+                    values[index] = serial_to_date(float(value), argument.name, citation)
+                    continue
+            elif (
+                kind is str
+                and "#" not in value
+                and argument.kind in ("one", "date")
+                and value.strip()
+            ):
+                continue
+            elif kind is list and argument.kind in ("vector", "dates") and _plain(value):
+                # a row or column of numbers or text (xlwings passes it as a flat list)
+                if argument.kind == "vector":
+                    values[index] = list(value)
+                else:
+                    values[index] = [as_date_cell(c, argument.name, citation) for c in value]
+                continue
+            values[index] = argument.read(value, citation)
         extras = [python_value(extra) for extra in args[count:]]
         for extra in extras:
             refuse_error_cells(extra, self.vararg.name if self.vararg else "", citation)
@@ -276,6 +351,18 @@ class Calculation:
             values.pop()
         prefix = f"{namespace}." if namespace else ""
         return f"={prefix}{self.name}({', '.join(formula_text(v) for v in values)})"
+
+
+def _plain(cells: list[Cell]) -> bool:
+    """A flat, non-empty list of numbers, TRUE/FALSE and non-blank text that cannot be an
+    error value: no cell of it is blank or an error, none is a range."""
+    for cell in cells:
+        kind = type(cell)
+        if kind is float or kind is int or kind is bool:
+            continue
+        if kind is not str or "#" in cell or not cell.strip():
+            return False
+    return bool(cells)
 
 
 #: Every calculation, by Excel name, in catalog order.

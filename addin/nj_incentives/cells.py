@@ -293,12 +293,24 @@ class NonFiniteResult(ArithmeticError):
 def finite(result: CellResult, function: str) -> CellResult:
     """``result`` unchanged if every number in it is finite; inf and NaN are never a cell
     value (nor valid JSON on the Office.js path), so they raise instead."""
-    if isinstance(result, float) and not math.isfinite(result):
-        raise NonFiniteResult(f"{function} computed a value that is not a finite number")
     if isinstance(result, list):
         for item in result:
-            finite(item, function)
+            if type(item) is list:  # a row: its cells directly
+                for cell in item:
+                    if isinstance(cell, float):
+                        if not math.isfinite(cell):
+                            raise _not_finite(function)
+                    elif isinstance(cell, list):
+                        finite(cell, function)
+            else:
+                finite(item, function)
+    elif isinstance(result, float) and not math.isfinite(result):
+        raise _not_finite(function)
     return result
+
+
+def _not_finite(function: str) -> NonFiniteResult:
+    return NonFiniteResult(f"{function} computed a value that is not a finite number")
 
 
 def verdict(ok: bool, reasons: Sequence[str]) -> str:

@@ -55,6 +55,7 @@ from nj_incentives.catalog import (
     Calculation,
     Column,
     headers,
+    result_table,
 )
 from nj_incentives.cells import (
     Cell,
@@ -223,16 +224,21 @@ def excel_function(
             help_text[calculation.vararg.name] = calculation.vararg.doc
         entry = ExcelFunction(calculation, compute, show)
         CATALOG[name] = entry
+        convert = calculation.convert
 
         @functools.wraps(compute)
         def cell_function(*args: Cell, **kwargs: Cell) -> CellResult:
             try:
-                return finite(show(compute(*entry.convert(args, kwargs))), name)
+                return finite(show(compute(*convert(args, kwargs))), name)
             except Exception as exc:
                 return _failed(name, exc)
 
         # xlwings reads converters from annotations: none here, the cells arrive as they are.
         cell_function.__annotations__ = {}
+        # The signature, worked out once: the Office.js dispatch asks for it on every call
+        # (xlwings' provide_values_for_special_args), and would otherwise rebuild it from
+        # ``compute`` each time. The same signature inspect gives through __wrapped__.
+        cell_function.__signature__ = inspect.signature(compute)  # type: ignore[attr-defined]
         cell_function.__doc__ = calculation.description
         decorated: Callable[..., CellResult] = cell_function
         for parameter in reversed(parameters):
@@ -304,7 +310,7 @@ def NJ_BEIP_GRANT(
 
 def _table(columns: Sequence[Column], rows: Sequence[Any]) -> list[list[CellResult]]:
     """A result table: the catalog's header row, then one row of cells per row."""
-    return [headers(columns)] + [[column.cell(row) for column in columns] for row in rows]
+    return result_table(columns, rows)
 
 
 def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
@@ -639,9 +645,7 @@ def NJ_ERTC_CREDIT_YEARS(operations_start: Cell) -> Any:
     return ertc.credit_years(operations_start)
 
 
-@excel_function(
-    show=lambda year: [headers(BASE_YEAR_COLUMNS), [c.cell(year) for c in BASE_YEAR_COLUMNS]]
-)
+@excel_function(show=lambda year: result_table(BASE_YEAR_COLUMNS, [year]))
 def NJ_ERTC_BASE_YEAR(operations_start: Cell) -> Any:
     from nj_incentives.law import ertc
 
