@@ -208,7 +208,8 @@ def excel_function(
         if name not in CALCULATIONS:
             raise TypeError(f"{name}: not declared in nj_incentives.catalog")
         calculation = CALCULATIONS[name]
-        parameters = list(inspect.signature(compute).parameters.values())
+        signature = inspect.signature(compute)
+        parameters = list(signature.parameters.values())
         declared = [(a.name, a.optional) for a in calculation.arguments]
         found = [
             (p.name, p.default is not p.empty) for p in parameters if p.kind != p.VAR_POSITIONAL
@@ -238,7 +239,7 @@ def excel_function(
         # The signature, worked out once: the Office.js dispatch asks for it on every call
         # (xlwings' provide_values_for_special_args), and would otherwise rebuild it from
         # ``compute`` each time. The same signature inspect gives through __wrapped__.
-        cell_function.__signature__ = inspect.signature(compute)  # type: ignore[attr-defined]
+        cell_function.__signature__ = signature  # type: ignore[attr-defined]
         cell_function.__doc__ = calculation.description
         decorated: Callable[..., CellResult] = cell_function
         for parameter in reversed(parameters):

@@ -1,0 +1,279 @@
+"""Every catalog function through the Office.js dispatch, before and after (issue 12, item 8).
+
+Figures printed, never a failure on speed. Run with::
+
+    git archive da322bd addin | tar -x -C /tmp/before
+    NJ_BENCH_BEFORE=/tmp/before/addin pytest tests/benchmarks/test_dispatch_bench.py \\
+        -m benchmark -s
+
+For each tree (``NJ_BENCH_BEFORE``, the ``addin`` folder of an earlier commit, and this
+checkout) and each runtime, fresh interpreters alternate (before, after, before, after
+...; ``NJ_BENCH_RUNS`` of each, default 3) and the medians are printed side by side. In
+each interpreter, for every NJ_* function of the catalog with its documented example:
+
+- the per-call cost through ``xlwings.server.custom_functions_call`` (the dispatch of
+  xlwings Lite and xlwings Server), payloads shaped as Office.js sends them;
+- the same for a **same-arity identity** (``SAME_n(a1, ..., an)`` returning ``a1``) given
+  exactly the same payload, through the same dispatch, interleaved with the function so
+  that drift hits both alike: the ratio function / identity is the goal's figure (<= 1.2x);
+- the direct core time: the law call the adapter makes (its ``compute``, the cells already
+  converted; NJ_EXPLAIN reads the steps too, as it shows them);
+- the floor: what the ratio would be if the adapter cost nothing beyond the core, =
+  (identity + core + xlwings' conversion of the result minus that of the identity's
+  result) / identity.
+
+Two runtimes: CPython as it is (xlwings Server; xlwings' failing ``from pyodide.ffi import
+JsNull`` for each argument makes the dispatch itself expensive), and with a stand-in
+``pyodide.ffi`` importable (as in xlwings Lite, where the dispatch is cheap and the
+functions' own cost shows).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.benchmark
+
+HERE = Path(__file__).resolve().parent
+RUNS = int(os.environ.get("NJ_BENCH_RUNS", "3"))  # fresh interpreters per tree and runtime
+
+#: One interpreter's measurement: argv = [runtime]; prints one JSON line.
+_MEASURE = r"""
+import asyncio, json, sys, time, types
+if sys.argv[1] == "pyodide":
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.JsNull = type("JsNull", (), {})
+    pyodide = types.ModuleType("pyodide")
+    pyodide.ffi = ffi
+    sys.modules.update({"pyodide": pyodide, "pyodide.ffi": ffi})
+import xlwings as xw
+from xlwings.pro import udfs_officejs
+from nj_incentives import cells, excel
+
+CALLS, ROUNDS = 60, 5
+call = udfs_officejs.custom_functions_call
+
+
+def serial(value):
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if hasattr(value, "toordinal"):
+        return cells.to_cell_values(value)
+    return value
+
+
+def arg(value):
+    if value is None:
+        return None
+    if isinstance(value, list):
+        rows = value if value and isinstance(value[0], list) else [value]
+        return [[serial(cell) for cell in row] for row in rows]
+    return [[serial(value)]]
+
+
+def payload(name, args):
+    return {
+        "client": "Office.js", "func_name": name, "args": args,
+        "caller_address": "Sheet1!B2", "session_id": "benchmark",
+        "culture_info_name": "en-US", "date_format": "M/d/yyyy",
+        "version": xw.__version__, "runtime": "1.4",
+    }
+
+
+def example_args(entry):
+    count = len(entry.arguments)
+    args = [arg(value) for value in entry.example[:count]]
+    args += [None] * (count - len(args))
+    if entry.vararg is not None:
+        args.append([arg(value) for value in entry.example[count:]])
+    return args
+
+
+def identity(arity):
+    parameters = ", ".join(["a1", *[f"a{i}=None" for i in range(2, arity + 1)]])
+    namespace = {}
+    exec(f"def SAME_{arity}({parameters}):\n    return a1\n", namespace)
+    module = types.ModuleType("identity")
+    setattr(module, f"SAME_{arity}", xw.func(namespace[f"SAME_{arity}"]))
+    return module
+
+
+async def per_call(data, module, calls=CALLS):
+    start = time.perf_counter()
+    for _ in range(calls):
+        await call(data, module)
+    return (time.perf_counter() - start) / calls
+
+
+def best(function, calls=CALLS):
+    times = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in range(calls):
+            function()
+        times.append((time.perf_counter() - start) / calls)
+    return min(times)
+
+
+async def convert_seconds(result, ret, data):
+    times = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in range(CALLS):
+            await udfs_officejs.convert(result, ret, data)
+        times.append((time.perf_counter() - start) / CALLS)
+    return min(times)
+
+
+async def measure():
+    out = {}
+    for entry in excel.CATALOG.values():
+        args = example_args(entry)
+        spread = args if entry.vararg is None else [*args[:-1], *args[-1]]
+        same = identity(len(spread))
+        calls = {
+            "function": (payload(entry.name, args), excel),
+            "identity": (payload(f"SAME_{len(spread)}", spread), same),
+        }
+        for data, module in calls.values():  # warm up (imports the core)
+            await call(data, module)
+        slow = entry.name == "NJ_SCENARIOS"
+        count = 10 if slow else CALLS
+        fastest = dict.fromkeys(calls, float("inf"))
+        for _ in range(ROUNDS):  # interleaved, so that drift hits both alike
+            for key, (data, module) in calls.items():
+                fastest[key] = min(fastest[key], await per_call(data, module, count))
+        # The core: the cells as the dispatch hands them to the adapter, converted once.
+        seen = {}
+        def capture(*cells_in):
+            seen["args"] = cells_in
+            return 0
+        capture.__xlfunc__ = getattr(excel, entry.name).__xlfunc__
+        holder = types.ModuleType("capture")
+        setattr(holder, entry.name, capture)
+        await call(payload(entry.name, args), holder)
+        converted = entry.convert(seen["args"], {})
+        if entry.name == "NJ_EXPLAIN":
+            core = best(lambda: entry.compute(*converted).steps, count)
+        else:
+            core = best(lambda: entry.compute(*converted), count)
+        shown = cells.finite(entry.show(entry.compute(*converted)), entry.name)
+        ret = getattr(excel, entry.name).__xlfunc__["ret"]
+        out_function = await convert_seconds(shown, ret, calls["function"][0])
+        same_ret = getattr(same, f"SAME_{len(spread)}").__xlfunc__["ret"]
+        same_result = seen["args"][0] if seen["args"] else None
+        out_identity = await convert_seconds(same_result, same_ret, calls["identity"][0])
+        out[entry.name] = {
+            "arity": len(spread),
+            "function": fastest["function"],
+            "identity": fastest["identity"],
+            "core": core,
+            "output": out_function - out_identity,
+        }
+    return out
+
+
+print(json.dumps(asyncio.run(measure())))
+"""
+
+
+@pytest.fixture(autouse=True)
+def _only_when_asked(request: pytest.FixtureRequest) -> None:
+    """Several minutes: run only with ``-m benchmark``."""
+    if "benchmark" not in str(request.config.getoption("-m") or ""):
+        pytest.skip("benchmark: run with -m benchmark")
+
+
+def _trees() -> dict[str, str | None]:
+    before = os.environ.get("NJ_BENCH_BEFORE")
+    return {"before": before, "after": None} if before else {"after": None}
+
+
+def _measure(tree: str | None, runtime: str) -> dict[str, dict[str, float]]:
+    environment = {
+        **os.environ,
+        "XLWINGS_ON_SERVER": "true",
+        "XLWINGS_LICENSE_KEY": "noncommercial",
+    }
+    if tree:
+        environment["PYTHONPATH"] = tree
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, runtime],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures: dict[str, dict[str, float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def _median(runs: list[dict[str, dict[str, float]]], name: str, key: str) -> float:
+    return statistics.median(run[name][key] for run in runs)
+
+
+def _ratio(runs: list[dict[str, dict[str, float]]], name: str) -> float:
+    return statistics.median(run[name]["function"] / run[name]["identity"] for run in runs)
+
+
+def _floor(runs: list[dict[str, dict[str, float]]], name: str) -> float:
+    return statistics.median(
+        (run[name]["identity"] + run[name]["core"] + max(0.0, run[name]["output"]))
+        / run[name]["identity"]
+        for run in runs
+    )
+
+
+def test_every_catalog_function_before_and_after() -> None:
+    trees = _trees()
+    runtimes = ("cpython", "pyodide")
+    results: dict[tuple[str, str], list[Any]] = {
+        (label, runtime): [] for label in trees for runtime in runtimes
+    }
+    for _ in range(RUNS):
+        for runtime in runtimes:
+            for label, tree in trees.items():  # alternating: before, after, before ...
+                results[label, runtime].append(_measure(tree, runtime))
+    labels = list(trees)
+    names = list(results[labels[-1], "cpython"][0])
+    print(f"\nOffice.js dispatch, median of {RUNS} fresh interpreters per tree and runtime")
+    print("ratio = function / same-arity identity through the same dispatch (goal <= 1.2x);")
+    print("core = the adapter's law call, us; floor = (identity + core + output) / identity")
+    header = f"{'function':32} {'n':>2}"
+    for runtime in runtimes:
+        short = "CPy" if runtime == "cpython" else "Lite"
+        header += "".join(f" {short + ' ' + label:>12}" for label in labels)
+        header += f" {short + ' floor':>11}"
+    header += "".join(f" {'core ' + label:>12}" for label in labels)
+    header += f" {'ident CPy':>10} {'ident Lite':>10}"
+    print(header)
+    for name in names:
+        line = f"{name:32} {results[labels[-1], 'cpython'][0][name]['arity']:2d}"
+        for runtime in runtimes:
+            line += "".join(f" {_ratio(results[label, runtime], name):11.2f}x" for label in labels)
+            line += f" {_floor(results[labels[-1], runtime], name):10.2f}x"
+        line += "".join(
+            f" {_median(results[label, 'pyodide'], name, 'core') * 1e6:12.1f}" for label in labels
+        )
+        line += "".join(
+            f" {_median(results[labels[-1], runtime], name, 'identity') * 1e6:10.1f}"
+            for runtime in runtimes
+        )
+        print(line)
+    for runtime in runtimes:
+        for label in labels:
+            ratios = [_ratio(results[label, runtime], name) for name in names]
+            within = sum(ratio <= 1.2 for ratio in ratios)
+            print(
+                f"{runtime:8} {label:6}: median ratio {statistics.median(ratios):.2f}x, max"
+                f" {max(ratios):.2f}x, {within} of {len(ratios)} at most 1.2x"
+            )
+    assert names
