@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from nj_incentives.law import ertc
 from nj_incentives.law.rules import EXACT, Int64, Ratio, explain
-from nj_incentives.scenarios.scalar import next_period_end_rule
+from nj_incentives.scenarios.scalar import grown_rule, next_period_end_rule
 
 INT64 = Int64()
 EPOCH = dt.date(1970, 1, 1)
@@ -65,6 +65,21 @@ def test_next_period_end_both_ways(ends: list[dt.date]) -> None:
         later_last = calendar.monthrange(day.year + 1, day.month)[1]
         expected_day = later_last if day.day == last else day.day
         assert exact == dt.date(day.year + 1, day.month, expected_day)
+
+
+GROWTH = 10**9  # the runner's growth scale
+
+
+@given(st.lists(st.tuples(cents, st.integers(-GROWTH, GROWTH)), min_size=1, max_size=20))
+def test_grown_rule_both_ways(cases: list[tuple[int, int]]) -> None:
+    """The fill-forward step (a runner convenience): previous x (1 + growth), to the cent."""
+    previous = np.array([c for c, _ in cases], np.int64)
+    growth = Ratio(np.array([g for _, g in cases], np.int64), GROWTH)
+    got = grown_rule(INT64, previous, growth)
+    for (amount, rate), value in zip(cases, got, strict=True):
+        exact = grown_rule(EXACT, money(amount), D(rate) / GROWTH)
+        assert money(int(value)) == exact
+        assert exact * 100 == amount * (GROWTH + rate) // GROWTH  # rounded down
 
 
 @given(
@@ -162,3 +177,57 @@ def test_schedule_rule_both_ways(case: tuple[ertc.ScheduleTerms, list[list[int]]
     values, steps = explain(ertc.schedule_rule, exact_terms, *money_columns, notwithstanding)
     assert [tuple(row) for row in values] == [tuple(row) for row in exact]
     assert steps
+
+
+@given(schedules(), st.integers(0, 6))
+def test_schedule_totals_rule_both_ways(
+    case: tuple[ertc.ScheduleTerms, list[list[int]], bool], extra: int
+) -> None:
+    """The totals over a schedule's periods: exact on its own periods, int64 on a row
+    that has those periods and ``extra`` more columns (the runner's wider layout)."""
+    terms, columns, notwithstanding = case
+    count = len(columns[0])
+    exact_terms = terms._replace(
+        credit_1=money(terms.credit_1),
+        credit_2=money(terms.credit_2),
+        year1_new=Fraction(terms.year1_new),
+        year2_new=Fraction(terms.year2_new),
+    )
+    money_columns = [[money(v) for v in column] for column in columns]
+    exact = ertc.schedule_rule(EXACT, exact_terms, *money_columns, notwithstanding)
+    totals = ertc.schedule_totals_rule(EXACT, exact, count)
+    # credits allowed = used + refunded + expired + carried out (b.(1)-(3), c.(2))
+    assert totals.credits_allowed == sum((f.new_credit for f in exact), D(0))
+    assert totals.used == sum((f.used for f in exact), D(0))
+    assert totals.carried_out == exact[-1].carried_out
+    assert totals.credits_allowed == (
+        totals.used + totals.refunded + totals.expired + totals.carried_out
+    )
+    array_terms = ertc.ScheduleTerms(*(np.array([v]) for v in terms))
+    arrays = [[np.array([v]) for v in column + [0] * extra] for column in columns]
+    wide = ertc.schedule_rule(INT64, array_terms, *arrays, notwithstanding)
+    got = ertc.schedule_totals_rule(INT64, wide, np.array([count]))
+    assert [money(int(np.ravel(v)[0])) for v in got] == list(totals)
+
+
+@given(st.lists(dates, min_size=2, max_size=2))
+def test_period_order_rule_both_ways(pair: list[dt.date]) -> None:
+    earlier, later = pair
+    exact = ertc.period_order_rule(EXACT, earlier, later)
+    # b.(1): strictly later, by at most 371 days (12 months or 53 weeks)
+    assert exact == (later > earlier, (later - earlier).days <= ertc.MAXIMUM_PERIOD_DAYS)
+    got = ertc.period_order_rule(INT64, days([earlier]), days([later]))
+    assert tuple(bool(v[0]) for v in got) == exact
+
+
+@given(st.integers(0, 10**6 * POS), st.booleans())
+def test_positions_priced_rule_both_ways(positions: int, fractional: bool) -> None:
+    exact = ertc.positions_priced_rule(EXACT, Fraction(positions, POS), fractional)
+    assert exact == (fractional or positions % POS == 0)  # a.: whole unless fractional
+    assert exact == ertc.positions_priced_rule(EXACT, D(positions) / POS, fractional)
+    got = ertc.positions_priced_rule(
+        INT64, Ratio(np.array([positions]), POS), np.array([fractional])
+    )
+    assert bool(got[0]) == exact
+    values, _ = explain(ertc.positions_priced_rule, Fraction(positions, POS), fractional)
+    assert values == exact

@@ -41,12 +41,14 @@ __all__ = [
     "CALCULATIONS",
     "CBT_FORM",
     "CONVERSION_SCHEDULE_COLUMNS",
+    "CONVERSION_YEAR_COLUMNS",
     "CREDIT_YEARS_COLUMNS",
     "ERTC_LAW",
     "ERTC_PERIOD_COLUMNS",
     "ERTC_SCHEDULE_COLUMNS",
     "EXPLAIN_COLUMNS",
     "GRANT_SCHEDULE_COLUMNS",
+    "GRANT_YEAR_COLUMNS",
     "Argument",
     "Calculation",
     "Column",
@@ -151,8 +153,9 @@ class Column:
     field: str
     unit: Unit
     doc: str
-    #: the scenario runner also gives this column one result per period
-    per_period: bool = False
+    #: the stem of the scenario runner's result columns that give this column once per
+    #: grant year, tax year or privilege period (``<stem>_<k>``); blank: none
+    scenario: str = ""
 
     def cell(self, row: object) -> Cell:
         """This column's cell for one row of the core's result."""
@@ -215,14 +218,20 @@ GRANT_SCHEDULE_COLUMNS = (
     Column("Year", "year", "int", "Grant year, 1 to the term"),
     Column("Withholdings", "withholdings", "money", "Withholdings of the year's new employees"),
     Column("Partner tax", "partner_tax", "money", "Partners' estimated tax of the year"),
-    Column("Grant before cap", "grant_before_cap", "money", "The year's grant before the cap"),
+    Column(
+        "Grant before cap",
+        "grant_before_cap",
+        "money",
+        "The year's grant before the cap",
+        scenario="grant_before_cap",
+    ),
     Column(
         "Cap room",
         "cap_room",
         "number",
         "What the $50,000 average cap still allows in the year (blank: the cap does not apply)",
     ),
-    Column("Grant", "grant", "money", "Grant paid for the year, after the cap"),
+    Column("Grant", "grant", "money", "Grant paid for the year, after the cap", scenario="grant"),
     Column("Cumulative grant", "cumulative", "money", "Grants paid so far"),
 )
 
@@ -231,23 +240,52 @@ GRANT_SCHEDULE_COLUMNS = (
 CONVERSION_SCHEDULE_COLUMNS = (
     Column("Tax year", "tax_year", "int", "Tax year the credit is issued for"),
     Column("Share", "share", "fraction", "Share of the converted amount"),
-    Column("Installment", "amount", "money", "Tax credit issued for the tax year"),
+    Column(
+        "Installment",
+        "amount",
+        "money",
+        "Tax credit issued for the tax year",
+        scenario="installment",
+    ),
     Column("Period end", "period_end", "date", "Last day of the privilege period of the return"),
 )
 
 ERTC_SCHEDULE_COLUMNS = (
     Column("Period end", "period_end", "date", "Last day of the privilege period"),
-    Column("New credit", "new_credit", "money", "Credit allowed in the period", True),
+    Column(
+        "New credit",
+        "new_credit",
+        "money",
+        "Credit allowed in the period",
+        scenario="ertc_new_credit",
+    ),
     Column("Carried in", "carried_in", "money", "Unused credit carried into the period"),
-    Column("Limit", "limit", "money", "Most of the credit usable in the period", True),
-    Column("Used", "used", "money", "Credit used in the period", True),
-    Column("Refund", "refund", "money", "Year-one credit refunded in the period", True),
-    Column("Carried out", "carried_out", "money", "Unused credit after the period", True),
-    Column("Expired", "expired", "money", "Credit expired in the period", True),
+    Column(
+        "Limit", "limit", "money", "Most of the credit usable in the period", scenario="ertc_limit"
+    ),
+    Column("Used", "used", "money", "Credit used in the period", scenario="ertc_used"),
+    Column(
+        "Refund",
+        "refund",
+        "money",
+        "Year-one credit refunded in the period",
+        scenario="ertc_refund",
+    ),
+    Column(
+        "Carried out",
+        "carried_out",
+        "money",
+        "Unused credit after the period",
+        scenario="ertc_carried_out",
+    ),
+    Column("Expired", "expired", "money", "Credit expired in the period", scenario="ertc_expired"),
 )
 
-#: The schedule's columns the scenario runner gives per period (``ertc_<field>_<k>``).
-ERTC_PERIOD_COLUMNS = tuple(column for column in ERTC_SCHEDULE_COLUMNS if column.per_period)
+#: The schedules' columns the scenario runner gives once per grant year (``grant_<k>``),
+#: tax year (``installment_<year>``) or privilege period (``ertc_used_<k>``): ``scenario``.
+GRANT_YEAR_COLUMNS = tuple(column for column in GRANT_SCHEDULE_COLUMNS if column.scenario)
+CONVERSION_YEAR_COLUMNS = tuple(column for column in CONVERSION_SCHEDULE_COLUMNS if column.scenario)
+ERTC_PERIOD_COLUMNS = tuple(column for column in ERTC_SCHEDULE_COLUMNS if column.scenario)
 
 CREDIT_YEARS_COLUMNS = (
     Column("Credit year", "number", "int", "1 or 2"),

@@ -83,6 +83,7 @@ __all__ = [
     "PrivilegePeriod",
     "Refund",
     "ScheduleTerms",
+    "ScheduleTotals",
     "SustainedEffortRatio",
     "allowance_period_rule",
     "average_positions",
@@ -103,11 +104,14 @@ __all__ = [
     "explain_sustained_effort_ratio",
     "fte",
     "new_positions",
+    "period_order_rule",
+    "positions_priced_rule",
     "privilege_periods",
     "refund",
     "refund_rule",
     "roster",
     "schedule_rule",
+    "schedule_totals_rule",
     "sustained_effort_ratio",
     "sustained_effort_ratio_rule",
 ]
@@ -203,9 +207,9 @@ def _non_negative(value: Number, argument: str, citation: str) -> Decimal:
 
 
 def _positions(value: Number, argument: str, fractional: bool, citation: str) -> Decimal:
-    """A count of new positions: whole unless ``fractional``."""
+    """A count of new positions: whole unless ``fractional`` (:func:`positions_priced_rule`)."""
     number = _non_negative(value, argument, citation)
-    if not fractional and number != number.to_integral_value():
+    if not positions_priced_rule(EXACT, number, fractional):
         rule = "must be a whole number of positions (set fractional to TRUE to price fractions)"
         raise InputError(argument, value, rule, citation)
     return number
@@ -302,6 +306,13 @@ def credit_amount_rule(r: Rules, new_positions: V, credit_year: int) -> V:
     rate = _RATES[credit_year]
     label = f"Credit year {credit_year}: {fmt_money(rate)} per new full-time position"
     return r.per_unit(new_positions, rate, label=label, cite=CITE_A)
+
+
+def positions_priced_rule(r: Rules, new_positions: V, fractional: V) -> V:
+    """a.: the credit is an amount "for each new full time position": the count priced is
+    whole, unless ``fractional`` (fractions priced, a reading: docs/interpretations.md).
+    The core's check of the count (an input error) and the scenario runner's mask."""
+    return r.either(fractional, r.whole(new_positions))
 
 
 def _steps(rule: object, *args: object) -> tuple[Step, ...]:
@@ -463,10 +474,11 @@ def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePerio
     if not periods:
         raise InputError("period_ends", ends, "at least one privilege period is required", CITE_B1)
     for earlier, later in itertools.pairwise(ends):
-        if later <= earlier:
+        increasing, within = period_order_rule(EXACT, earlier, later)
+        if not increasing:
             rule = f"period end dates must be strictly increasing ({later} follows {earlier})"
             raise InputError("period_ends", ends, rule, CITE_B1)
-        if (later - earlier).days > MAXIMUM_PERIOD_DAYS:
+        if not within:
             rule = (
                 f"the privilege period ending {later} would run from the day after {earlier}:"
                 f" {(later - earlier).days} days, longer than 12 months (at most"
@@ -478,6 +490,16 @@ def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePerio
         as_money(period.other_credits, "other_credits", CITE_PRIORITY)
         as_money(period.minimum_tax, "minimum_taxes", CITE_B3)
     return tuple(periods)
+
+
+def period_order_rule(r: Rules, earlier: V, later: V) -> tuple[V, V]:
+    """b.(1): consecutive privilege periods: (the later period ends after the earlier one,
+    and at most :data:`MAXIMUM_PERIOD_DAYS` days after it: a period of at most 12 months
+    or 53 weeks, a reading: docs/interpretations.md). The core's check of the period ends
+    (an input error) and the scenario runner's mask."""
+    increasing = r.gt(later, earlier)
+    within = r.le(r.add_days(later, -MAXIMUM_PERIOD_DAYS), earlier)
+    return increasing, within
 
 
 def _period_index(periods: Sequence[PrivilegePeriod], ends_on: dt.date, which: str) -> int:
@@ -715,6 +737,39 @@ def schedule_rule(
     return rows
 
 
+class ScheduleTotals(NamedTuple):
+    """The schedule's totals (``credits_allowed = used + refunded + expired + carried_out``)."""
+
+    credits_allowed: V
+    used: V
+    refunded: V
+    expired: V
+    #: unused credit after the last period (its carried_out)
+    carried_out: V
+
+
+def schedule_totals_rule(r: Rules, figures: Sequence[PeriodFigures], count: V) -> ScheduleTotals:
+    """The totals of the credit schedule over its first ``count`` periods, N.J.S.A.
+    52:27BBB-55b.(1)-(3), c.(2): the credits allowed, used, refunded and expired, summed,
+    and what the last period carries out. ``count`` is ``len(figures)`` for one schedule;
+    the scenario runner's rows have up to ``len(figures)`` periods each."""
+    within = [r.lt(index, count) for index in range(len(figures))]
+
+    def summed(values: Sequence[V]) -> V:
+        return r.total(r.where(w, value, ZERO) for w, value in zip(within, values, strict=True))
+
+    carried_out: V = ZERO
+    for index, period in enumerate(figures):
+        carried_out = r.where(r.eq(count, index + 1), period.carried_out, carried_out)
+    return ScheduleTotals(
+        credits_allowed=summed([f.new_credit for f in figures]),
+        used=summed([f.used for f in figures]),
+        refunded=summed([f.refund for f in figures]),
+        expired=summed([f.expired for f in figures]),
+        carried_out=carried_out,
+    )
+
+
 def credit_schedule(
     operations_start: DateLike,
     year1_new: Number,
@@ -788,28 +843,28 @@ def credit_schedule(
         [period.other_credits for period in checked],
         [period.minimum_tax for period in checked],
     )
-    figures = schedule_rule(EXACT, terms, *columns, plan.notwithstanding)
+    figures = [
+        PeriodFigures(*map(cents_down, f))
+        for f in schedule_rule(EXACT, terms, *columns, plan.notwithstanding)
+    ]
     rows = [
         PeriodRow(
             period_end=period.end,
-            new_credit=cents_down(f.new_credit),
-            carried_in=cents_down(f.carried_in),
-            limit=cents_down(f.limit),
-            used=cents_down(f.used),
-            refund=cents_down(f.refund),
-            carried_out=cents_down(f.carried_out),
-            expired=cents_down(f.expired),
+            new_credit=f.new_credit,
+            carried_in=f.carried_in,
+            limit=f.limit,
+            used=f.used,
+            refund=f.refund,
+            carried_out=f.carried_out,
+            expired=f.expired,
             note=_note(index, plan, f.expired),
         )
         for index, (period, f) in enumerate(zip(checked, figures, strict=True))
     ]
-    totals = {
-        name: sum((getattr(row, name) for row in rows), Decimal(0))
-        for name in ("new_credit", "used", "refund", "expired")
-    }
+    totals = schedule_totals_rule(EXACT, figures, len(figures))
     names = [f"Period ending {period.end}: " for period in checked]
     explainer = partial(
-        _schedule_steps, years, y1, y2, terms, columns, plan.notwithstanding, names, rows
+        _schedule_steps, years, y1, y2, terms, columns, plan.notwithstanding, names, totals
     )
     return CreditSchedule(
         rows=tuple(rows),
@@ -819,11 +874,11 @@ def credit_schedule(
         sustained_effort_ratio=sustained_effort_ratio_rule(EXACT, ratio_1, ratio_2),
         carryforward_years=plan.keep,
         tax_type=plan.tax_type,
-        credits_allowed=totals["new_credit"],
-        used=totals["used"],
-        refunded=totals["refund"],
-        expired=totals["expired"],
-        carried_out=rows[-1].carried_out,
+        credits_allowed=totals.credits_allowed,
+        used=totals.used,
+        refunded=totals.refunded,
+        expired=totals.expired,
+        carried_out=totals.carried_out,
         steps=explainer,
     )
 
@@ -875,23 +930,20 @@ def _schedule_steps(
     columns: tuple[list[Decimal], list[Decimal], list[Decimal]],
     notwithstanding: bool,
     names: list[str],
-    rows: list[PeriodRow],
+    totals: ScheduleTotals,
 ) -> tuple[Step, ...]:
     """The schedule's steps (computed only when they are read)."""
     steps = [*years.steps, *y1.steps, *y2.steps]
     steps += _ratio_steps(terms.year1_new, terms.year2_new)
     steps += explain(schedule_rule, terms, *columns, notwithstanding, names)[1]
-    allowed = sum((row.new_credit for row in rows), Decimal(0))
-    used = sum((row.used for row in rows), Decimal(0))
-    refunded = sum((row.refund for row in rows), Decimal(0))
-    expired = sum((row.expired for row in rows), Decimal(0))
     steps.append(
         Step(
             label="Credits allowed = used + refunded + expired + carried out",
-            value=allowed,
+            value=totals.credits_allowed,
             arithmetic=(
-                f"{fmt_money(allowed)} = {fmt_money(used)} + {fmt_money(refunded)} + "
-                f"{fmt_money(expired)} + {fmt_money(rows[-1].carried_out)}"
+                f"{fmt_money(totals.credits_allowed)} = {fmt_money(totals.used)} + "
+                f"{fmt_money(totals.refunded)} + {fmt_money(totals.expired)} + "
+                f"{fmt_money(totals.carried_out)}"
             ),
             citation=f"{CITE_B1}-(3); {CITE_C2}",
         )

@@ -29,8 +29,8 @@ How to write a rule
 Rules for the text:
 
 - Every computation goes through ``r`` (``share``, ``times``, ``div``, ``muldiv``,
-  ``add``, ``sub``, ``total``, ``min``, ``max``, ``where``, comparisons, ``both``,
-  ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``fiscal_year``,
+  ``add``, ``sub``, ``total``, ``min``, ``max``, ``where``, comparisons, ``whole``,
+  ``both``, ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``fiscal_year``,
   ``month_start``, ``month_end``, ``add_months``, ``add_days``); never Python
   arithmetic, ``if`` on a value, or
   ``min``/``max`` builtins on values: under :class:`Int64` a value is a whole column.
@@ -186,6 +186,10 @@ class Rules:
     def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
         raise NotImplementedError
 
+    def whole(self, x: V, label: str = "", cite: str = "") -> V:
+        """``x`` (a count, possibly fractional) is a whole number."""
+        raise NotImplementedError
+
     def both(self, *conds: V, label: str = "", cite: str = "") -> V:
         """All of ``conds`` hold."""
         raise NotImplementedError
@@ -338,6 +342,9 @@ class Exact(Rules):
 
     def eq(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         return a == b
+
+    def whole(self, x: V, label: str = "", cite: str = "") -> V:
+        return Fraction(x).denominator == 1
 
     def both(self, *conds: V, label: str = "", cite: str = "") -> V:
         return all(conds)
@@ -623,6 +630,11 @@ class Explain(Rules):
         value = bool(_OPS[op](ta.value, tb.value))
         word = _WORDS[op] if kind == "date" else op
         return self._make(value, f"{ta.text} {word} {tb.text}", (ta, tb), label, cite)
+
+    def whole(self, x: V, label: str = "", cite: str = "") -> V:
+        t = self._term(x, "count")
+        value = EXACT.whole(t.value)
+        return self._make(value, f"{t.text} is a whole number", (t,), label, cite)
 
     def both(self, *conds: V, label: str = "", cite: str = "") -> V:
         terms = [self._term(c, "bool") for c in conds]
@@ -919,13 +931,29 @@ class Int64(Rules):
             result = result + self.np.asarray(cond).astype(self.np.int64)
         return result
 
+    def _fractions(self, xs: Sequence[V]) -> tuple[list[Any], int]:
+        """Fraction operands as numerators over one denominator (theirs; constants scaled)."""
+        den = next(x.den for x in xs if isinstance(x, Ratio))
+        nums = []
+        for x in xs:
+            if isinstance(x, Ratio) and x.den != den:
+                raise ValueError("fractions over different denominators")
+            nums.append(x.num if isinstance(x, Ratio) else _scaled(x, den))
+        return nums, den
+
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        if any(isinstance(x, Ratio) for x in xs):  # fractions (1 + a rate, say)
+            nums, den = self._fractions(xs)
+            return Ratio(sum(nums[1:], nums[0]), den)
         result = self._m(xs[0])
         for x in xs[1:]:
             result = result + self._m(x)
         return result
 
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            (left, right), den = self._fractions((a, b))
+            return Ratio(left - right, den)
         return self._m(a) - self._m(b)
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
@@ -962,6 +990,11 @@ class Int64(Rules):
                 raise ValueError("comparison of fractions of different denominators")
             return _OPS[op](left, right)
         return _OPS[op](self._m(a), self._m(b))
+
+    def whole(self, x: V, label: str = "", cite: str = "") -> V:
+        if isinstance(x, Ratio):
+            return x.num % x.den == 0
+        return self.np.ones(self.np.shape(x), bool)
 
     def both(self, *conds: V, label: str = "", cite: str = "") -> V:
         result = conds[0]

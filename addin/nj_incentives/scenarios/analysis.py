@@ -259,7 +259,7 @@ _FAMILY_LABELS = (
     (r"credit_applied_(\d+)", "Credit applied {}"),
     (r"credit_refund_(\d+)", "Credit refunded {}"),
     *(
-        (rf"ertc_{column.field}_(\d+)", f"ERTC {column.header.lower()}, period {{}}")
+        (rf"{column.scenario}_(\d+)", f"ERTC {column.header.lower()}, period {{}}")
         for column in ERTC_PERIOD_COLUMNS
     ),
 )

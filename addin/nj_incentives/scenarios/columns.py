@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
+from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
 from nj_incentives.law import beip, ertc
 from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule
 
@@ -573,23 +573,25 @@ class Layout:
             OutputSpec("grant_total", m, "grant", "Total grant paid after the cap."),
             OutputSpec("grant_cap_reduction", m, "grant", "What the cap took away."),
         ]
-        if self.detail:
-            years = range(1, MAX_TERM + 1)
-            out += [
-                OutputSpec(f"grant_before_cap_{k}", m, "grant", "Grant of year k before the cap.")
-                for k in years
-            ]
-            out += [OutputSpec(f"grant_{k}", m, "grant", "Grant paid in year k.") for k in years]
+        if self.detail:  # the grant schedule's columns, once per grant year (the catalog's)
+            for column in GRANT_YEAR_COLUMNS:
+                doc = f"{column.doc}: grant year k."
+                out += [
+                    OutputSpec(f"{column.scenario}_{k}", m, "grant", doc)
+                    for k in range(1, MAX_TERM + 1)
+                ]
         out += [
             OutputSpec("conversion_paragraph", i, "conversion", "Paragraph of 34:1B-129e."),
             OutputSpec("conversion_first_year", i, "conversion", "First tax year of the credits."),
             OutputSpec("conversion_total", m, "conversion", "Sum of the installments."),
         ]
-        if self.detail:
-            out += [
-                OutputSpec(f"installment_{y}", m, "conversion", "Credit issued for tax year y.")
-                for y in self.tax_years
-            ]
+        if self.detail:  # the conversion schedule's, once per tax year (the catalog's)
+            for column in CONVERSION_YEAR_COLUMNS:
+                doc = f"{column.doc}: tax year y."
+                out += [
+                    OutputSpec(f"{column.scenario}_{y}", m, "conversion", doc)
+                    for y in self.tax_years
+                ]
         out += [
             OutputSpec("credit_applied_total", m, "credit", "Credit applied against the tax."),
             OutputSpec("credit_refund_total", m, "credit", "Excess refunded as overpayment."),
@@ -615,11 +617,11 @@ class Layout:
             OutputSpec("ertc_expired", m, "ertc", "Credit expired (carryforward limit)."),
             OutputSpec("ertc_carried_forward", m, "ertc", "Unused after the last period."),
         ]
-        if self.detail:
+        if self.detail:  # the ERTC schedule's, once per period (the catalog's)
             for column in ERTC_PERIOD_COLUMNS:
                 doc = column.doc.replace("the period", "period k") + "."
                 out += [
-                    OutputSpec(f"ertc_{column.field}_{k}", m, "ertc", doc)
+                    OutputSpec(f"{column.scenario}_{k}", m, "ertc", doc)
                     for k in range(1, self.periods + 1)
                 ]
         return [spec for spec in out if spec.section in self.sections]

@@ -30,6 +30,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
 from nj_incentives.law import beip, ertc
 from nj_incentives.law.rules import (
     Int64,
@@ -47,7 +48,7 @@ from nj_incentives.scenarios.columns import (
     input_spec,
 )
 from nj_incentives.scenarios.convert import Column, convert
-from nj_incentives.scenarios.scalar import next_period_end_rule
+from nj_incentives.scenarios.scalar import grown_rule, next_period_end_rule
 
 __all__ = [
     "Chunk",
@@ -156,11 +157,12 @@ def _fill_forward(
 
 
 def _grown(growth: Column) -> object:
-    """``cents_down(previous x (1 + growth))``: previous <= 2 x 10^13 cents, factor <= 2 x 10^9."""
-    factor = np.where(growth.blank, 0, growth.values) + _S_GROWTH
+    """The fill step :func:`~.scalar.grown_rule`: previous <= 2 x 10^13 cents, 1 + growth
+    <= 2 x 10^9 / 10^9 (growth 0 where blank)."""
+    rate = Ratio(growth.values, _S_GROWTH)
 
     def step(previous: np.ndarray) -> np.ndarray:
-        return mul_frac(previous, factor, _S_GROWTH)
+        return np.asarray(grown_rule(_INT64, previous, rate))
 
     return step
 
@@ -239,19 +241,19 @@ def grant(chunk: Chunk) -> SectionOut:
     )
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     before_total = np.zeros(n, I64)  # <= 10 x 1.3 x 10^13
-    before_cols, paid_cols = {}, {}
+    by_year: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for k, (before, _, paid) in zip(_YEARS, years, strict=True):
         before_total += before
-        before_cols[f"grant_before_cap_{k}"] = (before, in_year[k - 1])
-        paid_cols[f"grant_{k}"] = (paid, in_year[k - 1])
+        fields = {"grant_before_cap": before, "grant": paid}  # beip.GrantYear's fields
+        for column in GRANT_YEAR_COLUMNS:
+            by_year[f"{column.scenario}_{k}"] = (fields[column.field], in_year[k - 1])
     capped = beip.cap_date_rule(_INT64, agreement.values)
     out["grant_term"] = (count, fast)
     out["grant_cap_applies"] = (capped.astype(I64), fast)
     out["grant_before_cap_total"] = (before_total, fast)
     out["grant_total"] = (total, fast)
     out["grant_cap_reduction"] = (before_total - total, fast)
-    out.update(before_cols)
-    out.update(paid_cols)
+    out.update(by_year)
     return SectionOut(present, fast, out)
 
 
@@ -280,6 +282,8 @@ def _paragraph_table() -> dict[str, np.ndarray]:
     }
 
 
+#: the installment of each tax year (beip.ConversionRow.amount), the catalog's result column
+(_INSTALLMENT,) = (column.scenario for column in CONVERSION_YEAR_COLUMNS)
 _SHARE_DEN = math.lcm(
     *(Fraction(s).denominator for p in beip.CONVERSION_PARAGRAPHS for s in p.fractions)
 )
@@ -343,7 +347,7 @@ def conversion(chunk: Chunk, layout: Layout) -> SectionOut:
         column = np.minimum(offset + j, len(years) - 1)
         by_year[column, rows] += part
     for i, tax_year in enumerate(years):
-        out[f"installment_{tax_year}"] = (by_year[i], fast)
+        out[f"{_INSTALLMENT}_{tax_year}"] = (by_year[i], fast)
     return SectionOut(present, fast, out)
 
 
@@ -366,7 +370,7 @@ def credit(chunk: Chunk, layout: Layout, converted: SectionOut) -> SectionOut:
     applied_cols, refund_cols = {}, {}
     for tax_year in layout.tax_years:
         liability = chunk.col(f"tax_liability_{tax_year}")
-        installment = converted.values[f"installment_{tax_year}"][0]
+        installment = converted.values[f"{_INSTALLMENT}_{tax_year}"][0]
         fast &= ~liability.bad & ~(liability.blank & (installment > 0))
         # f.: applied first against the tax, the excess an overpayment (beip.credit_application)
         tax = np.where(liability.blank, 0, liability.values)
@@ -446,10 +450,10 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
         for m in ("period_end", "liability", "minimum_tax"):
             fast &= ~(inside & blank[m][k - 1])
         fast &= ~(inside & (values["liability"][k - 1] > MAX_MONEY_CENTS))
-        if k > 1:  # period end dates strictly increasing (52:27BBB-55b.(1)), at most
-            # 371 days apart (12 months or 53 weeks; the core's MAXIMUM_PERIOD_DAYS)
-            gap = values["period_end"][k - 1] - values["period_end"][k - 2]
-            fast &= ~inside | ((gap > 0) & (gap <= ertc.MAXIMUM_PERIOD_DAYS))
+        if k > 1:  # the core's check of consecutive period ends (52:27BBB-55b.(1))
+            ends = values["period_end"]
+            increasing, within = ertc.period_order_rule(_INT64, ends[k - 2], ends[k - 1])
+            fast &= ~inside | (increasing & within)
 
     start = chunk.col("operations_start")
     y1, y2 = chunk.col("year1_new"), chunk.col("year2_new")
@@ -458,8 +462,9 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
     fast &= start.ok & y1.ok & y2.ok & ~fractional.bad & ~tax_type.bad & ~carry.bad
     # the switches of issue 10, item 5 the kernel does not compute: the exact path
     fast &= chunk.col("ratio_fractional").blank & chunk.col("refund_period_limit").blank
-    priced_fractions = fractional.values == 1
-    fast &= priced_fractions | ((y1.values % _S_POS == 0) & (y2.values % _S_POS == 0))
+    priced_fractions = fractional.values == 1  # a.: the core's check of the counts
+    fast &= ertc.positions_priced_rule(_INT64, Ratio(y1.values, _S_POS), priced_fractions)
+    fast &= ertc.positions_priced_rule(_INT64, Ratio(y2.values, _S_POS), priced_fractions)
 
     # b.(1): the period in which or with which each credit year ends
     _, one_end, _, two_end = ertc.credit_years_rule(_INT64, np.where(fast, start.values, 0))
@@ -498,22 +503,15 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
         ],
         [np.where(rows_in[i], values["minimum_tax"][i], 0) for i in range(width)],
     )
-    totals = {name: np.zeros(n, I64) for name in ("allowed", "used", "refunded", "expired")}
-    carried_forward = np.zeros(n, I64)
+    totals = ertc.schedule_totals_rule(_INT64, figures, count)  # read where ``fast``
     detail: dict[str, dict[int, tuple[np.ndarray, np.ndarray]]] = {}
     for index, row in enumerate(figures):
         within = rows_in[index]
-        totals["allowed"] += np.where(within, row.new_credit, 0)
-        totals["used"] += np.where(within, row.used, 0)
-        totals["refunded"] += np.where(within, row.refund, 0)
-        totals["expired"] += np.where(within, row.expired, 0)
-        last_period = within & (index == count - 1)
-        carried_forward = np.where(last_period, row.carried_out, carried_forward)
-        for name in ("new_credit", "limit", "used", "refund", "expired", "carried_out"):
-            figure = np.asarray(getattr(row, name))  # read where ``within`` only
+        for column in ERTC_PERIOD_COLUMNS:
+            figure = np.asarray(getattr(row, column.field))  # read where ``within`` only
             if figure.ndim == 0:  # a constant (no credit yet): one value a row
                 figure = np.full(n, figure, I64)
-            detail.setdefault(name, {})[index + 1] = (figure, within)
+            detail.setdefault(column.scenario, {})[index + 1] = (figure, within)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {
         "ertc_year1_credit": (np.asarray(terms.credit_1), fast),
@@ -524,13 +522,13 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
         ),
         "ertc_year1_period": (allowed_1 + 1, fast),
         "ertc_year2_period": (allowed_2 + 1, fast),
-        "ertc_credits_allowed": (totals["allowed"], fast),
-        "ertc_used": (totals["used"], fast),
-        "ertc_refunded": (totals["refunded"], fast),
-        "ertc_expired": (totals["expired"], fast),
-        "ertc_carried_forward": (carried_forward, fast),
+        "ertc_credits_allowed": (np.asarray(totals.credits_allowed), fast),
+        "ertc_used": (np.asarray(totals.used), fast),
+        "ertc_refunded": (np.asarray(totals.refunded), fast),
+        "ertc_expired": (np.asarray(totals.expired), fast),
+        "ertc_carried_forward": (np.asarray(totals.carried_out), fast),
     }
-    for name, by_period in detail.items():
+    for stem, by_period in detail.items():
         for k, value in by_period.items():
-            out[f"ertc_{name}_{k}"] = value
+            out[f"{stem}_{k}"] = value
     return SectionOut(present, fast, out)

@@ -21,13 +21,22 @@ from collections.abc import Mapping
 from decimal import Decimal, localcontext
 from typing import Any
 
-from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
+from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
 from nj_incentives.law import beip, ertc
-from nj_incentives.law.common import InputError, as_date, as_money, as_number, cents_down
+from nj_incentives.law.common import InputError, as_date, as_money, as_number
 from nj_incentives.law.rules import EXACT, Rules, V
 from nj_incentives.scenarios.columns import RUNNER_LIMIT, SECTIONS, Layout, input_rule
 
-__all__ = ["RUNNER_LIMIT", "conversion", "credit", "ertc_schedule", "grant", "run_row"]
+__all__ = [
+    "RUNNER_LIMIT",
+    "conversion",
+    "credit",
+    "ertc_schedule",
+    "grant",
+    "grown_rule",
+    "next_period_end_rule",
+    "run_row",
+]
 
 Values = Mapping[str, Any]
 Outputs = dict[str, object]
@@ -75,8 +84,14 @@ def _growth(values: Values, column: str) -> Decimal:
     return rate
 
 
+def grown_rule(r: Rules, previous: V, growth: V) -> V:
+    """Runner convenience (not law), for both evaluators: a filled-forward amount, the one
+    before x (1 + ``growth``, a fraction from -1 to 1), rounded down to the cent."""
+    return r.share(previous, r.add(1, growth))
+
+
 def _fill_money(seq: list[Any], rate: Decimal) -> None:
-    """Blank entries after the first filled from the one before x (1 + rate), to the cent."""
+    """Blank entries after the first filled from the one before by :func:`grown_rule`."""
     for k in range(1, len(seq)):
         if seq[k] is None and seq[k - 1] is not None:
             try:
@@ -85,8 +100,8 @@ def _fill_money(seq: list[Any], rate: Decimal) -> None:
                 seq[k] = seq[k - 1]  # the core reports the earlier value
                 continue
             with localcontext() as context:
-                context.prec = 80
-                seq[k] = cents_down(previous * (1 + rate))
+                context.prec = 80  # exact: a rate may have up to 40 decimals
+                seq[k] = grown_rule(EXACT, previous, rate)
 
 
 def _fill_copy(seq: list[Any]) -> None:
@@ -178,8 +193,8 @@ def grant(values: Values) -> Outputs:
         "grant_cap_reduction": before - schedule.total,
     }
     for row in schedule.rows:
-        out[f"grant_before_cap_{row.year}"] = row.grant_before_cap
-        out[f"grant_{row.year}"] = row.grant
+        for column in GRANT_YEAR_COLUMNS:
+            out[f"{column.scenario}_{row.year}"] = getattr(row, column.field)
     return out
 
 
@@ -206,14 +221,15 @@ def conversion(values: Values, layout: Layout) -> Outputs:
         "conversion_first_year": schedule.first_tax_year,
         "conversion_total": sum((row.amount for row in schedule.rows), _ZERO),
     }
-    by_year = {row.tax_year: row.amount for row in schedule.rows}
-    outside = sorted(set(by_year) - set(layout.tax_years))
+    outside = sorted({row.tax_year for row in schedule.rows} - set(layout.tax_years))
     if outside:  # pragma: no cover - the layout is planned from the same rows
         raise InputError(
             "approval_date", _get(values, "approval_date"), "outside the run's tax years"
         )
-    for tax_year in layout.tax_years:
-        out[f"installment_{tax_year}"] = by_year.get(tax_year, _ZERO)
+    for column in CONVERSION_YEAR_COLUMNS:
+        by_year = {row.tax_year: getattr(row, column.field) for row in schedule.rows}
+        for tax_year in layout.tax_years:
+            out[f"{column.scenario}_{tax_year}"] = by_year.get(tax_year, _ZERO)
     return out
 
 
@@ -221,6 +237,8 @@ def conversion(values: Values, layout: Layout) -> Outputs:
 
 
 _CONVERSION_COLUMNS = ("accrual_year", "conversion_amount", "approval_date")
+#: the conversion's installment of each tax year, the catalog's result column
+(_INSTALLMENT,) = (column.scenario for column in CONVERSION_YEAR_COLUMNS)
 
 
 def credit(values: Values, layout: Layout) -> Outputs | None:
@@ -244,7 +262,7 @@ def credit(values: Values, layout: Layout) -> Outputs | None:
     if floor is not None:
         _money_limit(values, "credit_minimum_tax", as_money(floor, "credit_minimum_tax"))
     for tax_year in layout.tax_years:
-        installment = converted[f"installment_{tax_year}"]
+        installment = converted[f"{_INSTALLMENT}_{tax_year}"]
         assert isinstance(installment, Decimal)
         liability = _get(values, f"tax_liability_{tax_year}")
         if liability is None and installment == 0:
@@ -337,7 +355,7 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
     }
     for k, row in enumerate(schedule.rows, 1):
         for period_column in ERTC_PERIOD_COLUMNS:
-            out[f"ertc_{period_column.field}_{k}"] = getattr(row, period_column.field)
+            out[f"{period_column.scenario}_{k}"] = getattr(row, period_column.field)
     return out
 
 
