@@ -214,6 +214,48 @@ def test_progress_bar_and_small_chunks_change_nothing(capsys) -> None:  # type: 
     assert "scenarios" in capsys.readouterr().err  # tqdm writes to stderr
 
 
+@pytest.mark.parametrize("money", ["float", "cents", "decimal"])
+def test_the_layout_planned_chunk_by_chunk_is_the_whole_tables(money: str) -> None:
+    """Chunks of two rows: the second chunk needs tax years 2026-2029 (an accrual of 2008
+    approved in State fiscal year 2025: e.(1)'s five installments from tax year 2025) and
+    five periods, which the first did not. The first chunk's rows get the new columns
+    as the whole table's layout gives them: 0 where the section computed (kernel or core),
+    blank where it failed or has fewer periods. (The last row's credit fails: it has
+    installments in tax years without a liability column.)"""
+    frame = pd.DataFrame(
+        {
+            "accrual_year": [2016, 2012, 2012, 2008],
+            "conversion_amount": [100000, "x", 100000, 100000],
+            # the exact path (the kernel leaves the dates of e. to the core), no error
+            "grant_approval_date": [None, None, "2015-01-05", None],
+            "approval_date": [None, None, None, "2024-08-01"],
+            **{f"tax_liability_{year}": [9000] * 4 for year in range(2017, 2026)},
+            "operations_start": ["2021-03-01"] * 4,
+            "year1_new": [10, 10, 10, 10],
+            "year2_new": [8, 8, 8, 8],
+            "periods": [3, 3, 3, 5],
+            "period_end_1": ["2021-12-31"] * 4,
+            "liability_1": [50000] * 4,
+            "minimum_tax_1": [500] * 4,
+        }
+    )
+    small = run_scenarios(frame, money=money, chunk_rows=2)  # type: ignore[arg-type]
+    whole = run_scenarios(frame, money=money)  # type: ignore[arg-type]
+    planned = run_scenarios(frame, money=money, layout=plan_layout(frame))  # type: ignore[arg-type]
+    pd.testing.assert_frame_equal(small, whole)
+    pd.testing.assert_frame_equal(small, planned)
+    assert "installment_2029" in small.columns
+    assert "ertc_used_5" in small.columns
+    assert small["error"].notna().tolist() == [False, True, False, True]
+    assert "tax year 2026" in small["error"].iloc[3]
+    last = small["installment_2029"].tolist()
+    assert [last[0], last[2]] == [0, 0]
+    assert pd.isna(last[1])
+    assert last[3] > 0
+    assert small["credit_applied_2029"].isna().tolist() == [False, True, False, True]
+    assert small["ertc_used_5"].isna().tolist() == [True, True, True, False]
+
+
 def test_keep_cannot_shadow_the_fixed_columns() -> None:
     with pytest.raises(ScenarioError, match="always in the results"):
         run_scenarios(pd.DataFrame([_grant()]), keep=["error"])

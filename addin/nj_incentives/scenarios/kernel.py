@@ -85,6 +85,8 @@ class Chunk:
         self.n = len(frame)
         self._cache: dict[str, Column] = {}
         self._empty = Column.empty(self.n)
+        #: figures computed once a chunk (the conversion's tax years: layout and kernel)
+        self.memo: dict[str, object] = {}
 
     def col(self, name: str) -> Column:
         column = self._cache.get(name)
@@ -299,6 +301,9 @@ def _accrual_index(chunk: Chunk) -> np.ndarray:
 def conversion_years(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(ok rows, first tax year, last tax year) of each row's conversion, for the layout
     (the core's rule ``beip.first_tax_year``)."""
+    found = chunk.memo.get("conversion_years")
+    if found is not None:
+        return found  # type: ignore[return-value]
     year, approval = chunk.col("accrual_year"), chunk.col("approval_date")
     ok = year.ok & (year.values >= _FIRST_ACCRUAL) & (year.values <= _LAST_ACCRUAL) & ~approval.bad
     index = _accrual_index(chunk)
@@ -309,7 +314,9 @@ def conversion_years(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ~approval.blank,
         np.where(approval.blank, 0, approval.values),
     )
-    return ok, start, start + _PARAGRAPHS["count"][index] - 1
+    years = ok, start, start + _PARAGRAPHS["count"][index] - 1
+    chunk.memo["conversion_years"] = years
+    return years
 
 
 def conversion(chunk: Chunk, layout: Layout) -> SectionOut:

@@ -13,6 +13,7 @@ import importlib
 import logging
 import math
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -30,10 +31,9 @@ from nj_incentives.scenarios.columns import (
     OutputSpec,
     ScenarioError,
     check_columns,
-    column_spec,
     input_spec,
 )
-from nj_incentives.scenarios.convert import convert, decimal_cents, raw_values
+from nj_incentives.scenarios.convert import decimal_cents, raw_values
 
 __all__ = ["CHUNK_ROWS", "Engine", "Money", "plan_layout", "run_scenarios"]
 
@@ -55,18 +55,13 @@ def _section_of(column: str) -> str | None:
     return found[0].section if found else None
 
 
-def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:
-    """The result columns a table needs: its sections, periods and tax years.
-
-    A section gets result columns when the table has any of its input columns; the
-    per-period columns run to the largest ``period_end_{k}`` column or ``periods``
-    value; the per-tax-year columns span 2017-2025 and any other year a row's
-    installments or a ``tax_liability_{year}`` column reach.
-    """
-    sections = {s for s in map(_section_of, map(str, df.columns)) if s}
+def _named_layout(columns: Sequence[object], detail: bool) -> Layout:
+    """What the column names alone decide: the sections, the periods and tax years named
+    by ``period_end_{k}`` / ``tax_liability_{year}`` columns (2017-2025 at least)."""
+    sections = {s for s in map(_section_of, map(str, columns)) if s}
     periods = 0
     first_year, last_year = 2017, 2025
-    for name in map(str, df.columns):
+    for name in map(str, columns):
         found = input_spec(name)
         index = found[1] if found is not None else None
         if found is None or index is None:
@@ -75,16 +70,6 @@ def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:
             periods = max(periods, index)
         elif found[0].family == "tax_year":
             first_year, last_year = min(first_year, index), max(last_year, index)
-    if "periods" in df.columns and len(df):
-        counts = convert(df["periods"], column_spec("periods"))
-        usable = counts.ok & (counts.values <= MAX_PERIODS)
-        if usable.any():
-            periods = max(periods, int(counts.values[usable].max()))
-    if "conversion" in sections and len(df):
-        ok, start, last = kernel.conversion_years(kernel.Chunk(df))
-        if ok.any():
-            first_year = min(first_year, int(start[ok].min()))
-            last_year = max(last_year, int(last[ok].max()))
     if "credit" in sections:
         sections.add("conversion")
     return Layout(
@@ -96,21 +81,75 @@ def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:
     )
 
 
+def _rows_layout(chunk: kernel.Chunk, layout: Layout) -> Layout:
+    """``layout`` widened to what the rows of ``chunk`` need: the largest usable
+    ``periods`` value, the tax years of every readable conversion."""
+    periods, first_year, last_year = layout.periods, layout.first_tax_year, layout.last_tax_year
+    if not chunk.n:
+        return layout
+    if "ertc" in layout.sections and "periods" in chunk.frame.columns:
+        counts = chunk.col("periods")
+        usable = counts.ok & (counts.values <= MAX_PERIODS)
+        if usable.any():
+            periods = max(periods, int(counts.values[usable].max()))
+    if "conversion" in layout.sections and _has_conversion_columns(chunk):
+        ok, start, last = kernel.conversion_years(chunk)
+        if ok.any():
+            first_year = min(first_year, int(start[ok].min()))
+            last_year = max(last_year, int(last[ok].max()))
+    if (periods, first_year, last_year) == (
+        layout.periods,
+        layout.first_tax_year,
+        layout.last_tax_year,
+    ):
+        return layout
+    return replace(layout, periods=periods, first_tax_year=first_year, last_tax_year=last_year)
+
+
+def _has_conversion_columns(chunk: kernel.Chunk) -> bool:
+    return any(True for _ in chunk.section_columns("conversion"))
+
+
+def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:
+    """The result columns a table needs: its sections, periods and tax years.
+
+    A section gets result columns when the table has any of its input columns; the
+    per-period columns run to the largest ``period_end_{k}`` column or ``periods``
+    value; the per-tax-year columns span 2017-2025 and any other year a row's
+    installments or a ``tax_liability_{year}`` column reach. (The pandas engine plans
+    the same layout chunk by chunk, :func:`_run_frame`.)
+    """
+    return _rows_layout(kernel.Chunk(df), _named_layout(list(df.columns), detail))
+
+
 # ======================================================================= one chunk
 
 
 @dataclass
-class _Buffer:
-    values: np.ndarray  # int64 (money in cents, counts, flags) or float64
-    valid: np.ndarray
+class _Part:
+    """What one chunk computed: the kernel's sections, the scalar path's rows, the errors."""
+
+    n: int
+    outs: dict[str, kernel.SectionOut]
+    #: (row in the chunk, its results by column) for the rows the scalar path computed
+    rows: list[tuple[int, dict[str, object]]]
+    errors: list[str | None]
 
 
-def _compute_chunk(
-    frame: pd.DataFrame, layout: Layout, force_scalar: bool = False
-) -> tuple[dict[str, _Buffer], list[str | None]]:
-    """Results of one chunk: buffers per output column, and each row's error (or None)."""
+#: The chunk whose columns the layout already read (per thread: Dask's threads run
+#: frames side by side), so that the kernel does not read them again.
+_READ = threading.local()
+
+
+def _chunk_of(frame: pd.DataFrame) -> kernel.Chunk:
+    chunk: kernel.Chunk | None = getattr(_READ, "chunk", None)
+    return chunk if chunk is not None and chunk.frame is frame else kernel.Chunk(frame)
+
+
+def _compute_chunk(frame: pd.DataFrame, layout: Layout, force_scalar: bool = False) -> _Part:
+    """Results of one chunk: the kernel's sections, and the scalar path's rows."""
     n = len(frame)
-    chunk = kernel.Chunk(frame)
+    chunk = _chunk_of(frame)
     outs: dict[str, kernel.SectionOut] = {}
     if "grant" in layout.sections:
         outs["grant"] = kernel.grant(chunk)
@@ -123,20 +162,10 @@ def _compute_chunk(
     if force_scalar:
         for out in outs.values():
             out.fast = np.zeros(n, bool)
-
-    specs = layout.outputs()
-    buffers: dict[str, _Buffer] = {}
-    for spec in specs:
-        section = outs.get(spec.section)
-        found = section.values.get(spec.name) if section is not None else None
-        if found is None:
-            dtype = np.float64 if spec.kind is OutKind.FLOAT else np.int64
-            buffers[spec.name] = _Buffer(np.zeros(n, dtype), np.zeros(n, bool))
-        else:
-            values, valid = found
-            buffers[spec.name] = _Buffer(values, valid & section.fast)  # type: ignore[union-attr]
+            out.values = {}
 
     errors: list[str | None] = [None] * n
+    computed: list[tuple[int, dict[str, object]]] = []
     scalar_rows = {name: out.scalar for name, out in outs.items()}
     needs = np.zeros(n, bool)
     for mask in scalar_rows.values():
@@ -148,69 +177,183 @@ def _compute_chunk(
             for name in frame.columns
             if input_spec(str(name)) is not None
         }
-        kinds = {spec.name: spec.kind for spec in specs}
         for i, row in enumerate(rows):
             cells = {name: column[i] for name, column in raw.items()}
             present = {name: bool(mask[row]) for name, mask in scalar_rows.items()}
             results, messages = scalar.run_row(cells, layout, present)
-            for name, value in results.items():
-                buffer = buffers.get(name)
-                if buffer is None or value is None:
-                    continue
-                buffer.valid[row] = True
-                buffer.values[row] = _stored(value, kinds[name])
+            computed.append((int(row), results))
             if messages:
                 errors[row] = " | ".join(messages)
-    return buffers, errors
+    return _Part(n, outs, computed, errors)
 
 
 def _isolated_chunk(
     frame: pd.DataFrame, layout: Layout, force_scalar: bool = False
-) -> tuple[dict[str, _Buffer], list[str | None]]:
-    """:func:`_compute_chunk`, but a failure that is not an input error (a defect, or a
-    value no check foresaw) never stops the batch: the chunk is split in halves until
-    the failing rows are alone, and each of those gets its error; the others compute."""
+) -> list[tuple[int, _Part]]:
+    """:func:`_compute_chunk` (as one part at offset 0), but a failure that is not an
+    input error (a defect, or a value no check foresaw) never stops the batch: the chunk
+    is split in halves until the failing rows are alone, and each of those gets its
+    error; the others compute. The parts, each with its offset in ``frame``."""
     try:
-        return _compute_chunk(frame, layout, force_scalar)
+        return [(0, _compute_chunk(frame, layout, force_scalar))]
     except Exception as exc:
         n = len(frame)
         if n > 1:
             middle = n // 2
             first = _isolated_chunk(frame.iloc[:middle], layout, force_scalar)
             second = _isolated_chunk(frame.iloc[middle:], layout, force_scalar)
-            return _joined(first, second)
+            return first + [(middle + offset, part) for offset, part in second]
         logger.error("scenario row failed unexpectedly", exc_info=exc)
-        return _failed_row(layout, exc)
+        return [(0, _failed_row(exc))]
 
 
-def _joined(
-    first: tuple[dict[str, _Buffer], list[str | None]],
-    second: tuple[dict[str, _Buffer], list[str | None]],
-) -> tuple[dict[str, _Buffer], list[str | None]]:
-    buffers = {
-        name: _Buffer(
-            np.concatenate([buffer.values, second[0][name].values]),
-            np.concatenate([buffer.valid, second[0][name].valid]),
-        )
-        for name, buffer in first[0].items()
-    }
-    return buffers, first[1] + second[1]
-
-
-def _failed_row(layout: Layout, exc: Exception) -> tuple[dict[str, _Buffer], list[str | None]]:
+def _failed_row(exc: Exception) -> _Part:
     """One row whose computation failed: no results, and its error naming the failure."""
-    buffers = {
-        spec.name: _Buffer(
-            np.zeros(1, np.float64 if spec.kind is OutKind.FLOAT else np.int64), np.zeros(1, bool)
-        )
-        for spec in layout.outputs()
-    }
     first_line = (str(exc).strip().splitlines() or [""])[0][:160]
     message = (
         f"row = (this row): could not be computed ({type(exc).__name__}: {first_line}); "
         f"please report it ({scalar.RUNNER_LIMIT})"
     )
-    return buffers, [message]
+    return _Part(1, {}, [], [message])
+
+
+# ======================================================================= result frame
+
+
+class _Sink:
+    """The result columns of a whole frame, allocated once and written chunk by chunk:
+    each chunk's values go straight into their rows of the final column (money as float
+    dollars, nullable ints, ...); nothing is filled beforehand."""
+
+    def __init__(self, n: int, money: Money) -> None:
+        self.n = n
+        self.money = money
+        self.specs: dict[str, OutputSpec] = {}
+        self.columns: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
+        self.errors = np.empty(n, dtype=object)  # None: no error (what np.empty holds)
+
+    def _allocate(self, spec: OutputSpec) -> tuple[np.ndarray, np.ndarray | None]:
+        n, money = self.n, self.money
+        if spec.kind is OutKind.FLOAT or (spec.kind is OutKind.MONEY and money == "float"):
+            return np.empty(n), None
+        if spec.kind is OutKind.MONEY and money == "decimal":
+            return np.empty(n, dtype=object), None  # None where blank
+        if spec.kind is OutKind.BOOL:
+            return np.empty(n, bool), np.empty(n, bool)
+        return np.empty(n, np.int64), np.empty(n, bool)
+
+    def add(self, specs: Sequence[OutputSpec], done: int) -> None:
+        """Columns for ``specs`` not yet held; in the ``done`` rows already written, a new
+        tax-year column is 0 where its section computed (a tax year without an
+        installment: the kernel's and the core's 0) and blank elsewhere; a new period
+        column is blank (those rows have fewer periods)."""
+        for spec in specs:
+            if spec.name in self.columns:
+                continue
+            self.columns[spec.name] = self._allocate(spec)
+            self.specs[spec.name] = spec
+            if not done:
+                continue
+            total = {"conversion": "conversion_total", "credit": "credit_applied_total"}
+            known = total.get(spec.section)
+            valid = self.valid(known, done) if known in self.columns else None
+            self.write(spec, 0, done, np.zeros(1, np.int64), valid, {})
+
+    def valid(self, name: str, stop: int) -> np.ndarray:
+        """The rows ``0 .. stop - 1`` of a column that hold a value."""
+        values, mask = self.columns[name]
+        if mask is not None:
+            return ~mask[:stop]
+        if values.dtype == object:
+            return np.fromiter((v is not None for v in values[:stop]), bool, stop)
+        held: np.ndarray = ~np.isnan(values[:stop])
+        return held
+
+    def write(
+        self,
+        spec: OutputSpec,
+        start: int,
+        stop: int,
+        values: np.ndarray | None,
+        valid: np.ndarray | None,
+        blanks: dict[int, tuple[np.ndarray, bool]],
+    ) -> None:
+        """Rows ``start .. stop - 1`` of a column: ``values`` (kernel units: cents, counts,
+        0/1, the float ratio) where ``valid``, blank elsewhere (``values`` None: all blank).
+        ``blanks``: each mask's negation and whether it holds any row, shared by the
+        columns of a chunk."""
+        target, mask = self.columns[spec.name]
+        part = target[start:stop]
+        if valid is None or values is None:
+            if mask is not None:
+                mask[start:stop] = True
+                part[:] = 0
+            elif part.dtype != object:
+                part.fill(np.nan)
+            return
+        found = blanks.get(id(valid))
+        if found is None:
+            invalid = ~valid
+            found = blanks[id(valid)] = (invalid, bool(invalid.any()))
+        invalid, any_blank = found
+        if mask is not None:
+            np.copyto(part, values, casting="unsafe")  # int64 or 0/1 -> bool
+            np.copyto(mask[start:stop], invalid)
+        elif spec.kind is OutKind.FLOAT:
+            np.copyto(part, values)
+            if any_blank:
+                np.copyto(part, np.nan, where=invalid)
+        elif self.money == "float":
+            # cents / 100 is the double nearest the decimal amount (15 digits at most)
+            np.divide(values, 100, out=part)
+            if any_blank:
+                np.copyto(part, np.nan, where=invalid)
+        else:  # Decimal objects (money="decimal"), valid rows only
+            cents = np.broadcast_to(values, valid.shape)
+            for i in np.flatnonzero(valid):
+                part[i] = Decimal(int(cents[i])).scaleb(-2)
+
+    def put_value(self, spec: OutputSpec, row: int, value: object) -> None:
+        """One result of the scalar path (a Decimal, int, bool or float) into its row."""
+        target, mask = self.columns[spec.name]
+        stored = _stored(value, spec.kind)
+        if mask is not None:
+            target[row] = stored
+            mask[row] = False
+        elif spec.kind is OutKind.FLOAT:
+            target[row] = stored
+        elif self.money == "float":
+            target[row] = np.float64(stored) / 100
+        else:
+            target[row] = Decimal(int(stored)).scaleb(-2)
+
+    def put(self, start: int, part: _Part, specs: Sequence[OutputSpec]) -> None:
+        """One part's results into rows ``start .. start + part.n - 1``."""
+        stop = start + part.n
+        blanks: dict[int, tuple[np.ndarray, bool]] = {}
+        for spec in specs:
+            section = part.outs.get(spec.section)
+            found = section.values.get(spec.name) if section is not None else None
+            values, valid = found if found is not None else (None, None)
+            self.write(spec, start, stop, values, valid, blanks)
+        for row, results in part.rows:
+            for name, value in results.items():
+                held = self.specs.get(name)
+                if held is not None and value is not None:
+                    self.put_value(held, start + row, value)
+        self.errors[start:stop] = part.errors
+
+    def arrays(self, specs: Sequence[OutputSpec]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for spec in specs:
+            values, mask = self.columns[spec.name]
+            if mask is None:
+                out[spec.name] = values
+            elif spec.kind is OutKind.BOOL:
+                out[spec.name] = pd.arrays.BooleanArray(values, mask)
+            else:
+                out[spec.name] = pd.arrays.IntegerArray(values, mask)
+        return out
 
 
 def _stored(value: object, kind: OutKind) -> int | float:
@@ -220,61 +363,6 @@ def _stored(value: object, kind: OutKind) -> int | float:
     if kind is OutKind.FLOAT:
         return float(value)  # type: ignore[arg-type]
     return int(value)  # type: ignore[call-overload, no-any-return]
-
-
-# ======================================================================= result frame
-
-
-class _Sink:
-    """The results of a whole frame, filled chunk by chunk."""
-
-    def __init__(self, n: int, specs: list[OutputSpec], money: Money) -> None:
-        self.specs = specs
-        self.money = money
-        self.columns: dict[str, tuple[np.ndarray, np.ndarray | None]] = {}
-        for spec in specs:
-            if spec.kind is OutKind.FLOAT or (spec.kind is OutKind.MONEY and money == "float"):
-                self.columns[spec.name] = (np.full(n, np.nan), None)
-            elif spec.kind is OutKind.MONEY and money == "decimal":
-                self.columns[spec.name] = (np.full(n, None, dtype=object), None)
-            elif spec.kind is OutKind.BOOL:
-                self.columns[spec.name] = (np.zeros(n, bool), np.ones(n, bool))
-            else:
-                self.columns[spec.name] = (np.zeros(n, np.int64), np.ones(n, bool))
-        self.errors = np.full(n, None, dtype=object)
-
-    def put(self, start: int, buffers: dict[str, _Buffer], errors: list[str | None]) -> None:
-        stop = start + len(errors)
-        for spec in self.specs:
-            buffer = buffers[spec.name]
-            target, mask = self.columns[spec.name]
-            part = target[start:stop]
-            valid = buffer.valid
-            if spec.kind is OutKind.FLOAT:
-                np.copyto(part, buffer.values, where=valid)
-            elif spec.kind is OutKind.MONEY and self.money == "float":
-                # cents / 100 is the double nearest the decimal amount (15 digits at most)
-                np.divide(buffer.values, 100, out=part, where=valid)
-            elif spec.kind is OutKind.MONEY and self.money == "decimal":
-                for i in np.flatnonzero(valid):
-                    part[i] = Decimal(int(buffer.values[i])).scaleb(-2)
-            else:
-                part[:] = buffer.values.astype(part.dtype)
-                assert mask is not None
-                mask[start:stop] = ~valid
-        self.errors[start:stop] = errors
-
-    def arrays(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for spec in self.specs:
-            values, mask = self.columns[spec.name]
-            if mask is None:
-                out[spec.name] = values
-            elif spec.kind is OutKind.BOOL:
-                out[spec.name] = pd.arrays.BooleanArray(values, mask)
-            else:
-                out[spec.name] = pd.arrays.IntegerArray(values, mask)
-        return out
 
 
 def _chunks(n: int, size: int) -> Iterator[tuple[int, int]]:
@@ -291,10 +379,17 @@ def _run_frame(
     progress: bool = False,
     force_scalar: bool = False,
     progress_delay: float = 0.0,
+    grow: bool = False,
 ) -> pd.DataFrame:
-    """The pandas engine on one frame (the whole table, or one Dask partition)."""
+    """The pandas engine on one frame (the whole table, or one Dask partition).
+
+    ``grow``: ``layout`` is what the column names decide (:func:`_named_layout`), and
+    each chunk widens it to what its rows need as it is computed (the same layout as
+    :func:`plan_layout` of the whole frame, without a pass over it first).
+    """
     n = len(frame)
-    sink = _Sink(n, layout.outputs(), money)
+    sink = _Sink(n, money)
+    sink.add(layout.outputs(), 0)
     bar: Any = None
     if progress:
         from nj_incentives.progress import bar as progress_bar
@@ -304,9 +399,21 @@ def _run_frame(
         bar = progress_bar(n, progress_delay, desc="scenarios", unit="row", unit_scale=True)
     try:
         for start, stop in _chunks(n, chunk_rows):
-            buffers, errors = _isolated_chunk(frame.iloc[start:stop], layout, force_scalar)
-            sink.put(start, buffers, errors)
-            del buffers
+            part = frame.iloc[start:stop]
+            _READ.chunk = kernel.Chunk(part)
+            if grow:
+                wider = _rows_layout(_READ.chunk, layout)
+                if wider != layout:
+                    layout = wider
+                    sink.add(layout.outputs(), start)
+            specs = layout.outputs()
+            try:
+                parts = _isolated_chunk(part, layout, force_scalar)
+            finally:
+                _READ.chunk = None
+            for offset, computed in parts:
+                sink.put(start + offset, computed, specs)
+            del parts
             if bar is not None:
                 bar.update(stop - start)
     finally:
@@ -317,7 +424,7 @@ def _run_frame(
         if name in frame.columns and name not in columns:
             columns[name] = frame[name]
     columns["error"] = pd.Series(sink.errors, index=frame.index, dtype=object)  # None: no error
-    columns.update(sink.arrays())
+    columns.update(sink.arrays(layout.outputs()))
     return pd.DataFrame(columns, index=frame.index, copy=False)
 
 
@@ -368,14 +475,22 @@ def run_scenarios(
         raise ScenarioError(f"keep: {', '.join(sorted(clash))} is always in the results")
     if "id" not in df.columns:
         df = df.assign(id=np.arange(1, len(df) + 1))
-    if layout is None:
-        layout = plan_layout(df, detail)
-    elif layout.detail != detail:
+    if layout is not None and layout.detail != detail:
         layout = replace(layout, detail=detail)
     if engine == "pandas":
+        grow = layout is None  # the layout planned chunk by chunk
         return _run_frame(
-            df, layout, money, keep, chunk_rows, progress, progress_delay=progress_delay
+            df,
+            _named_layout(list(df.columns), detail) if layout is None else layout,
+            money,
+            keep,
+            chunk_rows,
+            progress,
+            progress_delay=progress_delay,
+            grow=grow,
         )
+    if layout is None:
+        layout = plan_layout(df, detail)
     if engine == "dask":
         return _run_dask(
             df, layout, money, keep, chunk_rows, scheduler, npartitions, progress, progress_delay
