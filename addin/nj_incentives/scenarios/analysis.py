@@ -86,6 +86,8 @@ def _floats(series: pd.Series) -> np.ndarray:
 
 #: Rows whose values give the percentiles of a larger run (a uniform sample, fixed seed).
 SAMPLE_ROWS = 50_000
+#: Rows of a column summarised at a time (512 KiB of float64: a block stays in the cache).
+_BLOCK_ROWS = 65_536
 _SUMMARY_COLUMNS = [
     "output",
     "count",
@@ -122,11 +124,17 @@ class SummaryBuilder:
         if self.columns is None:
             self.columns = numeric_outputs(results)
         n = len(results)
-        if self.picks is None:
-            taken: np.ndarray | slice = slice(None)
-        else:
-            lo, hi = np.searchsorted(self.picks, [start, start + n])
-            taken = self.picks[lo:hi] - start
+        # blocks of rows: a column is read from memory once, then counted, summed and
+        # searched for its extremes (and sampled) while the block is in the cache
+        blocks = []
+        for lo in range(0, n, _BLOCK_ROWS):
+            hi = min(n, lo + _BLOCK_ROWS)
+            if self.picks is None:
+                taken: np.ndarray | slice = slice(None)
+            else:
+                first, last = np.searchsorted(self.picks, [start + lo, start + hi])
+                taken = self.picks[first:last] - (start + lo)
+            blocks.append((lo, hi, taken))
         for name in self.columns:
             series = results[name]
             if series.dtype == np.float64:
@@ -135,15 +143,18 @@ class SummaryBuilder:
                 values = series.to_numpy(dtype=np.float64, na_value=np.nan)
             else:
                 values = _floats(series)
-            present = ~np.isnan(values)
-            count = int(np.count_nonzero(present))
             stats = self._stats.setdefault(name, [0, 0.0, np.inf, -np.inf])
-            if count:  # no copies: sum over the present values, min / max skipping NaN
-                stats[0] += count
-                stats[1] += float(np.add.reduce(values, where=present))
-                stats[2] = min(stats[2], float(np.fmin.reduce(values)))
-                stats[3] = max(stats[3], float(np.fmax.reduce(values)))
-            self._samples.setdefault(name, []).append(values[taken])
+            samples = self._samples.setdefault(name, [])
+            for lo, hi, taken in blocks:
+                block = values[lo:hi]
+                present = block == block  # not NaN
+                count = int(np.count_nonzero(present))
+                if count:  # no copies: sum over the present values, min / max skipping NaN
+                    stats[0] += count
+                    stats[1] += float(np.add.reduce(block, where=present))
+                    stats[2] = min(stats[2], float(np.fmin.reduce(block)))
+                    stats[3] = max(stats[3], float(np.fmax.reduce(block)))
+                samples.append(block[taken])
 
     @classmethod
     def merged(cls, parts: Sequence[SummaryBuilder]) -> SummaryBuilder:
