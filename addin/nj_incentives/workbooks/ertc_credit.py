@@ -21,8 +21,7 @@ The dates of the credit years come from ``NJ_ERTC_CREDIT_YEARS``.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +32,23 @@ from nj_incentives.workbooks.builder import (
     CENT_TOLERANCE,
     NOT_COMPUTED,
     OUTPUTS,
+    ArrayTable,
+    Chart,
+    Check,
     Column,
+    FormulaTable,
+    InputTable,
     Item,
     Kind,
     LineItem,
     Note,
-    Ref,
     Section,
     Skip,
+    SourceHeading,
+    Span,
     TemplateBuilder,
-    nth_cell,
+    Title,
+    Total,
 )
 
 __all__ = [
@@ -78,12 +84,12 @@ ROSTER_SHEETS = {
 }
 
 #: NJ_ERTC_SCHEDULE's result columns, as the catalog declares them
-SCHEDULE_COLUMNS = [
+SCHEDULE_COLUMNS = tuple(
     Column(column.header, Kind.DATE, "date", width=12)
     if column.unit == "date"
     else Column(column.header, Kind.MONEY, "$")
     for column in ERTC_SCHEDULE_COLUMNS
-]
+)
 
 _FT, _PT, _LOW = 160, 100, 90
 #: The statute every figure cites when Form 313 names no line for it.
@@ -212,24 +218,22 @@ def build(
                 "carryforward (the Form 313 five years as a switch)",
             ],
         )
-        _inputs(b, values)
-        calc = _calculations(b)
-        _outputs(b, calc)
-        _checks(b, calc)
+        b.lay_out(TEMPLATE, _table_values(values))
     return Path(path)
 
 
 # --------------------------------------------------------------------------- inputs
 
 
-def _roster_columns() -> list[Column]:
+def _roster_columns() -> tuple[Column, ...]:
     """The first roster table's columns before its hours: the employee and the flags."""
-    return [
+    return (
         Column(
             "Employee",
             Kind.TEXT,
             "name",
             name="EmployeeNames",
+            key="employee_names",
             help="Name or payroll identifier (for the reader; not used in the computation).",
             width=22,
         ),
@@ -238,6 +242,7 @@ def _roster_columns() -> list[Column]:
             Kind.YESNO,
             "yes/no",
             name="Temporary",
+            key="temporary",
             help="Yes for temporary or seasonal employment: counts in no period (e.). Blank = No.",
             width=11,
         ),
@@ -246,32 +251,38 @@ def _roster_columns() -> list[Column]:
             Kind.YESNO,
             "yes/no",
             name="Excluded",
+            key="excluded",
             help="Yes for an owner, or an owner's spouse, dependant, ancestor or descendant: "
             "not an employee of the taxpayer (e.). Blank = No.",
             width=11,
         ),
-    ]
+    )
 
 
-def _month_columns(key: str) -> list[Column]:
+def _month_columns(key: str) -> tuple[Column, ...]:
     """The twelve monthly hours of one period."""
-    return [
+    return tuple(
         Column(
             f"{_SHORT[key]} month {m}",
             Kind.NUMBER,
             "hours",
             minimum=0,
             maximum=744,
+            key=f"{key}_month_{m}",
             help=f"Hours worked in month {m} of the {_SHORT[key].lower()} period; a blank "
             "month is 0 hours (not yet employed).",
             width=8,
         )
         for m in range(1, MONTHS + 1)
-    ]
+    )
 
 
 #: Inputs: Part I's screening questions and the taxpayer.
 SCREENING: tuple[LineItem, ...] = (
+    Title(
+        "Inputs",
+        "Type only in the yellow cells. Money in dollars, hours per month, dates as dates.",
+    ),
     Section("Part I: screening (Form 313 Part I; N.J.S.A. 52:27BBB-55a., d.)"),
     Item(
         "The location is within a qualified municipality",
@@ -405,38 +416,54 @@ SCREENING: tuple[LineItem, ...] = (
 )
 
 
-def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
-    i = b.inputs
-    i.title(
-        "Inputs",
-        "Type only in the yellow cells. Money in dollars, hours per month, dates as dates.",
-    )
-    b.lay_out(SCREENING, values)
-    i.skip()
-    i.section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)")
-    i.note(
+def _table_values(values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` with the columns of the input tables by key: the periods' and the
+    employees' figures, each a list (one per row)."""
+    periods = list(values.get("periods", ()))
+    employees = list(values.get("employees", ()))
+    found: dict[str, Any] = dict(values)
+    for n, key in enumerate(("period_ends", "gross_receipts", "period_liabilities", "others")):
+        found[key] = [p[n] for p in periods]
+    found |= {
+        "employee_names": [e["name"] for e in employees],
+        "temporary": [e["temporary"] for e in employees],
+        "excluded": [e["excluded"] for e in employees],
+    }
+    for key, _, _ in PERIODS:
+        for m in range(MONTHS):
+            found[f"{key}_month_{m + 1}"] = [e[key][m] for e in employees]
+    return found
+
+
+_PERIOD_LABELS = tuple(f"Period {n}" for n in range(1, MAX_PERIODS + 1))
+
+#: Inputs: where Part II is, and Part III's periods.
+PART_II_AND_III: tuple[LineItem, ...] = (
+    Skip(),
+    Section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)"),
+    Note(
         f"The roster is on the sheets {', '.join(ROSTER_SHEETS.values())}: one sheet per "
         f"period, {MAX_EMPLOYEES} employees each (rows Employee 1 to Employee {MAX_EMPLOYEES}); "
         "leave the rows after the last employee blank. An employee keeps the same row on all "
         "three sheets: the name and flags on the first, with the base year's hours. Month 1 is "
         "the first month of each period (the dates are on Calculations). A blank month in a "
         "used row is 0 hours (not yet employed, or gone); a wholly blank row is no employee."
-    )
-    i.skip()
-    i.section("Part III: privilege periods, in order (Form 313 Part III; N.J.S.A. 52:27BBB-55b.)")
-    i.note(
+    ),
+    Skip(),
+    Section("Part III: privilege periods, in order (Form 313 Part III; N.J.S.A. 52:27BBB-55b.)"),
+    Note(
         "One row per privilege period from the one in which credit year one ends (earlier "
         "periods may be listed too); later rows blank."
-    )
-    periods = list(values.get("periods", ()))
-    i.input_table(
-        [f"Period {n}" for n in range(1, MAX_PERIODS + 1)],
-        [
+    ),
+    InputTable(
+        _PERIOD_LABELS,
+        (
             Column(
                 "Period end",
                 Kind.DATE,
                 "date",
                 name="PeriodEnds",
+                key="period_ends",
                 help="Last day of the privilege period; periods in order, consecutive.",
             ),
             Column(
@@ -444,6 +471,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
                 Kind.MONEY,
                 "$",
                 name="GrossReceipts",
+                key="gross_receipts",
                 help="For the CBT statutory minimum tax (N.J.S.A. 54:10A-5(e)).",
             ),
             Column(
@@ -451,6 +479,7 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
                 Kind.MONEY,
                 "$",
                 name="Liabilities",
+                key="period_liabilities",
                 help="Tax otherwise due for the period, before this credit.",
             ),
             Column(
@@ -458,91 +487,64 @@ def _inputs(b: TemplateBuilder, values: Mapping[str, Any]) -> None:
                 Kind.MONEY,
                 "$",
                 name="OtherCredits",
+                key="others",
                 help="Credits applied before this one in the period (N.J.A.C. 18:7-3.17); 0 if "
                 "none.",
             ),
-        ],
-        {
-            "Period end": [p[0] for p in periods],
-            "New Jersey gross receipts": [p[1] for p in periods],
-            "Tax liability": [p[2] for p in periods],
-            "Other credits taken": [p[3] for p in periods],
-        },
+        ),
         label_header="Period",
-    )
+    ),
+)
 
-    employees = list(values.get("employees", ()))
-    rows = [f"Employee {n}" for n in range(1, MAX_EMPLOYEES + 1)]
-    names: Ref | None = None
-    for key, label, name in PERIODS:
-        sheet = b.input_sheets[ROSTER_SHEETS[key]]
-        sheet.title(
+_ROWS = tuple(f"Employee {n}" for n in range(1, MAX_EMPLOYEES + 1))
+
+
+def _roster(key: str, label: str, name: str) -> tuple[LineItem, ...]:
+    """One Part II sheet: the roster's hours of one period (the first sheet also the
+    names and the flags; the others show the names again)."""
+    sheet = ROSTER_SHEETS[key]
+    first = key == PERIODS[0][0]
+    return (
+        Title(
             f"Part II: {label.lower()}",
             f"Form 313 Part II, hours per month; {MAX_EMPLOYEES} rows, the same employee in the "
             "same row on all three sheets.",
-        )
-        sheet.narrow_labels(14, 2)
-        # a long narrow table prints more rows a page upright (unless too small to read)
-        sheet.landscape = None if key == "base" else False
-        hours_values: dict[str, list[object]] = {
-            f"{_SHORT[key]} month {m + 1}": [e[key][m] for e in employees] for m in range(MONTHS)
-        }
-        if names is None:
-            hours_values |= {
-                "Employee": [e["name"] for e in employees],
-                "Temporary or seasonal": [e["temporary"] for e in employees],
-                "Owner or owner's relative": [e["excluded"] for e in employees],
-            }
-            tables = sheet.input_table(
-                rows,
-                _roster_columns() + _month_columns(key),
-                hours_values,
-                label_header="Row",
-                repeat_header=True,
-            )
-            names = tables["Employee"]
-        else:
-            shown = [f'IF({cell.a}="","",{cell.a})' for cell in names.cells()]
-            tables = sheet.input_table(
-                rows,
-                _month_columns(key),
-                hours_values,
-                label_header="Row",
-                leading=[(Column("Employee", Kind.TEXT, "name", width=22), shown)],
-                repeat_header=True,
-            )
-        first = tables[f"{_SHORT[key]} month 1"]
-        hours = Ref(first.sheet, first.row, first.col, first.bottom, first.col + MONTHS - 1)
-        b.define_name(f"Hours{name}", hours)
+            sheet=sheet,
+            # a long narrow table prints more rows a page upright (unless too small to read)
+            landscape=None if first else False,
+            narrow=(14, 2),
+        ),
+        InputTable(
+            _ROWS,
+            (_roster_columns() if first else ()) + _month_columns(key),
+            label_header="Row",
+            leading=()
+            if first
+            else (
+                (
+                    Column("Employee", Kind.TEXT, "name", width=22),
+                    'IF([[at:EmployeeNames:row]]="","",[[at:EmployeeNames:row]])',
+                ),
+            ),
+            repeat_header=True,
+            spans=(
+                Span(f"Hours{name}", f"{_SHORT[key]} month 1", f"{_SHORT[key]} month {MONTHS}"),
+            ),
+            sheet=sheet,
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- calculations
 
 
-@dataclass(frozen=True)
-class _Calculations:
-    eligibility: Ref
-    credit_years: Ref
-    base_start: Ref
-    base_end: Ref
-    positions: dict[str, Ref]
-    results: Ref
-    minimum_taxes: Ref
-    schedule: Ref
-    columns: dict[str, Ref]
-    total_allowed: Ref
-    total_used: Ref
-    total_refund: Ref
-    total_expired: Ref
-    carried_forward: Ref
-
-
-def _positions_and_credits(base: str, year1: str, year2: str) -> list[LineItem]:
-    """Calculations: the new positions (from the average positions ``base``, ``year1``
-    and ``year2``), the credits and the sustained effort ratio."""
+def _positions_and_credits() -> tuple[LineItem, ...]:
+    """Calculations: the new positions (from the average positions of the base year and
+    the credit years), the credits and the sustained effort ratio."""
     on = CALCULATIONS
     ordinal = {1: "one", 2: "two"}
-    return [
+    base, year1, year2 = (f"[[at:Positions{name}:Average positions:0]]" for _, _, name in PERIODS)
+    return (
         Section("New full-time positions and credits (N.J.S.A. 52:27BBB-55a., e.)", sheet=on),
         Item(
             "New full-time positions, credit year one",
@@ -611,277 +613,276 @@ def _positions_and_credits(base: str, year1: str, year2: str) -> list[LineItem]:
             'IF(RatioMeasured="Yes","Yes",Fractional)',
         ),
         Skip(sheet=on),
-    ]
+    )
 
 
-def _calculations(b: TemplateBuilder) -> _Calculations:
-    c = b.calculations
-    fn = b.fn
-    c.title("Calculations", "Formulas only: every figure comes from the NJ_* functions.")
-    c.section("Part I: eligibility (N.J.S.A. 52:27BBB-55a., d.)", width=3)
-    eligibility = c.formula(
+_SCHEDULE = "[[data:CreditSchedule:{}]]".format
+
+#: Calculations, in order.
+CALCULATION_ITEMS: tuple[LineItem, ...] = (
+    Title(
+        "Calculations",
+        "Formulas only: every figure comes from the NJ_* functions.",
+        sheet=CALCULATIONS,
+    ),
+    Section("Part I: eligibility (N.J.S.A. 52:27BBB-55a., d.)", width=3, sheet=CALCULATIONS),
+    Item(
         "The credit may be claimed at this location (OK, or every reason not)",
-        f"{fn('NJ_ERTC_ELIGIBILITY_CHECK')}(ReceivesUEZBenefit,PriorCreditPeriod,"
-        "InQualifiedMunicipality)",
+        "Eligibility",
         Kind.TEXT,
         "verdict",
-        name="Eligibility",
-    )
-    c.skip()
-    credit_years = c.array_table(
-        f"{fn('NJ_ERTC_CREDIT_YEARS')}(OperationsStart)",
-        [
+        "NJ_ERTC_ELIGIBILITY_CHECK(ReceivesUEZBenefit,PriorCreditPeriod,InQualifiedMunicipality)",
+    ),
+    Skip(sheet=CALCULATIONS),
+    ArrayTable(
+        "NJ_ERTC_CREDIT_YEARS(OperationsStart)",
+        tuple(
             Column(column.header, Kind.COUNT, "")
             if column.unit == "int"
             else Column(column.header, Kind.DATE, "date")
             for column in CREDIT_YEARS_COLUMNS
-        ],
+        ),
         rows=2,
         label="Credit years (N.J.S.A. 52:27BBB-55e.)",
         name="CreditYears",
-    )
-    base_year = c.array_table(
-        f"{fn('NJ_ERTC_BASE_YEAR')}(OperationsStart)",
-        [
+    ),
+    ArrayTable(
+        "NJ_ERTC_BASE_YEAR(OperationsStart)",
+        (
             Column("First day", Kind.DATE, "date", name="BaseYearStart"),
             Column("Last day", Kind.DATE, "date", name="BaseYearEnd"),
-        ],
+        ),
         rows=1,
         label="Base year: the twelve months before credit year one (N.J.S.A. 52:27BBB-55e.)",
-        row_labels=["Base year"],
+        row_labels=("Base year",),
         name="BaseYear",
-    )
-    base_start, base_end = base_year.cell(1, 0), base_year.cell(1, 1)
-    positions: dict[str, Ref] = {}
-    for key, label, name in PERIODS:
-        positions[key] = c.array_table(
-            f"{fn('NJ_ERTC_AVG_POSITIONS')}(Hours{name},Temporary,Excluded,PartTimeMonths)",
-            [
+    ),
+    *(
+        ArrayTable(
+            f"NJ_ERTC_AVG_POSITIONS(Hours{name},Temporary,Excluded,PartTimeMonths)",
+            (
                 Column("Average positions", Kind.NUMBER, "positions"),
                 Column("Part-time equivalents", Kind.NUMBER, "positions"),
-            ],
+            ),
             rows=1,
             header_from_function=False,
             label=f"Part II: {label}, average full-time positions and equivalents (e.)",
-            row_labels=[label],
+            row_labels=(label,),
             name=f"Positions{name}",
         )
-    base, year1, year2 = (positions[key].cell(0, 0).a for key in ("base", "year1", "year2"))
-    figures = b.lay_out(_positions_and_credits(base, year1, year2))
-    year1_new, ratio = figures["Year1New"], figures["SustainedEffortRatio"]
-    results = Ref(c.name, year1_new.row, year1_new.col, ratio.row, ratio.col)
-    c.section("Part III: statutory minimum tax per period (N.J.S.A. 54:10A-5(e))", width=3)
-    ends, receipts = b.names["PeriodEnds"], b.names["GrossReceipts"]
-    minimum = c.formula_table(
-        [Column("Minimum tax", Kind.MONEY, "$", name="MinimumTaxes")],
-        [
-            [
-                f'IF(ISBLANK({nth_cell(ends, n)}),"",{fn("NJ_CBT_MIN_TAX")}('
-                f"{nth_cell(receipts, n)},SCorporation,GroupPayroll))"
-            ]
-            for n in range(MAX_PERIODS)
-        ],
-        row_labels=[f"Period {n}" for n in range(1, MAX_PERIODS + 1)],
-    )["Minimum tax"]
-    schedule = c.array_table(
-        f"{fn('NJ_ERTC_SCHEDULE')}(OperationsStart,Year1ForRatio,Year2ForRatio,PeriodEnds,"
+        for _, label, name in PERIODS
+    ),
+    *_positions_and_credits(),
+    Section(
+        "Part III: statutory minimum tax per period (N.J.S.A. 54:10A-5(e))",
+        width=3,
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        (Column("Minimum tax", Kind.MONEY, "$", name="MinimumTaxes"),),
+        tuple(
+            (
+                'IF(ISBLANK([[at:PeriodEnds:row]]),"",NJ_CBT_MIN_TAX([[at:GrossReceipts:row]],'
+                "SCorporation,GroupPayroll))",
+            )
+            for _ in range(MAX_PERIODS)
+        ),
+        row_labels=_PERIOD_LABELS,
+    ),
+    ArrayTable(
+        "NJ_ERTC_SCHEDULE(OperationsStart,Year1ForRatio,Year2ForRatio,PeriodEnds,"
         "Liabilities,OtherCredits,MinimumTaxes,CarryforwardYears,Fractional,TaxType,"
         "RatioFractional,RefundPeriodLimit)",
         SCHEDULE_COLUMNS,
         rows=MAX_PERIODS,
         label="Part III: the credit per privilege period (N.J.S.A. 52:27BBB-55b., c.)",
-        row_labels=[f"Period {n}" for n in range(1, MAX_PERIODS + 1)],
+        row_labels=_PERIOD_LABELS,
         name="CreditSchedule",
-    )
-    body = schedule.body()
-    columns = {column.header: body.column(j) for j, column in enumerate(SCHEDULE_COLUMNS)}
-    c.section("Totals", width=3)
-    total_allowed = c.total("Credit allowed (years one and two)", columns["New credit"])
-    total_used = c.total("Credit used", columns["Used"], name="TotalUsed")
-    total_refund = c.total("Credit refunded (overpayment)", columns["Refund"], name="TotalRefund")
-    total_expired = c.total("Credit expired", columns["Expired"], name="TotalExpired")
-    ends_column = columns["Period end"].a
-    carried_forward = c.formula(
+    ),
+    Section("Totals", width=3, sheet=CALCULATIONS),
+    Total("Credit allowed (years one and two)", _SCHEDULE("New credit"), name="TotalAllowed"),
+    Total("Credit used", _SCHEDULE("Used"), name="TotalUsed"),
+    Total("Credit refunded (overpayment)", _SCHEDULE("Refund"), name="TotalRefund"),
+    Total("Credit expired", _SCHEDULE("Expired"), name="TotalExpired"),
+    Item(
         "Credit carried forward after the last period",
-        f"IF(COUNT({ends_column})>0,INDEX({columns['Carried out'].a},COUNT({ends_column})),"
-        f'"{NOT_COMPUTED}")',
+        "CarriedForward",
         Kind.MONEY,
         "$",
-        name="CarriedForward",
+        f"IF(COUNT({_SCHEDULE('Period end')})>0,INDEX({_SCHEDULE('Carried out')},"
+        f'COUNT({_SCHEDULE("Period end")})),"{NOT_COMPUTED}")',
         role="total",
-    )
-    return _Calculations(
-        eligibility=eligibility,
-        credit_years=credit_years,
-        base_start=base_start,
-        base_end=base_end,
-        positions=positions,
-        results=results,
-        minimum_taxes=minimum,
-        schedule=schedule,
-        columns=columns,
-        total_allowed=total_allowed,
-        total_used=total_used,
-        total_refund=total_refund,
-        total_expired=total_expired,
-        carried_forward=carried_forward,
-    )
+    ),
+)
 
 
 # --------------------------------------------------------------------------- outputs
 
+_PART3 = "Form 313 Part III"
 
-def _outputs(b: TemplateBuilder, calc: _Calculations) -> None:
-    o = b.outputs
-    o.title("Outputs", "Valid only when Checks!MasterCheck is TRUE.")
-    years = calc.credit_years
-    part3 = "Form 313 Part III"
-    rows: Sequence[tuple[str, str, Kind, str, str]] = [
-        ("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", "the Checks sheet"),
-        (
-            "Part I: eligibility",
-            "Eligibility",
-            Kind.TEXT,
-            "verdict",
-            f"Form 313 Part I; {_CITE}a., d.",
-        ),
-        ("Credit year one: first day", years.cell(1, 1).a, Kind.DATE, "date", f"{_CITE}e."),
-        ("Credit year one: last day", years.cell(1, 2).a, Kind.DATE, "date", f"{_CITE}e."),
-        ("Credit year two: first day", years.cell(2, 1).a, Kind.DATE, "date", f"{_CITE}e."),
-        ("Credit year two: last day", years.cell(2, 2).a, Kind.DATE, "date", f"{_CITE}e."),
-        (
-            "New full-time positions, credit year one",
-            "Year1New",
-            Kind.NUMBER,
-            "positions",
-            f"{part3}, line 7 (the positions); from Part II",
-        ),
-        (
-            "New full-time positions, credit year two",
-            "Year2New",
-            Kind.NUMBER,
-            "positions",
-            f"{part3} (year two); from Part II",
-        ),
-        ("Credit for credit year one", "CreditYearOne", Kind.MONEY, "$", f"{part3}, line 7"),
-        (
-            "Credit for credit year two",
-            "CreditYearTwo",
-            Kind.MONEY,
-            "$",
-            f"{part3} (year two at $1,250); {_CITE}a.",
-        ),
-        ("Sustained effort ratio", "SustainedEffortRatio", Kind.NUMBER, "ratio", f"{_CITE}e."),
-        (
-            "Credit used, all periods",
-            "TotalUsed",
-            Kind.MONEY,
-            "$",
-            f"{part3} (after the 50% / minimum-tax limit and other credits); "
-            "to CBT-100 Schedule A-3",
-        ),
-        ("Credit refunded (overpayment)", "TotalRefund", Kind.MONEY, "$", f"{_CITE}c.(2)"),
-        (
-            "Credit expired",
-            "TotalExpired",
-            Kind.MONEY,
-            "$",
-            f"{_CITE}b.(2) (a limit only as a switch: Form 313 instructions)",
-        ),
-        (
-            "Credit carried forward after the last period",
-            "CarriedForward",
-            Kind.MONEY,
-            "$",
-            f"{part3} (carryover); {_CITE}b.(2)",
-        ),
-    ]
-    o.source_heading("Where on Form 313 (or in the law)", 48)
-    b.lay_out(
-        [
-            Item(label, None, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
-            for label, formula, kind, unit, source in rows
-        ]
-    )
-    o.landscape = False  # the figures and the chart on one portrait page
-    o.skip()
-    o.chart(
+
+def _output(label: str, formula: str, kind: Kind, unit: str, source: str) -> Item:
+    """A figure on Outputs, with where it goes on Form 313 (or the law it comes from)."""
+    return Item(label, None, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
+
+
+OUTPUT_ITEMS: tuple[LineItem, ...] = (
+    # the figures and the chart on one portrait page
+    Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS, landscape=False),
+    SourceHeading("Where on Form 313 (or in the law)", 48),
+    _output("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", "the Checks sheet"),
+    _output(
+        "Part I: eligibility",
+        "Eligibility",
+        Kind.TEXT,
+        "verdict",
+        f"Form 313 Part I; {_CITE}a., d.",
+    ),
+    *(
+        _output(
+            f"Credit year {ordinal}: {which} day",
+            f"[[at:CreditYears:{which.capitalize()} day:{n}]]",
+            Kind.DATE,
+            "date",
+            f"{_CITE}e.",
+        )
+        for n, ordinal in enumerate(("one", "two"))
+        for which in ("first", "last")
+    ),
+    _output(
+        "New full-time positions, credit year one",
+        "Year1New",
+        Kind.NUMBER,
+        "positions",
+        f"{_PART3}, line 7 (the positions); from Part II",
+    ),
+    _output(
+        "New full-time positions, credit year two",
+        "Year2New",
+        Kind.NUMBER,
+        "positions",
+        f"{_PART3} (year two); from Part II",
+    ),
+    _output("Credit for credit year one", "CreditYearOne", Kind.MONEY, "$", f"{_PART3}, line 7"),
+    _output(
+        "Credit for credit year two",
+        "CreditYearTwo",
+        Kind.MONEY,
+        "$",
+        f"{_PART3} (year two at $1,250); {_CITE}a.",
+    ),
+    _output("Sustained effort ratio", "SustainedEffortRatio", Kind.NUMBER, "ratio", f"{_CITE}e."),
+    _output(
+        "Credit used, all periods",
+        "TotalUsed",
+        Kind.MONEY,
+        "$",
+        f"{_PART3} (after the 50% / minimum-tax limit and other credits); to CBT-100 Schedule A-3",
+    ),
+    _output("Credit refunded (overpayment)", "TotalRefund", Kind.MONEY, "$", f"{_CITE}c.(2)"),
+    _output(
+        "Credit expired",
+        "TotalExpired",
+        Kind.MONEY,
+        "$",
+        f"{_CITE}b.(2) (a limit only as a switch: Form 313 instructions)",
+    ),
+    _output(
+        "Credit carried forward after the last period",
+        "CarriedForward",
+        Kind.MONEY,
+        "$",
+        f"{_PART3} (carryover); {_CITE}b.(2)",
+    ),
+    Skip(sheet=OUTPUTS),
+    Chart(
         "Economic Recovery Tax Credit by privilege period",
-        calc.columns["Period end"],
-        [
-            ("Used", calc.columns["Used"]),
-            ("Refunded", calc.columns["Refund"]),
-            ("Carried forward", calc.columns["Carried out"]),
-        ],
+        _SCHEDULE("Period end"),
+        (
+            ("Used", _SCHEDULE("Used")),
+            ("Refunded", _SCHEDULE("Refund")),
+            ("Carried forward", _SCHEDULE("Carried out")),
+        ),
         y_title="$",
         x_title="Privilege period ending",
-    )
+    ),
+)
 
 
 # --------------------------------------------------------------------------- checks
 
+_TOLERANCE = CENT_TOLERANCE
 
-def _checks(b: TemplateBuilder, calc: _Calculations) -> None:
-    col = calc.columns
-    tolerance = CENT_TOLERANCE
-    b.check(
+CHECKS: tuple[LineItem, ...] = (
+    Check(
         "Part I: the taxpayer may claim the credit at this location",
         'Eligibility="OK"',
         "N.J.S.A. 52:27BBB-55a., d.",
-    )
-    b.check_numbers(
-        "New positions, credits and the sustained effort ratio are numbers", calc.results
-    )
-    b.check(
+    ),
+    Check.numbers(
+        "New positions, credits and the sustained effort ratio are numbers",
+        "[[between:Year1New:SustainedEffortRatio]]",
+    ),
+    Check(
         "A minimum tax is computed for every period given",
         "COUNT(MinimumTaxes)=COUNT(PeriodEnds)",
         "N.J.S.A. 54:10A-5(e)",
-    )
-    b.check(
+    ),
+    Check(
         "Every period given has its tax liability and other credits (0 if none)",
         "AND(COUNT(Liabilities)=COUNT(PeriodEnds),COUNT(OtherCredits)=COUNT(PeriodEnds))",
         "N.J.S.A. 52:27BBB-55b.(3)",
-    )
-    b.check(
+    ),
+    Check(
         "The schedule has a row for every period given",
-        f"COUNT({col['Period end'].a})=COUNT(PeriodEnds)",
+        f"COUNT({_SCHEDULE('Period end')})=COUNT(PeriodEnds)",
         "N.J.S.A. 52:27BBB-55b.(1)",
-    )
-    b.check_equal(
+    ),
+    Check.equal(
         "The schedule allows the credits of credit years one and two",
-        calc.total_allowed.a,
+        "[[name:TotalAllowed]]",
         "CreditYearOne+CreditYearTwo",
         "N.J.S.A. 52:27BBB-55a., b.(1)",
-    )
-    b.check_equal(
+    ),
+    Check.equal(
         "Credit allowed = used + refunded + expired + carried forward",
-        calc.total_allowed.a,
-        f"{calc.total_used.a}+{calc.total_refund.a}+{calc.total_expired.a}"
-        f"+{calc.carried_forward.a}",
+        "[[name:TotalAllowed]]",
+        "[[name:TotalUsed]]+[[name:TotalRefund]]+[[name:TotalExpired]]+[[name:CarriedForward]]",
         "N.J.S.A. 52:27BBB-55b., c.",
-    )
-    b.check(
+    ),
+    Check(
         "No period's credit used exceeds its limit",
-        f"SUMPRODUCT(--({col['Used'].a}>{col['Limit'].a}+{tolerance}))=0",
+        f"SUMPRODUCT(--({_SCHEDULE('Used')}>{_SCHEDULE('Limit')}+{_TOLERANCE}))=0",
         "N.J.S.A. 52:27BBB-55b.(3)",
-    )
-    b.check(
+    ),
+    Check(
         "Each period: carried out = carried in + new credit - used - refund - expired",
-        f"SUMPRODUCT(--(ABS({col['Carried in'].a}+{col['New credit'].a}-{col['Used'].a}"
-        f"-{col['Refund'].a}-{col['Expired'].a}-{col['Carried out'].a})>={tolerance}))=0",
+        f"SUMPRODUCT(--(ABS({_SCHEDULE('Carried in')}+{_SCHEDULE('New credit')}"
+        f"-{_SCHEDULE('Used')}-{_SCHEDULE('Refund')}-{_SCHEDULE('Expired')}"
+        f"-{_SCHEDULE('Carried out')})>={_TOLERANCE}))=0",
         "N.J.S.A. 52:27BBB-55b.(2)",
-    )
-    carried_in, carried_out = col["Carried in"], col["Carried out"]
-    later_in = Ref(carried_in.sheet, carried_in.row + 1, carried_in.col, carried_in.bottom)
-    earlier_out = Ref(carried_out.sheet, carried_out.row, carried_out.col, carried_out.bottom - 1)
-    b.check(
+    ),
+    Check(
         "Each period carries in what the period before carried out",
-        f"SUMPRODUCT(--ISNUMBER({later_in.a}),--(ABS({later_in.a}-{earlier_out.a})>={tolerance}))=0",
+        "SUMPRODUCT(--ISNUMBER([[data:CreditSchedule:Carried in:1:]]),"
+        "--(ABS([[data:CreditSchedule:Carried in:1:]]-[[data:CreditSchedule:Carried out::-1]])"
+        f">={_TOLERANCE}))=0",
         "N.J.S.A. 52:27BBB-55b.(2)",
-    )
-    b.check_at_most(
+    ),
+    Check.at_most(
         "The refund does not exceed the credit for credit year one",
-        calc.total_refund.a,
+        "[[name:TotalRefund]]",
         "CreditYearOne",
         "N.J.S.A. 52:27BBB-55c.(2)",
-    )
+    ),
+)
+
+#: The whole template, in the order the builder lays it out.
+TEMPLATE: tuple[LineItem, ...] = (
+    *SCREENING,
+    *PART_II_AND_III,
+    *(item for key, label, name in PERIODS for item in _roster(key, label, name)),
+    *CALCULATION_ITEMS,
+    *OUTPUT_ITEMS,
+    *CHECKS,
+)
