@@ -31,6 +31,7 @@ def example() -> Any:
 def test_the_example_passes_every_check(example: Any) -> None:
     assert example.value("MasterCheck") is True
     assert example.error_cells() == []
+    assert example.value("CapApplies") == "Yes"  # a 2010 agreement: the cap binds
     assert example.function_errors == ()
 
 
@@ -130,4 +131,5 @@ def test_no_cap_before_july_2003(tmp_path: Path) -> None:
     result = filled(tmp_path, agreement_date=dt.date(2003, 6, 30))
     table = result.value("Schedule")
     assert [row[4] for row in table[1:6]] == [None] * 5  # no cap room: the cap does not apply
+    assert result.value("CapApplies") == "No"  # NJ_BEIP_CAP_APPLIES: before 2003-07-01
     assert result.value("MasterCheck") is True

@@ -240,6 +240,14 @@ CASES = [
         (200000, 120000, "partners", True),
         lambda: beip.combined_limit(200000, 120000, "partners", True).amount,
     ),
+    # an agreement of 2010-01-01 is on or after 2003-07-01: the cap binds; 2003-06-30 not
+    Case("NJ_BEIP_CAP_APPLIES", (dt.date(2010, 1, 1),), lambda: "Yes"),
+    Case("NJ_BEIP_CAP_APPLIES", (dt.date(2003, 6, 30),), lambda: "No"),
+    Case("NJ_BEIP_CAP_APPLIES", (dt.date(2003, 7, 1),), lambda: "Yes"),
+    # the limit's base: the withholdings, or the partners' tax on the partners basis
+    Case("NJ_BEIP_LIMIT_BASE", ("withholdings", 600000, 90000), lambda: D(600000)),
+    Case("NJ_BEIP_LIMIT_BASE", ("Partners", 600000, 90000.5), lambda: D("90000.5")),
+    Case("NJ_BEIP_LIMIT_BASE", ("withholdings", 600000), lambda: D(600000)),
     # a 300,000 grant over a 250,000 limit: max(0, 300,000 - 250,000) = 50,000 over,
     # 300,000 - 50,000 = 250,000 within; under the limit, nothing over
     Case("NJ_BEIP_GRANT_OVER_LIMIT", (300000, 250000), lambda: [[D(50000), D(250000)]]),
@@ -350,6 +358,12 @@ CASES = [
     Case("NJ_ERTC_SUSTAINED_EFFORT_RATIO", (3, 2), lambda: ertc.sustained_effort_ratio(3, 2)),
     Case("NJ_ERTC_SUSTAINED_EFFORT_RATIO", (0, 5), lambda: D(0)),
     # max(0, min(5,000, 8,000) - 1,000) = 4,000; insurance: 10,000 - 1,000 = 9,000
+    # the ratio counts fractions when the credits do or when the measured reading is
+    # chosen: No/No -> No; Yes/No -> Yes; No/Yes -> Yes; both blank -> No (the defaults)
+    Case("NJ_ERTC_RATIO_FRACTIONAL", (False, False), lambda: "No"),
+    Case("NJ_ERTC_RATIO_FRACTIONAL", ("Yes", "No"), lambda: "Yes"),
+    Case("NJ_ERTC_RATIO_FRACTIONAL", (False, True), lambda: "Yes"),
+    Case("NJ_ERTC_RATIO_FRACTIONAL", (), lambda: "No"),
     Case("NJ_ERTC_CREDIT_LIMIT", (10000, 1000, 2000), lambda: D(4000)),
     Case(
         "NJ_ERTC_CREDIT_LIMIT",

@@ -541,6 +541,19 @@ calculation(
 
 
 calculation(
+    "NJ_BEIP_CAP_APPLIES",
+    cite=f"{BEIP_LAW}a.",
+    description=(
+        'Whether the $50,000 average cap per new employee binds the agreement: "Yes" for an '
+        'agreement entered into on or after 2003-07-01, else "No" (N.J.S.A. 34:1B-129a.; '
+        "N.J.A.C. 19:31I-1.4(a))."
+    ),
+    example=(dt.date(2010, 1, 1),),
+    agreement_date=a_date("Date the grant agreement was entered into (Excel date)"),
+)
+
+
+calculation(
     "NJ_BEIP_GRANT_SCHEDULE",
     cite=f"{BEIP_LAW}a.-c.; N.J.A.C. 19:31I-1.4(a)",
     description=(
@@ -561,6 +574,22 @@ calculation(
         'How the $50,000 average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
         ' "whole_term" or "proportional"; blank = "per_year"'
     ),
+)
+
+
+calculation(
+    "NJ_BEIP_LIMIT_BASE",
+    cite="N.J.S.A. 34:1B-134(b)",
+    description=(
+        "What the combined State grants limit is a share of: the withholdings, or the "
+        'partners\' estimated tax when basis is "partners"; the other may be blank '
+        "(N.J.S.A. 34:1B-134(b))."
+    ),
+    example=("withholdings", 600000),
+    optional=("withholdings", "partner_tax"),
+    basis=_BASIS,
+    withholdings=single("Withholdings of the year's new employees, dollars"),
+    partner_tax=single("Partners' estimated tax of the year, dollars"),
 )
 
 
@@ -845,6 +874,24 @@ calculation(
     example=(10, 8),
     year1_new=_YEAR1_NEW,
     year2_new=_YEAR2_NEW,
+)
+
+
+calculation(
+    "NJ_ERTC_RATIO_FRACTIONAL",
+    cite=f"{ERTC_LAW}e.",
+    description=(
+        'Whether the sustained effort ratio counts fractional positions, "Yes"/"No": as the '
+        "credits count them (fractional), or the measured increases when ratio_measured "
+        "(N.J.S.A. 52:27BBB-55e.; docs/interpretations.md)."
+    ),
+    example=(False, True),
+    optional=("fractional", "ratio_measured"),
+    fractional=_FRACTIONAL,
+    ratio_measured=single(
+        "TRUE: the ratio from the measured increases, fractions kept; blank/FALSE = the "
+        "positions the credits count"
+    ),
 )
 
 

@@ -318,6 +318,13 @@ def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
     return _table(GRANT_SCHEDULE_COLUMNS, schedule.rows)
 
 
+@excel_function(show=lambda cap: "Yes" if cap.applies else "No")
+def NJ_BEIP_CAP_APPLIES(agreement_date: Cell) -> Any:
+    from nj_incentives.law import beip
+
+    return beip.explain_cap_applies(agreement_date)
+
+
 @excel_function(show=_grant_schedule_table)
 def NJ_BEIP_GRANT_SCHEDULE(
     withholdings: Cell,
@@ -343,6 +350,13 @@ def NJ_BEIP_GRANT_SCHEDULE(
             cap_method=cap_method,
         ),
     )
+
+
+@excel_function(show=lambda base: money(base.amount))
+def NJ_BEIP_LIMIT_BASE(basis: Cell, withholdings: Cell = None, partner_tax: Cell = None) -> Any:
+    from nj_incentives.law import beip
+
+    return beip.limit_base(basis, **given(withholdings=withholdings, partner_tax=partner_tax))
 
 
 @excel_function(show=lambda limit: money(limit.amount))
@@ -578,6 +592,13 @@ def NJ_ERTC_SUSTAINED_EFFORT_RATIO(year1_new: Cell, year2_new: Cell) -> Any:
     from nj_incentives.law import ertc
 
     return ertc.explain_sustained_effort_ratio(year1_new, year2_new)
+
+
+@excel_function(show=lambda ratio: "Yes" if ratio.fractional else "No")
+def NJ_ERTC_RATIO_FRACTIONAL(fractional: Cell = None, ratio_measured: Cell = None) -> Any:
+    from nj_incentives.law import ertc
+
+    return ertc.ratio_positions(**given(fractional=fractional, ratio_measured=ratio_measured))
 
 
 @excel_function(show=lambda limit: money(limit.amount))

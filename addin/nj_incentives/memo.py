@@ -779,6 +779,9 @@ INTERPRETATIONS.update(
     {
         "NJ_BEIP_PCT_LIMITS": _GRANT[:1],
         "NJ_BEIP_GRANT": (*_GENERAL, *_PCT, *_GRANT),
+        "NJ_BEIP_CAP_APPLIES": (
+            "The $50,000 average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))",
+        ),
         "NJ_BEIP_GRANT_SCHEDULE": (
             *_GENERAL,
             *_PCT,
@@ -788,6 +791,7 @@ INTERPRETATIONS.update(
             "The $50,000 average cap: whole-term and proportional readings"
             " (a.; N.J.A.C. 19:31I-1.4(a))",
         ),
+        "NJ_BEIP_LIMIT_BASE": ("Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))",),
         "NJ_BEIP_COMBINED_LIMIT": (
             *_GENERAL,
             "Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))",
@@ -818,6 +822,7 @@ INTERPRETATIONS.update(
         "NJ_ERTC_CREDIT_YEARS": (
             "e. Credit year one starts on the first of the month after operations start",
         ),
+        "NJ_ERTC_RATIO_FRACTIONAL": ("e. Sustained effort ratio: whole or measured positions",),
         "NJ_ERTC_BASE_YEAR": (
             "e. Credit year one starts on the first of the month after operations start",
         ),

@@ -82,6 +82,7 @@ __all__ = [
     "WAIVED_SHARE_AT_FACILITY",
     "AnnualGrant",
     "Basis",
+    "CapApplies",
     "CombinedLimit",
     "ConversionParagraph",
     "ConversionSchedule",
@@ -90,6 +91,7 @@ __all__ = [
     "GrantSchedule",
     "GrantYear",
     "Installment",
+    "LimitBase",
     "RemoteWorkCheck",
     "RemoteWorkPayment",
     "TransferCheck",
@@ -101,8 +103,10 @@ __all__ = [
     "conversion_installment",
     "conversion_paragraph",
     "conversion_schedule",
+    "explain_cap_applies",
     "grant_over_limit",
     "grant_schedule",
+    "limit_base",
     "pct_limits",
     "remote_work_check",
     "remote_work_payment",
@@ -398,6 +402,20 @@ def cap_applies(agreement_date: DateLike) -> bool:
     """
     date = as_date(agreement_date, "agreement_date", CITE_A)
     return bool(cap_date_rule(EXACT, date))
+
+
+class CapApplies(Explained):
+    """Whether the $50,000 average cap binds the agreement."""
+
+    applies: bool
+
+
+def explain_cap_applies(agreement_date: DateLike) -> CapApplies:
+    """Whether the $50,000 average cap binds the agreement, with its step: agreements
+    entered into on or after July 1, 2003 (N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a))."""
+    date = as_date(agreement_date, "agreement_date", CITE_A)
+    applies, steps = explain(cap_date_rule, date)
+    return CapApplies(applies=bool(applies), steps=steps)
 
 
 # =========================================================================== schedule
@@ -711,6 +729,39 @@ SMART_GROWTH_COMBINED_LIMIT_PCT = {
     Basis.WITHHOLDINGS: Decimal("0.80"),
     Basis.PARTNERS: Decimal("0.50"),
 }
+
+
+class LimitBase(Explained):
+    """What the combined State grants limit is a share of."""
+
+    amount: Decimal
+    basis: Basis
+
+
+def limit_base(
+    basis: Basis | str, withholdings: Number | None = None, partner_tax: Number | None = None
+) -> LimitBase:
+    """What the combined State grants limit of N.J.S.A. 34:1B-134(b) is a share of: the
+    withholdings of the new employees, or the partners' estimated tax of an eligible
+    partnership (``basis``: the one the limit is on). The other may be blank; if given it
+    must be an amount too (a bad input is never passed over)."""
+    chosen = _basis(basis, citation=CITE_134B)
+    amounts = {
+        argument: None if value is None else as_money(value, argument, CITE_134B)
+        for argument, value in (("withholdings", withholdings), ("partner_tax", partner_tax))
+    }
+    argument = "partner_tax" if chosen is Basis.PARTNERS else "withholdings"
+    amount = amounts[argument]
+    if amount is None:
+        rule = f"is needed: the limit is on the {_BASIS_NAME[chosen]}"
+        raise InputError(argument, amount, rule, CITE_134B)
+    step = Step(
+        label="Base of the combined State grants limit",
+        value=amount,
+        arithmetic=f"the {_BASIS_NAME[chosen]}: {fmt_money(amount)}",
+        citation=CITE_134B,
+    )
+    return LimitBase(amount=amount, basis=chosen, steps=(step,))
 
 
 class CombinedLimit(Explained):

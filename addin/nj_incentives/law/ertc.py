@@ -81,6 +81,7 @@ __all__ = [
     "PeriodRow",
     "PositionCount",
     "PrivilegePeriod",
+    "RatioPositions",
     "Refund",
     "ScheduleTerms",
     "ScheduleTotals",
@@ -107,6 +108,7 @@ __all__ = [
     "period_order_rule",
     "positions_priced_rule",
     "privilege_periods",
+    "ratio_positions",
     "refund",
     "refund_rule",
     "roster",
@@ -1444,6 +1446,40 @@ def sustained_effort_ratio(year1_new: Number, year2_new: Number) -> Decimal:
         Fraction(_non_negative(year2_new, "year2_new", CITE_RATIO)),
     )
     return ratio
+
+
+class RatioPositions(Explained):
+    """Whether the sustained effort ratio is computed from fractional positions."""
+
+    fractional: bool
+
+
+def ratio_positions(fractional: Flag = False, ratio_measured: Flag = False) -> RatioPositions:
+    """The positions the sustained effort ratio is computed from, N.J.S.A. 52:27BBB-55e.
+    (our reading, docs/interpretations.md "e. Sustained effort ratio: whole or measured
+    positions"): by default those the credits count, whole positions unless ``fractional``
+    prices fractions; with ``ratio_measured`` the measured increases, fractions kept.
+
+    ``fractional`` of the result is TRUE when either holds: it is the ``fractional`` of
+    the positions the ratio takes (:func:`new_positions`) and the ``ratio_fractional`` of
+    :func:`credit_schedule`.
+    """
+    priced = as_bool(fractional, "fractional", CITE_NEW_POSITION)
+    measured = as_bool(ratio_measured, "ratio_measured", f"{CITE_RATIO}; {CITE_READING}")
+    kept = priced or measured
+    if measured:
+        why = "the measured increases, fractions kept (ratio_measured)"
+    elif priced:
+        why = "the positions the credits count: fractional positions are priced"
+    else:
+        why = "the positions the credits count: whole positions"
+    step = Step(
+        label="Ratio from fractional positions",
+        value=kept,
+        arithmetic=why,
+        citation=f"{CITE_RATIO}; {CITE_READING}",
+    )
+    return RatioPositions(fractional=kept, steps=(step,))
 
 
 CreditSchedule.model_rebuild()

@@ -211,8 +211,8 @@ _PCT_COLUMNS = (Column("Minimum", Kind.PERCENT, "%"), Column("Maximum", Kind.PER
 #: the other grants and the limit for a year of the schedule, and the grant over the
 #: limit and within it (one row of two from NJ_BEIP_GRANT_OVER_LIMIT).
 _LIMIT_ROW: tuple[str | Spill | None, ...] = (
-    'IF(ISNUMBER([[at:Schedule:Year:row]]),IF(LimitBasis="partners",[[at:PartnerTax:row]],'
-    '[[at:Withholdings:row]]),"")',
+    "IF(ISNUMBER([[at:Schedule:Year:row]]),NJ_BEIP_LIMIT_BASE(LimitBasis,"
+    '[[at:Withholdings:row]],[[at:PartnerTax:row]]),"")',
     'IF(ISNUMBER([[at:Schedule:Year:row]]),[[at:OtherGrants:row]],"")',
     "IF(ISNUMBER([[at:Schedule:Year:row]]),NJ_BEIP_COMBINED_LIMIT([[cell:Limit base]],"
     '[[at:OtherGrants:row]],LimitBasis,SmartGrowth),"")',
@@ -296,11 +296,14 @@ def _output(label: str, kind: Kind, unit: str, formula: str) -> Item:
 OUTPUT_ITEMS: tuple[LineItem, ...] = (
     Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS),
     _output("All checks pass", Kind.CHECK, "TRUE/FALSE", "MasterCheck"),
-    _output(
+    Item(
         "The $50,000 average cap applies",
+        "CapApplies",
         Kind.TEXT,
         "yes/no",
-        'IF(COUNT([[data:Schedule:Cap room]])>0,"Yes","No")',
+        "NJ_BEIP_CAP_APPLIES(AgreementDate)",
+        role="output",
+        sheet=OUTPUTS,
     ),
     _output("Total grant", Kind.MONEY, "$", "TotalGrant"),
     _output(

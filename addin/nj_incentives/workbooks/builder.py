@@ -41,6 +41,20 @@ A declared formula names what it reads: a defined name, or a reference the build
 replaces by the address (:meth:`TemplateBuilder.resolve`: ``[[at:Withholdings:row]]`` the
 same row's withholdings, ``[[data:Schedule:Grant]]`` a column of a named table...).
 
+Every figure a template shows comes from an NJ_* function: a rule of law, a reading of
+it or a switch between readings is computed by the core, never by an Excel formula. What
+a formula around the NJ_* results may do is presentation only, and limited to:
+
+- show an NJ_* result's cell (a spilled table's cell, its last row with INDEX/COUNT) or an
+  input again for the reader (the conversion template's liabilities beside the credits);
+- blank a row no input fills (``IF(ISNUMBER(year), ..., "")``, ``IF(ISBLANK(end), "", ...)``),
+  read a blank amount as none (``IF(ISBLANK(x), 0, x)``), or skip a function the inputs
+  say does not apply (no sale proposed, no election made: no figure, or 0 owed);
+- foot an NJ_* result: totals (:class:`Total`: ``SUM``, or :data:`NOT_COMPUTED` when a cell
+  is not a number), the conversion matrix (``SUMIFS`` of the schedules by tax year and
+  accrual year, and its row totals), a count of the years with a result above 0;
+- check: each line of the Checks sheet compares NJ_* results, totals and inputs.
+
 Usage::
 
     TEMPLATE = (

@@ -578,9 +578,9 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
                 f"Year{n}ForRatio",
                 Kind.NUMBER,
                 "positions",
-                f'IF(RatioMeasured="Yes",Year{n}Measured,Year{n}New)',
+                f"NJ_ERTC_NEW_POSITIONS({base},{measured},RatioFractional)",
             )
-            for n in (1, 2)
+            for n, measured in ((1, year1), (2, year2))
         ),
         Item(
             "Credit for credit year one ($2,500 a position)",
@@ -610,7 +610,7 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
             "RatioFractional",
             Kind.TEXT,
             "yes/no",
-            'IF(RatioMeasured="Yes","Yes",Fractional)',
+            "NJ_ERTC_RATIO_FRACTIONAL(Fractional,RatioMeasured)",
         ),
         Skip(sheet=on),
     )
