@@ -470,3 +470,43 @@ def test_tables_and_checks_are_declarations_the_builder_places(tmp_path: Path) -
     assert result.value("Second") == 0.0
     assert result.value("Others") == [[0.0], [0.0], [0.0]]  # the default, every row
     assert result.value("MasterCheck") is True
+
+
+@pytest.mark.parametrize("module", ["beip_grant", "beip_conversion", "ertc_credit"])
+def test_a_template_is_declared_and_touches_no_worksheet(module: str) -> None:
+    """A template is a tuple of line items the builder lays out: its build calls the
+    builder's ``about`` and ``lay_out`` only, and it imports nothing that places cells
+    (no SheetWriter, no Ref, no nth_cell: it counts no rows)."""
+    import ast
+    import importlib
+
+    from nj_incentives.workbooks import builder
+
+    loaded = importlib.import_module(f"nj_incentives.workbooks.{module}")
+    tree = ast.parse(Path(loaded.__file__ or "").read_text(encoding="utf-8"))
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "nj_incentives.workbooks.builder"
+        for alias in node.names
+    }
+    assert imported.isdisjoint({"SheetWriter", "Ref", "nth_cell", "TableRefs"})
+    builders = {
+        item.optional_vars.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.With)
+        for item in node.items
+        if isinstance(item.optional_vars, ast.Name)
+    }
+    used = {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in builders
+    }
+    assert builders == {"b"}
+    assert used == {"about", "lay_out"}
+    kinds = builder.LineItem.__args__  # type: ignore[attr-defined]
+    assert all(isinstance(item, kinds) for item in loaded.TEMPLATE)
+    assert any(isinstance(item, builder.Check) for item in loaded.TEMPLATE)
