@@ -9,7 +9,9 @@ operations. Three evaluators run the same function:
 - :class:`Explain`: the same exact arithmetic, with each value carrying its arithmetic;
   every operation given a ``label`` becomes an explanation :class:`~.common.Step` (figure,
   arithmetic, citation). Only the steps the results depend on are kept (a branch not
-  taken by :meth:`Rules.where` explains nothing). Run only when steps are asked for.
+  taken by :meth:`Rules.where` explains nothing). Run only when steps are asked for; even
+  then a value's arithmetic text is built only when a kept step shows it, and the steps
+  a result depends on are found once, at the end, from the results back.
 - :class:`Int64`: many rows at once, over numpy arrays: money in int64 cents, fractions
   as :class:`Ratio` (integer numerators over one denominator), dates as day numbers since
   1970-01-01 (the scenario runner). numpy is imported only when it is constructed, so the
@@ -53,9 +55,10 @@ import calendar
 import datetime as dt
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from nj_incentives.law.common import Step, fmt_money, fmt_number, fmt_pct
@@ -383,36 +386,96 @@ EXACT = Exact()
 # =========================================================================== explaining
 
 
-class Term:
-    """A value under :class:`Explain`: the figure, its arithmetic, and the steps behind it."""
+#: A text in the making: the text itself, or a function that builds it when first read.
+_Text: TypeAlias = "str | Callable[[], str] | None"
 
-    __slots__ = ("atomic", "deps", "seq", "step", "text", "value")
+
+class Term:
+    """A value under :class:`Explain`: the figure, its arithmetic, and what it depends on.
+
+    The arithmetic (``text``) is built only when read: most of a rule's intermediate
+    values end inside a running total (:meth:`Rules.subtotal`), a branch not taken or an
+    unexplained result, and their text is never shown. The steps a value depends on are
+    found once, at the end (:func:`explain`), by walking ``args`` from the results.
+    """
+
+    __slots__ = ("_text", "args", "atomic", "kind", "linked", "seq", "step", "value")
 
     def __init__(
         self,
         value: Any,
-        text: str,
+        text: _Text,
         atomic: bool,
-        deps: frozenset[Term],
-        step: Step | None = None,
+        args: tuple[Term, ...] = (),
+        step: _Pending | None = None,
         seq: int = 0,
+        kind: str = "money",
+        linked: bool | None = None,
     ) -> None:
         self.value = value
-        #: how the value is shown inside a larger expression
-        self.text = text
+        #: how the value is shown inside a larger expression: a string, a function that
+        #: builds it, or None (the figure itself, shown as ``kind``: :func:`_show`)
+        self._text = text
         #: True when ``text`` needs no parentheses inside a product or difference
         self.atomic = atomic
-        #: the labelled terms this value depends on (itself included when labelled)
-        self.deps = deps
+        #: the terms it was computed from (the steps it depends on are reached through them)
+        self.args = args
         self.step = step
         self.seq = seq
+        self.kind = kind
+        #: whether any labelled term (itself included) is reachable: a step depends on it
+        if linked is None:
+            linked = step is not None
+            if not linked:
+                for arg in args:
+                    if arg.linked:
+                        linked = True
+                        break
+        self.linked: bool = linked
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text.__class__ is not str:
+            text = _show(self.value, self.kind) if text is None else text()  # type: ignore[operator]
+            self._text = text
+        return text
+
+    @text.setter
+    def text(self, text: _Text) -> None:
+        self._text = text
 
 
-_NONE: frozenset[Term] = frozenset()
+class _Pending:
+    """A labelled operation's step, made a :class:`~.common.Step` only when an explanation
+    collects it (its arithmetic built then)."""
+
+    __slots__ = ("_arithmetic", "cite", "label", "value")
+
+    def __init__(self, label: str, value: Any, cite: str, arithmetic: _Text) -> None:
+        self.label = label
+        self.value = value
+        self.cite = cite
+        self._arithmetic = arithmetic
+
+    @property
+    def arithmetic(self) -> str:
+        text = self._arithmetic
+        if text.__class__ is not str:
+            text = text()  # type: ignore[misc, operator]
+            self._arithmetic = text
+        return text
+
+    def build(self) -> Step:
+        return Step(
+            label=self.label, value=self.value, arithmetic=self.arithmetic, citation=self.cite
+        )
 
 
 def _show(value: Any, kind: str) -> str:
     """A leaf figure as an accountant reads it."""
+    if value.__class__ is Decimal and kind == "money":  # the common case: dollars
+        return f"{value:,.2f}"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dt.date):
@@ -445,6 +508,44 @@ def _rounded(exact: Decimal | Fraction, result: Decimal) -> str:
     return f"= {shown:,f}{'...' if inexact else ''}, rounded down to {fmt_money(result)}"
 
 
+def _arithmetic(value: Any, text: _Text, rounding: _Text) -> str:
+    """A step's arithmetic: its text and the figure it comes to (or its rounding)."""
+    if not isinstance(text, str):
+        text = text() if text is not None else ""
+    figure = _show(value, "money")
+    if isinstance(value, bool):
+        return f"{text}: {_show(value, 'bool')}"
+    if rounding is None:
+        shown = f"= {figure}"
+    elif isinstance(rounding, str):
+        shown = rounding
+    else:
+        shown = rounding()
+    if text == figure:
+        return text
+    joint = "" if shown.startswith(":") or not shown else " "
+    return f"{text}{joint}{shown}"
+
+
+def _lazy(t: Term) -> _Text:
+    """``t``'s text as a text in the making (itself where already built)."""
+    text = t._text
+    return text if text.__class__ is str else (lambda: t.text)
+
+
+def _paren(t: Term) -> str:
+    return t.text if t.atomic else f"({t.text})"
+
+
+def _zero(t: Term) -> bool:
+    """Whether ``t`` shows as "0" (an amount that adds or takes away nothing)."""
+    if t.step is not None:
+        return False
+    if t._text is None and t.value.__class__ is Decimal and t.kind == "money":
+        return False  # a figure in dollars shows with its cents ("0.00"), never as "0"
+    return t.text == "0"
+
+
 _WORDS = {">=": "on or after", ">": "after", "<=": "on or before", "<": "before", "==": "is"}
 
 
@@ -454,167 +555,185 @@ class Explain(Rules):
 
     def __init__(self) -> None:
         self._seq = itertools.count(1)
+        #: the term of each constant met so far, by (its id, how it is shown); the
+        #: constants themselves are kept so that no id is reused during the run
+        self._constants: dict[tuple[int, str], Term] = {}
+        self._kept: list[Any] = []
 
     # ---------------------------------------------------------------- plumbing
     def _term(self, x: Any, kind: str = "money") -> Term:
-        if isinstance(x, Term):
+        if x.__class__ is Term:
             return x
-        return Term(x, _show(x, kind), True, _NONE)
+        key = (id(x), kind)
+        term = self._constants.get(key)
+        if term is None:
+            term = self._constants[key] = Term(x, None, True, (), kind=kind, linked=False)
+            self._kept.append(x)
+        return term
 
     def _make(
         self,
         value: Any,
-        text: str,
-        args: Sequence[Term],
+        text: _Text,
+        args: tuple[Term, ...],
         label: str,
         cite: str,
-        rounding: str | None = None,
+        rounding: _Text = None,
         atomic: bool = False,
     ) -> Term:
-        deps = frozenset().union(*(a.deps for a in args))
         if not label:
-            return Term(value, text, atomic, deps)
-        shown = rounding if rounding is not None else f"= {_show(value, 'money')}"
-        if isinstance(value, bool):
-            shown = f": {_show(value, 'bool')}"
-            arithmetic = f"{text}{shown}"
-        else:
-            joint = "" if shown.startswith(":") or not shown else " "
-            arithmetic = text if text == _show(value, "money") else f"{text}{joint}{shown}"
-        step = Step(label=label, value=value, arithmetic=arithmetic, citation=cite)
-        term = Term(value, _show(value, "money"), True, deps, step, next(self._seq))
-        term.deps = deps | {term}
-        return term
-
-    @staticmethod
-    def _paren(t: Term) -> str:
-        return t.text if t.atomic else f"({t.text})"
-
-    def _money_text(self, t: Term) -> str:
-        """A money operand: a product that was rounded down shows its rounding."""
-        return t.text
+            return Term(value, text, atomic, args)
+        arithmetic = partial(_arithmetic, value, text, rounding)
+        step = _Pending(label, value, cite, arithmetic)
+        return Term(value, None, True, args, step, next(self._seq), linked=True)
 
     # ---------------------------------------------------------------- money
     def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
         ta, tp = self._term(a), self._term(p, "fraction")
-        result, exact = _exact_share(_money(ta.value), tp.value)
         fraction = tp.value
-        if isinstance(fraction, Fraction) and fraction.numerator == 1 and tp.step is None:
-            text = f"{self._paren(ta)} / {fraction.denominator}"
-        else:
-            text = f"{self._paren(ta)} x {self._paren(tp)}"
-        rounding = _rounded(exact, result)
+        result, exact = _exact_share(_money(ta.value), fraction)
         if not label and fraction == 0 and tp.step is None:  # a basis not used
-            return Term(result, "0", True, ta.deps | tp.deps)
+            return Term(result, "0", True, (ta, tp))
+        if isinstance(fraction, Fraction) and fraction.numerator == 1 and tp.step is None:
+
+            def text() -> str:
+                return f"{_paren(ta)} / {fraction.denominator}"
+
+        else:
+
+            def text() -> str:
+                return f"{_paren(ta)} x {_paren(tp)}"
+
+        return self._rounded(result, exact, text, (ta, tp), label, cite)
+
+    def _rounded(
+        self,
+        result: Decimal,
+        exact: Decimal | Fraction,
+        text: Callable[[], str],
+        args: tuple[Term, ...],
+        label: str,
+        cite: str,
+    ) -> Term:
+        """A product rounded down to the cent: unlabelled, its rounding shown in place."""
+
+        def rounding() -> str:
+            return _rounded(exact, result)
+
         if not label and exact != result:
-            return self._make(result, f"({text} {rounding})", (ta, tp), label, cite, atomic=True)
-        return self._make(result, text, (ta, tp), label, cite, rounding)
+            return self._make(
+                result, lambda: f"({text()} {rounding()})", args, label, cite, atomic=True
+            )
+        return self._make(result, text, args, label, cite, rounding)
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
         ta, tn = self._term(a), self._term(n, "count")
         value = _money(ta.value) * tn.value
-        return self._make(value, f"{self._paren(ta)} x {self._paren(tn)}", (ta, tn), label, cite)
+        return self._make(value, lambda: f"{_paren(ta)} x {_paren(tn)}", (ta, tn), label, cite)
 
     def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
         ta, tn = self._term(a), self._term(n, "count")
         result, exact = _exact_share(_money(ta.value), Fraction(1, tn.value))
-        text = f"{self._paren(ta)} / {self._paren(tn)}"
-        rounding = _rounded(exact, result)
-        if not label and exact != result:
-            return self._make(result, f"({text} {rounding})", (ta, tn), label, cite, atomic=True)
-        return self._make(result, text, (ta, tn), label, cite, rounding)
+        return self._rounded(
+            result, exact, lambda: f"{_paren(ta)} / {_paren(tn)}", (ta, tn), label, cite
+        )
 
     def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
         ta, tn, td = self._term(a), self._term(n, "count"), self._term(d, "count")
         if tn.value == 0:
-            return self._make(ZERO, f"{self._paren(ta)} x 0", (ta, tn, td), label, cite)
+            return self._make(ZERO, lambda: f"{_paren(ta)} x 0", (ta, tn, td), label, cite)
         ratio = Fraction(tn.value) / Fraction(td.value)
         result, exact = _exact_share(_money(ta.value), ratio)
-        text = f"{self._paren(ta)} x {self._paren(tn)} / {self._paren(td)}"
-        rounding = _rounded(exact, result)
-        if not label and exact != result:
-            text = f"({text} {rounding})"
-            return self._make(result, text, (ta, tn, td), label, cite, atomic=True)
-        return self._make(result, text, (ta, tn, td), label, cite, rounding)
+
+        def text() -> str:
+            return f"{_paren(ta)} x {_paren(tn)} / {_paren(td)}"
+
+        return self._rounded(result, exact, text, (ta, tn, td), label, cite)
 
     def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
         tn, tr = self._term(n, "count"), self._term(rate)
         result, exact = _exact_share(_money(tr.value), Fraction(tn.value))
-        text = f"{self._paren(tn)} x {self._paren(tr)}"
-        rounding = _rounded(exact, result)
-        if not label and exact != result:
-            return self._make(result, f"({text} {rounding})", (tn, tr), label, cite, atomic=True)
-        return self._make(result, text, (tn, tr), label, cite, rounding)
+        return self._rounded(
+            result, exact, lambda: f"{_paren(tn)} x {_paren(tr)}", (tn, tr), label, cite
+        )
 
     def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
         tn, td = self._term(n, "count"), self._term(d, "count")
         value = EXACT.quotient(tn.value, td.value, places)
-        exact = Fraction(tn.value) / Fraction(td.value) if tn.value != 0 else Fraction(0)
-        shown = fmt_number(value)
-        if Fraction(value) == exact:
-            rounding = f"= {shown}"
-        else:
-            rounding = f"= {exact} = {shown}... (to {places} places)"
-        text = "0" if tn.value == 0 else f"{self._paren(tn)} / {self._paren(td)}"
+
+        def rounding() -> str:
+            exact = Fraction(tn.value) / Fraction(td.value) if tn.value != 0 else Fraction(0)
+            shown = fmt_number(value)
+            if Fraction(value) == exact:
+                return f"= {shown}"
+            return f"= {exact} = {shown}... (to {places} places)"
+
+        text: _Text = "0" if tn.value == 0 else (lambda: f"{_paren(tn)} / {_paren(td)}")
         term = self._make(value, text, (tn, td), label, cite, rounding)
         if term.step is not None:
-            term.text = shown
+            term.text = lambda: fmt_number(value)
         return term
 
     def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
-        terms = [self._term(c, "bool") for c in conds]
+        terms = tuple(self._term(c, "bool") for c in conds)
         value = sum(1 for t in terms if t.value)
         term = self._make(value, str(value), terms, label, cite, rounding=f": {value}")
         term.text = str(value)
         return term
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
-        terms = [self._term(x) for x in xs]
+        terms = tuple(self._term(x) for x in xs)
         value = EXACT.add(*(t.value for t in terms))
-        shown = [t for t in terms if not (t.step is None and t.text == "0")] or terms[:1]
-        text = " + ".join(t.text for t in shown)
-        return self._make(value, text, terms, label, cite, atomic=len(shown) == 1)
+        shown = [t for t in terms if not _zero(t)] or [terms[0]]
+        if len(shown) == 1:
+            return self._make(value, _lazy(shown[0]), terms, label, cite, atomic=True)
+        return self._make(value, lambda: " + ".join(t.text for t in shown), terms, label, cite)
 
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         ta, tb = self._term(a), self._term(b)
         value = EXACT.sub(ta.value, tb.value)
-        if tb.step is None and tb.text == "0":  # nothing taken away
-            return self._make(value, ta.text, (ta, tb), label, cite, atomic=ta.atomic)
-        return self._make(value, f"{ta.text} - {self._paren(tb)}", (ta, tb), label, cite)
+        if _zero(tb):  # nothing taken away
+            return self._make(value, _lazy(ta), (ta, tb), label, cite, atomic=ta.atomic)
+        return self._make(value, lambda: f"{ta.text} - {_paren(tb)}", (ta, tb), label, cite)
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         ta, tb = self._term(a), self._term(b)
         value = EXACT.min(ta.value, tb.value)
-        text = f"min({ta.text}, {tb.text})"
+        text = lambda: f"min({ta.text}, {tb.text})"  # noqa: E731
         return self._make(value, text, (ta, tb), label, cite, atomic=True)
 
     def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         ta, tb = self._term(a), self._term(b)
         value = EXACT.max(ta.value, tb.value)
-        if ta.text == "0" and tb.step is None and not tb.deps and tb.value >= 0 and tb.atomic:
+        if tb.step is None and not tb.linked and tb.value >= 0 and tb.atomic and ta.text == "0":
             # max(0, a given amount): the amount (nothing below zero to show)
-            return self._make(value, tb.text, (ta, tb), label, cite, atomic=True)
-        text = f"max({ta.text}, {tb.text})"
+            return self._make(value, _lazy(tb), (ta, tb), label, cite, atomic=True)
+        text = lambda: f"max({ta.text}, {tb.text})"  # noqa: E731
         return self._make(value, text, (ta, tb), label, cite, atomic=True)
 
     def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
         tc = self._term(cond, "bool")
         chosen = self._term(a if tc.value else b)
-        if label and chosen.step is not None:
-            text = chosen.step.arithmetic
-            step = Step(label=label, value=chosen.value, arithmetic=text, citation=cite)
-            term = Term(chosen.value, chosen.text, True, tc.deps | chosen.deps, step)
-            term.seq = next(self._seq)
-            term.deps = term.deps | {term}
-            return term
-        if not label:
-            deps = tc.deps | chosen.deps
-            return Term(chosen.value, chosen.text, chosen.atomic, deps, chosen.step, chosen.seq)
-        return self._make(chosen.value, chosen.text, (tc, chosen), label, cite, atomic=True)
+        if not label:  # the chosen value itself, depending on the condition too
+            return Term(
+                chosen.value,
+                chosen._text,
+                chosen.atomic,
+                (tc, chosen),
+                chosen.step,
+                chosen.seq,
+                chosen.kind,
+            )
+        if chosen.step is not None:
+            pending = chosen.step
+            step = _Pending(label, chosen.value, cite, lambda: pending.arithmetic)
+            args = (tc, chosen)
+            return Term(chosen.value, _lazy(chosen), True, args, step, next(self._seq))
+        return self._make(chosen.value, _lazy(chosen), (tc, chosen), label, cite, atomic=True)
 
     def subtotal(self, x: V) -> V:
         t = self._term(x)
-        return Term(t.value, _show(t.value, "money"), True, t.deps, t.step, t.seq)
+        return Term(t.value, None, True, (t,), t.step, t.seq, linked=t.linked)
 
     # ---------------------------------------------------------------- conditions
     def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
@@ -625,11 +744,11 @@ class Explain(Rules):
                 isinstance(tb.value, Decimal) and tb.value < 1 and ta.value <= 1
             )
             if fraction and tb.step is None:
-                tb = Term(tb.value, _show(tb.value, "fraction"), True, tb.deps)
-                ta = Term(ta.value, _show(ta.value, "fraction"), True, ta.deps, ta.step, ta.seq)
+                tb = Term(tb.value, None, True, (tb,), kind="fraction")
+                ta = Term(ta.value, None, True, (ta,), ta.step, ta.seq, kind="fraction")
         value = bool(_OPS[op](ta.value, tb.value))
         word = _WORDS[op] if kind == "date" else op
-        return self._make(value, f"{ta.text} {word} {tb.text}", (ta, tb), label, cite)
+        return self._make(value, lambda: f"{ta.text} {word} {tb.text}", (ta, tb), label, cite)
 
     def whole(self, x: V, label: str = "", cite: str = "") -> V:
         t = self._term(x, "count")
@@ -637,27 +756,32 @@ class Explain(Rules):
         return self._make(value, f"{t.text} is a whole number", (t,), label, cite)
 
     def both(self, *conds: V, label: str = "", cite: str = "") -> V:
-        terms = [self._term(c, "bool") for c in conds]
+        terms = tuple(self._term(c, "bool") for c in conds)
         value = all(t.value for t in terms)
-        return self._make(value, " and ".join(t.text for t in terms), terms, label, cite)
+        text = lambda: " and ".join(t.text for t in terms)  # noqa: E731
+        return self._make(value, text, terms, label, cite)
 
     def either(self, *conds: V, label: str = "", cite: str = "") -> V:
-        terms = [self._term(c, "bool") for c in conds]
+        terms = tuple(self._term(c, "bool") for c in conds)
         value = any(t.value for t in terms)
-        return self._make(value, " or ".join(t.text for t in terms), terms, label, cite)
+        text = lambda: " or ".join(t.text for t in terms)  # noqa: E731
+        return self._make(value, text, terms, label, cite)
 
     def not_(self, cond: V, label: str = "", cite: str = "") -> V:
         t = self._term(cond, "bool")
-        return self._make(not t.value, f"not ({t.text})", (t,), label, cite)
+        return self._make(not t.value, lambda: f"not ({t.text})", (t,), label, cite)
 
     def fiscal_year(
         self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
     ) -> V:
         t = self._term(day, "date")
         year = EXACT.fiscal_year(t.value, start_month)
-        start = dt.date(year - 1, start_month, 1) if start_month > 1 else dt.date(year, 1, 1)
-        end = dt.date(year + (start_month == 1), start_month, 1) - dt.timedelta(days=1)
-        text = f"{t.text} is in {name} {year} ({start} to {end})"
+
+        def text() -> str:
+            start = dt.date(year - 1, start_month, 1) if start_month > 1 else dt.date(year, 1, 1)
+            end = dt.date(year + (start_month == 1), start_month, 1) - dt.timedelta(days=1)
+            return f"{t.text} is in {name} {year} ({start} to {end})"
+
         term = self._make(year, text, (t,), label, cite, rounding="")
         if term.step is not None:
             term.text = str(year)
@@ -666,31 +790,34 @@ class Explain(Rules):
     def month_start(self, day: V, label: str = "", cite: str = "") -> V:
         t = self._term(day, "date")
         value = EXACT.month_start(t.value)
-        return self._date(value, f"the 1st of the month of {t.text}", t, label, cite)
+        return self._date(value, lambda: f"the 1st of the month of {t.text}", t, label, cite)
 
     def month_end(self, day: V, label: str = "", cite: str = "") -> V:
         t = self._term(day, "date")
         value = EXACT.month_end(t.value)
-        return self._date(value, f"the last day of the month of {t.text}", t, label, cite)
+        text = lambda: f"the last day of the month of {t.text}"  # noqa: E731
+        return self._date(value, text, t, label, cite)
 
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
         t = self._term(day, "date")
         value = EXACT.add_months(t.value, months)
         sign = "+" if months >= 0 else "-"
         unit = "month" if abs(months) == 1 else "months"
-        return self._date(value, f"{t.text} {sign} {abs(months)} {unit}", t, label, cite)
+        text = lambda: f"{t.text} {sign} {abs(months)} {unit}"  # noqa: E731
+        return self._date(value, text, t, label, cite)
 
     def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
         t = self._term(day, "date")
         value = EXACT.add_days(t.value, days)
         sign = "+" if days >= 0 else "-"
         unit = "day" if abs(days) == 1 else "days"
-        return self._date(value, f"{t.text} {sign} {abs(days)} {unit}", t, label, cite)
+        text = lambda: f"{t.text} {sign} {abs(days)} {unit}"  # noqa: E731
+        return self._date(value, text, t, label, cite)
 
-    def _date(self, value: dt.date, text: str, t: Term, label: str, cite: str) -> Term:
+    def _date(self, value: dt.date, text: _Text, t: Term, label: str, cite: str) -> Term:
         term = self._make(value, text, (t,), label, cite, rounding=f"= {value}")
         if term.step is None:  # unlabelled: shown as the figure, not the calendar steps
-            term.text, term.atomic = value.isoformat(), True
+            term.text, term.atomic = None, True
         return term
 
 
@@ -702,18 +829,36 @@ def explain(
     (default: all of them)."""
     evaluator = Explain()
     result = rule(evaluator, *args)
-    found: set[Term] = set()
-    values = _plain(result, found if pick is None else set())
+    roots: list[Term] = []
+    values = _plain(result, roots if pick is None else [])
     if pick is not None:
-        _plain(pick(result), found)
-    steps = tuple(t.step for t in sorted(found, key=lambda t: t.seq) if t.step is not None)
-    return values, steps
+        _plain(pick(result), roots)
+    return values, _steps(roots)
 
 
-def _plain(value: Any, found: set[Term]) -> Any:
-    """``value`` with every :class:`Term` replaced by its figure; their steps into ``found``."""
-    if isinstance(value, Term):
-        found.update(value.deps)
+def _steps(roots: list[Term]) -> tuple[Step, ...]:
+    """The steps of the labelled terms reachable from ``roots``, in the order computed."""
+    seen: set[Term] = set()  # terms hash by identity
+    found: dict[_Pending, int] = {}
+    stack = [t for t in roots if t.linked]
+    pop, push, visit = stack.pop, stack.append, seen.add
+    while stack:
+        t = pop()
+        if t in seen:
+            continue
+        visit(t)
+        if t.step is not None:
+            found[t.step] = t.seq
+        for arg in t.args:
+            if arg.linked and arg not in seen:
+                push(arg)
+    return tuple(pending.build() for pending in sorted(found, key=found.__getitem__))
+
+
+def _plain(value: Any, found: list[Term]) -> Any:
+    """``value`` with every :class:`Term` replaced by its figure; the terms into ``found``."""
+    if value.__class__ is Term:
+        found.append(value)
         return value.value
     if isinstance(value, tuple):
         return tuple(_plain(v, found) for v in value)
