@@ -495,83 +495,78 @@ def _schedule_inputs(
 CAP_METHODS = ("per_year", "whole_term", "proportional")
 
 
-def _term_cap(counts: Sequence[int]) -> tuple[Decimal, str]:
-    """50,000 x the average number of new employees over the term, rounded down."""
-    total = sum(counts)
-    term = len(counts)
-    exact = AVERAGE_CAP_PER_NEW_EMPLOYEE * total / term
-    cap = cents_down(exact)
-    text = (
-        f"{fmt_money(AVERAGE_CAP_PER_NEW_EMPLOYEE)} x ({' + '.join(f'{n:,}' for n in counts)})"
-        f" / {term} {_rounded(exact, cap)}"
+def term_cap_years(
+    r: Rules,
+    befores: Sequence[V],
+    new_employees: Sequence[V],
+    proportional: bool,
+) -> tuple[list[tuple[V, V]], V]:
+    """The whole-term readings of the $50,000 average cap (:data:`CAP_METHODS`;
+    docs/interpretations.md): N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a).
+    ([(cap room, grant) per year], the total before the cap).
+
+    One test over the term: the total paid may not exceed 50,000 x the average number of
+    new employees over the term (their sum / the term), rounded down to the cent.
+    "whole_term": the years are paid in order until the total reaches it (room =
+    max(0, cap - grants paid before)). ``proportional``: where the grants before the cap
+    exceed it, every year's grant x cap / their total, rounded down to the cent; the
+    cents left over go to the last year with a grant, as far as its grant before the cap
+    allows, the rest to the year before it, and so on: the years sum to the cap and none is
+    paid more than its grant before the cap.
+    """
+    term = len(befores)
+    before_total = r.total(befores, label="Grants before the cap", cite=CITE_CAP)
+    cap = r.muldiv(
+        AVERAGE_CAP_PER_NEW_EMPLOYEE,
+        r.total(new_employees),
+        term,
+        label="Average cap over the whole term (50,000 x the average new employees)",
+        cite=CITE_CAP,
     )
-    return cap, text
-
-
-def _proportional(befores: Sequence[Decimal], cap: Decimal) -> list[Decimal]:
-    """Every year's grant x cap / total, rounded down to the cent; the cents left over go
-    to the last year with a grant, so the years sum to the cap exactly."""
-    total = sum(befores, _ZERO)
-    if total <= cap:
-        return list(befores)
-    cents = [int(b * 100) for b in befores]
-    cap_cents, total_cents = int(cap * 100), int(total * 100)
-    parts = [c * cap_cents // total_cents for c in cents]
-    last = max(i for i, c in enumerate(cents) if c > 0)
-    parts[last] += cap_cents - sum(parts)
-    return [Decimal(p).scaleb(-2) for p in parts]
-
-
-def _term_capped(
-    befores: Sequence[Decimal], counts: Sequence[int], method: str
-) -> tuple[list[Decimal], list[Decimal], list[Step]]:
-    """(grants, cap room per year, steps) for the whole-term and proportional methods."""
-    cap, text = _term_cap(counts)
-    total = sum(befores, _ZERO)
-    steps = [
-        Step(
-            label="Average cap over the whole term",
-            value=cap,
-            arithmetic=f"{text}; grants before the cap {fmt_money(total)}",
-            citation=CITE_CAP,
+    years: list[tuple[V, V]] = []
+    if proportional:
+        within = r.le(
+            before_total,
+            cap,
+            label="Grants before the cap within the whole-term cap",
+            cite=CITE_CAP,
         )
-    ]
-    if method == "proportional":
-        grants = _proportional(befores, cap)
-        how = (
-            f"every year x {fmt_money(cap)} / {fmt_money(total)} (rounded down; the cents"
-            " left over to the last year with a grant)"
-            if total > cap
-            else "within the cap: every year paid in full"
-        )
-        steps.append(
-            Step(
-                label="Proportional reduction",
-                value=sum(grants, _ZERO),
-                arithmetic=how,
-                citation=CITE_CAP,
+        # the total where it exceeds the cap (only then are the reduced years used)
+        exceeding = r.subtotal(r.max(before_total, cap))
+        parts = [
+            r.muldiv(
+                before,
+                cap,
+                exceeding,
+                label=f"Year {year} after the proportional cap (grant x cap / grants before it)",
+                cite=CITE_CAP,
             )
-        )
-        return grants, grants, steps
-    grants, rooms, paid = [], [], _ZERO
-    for year, before in enumerate(befores, 1):
-        room = max(_ZERO, cap - paid)
-        grant = min(before, room)
-        grants.append(grant)
-        rooms.append(room)
-        paid += grant
-        if grant != before:
-            steps.append(
-                Step(
-                    label=f"Year {year} after the whole-term cap",
-                    value=grant,
-                    arithmetic=f"cap room max(0, {fmt_money(cap)} - paid before) ="
-                    f" {fmt_money(room)}; grant reduced from {fmt_money(before)} to"
-                    f" {fmt_money(grant)}",
-                    citation=CITE_CAP,
-                )
+            for year, before in enumerate(befores, 1)
+        ]
+        label = "Cents left over, to the last year with a grant"
+        left = r.sub(cap, r.total(parts), label=label, cite=CITE_CAP)
+        # from the last year back, each takes what is left, up to its grant before the cap
+        extras: list[V] = []
+        remaining = left
+        for before, part in reversed(list(zip(befores, parts, strict=True))):
+            extra = r.min(r.sub(before, part), remaining)
+            remaining = r.subtotal(r.sub(remaining, extra))
+            extras.insert(0, extra)
+        for before, part, extra in zip(befores, parts, extras, strict=True):
+            grant = r.where(within, before, r.subtotal(r.add(part, extra)))
+            years.append((grant, grant))
+    else:
+        paid_before: V = ZERO
+        for year, before in enumerate(befores, 1):
+            room = r.max(0, r.sub(cap, paid_before))
+            label = (
+                f"Year {year} grant after the whole-term cap (the smaller of the grant and"
+                " what the cap leaves after the years before)"
             )
-    return grants, rooms, steps
+            grant = r.min(before, room, label=label, cite=CITE_CAP)
+            paid_before = r.subtotal(r.add(paid_before, grant))
+            years.append((room, grant))
+    return years, before_total
 
 
 def grant_years(
@@ -610,6 +605,35 @@ def grant_years(
     return years, total
 
 
+def grant_years_over_term(
+    r: Rules,
+    withholdings: Sequence[V],
+    partner_tax: Sequence[V],
+    new_employees: Sequence[V],
+    pct: V,
+    partner_pct: V,
+    agreement_date: V,
+    proportional: bool,
+    citation: str = CITE_A,
+) -> tuple[list[tuple[V, V, V]], V, V]:
+    """The grant year by year under a whole-term reading of the cap (:func:`term_cap_years`):
+    N.J.S.A. 34:1B-129a., b.; N.J.A.C. 19:31I-1.4(a). ([(grant before cap, cap room, grant)
+    per year], total paid, total before the cap), as :func:`grant_years`; where the cap
+    does not apply (:func:`cap_date_rule`) every year is paid its grant before the cap."""
+    capped = cap_date_rule(r, agreement_date)
+    befores = [
+        grant_before_cap(r, w, pct, p, partner_pct, f"Year {year} grant before cap", citation)
+        for year, (w, p) in enumerate(zip(withholdings, partner_tax, strict=True), 1)
+    ]
+    capped_years, before_total = term_cap_years(r, befores, new_employees, proportional)
+    years = [
+        (before, room, r.where(capped, grant, before))
+        for before, (room, grant) in zip(befores, capped_years, strict=True)
+    ]
+    total = r.total((grant for _, _, grant in years), label="Total grant paid", cite=CITE_CAP)
+    return years, total, before_total
+
+
 def _grant_schedule_steps(
     money_w: list[Decimal],
     money_p: list[Decimal],
@@ -627,24 +651,14 @@ def _grant_schedule_steps(
     if method == "per_year" or not capped:
         args = (money_w, money_p, counts, pct_w, pct_p, date, citation)
         return (*steps, *explain(grant_years, *args, pick=lambda out: out[1])[1])
-    steps += explain(cap_date_rule, date)[1]
-    for year, (w, p) in enumerate(zip(money_w, money_p, strict=True), 1):
-        label = f"Year {year} grant before cap"
-        steps += explain(grant_before_cap, w, pct_w, p, pct_p, label, citation)[1]
-    befores = [
-        grant_before_cap(EXACT, w, pct_w, p, pct_p, "", "")
-        for w, p in zip(money_w, money_p, strict=True)
-    ]
-    grants, _, term_steps = _term_capped(befores, counts, method)
-    paid = " + ".join(fmt_money(grant) for grant in grants)
-    total = sum(grants, _ZERO)
-    total_step = Step(
-        label="Total grant paid",
-        value=total,
-        arithmetic=f"{paid} = {fmt_money(total)}",
-        citation=CITE_CAP,
-    )
-    return (*steps, *term_steps, total_step)
+    over_term = (money_w, money_p, counts, pct_w, pct_p, date, method == "proportional", citation)
+    return (*steps, *explain(grant_years_over_term, *over_term, pick=_whole_term_explained)[1])
+
+
+def _whole_term_explained(out: tuple[list[tuple[V, V, V]], V, V]) -> tuple[V, V]:
+    """What a whole-term schedule's explanation shows: the total paid and the total before
+    the cap it is tested against."""
+    return out[1], out[2]
 
 
 def grant_schedule(
@@ -676,11 +690,12 @@ def grant_schedule(
     pct_w, pct_p = _grant_pcts(pct, partner_pct, smart)
     citation = _pct_citation(smart)
     capped = cap_applies(date)
-    years, _ = grant_years(EXACT, money_w, money_p, counts, pct_w, pct_p, date)
-    befores = [before for before, _, _ in years]
     if capped and method != "per_year":
-        grants, rooms, _ = _term_capped(befores, counts, method)
-        years = list(zip(befores, rooms, grants, strict=True))
+        proportional = method == "proportional"
+        args = (money_w, money_p, counts, pct_w, pct_p, date, proportional)
+        years, _, _ = grant_years_over_term(EXACT, *args)
+    else:
+        years, _ = grant_years(EXACT, money_w, money_p, counts, pct_w, pct_p, date)
     rows: list[GrantYear] = []
     paid = _ZERO
     for year, ((before, room, grant), w, n, p) in enumerate(

@@ -98,15 +98,19 @@ __all__ = [
     "credit_years",
     "credit_years_rule",
     "eligibility_check",
+    "eligibility_rule",
+    "employee_positions_rule",
     "exact_average",
     "explain_fte",
     "explain_new_positions",
     "explain_refund",
     "explain_sustained_effort_ratio",
     "fte",
+    "fte_rule",
     "new_positions",
     "period_order_rule",
     "positions_priced_rule",
+    "positions_rule",
     "privilege_periods",
     "ratio_positions",
     "refund",
@@ -243,29 +247,49 @@ def eligibility_check(
     uez = as_bool(receives_uez_benefit, "receives_uez_benefit", CITE_A)
     prior = as_bool(prior_credit_period_at_location, "prior_credit_period_at_location", CITE_D)
     municipality = as_bool(in_qualified_municipality, "in_qualified_municipality", CITE_A)
+    args = (uez, prior, municipality)
+    within, no_uez, first_period, _ = eligibility_rule(EXACT, *args)
     reasons: list[str] = []
-    if not municipality:
+    if not within:
         reasons.append(f"the location is not within a qualified municipality ({CITE_A})")
-    if uez:
+    if not no_uez:
         reasons.append(
             f"the taxpayer receives a benefit under the Urban Enterprise Zones Act ({CITE_A})"
         )
-    if prior:
+    if not first_period:
         reasons.append(
             f"the location already had the single {CREDIT_PERIOD_MONTHS}-month continuous "
             f"credit period ({CITE_D})"
         )
-    steps = (
-        Step(label="Within a qualified municipality", value=municipality, citation=CITE_A),
-        Step(label="Receives an Urban Enterprise Zone benefit", value=uez, citation=CITE_A),
-        Step(
-            label=f"Prior {CREDIT_PERIOD_MONTHS}-month credit period at this location",
-            value=prior,
-            citation=CITE_D,
-        ),
-        Step(label="Eligible", value=not reasons, arithmetic="; ".join(reasons) or "OK"),
-    )
+    steps = partial(_result_steps, eligibility_rule, args, reasons)
     return EligibilityCheck(ok=not reasons, reasons=tuple(reasons), steps=steps)
+
+
+def eligibility_rule(
+    r: Rules, receives_uez_benefit: V, prior_credit_period: V, in_qualified_municipality: V
+) -> tuple[V, V, V, V]:
+    """a. and d.: (within a qualified municipality, not receiving an Urban Enterprise Zone
+    benefit, no earlier 24-month credit period at the location, all three: eligible)."""
+    within = r.given(
+        in_qualified_municipality, label="Within a qualified municipality", cite=CITE_A
+    )
+    uez = r.given(
+        receives_uez_benefit, label="Receives an Urban Enterprise Zone benefit", cite=CITE_A
+    )
+    prior = r.given(
+        prior_credit_period,
+        label=f"Prior {CREDIT_PERIOD_MONTHS}-month credit period at this location",
+        cite=CITE_D,
+    )
+    no_uez, first_period = r.not_(uez), r.not_(prior)
+    eligible = r.both(within, no_uez, first_period, label="Eligible", cite=f"{SECTION}a., d.")
+    return within, no_uez, first_period, eligible
+
+
+def _result_steps(rule: object, args: tuple[object, ...], reasons: list[str]) -> tuple[Step, ...]:
+    """A check's explanation: the rule's steps, then the result (OK, or every reason)."""
+    result = Step(label="Result", value="OK" if not reasons else "; ".join(reasons))
+    return (*_steps(rule, *args), result)
 
 
 class CreditAmount(Explained):
@@ -1067,21 +1091,28 @@ def explain_fte(part_time_hours: Number, months: Number = 12) -> FullTimeEquival
     """Full-time equivalents of part-time hours, with the step, N.J.S.A. 52:27BBB-55e.
 
     Aggregated hours / (140 x months), reported to 10 places (140 hours a month is the
-    statute's full-time position; the divisor is our reading).
+    statute's full-time position; the divisor is our reading; :func:`fte_rule`).
     """
     hours = as_quantity(part_time_hours, "part_time_hours", CITE_NEW_POSITION)
     count = as_int(months, "months", CITE_NEW_POSITION, low=1)
-    divisor = FULL_TIME_HOURS_PER_MONTH * count
-    value = _to_places(Fraction(hours) / divisor)
-    step = Step(
-        label="Full-time position equivalents",
-        value=value,
-        arithmetic=(
-            f"{fmt_number(hours)} / ({FULL_TIME_HOURS_PER_MONTH} x {count}) = {fmt_number(value)}"
-        ),
-        citation=f"{CITE_NEW_POSITION}; {CITE_FULL_TIME}",
+    return FullTimeEquivalents(
+        fte=fte_rule(EXACT, hours, count),
+        part_time_hours=hours,
+        months=count,
+        steps=partial(_steps, fte_rule, hours, count),
     )
-    return FullTimeEquivalents(fte=value, part_time_hours=hours, months=count, steps=(step,))
+
+
+def fte_rule(r: Rules, part_time_hours: V, months: V) -> V:
+    """e. "new full time position": full-time position equivalents of aggregated part-time
+    hours, hours / (140 x months), to 10 places (half to even)."""
+    return r.quotient(
+        part_time_hours,
+        r.times(FULL_TIME_HOURS_PER_MONTH, months),
+        AVERAGE_PLACES,
+        label="Full-time position equivalents",
+        cite=f"{CITE_NEW_POSITION}; {CITE_FULL_TIME}",
+    )
 
 
 def fte(part_time_hours: Number, months: Number = 12) -> Decimal:
@@ -1164,38 +1195,6 @@ def _checked_hours(row: Sequence[Number], number: int) -> tuple[Decimal, ...]:
     )
 
 
-@dataclass(frozen=True)
-class _EmployeeCount:
-    """What one employee contributes to the average."""
-
-    full_time_months: int
-    qualifying_months: int
-    part_time_hours: Decimal
-    counted: bool
-
-    @property
-    def part_time(self) -> bool:
-        return self.qualifying_months >= PART_TIME_MINIMUM_MONTHS
-
-
-def _count_employee(
-    employee: EmployeeHours, part_time_months: str = "non_full_time"
-) -> _EmployeeCount:
-    """Full-time months and, for a part-time position, the non-full-time hours.
-
-    The part-time test counts the months of at least 86 2/3 hours among the months that
-    are not full-time ("non_full_time", default) or among all months ("all_months").
-    """
-    if employee.temporary or employee.excluded:
-        return _EmployeeCount(0, 0, Decimal(0), counted=False)
-    other = [h for h in employee.hours if h < FULL_TIME_HOURS_PER_MONTH]
-    tested = other if part_time_months == "non_full_time" else list(employee.hours)
-    qualifying = sum(1 for h in tested if Fraction(h) >= PART_TIME_HOURS_PER_MONTH)
-    full_time = len(employee.hours) - len(other)
-    hours = sum(other, Decimal(0)) if qualifying >= PART_TIME_MINIMUM_MONTHS else Decimal(0)
-    return _EmployeeCount(full_time, qualifying, hours, counted=True)
-
-
 class PositionCount(Explained):
     """The average number of full-time positions and equivalents in a 12-month period.
 
@@ -1227,7 +1226,7 @@ def average_positions(
     roster: Sequence[EmployeeHours], part_time_months: str = "non_full_time"
 ) -> PositionCount:
     """The average full-time positions and equivalents in a 12-month period,
-    N.J.S.A. 52:27BBB-55e.
+    N.J.S.A. 52:27BBB-55e. (:func:`positions_rule`).
 
     A month of at least 140 hours is a full-time position-month (e. "full time
     position"). An employee with at least three non-full-time months of at least
@@ -1239,95 +1238,135 @@ def average_positions(
     three months as well.
     """
     test = as_choice(part_time_months, "part_time_months", PART_TIME_TESTS, CITE_PART_TIME)
-    counts = []
-    steps = []
     for number, employee in enumerate(roster, 1):
         _checked_hours(employee.hours, number)
-        count = _count_employee(employee, test)
-        counts.append(count)
-        steps.append(_employee_step(number, employee, count, test))
-    months = sum(count.full_time_months for count in counts)
-    hours = sum((count.part_time_hours for count in counts), Decimal(0))
-    exact = exact_average(months, hours)
-    equivalents = explain_fte(hours, CREDIT_YEAR_MONTHS)
-    average = _to_places(exact)
-    steps.extend(
-        [
-            Step(
-                label="Full-time position-months",
-                value=months,
-                arithmetic=str(months),
-                citation=CITE_FULL_TIME,
-            ),
-            *equivalents.steps,
-            Step(
-                label="Average full-time positions and equivalents",
-                value=average,
-                arithmetic=(
-                    f"{months} / {CREDIT_YEAR_MONTHS} + {fmt_number(hours)} / "
-                    f"{FULL_TIME_HOURS_PER_MONTH * CREDIT_YEAR_MONTHS} = {fmt_number(average)}"
-                ),
-                citation=CITE_NEW_POSITION,
-            ),
-        ]
-    )
+    args = (_roster_columns(roster), test == "all_months")
+    employees, months, hours, equivalents, average = positions_rule(EXACT, *args)
     return PositionCount(
         full_time_months=months,
         part_time_hours=hours,
-        fte=equivalents.fte,
+        fte=equivalents,
         average=average,
-        employees=len(counts),
-        part_time_employees=sum(1 for count in counts if count.counted and count.part_time),
-        not_counted=sum(1 for count in counts if not count.counted),
-        steps=tuple(steps),
+        employees=len(roster),
+        part_time_employees=sum(1 for _, part_time, _, _ in employees if part_time),
+        not_counted=sum(1 for counted, *_ in employees if not counted),
+        steps=partial(_steps, positions_rule, *args),
     )
+
+
+#: No hours (a quantity, not money: sums of hours keep the places of the hours given).
+_NO_HOURS = Decimal(0)
+
+
+class _Employee(NamedTuple):
+    """One employee as the position rule reads them."""
+
+    name: str
+    hours: tuple[Decimal, ...]
+    temporary: bool
+    excluded: bool
+
+
+def _roster_columns(roster: Sequence[EmployeeHours]) -> tuple[_Employee, ...]:
+    return tuple(
+        _Employee(
+            f"Employee {number}" + (f" ({employee.name})" if employee.name else ""),
+            employee.hours,
+            employee.temporary,
+            employee.excluded,
+        )
+        for number, employee in enumerate(roster, 1)
+    )
+
+
+def employee_positions_rule(
+    r: Rules, employee: _Employee, all_months: bool
+) -> tuple[V, V, V, V, list[V]]:
+    """e.: what one employee contributes to the average: (counted, a part-time position,
+    full-time position-months, part-time hours aggregated, each month full-time and
+    counted).
+
+    "full time position": a month of at least 140 hours; temporary or seasonal
+    employment and a person who is not an "employee of the taxpayer" (an owner or an
+    owner's relative) count in neither. "part-time position": at least three months of
+    at least 86 2/3 hours (20 hours a week), tested among the months that are not
+    full-time (or among all months, ``all_months``); its non-full-time hours aggregate.
+    """
+    name = employee.name
+    month_hours = [r.quantity(h) for h in employee.hours]
+    none = r.quantity(_NO_HOURS)
+    counted = r.not_(
+        r.either(employee.temporary, employee.excluded),
+        label=f"{name}: counted (neither temporary or seasonal nor an owner or owner's relative)",
+        cite=f"{CITE_FULL_TIME}; {CITE_EMPLOYEE}",
+    )
+    full = [r.ge(h, FULL_TIME_HOURS_PER_MONTH) for h in month_hours]
+    full_months = r.where(
+        counted,
+        r.count(full),
+        0,
+        label=f"{name}: full-time months ({FULL_TIME_HOURS_PER_MONTH} hours or more)",
+        cite=CITE_FULL_TIME,
+    )
+    threshold = PART_TIME_HOURS_PER_MONTH
+    qualifying = r.count(
+        r.ge(h, threshold) if all_months else r.both(r.not_(f), r.ge(h, threshold))
+        for h, f in zip(month_hours, full, strict=True)
+    )
+    which = "months" if all_months else "non-full-time months"
+    part_time = r.both(
+        counted,
+        r.ge(qualifying, PART_TIME_MINIMUM_MONTHS),
+        label=f"{name}: a part-time position (at least {PART_TIME_MINIMUM_MONTHS} {which} of"
+        f" {_mixed(threshold)} hours or more)",
+        cite=CITE_PART_TIME,
+    )
+    other = r.total(r.where(f, none, h) for h, f in zip(month_hours, full, strict=True))
+    hours = r.where(
+        part_time,
+        other,
+        none,
+        label=f"{name}: part-time hours aggregated (its non-full-time months)",
+        cite=f"{CITE_PART_TIME}; {CITE_NEW_POSITION}",
+    )
+    return counted, part_time, full_months, hours, [r.both(counted, f) for f in full]
+
+
+def positions_rule(
+    r: Rules, employees: Sequence[_Employee], all_months: bool
+) -> tuple[list[tuple[V, V, V, V]], V, V, V, V]:
+    """e. "new full time position": the average number of full-time positions and
+    equivalents in a 12-month period: ([(counted, part-time, full-time months, hours) per
+    employee],
+    full-time position-months, part-time hours, equivalents, average), the average
+    full-time position-months / 12 + hours / (140 x 12), exact, reported to 10 places."""
+    figures = [employee_positions_rule(r, employee, all_months) for employee in employees]
+    months = r.count(
+        (month for *_, each in figures for month in each),
+        label="Full-time position-months",
+        cite=CITE_FULL_TIME,
+    )
+    hours = r.total(
+        (r.quantity(_NO_HOURS), *(h for _, _, _, h, _ in figures)),
+        label="Part-time hours",
+        cite=CITE_PART_TIME,
+    )
+    equivalents = fte_rule(r, hours, CREDIT_YEAR_MONTHS)
+    average = r.quotient(
+        r.add(r.times(FULL_TIME_HOURS_PER_MONTH, months), hours),
+        FULL_TIME_HOURS_PER_MONTH * CREDIT_YEAR_MONTHS,
+        AVERAGE_PLACES,
+        label="Average full-time positions and equivalents",
+        cite=CITE_NEW_POSITION,
+    )
+    employees_out = [(counted, part_time, full, h) for counted, part_time, full, h, _ in figures]
+    return employees_out, months, hours, equivalents, average
 
 
 def _mixed(value: Fraction) -> str:
     """260/3 -> '86 2/3'."""
     whole, rest = divmod(value, 1)
     return f"{whole} {rest}" if rest else str(whole)
-
-
-def _employee_step(
-    number: int, employee: EmployeeHours, count: _EmployeeCount, test: str = "non_full_time"
-) -> Step:
-    label = f"Employee {number}" + (f" ({employee.name})" if employee.name else "")
-    if employee.excluded:
-        return Step(
-            label=label,
-            value=0,
-            arithmetic="owner or owner's relative: not an employee of the taxpayer",
-            citation=CITE_EMPLOYEE,
-        )
-    if employee.temporary:
-        return Step(
-            label=label,
-            value=0,
-            arithmetic="temporary or seasonal: counts in neither full-time nor part-time",
-            citation=CITE_FULL_TIME,
-        )
-    threshold = f"{_mixed(PART_TIME_HOURS_PER_MONTH)} hours"
-    which = "non-full-time months" if test == "non_full_time" else "months (all months tested)"
-    months = f"{count.qualifying_months} {which} of at least {threshold}"
-    if count.full_time_months == len(employee.hours):
-        part = "no non-full-time months"
-    elif count.part_time:
-        part = (
-            f"part-time position ({months}): {fmt_number(count.part_time_hours)} hours of "
-            "its non-full-time months aggregated"
-        )
-    else:
-        part = f"not a part-time position ({months}, fewer than {PART_TIME_MINIMUM_MONTHS})"
-    return Step(
-        label=label,
-        value=count.full_time_months,
-        arithmetic=(
-            f"{count.full_time_months} full-time months "
-            f"(>= {FULL_TIME_HOURS_PER_MONTH} hours); {part}"
-        ),
-        citation=f"{CITE_FULL_TIME}; {CITE_PART_TIME}",
-    )
 
 
 class NewPositions(Explained):

@@ -32,7 +32,7 @@ Rules for the text:
 
 - Every computation goes through ``r`` (``share``, ``times``, ``div``, ``muldiv``,
   ``add``, ``sub``, ``total``, ``min``, ``max``, ``where``, comparisons, ``whole``,
-  ``both``, ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``fiscal_year``,
+  ``both``, ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``given``, ``fiscal_year``,
   ``month_start``, ``month_end``, ``add_months``, ``add_days``); never Python
   arithmetic, ``if`` on a value, or
   ``min``/``max`` builtins on values: under :class:`Int64` a value is a whole column.
@@ -207,6 +207,16 @@ class Rules:
     def subtotal(self, x: V) -> V:
         """``x`` unchanged; in later arithmetic an explanation shows its figure, not how it
         was summed (a running total)."""
+        return x
+
+    def given(self, x: V, label: str = "", cite: str = "") -> V:
+        """``x`` unchanged: an input the law asks about (e.g. a yes/no fact), shown as a
+        step with its figure when labelled."""
+        return x
+
+    def quantity(self, x: V) -> V:
+        """``x`` unchanged: a quantity that is not money (hours, positions), shown as a
+        number; sums of quantities are quantities."""
         return x
 
     # dates
@@ -508,11 +518,11 @@ def _rounded(exact: Decimal | Fraction, result: Decimal) -> str:
     return f"= {shown:,f}{'...' if inexact else ''}, rounded down to {fmt_money(result)}"
 
 
-def _arithmetic(value: Any, text: _Text, rounding: _Text) -> str:
+def _arithmetic(value: Any, text: _Text, rounding: _Text, kind: str = "money") -> str:
     """A step's arithmetic: its text and the figure it comes to (or its rounding)."""
     if not isinstance(text, str):
         text = text() if text is not None else ""
-    figure = _show(value, "money")
+    figure = _show(value, kind)
     if isinstance(value, bool):
         return f"{text}: {_show(value, 'bool')}"
     if rounding is None:
@@ -580,12 +590,13 @@ class Explain(Rules):
         cite: str,
         rounding: _Text = None,
         atomic: bool = False,
+        kind: str = "money",
     ) -> Term:
         if not label:
-            return Term(value, text, atomic, args)
-        arithmetic = partial(_arithmetic, value, text, rounding)
+            return Term(value, text, atomic, args, kind=kind)
+        arithmetic = partial(_arithmetic, value, text, rounding, kind)
         step = _Pending(label, value, cite, arithmetic)
-        return Term(value, None, True, args, step, next(self._seq), linked=True)
+        return Term(value, None, True, args, step, next(self._seq), kind=kind, linked=True)
 
     # ---------------------------------------------------------------- money
     def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
@@ -627,7 +638,7 @@ class Explain(Rules):
         return self._make(result, text, args, label, cite, rounding)
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
-        ta, tn = self._term(a), self._term(n, "count")
+        ta, tn = self._term(a, "count" if a.__class__ is int else "money"), self._term(n, "count")
         value = _money(ta.value) * tn.value
         return self._make(value, lambda: f"{_paren(ta)} x {_paren(tn)}", (ta, tn), label, cite)
 
@@ -668,7 +679,8 @@ class Explain(Rules):
                 return f"= {shown}"
             return f"= {exact} = {shown}... (to {places} places)"
 
-        text: _Text = "0" if tn.value == 0 else (lambda: f"{_paren(tn)} / {_paren(td)}")
+        # 0 / 0 (nothing to divide) shows as 0
+        text: _Text = "0" if td.value == 0 else (lambda: f"{_paren(tn)} / {_paren(td)}")
         term = self._make(value, text, (tn, td), label, cite, rounding)
         if term.step is not None:
             term.text = lambda: fmt_number(value)
@@ -677,17 +689,24 @@ class Explain(Rules):
     def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
         terms = tuple(self._term(c, "bool") for c in conds)
         value = sum(1 for t in terms if t.value)
-        term = self._make(value, str(value), terms, label, cite, rounding=f": {value}")
+        term = self._make(value, str(value), terms, label, cite, kind="count")
         term.text = str(value)
         return term
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        if all(x.__class__ is int for x in xs):  # whole counts given: each shown, as a count
+            terms = tuple(self._term(x, "count") for x in xs)
+            value = EXACT.add(*xs)
+            text = lambda: " + ".join(t.text for t in terms)  # noqa: E731
+            return self._make(value, text, terms, label, cite, atomic=len(terms) == 1)
         terms = tuple(self._term(x) for x in xs)
         value = EXACT.add(*(t.value for t in terms))
         shown = [t for t in terms if not _zero(t)] or [terms[0]]
+        kind = "count" if all(t.kind == "count" for t in shown) else "money"
         if len(shown) == 1:
-            return self._make(value, _lazy(shown[0]), terms, label, cite, atomic=True)
-        return self._make(value, lambda: " + ".join(t.text for t in shown), terms, label, cite)
+            return self._make(value, _lazy(shown[0]), terms, label, cite, atomic=True, kind=kind)
+        joined = lambda: " + ".join(t.text for t in shown)  # noqa: E731
+        return self._make(value, joined, terms, label, cite, kind=kind)
 
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         ta, tb = self._term(a), self._term(b)
@@ -729,16 +748,28 @@ class Explain(Rules):
             step = _Pending(label, chosen.value, cite, lambda: pending.arithmetic)
             args = (tc, chosen)
             return Term(chosen.value, _lazy(chosen), True, args, step, next(self._seq))
-        return self._make(chosen.value, _lazy(chosen), (tc, chosen), label, cite, atomic=True)
+        text, kind = _lazy(chosen), chosen.kind
+        return self._make(chosen.value, text, (tc, chosen), label, cite, atomic=True, kind=kind)
 
     def subtotal(self, x: V) -> V:
         t = self._term(x)
         return Term(t.value, None, True, (t,), t.step, t.seq, linked=t.linked)
 
+    def quantity(self, x: V) -> V:
+        return self._term(x, "count")
+
+    def given(self, x: V, label: str = "", cite: str = "") -> V:
+        t = self._term(x, "bool" if isinstance(x, bool) else "money")
+        if not label:
+            return t
+        step = _Pending(label, t.value, cite, lambda: t.text)
+        return Term(t.value, None, True, (t,), step, next(self._seq), kind=t.kind, linked=True)
+
     # ---------------------------------------------------------------- conditions
     def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
         kind = "date" if isinstance(a, dt.date) or isinstance(b, dt.date) else "money"
-        ta, tb = self._term(a, kind), self._term(b, kind)
+        ta = self._term(a, "count" if a.__class__ is int else kind)
+        tb = self._term(b, "count" if b.__class__ is int else kind)
         if isinstance(ta.value, (Decimal, Fraction)) and not isinstance(tb.value, int):
             fraction = isinstance(tb.value, Fraction) or (
                 isinstance(tb.value, Decimal) and tb.value < 1 and ta.value <= 1
