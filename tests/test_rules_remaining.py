@@ -8,6 +8,7 @@ result it explains.
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 from decimal import Decimal
 from fractions import Fraction
@@ -193,3 +194,62 @@ def test_positions_rule_is_the_reading(roster: list[ertc.EmployeeHours], all_mon
     # four steps per employee, then the months, the hours, the equivalents, the average
     assert len(count.steps) == 4 * len(roster) + 4
     assert count.steps[-1].value == count.average
+
+
+# =========================================================================== 34:1B-129g.(3)
+
+
+@given(
+    certificate=st.integers(0, 10**8),
+    amount=st.integers(0, 10**8),
+    paid=st.integers(0, 10**8),
+    rate=st.integers(0, 30),
+    transferee=st.booleans(),
+)
+def test_transfer_rule_is_g3(
+    certificate: int, amount: int, paid: int, rate: int, transferee: bool
+) -> None:
+    """ok exactly when g.(3) holds: not a transferee; 0 < amount, min(100,000, certificate)
+    <= amount <= certificate; consideration >= 75% of the amount (no discounting here);
+    the rate within the 20% bound."""
+    money = [D(x) / 100 for x in (certificate, amount, paid)]
+    check = beip.transfer_check(*money, D(rate) / 100, None, None, None, transferee)
+    lowest = (money[1] * D("0.75")).quantize(CENT, "ROUND_DOWN")
+    lawful = (
+        not transferee
+        and money[1] > 0
+        and min(D(100000), money[0]) <= money[1] <= money[0]
+        and money[2] >= lowest
+        and rate <= 20
+    )
+    assert check.ok == lawful
+    assert check.minimum_price == lowest
+    assert check.minimum_transfer == min(D(100000), money[0])
+    assert check.steps[-1].label == "Result"
+
+
+def test_transfer_discount_step_worked_example() -> None:
+    # 150,000 x 75% = 112,500; / 1.05^3 (1,095 days / 365 = 3 years) = 97,181.7298...
+    check = beip.transfer_check(250000, 150000, 100000, "0.05", None, "2024-01-01", "2026-12-31")
+    assert check.minimum_price == D("97181.72")
+    texts = [str(step) for step in check.steps]
+    assert any("150,000.00 x 75% / (1 + 5%) ^ 3 = 97,181.7298..." in text for text in texts)
+
+
+# =========================================================================== 34:1B-129h.
+
+
+@given(
+    day=st.dates(dt.date(2020, 1, 1), dt.date(2024, 12, 31)),
+    share=st.integers(0, 100),
+    declared=st.booleans(),
+)
+def test_remote_work_rule_is_h(day: dt.date, share: int, declared: bool) -> None:
+    reading = "emergency_declared" if declared else "emergency_ended"
+    check = beip.remote_work_check(day, D(share) / 100, reading)
+    follows = day > dt.date(2020, 3, 9) if declared else day >= dt.date(2021, 6, 4)
+    assert check.ok == (follows and day < dt.date(2023, 12, 31) and share >= 10)
+    assert len(check.reasons) == (not follows) + (day >= dt.date(2023, 12, 31)) + (share < 10)
+    labels = [step.label for step in check.steps]
+    assert labels[0] == "Waiver period"
+    assert labels[-1] == "Result"

@@ -16,10 +16,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal, localcontext
+from decimal import ROUND_DOWN, Decimal
 from enum import StrEnum
 from fractions import Fraction
 from functools import partial
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
@@ -1331,13 +1332,6 @@ class TransferPrice(Explained):
     years: Decimal
 
 
-def _discounted(value: Decimal, rate: Decimal, years: Decimal) -> Decimal:
-    """``value / (1 + rate) ** years`` carried to 50 digits (rounded down to the cent later)."""
-    with localcontext() as context:
-        context.prec = _DISCOUNT_PRECISION
-        return value / (1 + rate) ** years
-
-
 def _discount_years(years: Number) -> Decimal:
     span = as_number(years, "years", CITE_G3)
     if not 0 <= span <= _MAXIMUM_DISCOUNT_YEARS:
@@ -1366,31 +1360,37 @@ def transfer_min_price(
     if reasons:
         raise InputError("years", years, reasons[0].rsplit(" (", 1)[0], CITE_G3)
     span = given if between is None or given > 0 else between
-    floor, arithmetic = _product(amount, MINIMUM_CONSIDERATION_SHARE)
-    exact = _discounted(amount * MINIMUM_CONSIDERATION_SHARE, rate, span)
-    price = cents_down(exact)
-    steps = [
-        Step(
-            label="75% of the transferred amount",
-            value=floor,
-            arithmetic=arithmetic,
-            citation=CITE_G3,
-        )
-    ]
-    if price != floor:
-        share = fmt_pct(MINIMUM_CONSIDERATION_SHARE)
-        formula = f"{fmt_money(amount)} x {share} / (1 + {fmt_pct(rate)}) ^ {fmt_number(span)}"
-        steps.append(
-            Step(
-                label="Discounted to present value",
-                value=price,
-                arithmetic=f"{formula} {_rounded(exact, price)}",
-                citation=CITE_G3,
-            )
-        )
+    floor, price = transfer_price_rule(EXACT, amount, rate, span)
     return TransferPrice(
-        amount=price, undiscounted=floor, discount_rate=rate, years=span, steps=tuple(steps)
+        amount=price,
+        undiscounted=floor,
+        discount_rate=rate,
+        years=span,
+        steps=partial(_steps_of, transfer_price_rule, amount, rate, span),
     )
+
+
+def transfer_price_rule(r: Rules, transfer_amount: V, discount_rate: V, years: V) -> tuple[V, V]:
+    """g.(3): the consideration may not be "less than 75 percent of the transferred credit
+    amount before considering any further discounting to present value": (75% of the
+    amount, rounded down to the cent; the same / (1 + discount_rate) ^ years, the lowest
+    lawful consideration, rounded down to the cent)."""
+    floor = r.share(
+        transfer_amount,
+        MINIMUM_CONSIDERATION_SHARE,
+        label="75% of the transferred amount",
+        cite=CITE_G3,
+    )
+    price = r.discount(
+        transfer_amount,
+        MINIMUM_CONSIDERATION_SHARE,
+        discount_rate,
+        years,
+        _DISCOUNT_PRECISION,
+        label="Discounted to present value (the lowest consideration)",
+        cite=CITE_G3,
+    )
+    return floor, price
 
 
 class TransferCheck(Explained):
@@ -1462,13 +1462,6 @@ def transfer_check(
     bound = as_fraction(max_discount_rate, "max_discount_rate", CITE_G3)
     transferee = as_bool(seller_is_transferee, "seller_is_transferee", CITE_G3)
     given, span, reasons, period_text = _discount_period(years, sale_date, credit_period_end)
-    minimum_transfer = min(TRANSFER_MINIMUM, certificate)
-    if transferee:
-        reasons.insert(
-            0,
-            "the seller is a tax credit transferee, which may not transfer its tax credit to"
-            f" any other party ({CITE_G3})",
-        )
     if span is None:
         used_years = Decimal(0)
         if rate > 0 and given > 0:
@@ -1478,50 +1471,42 @@ def transfer_check(
             )
     else:
         used_years = given if 0 < given <= span else span
-    if rate > bound:
+    _discount_years(used_years)  # the period between the dates, within the same bound
+    args = (certificate, amount, paid, rate, bound, transferee, used_years)
+    figures = transfer_rule(EXACT, *args)
+    if transferee:
+        reasons.insert(
+            0,
+            "the seller is a tax credit transferee, which may not transfer its tax credit to"
+            f" any other party ({CITE_G3})",
+        )
+    if not figures.rate_within_bound:
         reasons.append(
             f"discount_rate {fmt_pct(rate)} is above {fmt_pct(bound)} a year, the bound on a"
             f" discount to present value (max_discount_rate; {CITE_G3})"
         )
-    price = transfer_min_price(amount, min(rate, bound), used_years)
-    if amount == 0:
+    if not figures.something_sold:
         reasons.append(f"nothing is transferred (transfer_amount is 0) ({CITE_G3})")
-    if amount < minimum_transfer:
+    if not figures.at_least_minimum:
         reasons.append(
-            f"transfer_amount {fmt_money(amount)} is less than {fmt_money(minimum_transfer)}"
+            f"transfer_amount {fmt_money(amount)} is less than"
+            f" {fmt_money(figures.minimum_transfer)}"
             f" (at least $100,000, or the whole credit where it is less) ({CITE_G3})"
         )
-    if amount > certificate:
+    if not figures.within_certificate:
         reasons.append(
             f"transfer_amount {fmt_money(amount)} exceeds the certificate"
             f" {fmt_money(certificate)} ({CITE_G3})"
         )
-    if paid < price.amount:
+    if not figures.price_paid:
         reasons.append(
-            f"consideration {fmt_money(paid)} is less than the minimum {fmt_money(price.amount)}"
+            f"consideration {fmt_money(paid)} is less than the minimum"
+            f" {fmt_money(figures.minimum_price)}"
             f" (75% of the transferred amount, before any discount to present value) ({CITE_G3})"
         )
-    steps = [
-        Step(
-            label="Smallest amount that may be sold",
-            value=minimum_transfer,
-            arithmetic=f"min({fmt_money(TRANSFER_MINIMUM)}, {fmt_money(certificate)})"
-            f" = {fmt_money(minimum_transfer)}",
-            citation=CITE_G3,
-        ),
-    ]
-    if transferee:
-        steps.insert(
-            0,
-            Step(
-                label="Seller is a tax credit transferee",
-                value=True,
-                arithmetic="it may not transfer its tax credit to any other party",
-                citation=CITE_G3,
-            ),
-        )
+    first = []
     if period_text:
-        steps.append(
+        first.append(
             Step(
                 label="Discounting period",
                 value=used_years,
@@ -1529,18 +1514,87 @@ def transfer_check(
                 citation=f"{CITE_G3}; {CITE_E}",
             )
         )
-    steps += [
-        *price.steps,
-        Step(label="Result", value="OK" if not reasons else "; ".join(reasons), citation=CITE_G3),
-    ]
+    result = Step(
+        label="Result", value="OK" if not reasons else "; ".join(reasons), citation=CITE_G3
+    )
     return TransferCheck(
         ok=not reasons,
         reasons=tuple(reasons),
-        minimum_transfer=minimum_transfer,
-        minimum_price=price.amount,
+        minimum_transfer=figures.minimum_transfer,
+        minimum_price=figures.minimum_price,
         discount_years=used_years,
-        steps=tuple(steps),
+        steps=partial(_transfer_steps, first, result, args),
     )
+
+
+class TransferFigures(NamedTuple):
+    """What g.(3) asks of a sale (values of :func:`transfer_rule`)."""
+
+    minimum_transfer: V
+    undiscounted_price: V
+    minimum_price: V
+    seller_may_sell: V
+    rate_within_bound: V
+    something_sold: V
+    at_least_minimum: V
+    within_certificate: V
+    price_paid: V
+
+
+def transfer_rule(
+    r: Rules,
+    certificate_amount: V,
+    transfer_amount: V,
+    consideration: V,
+    discount_rate: V,
+    max_discount_rate: V,
+    seller_is_transferee: V,
+    years: V,
+) -> TransferFigures:
+    """g.(3): a sale of tax credits is lawful when the seller is not itself a transferee
+    ("a tax credit transferee ... may not transfer its tax credit to any other party"),
+    the amount sold is more than zero, at least min($100,000, the certificate) and at most
+    the certificate, and the consideration is at least 75% of it discounted to present
+    value (:func:`transfer_price_rule`) at a rate of at most ``max_discount_rate`` (our
+    bound, not the law's) over ``years``."""
+    transferee = r.given(
+        seller_is_transferee,
+        label="Seller is a tax credit transferee (which may not transfer its tax credit to"
+        " any other party)",
+        cite=CITE_G3,
+    )
+    minimum_transfer = r.min(
+        TRANSFER_MINIMUM,
+        certificate_amount,
+        label="Smallest amount that may be sold",
+        cite=CITE_G3,
+    )
+    rate_within = r.le(discount_rate, max_discount_rate)
+    floor, price = transfer_price_rule(
+        r, transfer_amount, r.min(discount_rate, max_discount_rate), years
+    )
+    return TransferFigures(
+        minimum_transfer=minimum_transfer,
+        undiscounted_price=floor,
+        minimum_price=price,
+        seller_may_sell=r.not_(transferee),
+        rate_within_bound=rate_within,
+        something_sold=r.gt(transfer_amount, 0),
+        at_least_minimum=r.ge(
+            transfer_amount,
+            minimum_transfer,
+            label="Amount sold at least the smallest amount",
+            cite=CITE_G3,
+        ),
+        within_certificate=r.le(transfer_amount, certificate_amount),
+        price_paid=r.ge(
+            consideration, price, label="Consideration at least the lowest", cite=CITE_G3
+        ),
+    )
+
+
+def _transfer_steps(first: list[Step], result: Step, args: tuple[object, ...]) -> tuple[Step, ...]:
+    return (*first, *_steps_of(transfer_rule, *args), result)
 
 
 # =========================================================================== h.
@@ -1607,13 +1661,24 @@ def remote_work_payment(
             )
             raise InputError("period_end", period_end, rule, f"{CITE_H2}; {cbt.CITE_FORM_YEAR}")
         steps.extend(numbered.steps)
-    amount, arithmetic = _product(credit, REMOTE_WORK_PAYMENT_SHARE)
-    steps.append(
-        Step(
-            label="Payment to the Authority", value=amount, arithmetic=arithmetic, citation=CITE_H2
-        )
+    amount = remote_work_payment_rule(EXACT, credit)
+    explained = partial(_then_steps, steps, remote_work_payment_rule, credit)
+    return RemoteWorkPayment(amount=amount, credit_2022=credit, steps=explained)
+
+
+def remote_work_payment_rule(r: Rules, credit_2022: V) -> V:
+    """h.(2): "five percent of the amount of tax credit" received for the 2022 tax period,
+    rounded down to the cent."""
+    return r.share(
+        credit_2022, REMOTE_WORK_PAYMENT_SHARE, label="Payment to the Authority", cite=CITE_H2
     )
-    return RemoteWorkPayment(amount=amount, credit_2022=credit, steps=tuple(steps))
+
+
+def _then_steps(
+    first: Sequence[Step], rule: Callable[..., object], *args: object
+) -> tuple[Step, ...]:
+    """Steps already known (e.g. a period's tax year), then the rule's."""
+    return (*first, *_steps_of(rule, *args))
 
 
 class RemoteWorkCheck(Explained):
@@ -1638,49 +1703,72 @@ def remote_work_check(
     elected = as_date(election_date, "election_date", CITE_H)
     share = as_fraction(share_at_facility, "share_at_facility", CITE_H1)
     reading = as_choice(election_from, "election_from", ELECTION_FROM_READINGS, CITE_H)
-    reasons: list[str] = []
-    if reading == "emergency_ended":
-        early = elected < EMERGENCY_ENDED
-        lower = f"on or after {EMERGENCY_ENDED}, when Executive Order No. 244 ended the emergency"
-    else:
-        early = elected <= EMERGENCY_DECLARED
+    declared = reading == "emergency_declared"
+    follows, before_deadline, enough, _ = remote_work_rule(EXACT, elected, share, declared)
+    if declared:
         lower = f"after {EMERGENCY_DECLARED}, when the emergency was declared"
-    if early:
+    else:
+        lower = f"on or after {EMERGENCY_ENDED}, when Executive Order No. 244 ended the emergency"
+    reasons: list[str] = []
+    if not follows:
         reasons.append(
             f"election_date {elected} does not follow the termination of the public health"
             f" emergency of Executive Order No. 103: it must be {lower} ({CITE_H}; {CITE_EO})"
         )
-    if elected >= REMOTE_WORK_ELECTION_BEFORE:
+    if not before_deadline:
         reasons.append(
             f"election_date {elected} is not before {REMOTE_WORK_ELECTION_BEFORE} ({CITE_H})"
         )
-    if share < MINIMUM_SHARE_AT_FACILITY:
+    if not enough:
         reasons.append(
             f"share_at_facility {fmt_pct(share)} is less than"
             f" {fmt_pct(MINIMUM_SHARE_AT_FACILITY)} ({CITE_H1})"
         )
-    in_window = not early and elected < REMOTE_WORK_ELECTION_BEFORE
-    steps = (
-        Step(
-            label="Waiver period",
-            arithmetic=f"{REMOTE_WORK_WAIVER_START} to {REMOTE_WORK_WAIVER_END}: the"
-            f" {fmt_pct(WAIVED_SHARE_AT_FACILITY)} on-site requirement is waived",
-            citation=CITE_H,
-        ),
-        Step(
-            label="Election date",
-            value=elected,
-            arithmetic=f"{elected} {lower.split(',')[0]} and before"
-            f" {REMOTE_WORK_ELECTION_BEFORE}: {'yes' if in_window else 'no'}",
-            citation=f"{CITE_H}; {CITE_EO}",
-        ),
-        Step(
-            label="Time at the facility",
-            value=share,
-            arithmetic=f"{fmt_pct(share)} >= {fmt_pct(MINIMUM_SHARE_AT_FACILITY)}:"
-            f" {'yes' if share >= MINIMUM_SHARE_AT_FACILITY else 'no'}",
-            citation=CITE_H1,
-        ),
-        Step(label="Result", value="OK" if not reasons else "; ".join(reasons), citation=CITE_H),
+    waiver = Step(
+        label="Waiver period",
+        arithmetic=f"{REMOTE_WORK_WAIVER_START} to {REMOTE_WORK_WAIVER_END}: the"
+        f" {fmt_pct(WAIVED_SHARE_AT_FACILITY)} on-site requirement is waived",
+        citation=CITE_H,
     )
+    result = Step(
+        label="Result", value="OK" if not reasons else "; ".join(reasons), citation=CITE_H
+    )
+    steps = partial(_around_steps, waiver, result, remote_work_rule, elected, share, declared)
     return RemoteWorkCheck(ok=not reasons, reasons=tuple(reasons), steps=steps)
+
+
+def remote_work_rule(
+    r: Rules, election_date: V, share_at_facility: V, from_declared: bool = False
+) -> tuple[V, V, V, V]:
+    """h., h.(1): (the election follows the termination of the public health emergency,
+    it is made before December 31, 2023, full-time employees spend at least 10% of their
+    time at the facility, the first two: the election is in time). The emergency ended on
+    June 4, 2021 (Executive Order No. 244); ``from_declared`` (the alternative reading):
+    any day after March 9, 2020 follows it."""
+    if from_declared:
+        follows = r.gt(election_date, EMERGENCY_DECLARED)
+        after = f"after {EMERGENCY_DECLARED}"
+    else:
+        follows = r.ge(election_date, EMERGENCY_ENDED)
+        after = f"on or after {EMERGENCY_ENDED}"
+    before_deadline = r.lt(election_date, REMOTE_WORK_ELECTION_BEFORE)
+    in_time = r.both(
+        follows,
+        before_deadline,
+        label=f"Election date ({after} and before {REMOTE_WORK_ELECTION_BEFORE})",
+        cite=f"{CITE_H}; {CITE_EO}",
+    )
+    enough = r.ge(
+        share_at_facility,
+        MINIMUM_SHARE_AT_FACILITY,
+        label=f"Time at the facility (at least {fmt_pct(MINIMUM_SHARE_AT_FACILITY)})",
+        cite=CITE_H1,
+    )
+    return follows, before_deadline, enough, in_time
+
+
+def _around_steps(
+    first: Step, last: Step, rule: Callable[..., object], *args: object
+) -> tuple[Step, ...]:
+    """A check's explanation: a statement of the law, the rule's steps, the result."""
+    return (first, *_steps_of(rule, *args), last)

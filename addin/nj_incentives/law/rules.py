@@ -32,7 +32,8 @@ Rules for the text:
 
 - Every computation goes through ``r`` (``share``, ``times``, ``div``, ``muldiv``,
   ``add``, ``sub``, ``total``, ``min``, ``max``, ``where``, comparisons, ``whole``,
-  ``both``, ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``given``, ``fiscal_year``,
+  ``both``, ``either``, ``not_``, ``count``, ``per_unit``, ``quotient``, ``discount``
+  (exact evaluators only), ``given``, ``quantity``, ``fiscal_year``,
   ``month_start``, ``month_end``, ``add_months``, ``add_days``); never Python
   arithmetic, ``if`` on a value, or
   ``min``/``max`` builtins on values: under :class:`Int64` a value is a whole column.
@@ -56,7 +57,7 @@ import datetime as dt
 import itertools
 import math
 from collections.abc import Callable, Iterable
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_DOWN, Decimal, localcontext
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
@@ -143,6 +144,14 @@ class Rules:
 
     def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
         """How many of ``conds`` hold (a whole count)."""
+        raise NotImplementedError
+
+    def discount(
+        self, a: V, p: V, rate: V, years: V, digits: int, label: str = "", cite: str = ""
+    ) -> V:
+        """Money ``a`` x fraction ``p`` discounted to present value, / (1 + ``rate``) ^
+        ``years`` (a yearly rate; years possibly fractional), carried to ``digits``
+        significant digits, rounded down to the cent. Exact evaluators only (a power)."""
         raise NotImplementedError
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
@@ -269,6 +278,13 @@ def _exact_share(a: Decimal, p: Decimal | Fraction | int) -> tuple[Decimal, Deci
     return _cents_down(product), product
 
 
+def _discounted(value: Decimal, rate: Decimal, years: Decimal, digits: int) -> Decimal:
+    """``value / (1 + rate) ** years`` carried to ``digits`` significant digits."""
+    with localcontext() as context:
+        context.prec = digits
+        return value / (1 + rate) ** years
+
+
 def _places(value: Fraction, places: int) -> Decimal:
     """An exact fraction to ``places`` decimal places, half to even."""
     return Decimal(round(value * 10**places)).scaleb(-places)
@@ -318,6 +334,11 @@ class Exact(Rules):
 
     def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
         return sum(1 for cond in conds if cond)
+
+    def discount(
+        self, a: V, p: V, rate: V, years: V, digits: int, label: str = "", cite: str = ""
+    ) -> V:
+        return _cents_down(_discounted(_money(a) * p, rate, years, digits))
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
         result = xs[0]
@@ -667,6 +688,21 @@ class Explain(Rules):
         return self._rounded(
             result, exact, lambda: f"{_paren(tn)} x {_paren(tr)}", (tn, tr), label, cite
         )
+
+    def discount(
+        self, a: V, p: V, rate: V, years: V, digits: int, label: str = "", cite: str = ""
+    ) -> V:
+        ta, tp = self._term(a), self._term(p, "fraction")
+        trate, tyears = self._term(rate, "fraction"), self._term(years, "count")
+        exact = _discounted(_money(ta.value) * tp.value, trate.value, tyears.value, digits)
+        result = _cents_down(exact)
+
+        def text() -> str:
+            # the rate as the percentage it comes to (not how it was chosen)
+            shown = _paren(trate) if trate.step is not None else _show(trate.value, "fraction")
+            return f"{_paren(ta)} x {_paren(tp)} / (1 + {shown}) ^ {_paren(tyears)}"
+
+        return self._rounded(result, exact, text, (ta, tp, trate, tyears), label, cite)
 
     def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
         tn, td = self._term(n, "count"), self._term(d, "count")
