@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import click
 import pytest
 
 from nj_incentives.cli import main
@@ -43,3 +44,34 @@ def test_min_tax(capsys: pytest.CaptureFixture[str]) -> None:
     # S corporation with 150,000 of NJ gross receipts: the $100,000-$250,000 bracket, $562.50.
     assert main(["explain", "min-tax", "150000", "--s-corporation"]) == 0
     assert "amount: 562.50" in capsys.readouterr().out
+
+
+def test_every_topic_takes_its_arguments_from_the_catalog() -> None:
+    """Nothing re-declares a calculation's arguments: each topic's parameters are its
+    catalog entry's (names and help), less those one custom option stands for."""
+    from nj_incentives.catalog import CALCULATIONS
+    from nj_incentives.explain import TOPICS, command
+
+    for name, topic in TOPICS.items():
+        entry = CALCULATIONS[topic.calculation]
+        params = {p.name: p for p in command.commands[name].params if p.name != "as_json"}
+        expected = [a.name for a in entry.arguments if a.name not in topic.replaced]
+        assert list(params)[: len(expected)] == expected
+        for argument in entry.arguments:
+            if argument.name not in params:
+                continue
+            param = params[argument.name]
+            assert getattr(param, "help", None) == argument.doc
+            if argument.name in topic.positional:
+                assert isinstance(param, click.Argument)
+            else:
+                assert param.required == (not argument.optional)
+
+
+def test_a_catalog_argument_the_old_command_lacked(capsys: pytest.CaptureFixture[str]) -> None:
+    # cap_method comes with the catalog: 3 x 300,000 to a whole-term cap of
+    # 50,000 x (10 + 12 + 2) / 3 = 400,000, paid in order: 300,000, 100,000, 0
+    argv = ["explain", "grant-schedule", "--withholdings", "600000,600000,600000"]
+    argv += ["--new-employees", "10,12,2", "--pct", "50%", "--agreement-date", "2010-01-01"]
+    assert main([*argv, "--cap-method", "whole_term"]) == 0
+    assert "total: 400,000.00" in capsys.readouterr().out

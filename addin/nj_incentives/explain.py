@@ -1,25 +1,28 @@
 """``nj-incentives explain``: one result from the command line, with its steps and citations.
 
-Each topic maps command-line arguments onto one function of the calculation core and
-prints what it returns: the result (a table where the result is a schedule), then the
-numbered steps, each with its arithmetic and the subsection of law behind it (``--json``:
-the same as one JSON document, amounts as exact decimal text). Percentages are taken as
-fractions (0.5) or percents (50%). Input errors print the core's message (argument, value,
-rule, citation) and exit with 2.
+Each topic is one calculation of the catalog (:mod:`nj_incentives.catalog`), whose
+arguments, help and required ones it takes from there, and the core function that
+computes it. It prints what the function returns: the result (a table where the result is
+a schedule), then the numbered steps, each with its arithmetic and the subsection of law
+behind it (``--json``: the same as one JSON document, amounts as exact decimal text).
+Percentages are taken as fractions (0.5) or percents (50%). Input errors print the core's
+message (argument, value, rule, citation) and exit with 2.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
-from types import SimpleNamespace
 from typing import Any
 
 import click
 from pydantic import BaseModel
 
+from nj_incentives.catalog import CALCULATIONS, Calculation
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, Fraction, json_option
 from nj_incentives.law import beip, cbt, ertc
 from nj_incentives.law.common import Explained, InputError
@@ -79,163 +82,129 @@ class _Periods(click.ParamType):  # type: ignore[type-arg]
 FRACTION = Fraction()
 LIST = _List()
 
-# Each topic: (help, its parameters, function of the parsed arguments -> result)
-Topic = tuple[str, list[click.Parameter], Callable[[Any], Explained]]
+
+@dataclass(frozen=True)
+class Topic:
+    """One ``nj-incentives explain`` topic: a catalog calculation and the core function
+    that computes it. The arguments (names, help, which are required) are the catalog's
+    (:data:`nj_incentives.catalog.CALCULATIONS`); the topic says only how the command line
+    spells them: which are given in order (``positional``; the others are ``--options``),
+    and ``replaced``: catalog arguments given together by one custom option (``custom``,
+    whose value the core takes under the option's name)."""
+
+    calculation: str
+    compute: Callable[..., Explained]
+    positional: tuple[str, ...] = ()
+    replaced: tuple[str, ...] = ()
+    custom: tuple[click.Parameter, ...] = ()
+
+    @property
+    def entry(self) -> Calculation:
+        return CALCULATIONS[self.calculation]
+
+    def parameters(self) -> list[click.Parameter]:
+        """The command's parameters, from the catalog's arguments (their order and help):
+        a one-per-year (or period) argument takes comma-separated values; an argument
+        documented as "a fraction" also takes a percent (50%); an optional yes/no
+        argument documented "TRUE ...; blank = FALSE" is a flag."""
+        params: list[click.Parameter] = []
+        for argument in self.entry.arguments:
+            if argument.name in self.replaced:
+                continue
+            kind: Any = LIST if argument.kind in {"vector", "dates"} else None
+            if _FRACTION_DOC.search(argument.doc):
+                kind = FRACTION
+            if argument.name in self.positional:
+                param = click.Argument([argument.name], type=kind, metavar=argument.name.upper())
+                param.help = argument.doc
+                params.append(param)
+                continue
+            option = "--" + argument.name.replace("_", "-")
+            flag = argument.optional and argument.doc.startswith("TRUE")
+            if flag and "blank = FALSE" in argument.doc:
+                params.append(
+                    click.Option([option, argument.name], is_flag=True, help=argument.doc)
+                )
+            else:
+                params.append(
+                    click.Option(
+                        [option, argument.name],
+                        type=kind,
+                        required=not argument.optional,
+                        help=argument.doc,
+                    )
+                )
+        return [*params, *self.custom]
+
+    def run(self, values: dict[str, Any]) -> Explained:
+        """The core's result for the parsed values (an argument left out: the core's
+        default, as a blank cell is in Excel)."""
+        given = {
+            name: value
+            for name, value in values.items()
+            if value is not None and value is not False
+        }
+        return self.compute(**given)
 
 
-def _arg(name: str, help_text: str, type: Any = None) -> click.Argument:
-    argument = click.Argument([name], type=type, metavar=name.upper())
-    argument.help = help_text
-    return argument
-
-
-def _opt(*names: str, help: str, **kwargs: Any) -> click.Option:
-    return click.Option(list(names), help=help, **kwargs)
-
-
-def _smart() -> click.Option:
-    return _opt("--smart-growth", is_flag=True, help="the grant promotes smart growth")
-
-
-_CONVERSION: list[click.Parameter] = [
-    _arg("accrual_year", "calendar year the grant accrued, 2008-2025"),
-    _arg("amount", "approved amount accrued but not paid, in dollars"),
-    _opt("--approval-date", help="date the amount was approved (YYYY-MM-DD)"),
-]
-_GRANT: list[click.Parameter] = [
-    _arg("withholdings", "withholdings of the business for the year, dollars"),
-    _arg("pct", "grant percentage of withholdings: 0.5 or 50%", FRACTION),
-    _opt("--partner-tax", default="0", help="partners' estimated tax, dollars"),
-    _opt("--partner-pct", default="0", type=FRACTION, help="grant percentage of partners' tax"),
-    _smart(),
-]
-_GRANT_SCHEDULE: list[click.Parameter] = [
-    _opt("--withholdings", required=True, type=LIST, help="one per year, commas"),
-    _opt("--new-employees", required=True, type=LIST, help="certified, one per year, commas"),
-    _opt("--pct", required=True, type=FRACTION, help="grant percentage of withholdings"),
-    _opt("--agreement-date", required=True, help="date of the agreement (YYYY-MM-DD)"),
-    _opt("--partner-tax", type=LIST, help="partners' estimated tax, one per year, commas"),
-    _opt("--partner-pct", default="0", type=FRACTION, help="grant percentage of partners' tax"),
-    _smart(),
-]
-_COMBINED: list[click.Parameter] = [
-    _arg("base_amount", "withholdings (or partners' estimated tax), dollars"),
-    _arg("other_grants", "other State grants (not Customized Training), dollars"),
-    _arg("basis", '"withholdings" or "partners"'),
-    _smart(),
-]
-_CREDIT: list[click.Parameter] = [
-    _arg("credit", "BEIP tax credit issued for the period, dollars"),
-    _arg("tax_liability", "tax liability otherwise due, dollars"),
-]
-_TRANSFER: list[click.Parameter] = [
-    _arg("certificate_amount", "amount of the transfer certificate, dollars"),
-    _arg("transfer_amount", "amount of credit sold or assigned, dollars"),
-    _arg("consideration", "price received, dollars"),
-    _opt("--discount-rate", default="0", type=FRACTION, help="annual rate to present value"),
-    _opt("--years", default="0", help="years discounted"),
-]
-_REMOTE: list[click.Parameter] = [
-    _arg("election_date", "date of the election (YYYY-MM-DD)"),
-    _arg("share_at_facility", "least share of time at the facility: 0.6 or 60%", FRACTION),
-]
-_ERTC: list[click.Parameter] = [
-    _opt("--operations-start", required=True, help="start of operations (YYYY-MM-DD)"),
-    _opt("--year1-new", required=True, help="new full-time positions, credit year one"),
-    _opt("--year2-new", required=True, help="new full-time positions, credit year two"),
-    _opt("--periods", required=True, type=_Periods(), help="privilege periods: " + _Periods.FORMAT),
-    _opt("--carryforward-years", help="limit carryforward to N periods (default none)"),
-    _opt("--fractional", is_flag=True, help="count fractional positions"),
-    _opt("--tax-type", default="cbt", help='"cbt" (default) or "insurance"'),
-]
-_MIN_TAX: list[click.Parameter] = [
-    _arg("nj_gross_receipts", "New Jersey gross receipts, dollars"),
-    _opt("--s-corporation", is_flag=True, help="the taxpayer is an S corporation"),
-    _opt("--group-payroll", default="0", help="total payroll of the group, dollars"),
-]
-
+#: "a fraction" in a catalog argument's help: a percentage given as 0.5 or 50%.
+_FRACTION_DOC = re.compile(r"\ba fraction\b")
 
 TOPICS: dict[str, Topic] = {
-    "conversion": (
-        "conversion of an accrued grant to tax-credit installments, 34:1B-129e.",
-        _CONVERSION,
-        lambda a: beip.conversion_schedule(a.accrual_year, a.amount, a.approval_date),
+    "conversion": Topic(
+        "NJ_BEIP_CONVERSION_SCHEDULE",
+        beip.conversion_schedule,
+        positional=("accrual_year", "amount"),
     ),
-    "grant": (
-        "annual BEIP grant, 34:1B-129a.-b.",
-        _GRANT,
-        lambda a: beip.annual_grant(
-            a.withholdings, a.pct, a.partner_tax, a.partner_pct, a.smart_growth
+    "grant": Topic("NJ_BEIP_GRANT", beip.annual_grant, positional=("withholdings", "pct")),
+    "grant-schedule": Topic("NJ_BEIP_GRANT_SCHEDULE", beip.grant_schedule),
+    "combined-limit": Topic(
+        "NJ_BEIP_COMBINED_LIMIT",
+        beip.combined_limit,
+        positional=("base_amount", "other_grants", "basis"),
+    ),
+    "credit": Topic(
+        "NJ_BEIP_CREDIT_APPLIED", beip.apply_credit, positional=("credit", "tax_liability")
+    ),
+    "transfer": Topic(
+        "NJ_BEIP_TRANSFER_CHECK",
+        beip.transfer_check,
+        positional=("certificate_amount", "transfer_amount", "consideration"),
+    ),
+    "remote-work": Topic(
+        "NJ_BEIP_REMOTE_WORK_CHECK",
+        beip.remote_work_check,
+        positional=("election_date", "share_at_facility"),
+    ),
+    "ertc": Topic(
+        "NJ_ERTC_SCHEDULE",
+        ertc.credit_schedule,
+        replaced=("period_ends", "liabilities", "other_credits", "minimum_taxes"),
+        custom=(
+            click.Option(
+                ["--periods", "periods"],
+                required=True,
+                type=_Periods(),
+                help="privilege periods: " + _Periods.FORMAT,
+            ),
         ),
     ),
-    "grant-schedule": (
-        "BEIP grant over its term with the $50,000 average cap, 34:1B-129a.-c.",
-        _GRANT_SCHEDULE,
-        lambda a: beip.grant_schedule(
-            a.withholdings,
-            a.new_employees,
-            a.pct,
-            a.agreement_date,
-            a.smart_growth,
-            a.partner_tax,
-            a.partner_pct,
-        ),
-    ),
-    "combined-limit": (
-        "largest BEIP grant under the combined State grants limit, 34:1B-134",
-        _COMBINED,
-        lambda a: beip.combined_limit(a.base_amount, a.other_grants, a.basis, a.smart_growth),
-    ),
-    "credit": (
-        "BEIP credit applied against the tax and the overpayment, 34:1B-129f.",
-        _CREDIT,
-        lambda a: beip.apply_credit(a.credit, a.tax_liability),
-    ),
-    "transfer": (
-        "check a sale of a tax credit transfer certificate, 34:1B-129g.",
-        _TRANSFER,
-        lambda a: beip.transfer_check(
-            a.certificate_amount, a.transfer_amount, a.consideration, a.discount_rate, a.years
-        ),
-    ),
-    "remote-work": (
-        "check a remote-work election, 34:1B-129h.",
-        _REMOTE,
-        lambda a: beip.remote_work_check(a.election_date, a.share_at_facility),
-    ),
-    "ertc": (
-        "Economic Recovery Tax Credit over privilege periods, 52:27BBB-55",
-        _ERTC,
-        lambda a: ertc.credit_schedule(
-            a.operations_start,
-            a.year1_new,
-            a.year2_new,
-            a.periods,
-            a.carryforward_years,
-            a.fractional,
-            a.tax_type,
-        ),
-    ),
-    "min-tax": (
-        "CBT statutory minimum tax, 54:10A-5(e)",
-        _MIN_TAX,
-        lambda a: cbt.minimum_tax(a.nj_gross_receipts, a.s_corporation, a.group_payroll),
-    ),
+    "min-tax": Topic("NJ_CBT_MIN_TAX", cbt.minimum_tax, positional=("nj_gross_receipts",)),
 }
 
 
 def _topic_command(name: str, topic: Topic) -> click.Command:
-    help_text, params, compute = topic
+    description = topic.entry.description
 
     def callback(as_json: bool, **values: Any) -> int:
-        return _run(name, compute, SimpleNamespace(**values), as_json)
+        return _run(name, topic, values, as_json)
 
     command = click.Command(
         name,
         callback=callback,
-        params=[*params],
-        help=help_text,
-        short_help=help_text,
+        params=topic.parameters(),
+        help=description,
+        short_help=f"{topic.calculation}: {topic.entry.citation}",
     )
     return json_option(command)  # type: ignore[no-any-return]
 
@@ -253,10 +222,10 @@ for _name, _topic in TOPICS.items():
     command.add_command(_topic_command(_name, _topic))
 
 
-def _run(topic: str, compute: Callable[[Any], Explained], values: Any, as_json: bool) -> int:
+def _run(topic: str, entry: Topic, values: dict[str, Any], as_json: bool) -> int:
     """Compute the topic's result and print it; exit 2 with the message on bad input."""
     try:
-        result = compute(values)
+        result = entry.run(values)
     except InputError as error:
         print(f"nj-incentives explain {topic}: {error}", file=sys.stderr)
         if as_json:
