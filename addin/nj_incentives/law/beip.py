@@ -381,6 +381,8 @@ def validate_term(term: Number) -> int:
 AVERAGE_CAP_PER_NEW_EMPLOYEE = Decimal(50000)
 #: "agreement entered into on or after July 1, 2003". N.J.S.A. 34:1B-129a.
 CAP_AGREEMENTS_FROM = dt.date(2003, 7, 1)
+#: The cap's figure as the explanation's labels show it ("50,000").
+_CAP_DOLLARS = f"{AVERAGE_CAP_PER_NEW_EMPLOYEE:,.0f}"
 
 
 def cap_date_rule(r: Rules, agreement_date: V) -> V:
@@ -521,7 +523,7 @@ def term_cap_years(
         AVERAGE_CAP_PER_NEW_EMPLOYEE,
         r.total(new_employees),
         term,
-        label="Average cap over the whole term (50,000 x the average new employees)",
+        label=f"Average cap over the whole term ({_CAP_DOLLARS} x the average new employees)",
         cite=CITE_CAP,
     )
     years: list[tuple[V, V]] = []
@@ -1378,7 +1380,7 @@ def transfer_price_rule(r: Rules, transfer_amount: V, discount_rate: V, years: V
     floor = r.share(
         transfer_amount,
         MINIMUM_CONSIDERATION_SHARE,
-        label="75% of the transferred amount",
+        label=f"{fmt_pct(MINIMUM_CONSIDERATION_SHARE)} of the transferred amount",
         cite=CITE_G3,
     )
     price = r.discount(
@@ -1491,7 +1493,8 @@ def transfer_check(
         reasons.append(
             f"transfer_amount {fmt_money(amount)} is less than"
             f" {fmt_money(figures.minimum_transfer)}"
-            f" (at least $100,000, or the whole credit where it is less) ({CITE_G3})"
+            f" (at least ${TRANSFER_MINIMUM:,.0f}, or the whole credit where it is less)"
+            f" ({CITE_G3})"
         )
     if not figures.within_certificate:
         reasons.append(
@@ -1502,7 +1505,8 @@ def transfer_check(
         reasons.append(
             f"consideration {fmt_money(paid)} is less than the minimum"
             f" {fmt_money(figures.minimum_price)}"
-            f" (75% of the transferred amount, before any discount to present value) ({CITE_G3})"
+            f" ({fmt_pct(MINIMUM_CONSIDERATION_SHARE)} of the transferred amount, before any"
+            f" discount to present value) ({CITE_G3})"
         )
     first = []
     if period_text:
