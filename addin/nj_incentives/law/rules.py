@@ -558,6 +558,16 @@ def _arithmetic(value: Any, text: _Text, rounding: _Text, kind: str = "money") -
     return f"{text}{joint}{shown}"
 
 
+def _years(t: Term) -> str:
+    """A number of years as a power shows it: to 4 places, "..." where it goes on."""
+    value = t.value
+    if t.step is None and isinstance(value, Decimal):
+        shown = value.quantize(Decimal("0.0001"), rounding=ROUND_DOWN)
+        if shown != value:
+            return f"{fmt_number(shown)}..."
+    return _paren(t)
+
+
 def _lazy(t: Term) -> _Text:
     """``t``'s text as a text in the making (itself where already built)."""
     text = t._text
@@ -700,7 +710,7 @@ class Explain(Rules):
         def text() -> str:
             # the rate as the percentage it comes to (not how it was chosen)
             shown = _paren(trate) if trate.step is not None else _show(trate.value, "fraction")
-            return f"{_paren(ta)} x {_paren(tp)} / (1 + {shown}) ^ {_paren(tyears)}"
+            return f"{_paren(ta)} x {_paren(tp)} / (1 + {shown}) ^ {_years(tyears)}"
 
         return self._rounded(result, exact, text, (ta, tp, trate, tyears), label, cite)
 
