@@ -596,21 +596,12 @@ class Explain(Rules):
 
     def __init__(self) -> None:
         self._seq = itertools.count(1)
-        #: the term of each constant met so far, by (its id, how it is shown); the
-        #: constants themselves are kept so that no id is reused during the run
-        self._constants: dict[tuple[int, str], Term] = {}
-        self._kept: list[Any] = []
 
     # ---------------------------------------------------------------- plumbing
     def _term(self, x: Any, kind: str = "money") -> Term:
         if x.__class__ is Term:
             return x
-        key = (id(x), kind)
-        term = self._constants.get(key)
-        if term is None:
-            term = self._constants[key] = Term(x, None, True, (), kind=kind, linked=False)
-            self._kept.append(x)
-        return term
+        return Term(x, None, True, (), kind=kind, linked=False)
 
     def _make(
         self,
