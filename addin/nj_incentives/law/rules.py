@@ -56,7 +56,7 @@ import calendar
 import datetime as dt
 import itertools
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from decimal import ROUND_DOWN, Decimal, localcontext
 from fractions import Fraction
 from functools import partial
