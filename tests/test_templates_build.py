@@ -6,13 +6,15 @@ After a deliberate change to a template, rebuild: ``python -m nj_incentives.work
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
-from nj_incentives.workbooks.builder import audit, fingerprint
+from nj_incentives.workbooks.builder import NOT_COMPUTED, audit, fingerprint
 
 WORKBOOKS: dict[Path, Callable[[Path], Path]] = {
     **{DEFAULT_DIRECTORY / name: build for name, build in TEMPLATES.items()},
@@ -69,3 +71,62 @@ def test_the_examples_fill_the_engagement_and_every_sheet_shows_it() -> None:
     assert line.endswith("Reviewed by: R. Reviewer   |   Date: 2026-12-01")
     for sheet in ("Calculations", "Outputs", "Checks", "About"):
         assert result.value(f"{sheet}!A3") == line, sheet
+
+
+#: The formulas around NJ_* results a template may show (builder.py's docstring): each
+#: is presentation, none computes a rule, a reading or a switch.
+_NOT = re.escape(f'"{NOT_COMPUTED}"')
+PRESENTATION = {
+    "a name or a cell shown again": re.compile(
+        r"^=(?:[A-Za-z_][\w.]*|(?:'[^']+'|\w+)!\$[A-Z]+\$\d+(?::\$[A-Z]+\$\d+)?)$"
+    ),
+    "an input shown beside a result's row": re.compile(r'^=IF\(ISNUMBER\([^()]+\),[^()]+,""\)$'),
+    "a blank shown as none": re.compile(r'^=IF\(ISBLANK\(([^()]+)\),(?:0|""),\1\)$'),
+    "a total": re.compile(
+        rf"^=IF\((?:AND\()?COUNT\(.*\)\)?,(?:ROUND\()?SUM\(.*\)(?:,2\))?,{_NOT}\)$"
+    ),
+    "a count of results above 0": re.compile(r'^=COUNTIF\([^,()]+,">0"\)$'),
+    "the last row of a result": re.compile(
+        rf"^=IF\(COUNT\(([^()]+)\)>0,INDEX\([^()]+,COUNT\(\1\)\),{_NOT}\)$"
+    ),
+    "the matrix of the schedules": re.compile(
+        rf"^=IF\(COUNTIF\(.+\)=ROWS\(ApprovedAmounts\),SUMIFS\(.+\),{_NOT}\)$"
+    ),
+}
+
+
+def _presentation(formula: str) -> str | None:
+    if "NJ_" in formula:
+        return "an NJ_* function"
+    return next((kind for kind, pattern in PRESENTATION.items() if pattern.match(formula)), None)
+
+
+def test_the_selection_formulas_the_templates_once_had_are_not_presentation() -> None:
+    """The test below can fail: the Excel selections issue 12 moved into NJ_* functions."""
+    for formula in (
+        '=IF(ISNUMBER(Calculations!$C$17),IF(LimitBasis="partners",Inputs!$D$24,Inputs!$C$24),"")',
+        '=IF(COUNT(Calculations!$G$17:$G$26)>0,"Yes","No")',
+        '=IF(RatioMeasured="Yes",Year1Measured,Year1New)',
+        '=IF(RatioMeasured="Yes","Yes",Fractional)',
+        "=EDATE(Calculations!$D$12,-12)",
+        "=MAX(0,Calculations!$H$17-Calculations!$E$31)",
+    ):
+        assert _presentation(formula) is None, formula
+
+
+@pytest.mark.parametrize("name", list(TEMPLATES))
+def test_every_figure_comes_from_an_nj_function_or_is_presentation(name: str) -> None:
+    """Every formula on Calculations and Outputs calls an NJ_* function or is one of the
+    presentations above (issue 12 item 6)."""
+    book = openpyxl.load_workbook(DEFAULT_DIRECTORY / name)
+    found: dict[str | None, int] = {}
+    for sheet in ("Calculations", "Outputs"):
+        for row in book[sheet].iter_rows():
+            for cell in row:
+                text = getattr(cell.value, "text", cell.value)  # an array formula's text
+                if not isinstance(text, str) or not text.startswith("="):
+                    continue
+                kind = _presentation(text)
+                assert kind is not None, f"{name} {sheet}!{cell.coordinate}: {text}"
+                found[kind] = found.get(kind, 0) + 1
+    assert found["an NJ_* function"] > sum(n for k, n in found.items() if k != "an NJ_* function")

@@ -23,6 +23,11 @@ Calculations, each from the NJ_* functions:
 Why tax years run down the rows: every per-tax-year figure (installments, total,
 liability, credit applied, refund) then sits on one row, as the years of the other two
 templates do, and the builder's tables, checks and chart read columns.
+
+The template is declared: :data:`TEMPLATE` holds its line items (inputs, tables, figures,
+chart, checks), which the builder lays out; each formula names what it reads. Every
+figure comes from an NJ_* function; the formulas around them are presentation only
+(builder.py's docstring lists what they may do).
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@ employees and other State grants. Calculations: the statutory percentage limits,
 grant schedule from ``NJ_BEIP_GRANT_SCHEDULE`` (grant before cap, cap room, grant,
 cumulative) and, per year, the combined-grants limit of 34:1B-134 (``NJ_BEIP_COMBINED_LIMIT``)
 with the excess over it and the grant within it. Outputs: the totals and a chart.
+
+The template is declared: :data:`TEMPLATE` holds its line items (inputs, tables, figures,
+chart, checks), which the builder lays out; each formula names what it reads. Every
+figure comes from an NJ_* function; the formulas around them are presentation only
+(builder.py's docstring lists what they may do).
 """
 
 from __future__ import annotations

@@ -16,6 +16,11 @@ Laid out after Form 313's parts:
   allowed, used within the limit, refunded and carried forward (``NJ_ERTC_SCHEDULE``).
 
 The dates of the credit years come from ``NJ_ERTC_CREDIT_YEARS``.
+
+The template is declared: :data:`TEMPLATE` holds its line items (inputs, tables, figures,
+chart, checks), which the builder lays out; each formula names what it reads. Every
+figure comes from an NJ_* function; the formulas around them are presentation only
+(builder.py's docstring lists what they may do).
 """
 
 from __future__ import annotations
