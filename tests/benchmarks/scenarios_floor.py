@@ -48,6 +48,8 @@ def _scaled(series: pd.Series, scale: int) -> np.ndarray:
 
 def _share(amount: np.ndarray, num: np.ndarray | int, den: int) -> np.ndarray:
     """floor(amount x num / den), without overflow (amount >= 0)."""
+    if int(amount.max()) * int(np.max(num)) < 2**63:
+        return (amount * num) // den
     q, r = np.divmod(amount, den)
     return q * num + (r * num) // den
 
@@ -62,16 +64,18 @@ def _month_end(day: np.ndarray) -> np.ndarray:
 
 def _add_months(day: np.ndarray, months: int) -> np.ndarray:
     month = day.astype("datetime64[M]")
-    dom = day - month.astype("datetime64[D]")
-    later = (month + months).astype("datetime64[D]")
-    return np.minimum(later + dom, _month_end(later))
+    first = month.astype("datetime64[D]")
+    later = month + months
+    start = later.astype("datetime64[D]")
+    end = (later + 1).astype("datetime64[D]") - DAY
+    return np.minimum(start + (day - first), end)
 
 
 # =========================================================================== sections
 
 
 def _grant(df: pd.DataFrame, n: int) -> tuple[np.ndarray, dict[str, tuple[np.ndarray, np.ndarray]]]:
-    term = df["term"].to_numpy(I64)
+    term = df["term"].to_numpy(I64, copy=True)
     pct = _scaled(df["pct"], PCT)
     smart = df["smart_growth"].to_numpy(bool)
     growth = _scaled(df["withholdings_growth"], PCT)
@@ -302,9 +306,10 @@ def floor_run(df: pd.DataFrame) -> pd.DataFrame:
         if column.dtype == bool:
             columns[name] = pd.arrays.BooleanArray(column, ~valid)
         elif name in _INTS:
-            columns[name] = pd.arrays.IntegerArray(column.astype(I64), ~valid)
-        elif column.dtype == np.float64:
-            columns[name] = np.where(valid, column, np.nan)
+            columns[name] = pd.arrays.IntegerArray(column, ~valid)
         else:
-            columns[name] = np.where(valid, column / 100, np.nan)
+            dollars = column.copy() if column.dtype == np.float64 else column / 100
+            if not valid.all():
+                dollars[~valid] = np.nan
+            columns[name] = dollars
     return pd.DataFrame(columns, index=df.index, copy=False)

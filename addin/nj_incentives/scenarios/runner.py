@@ -40,8 +40,10 @@ __all__ = ["CHUNK_ROWS", "Engine", "Money", "plan_layout", "run_scenarios"]
 Engine = Literal["pandas", "dask"]
 Money = Literal["float", "cents", "decimal"]
 
-#: Rows per kernel chunk: bounds the kernel's temporary arrays (about 100 x 8 bytes a row).
-CHUNK_ROWS = 131_072
+#: Rows per kernel chunk: bounds the kernel's temporary arrays (about 1.2 KB a row: 75 MiB
+#: a chunk, within 10% of the results frame of 1,000,000 rows; no slower than larger
+#: chunks on this machine, docs/performance.md).
+CHUNK_ROWS = 65_536
 #: Rows per step when a progress bar is drawn (the bar moves at each step).
 PROGRESS_ROWS = 16_384
 logger = logging.getLogger(__name__)
@@ -172,8 +174,9 @@ def _compute_chunk(frame: pd.DataFrame, layout: Layout, force_scalar: bool = Fal
         needs |= mask
     rows = np.flatnonzero(needs)
     if len(rows):
+        picked, at = frame.iloc[rows], np.arange(len(rows))
         raw = {
-            str(name): raw_values(frame[name], rows)
+            str(name): raw_values(picked[name], at)
             for name in frame.columns
             if input_spec(str(name)) is not None
         }
@@ -276,12 +279,12 @@ class _Sink:
         stop: int,
         values: np.ndarray | None,
         valid: np.ndarray | None,
-        blanks: dict[int, tuple[np.ndarray, bool]],
+        blanks: dict[int, tuple[np.ndarray, int, np.ndarray | None]],
     ) -> None:
         """Rows ``start .. stop - 1`` of a column: ``values`` (kernel units: cents, counts,
         0/1, the float ratio) where ``valid``, blank elsewhere (``values`` None: all blank).
-        ``blanks``: each mask's negation and whether it holds any row, shared by the
-        columns of a chunk."""
+        ``blanks``: each mask's negation, its count and (when few) its rows, shared by
+        the columns of a chunk."""
         target, mask = self.columns[spec.name]
         part = target[start:stop]
         if valid is None or values is None:
@@ -294,24 +297,29 @@ class _Sink:
         found = blanks.get(id(valid))
         if found is None:
             invalid = ~valid
-            found = blanks[id(valid)] = (invalid, bool(invalid.any()))
-        invalid, any_blank = found
+            count = int(np.count_nonzero(invalid))
+            # a few blank rows (a section's failed rows): set by index, not by a pass
+            few = np.flatnonzero(invalid) if count and count * 16 < len(invalid) else None
+            found = blanks[id(valid)] = (invalid, count, few)
+        invalid, count, few = found
         if mask is not None:
             np.copyto(part, values, casting="unsafe")  # int64 or 0/1 -> bool
             np.copyto(mask[start:stop], invalid)
-        elif spec.kind is OutKind.FLOAT:
+            return
+        if spec.kind is OutKind.FLOAT:
             np.copyto(part, values)
-            if any_blank:
-                np.copyto(part, np.nan, where=invalid)
         elif self.money == "float":
             # cents / 100 is the double nearest the decimal amount (15 digits at most)
             np.divide(values, 100, out=part)
-            if any_blank:
-                np.copyto(part, np.nan, where=invalid)
         else:  # Decimal objects (money="decimal"), valid rows only
             cents = np.broadcast_to(values, valid.shape)
             for i in np.flatnonzero(valid):
                 part[i] = Decimal(int(cents[i])).scaleb(-2)
+            return
+        if few is not None:
+            part[few] = np.nan
+        elif count:
+            np.copyto(part, np.nan, where=invalid)
 
     def put_value(self, spec: OutputSpec, row: int, value: object) -> None:
         """One result of the scalar path (a Decimal, int, bool or float) into its row."""
@@ -330,7 +338,7 @@ class _Sink:
     def put(self, start: int, part: _Part, specs: Sequence[OutputSpec]) -> None:
         """One part's results into rows ``start .. start + part.n - 1``."""
         stop = start + part.n
-        blanks: dict[int, tuple[np.ndarray, bool]] = {}
+        blanks: dict[int, tuple[np.ndarray, int, np.ndarray | None]] = {}
         for spec in specs:
             section = part.outs.get(spec.section)
             found = section.values.get(spec.name) if section is not None else None
@@ -411,9 +419,10 @@ def _run_frame(
                 parts = _isolated_chunk(part, layout, force_scalar)
             finally:
                 _READ.chunk = None
-            for offset, computed in parts:
+            while parts:  # each part's arrays freed once written
+                offset, computed = parts.pop(0)
                 sink.put(start + offset, computed, specs)
-            del parts
+                del computed
             if bar is not None:
                 bar.update(stop - start)
     finally:
