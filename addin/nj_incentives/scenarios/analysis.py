@@ -151,7 +151,9 @@ class SummaryBuilder:
                 count = int(np.count_nonzero(present))
                 if count:  # no copies: sum over the present values, min / max skipping NaN
                     stats[0] += count
-                    stats[1] += float(np.add.reduce(block, where=present))
+                    whole = count == len(block)  # no blank: the plain (pairwise) sum
+                    total = np.add.reduce(block) if whole else np.add.reduce(block, where=present)
+                    stats[1] += float(total)
                     stats[2] = min(stats[2], float(np.fmin.reduce(block)))
                     stats[3] = max(stats[3], float(np.fmax.reduce(block)))
                 samples.append(block[taken])
