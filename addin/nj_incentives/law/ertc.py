@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import partial
 from typing import NamedTuple, TypeAlias
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from nj_incentives.law.common import (
     DateLike,
@@ -1137,6 +1137,9 @@ class EmployeeHours(BaseModel):
     temporary: bool = False
     excluded: bool = False
     name: str = ""
+    #: the hours tuple checked when the row was read (:func:`roster`): that very tuple is
+    #: not checked again (a copy with other hours is)
+    _checked: object = PrivateAttr(default=None)
 
 
 def _blank(value: object) -> bool:
@@ -1171,13 +1174,13 @@ def roster(
             continue
         filled = [0 if _blank(value) else value for value in row]
         months = _checked_hours(filled, number)  # type: ignore[arg-type]
-        rows.append(
-            EmployeeHours(
-                hours=months,
-                temporary=as_bool(is_temporary, "temporary", CITE_FULL_TIME),
-                excluded=as_bool(is_excluded, "excluded", CITE_EMPLOYEE),
-            )
+        employee = EmployeeHours(
+            hours=months,
+            temporary=as_bool(is_temporary, "temporary", CITE_FULL_TIME),
+            excluded=as_bool(is_excluded, "excluded", CITE_EMPLOYEE),
         )
+        employee._checked = employee.hours
+        rows.append(employee)
     return tuple(rows)
 
 
@@ -1239,7 +1242,8 @@ def average_positions(
     """
     test = as_choice(part_time_months, "part_time_months", PART_TIME_TESTS, CITE_PART_TIME)
     for number, employee in enumerate(roster, 1):
-        _checked_hours(employee.hours, number)
+        if employee._checked is not employee.hours:  # not read by roster()
+            _checked_hours(employee.hours, number)
     args = (_roster_columns(roster), test == "all_months")
     employees, months, hours, equivalents, average = positions_rule(EXACT, *args)
     return PositionCount(
