@@ -40,7 +40,6 @@ from nj_incentives.law.rules import (
 )
 from nj_incentives.scenarios.columns import (
     MAX_MONEY_CENTS,
-    MAX_PERIODS,
     MAX_TERM,
     SCALE,
     Kind,
@@ -179,7 +178,7 @@ def grant(chunk: Chunk) -> SectionOut:
 
     term = chunk.col("term")
     has_term = ~term.blank
-    fast &= ~term.bad & (~has_term | ((term.values >= 1) & (term.values <= MAX_TERM)))
+    fast &= ~term.bad  # 1 to 10 years: the declaration beip.TERM_INPUT (convert reads it)
     growth_w, growth_p = chunk.col("withholdings_growth"), chunk.col("partner_tax_growth")
     fast &= ~growth_w.bad & ~growth_p.bad
 
@@ -305,7 +304,7 @@ def conversion_years(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if found is not None:
         return found  # type: ignore[return-value]
     year, approval = chunk.col("accrual_year"), chunk.col("approval_date")
-    ok = year.ok & (year.values >= _FIRST_ACCRUAL) & (year.values <= _LAST_ACCRUAL) & ~approval.bad
+    ok = year.ok & ~approval.bad  # 2008-2025: the declaration beip.ACCRUAL_YEAR_INPUT
     index = _accrual_index(chunk)
     start, _ = beip.first_tax_year(
         _INT64,
@@ -426,9 +425,7 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
 
     periods = chunk.col("periods")
     has_periods = ~periods.blank
-    fast &= ~periods.bad & (
-        ~has_periods | ((periods.values >= 1) & (periods.values <= MAX_PERIODS))
-    )
+    fast &= ~periods.bad  # 1 to MAX_PERIODS: the column's declaration (convert reads it)
     measures = ("period_end", "liability", "other_credits", "minimum_tax")
     cols = {m: [chunk.col(f"{m}_{k}") for k in range(1, width + 1)] for m in measures}
     last = np.zeros(n, I64)

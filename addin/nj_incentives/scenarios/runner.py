@@ -24,7 +24,6 @@ import pandas as pd
 
 from nj_incentives.scenarios import kernel, scalar
 from nj_incentives.scenarios.columns import (
-    MAX_PERIODS,
     SECTIONS,
     Layout,
     OutKind,
@@ -91,7 +90,7 @@ def _rows_layout(chunk: kernel.Chunk, layout: Layout) -> Layout:
         return layout
     if "ertc" in layout.sections and "periods" in chunk.frame.columns:
         counts = chunk.col("periods")
-        usable = counts.ok & (counts.values <= MAX_PERIODS)
+        usable = counts.ok  # 1 to MAX_PERIODS: the column's declaration
         if usable.any():
             periods = max(periods, int(counts.values[usable].max()))
     if "conversion" in layout.sections and _has_conversion_columns(chunk):
