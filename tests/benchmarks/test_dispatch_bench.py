@@ -8,7 +8,7 @@ Figures printed, never a failure on speed. Run with::
 
 For each tree (``NJ_BENCH_BEFORE``, the ``addin`` folder of an earlier commit, and this
 checkout) and each runtime, fresh interpreters alternate (before, after, before, after
-...; ``NJ_BENCH_RUNS`` of each, default 3) and the medians are printed side by side. In
+...; ``NJ_BENCH_RUNS`` of each, default 5) and the medians are printed side by side. In
 each interpreter, for every NJ_* function of the catalog with its documented example:
 
 - the per-call cost through ``xlwings.server.custom_functions_call`` (the dispatch of
@@ -43,9 +43,11 @@ import pytest
 pytestmark = pytest.mark.benchmark
 
 HERE = Path(__file__).resolve().parent
-RUNS = int(os.environ.get("NJ_BENCH_RUNS", "3"))  # fresh interpreters per tree and runtime
+RUNS = int(os.environ.get("NJ_BENCH_RUNS", "5"))  # fresh interpreters per tree and runtime
+ROUNDS = int(os.environ.get("NJ_BENCH_ROUNDS", "9"))  # timings per figure; the fastest kept
+CALLS = 40  # calls per timing
 
-#: One interpreter's measurement: argv = [runtime]; prints one JSON line.
+#: One interpreter's measurement: argv = [runtime, calls, rounds]; prints one JSON line.
 _MEASURE = r"""
 import asyncio, json, sys, time, types
 if sys.argv[1] == "pyodide":
@@ -58,7 +60,7 @@ import xlwings as xw
 from xlwings.pro import udfs_officejs
 from nj_incentives import cells, excel
 
-CALLS, ROUNDS = 60, 5
+CALLS, ROUNDS = int(sys.argv[2]), int(sys.argv[3])
 call = udfs_officejs.custom_functions_call
 
 
@@ -206,7 +208,7 @@ def _measure(tree: str | None, runtime: str) -> dict[str, dict[str, float]]:
     if tree:
         environment["PYTHONPATH"] = tree
     done = subprocess.run(
-        [sys.executable, "-c", _MEASURE, runtime],
+        [sys.executable, "-c", _MEASURE, runtime, str(CALLS), str(ROUNDS)],
         env=environment,
         capture_output=True,
         text=True,
