@@ -46,8 +46,11 @@ HERE = Path(__file__).resolve().parent
 RUNS = int(os.environ.get("NJ_BENCH_RUNS", "5"))  # fresh interpreters per tree and runtime
 ROUNDS = int(os.environ.get("NJ_BENCH_ROUNDS", "9"))  # timings per figure; the fastest kept
 CALLS = 40  # calls per timing
+#: Comma-separated names to measure only those (default: every catalog function).
+FUNCTIONS = os.environ.get("NJ_BENCH_FUNCTIONS", "")
 
-#: One interpreter's measurement: argv = [runtime, calls, rounds]; prints one JSON line.
+#: One interpreter's measurement: argv = [runtime, calls, rounds, names or ""]; prints one
+#: JSON line.
 _MEASURE = r"""
 import asyncio, json, sys, time, types
 if sys.argv[1] == "pyodide":
@@ -137,7 +140,8 @@ async def convert_seconds(result, ret, data):
 
 async def measure():
     out = {}
-    for entry in excel.CATALOG.values():
+    only = sys.argv[4].split(",") if sys.argv[4] else list(excel.CATALOG)
+    for entry in (excel.CATALOG[name] for name in only):
         args = example_args(entry)
         spread = args if entry.vararg is None else [*args[:-1], *args[-1]]
         same = identity(len(spread))
@@ -208,7 +212,7 @@ def _measure(tree: str | None, runtime: str) -> dict[str, dict[str, float]]:
     if tree:
         environment["PYTHONPATH"] = tree
     done = subprocess.run(
-        [sys.executable, "-c", _MEASURE, runtime, str(CALLS), str(ROUNDS)],
+        [sys.executable, "-c", _MEASURE, runtime, str(CALLS), str(ROUNDS), FUNCTIONS],
         env=environment,
         capture_output=True,
         text=True,

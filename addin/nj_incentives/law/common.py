@@ -106,10 +106,14 @@ class Explained(BaseModel):
         self, /, steps: Iterable[Step] | Callable[[], Iterable[Step]] = (), **data: Any
     ) -> None:
         super().__init__(**data)
+        # The private attributes' dict directly (pydantic's __setattr__ checks each name
+        # first): the state is the same, every result is built for less.
+        private = self.__pydantic_private__
+        assert private is not None  # a model with private attributes always has the dict
         if callable(steps):
-            self._explainer = steps
+            private["_explainer"] = steps
         else:
-            self._steps = tuple(steps)
+            private["_steps"] = tuple(steps)
 
     @computed_field  # type: ignore[prop-decorator]
     @property
