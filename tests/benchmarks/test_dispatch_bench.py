@@ -209,8 +209,10 @@ def _measure(tree: str | None, runtime: str) -> dict[str, dict[str, float]]:
         "XLWINGS_ON_SERVER": "true",
         "XLWINGS_LICENSE_KEY": "noncommercial",
     }
-    if tree:
-        environment["PYTHONPATH"] = tree
+    # Both trees on PYTHONPATH (this checkout's addin for "after"): on CPython every failing
+    # ``from pyodide.ffi import JsNull`` scans sys.path, so one path entry more on one side
+    # only would make that side's identity, and its function, dearer.
+    environment["PYTHONPATH"] = tree or str(HERE.parents[1] / "addin")
     done = subprocess.run(
         [sys.executable, "-c", _MEASURE, runtime, str(CALLS), str(ROUNDS), FUNCTIONS],
         env=environment,
