@@ -147,16 +147,21 @@ class SummaryBuilder:
             samples = self._samples.setdefault(name, [])
             for lo, hi, taken in blocks:
                 block = values[lo:hi]
+                samples.append(block[taken])
+                total = np.add.reduce(block)  # the plain (pairwise) sum: NaN if any blank
+                if total == total:  # no blank in the block (the values are finite)
+                    stats[0] += len(block)
+                    stats[1] += float(total)
+                    stats[2] = min(stats[2], float(np.min(block)))
+                    stats[3] = max(stats[3], float(np.max(block)))
+                    continue
                 present = block == block  # not NaN
                 count = int(np.count_nonzero(present))
                 if count:  # no copies: sum over the present values, min / max skipping NaN
                     stats[0] += count
-                    whole = count == len(block)  # no blank: the plain (pairwise) sum
-                    total = np.add.reduce(block) if whole else np.add.reduce(block, where=present)
-                    stats[1] += float(total)
+                    stats[1] += float(np.add.reduce(block, where=present))
                     stats[2] = min(stats[2], float(np.fmin.reduce(block)))
                     stats[3] = max(stats[3], float(np.fmax.reduce(block)))
-                samples.append(block[taken])
 
     @classmethod
     def merged(cls, parts: Sequence[SummaryBuilder]) -> SummaryBuilder:
