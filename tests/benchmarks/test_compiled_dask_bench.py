@@ -24,12 +24,6 @@ DATA = Path(__file__).resolve().parents[2] / "workbooks" / "examples"
 DASK_ROWS = int(os.environ.get("NJ_BENCH_DASK_ROWS", "2000000"))
 
 
-@pytest.fixture(autouse=True)
-def _only_when_asked(request: pytest.FixtureRequest) -> None:
-    if "benchmark" not in str(request.config.getoption("-m") or ""):
-        pytest.skip("benchmark: run with -m benchmark")
-
-
 _RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
 <oor:items xmlns:oor="http://openoffice.org/2001/registry"
  xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
@@ -136,57 +130,11 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
     )
 
 
-def test_large_roster_through_the_office_js_dispatch() -> None:
-    """Issue 14 item 5: a 10,000 x 12 roster through NJ_ERTC_AVG_POSITIONS against a
-    same-shape IDENTITY through the same dispatch, and the direct call without xlwings."""
-    import asyncio
-
-    import xlwings.server
-    from test_excel_benchmarks import _baseline_module, _payload
-
-    from nj_incentives import excel
-
-    if excel.RUNTIME != "office.js":
-        pytest.skip("needs the Office.js dispatch")
-    roster = [[160 if (r + m) % 7 else 100 for m in range(12)] for r in range(10_000)]
-    module = _baseline_module(set())
-    function = _payload("NJ_ERTC_AVG_POSITIONS", [roster, None, None, None])
-    identity = _payload("IDENTITY", [roster])
-    repeats = int(os.environ.get("NJ_BENCH_REPEATS", "3"))
-
-    async def timed(payload: dict[str, object], where: object) -> float:
-        start = time.perf_counter()
-        await xlwings.server.custom_functions_call(payload, where)
-        return time.perf_counter() - start
-
-    async def measure() -> tuple[list[float], list[float]]:
-        ours, anchor = [], []
-        for _ in range(repeats):
-            ours.append(await timed(function, excel))
-            anchor.append(await timed(identity, module))
-        return ours, anchor
-
-    ours, anchor = asyncio.run(measure())
-    plain = excel.functions()["NJ_ERTC_AVG_POSITIONS"]
-    start = time.perf_counter()
-    plain(roster)
-    direct = time.perf_counter() - start
-    o, a = statistics.median(ours), statistics.median(anchor)
-    print()
-    print("10,000 x 12 roster through the Office.js dispatch (CPython), median of", repeats)
-    print(
-        f"  NJ_ERTC_AVG_POSITIONS {o:.2f} s against IDENTITY of the same range {a:.2f} s"
-        f" = {o / a:.1f}x (target <= 2x); the function called directly: {direct:.2f} s"
-    )
-
-
-_ROSTER_LITE = r"""
-import asyncio, json, os, statistics, sys, time, types
-ffi = types.ModuleType("pyodide.ffi")
-ffi.JsNull = type("JsNull", (), {})
-pyodide = types.ModuleType("pyodide")
-pyodide.ffi = ffi
-sys.modules.update({"pyodide": pyodide, "pyodide.ffi": ffi})
+#: One roster measurement in a fresh interpreter: argv = [this folder, repeats]; prints
+#: one JSON line. Run as it is (CPython: xlwings Server's path) or after
+#: test_excel_benchmarks.PYODIDE_STUB (``pyodide.ffi`` importable, as in xlwings Lite).
+_ROSTER = r"""
+import asyncio, json, sys, time
 sys.path.insert(0, sys.argv[1])
 import xlwings.server
 from test_excel_benchmarks import _baseline_module, _payload
@@ -220,16 +168,21 @@ print(json.dumps({"ours": ours, "anchor": anchor, "direct": time.perf_counter() 
 """
 
 
-def test_large_roster_through_a_lite_like_dispatch() -> None:
-    """Issue 14 item 5 where ``pyodide.ffi`` imports (as in xlwings Lite): xlwings' own
-    per-cell conversion is then cheap, so the function's cost shows. A fresh interpreter
-    with a stand-in ``pyodide.ffi``, the same roster and anchor as the CPython figure."""
+@pytest.mark.parametrize("runtime", ["cpython", "pyodide"])
+def test_large_roster_through_the_office_js_dispatch(runtime: str) -> None:
+    """Issue 14 item 5: a 10,000 x 12 roster through NJ_ERTC_AVG_POSITIONS against a
+    same-shape IDENTITY through the same dispatch, and the direct call without xlwings.
+    ``pyodide``: a stand-in ``pyodide.ffi`` imports (as in xlwings Lite), so xlwings' own
+    per-cell conversion is cheap and the function's cost shows."""
     import json
     import sys
 
+    from test_excel_benchmarks import PYODIDE_STUB
+
     repeats = int(os.environ.get("NJ_BENCH_REPEATS", "3"))
+    script = (PYODIDE_STUB if runtime == "pyodide" else "") + _ROSTER
     done = subprocess.run(
-        [sys.executable, "-c", _ROSTER_LITE, str(Path(__file__).parent), str(repeats)],
+        [sys.executable, "-c", script, str(Path(__file__).parent), str(repeats)],
         capture_output=True,
         text=True,
         check=True,
@@ -237,11 +190,9 @@ def test_large_roster_through_a_lite_like_dispatch() -> None:
     )
     found = json.loads(done.stdout.strip().splitlines()[-1])
     o, a = statistics.median(found["ours"]), statistics.median(found["anchor"])
+    where = "pyodide.ffi importable" if runtime == "pyodide" else "CPython"
     print()
-    print(
-        "10,000 x 12 roster through the Office.js dispatch, pyodide.ffi importable, median of",
-        repeats,
-    )
+    print(f"10,000 x 12 roster through the Office.js dispatch ({where}), median of {repeats}")
     print(
         f"  NJ_ERTC_AVG_POSITIONS {o:.2f} s against IDENTITY of the same range {a:.2f} s"
         f" = {o / a:.1f}x (target <= 2x); the function called directly: {found['direct']:.2f} s"

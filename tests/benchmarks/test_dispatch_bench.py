@@ -191,13 +191,6 @@ print(json.dumps(asyncio.run(measure())))
 """
 
 
-@pytest.fixture(autouse=True)
-def _only_when_asked(request: pytest.FixtureRequest) -> None:
-    """Several minutes: run only with ``-m benchmark``."""
-    if "benchmark" not in str(request.config.getoption("-m") or ""):
-        pytest.skip("benchmark: run with -m benchmark")
-
-
 def _trees() -> dict[str, str | None]:
     before = os.environ.get("NJ_BENCH_BEFORE")
     return {"before": before, "after": None} if before else {"after": None}

@@ -189,17 +189,24 @@ def test_per_call_cost_through_the_office_js_dispatch() -> None:
 #: for every argument and cell. On CPython that import fails each time, which costs
 #: more than most functions; in xlwings Lite (Pyodide) it succeeds and is cached. A
 #: stand-in ``pyodide.ffi`` module shows the per-call cost as in Lite.
-_AS_IN_PYODIDE = """
-import json, sys, types
+PYODIDE_STUB = """
+import sys, types
 ffi = types.ModuleType("pyodide.ffi")
 ffi.JsNull = type("JsNull", (), {})
 pyodide = types.ModuleType("pyodide")
 pyodide.ffi = ffi
 sys.modules.update({"pyodide": pyodide, "pyodide.ffi": ffi})
+"""
+
+_AS_IN_PYODIDE = (
+    PYODIDE_STUB
+    + """
+import json
 sys.path.insert(0, sys.argv[1])
 import test_excel_benchmarks
 print(json.dumps(test_excel_benchmarks.measure_dispatch()))
 """
+)
 
 
 @pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js dispatch")

@@ -35,13 +35,6 @@ ROUNDS = int(os.environ.get("NJ_BENCH_ROUNDS", "30"))
 LOOP_S = 0.002
 
 
-@pytest.fixture(autouse=True)
-def _only_when_asked(request: pytest.FixtureRequest) -> None:
-    """A few minutes: run only with ``-m benchmark``."""
-    if "benchmark" not in str(request.config.getoption("-m") or ""):
-        pytest.skip("benchmark: run with -m benchmark")
-
-
 def _cases(beip: ModuleType, ertc: ModuleType) -> dict[str, tuple[Callable[..., Any], tuple]]:
     periods = ertc.privilege_periods(
         ["2024-12-31", "2025-12-31", "2026-12-31", "2027-12-31"],

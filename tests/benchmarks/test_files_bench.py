@@ -25,12 +25,6 @@ ROWS = int(os.environ.get("NJ_BENCH_ROWS", "1000000"))
 REPEATS = int(os.environ.get("NJ_BENCH_REPEATS", "3"))
 
 
-@pytest.fixture(autouse=True)
-def _only_when_asked(request: pytest.FixtureRequest) -> None:
-    if "benchmark" not in str(request.config.getoption("-m") or ""):
-        pytest.skip("benchmark: run with -m benchmark")
-
-
 _PRELUDE = r"""
 import json, resource, sys, time
 from pathlib import Path

@@ -31,13 +31,6 @@ pytestmark = pytest.mark.benchmark
 ROUNDS = 3
 
 
-@pytest.fixture(autouse=True)
-def _only_when_asked(request: pytest.FixtureRequest) -> None:
-    """These take about a minute: run only with ``-m benchmark``."""
-    if "benchmark" not in str(request.config.getoption("-m") or ""):
-        pytest.skip("benchmark: run with -m benchmark")
-
-
 def schedule(amounts: Any, pct: Any) -> list[list[Any]]:
     rows: list[list[Any]] = [["Year", "W", "P", "B", "C", "Grant", "Cumulative"]]
     total = 0.0

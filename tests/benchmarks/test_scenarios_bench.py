@@ -124,13 +124,6 @@ print(json.dumps({
 """
 
 
-@pytest.fixture(autouse=True)
-def _only_when_asked(request: pytest.FixtureRequest) -> None:
-    """About a minute: run only with ``-m benchmark``."""
-    if "benchmark" not in str(request.config.getoption("-m") or ""):
-        pytest.skip("benchmark: run with -m benchmark")
-
-
 def measure(
     rows: int = ROWS, sample: int = LOOP_SAMPLE, tree: str | None = None
 ) -> dict[str, float]:

@@ -32,12 +32,6 @@ COLD_ROUNDS = 3
 PATHS = [DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES]
 
 
-@pytest.fixture(autouse=True)
-def _only_when_asked(request: pytest.FixtureRequest) -> None:
-    if "benchmark" not in str(request.config.getoption("-m") or ""):
-        pytest.skip("benchmark: run with -m benchmark")
-
-
 def test_examples_warm_and_their_calls() -> None:
     recalculate(PATHS[0])  # imports and first-use costs
     print(f"\nwarm recalculation, median of {WARM_ROUNDS} (load+compile, calculate):")
