@@ -2,7 +2,10 @@
 
 All six workbooks are rendered to PDF in ONE LibreOffice headless call (its own profile
 directory), then each page is read back with pdftotext. The workbooks use Arial, which
-LibreOffice prints with its metric twin Liberation Sans, so the pages are Excel's.
+LibreOffice prints with its metric twin Liberation Sans, so the pages are Excel's. Which
+font fontconfig resolves Arial to is checked first (``tooling.need_font``): without an
+Arial-metric font every sheet prints on about twice the pages, so the module skips with
+the reason (fails under CI=true; ``.ci/install-system`` installs ``fonts-liberation2``).
 
 What is checked, per page: the page header (template, version) and footer (sheet, "page
 x of y"); the engagement band repeated at the top (so no page is a spill of columns
@@ -29,9 +32,9 @@ import pytest
 from nj_incentives import __version__
 from nj_incentives.workbooks import page
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
-from nj_incentives.workbooks.builder import CONFIG
+from nj_incentives.workbooks.builder import CONFIG, FONT
 from nj_incentives.workbooks.ertc_credit import MAX_EMPLOYEES, ROSTER_SHEETS
-from tooling import need
+from tooling import need, need_font
 
 WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
     DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES
@@ -80,6 +83,7 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     """file stem -> the text of each page of its PDF."""
     soffice = need("soffice", "renders the templates to PDF")
     pdftotext = need("pdftotext", "reads the rendered pages back")
+    need_font(FONT, "LibreOffice paginates the templates as Excel does only with its metrics")
     folder = tmp_path_factory.mktemp("print")
     for path in WORKBOOKS:
         shutil.copy(path, folder / path.name)

@@ -11,6 +11,7 @@ import fcntl
 import json
 import os
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,39 @@ def missing(what: str, why: str) -> None:
     if IN_CI:
         pytest.fail(message)
     pytest.skip(message)
+
+
+#: The fonts the templates are set in, and the families LibreOffice may print each with
+#: and still paginate as Excel does (same glyph widths). ``.ci/install-system`` installs
+#: and checks the same (Debian ``fonts-liberation2``).
+METRIC_TWINS: dict[str, tuple[str, ...]] = {"Arial": ("Arial", "Liberation Sans", "Arimo")}
+
+
+def resolved_font(family: str) -> str:
+    """The family fontconfig resolves ``family`` to (what LibreOffice prints with)."""
+    fc_match = need("fc-match", "tells which font LibreOffice will print with")
+    return subprocess.run(
+        [fc_match, "-f", "%{family}", family],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
+
+
+def need_font(family: str, why: str) -> None:
+    """Skip (fail under CI=true) unless fontconfig resolves ``family`` to a metric twin.
+
+    Checked by what fontconfig resolves, not by a file path: that is what LibreOffice
+    prints with, wherever the font is installed (or hidden by a FONTCONFIG_FILE)."""
+    twins = METRIC_TWINS.get(family, (family,))
+    got = resolved_font(family)
+    if not set(got.split(",")) & set(twins):
+        missing(
+            f"fontconfig resolves {family} to {got!r}, not an {family}-metric font "
+            f"({' or '.join(twins)}); .ci/install-system installs fonts-liberation2",
+            why,
+        )
 
 
 def once_per_run(factory: pytest.TempPathFactory, name: str, compute: Callable[[Path], Any]) -> Any:
