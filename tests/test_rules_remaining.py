@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_incentives.law import beip, ertc
+from nj_incentives.law import parameters as P
 from nj_incentives.law.rules import EXACT, explain
 
 D = Decimal
@@ -59,14 +60,15 @@ def test_term_cap_rule_is_the_reading(
 ) -> None:
     money = [D(b) / 100 for b in befores]
     counts = employees[: len(befores)]
-    years, before_total = beip.term_cap_years(EXACT, money, counts, proportional)
+    cap = P.AVERAGE_CAP.at(dt.date(2010, 1, 1))  # the cap of the reference (a 2010 agreement)
+    years, before_total = beip.term_cap_years(EXACT, money, counts, proportional, cap)
     method = "proportional" if proportional else "whole_term"
     grants = [grant for _, grant in years]
     assert grants == _reference_term_cap(money, counts, method)
     assert all(0 <= grant <= before for grant, before in zip(grants, money, strict=True))
     assert before_total == sum(money, D(0))
     # the explanation explains the same figures
-    values, steps = explain(beip.term_cap_years, money, counts, proportional)
+    values, steps = explain(beip.term_cap_years, money, counts, proportional, cap)
     assert values == (years, before_total)
     assert steps
     assert all(step.citation for step in steps)

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, computed_field
 
 from nj_incentives.law import cbt
+from nj_incentives.law import parameters as P
 from nj_incentives.law.common import (
     DateLike,
     Explained,
@@ -36,6 +37,7 @@ from nj_incentives.law.common import (
     as_date,
     as_fraction,
     as_int,
+    as_law_as_of,
     as_money,
     as_number,
     cents_down,
@@ -377,24 +379,30 @@ def validate_term(term: Number) -> int:
 # N.J.A.C. 19:31I-1.4(a) applies it year by year from the annual reports: in year t the
 # grant paid is min(grant_t, max(0, 50,000 x new_employees_t - grants paid before t)).
 
-#: "an average of $50,000 for all new employees". N.J.S.A. 34:1B-129a.
-AVERAGE_CAP_PER_NEW_EMPLOYEE = Decimal(50000)
-#: "agreement entered into on or after July 1, 2003". N.J.S.A. 34:1B-129a.
-CAP_AGREEMENTS_FROM = dt.date(2003, 7, 1)
-#: The cap's figure as the explanation's labels show it ("50,000").
-_CAP_DOLLARS = f"{AVERAGE_CAP_PER_NEW_EMPLOYEE:,.0f}"
+#: The cap and the date it starts from are dated figures (law.parameters): read at the
+#: agreement date by the rules below. These names are the figures as enacted in the text
+#: of shared/statutes (their first versions), kept for readers of the old constants.
+AVERAGE_CAP_PER_NEW_EMPLOYEE = P.AVERAGE_CAP.base
+CAP_AGREEMENTS_FROM = P.CAP_AGREEMENTS_FROM.base
 
 
-def cap_date_rule(r: Rules, agreement_date: V) -> V:
-    """The cap binds agreements entered into on or after July 1, 2003: N.J.S.A. 34:1B-129a."""
-    label = "The $50,000 average cap applies (agreement entered into on or after July 1, 2003)"
-    return r.ge(agreement_date, CAP_AGREEMENTS_FROM, label=label, cite=CITE_A)
+def cap_date_rule(r: Rules, agreement_date: V, as_of: V = None) -> V:
+    """The cap binds agreements entered into on or after July 1, 2003: N.J.S.A. 34:1B-129a.
+    (both figures dated: ``parameters.AVERAGE_CAP``, ``parameters.CAP_AGREEMENTS_FROM``)."""
+    start = r.law(P.CAP_AGREEMENTS_FROM, agreement_date, as_of)
+    cap = r.law(P.AVERAGE_CAP, agreement_date, as_of)
+    label = (
+        f"The {r.figure(P.AVERAGE_CAP, cap)} average cap applies (agreement entered into on or"
+        f" after {r.figure(P.CAP_AGREEMENTS_FROM, start)})"
+    )
+    return r.ge(agreement_date, start, label=label, cite=CITE_A)
 
 
-def cap_room(r: Rules, new_employees: V, paid_before: V, label: str = "") -> V:
-    """What the cap still allows in a year: max(0, 50,000 x that year's new employees -
-    grants paid in earlier years): N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)."""
-    allowed = r.times(AVERAGE_CAP_PER_NEW_EMPLOYEE, new_employees)
+def cap_room(r: Rules, new_employees: V, paid_before: V, cap: V, label: str = "") -> V:
+    """What the cap still allows in a year: max(0, cap x that year's new employees -
+    grants paid in earlier years), ``cap`` the average cap at the agreement date
+    (:data:`~.parameters.AVERAGE_CAP`): N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)."""
+    allowed = r.times(cap, new_employees)
     return r.max(0, r.sub(allowed, paid_before), label=label, cite=CITE_CAP)
 
 
@@ -503,12 +511,14 @@ def term_cap_years(
     befores: Sequence[V],
     new_employees: Sequence[V],
     proportional: bool,
+    average_cap: V,
 ) -> tuple[list[tuple[V, V]], V]:
-    """The whole-term readings of the $50,000 average cap (:data:`CAP_METHODS`;
+    """The whole-term readings of the average cap (``average_cap``, per new employee, read
+    at the agreement date: :data:`~.parameters.AVERAGE_CAP`) (:data:`CAP_METHODS`;
     docs/interpretations.md): N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a).
     ([(cap room, grant) per year], the total before the cap).
 
-    One test over the term: the total paid may not exceed 50,000 x the average number of
+    One test over the term: the total paid may not exceed the cap x the average number of
     new employees over the term (their sum / the term), rounded down to the cent.
     "whole_term": the years are paid in order until the total reaches it (room =
     max(0, cap - grants paid before)). ``proportional``: where the grants before the cap
@@ -519,11 +529,12 @@ def term_cap_years(
     """
     term = len(befores)
     before_total = r.total(befores, label="Grants before the cap", cite=CITE_CAP)
+    shown = r.figure(P.AVERAGE_CAP, average_cap)
     cap = r.muldiv(
-        AVERAGE_CAP_PER_NEW_EMPLOYEE,
+        average_cap,
         r.total(new_employees),
         term,
-        label=f"Average cap over the whole term ({_CAP_DOLLARS} x the average new employees)",
+        label=f"Average cap over the whole term ({shown} x the average new employees)",
         cite=CITE_CAP,
     )
     years: list[tuple[V, V]] = []
@@ -581,6 +592,7 @@ def grant_years(
     partner_pct: V,
     agreement_date: V,
     citation: str = CITE_A,
+    as_of: V = None,
 ) -> tuple[list[tuple[V, V, V]], V]:
     """The grant year by year, the per-year reading of the cap: N.J.S.A. 34:1B-129a., b.;
     N.J.A.C. 19:31I-1.4(a). ([(grant before cap, cap room, grant) per year], total paid).
@@ -590,15 +602,17 @@ def grant_years(
     counting the grants paid in earlier years. A year reduced to zero does not extend the
     term; a later year can be paid again.
     """
-    capped = cap_date_rule(r, agreement_date)
+    capped = cap_date_rule(r, agreement_date, as_of)
+    average_cap = r.law(P.AVERAGE_CAP, agreement_date, as_of)
+    shown = r.figure(P.AVERAGE_CAP, average_cap)
     paid_before: V = ZERO
     years = []
     for year, (w, p, n) in enumerate(zip(withholdings, partner_tax, new_employees, strict=True), 1):
         label = f"Year {year} grant before cap"
         before = grant_before_cap(r, w, pct, p, partner_pct, label, citation)
-        room = cap_room(r, n, paid_before)
+        room = cap_room(r, n, paid_before, average_cap)
         after = (
-            f"Year {year} grant after the $50,000 average cap (the smaller of the grant"
+            f"Year {year} grant after the {shown} average cap (the smaller of the grant"
             " and the cap room)"
         )
         grant = r.where(capped, r.min(before, room, label=after, cite=CITE_CAP), before)
@@ -618,17 +632,21 @@ def grant_years_over_term(
     agreement_date: V,
     proportional: bool,
     citation: str = CITE_A,
+    as_of: V = None,
 ) -> tuple[list[tuple[V, V, V]], V, V]:
     """The grant year by year under a whole-term reading of the cap (:func:`term_cap_years`):
     N.J.S.A. 34:1B-129a., b.; N.J.A.C. 19:31I-1.4(a). ([(grant before cap, cap room, grant)
     per year], total paid, total before the cap), as :func:`grant_years`; where the cap
     does not apply (:func:`cap_date_rule`) every year is paid its grant before the cap."""
-    capped = cap_date_rule(r, agreement_date)
+    capped = cap_date_rule(r, agreement_date, as_of)
+    average_cap = r.law(P.AVERAGE_CAP, agreement_date, as_of)
     befores = [
         grant_before_cap(r, w, pct, p, partner_pct, f"Year {year} grant before cap", citation)
         for year, (w, p) in enumerate(zip(withholdings, partner_tax, strict=True), 1)
     ]
-    capped_years, before_total = term_cap_years(r, befores, new_employees, proportional)
+    capped_years, before_total = term_cap_years(
+        r, befores, new_employees, proportional, average_cap
+    )
     years = [
         (before, room, r.where(capped, grant, before))
         for before, (room, grant) in zip(befores, capped_years, strict=True)
@@ -646,15 +664,17 @@ def _grant_schedule_steps(
     date: dt.date,
     citation: str,
     method: str,
+    as_of: dt.date | None = None,
 ) -> tuple[Step, ...]:
     term = len(money_w)
     text = f"{term} years (at most {MAXIMUM_TERM_YEARS})"
     steps = [Step(label="Term", value=term, arithmetic=text, citation=CITE_C)]
-    capped = cap_applies(date)
+    capped = bool(cap_date_rule(EXACT, date, as_of))
     if method == "per_year" or not capped:
-        args = (money_w, money_p, counts, pct_w, pct_p, date, citation)
+        args = (money_w, money_p, counts, pct_w, pct_p, date, citation, as_of)
         return (*steps, *explain(grant_years, *args, pick=lambda out: out[1])[1])
-    over_term = (money_w, money_p, counts, pct_w, pct_p, date, method == "proportional", citation)
+    proportional = method == "proportional"
+    over_term = (money_w, money_p, counts, pct_w, pct_p, date, proportional, citation, as_of)
     return (*steps, *explain(grant_years_over_term, *over_term, pick=_whole_term_explained)[1])
 
 
@@ -673,18 +693,21 @@ def grant_schedule(
     partner_tax: Sequence[Number] | None = None,
     partner_pct: Number = 0,
     cap_method: str = "per_year",
+    law_as_of: DateLike | None = None,
 ) -> GrantSchedule:
     """The grant year by year over its term: N.J.S.A. 34:1B-129a., b., c.; N.J.A.C. 19:31I-1.4(a).
 
     One value of ``withholdings`` (and of ``new_employees``, ``partner_tax``) per grant
     year; their number is the term (1 to 10, c.). Each year's grant is
     :func:`annual_grant`; for agreements entered into on or after July 1, 2003 it is then
-    limited by the $50,000 average cap, by ``cap_method`` (:data:`CAP_METHODS`):
-    "per_year" (default): max(0, 50,000 x that year's new employees - grants paid in
-    earlier years); a year reduced to zero does not extend the term; a later year can be
-    paid again (:func:`grant_years`). "whole_term": the total may not exceed 50,000 x the
-    average new employees over the term, the years paid in order until it is reached.
-    "proportional": the same total, every year's grant reduced in the same proportion.
+    limited by the average cap (:data:`~.parameters.AVERAGE_CAP` at the agreement date),
+    by ``cap_method`` (:data:`CAP_METHODS`): "per_year" (default): max(0, cap x that
+    year's new employees - grants paid in earlier years); a year reduced to zero does not
+    extend the term; a later year can be paid again (:func:`grant_years`). "whole_term":
+    the total may not exceed the cap x the average new employees over the term, the years
+    paid in order until it is reached. "proportional": the same total, every year's grant
+    reduced in the same proportion. ``law_as_of``: the law as it stood on that date
+    (default: every modelled version, chosen by the agreement date).
     """
     money_w, counts, money_p = _schedule_inputs(withholdings, new_employees, partner_tax)
     method = as_choice(cap_method, "cap_method", CAP_METHODS, CITE_CAP)
@@ -692,13 +715,16 @@ def grant_schedule(
     smart = as_bool(smart_growth, "smart_growth", CITE_B)
     pct_w, pct_p = _grant_pcts(pct, partner_pct, smart)
     citation = _pct_citation(smart)
-    capped = cap_applies(date)
+    as_of = as_law_as_of(law_as_of, "beip")
+    capped = bool(cap_date_rule(EXACT, date, as_of))
+    average_cap = P.AVERAGE_CAP.at(date, as_of)
     if capped and method != "per_year":
         proportional = method == "proportional"
-        args = (money_w, money_p, counts, pct_w, pct_p, date, proportional)
+        args = (money_w, money_p, counts, pct_w, pct_p, date, proportional, CITE_A, as_of)
         years, _, _ = grant_years_over_term(EXACT, *args)
     else:
-        years, _ = grant_years(EXACT, money_w, money_p, counts, pct_w, pct_p, date)
+        args_y = (money_w, money_p, counts, pct_w, pct_p, date, CITE_A, as_of)
+        years, _ = grant_years(EXACT, *args_y)
     rows: list[GrantYear] = []
     paid = _ZERO
     for year, ((before, room, grant), w, n, p) in enumerate(
@@ -708,7 +734,7 @@ def grant_schedule(
         if grant != before:
             reduced = f"grant reduced from {fmt_money(before)} to {fmt_money(grant)}"
             if method == "per_year":
-                how = explain(cap_room, n, paid, "cap room")[1][0].arithmetic
+                how = explain(cap_room, n, paid, average_cap, "cap room")[1][0].arithmetic
                 note = f"cap room {how}; {reduced}"
             else:
                 note = f"{method.replace('_', '-')} cap: {reduced}"
@@ -727,7 +753,16 @@ def grant_schedule(
             )
         )
     steps = partial(
-        _grant_schedule_steps, money_w, money_p, counts, pct_w, pct_p, date, citation, method
+        _grant_schedule_steps,
+        money_w,
+        money_p,
+        counts,
+        pct_w,
+        pct_p,
+        date,
+        citation,
+        method,
+        as_of,
     )
     return GrantSchedule(
         term=len(rows), rows=tuple(rows), total=paid, cap_applies=capped, steps=steps

@@ -56,6 +56,8 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from enum import StrEnum
 from typing import Any
 
+from nj_incentives.law import parameters
+
 __all__ = [
     "CITE_BOUNDS",
     "MAX_DATE",
@@ -370,6 +372,31 @@ def as_date(value: object, argument: str, citation: str = "") -> dt.date:
     if not MIN_DATE <= day <= MAX_DATE:
         rule = f"must be a date from {MIN_DATE} to {MAX_DATE}"
         raise InputError(argument, value, rule, CITE_BOUNDS)
+    return day
+
+
+#: Where the law-version switch is documented.
+CITE_LAW_AS_OF = 'docs/interpretations.md "Law as of"'
+
+
+def as_law_as_of(value: object, statute: str) -> dt.date | None:
+    """``law_as_of``: blank (None, "") for every modelled version (the law in force for the
+    period computed), else a date on or after the first version of ``statute`` modelled
+    (:func:`~.parameters.first_modelled`). The message names the versions available."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    available = f"versions available: {parameters.versions_text(statute)}"
+    try:
+        day = as_date(value, "law_as_of", CITE_LAW_AS_OF)
+    except InputError as error:
+        raise InputError("law_as_of", value, f"{error.rule}; {available}", CITE_LAW_AS_OF) from None
+    first = parameters.first_modelled(statute)
+    if day < first.date:
+        rule = (
+            f"is before {first.date.isoformat()}, the first version of"
+            f" {parameters.STATUTES[statute].citation} modelled ({first.name}); {available}"
+        )
+        raise InputError("law_as_of", value, rule, CITE_LAW_AS_OF)
     return day
 
 

@@ -63,6 +63,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from nj_incentives.law.common import Step, fmt_money, fmt_number, fmt_pct
+from nj_incentives.law.parameters import Parameter
 
 if TYPE_CHECKING:  # numpy is imported at run time only by the int64 evaluator
     from numpy import ndarray
@@ -227,6 +228,18 @@ class Rules:
         """``x`` unchanged: a quantity that is not money (hours, positions), shown as a
         number; sums of quantities are quantities."""
         return x
+
+    # figures of law (law.parameters)
+    def law(self, param: Parameter[Any], at: V = None, as_of: V = None) -> V:
+        """The figure ``param`` at the date ``at`` (the calculation's own date, by the
+        figure's selector) under the law as of ``as_of`` (None: every modelled act):
+        :meth:`~.parameters.Parameter.at`, per row under :class:`Int64`."""
+        return param.at(at, as_of)
+
+    def figure(self, param: Parameter[Any], value: V) -> str:
+        """``value`` (read by :meth:`law`) as a label shows it ("$50,000"): only the
+        explaining evaluator builds it; the others ignore labels and get ""."""
+        return ""
 
     # dates
     def fiscal_year(
@@ -802,6 +815,17 @@ class Explain(Rules):
         step = _Pending(label, t.value, cite, lambda: t.text)
         return Term(t.value, None, True, (t,), step, next(self._seq), kind=t.kind, linked=True)
 
+    def law(self, param: Parameter[Any], at: V = None, as_of: V = None) -> V:
+        day = at.value if at.__class__ is Term else at
+        known = as_of.value if as_of.__class__ is Term else as_of
+        kind = {"fraction": "fraction", "date": "date"}.get(param.kind, "money")
+        if param.kind in ("count", "hours", "days", "year"):
+            kind = "count"
+        return self._term(param.at(day, known), kind)
+
+    def figure(self, param: Parameter[Any], value: V) -> str:
+        return param.show(value.value if value.__class__ is Term else value)
+
     # ---------------------------------------------------------------- conditions
     def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
         kind = "date" if isinstance(a, dt.date) or isinstance(b, dt.date) else "money"
@@ -1258,3 +1282,35 @@ class Int64(Rules):
 
     def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
         return self._m(day) + days
+
+    # ---------------------------------------------------------------- figures of law
+    def law(self, param: Parameter[Any], at: V = None, as_of: V = None) -> V:
+        """The figure per row: the versions in :meth:`~.parameters.Parameter.version`'s
+        order, each later one replacing the value where its act is known on ``as_of`` (day
+        numbers; None or a day number at or past the act: known) and ``at`` (day numbers)
+        is on or after its first date. Money in cents, fractions a :class:`Ratio` over
+        the versions' common denominator, dates day numbers."""
+        versions = param.versions
+        if len(versions) == 1:
+            return versions[0].value
+        np = self.np
+        fractions = param.kind == "fraction"
+        den = math.lcm(*(Fraction(v.value).denominator for v in versions)) if fractions else 1
+
+        def scaled(value: Any) -> Any:
+            return _scaled(value, den) if fractions else self._m(value)
+
+        days = None if at is None else self._m(at)
+        known = None if as_of is None else self._m(as_of)
+        result: Any = scaled(versions[0].value)
+        for v in versions[1:]:
+            applies: Any = True
+            if days is not None and v.applies_from is not None:
+                applies = days >= (v.applies_from - _EPOCH).days
+            if known is not None:
+                applies = applies & (known >= (v.act.date - _EPOCH).days)
+            if isinstance(applies, bool):  # one date for every row
+                result = scaled(v.value) if applies else result
+            else:
+                result = np.where(applies, scaled(v.value), result)
+        return Ratio(result, den) if fractions else result
