@@ -377,19 +377,19 @@ def test_7_blank_roster_months_and_rows() -> None:
 
 
 def test_7_the_approval_and_direction_dates_of_e() -> None:
-    # approved for the grant before 2015-11-09; directed from 2015-11-09 to 2016-05-07
-    # (2015-11-09 + 180 days = 2016-05-07)
-    assert dt.date(2016, 5, 7) == beip.DIRECTION_DEADLINE
+    # issue 19, item 5: P.L.2015, c.194 was enacted 2016-01-11 (not 2015-11-09); the
+    # dates' worked examples are in tests/test_law_dates.py
+    assert dt.date(2016, 7, 11) == beip.DIRECTION_DEADLINE
     ok = beip.conversion_schedule(
-        2012, 100, grant_approval_date="2015-11-08", direction_date="2016-05-07"
+        2012, 100, grant_approval_date="2016-01-10", direction_date="2016-07-11"
     )
     assert ok.total == 100
-    with pytest.raises(InputError, match="grant_approval_date = 2015-11-09"):
-        beip.conversion_schedule(2012, 100, grant_approval_date="2015-11-09")
-    with pytest.raises(InputError, match="direction_date = 2016-05-08"):
-        beip.conversion_schedule(2012, 100, direction_date="2016-05-08")
+    with pytest.raises(InputError, match="grant_approval_date = 2016-01-11"):
+        beip.conversion_schedule(2012, 100, grant_approval_date="2016-01-11")
+    with pytest.raises(InputError, match="direction_date = 2016-07-12"):
+        beip.conversion_schedule(2012, 100, direction_date="2016-07-12")
     with pytest.raises(InputError, match="direction_date"):
-        beip.conversion_schedule(2012, 100, direction_date="2015-11-08")
+        beip.conversion_schedule(2012, 100, direction_date="2016-01-10")
 
 
 def test_7_the_grant_template_help_cites_the_right_bounds(tmp_path: Any) -> None:

@@ -220,8 +220,9 @@ def test_the_filer_year_end_shows_each_return(tmp_path: Path) -> None:
 
 
 def test_a_grant_approved_after_the_enactment_fails(tmp_path: Path) -> None:
-    """Issue 10, item 7: e. converts grants approved before 2015-11-09 only."""
-    result = filled(tmp_path, grant_approval_date=dt.date(2015, 11, 9))
+    """Issue 10, item 7 (issue 19, item 5: enacted 2016-01-11): e. converts grants
+    approved before 2016-01-11 only."""
+    result = filled(tmp_path, grant_approval_date=dt.date(2016, 1, 11))
     assert result.value("MasterCheck") is False
     assert "grant_approval_date" in result.value("Conversion2010")[0][0]
 

@@ -644,18 +644,23 @@ calculation(
         "direction_date",
         "year_end_month",
         "numbering",
+        "direction_deadline",
     ),
     accrual_year=_ACCRUAL_YEAR,
     amount=single("Approved grant amount converted to tax credits, dollars"),
     approval_date=_APPROVAL_DATE,
     grant_approval_date=a_date(
-        "Date the business was approved for the grant, before 2015-11-09; blank = not checked"
+        "Date the business was approved for the grant, before 2016-01-11; blank = not checked"
     ),
     direction_date=a_date(
-        "Date the business directed the conversion; 2015-11-09 to 2016-05-07; blank = not checked"
+        "Date the business directed the conversion; 2016-01-11 to 2016-07-11; blank = not checked"
     ),
     year_end_month=_YEAR_END_MONTH,
     numbering=_NUMBERING,
+    direction_deadline=single(
+        '"published" (through 2016-07-11, the Authority\'s deadline) or "strict" (through'
+        ' 2016-07-09, day 180); blank = "published"'
+    ),
 )
 
 

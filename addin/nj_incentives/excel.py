@@ -393,6 +393,7 @@ def NJ_BEIP_CONVERSION_SCHEDULE(
     direction_date: Cell = None,
     year_end_month: Cell = None,
     numbering: Cell = None,
+    direction_deadline: Cell = None,
 ) -> Any:
     from nj_incentives.law import beip
 
@@ -405,6 +406,7 @@ def NJ_BEIP_CONVERSION_SCHEDULE(
             numbering=numbering,
             grant_approval_date=grant_approval_date,
             direction_date=direction_date,
+            direction_deadline=direction_deadline,
         ),
     )
 

@@ -56,7 +56,11 @@ __all__ = [
     "COMBINED_LIMIT_PCT",
     "CONVERSION_PARAGRAPHS",
     "DIRECTION_DAYS",
+    "DIRECTION_DAY_180",
     "DIRECTION_DEADLINE",
+    "DIRECTION_DEADLINES",
+    "DIRECTION_DEADLINE_PUBLISHED",
+    "DIRECTION_DEADLINE_READINGS",
     "ELECTION_FROM_READINGS",
     "EMERGENCY_DECLARED",
     "EMERGENCY_ENDED",
@@ -131,6 +135,8 @@ CITE_H1 = f"{SECTION}h.(1)"
 CITE_H2 = f"{SECTION}h.(2)"
 CITE_134B = "N.J.S.A. 34:1B-134(b)"
 CITE_134C = "N.J.S.A. 34:1B-134(c)"
+#: Readings of the text that are ours (docs/interpretations.md).
+CITE_READING = "docs/interpretations.md"
 
 _ZERO = Decimal("0.00")
 
@@ -987,12 +993,26 @@ LAST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[-1].accrual_years.stop - 1  # 2025
 STATE_FISCAL_YEAR_2017_START = dt.date(2016, 7, 1)
 #: New Jersey's State fiscal year N runs from July 1 of N-1 to June 30 of N.
 _FISCAL_YEAR_START_MONTH = 7
-#: e.: a business "approved for a grant prior to the enactment of P.L.2015, c.194"
-#: (approved November 9, 2015) ...
-ENACTMENT_P_L_2015_C_194 = dt.date(2015, 11, 9)
-#: ... may direct the conversion "within 180 days of the date of enactment": by May 7, 2016.
+#: e.: a business "approved for a grant prior to the enactment of P.L.2015, c.194" ...
+#: P.L.2015, c.194 (S-3232/A-4834) was passed December 17, 2015 and approved (enacted)
+#: January 11, 2016 (shared/legal-notes.md, section 4; an earlier version of the notes,
+#: and of this module, said November 9, 2015: that was wrong).
+ENACTMENT_P_L_2015_C_194 = dt.date(2016, 1, 11)
+#: ... may direct the conversion "within 180 days of the date of enactment".
 DIRECTION_DAYS = 180
-DIRECTION_DEADLINE = ENACTMENT_P_L_2015_C_194 + dt.timedelta(days=DIRECTION_DAYS)
+#: Day 180 after the enactment: Saturday, July 9, 2016 (the strict reading's last day).
+DIRECTION_DAY_180 = ENACTMENT_P_L_2015_C_194 + dt.timedelta(days=DIRECTION_DAYS)
+#: The deadline the Authority and practitioners published: close of business Monday,
+#: July 11, 2016, the next business day after day 180 (Gibbons law alerts of January and
+#: May 2016; Walton; Reed Smith, July 2016; legal notes, section 4). The default.
+DIRECTION_DEADLINE_PUBLISHED = dt.date(2016, 7, 11)
+#: ``direction_deadline``: "published" (default: through DIRECTION_DEADLINE_PUBLISHED)
+#: or "strict" (through DIRECTION_DAY_180); docs/interpretations.md.
+DIRECTION_DEADLINE_READINGS = ("published", "strict")
+#: The last day of the direction window by reading.
+DIRECTION_DEADLINES = {"published": DIRECTION_DEADLINE_PUBLISHED, "strict": DIRECTION_DAY_180}
+#: The default reading's last day.
+DIRECTION_DEADLINE = DIRECTION_DEADLINE_PUBLISHED
 
 
 #: The accrual year as an input (its one declaration: this check and the runner's mask).
@@ -1097,8 +1117,11 @@ class ConversionSchedule(Explained):
     numbering: str = "form"
 
 
-def _check_enactment_dates(grant_approval: dt.date | None, direction: dt.date | None) -> None:
-    """e.: approved for the grant before P.L.2015, c.194; directed within 180 days of it."""
+def _check_enactment_dates(
+    grant_approval: dt.date | None, direction: dt.date | None, deadline_reading: str = "published"
+) -> None:
+    """e.: approved for the grant before P.L.2015, c.194; directed within 180 days of it
+    (through the published deadline, or day 180 itself: ``deadline_reading``)."""
     enacted = ENACTMENT_P_L_2015_C_194
     if grant_approval is not None and grant_approval >= enacted:
         rule = (
@@ -1106,12 +1129,20 @@ def _check_enactment_dates(grant_approval: dt.date | None, direction: dt.date | 
             f" enactment of P.L.2015, c.194 ({enacted}); approved {grant_approval}"
         )
         raise InputError("grant_approval_date", grant_approval, rule, CITE_E)
-    if direction is not None and not enacted <= direction <= DIRECTION_DEADLINE:
+    deadline = DIRECTION_DEADLINES[deadline_reading]
+    if direction is not None and not enacted <= direction <= deadline:
+        if deadline_reading == "published":
+            why = (
+                f"day {DIRECTION_DAYS}, {DIRECTION_DAY_180}, was a Saturday; the Authority"
+                f" published {deadline}"
+            )
+        else:
+            why = f'day {DIRECTION_DAYS} itself (direction_deadline "strict")'
         rule = (
             f"the direction to convert must come within {DIRECTION_DAYS} days of the"
-            f" enactment of P.L.2015, c.194: from {enacted} to {DIRECTION_DEADLINE}"
+            f" enactment of P.L.2015, c.194 ({enacted}): from {enacted} to {deadline} ({why})"
         )
-        raise InputError("direction_date", direction, rule, CITE_E)
+        raise InputError("direction_date", direction, rule, f"{CITE_E}; {CITE_READING}")
 
 
 def _conversion_steps(
@@ -1172,6 +1203,7 @@ def conversion_schedule(
     numbering: str = "form",
     grant_approval_date: DateLike | None = None,
     direction_date: DateLike | None = None,
+    direction_deadline: str = "published",
 ) -> ConversionSchedule:
     """The tax credits for a grant accrued but not paid in a year: N.J.S.A. 34:1B-129e.(1)-(13).
 
@@ -1183,8 +1215,10 @@ def conversion_schedule(
     Each installment names the return it goes on: the privilege period numbered that tax
     year for a filer whose year ends in ``year_end_month`` (default 12, a calendar-year
     filer), by the Division's form-year ``numbering`` (:func:`cbt.tax_year`; "calendar"
-    the alternative). Where given, ``grant_approval_date`` must be before November 9, 2015
-    and ``direction_date`` from November 9, 2015 to May 7, 2016 (e.).
+    the alternative). Where given, ``grant_approval_date`` must be before January 11, 2016
+    (the enactment of P.L.2015, c.194) and ``direction_date`` from January 11, 2016 through
+    July 11, 2016, the Authority's published deadline (``direction_deadline="strict"``:
+    through July 9, 2016, day 180) (e.; docs/interpretations.md).
     """
     year = _accrual_year(accrual_year)
     paragraph = conversion_paragraph(year)
@@ -1192,11 +1226,15 @@ def conversion_schedule(
     approval = None if approval_date is None else as_date(approval_date, "approval_date", CITE_E)
     month = cbt.year_end_month(year_end_month)
     kind = as_choice(numbering, "numbering", cbt.TAX_YEAR_NUMBERINGS, cbt.CITE_FORM_YEAR)
+    deadline_reading = as_choice(
+        direction_deadline, "direction_deadline", DIRECTION_DEADLINE_READINGS, CITE_E
+    )
     _check_enactment_dates(
         None
         if grant_approval_date is None
         else as_date(grant_approval_date, "grant_approval_date", CITE_E),
         None if direction_date is None else as_date(direction_date, "direction_date", CITE_E),
+        deadline_reading,
     )
     on = STATE_FISCAL_YEAR_2017_START if approval is None else approval
     args = (paragraph.first_tax_year, paragraph.late_approval_rule, approval is not None, on)

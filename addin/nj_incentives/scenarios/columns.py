@@ -294,8 +294,8 @@ INPUTS: tuple[InputSpec, ...] = (
         "grant_approval_date",
         Kind.DATE,
         "conversion",
-        "Date the business was approved for the grant (optional; must be before 2015-11-09,"
-        " 34:1B-129e.). Computed by the exact path.",
+        "Date the business was approved for the grant (optional; must be before"
+        f" {beip.ENACTMENT_P_L_2015_C_194}, 34:1B-129e.). Computed by the exact path.",
         InputRule(InputKind.DATE, beip.CITE_E),
         trigger=False,
     ),
@@ -303,9 +303,22 @@ INPUTS: tuple[InputSpec, ...] = (
         "direction_date",
         Kind.DATE,
         "conversion",
-        "Date the business directed the conversion (optional; 2015-11-09 to 2016-05-07,"
-        " 34:1B-129e.). Computed by the exact path.",
+        "Date the business directed the conversion (optional;"
+        f" {beip.ENACTMENT_P_L_2015_C_194} to {beip.DIRECTION_DEADLINE}, the published"
+        " deadline, or to the switch direction_deadline's day, 34:1B-129e.). Computed by the"
+        " exact path.",
         InputRule(InputKind.DATE, beip.CITE_E),
+        trigger=False,
+    ),
+    InputSpec(
+        "direction_deadline",
+        Kind.CHOICE,
+        "conversion",
+        'Last day of the direction window: "published" (default,'
+        f' {beip.DIRECTION_DEADLINE_PUBLISHED}) or "strict" ({beip.DIRECTION_DAY_180}, day'
+        f" {beip.DIRECTION_DAYS}) (34:1B-129e.; docs/interpretations.md). Computed by the"
+        " exact path.",
+        InputRule(InputKind.CHOICE, beip.CITE_E, choices=beip.DIRECTION_DEADLINE_READINGS),
         trigger=False,
     ),
     # ------------------------------------------------------------------ credit

@@ -331,6 +331,7 @@ def conversion(chunk: Chunk, layout: Layout) -> SectionOut:
     fast &= (start >= layout.first_tax_year) & (last <= layout.last_tax_year)
     # the dates of e. checked by the core only: the exact path (issue 10, item 8)
     fast &= chunk.col("grant_approval_date").blank & chunk.col("direction_date").blank
+    fast &= chunk.col("direction_deadline").blank
     index = _accrual_index(chunk)
     count = _PARAGRAPHS["count"][index]
     total = np.where(fast, amount.values, 0)  # <= 10^13 cents; x share numerator < 2^63

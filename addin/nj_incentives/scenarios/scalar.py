@@ -210,6 +210,7 @@ def conversion(values: Values, layout: Layout) -> Outputs:
             _get(values, "approval_date"),
             grant_approval_date=_get(values, "grant_approval_date"),
             direction_date=_get(values, "direction_date"),
+            direction_deadline=_or(_get(values, "direction_deadline"), "published"),
         )
     except InputError as error:
         if error.argument == "amount":

@@ -213,8 +213,8 @@ FILER: tuple[LineItem, ...] = (
         "date",
         key="grant_approval_date",
         prompt="Grant approval date",
-        help="Must be before 2015-11-09, the enactment of P.L.2015, c.194 (e.). Blank = not "
-        "checked.",
+        help=f"Must be before {beip.ENACTMENT_P_L_2015_C_194}, the enactment of P.L.2015, "
+        "c.194 (e.). Blank = not checked.",
     ),
     Item(
         "Date the business directed the conversion",
@@ -223,8 +223,9 @@ FILER: tuple[LineItem, ...] = (
         "date",
         key="direction_date",
         prompt="Conversion direction date",
-        help="Within 180 days of the enactment: 2015-11-09 to 2016-05-07 (e.). Blank = not "
-        "checked.",
+        help=f"Within {beip.DIRECTION_DAYS} days of the enactment: "
+        f"{beip.ENACTMENT_P_L_2015_C_194} to {beip.DIRECTION_DEADLINE}, the Authority's "
+        "published deadline (e.). Blank = not checked.",
     ),
 )
 
