@@ -29,9 +29,13 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-#: A call may take this long on a loaded 2-core machine (typical: well under 10 ms on
-#: CPython, under 30 ms in Pyodide).
-CALL_BUDGET_S = 2.0
+#: A call that takes this long is a runaway, not a slow call: the defects the corpus keeps
+#: out took 37 s ("1e1000000" hours) to forever ("1e-999999999"), while a call takes well
+#: under 10 ms on CPython and under 30 ms in Pyodide (tests/benchmarks/test_fuzz_bench.py
+#: reports the figures). Measured as CPU time (``time.process_time``: another process's
+#: load does not count; in Pyodide it is the wall clock), and generous: a loaded 2-core
+#: machine passes it with a margin of hundreds (a 2 s wall-clock budget failed at 3.64 s).
+CALL_BUDGET_S = 10.0
 #: "argument = value: rule (citation)": the citation is the last parenthesised text.
 MESSAGE = re.compile(r"^(?P<argument>[^=]+?) = .*: .+ \((?P<citation>.+)\)$", re.DOTALL)
 
@@ -108,6 +112,10 @@ SOMETIMES_VALID: tuple[object, ...] = (
     "yes",
     "law",
     "NJ_BEIP_GRANT",
+    # assigned in Unicode 15 (CJK Ext. H): repr escapes it where the Unicode database is
+    # older (CPython 3.11: 14), not in Pyodide's 3.14 (16); the runtimes must still agree
+    "\U00031adf",
+    "1\U00031adf",
     None,
 )
 
@@ -262,9 +270,9 @@ def check_outcome(call: dict[str, Any], outcome: dict[str, Any], elapsed: float)
     """The fuzz suite's assertions on one Office.js call's outcome, in any runtime.
 
     ``outcome`` is ``{"result": cells}`` or ``{"error": exception type, "message": text}``
-    (tests/js/pyodide_calls.py's form); ``elapsed`` the call's time in seconds. Only an
+    (tests/js/pyodide_calls.py's form); ``elapsed`` the call's CPU seconds. Only an
     input error (XlwingsError) naming an argument and a citation, never "unexpected";
-    no number for an invalid call; every result finite and valid JSON; the time bounded;
+    no number for an invalid call; every result finite and valid JSON; no runaway call;
     NJ_SCENARIOS keeps every row (rows out = rows in) and marks a bad one.
     """
     name, args = call["func_name"], call["args"]

@@ -35,11 +35,14 @@ def workbook(path: Path, fill: object) -> Path:
     return path
 
 
-def refused(path: Path, limits: Limits | None = None, seconds: float = 5) -> str:
-    started = time.perf_counter()
+def refused(path: Path, limits: Limits | None = None, seconds: float = 30) -> str:
+    """The vetting's message for ``path``; no runaway: CPU seconds (another process's load
+    does not count), a generous bound (no test asserts wall time; the defects took
+    minutes and gigabytes, a refusal takes a fraction of a second)."""
+    started = time.process_time()
     with pytest.raises(UnsafeWorkbookError) as caught:
         vet_workbook(path, limits or Limits())
-    assert time.perf_counter() - started < seconds
+    assert time.process_time() - started < seconds
     return str(caught.value)
 
 
@@ -62,7 +65,7 @@ def test_a_million_ordinary_cells_do_not_run_past_300_s(tmp_path: Path) -> None:
             sheet.write_row(row, 0, range(100))  # type: ignore[attr-defined]
 
     # about 1 s on an idle machine; the bound is generous for a loaded 2-core CI machine
-    message = refused(workbook(tmp_path / "many.xlsx", fill), seconds=60)
+    message = refused(workbook(tmp_path / "many.xlsx", fill), seconds=120)
     assert "more than the 200,000 cells allowed (--max-cells)" in message
 
 
@@ -233,7 +236,7 @@ def test_a_workbook_without_cycles_reports_none(tmp_path: Path) -> None:
 
 
 def test_the_time_budget_stops_a_long_recalculation() -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # the spin's CPU: it stops (generous; not wall time)
 
     def spin() -> None:
         with budgets(Limits(max_seconds=0.2, max_memory_bytes=None), "the test"):
@@ -242,7 +245,7 @@ def test_the_time_budget_stops_a_long_recalculation() -> None:
 
     with pytest.raises(BudgetExceeded, match=r"more than the 0 s allowed \(--max-seconds\)"):
         spin()
-    assert time.perf_counter() - started < 3
+    assert time.process_time() - started < 30
 
 
 def test_the_memory_budget_stops_a_recalculation_that_grows() -> None:

@@ -67,10 +67,10 @@ def test_one_value_of_1e27_does_not_make_nj_scenarios_refuse_the_table() -> None
 
 
 def _calc(tmp_path: Path, workbook: Path, capsys: Any) -> tuple[int, float, dict[str, Any]]:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: another process's load does not count
     argv = ["calc", str(workbook), "-o", str(tmp_path / "out"), "--json", "--no-progress"]
     status = main(argv)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     (entry,) = json.loads(capsys.readouterr().out)["workbooks"]
     return status, elapsed, entry
 
@@ -83,7 +83,9 @@ def test_hours_text_1e_minus_999999999_in_the_ertc_example_does_not_run_calc_pas
     values["employees"][0]["base"][0] = "1e-999999999"
     workbook = ertc_credit.build(tmp_path / "ertc.xlsx", values)
     status, elapsed, entry = _calc(tmp_path, workbook, capsys)
-    assert elapsed < 120  # the whole recalculation; the bad cell itself is refused at once
+    # the whole recalculation, in CPU seconds: a generous bound (a few seconds typical), no
+    # runaway (the defect ran past 300 s); no test asserts wall time
+    assert elapsed < 120
     assert status == EXIT_FAILED
     assert entry["master_check"] is False
     first = entry["rejected_inputs"][0]["message"]

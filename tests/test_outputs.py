@@ -96,7 +96,10 @@ def test_a_killed_run_leaves_no_hidden_partial_tmp_beside_the_target(tmp_path: P
     assert process.stdout is not None
     assert process.stdout.readline().strip() == "writing"
     process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=30) == 143
+    # generous (a loaded machine may take seconds to deliver and exit): the test is the
+    # exit status and the folder, not the time; without the handler the child would
+    # finish its write and exit 0
+    assert process.wait(timeout=300) == 143
     assert list(tmp_path.iterdir()) == []
 
 
