@@ -5,8 +5,11 @@ arguments, help and required ones it takes from there, and the core function tha
 computes it. It prints what the function returns: the result (a table where the result is
 a schedule), then the numbered steps, each with its arithmetic and the subsection of law
 behind it (``--json``: the same as one JSON document, amounts as exact decimal text).
-Percentages are taken as fractions (0.5) or percents (50%). Input errors print the core's
-message (argument, value, rule, citation) and exit with 2.
+Percentages are taken as fractions (0.5) or percents (50%). Values one per year follow the
+command line's one list rule (:mod:`nj_incentives.lists`): commas, or semicolons when a
+value has thousands separators; ``1,250,000`` as a list is refused, never read as three
+years. Input errors print the core's message (argument, value, rule, citation) and exit
+with 2.
 """
 
 from __future__ import annotations
@@ -26,18 +29,16 @@ from nj_incentives.catalog import CALCULATIONS, Calculation
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, Fraction, json_option
 from nj_incentives.law import beip, cbt, ertc
 from nj_incentives.law.common import Explained, InputError
+from nj_incentives.lists import HELP as LIST_HELP
+from nj_incentives.lists import ListError, split_values
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 __all__ = ["TOPICS", "command", "render"]
 
 
-def _list(text: str) -> list[str]:
-    """``"1000000, 1100000"`` -> ``["1000000", "1100000"]`` (blanks kept as "")."""
-    return [item.strip() for item in text.split(",")]
-
-
 class _List(click.ParamType):  # type: ignore[type-arg]
-    """Comma-separated values, one per year (blanks kept)."""
+    """Values one per year, by the command line's one list rule (:mod:`nj_incentives.lists`:
+    commas, or semicolons when a value has thousands separators; blanks kept)."""
 
     name = "list"
 
@@ -45,14 +46,22 @@ class _List(click.ParamType):  # type: ignore[type-arg]
         return "V1,V2,..."
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        return _list(value) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        try:
+            return split_values(value, "years")
+        except ListError as error:
+            self.fail(str(error), param, ctx)
 
 
 class _Periods(click.ParamType):  # type: ignore[type-arg]
     """``END:LIABILITY:OTHER:MINIMUM,...`` -> privilege periods (validated by the core)."""
 
     name = "periods"
-    FORMAT = "END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX per period, comma-separated"
+    FORMAT = (
+        "END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX per period, comma-separated (or "
+        "semicolon-separated when an amount has thousands separators)"
+    )
     EXAMPLE = "2024-12-31:10000:0:2000,2025-12-31:50000:0:2000"
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
@@ -62,7 +71,11 @@ class _Periods(click.ParamType):  # type: ignore[type-arg]
         if not isinstance(value, str):
             return value
         periods: list[ertc.PrivilegePeriod] = []
-        for number, item in enumerate(_list(value), 1):
+        try:
+            items = split_values(value, "periods")
+        except ListError as error:
+            self.fail(str(error), param, ctx)
+        for number, item in enumerate(items, 1):
             fields = item.split(":")
             if len(fields) != 4:
                 self.fail(
@@ -199,11 +212,14 @@ def _topic_command(name: str, topic: Topic) -> click.Command:
     def callback(as_json: bool, **values: Any) -> int:
         return _run(name, topic, values, as_json)
 
+    params = topic.parameters()
+    lists = any(isinstance(getattr(p, "type", None), (_List, _Periods)) for p in params)
     command = click.Command(
         name,
         callback=callback,
-        params=topic.parameters(),
+        params=params,
         help=description,
+        epilog=f"One value per year (or period): {LIST_HELP}" if lists else None,
         short_help=f"{topic.calculation}: {topic.entry.citation}",
     )
     return json_option(command)  # type: ignore[no-any-return]
@@ -212,7 +228,7 @@ def _topic_command(name: str, topic: Topic) -> click.Command:
 @click.group(
     "explain",
     help="Compute one result and print it with its steps and citations. Percentages are "
-    "fractions (0.5) or percents (50%).",
+    "fractions (0.5) or percents (50%). Values one per year: " + LIST_HELP,
 )
 def command() -> None:
     """``nj-incentives explain TOPIC``."""

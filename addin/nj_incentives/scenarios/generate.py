@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from nj_incentives.lists import ambiguous_comma
 from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
 
 __all__ = [
@@ -164,8 +165,21 @@ def parse_grid(spec: str | Mapping[str, Any]) -> dict[str, list[object]]:
     return grid
 
 
+def _refuse_thousands(column: str, text: str) -> None:
+    """The command line's one list rule (:mod:`nj_incentives.lists`): commas separate the
+    values of an inline spec, so a comma that may also separate thousands is refused."""
+    clash = ambiguous_comma(text)
+    if clash is not None:
+        raise ScenarioError(
+            f"{column}: {text.strip()!r}: the comma in {clash!r} may separate values or "
+            "thousands; write the numbers without thousands separators (1250000,1300000), "
+            "put a space after each comma (100, 200), or list them in a YAML/JSON spec file"
+        )
+
+
 def _grid_values(column: str, values: object) -> list[object]:
     if isinstance(values, str):
+        _refuse_thousands(column, values)
         parts = [p for p in values.split(",") if p.strip()]
         out: list[object] = []
         for part in parts:
@@ -312,6 +326,7 @@ def _distribution(column: str, spec: object) -> Distribution:
         if not match:
             raise ScenarioError(f"{column}: {spec!r} is not DIST(ARGS), e.g. uniform(0.2,0.5)")
         name, body = match.group(1), match.group(2)
+        _refuse_thousands(column, body)
         args: list[object] = []
         options: dict[str, object] = {}
         for part in filter(None, (p.strip() for p in body.split(","))):
