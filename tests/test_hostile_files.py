@@ -1,17 +1,27 @@
-"""Hostile workbooks and batches (issue 11 items 3 and 4): one regression test per
-defect, named after it. Each hostile file is refused or reported within its budget."""
+"""Hostile workbooks and batches (issue 11 items 3 and 4, issue 22 items 4, 5 and 8): one
+regression test per defect, named after it. Each hostile file is refused or reported
+within its budget; the generated corpus is tests/hostile_workbooks.py."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
+import tempfile
 import time
+import tracemalloc
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import xlsxwriter
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from openpyxl.utils import get_column_letter
 
+import hostile_workbooks as hostile
 from nj_incentives import excel
 from nj_incentives.recalc import recalculate, vet_workbook
 from nj_incentives.recalc.safety import (
@@ -376,3 +386,211 @@ def test_a_cycle_through_defined_names_is_reported(tmp_path: Path) -> None:
     book.close()
     recalc = recalculate(tmp_path / "names.xlsx")
     assert recalc.circular_references == ("Inputs!B1", "Inputs!B2")
+
+
+# =========================================================================== issue 22
+
+
+def _peak_bytes(work: Callable[[], object]) -> int:
+    """The peak of Python's allocations while ``work`` runs (tracemalloc: a count of
+    bytes, not a timing)."""
+    tracemalloc.start()
+    try:
+        with contextlib.suppress(UnsafeWorkbookError):
+            work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("kind", [*hostile.FAR_CELLS, "merged cells"])
+def test_far_cells_the_extent_check_could_not_see_are_refused(tmp_path: Path, kind: str) -> None:
+    # issue 22 item 5: a cell placed by its order (no `r`), XFD01048576 and an array
+    # formula's ref="A201:XFD1048576" each reached 4 GB in 161-327 s before a budget
+    # stopped them; openpyxl reads each as a cell at or over XFD1048576
+    build = hostile.FAR_CELLS.get(kind, hostile.far_merged_cells)
+    path = build(tmp_path / "far.xlsx")
+    message = refused(path, seconds=30)  # about 0.01-0.3 s; generous for a loaded machine
+    assert "sheet 'Calculations' has " in message
+    assert "XFD" in message
+    assert "--max-rows" in message
+    # the work is bounded by the file, not by the sheet it describes: under 100 MB
+    assert _peak_bytes(lambda: vet_workbook(path)) < 100 * 1024 * 1024
+
+
+def test_the_far_cell_message_says_where_each_form_reaches(tmp_path: Path) -> None:
+    implied = refused(hostile.implied_far_cell(tmp_path / "a.xlsx"))
+    assert "has a cell at XFD1048576 (no address: placed by its order in its row)" in implied
+    zero = refused(hostile.leading_zero_far_cell(tmp_path / "b.xlsx"))
+    assert "has a cell at XFD01048576" in zero
+    array = refused(hostile.array_far_range(tmp_path / "c.xlsx"))
+    assert "has an array formula over A201:XFD1048576" in array
+
+
+def test_the_cells_an_array_formula_covers_are_counted(tmp_path: Path) -> None:
+    # an array over A1:ALL250 is 1,000 x 250 = 250,000 cells: inside the extents, over
+    # the 200,000 cells the engine may create
+    path = hostile.plain(tmp_path / "plain.xlsx")
+    hostile.with_sheet_data(
+        path, b'<row r="1"><c r="A1"><f t="array" ref="A1:ALL250">1</f><v>1</v></c></row>'
+    )
+    assert "more than the 200,000 cells allowed (--max-cells)" in refused(path)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.integers(1, 40)),  # the row's r, or none
+            st.lists(st.one_of(st.none(), st.integers(1, 30)), max_size=6),  # cells' columns
+        ),
+        max_size=8,
+    )
+)
+@settings(max_examples=40, deadline=None)
+def test_the_vetting_reads_cell_positions_as_the_engine_does(
+    rows: list[tuple[int | None, list[int | None]]],
+) -> None:
+    # rows and cells with and without `r`, in any order: the extent the vetting counts
+    # is the one openpyxl (the engine's reader) builds
+    import openpyxl
+
+    xml, row_counter = [], 0
+    for row_r, columns in rows:
+        row_counter = row_r if row_r is not None else row_counter + 1
+        cells = b"".join(
+            b"<c><v>1</v></c>"
+            if column is None
+            else b'<c r="%s%d"><v>1</v></c>' % (get_column_letter(column).encode(), row_counter)
+            for column in columns
+        )
+        start = b"<row>" if row_r is None else b'<row r="%d">' % row_r
+        xml.append(start + cells + b"</row>")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = hostile.with_sheet_data(hostile.plain(Path(tmp) / "p.xlsx"), b"".join(xml))
+        stats = vet_workbook(path).sheets[hostile.SHEET]
+        sheet = openpyxl.load_workbook(path).active
+        cells = list(sheet._cells)  # type: ignore[union-attr]
+    assert stats.max_row == max((row for row, _ in cells), default=0)
+    assert stats.max_column == max((column for _, column in cells), default=0)
+
+
+@pytest.mark.parametrize(
+    ("names", "formula", "rule"),
+    [
+        ({"Whole": "=Calculations!$A:$XFD"}, "=SUM(Whole)", "whole-row or whole-column"),
+        ({"Rows": "=Calculations!$1:$1048576"}, "=A1*2", "whole-row or whole-column"),
+        ({"Off": "=OFFSET(Calculations!$A$1,0,0)"}, "=Off", "OFFSET computes its reference"),
+        ({"Web": '=WEBSERVICE("http://127.0.0.1:9/")'}, "=Web", "WEBSERVICE (a call to"),
+        ({"Ind": "=INDIRECT(Calculations!$A$1)"}, "=Ind", "INDIRECT computes its reference"),
+    ],
+)
+def test_defined_names_are_vetted_with_the_rules_of_cells(
+    tmp_path: Path, names: dict[str, str], formula: str, rule: str
+) -> None:
+    # issue 22 item 4: =SUM(Whole) with Whole = Calculations!$A:$XFD computed blank with
+    # exit 0; Rows = $1:$1048576 raised an internal AttributeError; OFFSET and
+    # WEBSERVICE through a name passed the vetting and were kept in the results
+    (name,) = names
+    for local in (False, True):
+        path = hostile.named(tmp_path / f"names-{local}.xlsx", names, formula, local=local)
+        message = refused(path)
+        assert f"the defined name {name} (" in message
+        assert rule in message
+
+
+def test_a_dde_through_a_name_or_with_a_quoted_application_is_refused(tmp_path: Path) -> None:
+    # issue 22 item 4: both passed the vetting; the engine failed with a raw FormulaError
+    named = hostile.with_raw_defined_name(tmp_path / "a.xlsx", "Dde", "cmd|' /C calc'!A0")
+    assert "the defined name Dde (=cmd|' /C calc'!A0): a DDE formula" in refused(named)
+    quoted = hostile.CORPUS["cell = quoted DDE"](tmp_path / "b.xlsx")
+    assert "Calculations!A1: a DDE formula (it would start another program)" in refused(quoted)
+
+
+def test_print_titles_and_areas_of_whole_rows_and_columns_are_taken(tmp_path: Path) -> None:
+    # Excel writes a sheet's print titles as whole rows and columns ($1:$3, $A:$B): they
+    # are names of the sheet, which the engine never computes
+    def fill(book: object, sheet: object) -> None:
+        sheet.write("A1", 1)  # type: ignore[attr-defined]
+        sheet.repeat_rows(0, 2)  # type: ignore[attr-defined]
+        sheet.repeat_columns(0, 1)  # type: ignore[attr-defined]
+
+    path = hostile.plain(tmp_path / "print.xlsx", fill=fill)
+    assert (
+        "Calculations!$A:$B,Calculations!$1:$3" in hostile.parts(path)["xl/workbook.xml"].decode()
+    )
+    vet_workbook(path)
+    # the same reference in a name of the user's is refused
+    assert "the defined name Titles" in refused(
+        hostile.named(tmp_path / "user.xlsx", {"Titles": "=Calculations!$1:$3"})
+    )
+
+
+@pytest.mark.parametrize(
+    ("formula", "problem"),
+    [
+        ("='cmd'|'/c calc'!A0", "DDE"),
+        ("=Table1[a'#]&cmd|'x'!A0", "DDE"),  # a quote escaped in a structured reference
+        ("=@OFFSET(A1,1,1)", "OFFSET computes"),
+        ("=A1:OFFSET(A1,1,1)", "OFFSET computes"),
+        ("=[1]!WEBSERVICE(1)", "WEBSERVICE"),
+        ("=_xlfn._xlws.CALL(1)", "CALL"),
+        ("=SUM( A : A )", "whole-row or whole-column reference A:A"),
+        ("=A1:B", "whole-row or whole-column"),
+        ("=SUM(Sheet1!$1:$1048576)", "whole-row or whole-column"),
+        ("=OFFSET(A1#,1,1)", "OFFSET computes"),  # the tokenizer cannot read A1#
+        ("=_xlfn._xlws.SORT(A1:A3)", ""),
+        ("=A1#", ""),
+        ("=Sheet1:Sheet3!A1", ""),
+        ('=INDIRECT( "B1" )', ""),
+        ('="a|b"&A1', ""),
+    ],
+)
+def test_formula_rules_read_the_formula_with_the_tokenizer(formula: str, problem: str) -> None:
+    found = formula_problem(formula)
+    assert (problem in found) if problem else found == ""
+
+
+def test_a_library_out_of_memory_as_enomem_is_the_memory_budget_not_a_raw_oserror() -> None:
+    # issue 22 item 5: the ENOMEM case was reported as a raw OSError
+    limits = Limits(max_seconds=None, max_memory_bytes=64 * 1024 * 1024)
+    memory = r"memory allowed \(--max-memory-mb\)"
+    with pytest.raises(BudgetExceeded, match=memory), budgets(limits, "the test"):
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+    with pytest.raises(FileNotFoundError), budgets(limits, "the test"):
+        raise FileNotFoundError(errno.ENOENT, "no such file")
+
+
+@pytest.mark.parametrize("kind", list(hostile.CORPUS))
+def test_every_hostile_workbook_gets_one_line_from_calc_and_doctor(
+    tmp_path: Path, kind: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 22 item 8: doctor gave 4 tracebacks of 119 hostile files (a shared-string
+    # index out of range, a non-numeric index, an encrypted flag, compression method 99),
+    # took 80.8 s and 1,994 MB on a 930 KB file and missed a DOCTYPE in UTF-16; doctor
+    # now vets a workbook as calc does, with the same message
+    from nj_incentives import cli
+
+    path = hostile.CORPUS[kind](tmp_path / "hostile.xlsx")
+    outcomes = {}
+    for command in ("calc", "doctor"):
+        extra = ["-o", str(tmp_path / "out.xlsx")] if command == "calc" else []
+        status = cli.main([command, str(path), *extra])
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        lines = [line for line in err.splitlines() if line.strip()]
+        (refusal,) = [line for line in lines if "refused: hostile.xlsx: " in line]
+        outcomes[command] = (status, refusal.partition("refused: ")[2])
+    assert outcomes["calc"] == outcomes["doctor"]
+    assert outcomes["doctor"][0] == 2
+    assert not (tmp_path / "out.xlsx").exists()
+
+
+def test_doctor_reads_a_vetted_workbook_as_a_stream(tmp_path: Path) -> None:
+    # a workbook that passes: doctor finds its formulas and its xlwings.conf sheet from
+    # the vetted bytes (shared strings and all)
+    from nj_incentives import doctor
+
+    path = hostile.conf_workbook(tmp_path / "conf.xlsm")
+    checks = {check.what: check for check in doctor.check_workbook(path, "classic")}
+    assert checks["xlwings.conf sheet"].status == "ok"
+    assert checks["formula spelling"].found.startswith("1 calls")

@@ -14,25 +14,34 @@ Checks, in the order of the setup steps (:mod:`nj_incentives.setup_steps`):
   (``--runtime classic|lite|server``), and whether its VBA project holds the imported
   functions (``xlwings_udfs``).
 
+A workbook is untrusted: it goes through the vetting of ``calc``
+(:func:`nj_incentives.recalc.safety.vet_workbook`, with the same limits: size, zip bombs,
+DTDs in any part and any encoding, far cells, refused formulas and defined names, damaged
+shared-string indexes) and is then read from the vetted bytes, as a stream, within the
+same time and memory budgets. A refused workbook is reported with the message ``calc``
+gives (exit 2).
+
 What it cannot check: anything inside Excel (the Trust Center setting, the VBA reference,
 whether Excel loaded the add-in). Exit status: 0 all checks pass, 1 a check failed (the
-next step is printed), 2 the workbook cannot be read.
+next step is printed), 2 the workbook cannot be read or is refused.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import sys
 import zipfile
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
 import click
+from defusedxml.ElementTree import iterparse
 
 from nj_incentives import setup_steps
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
@@ -171,61 +180,46 @@ def _ribbon_interpreter(home: Path) -> str:
 # --------------------------------------------------------------------------- a workbook
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
-_PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
-#: A size guard for reading an untrusted workbook's XML parts.
-_MAX_PART = 64 * 1024 * 1024
 
 
 class WorkbookError(RuntimeError):
     """The workbook cannot be read."""
 
 
-def _read(archive: zipfile.ZipFile, name: str) -> bytes:
-    info = archive.getinfo(name)
-    if info.file_size > _MAX_PART:
-        raise WorkbookError(f"{name} is {info.file_size} bytes (limit {_MAX_PART})")
-    return archive.read(info)
-
-
-def _parse(data: bytes) -> ElementTree.Element:
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data:
-        raise WorkbookError("the workbook's XML declares a DOCTYPE or entities")
-    return ElementTree.fromstring(data)
-
-
-def _sheets(archive: zipfile.ZipFile) -> dict[str, str]:
-    """sheet name -> its part name."""
-    book = _parse(_read(archive, "xl/workbook.xml"))
-    rels = _parse(_read(archive, "xl/_rels/workbook.xml.rels"))
-    targets = {r.get("Id"): r.get("Target", "") for r in rels.iter(f"{_PACKAGE_REL}Relationship")}
-    sheets = {}
-    for sheet in book.iter(f"{_MAIN}sheet"):
-        target = targets.get(sheet.get(f"{_REL}id"), "")
-        part = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
-        sheets[sheet.get("name", "")] = part
-    return sheets
+def _stream(archive: zipfile.ZipFile, part: str, wanted: str) -> Iterator[ElementTree.Element]:
+    """The ``wanted`` elements (local name, main namespace) of a part, read as a stream:
+    each is cleared once the caller moves on, so a large part is never held as a tree."""
+    with archive.open(part) as source:
+        for _event, element in iterparse(source, forbid_dtd=True):
+            if element.tag == f"{_MAIN}{wanted}":
+                yield element
+                element.clear()
 
 
 def _shared_strings(archive: zipfile.ZipFile) -> list[str]:
     if "xl/sharedStrings.xml" not in archive.namelist():
         return []
-    root = _parse(_read(archive, "xl/sharedStrings.xml"))
-    return ["".join(t.text or "" for t in si.iter(f"{_MAIN}t")) for si in root.iter(f"{_MAIN}si")]
+    return [
+        "".join(t.text or "" for t in si.iter(f"{_MAIN}t"))
+        for si in _stream(archive, "xl/sharedStrings.xml", "si")
+    ]
 
 
 def _cells(archive: zipfile.ZipFile, part: str, strings: list[str]) -> dict[str, str]:
-    """address -> text of each cell with a value."""
-    root = _parse(_read(archive, part))
+    """address -> text of each cell with a value (the vetting checked the shared-string
+    indexes; a cell that still names none is left out)."""
     cells = {}
-    for cell in root.iter(f"{_MAIN}c"):
+    for cell in _stream(archive, part, "c"):
         kind, value = cell.get("t"), cell.find(f"{_MAIN}v")
         if kind == "inlineStr":
             text = "".join(t.text or "" for t in cell.iter(f"{_MAIN}t"))
         elif value is None or value.text is None:
             continue
         elif kind == "s":
-            text = strings[int(value.text)]
+            index = int(value.text) if value.text.strip().isdigit() else -1
+            if not 0 <= index < len(strings):
+                continue
+            text = strings[index]
         else:
             text = value.text
         cells[cell.get("r", "")] = text
@@ -233,12 +227,9 @@ def _cells(archive: zipfile.ZipFile, part: str, strings: list[str]) -> dict[str,
 
 
 def _formulas(archive: zipfile.ZipFile, parts: Sequence[str]) -> list[str]:
-    found = []
-    for part in parts:
-        for formula in _parse(_read(archive, part)).iter(f"{_MAIN}f"):
-            if formula.text:
-                found.append(formula.text)
-    return found
+    return [
+        formula.text for part in parts for formula in _stream(archive, part, "f") if formula.text
+    ]
 
 
 def _spellings(formulas: Sequence[str]) -> tuple[Counter[str], int, set[str]]:
@@ -275,19 +266,34 @@ def check_workbook(path: Path, runtime: str = "classic", namespace: str = "") ->
             checks.append(Check(_OK, "macro-enabled", path.name))
         else:
             checks.append(Check(_FAIL, "macro-enabled", f"{path.name} is {path.suffix}", "xlsm"))
-    try:
-        with zipfile.ZipFile(path) as archive:
-            sheets = _sheets(archive)
+    from nj_incentives.recalc.safety import (
+        DEFAULT_LIMITS,
+        UnsafeWorkbookError,
+        budgets,
+        sheet_parts,
+        vet_workbook,
+    )
+
+    try:  # the vetting of `calc`, with its limits, then its time and memory budgets
+        vetted = vet_workbook(path, DEFAULT_LIMITS)
+        with (
+            budgets(DEFAULT_LIMITS, f"checking {path.name}"),
+            zipfile.ZipFile(io.BytesIO(vetted.data)) as archive,
+        ):
+            names = set(archive.namelist())
+            sheets = sheet_parts(archive)
             strings = _shared_strings(archive)
             conf = (
                 _cells(archive, sheets["xlwings.conf"], strings)
-                if "xlwings.conf" in sheets
+                if sheets.get("xlwings.conf") in names
                 else None
             )
-            formulas = _formulas(archive, [p for p in sheets.values() if p in archive.namelist()])
-            vba = "xl/vbaProject.bin" in archive.namelist() and b"xlwings_udfs" in _read(
-                archive, "xl/vbaProject.bin"
+            formulas = _formulas(archive, [p for p in sheets.values() if p in names])
+            vba = "xl/vbaProject.bin" in names and b"xlwings_udfs" in archive.read(
+                "xl/vbaProject.bin"
             )
+    except UnsafeWorkbookError as error:
+        raise WorkbookError(f"refused: {error}") from error
     except (OSError, KeyError, zipfile.BadZipFile, ElementTree.ParseError) as error:
         raise WorkbookError(f"{path}: not a readable .xlsx/.xlsm workbook ({error})") from error
 

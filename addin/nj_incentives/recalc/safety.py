@@ -18,19 +18,25 @@ file, :func:`vet_workbook` reads the whole archive once, in memory, under limits
 - password-protected (encrypted) workbooks and legacy ``.xls`` files (OLE containers)
   and binary ``.xlsb`` workbooks are refused: they cannot be inspected;
 - every part, whatever its name, is checked for DTDs: a part that looks like XML is
-  parsed as XML (a worksheet part named ``.dat`` is still XML), any other part is
-  scanned for ``<!DOCTYPE`` / ``<!ENTITY``;
+  parsed as XML (a worksheet part named ``.dat`` is still XML, in UTF-16 too), any other
+  part is scanned for ``<!DOCTYPE`` / ``<!ENTITY`` in UTF-8, UTF-16 and UTF-32;
 - the sheets' size: declared (``<dimension>``) and actual extents at most
   :attr:`Limits.max_rows` x :attr:`Limits.max_columns` and :attr:`Limits.max_area`
   cells, at most :attr:`Limits.max_cells` cells and :attr:`Limits.max_formulas`
   formulas (a 20 KB file with one cell at XFD1048576 is refused here, before any
-  library allocates a grid for it);
+  library allocates a grid for it). Positions are read as the engine's reader (openpyxl)
+  reads them: a cell without an ``r`` is the next column of its row, ``XFD01048576`` is
+  XFD1048576, and an array formula's ``ref``, merged cells and hyperlinks over a range
+  count with every cell they cover; a shared-string index the workbook lacks is refused;
 - formulas that would reach outside the workbook are refused: DDE (``=cmd|'/C calc'!A0``),
   ``CALL``/``REGISTER``/``EXEC``/``RTD``/``WEBSERVICE``, DDE and OLE links; so are
   whole-row and whole-column references (``ROWS(1:1048576)``), which the engine cannot
   evaluate exactly, and references computed while calculating (``OFFSET``, ``INDIRECT``
   of anything but one quoted reference), which it can neither evaluate nor follow for
-  circular references. The message names the cell (``Sheet1!A1``).
+  circular references. The message names the cell (``Sheet1!A1``). Defined names are
+  formulas every cell that uses them computes: they get the same rules (but for the
+  whole rows and columns of a sheet's print titles and print area). Formulas are read
+  with openpyxl's tokenizer (:func:`formula_problem`).
 
 :func:`budgets` bounds the recalculation itself in time (:attr:`Limits.max_seconds`)
 and memory (:attr:`Limits.max_memory_bytes`); the defaults are documented in
@@ -55,7 +61,9 @@ The vetted bytes are what the engine and the results writer use (see
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
+import math
 import os
 import posixpath
 import re
@@ -257,6 +265,7 @@ def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
             has_macros = True
         titles = {part: title for title, part in _sheet_parts_or_empty(archive).items()}
         _check_sheets(name, stats, titles, limits)
+        _check_shared_strings(name, archive, stats, titles)
     return VettedWorkbook(
         path=path,
         data=data,
@@ -369,8 +378,8 @@ def _check_member(
                 _scan_loose_xml(name, member, counted)
             else:
                 reader = io.BufferedReader(counted, _CHUNK)
-                head = reader.peek(_CHUNK)[:512].lstrip(b"\xef\xbb\xbf \t\r\n")
-                if head.startswith(b"<"):
+                head = reader.peek(_CHUNK)[:512]
+                if _looks_like_xml(head):
                     _parse_xml(name, member, reader, stats)
                 else:
                     _scan_loose_xml(name, member, reader)
@@ -392,10 +401,16 @@ def _parse_xml(
 ) -> None:
     reader = stream if isinstance(stream, io.BufferedIOBase) else io.BufferedReader(stream, _CHUNK)
     try:
-        for _event, element in iterparse(reader, forbid_dtd=True):
-            if stats is not None:
+        if stats is None:
+            for _event, element in iterparse(reader, forbid_dtd=True):
+                element.clear()
+            return
+        for event, element in iterparse(reader, ("start", "end"), forbid_dtd=True):
+            if event == "start":
+                stats.start(element)
+            else:
                 stats.see(element)
-            element.clear()
+                element.clear()
     except DefusedXmlException as exc:
         raise UnsafeWorkbookError(
             f"{name}: part {member!r} declares a DOCTYPE or entities ({type(exc).__name__}); "
@@ -407,6 +422,27 @@ def _parse_xml(
         raise UnsafeWorkbookError(f"{name}: malformed XML in part {member!r} ({exc})") from None
 
 
+#: The marks of a DTD in every encoding an XML parser detects by itself (UTF-8 and
+#: ASCII-compatible ones, UTF-16 and UTF-32 either way round).
+_DTD_MARKS = tuple(
+    mark.encode(codec)
+    for mark in ("<!DOCTYPE", "<!ENTITY")
+    for codec in ("ascii", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+)
+_XML_STARTS = tuple(
+    "<".encode(codec) for codec in ("ascii", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+)
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff", b"\xff\xfe", b"\xfe\xff")
+
+
+def _looks_like_xml(head: bytes) -> bool:
+    """A part that starts like XML in any encoding a parser detects: a byte-order mark,
+    or ``<`` in UTF-8, UTF-16 or UTF-32 after white space."""
+    if head.startswith(_BOMS):
+        return True
+    return head.lstrip(b" \t\r\n").startswith(_XML_STARTS)
+
+
 def _scan_loose_xml(name: str, member: str, stream: io.RawIOBase | io.BufferedIOBase) -> None:
     tail = b""
     while True:
@@ -414,36 +450,43 @@ def _scan_loose_xml(name: str, member: str, stream: io.RawIOBase | io.BufferedIO
         if not chunk:
             return
         window = (tail + chunk).upper()
-        if b"<!DOCTYPE" in window or b"<!ENTITY" in window:
+        if any(mark in window for mark in _DTD_MARKS):
             raise UnsafeWorkbookError(
                 f"{name}: part {member!r} declares a DOCTYPE or entities; "
                 "Excel never writes these (XML entity attack?)"
             )
-        tail = window[-16:]
+        tail = window[-64:]
 
 
 # --------------------------------------------------------------------------- sheet size
 
+#: ``<dimension ref>`` corners, as before (the declared extent)
 _CELL_REF = re.compile(r"\$?([A-Za-z]{1,3})\$?([0-9]{1,7})")
 _STRING_LITERAL = re.compile(r'"(?:[^"]|"")*"')
 _QUOTED_SHEET = re.compile(r"'(?:[^']|'')*'!")
 #: Functions that call other programs, libraries or the network.
+_OUTSIDE_FUNCTIONS = frozenset({"CALL", "REGISTER", "REGISTER.ID", "EXEC", "RTD", "WEBSERVICE"})
+_FUNCTION_PREFIXES = ("_XLFN.", "_XLWS.", "@")
+#: A formula none of whose rules can apply has none of these, no ``:`` and no ``|``.
+_TRIGGERS = (*_OUTSIDE_FUNCTIONS, "OFFSET", "INDIRECT")
+#: Built-in names whose whole rows or columns are what Excel writes (print titles, a
+#: print area of whole columns) when local to a sheet, which the engine never computes.
+_PRINT_NAMES = frozenset({"_XLNM.PRINT_TITLES", "_XLNM.PRINT_AREA"})
+# The fallback for a formula the tokenizer cannot read (a spill reference ``A1#``): the
+# same rules on its text outside string literals and quoted sheet names.
 _OUTSIDE_CALLS = re.compile(
     r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?(CALL|REGISTER|REGISTER\.ID|EXEC|RTD|WEBSERVICE)\s*\(",
     re.IGNORECASE,
 )
-#: A DDE reference: application|topic!item (``cmd|' /C calc'!A0``).
-_DDE = re.compile(r"[A-Za-z0-9_.\-]+\s*\|")
-#: References computed while calculating: OFFSET, and INDIRECT of anything but one
-#: quoted reference (``INDIRECT("B1")``, which the engine reads as the reference B1).
 _OFFSET = re.compile(r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?OFFSET\s*\(", re.IGNORECASE)
 _INDIRECT = re.compile(r"(?<![A-Za-z0-9_.])(?:_xlfn\.)?INDIRECT\s*\(", re.IGNORECASE)
 _INDIRECT_LITERAL = re.compile(r'\s*""\s*\)')
-#: A whole-row or whole-column reference (``1:1048576``, ``A:A``, ``$B:$D``).
 _WHOLE_LINE = re.compile(
     r"(?<![A-Za-z0-9_.$:])(?:\$?[0-9]+:\$?[0-9]+|\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})"
     r"(?![A-Za-z0-9_(!.])"
 )
+_COLUMN = re.compile(r"\$?[A-Za-z]{1,3}")
+_ROW = re.compile(r"\$?[0-9]+")
 
 
 def _column_number(letters: str) -> int:
@@ -453,9 +496,66 @@ def _column_number(letters: str) -> int:
     return number
 
 
+def _engine_position(coordinate: str) -> tuple[int, int]:
+    """(row, column) of a cell's ``r`` attribute as the engine's reader (openpyxl) reads
+    it: ``XFD01048576`` is XFD1048576. Raises ValueError if it cannot read it."""
+    from openpyxl.utils.cell import coordinate_to_tuple
+
+    try:
+        row, column = coordinate_to_tuple(coordinate)
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"the cell reference {coordinate[:40]!r} is not valid") from exc
+    return int(row), int(column)
+
+
+def _engine_row(text: str) -> int:
+    """A ``<row r>`` attribute as openpyxl reads it (``"7"``, ``"7.0"``)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not number.is_integer():
+        raise ValueError(f"the row number {text[:40]!r} is not valid")
+    return int(number)
+
+
+def _engine_range(ref: str) -> tuple[int, int, int, int]:
+    """(first row, first column, last row, last column) of a ``ref`` attribute as openpyxl
+    reads it (``A201:XFD1048576``; a whole column or row reaches the sheet's edge)."""
+    from openpyxl.utils.cell import range_boundaries
+
+    try:
+        c1, r1, c2, r2 = range_boundaries(ref)
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"the range {ref[:40]!r} is not valid") from exc
+    return (
+        int(r1 or 1),
+        int(c1 or 1),
+        int(r2 or _SHEET_ROWS),
+        int(c2 or _SHEET_COLUMNS),
+    )
+
+
+_SHEET_ROWS, _SHEET_COLUMNS = 1_048_576, 16_384
+#: Elements whose ``ref`` the engine turns into cells, one per cell of the range:
+#: openpyxl's merged cells and hyperlinks over a range, the formulas engine's array
+#: formulas. A shared formula's ``ref`` only reaches as far as the cells it is in.
+_CELLS_OF_REF = {"mergeCell": "merged cells over", "hyperlink": "a hyperlink over"}
+
+
 @dataclass
 class SheetStats:
-    """What the vetting counted in one part: cells, formulas, extents, refusals."""
+    """What the vetting counted in one part: cells, formulas, extents, refusals.
+
+    Positions are read as the engine's reader (openpyxl) reads them: a cell without an
+    ``r`` is the next column of its row, a row without one the next row; ``r`` values
+    are parsed by openpyxl's own functions (``XFD01048576`` is XFD1048576), and the
+    ranges that become cells (array formulas, merged cells, hyperlinks) count with every
+    cell they cover."""
 
     cells: int = 0
     formulas: int = 0
@@ -466,39 +566,91 @@ class SheetStats:
     declared_rows: int = 0
     declared_columns: int = 0
     refused: str = ""
-    #: the cell of the refused formula ("A1"), once its cell element is read
+    #: the cell of the refused formula ("A1")
     refused_cell: str = ""
-    _refused_formula: bool = False
+    #: the refusal is of a defined name (its message says which)
+    refused_name: bool = False
     #: stop counting past these (the file is refused then anyway)
     stop_cells: int = 0
     stop_formulas: int = 0
     #: refuse the formulas that cannot be recalculated here (:func:`formula_problem`)
     recalculating: bool = True
+    #: shared strings: how many the part holds (``<si>``), the highest index a cell
+    #: refers to (-1: none) and that cell
+    strings: int = 0
+    max_string: int = -1
+    string_cell: str = ""
+    #: openpyxl's row and column counters, the position and type of the cell being read
+    _row: int = 0
+    _column: int = 0
+    _cell: str = ""
+    _type: str = ""
 
     @property
     def seen(self) -> bool:
-        return bool(self.cells or self.formulas or self.declared or self.refused)
+        return bool(self.cells or self.formulas or self.declared or self.refused or self.strings)
+
+    def start(self, element: Any) -> None:
+        """Note one element's start (its attributes): rows and cells take positions."""
+        local = _local(element.tag)
+        if local == "row":
+            text = element.get("r")
+            self._row = _engine_row(text) if text is not None else self._row + 1
+            self._column = 0
+        elif local == "c":
+            coordinate = element.get("r")
+            if coordinate:
+                row, column = _engine_position(coordinate)
+                self._column = column
+                where = coordinate
+            else:
+                self._column += 1
+                row, column = self._row, self._column
+                where = (
+                    f"{_column_letters(column)}{row} (no address: placed by its order in its row)"
+                )
+            self._cell = f"{_column_letters(column)}{row}"
+            self._type = element.get("t", "n")
+            self._reach(row, column, f"a cell at {where}")
+        elif local in _CELLS_OF_REF and element.get("ref"):
+            self._covers(element.get("ref"), _CELLS_OF_REF[local])
 
     def see(self, element: Any) -> None:
         """Count one parsed element (called at its end, children first)."""
-        tag = element.tag
-        local = tag.rpartition("}")[2] if isinstance(tag, str) else ""
+        local = _local(element.tag)
         if local == "c":
             self.cells += 1
-            self._extent(element.get("r", ""))
-            if self._refused_formula and not self.refused_cell:
-                self.refused_cell = element.get("r", "")
+            self._type = ""
             if self.stop_cells and self.cells > self.stop_cells:
                 raise _StopCounting
+        elif local == "v" and self._type == "s" and element.text:
+            self._string_index(element.text)
+        elif local == "si":
+            self.strings += 1
         elif local == "f":
             self.formulas += 1
             if self.stop_formulas and self.formulas > self.stop_formulas:
                 raise _StopCounting
+            ref = element.get("ref")
+            if ref and element.get("t") == "array":
+                self._covers(ref, "an array formula over")
+            elif ref:
+                _, _, r2, c2 = _engine_range(ref)
+                self._reach(r2, c2, f"a shared formula over {ref}")
             if not self.refused:
                 problem = formula_problem(element.text or "", self.recalculating)
                 if problem:
                     self.refused = f"{problem}: ={(element.text or '')[:60]}"
-                    self._refused_formula = True
+                    self.refused_cell = self._cell
+        elif local == "definedName":
+            if not self.refused:
+                name = element.get("name", "")
+                text = element.text or ""
+                local_to_sheet = element.get("localSheetId") is not None
+                problem = defined_name_problem(name, text, self.recalculating, local_to_sheet)
+                if problem:
+                    self.refused = f"the defined name {name} (={text[:60]}): {problem}"
+                    self.refused_name = True
         elif local == "dimension":
             self.declared = element.get("ref", "")
             corners = [_CELL_REF.fullmatch(part) for part in self.declared.split(":")]
@@ -511,16 +663,43 @@ class SheetStats:
             kind = "a DDE link" if local == "ddeLink" else "an OLE link"
             self.refused = f"{kind} to another program ({element.get('ddeService', '')})"
 
-    def _extent(self, ref: str) -> None:
-        match = _CELL_REF.fullmatch(ref)
-        if match is None:
-            return
-        row, column = int(match.group(2)), _column_number(match.group(1))
+    def _covers(self, ref: str, what: str) -> None:
+        """A range the engine makes one cell of each of its cells."""
+        r1, c1, r2, c2 = _engine_range(ref)
+        self._reach(r2, c2, f"{what} {ref}")
+        self.cells += (r2 - r1 + 1) * (c2 - c1 + 1) - 1
+        if self.stop_cells and self.cells > self.stop_cells:
+            raise _StopCounting
+
+    def _string_index(self, text: str) -> None:
+        """A shared-string cell's index, read as openpyxl reads it (``int``)."""
+        try:
+            index = int(text)
+        except ValueError:
+            index = -1
+        if index < 0 and not self.refused:
+            self.refused = f"the cell's shared-string index {text[:40]!r} is not an index"
+            self.refused_cell = self._cell
+        if index > self.max_string:
+            self.max_string, self.string_cell = index, self._cell
+
+    def _reach(self, row: int, column: int, what: str) -> None:
         if row > self.max_row or column > self.max_column:
-            self.far_cell = ref if row >= self.max_row and column >= self.max_column else ""
-            self.far_cell = self.far_cell or ref
+            self.far_cell = what
         self.max_row = max(self.max_row, row)
         self.max_column = max(self.max_column, column)
+
+
+def _local(tag: object) -> str:
+    return tag.rpartition("}")[2] if isinstance(tag, str) else ""
+
+
+def _column_letters(column: int) -> str:
+    letters = ""
+    while column > 0:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 class _StopCounting(Exception):
@@ -531,11 +710,150 @@ def formula_problem(formula: str, recalculating: bool = True) -> str:
     """Why a formula's text is refused (empty if it is not): it would call another
     program or the network, reference whole rows or columns, or (``recalculating``)
     compute a reference while calculating (OFFSET, INDIRECT of a computed text), which
-    the headless engine can neither evaluate nor follow for circular references."""
-    text = _STRING_LITERAL.sub('""', formula)
-    text = _QUOTED_SHEET.sub("Sheet!", text)
-    if _DDE.search(text):
+    the headless engine can neither evaluate nor follow for circular references.
+
+    Read with openpyxl's formula tokenizer (string literals, quoted sheet names and
+    structured references are its to tell apart); a DDE reference (``app|topic!item``,
+    the application quoted or not) is a ``|`` outside string literals and quoted names.
+    A formula the tokenizer cannot read (a spill reference ``A1#``) is checked on its
+    text outside literals and quoted names."""
+    from openpyxl.formula.tokenizer import Tokenizer
+
+    text = formula if formula.startswith("=") else "=" + formula
+    upper = text.upper()
+    if ":" not in text and "|" not in text and not any(name in upper for name in _TRIGGERS):
+        return ""  # no rule can apply: not worth tokenizing (most formulas)
+    if "|" in text and "|" in _outside_quotes(text):
         return "a DDE formula (it would start another program) is refused"
+    try:
+        tokens = Tokenizer(text).items
+    except Exception:  # TokenizerError, and what a malformed text makes it raise
+        return _text_problem(text, recalculating)
+    return _token_problem(tokens, recalculating)
+
+
+def defined_name_problem(
+    name: str, text: str, recalculating: bool = True, local_to_sheet: bool = False
+) -> str:
+    """Why a defined name's formula is refused: the rules of :func:`formula_problem`
+    (a name is a formula every cell that uses it computes), except whole rows and columns
+    in a sheet's own print titles and print area, which Excel writes so."""
+    problem = formula_problem(text, recalculating)
+    if (
+        problem.startswith("the whole-row or whole-column")
+        and local_to_sheet
+        and name.upper() in _PRINT_NAMES
+    ):
+        return ""
+    return problem
+
+
+def _outside_quotes(text: str) -> str:
+    """``text`` without the contents of its string literals ("..."), quoted names
+    ('...') and structured references' escaped characters (``Table1[a'#]``)."""
+    kept: list[str] = []
+    quote = ""
+    depth = 0
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if quote:
+            if char == quote:
+                if text[position + 1 : position + 2] == quote:
+                    position += 2
+                    continue
+                quote = ""
+                kept.append(char)
+        elif depth:
+            if char == "'":
+                position += 1  # escapes the next character
+            elif char == "[":
+                depth += 1
+            elif char == "]":
+                depth -= 1
+        else:
+            if char in "\"'":
+                quote = char
+            elif char == "[":
+                depth = 1
+            kept.append(char)
+        position += 1
+    return "".join(kept)
+
+
+def _token_problem(tokens: list[Any], recalculating: bool) -> str:
+    from openpyxl.formula.tokenizer import Token
+
+    significant = [token for token in tokens if token.type != Token.WSPACE]
+    found: dict[int, str] = {}  # rank -> the first problem of that kind
+    references: list[str] = []
+    previous_range = False
+    for number, token in enumerate(significant):
+        is_range = token.type == Token.OPERAND and token.subtype == Token.RANGE
+        if is_range:
+            if previous_range and (references[-1].endswith(":") or token.value.startswith(":")):
+                references[-1] += token.value
+            else:
+                references.append(token.value)
+        previous_range = is_range
+        if token.type != Token.FUNC or token.subtype != Token.OPEN:
+            continue
+        head, colon, called = token.value[:-1].rpartition(":")
+        if colon:  # A1:OFFSET( is the range A1:OFFSET(...)
+            references.append(head + ":")
+        function, shorter = called.rpartition("!")[2].upper(), ""
+        while shorter != function:  # _xlfn._xlws.SORT, @OFFSET
+            shorter = function
+            for prefix in _FUNCTION_PREFIXES:
+                function = function.removeprefix(prefix)
+        if function in _OUTSIDE_FUNCTIONS:
+            found.setdefault(1, f"{function} (a call to another program or the network) is refused")
+        literal = (
+            number + 2 < len(significant)
+            and significant[number + 1].type == Token.OPERAND
+            and significant[number + 1].subtype == Token.TEXT
+            and significant[number + 2].type == Token.FUNC
+            and significant[number + 2].subtype == Token.CLOSE
+        )
+        if recalculating and (function == "OFFSET" or (function == "INDIRECT" and not literal)):
+            found.setdefault(2, _dynamic_message(function))
+    for reference in references:
+        if _whole_line(reference):
+            found.setdefault(3, _whole_line_message(reference.rstrip(":")))
+            break
+    return found[min(found)] if found else ""
+
+
+def _whole_line(reference: str) -> bool:
+    """A reference with a whole row or column as one of its corners (``A:A``,
+    ``Sheet!$1:$1048576``, ``A1:B``)."""
+    parts = _outside_quotes(reference).split(":")
+    if len(parts) < 2:
+        return False
+    corners = [part.rpartition("!")[2].lstrip("@") for part in parts]
+    return any(_COLUMN.fullmatch(c) or _ROW.fullmatch(c) for c in corners if c)
+
+
+def _dynamic_message(function: str) -> str:
+    taken = ' (INDIRECT of one quoted reference, INDIRECT("B1"), is taken)'
+    return (
+        f"{function} computes its reference while calculating: it cannot be recalculated"
+        " here or checked for circular references; use INDEX(range, row, column) or a"
+        f" direct reference{taken if function == 'INDIRECT' else ''}"
+    )
+
+
+def _whole_line_message(reference: str) -> str:
+    return (
+        f"the whole-row or whole-column reference {reference} cannot be recalculated "
+        "exactly here; use an explicit range (A1:A1000)"
+    )
+
+
+def _text_problem(text: str, recalculating: bool) -> str:
+    """The rules on a text the tokenizer cannot read (outside literals and quoted names)."""
+    text = _STRING_LITERAL.sub('""', text)
+    text = _QUOTED_SHEET.sub("Sheet!", text)
     called = _OUTSIDE_CALLS.search(text)
     if called:
         function = called.group(1).upper()
@@ -547,20 +865,9 @@ def formula_problem(formula: str, recalculating: bool = True) -> str:
             None,
         )
     if dynamic is not None:
-        function = dynamic.group(0).rstrip("( ").upper().removeprefix("_XLFN.")
-        taken = ' (INDIRECT of one quoted reference, INDIRECT("B1"), is taken)'
-        return (
-            f"{function} computes its reference while calculating: it cannot be recalculated"
-            " here or checked for circular references; use INDEX(range, row, column) or a"
-            f" direct reference{taken if function == 'INDIRECT' else ''}"
-        )
+        return _dynamic_message(dynamic.group(0).rstrip("( ").upper().removeprefix("_XLFN."))
     whole = _WHOLE_LINE.search(text)
-    if whole:
-        return (
-            f"the whole-row or whole-column reference {whole.group(0)} cannot be recalculated "
-            "exactly here; use an explicit range (A1:A1000)"
-        )
-    return ""
+    return _whole_line_message(whole.group(0)) if whole else ""
 
 
 def _sheet_parts_or_empty(archive: zipfile.ZipFile) -> dict[str, str]:
@@ -577,12 +884,14 @@ def _check_sheets(
     cells = formulas = 0
     for part, counted in stats.items():
         where = titles.get(part, part)
+        if counted.refused_name:
+            raise UnsafeWorkbookError(f"{name}: {counted.refused}")
         if counted.refused:
             cell = f"!{counted.refused_cell}" if counted.refused_cell else ""
             raise UnsafeWorkbookError(f"{name}: {where}{cell}: {counted.refused}")
         for kind, rows, columns, at in (
             ("declares", counted.declared_rows, counted.declared_columns, counted.declared),
-            ("has a cell at", counted.max_row, counted.max_column, counted.far_cell),
+            ("has", counted.max_row, counted.max_column, counted.far_cell),
         ):
             if rows > limits.max_rows or columns > limits.max_columns:
                 raise UnsafeWorkbookError(
@@ -604,6 +913,30 @@ def _check_sheets(
         raise UnsafeWorkbookError(
             f"{name}: more than the {limits.max_formulas:,} formulas allowed (--max-formulas)"
         )
+
+
+_SHARED_STRINGS = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+
+
+def _check_shared_strings(
+    name: str, archive: zipfile.ZipFile, stats: dict[str, SheetStats], titles: dict[str, str]
+) -> None:
+    """Every shared-string cell refers to a string the workbook has (the part that
+    ``[Content_Types].xml`` names, as openpyxl finds it; none: no strings)."""
+    part = ""
+    with contextlib.suppress(Exception):  # a malformed part: no shared strings found
+        types = fromstring(archive.read("[Content_Types].xml"))
+        for override in types:
+            if override.get("ContentType") == _SHARED_STRINGS:
+                part = str(override.get("PartName", "")).lstrip("/")
+    held = stats[part].strings if part in stats else 0
+    for sheet, counted in stats.items():
+        if counted.max_string >= held:
+            raise UnsafeWorkbookError(
+                f"{name}: {titles.get(sheet, sheet)}!{counted.string_cell}: the cell refers to "
+                f"shared string index {counted.max_string:,}; the workbook has {held:,} shared "
+                "strings (a damaged or hand-made file)"
+            )
 
 
 # --------------------------------------------------------------------------- budgets
@@ -674,7 +1007,10 @@ def budgets(limits: Limits, what: str = "the recalculation") -> Iterator[None]:
         raise BudgetExceeded(
             f"{what} took more than the {seconds:,.0f} s allowed (--max-seconds)"
         ) from None
-    except MemoryError:
+    except (MemoryError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno != errno.ENOMEM:
+            raise
+        # a library that maps memory itself says ENOMEM (OSError) where Python says MemoryError
         raise BudgetExceeded(
             f"{what} needed more than the {_size(memory or 0)} of memory allowed (--max-memory-mb)"
         ) from None

@@ -1,0 +1,119 @@
+"""Hostile workbooks through ``calc`` and ``doctor`` (issue 22 items 4, 5, 8): time and
+peak memory of each, printed, never a failure.
+
+Run with ``pytest tests/benchmarks/test_hostile_bench.py -m benchmark -s``. Each run is a
+fresh process under a hard address-space limit (``NJ_BENCH_MEMORY_MB``, default 2,048) and
+a timeout (``NJ_BENCH_SECONDS``, default 60 s), so that a file the vetting does not stop
+cannot take the shared machine with it: such a run shows "exceeded 2,048 MB" or
+"exceeded 60 s". ``NJ_BENCH_BEFORE`` (a checkout's ``addin`` folder, e.g.
+``/work/main/addin`` before the change) runs the same files with that tree first on
+``sys.path``, side by side with this one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import hostile_workbooks as hostile
+
+pytestmark = pytest.mark.benchmark
+
+MEMORY_MB = int(os.environ.get("NJ_BENCH_MEMORY_MB", "2048"))
+SECONDS = float(os.environ.get("NJ_BENCH_SECONDS", "60"))
+BEFORE = os.environ.get("NJ_BENCH_BEFORE", "")
+
+_SCRIPT = r"""
+import json, resource, sys, time
+if sys.argv[1]:
+    sys.path.insert(0, sys.argv[1])
+from nj_incentives.cli import main
+start = time.perf_counter()
+status = main(sys.argv[2:])
+seconds = time.perf_counter() - start
+print(json.dumps({"s": seconds, "status": status}))
+"""
+
+
+def run(tree: str, *args: str) -> str:
+    """``nj-incentives ARGS`` in a fresh process under the limits: its outcome, time and
+    peak memory (the child's own ``ru_maxrss``, from ``wait4``)."""
+
+    def limit() -> None:
+        cap = MEMORY_MB * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-c", _SCRIPT, tree, *args],
+            stdout=out_file,
+            stderr=err_file,
+            preexec_fn=limit,
+        )
+        timer = threading.Timer(SECONDS, child.kill)
+        timer.start()
+        _, code, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(code)
+        elapsed = time.perf_counter() - started
+        timer.cancel()
+        peak = usage.ru_maxrss / 1024
+        out_file.seek(0)
+        err_file.seek(0)
+        out, err = out_file.read(), err_file.read()
+    text = err.decode("utf-8", "replace")
+    if elapsed >= SECONDS:
+        return f"exceeded {SECONDS:.0f} s (killed; peak {peak:,.0f} MiB)"
+    if "MemoryError" in text or "Cannot allocate memory" in text:
+        return f"exceeded {MEMORY_MB:,} MB ({elapsed:.1f} s, peak {peak:,.0f} MiB)"
+    last = (out.decode().strip().splitlines() or ["{}"])[-1]
+    try:
+        status = json.loads(last).get("status")
+    except json.JSONDecodeError:
+        status = "traceback" if "Traceback" in text else child.returncode
+    message = next((line for line in text.splitlines() if line.strip()), "")[:110]
+    return f"exit {status}, {elapsed:.2f} s, peak {peak:,.0f} MiB (process) | {message}"
+
+
+FILES: dict[str, Callable[[Path], Path]] = {
+    **hostile.FAR_CELLS,
+    "merged cells": hostile.far_merged_cells,
+    "name Whole = $A:$XFD": lambda p: hostile.named(
+        p, {"Whole": "=Calculations!$A:$XFD"}, "=SUM(Whole)"
+    ),
+    "name Rows = $1:$1048576": lambda p: hostile.named(p, {"Rows": "=Calculations!$1:$1048576"}),
+    "name = OFFSET": lambda p: hostile.named(p, {"Off": "=OFFSET(Calculations!$A$1,0,0)"}, "=Off"),
+    "name = WEBSERVICE": lambda p: hostile.named(
+        p, {"Web": '=WEBSERVICE("http://127.0.0.1:9/")'}, "=Web"
+    ),
+    "name = DDE": lambda p: hostile.with_raw_defined_name(p, "Dde", "cmd|' /C calc'!A0"),
+    "quoted DDE cell": lambda p: hostile.plain(
+        p, fill=lambda b, s: s.write_formula("A1", "='cmd'|'/c calc'!A0")
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["calc", "doctor"])
+def test_hostile_workbooks(command: str) -> None:
+    trees = [("before", BEFORE)] if BEFORE else []
+    trees.append(("after", ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"\n{command}: limits {MEMORY_MB:,} MB address space, {SECONDS:.0f} s")
+        for label, build in FILES.items():
+            path = build(Path(tmp) / "hostile.xlsx")
+            size = path.stat().st_size
+            for tree_label, tree in trees:
+                args = [command, str(path)]
+                if command == "calc":
+                    args += ["-o", str(Path(tmp) / "out.xlsx")]
+                print(f"  {label} ({size:,} bytes) {tree_label}: {run(tree, *args)}")
