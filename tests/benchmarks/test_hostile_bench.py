@@ -81,25 +81,16 @@ def run(tree: str, *args: str) -> str:
         status = json.loads(last).get("status")
     except json.JSONDecodeError:
         status = "traceback" if "Traceback" in text else child.returncode
-    message = next((line for line in text.splitlines() if line.strip()), "")[:110]
-    return f"exit {status}, {elapsed:.2f} s, peak {peak:,.0f} MiB (process) | {message}"
+    lines = [line for line in text.splitlines() if line.strip()]
+    message = (lines[-1] if "Traceback" in text else next(iter(lines), ""))[:110]
+    traceback = " with a traceback" if "Traceback" in text else ""
+    return f"exit {status}{traceback}, {elapsed:.2f} s, peak {peak:,.0f} MiB | {message}"
 
 
+#: the generated corpus of tests/test_hostile_files.py, and a larger file of formulas
 FILES: dict[str, Callable[[Path], Path]] = {
-    **hostile.FAR_CELLS,
-    "merged cells": hostile.far_merged_cells,
-    "name Whole = $A:$XFD": lambda p: hostile.named(
-        p, {"Whole": "=Calculations!$A:$XFD"}, "=SUM(Whole)"
-    ),
-    "name Rows = $1:$1048576": lambda p: hostile.named(p, {"Rows": "=Calculations!$1:$1048576"}),
-    "name = OFFSET": lambda p: hostile.named(p, {"Off": "=OFFSET(Calculations!$A$1,0,0)"}, "=Off"),
-    "name = WEBSERVICE": lambda p: hostile.named(
-        p, {"Web": '=WEBSERVICE("http://127.0.0.1:9/")'}, "=Web"
-    ),
-    "name = DDE": lambda p: hostile.with_raw_defined_name(p, "Dde", "cmd|' /C calc'!A0"),
-    "quoted DDE cell": lambda p: hostile.plain(
-        p, fill=lambda b, s: s.write_formula("A1", "='cmd'|'/c calc'!A0")
-    ),
+    **hostile.CORPUS,
+    "300,000 formulas": lambda path: hostile.many_formulas(path, 300_000),
 }
 
 
