@@ -86,6 +86,10 @@ def grant_rows(draw: st.DrawFn) -> dict[str, object]:
         "pct": pct,
         "partner_pct": draw(st.sampled_from([None, 0, 0.1, 0.3, 0.5, 0.31])),
         "smart_growth": smart,
+        # issue 19, item 8: the three readings of the cap, all in the kernel
+        "cap_method": draw(
+            st.sampled_from([None, None, "per_year", "whole_term", "proportional", "both"])
+        ),
     }
     term = draw(st.integers(1, 10))
     if draw(st.booleans()):
@@ -529,3 +533,31 @@ def test_true_beside_a_one_in_the_same_chunk_is_still_refused() -> None:
     assert_same(fast, slow)
     assert fast["error"].iloc[0] is None or pd.isna(fast["error"].iloc[0])
     assert "must be a number, not TRUE/FALSE" in fast["error"].iloc[1]
+
+
+def test_whole_term_and_proportional_cap_rows_are_vectorized() -> None:
+    """Issue 19, item 8: a whole-term or proportional row stays on the kernel, with the
+    core's figures. 3 x 300,000 before the cap (600,000 x 50%), 10 + 12 + 2 new
+    employees: cap 50,000 x 24 / 3 = 400,000; whole term 300,000 + 100,000 + 0;
+    proportional 133,333.33 + 133,333.33 + 133,333.34 (the cent to the last year)."""
+    rows = []
+    for method in ("whole_term", "proportional", "per_year"):
+        row: dict[str, object] = {"agreement_date": "2010-01-01", "pct": 0.5}
+        row["cap_method"] = method
+        for k, employees in enumerate((10, 12, 2), 1):
+            row[f"withholdings_{k}"] = 600000
+            row[f"new_employees_{k}"] = employees
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    fast, slow = both_paths(frame)
+    assert_same(fast, slow)
+    grants = fast[["grant_1", "grant_2", "grant_3"]].to_numpy().tolist()
+    assert grants[0] == [30_000_000, 10_000_000, 0]
+    assert grants[1] == [13_333_333, 13_333_333, 13_333_334]
+    # per year: rooms 50,000 x 10 = 500,000; 50,000 x 12 - 300,000 = 300,000;
+    # 50,000 x 2 - 600,000 < 0: 0
+    assert grants[2] == [30_000_000, 30_000_000, 0]
+    # the kernel computed them: no row went to the scalar path
+    from nj_incentives.scenarios import kernel
+
+    assert kernel.grant(kernel.Chunk(frame)).fast.all()

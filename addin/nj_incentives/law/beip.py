@@ -518,6 +518,7 @@ def term_cap_years(
     new_employees: Sequence[V],
     proportional: bool,
     average_cap: V,
+    term: V = None,
 ) -> tuple[list[tuple[V, V]], V]:
     """The whole-term readings of the average cap (``average_cap``, per new employee, read
     at the agreement date: :data:`~.parameters.AVERAGE_CAP`) (:data:`CAP_METHODS`;
@@ -531,9 +532,10 @@ def term_cap_years(
     exceed it, every year's grant x cap / their total, rounded down to the cent; the
     cents left over go to the last year with a grant, as far as its grant before the cap
     allows, the rest to the year before it, and so on: the years sum to the cap and none is
-    paid more than its grant before the cap.
+    paid more than its grant before the cap. ``term``: the number of years (default: of
+    ``befores``; the scenario runner passes each row's, the later columns zero).
     """
-    term = len(befores)
+    term = len(befores) if term is None else term
     before_total = r.total(befores, label="Grants before the cap", cite=CITE_CAP)
     shown = r.figure(P.AVERAGE_CAP, average_cap)
     cap = r.muldiv(
@@ -639,6 +641,7 @@ def grant_years_over_term(
     proportional: bool,
     citation: str = CITE_A,
     as_of: V = None,
+    term: V = None,
 ) -> tuple[list[tuple[V, V, V]], V, V]:
     """The grant year by year under a whole-term reading of the cap (:func:`term_cap_years`):
     N.J.S.A. 34:1B-129a., b.; N.J.A.C. 19:31I-1.4(a). ([(grant before cap, cap room, grant)
@@ -651,7 +654,7 @@ def grant_years_over_term(
         for year, (w, p) in enumerate(zip(withholdings, partner_tax, strict=True), 1)
     ]
     capped_years, before_total = term_cap_years(
-        r, befores, new_employees, proportional, average_cap
+        r, befores, new_employees, proportional, average_cap, term
     )
     years = [
         (before, room, r.where(capped, grant, before))

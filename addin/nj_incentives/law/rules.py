@@ -991,10 +991,11 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     """
     import numpy as np
 
-    a = np.asarray(a)
+    # any of the three may be the column (a fixed dollar figure x a column of counts):
+    # broadcast them to one shape (issue 19: ``a`` a constant failed)
+    a, b, c = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c))
     if a.size == 0:
         return np.asarray(a.copy())
-    b, c = np.broadcast_to(b, a.shape), np.broadcast_to(c, a.shape)
     i64 = np.dtype(np.int64)
     if int(a.max()) * int(b.max()) < 2**63:
         return np.asarray((a * b) // c)
@@ -1057,8 +1058,11 @@ def days_in_month(year: Any, month: Any) -> ndarray:
     return np.asarray(28 + extra + ((month == 2) & leap))
 
 
-def _scaled(value: Decimal | Fraction | int, den: int) -> int:
-    """A fraction constant as a numerator over ``den``, exactly."""
+def _scaled(value: Any, den: int) -> Any:
+    """A fraction constant as a numerator over ``den``, exactly; a column of whole counts
+    (an array beside a :class:`Ratio`: months, say) times ``den``."""
+    if not isinstance(value, (Decimal, Fraction, int)):
+        return value * den
     scaled = Fraction(value) * den
     if scaled.denominator != 1:
         raise ValueError(f"{value} is not a whole number of 1/{den}")

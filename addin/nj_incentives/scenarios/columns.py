@@ -263,7 +263,7 @@ INPUTS: tuple[InputSpec, ...] = (
         Kind.CHOICE,
         "grant",
         'Reading of the $50,000 average cap: "per_year" (default), "whole_term" or'
-        ' "proportional" (docs/interpretations.md). Computed by the exact path.',
+        ' "proportional" (docs/interpretations.md). Computed by the vectorized kernel.',
         InputRule(InputKind.CHOICE, beip.CITE_CAP, choices=beip.CAP_METHODS),
         trigger=False,
     ),

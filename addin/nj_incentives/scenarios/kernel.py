@@ -228,18 +228,36 @@ def grant(chunk: Chunk) -> SectionOut:
     ok_w, ok_p, used = beip.grant_bounds(_INT64, pct_w, pct_p, smart.values == 1)
     fast &= ok_w & ok_p & used
 
-    # a reading of the cap other than the default: the exact path (issue 10, item 8)
-    fast &= chunk.col("cap_method").blank
+    # the reading of the cap (beip.CAP_METHODS, blank: "per_year"): each computed by the
+    # core's rule of that reading, the row's own picked (issue 19, item 8: the whole-term
+    # and proportional readings left the vectorized path)
+    method = chunk.col("cap_method")
+    fast &= ~method.bad
     in_year = [fast & (k <= count) for k in _YEARS]
-    years, total = beip.grant_years(
-        _INT64,
+    columns = (
         [np.where(in_year[k - 1], w[k - 1], 0) for k in _YEARS],
         [np.where(in_year[k - 1] & any_partner, p[k - 1], 0) for k in _YEARS],
         [np.where(in_year[k - 1], e[k - 1], 0) for k in _YEARS],
-        pct_w,
-        pct_p,
-        agreement.values,
     )
+    years, total = beip.grant_years(_INT64, *columns, pct_w, pct_p, agreement.values)
+    for reading in ("whole_term", "proportional"):
+        rows = fast & ~method.blank & (method.values == beip.CAP_METHODS.index(reading))
+        if not rows.any():
+            continue
+        other, other_total, _ = beip.grant_years_over_term(
+            _INT64,
+            *columns,
+            pct_w,
+            pct_p,
+            agreement.values,
+            reading == "proportional",
+            term=count,
+        )
+        years = [
+            (before, room, np.where(rows, paid_other, paid))
+            for (before, room, paid), (_, _, paid_other) in zip(years, other, strict=True)
+        ]
+        total = np.where(rows, other_total, total)
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     before_total = np.zeros(n, I64)  # <= 10 x 1.3 x 10^13
     by_year: dict[str, tuple[np.ndarray, np.ndarray]] = {}
