@@ -21,8 +21,9 @@ what failed. ``--memo FILE`` writes one calculation memo covering every workbook
 checks, key figures, law currency), then inputs, every NJ_* result with its steps and
 citations, and the interpretations applied (:mod:`nj_incentives.memo`).
 
-Exit status: 0 when every master check is TRUE; 1 when a master check is FALSE or
-missing (an input the functions reject fails its checks, so it lands here too); 2 when a
+Exit status: 0 when every master check is TRUE and no NJ_* cell shows an error; 1 when a
+master check is FALSE or missing, or an NJ_* cell shows an error (an input was rejected:
+an added formula the checks do not cover, say; each such cell is listed); 2 when a
 workbook cannot be recalculated at all (not found, refused as unsafe, unreadable) or
 the arguments are wrong.
 """
@@ -57,9 +58,9 @@ MEMO_SUFFIXES = (".pdf", ".md", ".markdown", ".html", ".htm")
 
 EPILOG = """\
 \b
-exit status: 0 every master check TRUE; 1 a master check FALSE or missing (failed checks
-and rejected inputs are listed); 2 a workbook could not be recalculated (not found,
-refused as unsafe, unreadable) or wrong arguments.
+exit status: 0 every master check TRUE; 1 a master check FALSE or missing, or an NJ_*
+cell shows an error (failed checks and rejected inputs are listed); 2 a workbook could
+not be recalculated (not found, refused as unsafe, unreadable) or wrong arguments.
 
 \b
 examples:
@@ -77,12 +78,20 @@ def bundled_examples() -> list[Path]:
     return [path for path in found if path.is_file()]
 
 
+_FOLDER_LIKE_A_WORKBOOK = (
+    "-o {target}: a folder named like a workbook ({suffix}): refused; give the results "
+    "file's path (not a folder), or a folder whose name does not end {suffix}"
+)
+
+
 def output_paths(workbooks: Sequence[Path], output: Path | None) -> list[Path]:
     """Where each workbook's results go: ``OUT/<stem>-results.xlsx`` (``OUT`` default
     ``./out``), or ``OUT`` itself when it names an .xlsx file and one workbook is given.
     Raises ValueError for an impossible request or a target that is an input."""
     target = DEFAULT_OUTPUT if output is None else output
-    if target.suffix.lower() in (".xlsx", ".xlsm", ".xls") and not target.is_dir():
+    if target.suffix.lower() in (".xlsx", ".xlsm", ".xls") and target.is_dir():
+        raise ValueError(_FOLDER_LIKE_A_WORKBOOK.format(target=target, suffix=target.suffix))
+    if target.suffix.lower() in (".xlsx", ".xlsm", ".xls"):
         if target.suffix.lower() != ".xlsx":
             raise ValueError(f"{target}: results are written as an .xlsx workbook")
         if len(workbooks) != 1:
@@ -168,7 +177,7 @@ def _lighter_xlwings() -> Iterator[None]:
     "-o",
     "--output",
     metavar="OUT",
-    type=click.Path(path_type=Path),
+    type=click.Path(),  # text: a trailing "/" (a folder) is kept
     help="folder for the results workbooks (default: ./out), or the results file (.xlsx) "
     "when one WORKBOOK is given",
 )
@@ -198,7 +207,7 @@ def _lighter_xlwings() -> Iterator[None]:
 @json_option
 def command(
     workbooks: tuple[Path, ...],
-    output: Path | None,
+    output: str | None,
     memo: Path | None,
     progress: bool | None,
     max_cells: int | None,
@@ -222,7 +231,19 @@ def command(
         max_seconds=max_seconds,
         max_memory_bytes=None if max_memory_mb is None else max_memory_mb * 1024 * 1024,
     )
-    return run(list(workbooks), output, memo, progress=progress, as_json=as_json, limits=limits)
+    if output is not None and output.endswith(("/", os.sep)):
+        folder = Path(output)
+        if folder.suffix.lower() in (".xlsx", ".xlsm", ".xls"):
+            _fail(_FOLDER_LIKE_A_WORKBOOK.format(target=output, suffix=folder.suffix))
+            return EXIT_USAGE
+    return run(
+        list(workbooks),
+        None if output is None else Path(output),
+        memo,
+        progress=progress,
+        as_json=as_json,
+        limits=limits,
+    )
 
 
 def run(
@@ -475,6 +496,20 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
         cells = ", ".join(recalc.circular_references[:20])
         _fail(f"{name}: circular reference (cells not computed, left blank): {cells}", bar)
         return EXIT_FAILED
+    nj_errors = nj_error_cells(recalc)
+    entry["nj_error_cells"] = [{"cell": cell, "value": text} for cell, text in nj_errors]
+    if verdict is True and nj_errors:
+        # the checks cover the template's own cells; an added formula that rejected its
+        # input shows an error the master check cannot see: still "an input was rejected"
+        lines = [
+            f"nj-incentives calc: {name}: {len(nj_errors)} NJ_* cell(s) show an error "
+            "(an input was rejected), although the master check is TRUE"
+        ]
+        lines += [f"  {cell}: {text}" for cell, text in nj_errors[:20]]
+        if len(nj_errors) > 20:
+            lines.append(f"  ... and {len(nj_errors) - 20} more")
+        _write(bar, "\n".join(lines), sys.stderr)
+        return EXIT_FAILED
     if verdict is True:
         return EXIT_OK
     if verdict is None:
@@ -492,6 +527,25 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     lines += [f"  rejected input: {function}: {message}" for function, message in rejected]
     _write(bar, "\n".join(lines), sys.stderr)
     return EXIT_FAILED
+
+
+def nj_error_cells(recalc: Recalculation) -> list[tuple[str, str]]:
+    """The computed cells whose formula calls an NJ_* function (or that show a function's
+    error message) and hold an error, as ``("Sheet!A1", text)`` (:meth:`error_cells`)."""
+    from nj_incentives.recalc.engine import split_reference
+
+    messages = {error.message for error in recalc.function_errors}
+    found = []
+    for where, text in recalc.error_cells():
+        if text in messages:
+            found.append((where, text))
+            continue
+        with contextlib.suppress(ValueError):
+            sheet, cells = split_reference(where, recalc.sheets)
+            formula = recalc.formulas.get((sheet, cells.split(":")[0].replace("$", "")), "")
+            if "NJ_" in formula.upper():
+                found.append((where, text))
+    return found
 
 
 def _with_unit(value: str, unit: str) -> str:

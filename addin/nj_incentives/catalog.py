@@ -377,9 +377,9 @@ class Calculation:
                     values[index] = [as_date_cell(c, argument.name, citation) for c in value]
                 continue
             values[index] = argument.read(value, citation)
+        # The further arguments (NJ_EXPLAIN's ``args``) are another function's: it reads
+        # them, and its own argument names an error cell among them (``pct``, not ``args``).
         extras = [python_value(extra) for extra in args[count:]]
-        for extra in extras:
-            refuse_error_cells(extra, self.vararg.name if self.vararg else "", citation)
         return values + extras
 
     def formula(self, args: Sequence[Cell] | None = None, namespace: str = "") -> str:

@@ -10,8 +10,12 @@ One helper for the whole package (:func:`atomic_path`; :func:`atomic_write` call
   visible (no leading dot), with the process id of the run writing it. It is removed on
   every exit Python sees: success, an exception, Ctrl+C, ``sys.exit``, and SIGTERM in the
   command line (which turns it into an exit; :func:`exit_on_sigterm`); an ``atexit`` hook
-  removes any still open. Only a hard kill (SIGKILL, power loss) can leave one, and its
-  name then shows it is stale.
+  removes any still open. Only a hard kill (SIGKILL, power loss) can leave one; the next
+  run to the same target removes it (:func:`remove_leftovers`: a leftover whose process
+  id names no running process on this machine).
+- A full disk (or a quota, or a file-size limit) while writing: the temporary file is
+  removed, the old target is unchanged, and the :class:`OSError` names the target, not
+  the temporary file (:class:`DiskFullError`).
 - Concurrent runs: a run :func:`claim`\\ s its outputs when it starts (their state then).
   When it comes to replace one and finds that another process wrote it since, it does
   not overwrite it: it keeps its own output beside it as
@@ -24,7 +28,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import os
+import re
 import secrets
 import signal
 import threading
@@ -34,10 +40,12 @@ from pathlib import Path
 
 __all__ = [
     "ConcurrentWriteError",
+    "DiskFullError",
     "atomic_path",
     "atomic_write",
     "claim",
     "exit_on_sigterm",
+    "remove_leftovers",
     "same_file",
     "temporary_name",
 ]
@@ -62,6 +70,40 @@ class ConcurrentWriteError(OSError):
             f"{target}: another run wrote it while this one was running; not overwritten. "
             f"This run's output is in {kept}"
         )
+
+
+#: The errors of a write that found no room: disk full, quota exceeded, file-size limit.
+_NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+class DiskFullError(OSError):
+    """No room to write an output: its temporary file was removed and the old file (if
+    any) is unchanged. ``filename`` is the target, not the temporary file."""
+
+    def __init__(self, target: Path, cause: OSError) -> None:
+        code = cause.errno if cause.errno is not None else errno.ENOSPC
+        reason = cause.strerror or os.strerror(code)
+        super().__init__(code, f"{reason}; nothing was written", str(target))
+
+
+def no_room(error: BaseException) -> OSError | None:
+    """The :class:`OSError` (``error`` or what it wraps) of a write that found no room
+    on the disk, or None. Libraries wrap it (xlsxwriter's ``FileCreateError``; pyarrow's
+    ``OSError`` says ``[errno 28]`` in its text only)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError):
+            if current.errno in _NO_ROOM:
+                return current
+            match = re.search(r"\[errno (\d+)\]", str(current))
+            if match and int(match.group(1)) in _NO_ROOM:
+                code = int(match.group(1))
+                return OSError(code, os.strerror(code))
+        wrapped = [a for a in getattr(current, "args", ()) if isinstance(a, BaseException)]
+        current = wrapped[0] if wrapped else (current.__cause__ or current.__context__)
+    return None
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -94,6 +136,43 @@ def temporary_name(target: Path) -> Path:
     """``<target>.incomplete-<pid>-<token>.tmp`` beside the target."""
     token = secrets.token_hex(3)
     return target.with_name(f"{target.name}.incomplete-{os.getpid()}-{token}.tmp")
+
+
+def _running(pid: int) -> bool:
+    """Whether a process with this id runs on this machine (or might: when unsure, yes)."""
+    if pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # it exists under another user, or the check is not possible
+    return True
+
+
+def remove_leftovers(target: Path) -> list[Path]:
+    """Remove the temporary files a killed run left beside ``target``
+    (``<name>.incomplete-<pid>-<token>.tmp`` whose process id is no running process on
+    this machine); the paths removed. Those of running processes are left alone."""
+    target = Path(target)
+    pattern = re.compile(re.escape(target.name) + r"\.incomplete-(\d+)-[0-9a-f]+\.tmp")
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match is None or int(match.group(1)) == os.getpid():
+            continue
+        if _running(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
 
 
 def _conflict_name(target: Path) -> Path:
@@ -150,15 +229,22 @@ def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]
     resolved = target.resolve()
     with _GUARD:
         expected = _CLAIMED.get(resolved, _state(target))
+    remove_leftovers(target)
     temporary = temporary_name(target)
     with _GUARD:
         _LIVE.add(temporary)
     try:
         with open(temporary, "xb"):
             pass
-        yield temporary
-        with temporary.open("rb+") as written:
-            os.fsync(written.fileno())
+        try:
+            yield temporary
+            with temporary.open("rb+") as written:
+                os.fsync(written.fileno())
+        except Exception as error:
+            full = no_room(error)
+            if full is None or isinstance(error, DiskFullError):
+                raise
+            raise DiskFullError(target, full) from error
         os.chmod(temporary, _mode_for(target))
         with _replace_lock(target):
             if _state(target) != expected:

@@ -4,7 +4,8 @@ The wheel ships each template and its filled example in the package data
 (``nj_incentives/data``); this command copies them to DIR (templates) and DIR/examples/
 (examples), so that a user who installed the package (no repository) gets the workbooks.
 An existing file is never overwritten unless ``--force`` is given: a filled template is an
-accountant's work.
+accountant's work. The copy is all or nothing and never follows a symbolic link out of
+DIR (:func:`copy_templates`).
 
 With ``--runtime server`` (xlwings Server's namespace, XLWINGS) or ``--namespace NS`` the
 workbooks are built afresh with every NJ_* function spelled
@@ -19,7 +20,10 @@ written as one JSON document.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -27,7 +31,7 @@ from pathlib import Path
 
 import click
 
-from nj_incentives import shipped
+from nj_incentives import files, shipped
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, json_option
 
 __all__ = [
@@ -65,7 +69,12 @@ def shipped_workbooks() -> dict[str, Path]:
 
 def copy_templates(directory: Path, *, force: bool = False, namespace: str = "") -> list[Path]:
     """Write every template to ``directory`` and every example to ``directory/examples``;
-    returns the paths written. Nothing is written if any target exists (without force)."""
+    returns the paths written. All or nothing: nothing is written if any target exists
+    (without force), and each file is written to a temporary file beside it, all of them
+    renamed into place only once every one is complete (a full disk leaves no file, and
+    none half written). A symbolic link is never followed: a link among the targets counts
+    as an existing file (with ``--force`` the link itself is replaced, never the file it
+    points to), and ``DIR/examples`` may not be a link."""
     sources = _build(namespace) if namespace else shipped_workbooks()
     missing = [str(path) for path in sources.values() if not path.is_file()]
     if missing:
@@ -74,19 +83,32 @@ def copy_templates(directory: Path, *, force: bool = False, namespace: str = "")
             f"python -m nj_incentives.workbooks.build): {', '.join(missing)}"
         )
     targets = {directory / relative: source for relative, source in sources.items()}
-    existing = [str(target) for target in targets if target.exists()]
+    for folder in sorted({target.parent for target in targets} - {directory}):
+        if folder.is_symlink():
+            raise TemplatesError(
+                f"not writing into {folder}: it is a symbolic link (to {os.readlink(folder)});"
+                " links are not followed out of DIR"
+            )
+    existing = [target for target in targets if os.path.lexists(target)]
     if existing and not force:
-        raise TemplatesError(
-            f"not overwriting {', '.join(existing)} (give --force to replace them)"
-        )
-    written = []
+        shown = [
+            f"{t} (a link to {os.readlink(t)})" if t.is_symlink() else str(t) for t in existing
+        ]
+        raise TemplatesError(f"not overwriting {', '.join(shown)} (give --force to replace them)")
+    current: Path = directory
     try:
-        for target, source in targets.items():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            written.append(Path(shutil.copyfile(source, target)))
+        with contextlib.ExitStack() as stack:
+            for target, source in targets.items():
+                current = target
+                if target.is_dir() and not target.is_symlink():
+                    raise IsADirectoryError(errno.EISDIR, "it is a folder", str(target))
+                temporary = stack.enter_context(files.atomic_path(target))
+                shutil.copyfile(source, temporary)
+            current = directory
     except OSError as error:
-        raise TemplatesError(f"cannot write {error.filename}: {error.strerror}") from error
-    return written
+        where = error.filename if isinstance(error, files.DiskFullError) else current
+        raise TemplatesError(f"cannot write {where}: {error.strerror or error}") from error
+    return list(targets)
 
 
 def _build(namespace: str) -> dict[str, Path]:

@@ -168,13 +168,16 @@ def run(args: Any) -> int:
         return _run(args)
     except ScenarioError as error:
         return _fail(str(error), as_json)
+    except files.DiskFullError as error:  # no room for an output: one line, exit 2
+        return _fail(f"cannot write {error.filename}: {error.strerror}", as_json)
     except OSError as error:  # a file that cannot be read or written: no traceback
         return _fail(f"{error.filename or ''} {error.strerror or error}".strip(), as_json)
 
 
-def _engagement(args: Any) -> dict[str, str]:
+def _engagement(args: Any, moment: dt.datetime) -> dict[str, str]:
     """The engagement the run is for (the options; blank where not given), with the labels
-    of the templates' engagement fields, dated today."""
+    of the templates' engagement fields, dated the day of ``moment`` in UTC: the same
+    instant and clock as the stamp's ``created_utc`` (and the memo's date)."""
     given = {
         "Client": "client",
         "Entity id": "entity_id",
@@ -183,7 +186,7 @@ def _engagement(args: Any) -> dict[str, str]:
         "Reviewer": "reviewer",
     }
     found = {label: str(getattr(args, name, None) or "").strip() for label, name in given.items()}
-    found["Date"] = dt.date.today().isoformat()
+    found["Date"] = moment.astimezone(dt.UTC).date().isoformat()
     return found
 
 
@@ -226,15 +229,16 @@ def _run(args: Any) -> int:
     if not source.is_file():
         raise ScenarioError(f"input file not found: {source}")
     hasher = hashlib.sha256(file_sha256(source).encode())
+    now = dt.datetime.now(dt.UTC)
     stamp: dict[str, Any] = {
         "package": "nj-incentives",
         "version": __version__,
         "law_current_to": LAW_CURRENT_TO,
         "input_file": source.name,
         "input_file_sha256": file_sha256(source),
-        "created_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "created_utc": now.isoformat(timespec="seconds"),
         "engine": args.engine,
-        "engagement": _engagement(args),
+        "engagement": _engagement(args, now),
     }
     if _streamable(args):
         status = _run_streaming(args, stamp, hasher, inputs, started)
@@ -501,9 +505,12 @@ def _run_streaming(
                 parquet_writer.close(stamp)
         else:
             xlsx_writer = XlsxWriter(path)
-            run_into(xlsx_writer.write)
-            summary = found["run"][2].frame()
-            xlsx_writer.finish(Outputs(results=pd.DataFrame(), stamp=stamp, summary=summary))
+            try:
+                run_into(xlsx_writer.write)
+                summary = found["run"][2].frame()
+                xlsx_writer.finish(Outputs(results=pd.DataFrame(), stamp=stamp, summary=summary))
+            finally:
+                xlsx_writer.discard()
 
     if fmt == "xlsx" and total > XLSX_MAX_ROWS:
         raise ScenarioError(

@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -94,7 +95,12 @@ def read_table(path: Path, sheet: str | None = None) -> pd.DataFrame:
         elif fmt == "xlsx":
             frame = _read_xlsx(path, sheet)
         else:
+            import pyarrow.parquet as pq
+
+            refuse_repeated_columns(pq.read_schema(path).names)
             frame = pd.read_parquet(path)
+    except ScenarioError:
+        raise
     except (ValueError, OSError, KeyError) as error:
         raise ScenarioError(f"{path}: cannot read the scenario table ({error})") from None
     frame.columns = [str(c).strip() for c in frame.columns]
@@ -103,6 +109,18 @@ def read_table(path: Path, sheet: str | None = None) -> pd.DataFrame:
         if frame[column].isna().all():
             frame = frame.drop(columns=column)
     return frame
+
+
+def refuse_repeated_columns(names: Iterable[object]) -> None:
+    """:class:`ScenarioError` naming the first column that appears twice (names compared
+    as the runner reads them: without surrounding spaces), before a reader sees them (a
+    Parquet reader otherwise fails with its whole schema as the message)."""
+    seen: set[str] = set()
+    for name in names:
+        key = str(name).strip()
+        if key in seen:
+            raise ScenarioError(f"column {key!r} appears twice")
+        seen.add(key)
 
 
 #: The most cells (rows x columns) a scenario XLSX sheet may span: calamine allocates a
@@ -493,17 +511,92 @@ def _xlsx_formats(workbook: Any) -> dict[str, Any]:
     }
 
 
+class _ZipSink(io.RawIOBase):
+    """The file xlsxwriter's zip is written to. After a failed write (a full disk) it
+    takes no more: the zip's own clean-up (``ZipFile.__del__`` writing its end record)
+    then cannot fail a second time and print a traceback; :meth:`failure` is the first
+    error, which the writer raises."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self._file = open(path, "wb")  # noqa: SIM115 - closed in close()
+        self.failure: OSError | None = None
+
+    def _guard(self, action: Callable[[], Any], otherwise: Any) -> Any:
+        if self.failure is not None:
+            return otherwise
+        try:
+            return action()
+        except OSError as error:
+            self.failure = error
+            raise
+
+    def writable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        number: int = self._file.fileno()
+        return number
+
+    def write(self, data: Any) -> int:
+        size = len(memoryview(data))
+        if self._file.closed and self.failure is not None:
+            return size
+        written: int = self._guard(lambda: self._file.write(data), size)
+        return written
+
+    def tell(self) -> int:
+        if self.failure is not None or self._file.closed:
+            return 0
+        where: int = self._file.tell()
+        return where
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        if self.failure is not None or self._file.closed:  # the zip's clean-up, after all
+            return 0
+        where: int = self._file.seek(offset, whence)
+        return where
+
+    def flush(self) -> None:
+        if not self._file.closed:
+            self._guard(self._file.flush, None)
+
+    def close(self) -> None:
+        """Close the file; a failure to flush it is raised (once) and recorded."""
+        if self._file.closed:
+            super().close()
+            return
+        try:
+            self._guard(self._file.close, None)
+        finally:
+            if not self._file.closed:  # a failed flush leaves it open
+                with contextlib.suppress(OSError):
+                    self._file.close()
+            super().close()
+
+
 class XlsxWriter:
     """Results written to an XLSX sheet "Results" chunk by chunk, in xlsxwriter's
     constant-memory mode (each row goes to disk once written: memory stays flat); then
-    :meth:`finish` adds the sheets Summary, Charts (with a target) and Run."""
+    :meth:`finish` adds the sheets Summary, Charts (with a target) and Run.
+
+    xlsxwriter's temporary files go to a folder of this writer's, removed when it
+    finishes or fails; a failed write of the workbook (a full disk) is raised as the
+    :class:`OSError` it is, not as xlsxwriter's ``FileCreateError``, and leaves no zip
+    clean-up to fail again later (:class:`_ZipSink`)."""
 
     def __init__(self, path: Path) -> None:
+        import tempfile
+
         import xlsxwriter
 
-        self.workbook = xlsxwriter.Workbook(
-            str(path), {"constant_memory": True, "strings_to_formulas": False}
-        )
+        self._tmpdir = tempfile.mkdtemp(prefix="nj-incentives-xlsx-")
+        self._sink = _ZipSink(path)
+        options = {"constant_memory": True, "strings_to_formulas": False, "tmpdir": self._tmpdir}
+        self.workbook = xlsxwriter.Workbook(self._sink, options)
         self.formats = _xlsx_formats(self.workbook)
         self.sheet = self.workbook.add_worksheet("Results")
         self.rows = 0
@@ -545,13 +638,43 @@ class XlsxWriter:
             run.write_string(row, 1, text)
         run.set_column(0, 0, 22)
         run.set_column(1, 1, 100)
-        workbook.close()
+        try:
+            workbook.close()
+            self._sink.close()
+        except Exception as error:
+            failure = self._sink.failure
+            if failure is not None:
+                raise failure from None
+            wrapped = error.args[0] if error.args else None
+            if isinstance(wrapped, OSError):  # xlsxwriter's FileCreateError
+                raise wrapped from None
+            raise
+        finally:
+            self.discard()
+        if self._sink.failure is not None:  # a write failed and nothing said so
+            raise self._sink.failure
+
+    def discard(self) -> None:
+        """Close every file of the writer and remove its temporary folder (after
+        :meth:`finish`, or instead of it when the run failed)."""
+        import shutil
+
+        self.workbook.fileclosed = True
+        for worksheet in self.workbook.worksheets():
+            with contextlib.suppress(Exception):
+                worksheet._opt_close()
+        with contextlib.suppress(OSError):  # already raised by finish, or the run failed
+            self._sink.close()
+        shutil.rmtree(self._tmpdir, ignore_errors=True)
 
 
 def _write_xlsx(path: Path, outputs: Outputs) -> None:
     writer = XlsxWriter(path)
-    writer.write(outputs.results)
-    writer.finish(outputs)
+    try:
+        writer.write(outputs.results)
+        writer.finish(outputs)
+    finally:
+        writer.discard()
 
 
 def _number(sheet: Any, row: int, column: int, value: float, fmt: Any = None) -> None:
