@@ -206,8 +206,12 @@ def test_min_tax_group_rule_for_s_corporations_message_cites() -> None:
 
 
 def test_explain_error_cell_arguments_cite() -> None:
+    # the explained function's argument names the error cell, with its citation (issue
+    # 22 item 11: "args = '#N/A' ... (NJ_EXPLAIN, docs/functions.md)" named no argument)
     text = F["NJ_EXPLAIN"]("NJ_BEIP_GRANT", "#N/A", 0.2)
-    assert text.endswith("(NJ_EXPLAIN, docs/functions.md)"), text
+    assert text == (
+        "#VALUE! withholdings = '#N/A': the cell holds an error value (N.J.S.A. 34:1B-129a., b.)"
+    )
     text = F["NJ_EXPLAIN"]("NOPE")
     assert text.endswith("(NJ_EXPLAIN, docs/functions.md)"), text
 
