@@ -3,9 +3,15 @@ three evaluators, ``law_as_of``, and the amendment drill."""
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
+import io
+import re
+import tokenize
 from collections.abc import Iterator
 from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -176,3 +182,309 @@ def test_vectorized_lookup_is_the_exact_lookup(day: dt.date) -> None:
         assert EXACT.law(P.AVERAGE_CAP, day) == P.AVERAGE_CAP.at(day)
         value, _ = explain(lambda r, d: r.law(P.AVERAGE_CAP, d), day)
         assert value == P.AVERAGE_CAP.at(day)
+
+
+# --------------------------------------------------------------------------- no literal
+# A figure of law is written once, in law/parameters.py. The scan below finds the textual
+# forms of every figure in every module of the package (string and number tokens and
+# code; comments and docstrings, which no user sees, excluded):
+# - every money figure written with its dollar sign ("$100,000", "$562.50");
+# - the distinctive amounts (the average cap, the ERTC amounts, the group payroll) also
+#   with thousands separators and as number literals (50000, 50_000);
+# - hours ("140 hours"; 140 as a number), dates (long, ISO and ``date(y, m, d)``), and
+#   fractions written "N percent".
+# Not scanned: bare small numbers, years, counts and "N%" (indistinguishable from the
+# examples and bounds that are not law); the templates are code (workbooks/) and scanned.
+
+
+def _money_values(param):
+    for v in param.versions:
+        if param.kind == "money":
+            yield Decimal(v.value)
+        elif param.kind == "table" and param.statute == "cbt":
+            for row in v.value:
+                for x in row[1:]:
+                    if isinstance(x, Decimal) and x:
+                        yield x
+
+
+DISTINCTIVE = {
+    "beip.average_cap",
+    "ertc.credit_year_one_amount",
+    "ertc.credit_year_two_amount",
+    "cbt.group_payroll_threshold",
+}
+
+
+def forms():
+    """(figure key, form, regex over string text, numeric literal value or None)."""
+    out = []
+    for param in P.PARAMETERS.values():
+        if param.kind in ("money", "table") and param.statute in ("beip", "ertc", "cbt"):
+            for m in _money_values(param):
+                if m != m.to_integral_value():
+                    text = f"{m:,.2f}"
+                    out.append((param.key, f"${text}", re.escape(f"${text}"), None))
+                    continue
+                n = int(m)
+                comma = f"{n:,}"
+                if param.key not in DISTINCTIVE:
+                    out.append(
+                        (param.key, f"${comma}", rf"\${re.escape(comma)}(?![\d]|,\d|\.\d)", None)
+                    )
+                    continue
+                out.append((param.key, comma, rf"(?<![\d,.]){re.escape(comma)}(?![\d]|,\d)", n))
+        elif param.kind == "hours":
+            for v in param.versions:
+                value = v.value
+                if isinstance(value, Fraction):
+                    continue
+                out.append(
+                    (
+                        param.key,
+                        f"{value} hours",
+                        rf"(?<![\d.]){value} hours",
+                        value if value >= 100 else None,
+                    )
+                )
+        elif param.kind == "date":
+            for v in param.versions:
+                d: dt.date = v.value
+                long = f"{d:%B} {d.day}, {d.year}"
+                out.append((param.key, long, re.escape(long), None))
+                out.append((param.key, d.isoformat(), re.escape(d.isoformat()), None))
+                out.append(
+                    (
+                        param.key,
+                        f"date({d.year}, {d.month}, {d.day})",
+                        rf"date\({d.year},{d.month},{d.day}\)",
+                        None,
+                    )
+                )
+        elif param.kind == "fraction":
+            for v in param.versions:
+                pct = Fraction(v.value) * 100
+                if pct.denominator != 1:
+                    continue
+                n = int(pct)
+                out.append((param.key, f"{n} percent", rf"(?<![\d.]){n} percent", None))
+    return out
+
+
+def _docstring_lines(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                lines.update(range(body[0].lineno, (body[0].end_lineno or body[0].lineno) + 1))
+    return lines
+
+
+def hits(path: Path):
+    source = path.read_text(encoding="utf-8")
+    doc = _docstring_lines(ast.parse(source))
+    code = []  # (line, text) of string and number tokens and code outside comments
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.COMMENT or tok.start[0] in doc:
+            continue
+        if tok.type in (
+            tokenize.STRING,
+            tokenize.NUMBER,
+            tokenize.NAME,
+            tokenize.OP,
+        ) or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
+            code.append((tok.start[0], tok.type, tok.string))
+    # join consecutive code tokens per line for the date(...) calls
+    by_line: dict[int, list[str]] = {}
+    for line, _, text in code:
+        by_line.setdefault(line, []).append(text)
+    found = []
+    for key, form, pattern, number in forms():
+        rx = re.compile(pattern)
+        for line, kind, text in code:
+            if kind == tokenize.NUMBER:
+                if (
+                    number is not None
+                    and text.replace("_", "").isdigit()
+                    and int(text.replace("_", "")) == number
+                ):
+                    found.append((line, key, form))
+            elif kind != tokenize.NAME and kind != tokenize.OP and rx.search(text):
+                found.append((line, key, form))
+        if form.startswith("date("):
+            for line, texts in by_line.items():
+                if rx.search("".join(texts)):
+                    found.append((line, key, form))
+    return sorted(set(found))
+
+
+PACKAGE = Path(__file__).resolve().parent.parent / "addin" / "nj_incentives"
+
+#: (module, figure) -> how many hits are not the figure, and why (each checked by hand).
+NOT_LAW = {
+    ("calc.py", "beip.average_cap"): (1, "--max-formulas help: 50,000 formulas"),
+    ("calc.py", "cbt.group_payroll_threshold"): (1, "--max-area help: 5,000,000 cells"),
+    ("recalc/safety.py", "beip.average_cap"): (1, "max_formulas = 50_000"),
+    ("recalc/safety.py", "cbt.group_payroll_threshold"): (1, "max_area = 5_000_000"),
+    ("scenarios/analysis.py", "beip.average_cap"): (1, "SAMPLE_ROWS = 50_000"),
+    ("catalog.py", "beip.average_cap"): (2, "example inputs: a 50,000 transfer price, liability"),
+    ("workbooks/beip_grant.py", "beip.average_cap"): (1, "example input: other grants"),
+    ("catalog.py", "beip.remote_work_election_before"): (1, "example period end 2023-12-31"),
+    ("catalog.py", "beip.remote_work_waiver_end"): (1, "example period end 2023-12-31"),
+    ("workbooks/ertc_credit.py", "beip.remote_work_election_before"): (2, "example period end"),
+    ("workbooks/ertc_credit.py", "beip.remote_work_waiver_end"): (2, "example period end"),
+}
+#: Subsection h.: its dates are being re-dated by issue 19 item 2 (h. in three versions),
+#: which moves these texts to the parameters with the new versions. (module, figure) -> hits.
+PENDING_H = {
+    ("catalog.py", "beip.emergency_declared"): 1,
+    ("catalog.py", "beip.emergency_ended"): 1,
+    ("catalog.py", "beip.remote_work_election_before"): 1,
+    ("catalog.py", "beip.remote_work_waiver_end"): 1,
+    ("law/beip.py", "beip.emergency_declared"): 1,
+    ("law/beip.py", "beip.emergency_ended"): 1,
+    ("law/beip.py", "beip.remote_work_election_before"): 2,
+    ("law/beip.py", "beip.remote_work_waiver_end"): 2,
+    ("law/beip.py", "beip.remote_work_waiver_start"): 1,
+    ("workbooks/beip_conversion.py", "beip.emergency_ended"): 1,
+    ("workbooks/beip_conversion.py", "beip.remote_work_election_before"): 2,
+    ("workbooks/beip_conversion.py", "beip.remote_work_waiver_end"): 2,
+    ("workbooks/beip_conversion.py", "beip.remote_work_waiver_start"): 1,
+}
+
+
+def _found() -> dict[tuple[str, str], list[tuple[int, str]]]:
+    found: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = path.relative_to(PACKAGE).as_posix()
+        if name == "law/parameters.py":
+            continue
+        for line, key, form in hits(path):
+            found.setdefault((name, key), []).append((line, form))
+    return found
+
+
+def test_no_statutory_literal_outside_parameters() -> None:
+    found = _found()
+    allowed = {key: count for key, (count, _) in NOT_LAW.items()}
+    for key, count in PENDING_H.items():
+        allowed[key] = allowed.get(key, 0) + count
+    extra = {key: lines for key, lines in found.items() if len(lines) > allowed.get(key, 0)}
+    assert not extra, f"a figure of law retyped: read it from law/parameters.py: {extra}"
+    # the lists shrink as figures move: an entry that no longer matches is removed
+    stale = {key: count for key, count in allowed.items() if len(found.get(key, ())) < count}
+    assert not stale, f"allow-list entries no longer found: {stale}"
+
+
+def test_the_scan_finds_a_retyped_figure(tmp_path: Path) -> None:
+    module = tmp_path / "retyped.py"
+    module.write_text(
+        '''"""A docstring may say $50,000."""
+import datetime as dt
+# a comment may say 140 hours
+CAP = 50_000
+TEXT = "the $2,500 credit, at least 140 hours, from July 1, 2003"
+START = dt.date(2003, 7, 1)
+SHARE = "75 percent"
+''',
+        encoding="utf-8",
+    )
+    assert {(key, form) for _, key, form in hits(module)} == {
+        ("beip.average_cap", "50,000"),
+        ("ertc.credit_year_one_amount", "2,500"),
+        ("ertc.full_time_hours_per_month", "140 hours"),
+        ("beip.cap_agreements_from", "July 1, 2003"),
+        ("beip.cap_agreements_from", "date(2003, 7, 1)"),
+        ("beip.minimum_consideration_share", "75 percent"),
+    }
+
+
+def test_memo_headings_are_the_interpretations_headings() -> None:
+    from nj_incentives.memo import interpretations
+
+    text = (PACKAGE.parent.parent / "docs" / "interpretations.md").read_text(encoding="utf-8")
+    for heading in (interpretations.CAP_PER_YEAR, interpretations.CAP_WHOLE_TERM):
+        assert f"### {heading}\n" in text
+
+
+# --------------------------------------------------------------------------- before a change
+
+
+def test_every_dated_figure_before_its_change_is_its_first_version() -> None:
+    # the figures of this issue's versions and the drill: a date before a version's first
+    # date (or a law_as_of before its act) reads what the figure was before the change
+    with P.amended(P.AVERAGE_CAP, DRILL):
+        dated = [p for p in P.PARAMETERS.values() if p.dated]
+        assert P.AVERAGE_CAP in dated
+        for param in dated:
+            for version in param.versions[1:]:
+                before = param.version(
+                    None
+                    if version.applies_from is None
+                    else version.applies_from - dt.timedelta(days=1),
+                    version.act.date - dt.timedelta(days=1),
+                )
+                assert before is not version
+                assert before.act.date < version.act.date or (
+                    version.applies_from is not None
+                    and (before.applies_from or dt.date.min) < version.applies_from
+                )
+
+
+_money = st.integers(0, 10**8).map(lambda cents: D(cents) / 100)
+
+
+@given(
+    withholdings=st.lists(_money, min_size=1, max_size=10),
+    employees=st.lists(st.integers(0, 40), min_size=10, max_size=10),
+    day=st.dates(dt.date(2003, 1, 1), dt.date(2024, 12, 31)),
+    method=st.sampled_from(beip.CAP_METHODS),
+)
+def test_a_grant_before_the_change_is_what_it_was(
+    withholdings: list[Decimal], employees: list[int], day: dt.date, method: str
+) -> None:
+    counts = employees[: len(withholdings)]
+    before = beip.grant_schedule(withholdings, counts, "0.5", day, cap_method=method)
+    with P.amended(P.AVERAGE_CAP, DRILL):
+        after = beip.grant_schedule(withholdings, counts, "0.5", day, cap_method=method)
+        assert after == before
+        assert after.steps == before.steps
+        assert [row.note for row in after.rows] == [row.note for row in before.rows]
+
+
+def test_amendment_drill_scenario_runner(
+    cap_60000: P.Parameter[Decimal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pandas as pd
+
+    from nj_incentives.scenarios import scalar
+    from nj_incentives.scenarios.runner import _run_frame, plan_layout
+
+    # one year, 1,000,000.00 withholdings at 50% (500,000.00 before the cap), 5 new
+    # employees: 2024-12-31 agreement 50,000 x 5 = 250,000.00; 2025-01-01: 60,000 x 5
+    frame = pd.DataFrame(
+        {
+            "id": [0, 1],
+            "agreement_date": ["2024-12-31", "2025-01-01"],
+            "pct": [0.5, 0.5],
+            "withholdings_1": [1000000.0, 1000000.0],
+            "new_employees_1": [5, 5],
+        }
+    )
+    layout = plan_layout(frame)
+    slow = _run_frame(frame, layout, money="cents", force_scalar=True)
+
+    def no_scalar(*args: object) -> object:
+        raise AssertionError("the kernel left a row to the scalar path")
+
+    monkeypatch.setattr(scalar, "run_row", no_scalar)
+    fast = _run_frame(frame, layout, money="cents")
+    for result in (fast, slow):
+        assert result["grant_total"].tolist() == [25_000_000, 30_000_000]
+        assert result["error"].isna().all()

@@ -33,7 +33,14 @@ from nj_incentives.cells import (
     refuse_error_cells,
     serial_to_date,
 )
+from nj_incentives.law import parameters as P
 from nj_incentives.vba import vba_identifier_problem
+
+#: Figures of law as the texts below show them (law.parameters: every version).
+_CAP = P.AVERAGE_CAP.summary()
+_CAP_FROM = P.CAP_AGREEMENTS_FROM.single.isoformat()
+_ERTC_ONE = P.CREDIT_YEAR_ONE_AMOUNT.summary()
+_ERTC_TWO = P.CREDIT_YEAR_TWO_AMOUNT.summary()
 
 __all__ = [
     "BASE_YEAR_COLUMNS",
@@ -229,7 +236,7 @@ GRANT_SCHEDULE_COLUMNS = (
         "Cap room",
         "cap_room",
         "number",
-        "What the $50,000 average cap still allows in the year (blank: the cap does not apply)",
+        f"What the {_CAP} average cap still allows in the year (blank: the cap does not apply)",
     ),
     Column("Grant", "grant", "money", "Grant paid for the year, after the cap", scenario="grant"),
     Column("Cumulative grant", "cumulative", "money", "Grants paid so far"),
@@ -492,7 +499,7 @@ _YEAR_END_MONTH = single(
 _ACCRUAL_YEAR = single("Calendar year the approved grant accrued but was not paid, 2008 to 2025")
 _APPROVAL_DATE = a_date(
     "Date the Authority approved the amount (Excel date); matters for 2008-2013 only; blank = "
-    "approved by July 1, 2016"
+    f"approved by {P.STATE_FISCAL_YEAR_2017_START.text()}"
 )
 _CREDIT = single("BEIP tax credit issued for the tax period, dollars")
 _TAX_LIABILITY = single("Tax otherwise due for the period, dollars")
@@ -544,8 +551,8 @@ calculation(
     "NJ_BEIP_CAP_APPLIES",
     cite=f"{BEIP_LAW}a.",
     description=(
-        'Whether the $50,000 average cap per new employee binds the agreement: "Yes" for an '
-        'agreement entered into on or after 2003-07-01, else "No" (N.J.S.A. 34:1B-129a.; '
+        f'Whether the {_CAP} average cap per new employee binds the agreement: "Yes" for an '
+        f'agreement entered into on or after {_CAP_FROM}, else "No" (N.J.S.A. 34:1B-129a.; '
         "N.J.A.C. 19:31I-1.4(a))."
     ),
     example=(dt.date(2010, 1, 1),),
@@ -557,7 +564,7 @@ calculation(
     "NJ_BEIP_GRANT_SCHEDULE",
     cite=f"{BEIP_LAW}a.-c.; N.J.A.C. 19:31I-1.4(a)",
     description=(
-        "BEIP grant year by year over the term, after the $50,000 average cap: "
+        f"BEIP grant year by year over the term, after the {_CAP} average cap: "
         f"{_listed(GRANT_SCHEDULE_COLUMNS)} (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a))."
     ),
     columns=GRANT_SCHEDULE_COLUMNS,
@@ -571,7 +578,7 @@ calculation(
     partner_tax=each("Partners' estimated tax per grant year, dollars; blank = 0 each year"),
     partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
     cap_method=single(
-        'How the $50,000 average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
+        f'How the {_CAP} average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
         ' "whole_term" or "proportional"; blank = "per_year"'
     ),
 )
@@ -650,16 +657,18 @@ calculation(
     amount=single("Approved grant amount converted to tax credits, dollars"),
     approval_date=_APPROVAL_DATE,
     grant_approval_date=a_date(
-        "Date the business was approved for the grant, before 2016-01-11; blank = not checked"
+        "Date the business was approved for the grant, before"
+        f" {P.ENACTMENT_P_L_2015_C_194.single}; blank = not checked"
     ),
     direction_date=a_date(
-        "Date the business directed the conversion; 2016-01-11 to 2016-07-11; blank = not checked"
+        f"Date the business directed the conversion; {P.ENACTMENT_P_L_2015_C_194.single} to"
+        f" {P.DIRECTION_DEADLINE_PUBLISHED.single}; blank = not checked"
     ),
     year_end_month=_YEAR_END_MONTH,
     numbering=_NUMBERING,
     direction_deadline=single(
-        '"published" (through 2016-07-11, the Authority\'s deadline) or "strict" (through'
-        ' 2016-07-09, day 180); blank = "published"'
+        f'"published" (through {P.DIRECTION_DEADLINE_PUBLISHED.single}, the Authority\'s'
+        ' deadline) or "strict" (through 2016-07-09, day 180); blank = "published"'
     ),
 )
 
@@ -858,13 +867,13 @@ calculation(
     "NJ_ERTC_CREDIT",
     cite=f"{ERTC_LAW}a.",
     description=(
-        "Economic Recovery Tax Credit for one credit year: $2,500 per new full-time position in "
-        "year one, $1,250 in year two (N.J.S.A. 52:27BBB-55a.)."
+        f"Economic Recovery Tax Credit for one credit year: {_ERTC_ONE} per new full-time position"
+        f" in year one, {_ERTC_TWO} in year two (N.J.S.A. 52:27BBB-55a.)."
     ),
     example=(10, 1),
     optional=("fractional",),
     new_positions=single("New full-time positions in the credit year"),
-    credit_year=single("Credit year: 1 ($2,500 per position) or 2 ($1,250)"),
+    credit_year=single(f"Credit year: 1 ({_ERTC_ONE} per position) or 2 ({_ERTC_TWO})"),
     fractional=_FRACTIONAL,
 )
 
@@ -1074,7 +1083,8 @@ calculation(
     s_corporation=single("TRUE for a New Jersey S corporation; blank = FALSE"),
     group_payroll=single("Total payroll of the affiliated or controlled group, dollars; blank = 0"),
     group_rule_for_s_corporations=single(
-        "TRUE if the $5,000,000 group payroll rule also binds S corporations; blank = TRUE"
+        f"TRUE if the {P.GROUP_PAYROLL_THRESHOLD.summary()} group payroll rule also binds S"
+        " corporations; blank = TRUE"
     ),
     period_start_year=single(
         "Year the privilege period begins (the table is for 2012 and after); blank = assumed"

@@ -165,15 +165,15 @@ class Basis(StrEnum):
 
 
 #: "not less than 10 percent" of either basis. N.J.S.A. 34:1B-129a. (b. keeps it)
-MINIMUM_GRANT_PCT = Decimal("0.10")
+MINIMUM_GRANT_PCT = P.MINIMUM_GRANT_PCT.single
 #: "not more than 50 percent of the withholdings". N.J.S.A. 34:1B-129a.
-MAXIMUM_PCT_OF_WITHHOLDINGS = Decimal("0.50")
+MAXIMUM_PCT_OF_WITHHOLDINGS = P.MAXIMUM_PCT_OF_WITHHOLDINGS.single
 #: "not more than 30 percent of the estimated tax of the partners". N.J.S.A. 34:1B-129a.
-MAXIMUM_PCT_OF_PARTNERS_TAX = Decimal("0.30")
+MAXIMUM_PCT_OF_PARTNERS_TAX = P.MAXIMUM_PCT_OF_PARTNERS_TAX.single
 #: "up to 80 percent of the withholdings" with smart growth. N.J.S.A. 34:1B-129b.
-SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS = Decimal("0.80")
+SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS = P.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS.single
 #: "up to 50 percent of the estimated tax of the partners" with smart growth. 34:1B-129b.
-SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX = Decimal("0.50")
+SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX = P.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX.single
 
 _MAXIMUM_PCT: dict[tuple[Basis, bool], Decimal] = {
     (Basis.WITHHOLDINGS, False): MAXIMUM_PCT_OF_WITHHOLDINGS,
@@ -359,7 +359,7 @@ def annual_grant(
 
 # =========================================================================== c.
 #: "The term of the grant shall not exceed 10 years." N.J.S.A. 34:1B-129c.
-MAXIMUM_TERM_YEARS = 10
+MAXIMUM_TERM_YEARS = P.MAXIMUM_TERM_YEARS.single
 
 
 #: The term as an input (its one declaration: this check and the scenario runner's mask).
@@ -785,11 +785,14 @@ def grant_schedule(
 # smart growth. (Text summarised in shared/legal-notes.md, section 1.)
 
 #: 50% of withholdings / 30% of partners' estimated tax. N.J.S.A. 34:1B-134(b)
-COMBINED_LIMIT_PCT = {Basis.WITHHOLDINGS: Decimal("0.50"), Basis.PARTNERS: Decimal("0.30")}
+COMBINED_LIMIT_PCT = {
+    Basis.WITHHOLDINGS: P.COMBINED_LIMIT_PCT_OF_WITHHOLDINGS.single,
+    Basis.PARTNERS: P.COMBINED_LIMIT_PCT_OF_PARTNERS_TAX.single,
+}
 #: 80% / 50% where the grant promotes smart growth. N.J.S.A. 34:1B-134(c)
 SMART_GROWTH_COMBINED_LIMIT_PCT = {
-    Basis.WITHHOLDINGS: Decimal("0.80"),
-    Basis.PARTNERS: Decimal("0.50"),
+    Basis.WITHHOLDINGS: P.SMART_GROWTH_COMBINED_LIMIT_PCT_OF_WITHHOLDINGS.single,
+    Basis.PARTNERS: P.SMART_GROWTH_COMBINED_LIMIT_PCT_OF_PARTNERS_TAX.single,
 }
 
 
@@ -993,22 +996,22 @@ FIRST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[0].accrual_years.start  # 2008
 LAST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[-1].accrual_years.stop - 1  # 2025
 
 #: e.(1): "approved by the authority by the commencement of State fiscal year 2017"
-STATE_FISCAL_YEAR_2017_START = dt.date(2016, 7, 1)
+STATE_FISCAL_YEAR_2017_START = P.STATE_FISCAL_YEAR_2017_START.single
 #: New Jersey's State fiscal year N runs from July 1 of N-1 to June 30 of N.
 _FISCAL_YEAR_START_MONTH = 7
 #: e.: a business "approved for a grant prior to the enactment of P.L.2015, c.194" ...
 #: P.L.2015, c.194 (S-3232/A-4834) was passed December 17, 2015 and approved (enacted)
 #: January 11, 2016 (shared/legal-notes.md, section 4; an earlier version of the notes,
 #: and of this module, said November 9, 2015: that was wrong).
-ENACTMENT_P_L_2015_C_194 = dt.date(2016, 1, 11)
+ENACTMENT_P_L_2015_C_194 = P.ENACTMENT_P_L_2015_C_194.single
 #: ... may direct the conversion "within 180 days of the date of enactment".
-DIRECTION_DAYS = 180
+DIRECTION_DAYS = P.DIRECTION_DAYS.single
 #: Day 180 after the enactment: Saturday, July 9, 2016 (the strict reading's last day).
 DIRECTION_DAY_180 = ENACTMENT_P_L_2015_C_194 + dt.timedelta(days=DIRECTION_DAYS)
 #: The deadline the Authority and practitioners published: close of business Monday,
 #: July 11, 2016, the next business day after day 180 (Gibbons law alerts of January and
 #: May 2016; Walton; Reed Smith, July 2016; legal notes, section 4). The default.
-DIRECTION_DEADLINE_PUBLISHED = dt.date(2016, 7, 11)
+DIRECTION_DEADLINE_PUBLISHED = P.DIRECTION_DEADLINE_PUBLISHED.single
 #: ``direction_deadline``: "published" (default: through DIRECTION_DEADLINE_PUBLISHED)
 #: or "strict" (through DIRECTION_DAY_180); docs/interpretations.md.
 DIRECTION_DEADLINE_READINGS = ("published", "strict")
@@ -1386,9 +1389,9 @@ def apply_credit(
 # (docs/interpretations.md, "Transfer certificates").
 
 #: "in an amount not less than $100,000". N.J.S.A. 34:1B-129g.(3)
-TRANSFER_MINIMUM = Decimal(100000)
+TRANSFER_MINIMUM = P.TRANSFER_MINIMUM.single
 #: "not ... less than 75 percent of the transferred credit amount". N.J.S.A. 34:1B-129g.(3)
-MINIMUM_CONSIDERATION_SHARE = Decimal("0.75")
+MINIMUM_CONSIDERATION_SHARE = P.MINIMUM_CONSIDERATION_SHARE.single
 #: Our bound on a present-value discount rate (not a rule of law; the switch
 #: ``max_discount_rate``): a yearly rate above it is not a discount to present value.
 MAXIMUM_DISCOUNT_RATE = Decimal("0.20")

@@ -21,6 +21,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import NamedTuple, TypeAlias
 
+from nj_incentives.law import parameters as P
 from nj_incentives.law.common import (
     DateLike,
     Explained,
@@ -76,42 +77,16 @@ class MinimumTaxBracket(NamedTuple):
 #: N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b): the statutory minimum tax by New Jersey
 #: gross receipts, for accounting or privilege periods beginning in 2012 and after.
 #: S corporation column: P.L.2011, c.84.
-MINIMUM_TAX_TABLE: tuple[MinimumTaxBracket, ...] = (
-    MinimumTaxBracket(
-        "less than $100,000", Decimal(0), Decimal(100_000), Decimal(500), Decimal(375)
-    ),
-    MinimumTaxBracket(
-        "$100,000 to less than $250,000",
-        Decimal(100_000),
-        Decimal(250_000),
-        Decimal(750),
-        Decimal("562.50"),
-    ),
-    MinimumTaxBracket(
-        "$250,000 to less than $500,000",
-        Decimal(250_000),
-        Decimal(500_000),
-        Decimal(1_000),
-        Decimal(750),
-    ),
-    MinimumTaxBracket(
-        "$500,000 to less than $1,000,000",
-        Decimal(500_000),
-        Decimal(1_000_000),
-        Decimal(1_500),
-        Decimal(1_125),
-    ),
-    MinimumTaxBracket(
-        "$1,000,000 or more", Decimal(1_000_000), None, Decimal(2_000), Decimal(1_500)
-    ),
+MINIMUM_TAX_TABLE: tuple[MinimumTaxBracket, ...] = tuple(
+    MinimumTaxBracket(*row) for row in P.MINIMUM_TAX_TABLE.single
 )
 #: The table covers privilege periods beginning in this calendar year and after.
-TABLE_FIRST_PERIOD_YEAR = 2012
+TABLE_FIRST_PERIOD_YEAR = P.TABLE_FIRST_PERIOD_YEAR.single
 #: N.J.A.C. 18:7-3.4(b)1: a member of an affiliated or controlled group (I.R.C. 1504 or
 #: 1563) whose group has total payroll of $5,000,000 or more ...
-GROUP_PAYROLL_THRESHOLD = Decimal(5_000_000)
+GROUP_PAYROLL_THRESHOLD = P.GROUP_PAYROLL_THRESHOLD.single
 #: ... pays a minimum tax of $2,000 (N.J.A.C. 18:7-3.4(b)1).
-GROUP_MINIMUM_TAX = Decimal(2_000)
+GROUP_MINIMUM_TAX = P.GROUP_MINIMUM_TAX.single
 
 
 class MinimumTax(Explained):

@@ -32,6 +32,7 @@ from typing import NamedTuple, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
+from nj_incentives.law import parameters as P
 from nj_incentives.law.common import (
     DateLike,
     Explained,
@@ -150,38 +151,40 @@ Flag: TypeAlias = bool | int | str
 # --------------------------------------------------------------------------- figures
 
 #: N.J.S.A. 52:27BBB-55a.: "$2,500 for each new full-time position ... in credit year one".
-CREDIT_YEAR_ONE_AMOUNT = Decimal(2500)
+CREDIT_YEAR_ONE_AMOUNT = P.CREDIT_YEAR_ONE_AMOUNT.single
 #: N.J.S.A. 52:27BBB-55a.: "$1,250 for each new full-time position ... in credit year two".
-CREDIT_YEAR_TWO_AMOUNT = Decimal(1250)
+CREDIT_YEAR_TWO_AMOUNT = P.CREDIT_YEAR_TWO_AMOUNT.single
 #: N.J.S.A. 52:27BBB-55b.(3): with all other credits, "shall not exceed 50% of the tax
 #: liability otherwise due" (Corporation Business Tax).
-LIABILITY_SHARE_LIMIT = Decimal("0.5")
+LIABILITY_SHARE_LIMIT = P.LIABILITY_SHARE_LIMIT.single
 #: N.J.S.A. 52:27BBB-55a.: the taxes the credit is taken against. "cbt": the Corporation
 #: Business Tax, N.J.S.A. 54:10A-5; "insurance": the insurance premiums taxes.
 TAX_TYPES = ("cbt", "insurance")
 #: N.J.S.A. 52:27BBB-55d.: "a single 24-month continuous period" per location.
-CREDIT_PERIOD_MONTHS = 24
+CREDIT_PERIOD_MONTHS = P.CREDIT_PERIOD_MONTHS.single
 #: N.J.S.A. 52:27BBB-55e.: each credit year is "twelve calendar months"; so is the
 #: base period ("the twelve-month period preceding credit year one").
-CREDIT_YEAR_MONTHS = 12
+CREDIT_YEAR_MONTHS = P.CREDIT_YEAR_MONTHS.single
 #: N.J.S.A. 52:27BBB-55e. "full time position": "at least 140 hours per month".
-FULL_TIME_HOURS_PER_MONTH = 140
+FULL_TIME_HOURS_PER_MONTH = P.FULL_TIME_HOURS_PER_MONTH.single
 #: The most hours one employee can work in a month: 24 x 31 (a bound, not a rule).
 MAX_MONTH_HOURS = 24 * 31
 _MONTH_HOURS_RULE = "must be at most 744, the hours in a 31-day month"
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "at least 20 hours per week".
-PART_TIME_HOURS_PER_WEEK = 20
+PART_TIME_HOURS_PER_WEEK = P.PART_TIME_HOURS_PER_WEEK.single
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "for at least three months".
-PART_TIME_MINIMUM_MONTHS = 3
+PART_TIME_MINIMUM_MONTHS = P.PART_TIME_MINIMUM_MONTHS.single
 #: Our reading of 20 hours a week with monthly payroll data: 20 x 52 / 12 = 86 2/3 hours
 #: a month, compared exactly (docs/interpretations.md).
-PART_TIME_HOURS_PER_MONTH = Fraction(PART_TIME_HOURS_PER_WEEK * 52, 12)
+PART_TIME_HOURS_PER_MONTH = Fraction(
+    PART_TIME_HOURS_PER_WEEK * P.WEEKS_PER_YEAR.single, CREDIT_YEAR_MONTHS
+)
 #: N.J.S.A. 52:27BBB-55e. "sustained effort ratio": "not to exceed one".
-SUSTAINED_EFFORT_RATIO_MAXIMUM = 1
+SUSTAINED_EFFORT_RATIO_MAXIMUM = P.SUSTAINED_EFFORT_RATIO_MAXIMUM.single
 #: NJ Form 313 instructions (2013): unused credit carried forward five years, then
 #: forfeited. The statute (b.(2)) states no limit: the value for the switch
 #: ``carryforward_years``, not the default.
-FORM_313_CARRYFORWARD_YEARS = 5
+FORM_313_CARRYFORWARD_YEARS = P.FORM_313_CARRYFORWARD_YEARS.single
 #: Decimal places to which position averages, equivalents and ratios are reported.
 AVERAGE_PLACES = 10
 #: The longest privilege period between two end dates: 12 months, or 53 weeks for a

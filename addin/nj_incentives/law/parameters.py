@@ -223,6 +223,20 @@ class Parameter(Generic[T]):
         return self.versions[0].value
 
     @property
+    def single(self) -> T:
+        """The value of a figure that has one version, for code that reads it without a
+        date (an input bound, a constant of the rule's structure). Raises once the figure
+        has a second version: that code must then read it at the calculation's date
+        (:meth:`at`), and the error names the figure, so no amendment is applied halfway."""
+        single = self._single
+        if single is None:
+            raise TypeError(
+                f"{self.key} has {len(self.versions)} versions: read it at a date"
+                " (Parameter.at, Rules.law), not as a single value"
+            )
+        return single[0]
+
+    @property
     def dated(self) -> bool:
         """Whether the figure has more than one version."""
         return self._single is None
@@ -550,8 +564,19 @@ ENACTMENT_P_L_2015_C_194: Parameter[dt.date] = _figure(
     f"{_B}e.",
     Selector.FIXED,
     "date",
-    Version(dt.date(2015, 11, 9), BASE_BEIP),
+    # approved (enacted) January 11, 2016 (shared/legal-notes.md section 4; an earlier
+    # version of the notes said November 9, 2015: that was wrong)
+    Version(dt.date(2016, 1, 11), BASE_BEIP),
     quote="approved for a grant prior to the enactment of P.L.2015, c.194",
+)
+DIRECTION_DEADLINE_PUBLISHED: Parameter[dt.date] = _figure(
+    "beip.direction_deadline_published",
+    "beip",
+    "Direction deadline the Authority published (day 180 fell on a Saturday)",
+    f"{_B}e.; docs/interpretations.md",
+    Selector.FIXED,
+    "date",
+    Version(dt.date(2016, 7, 11), BASE_BEIP),
 )
 DIRECTION_DAYS: Parameter[int] = _figure(
     "beip.direction_days",

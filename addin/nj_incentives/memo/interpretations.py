@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from nj_incentives.law import parameters as P
+
+#: The headings of the cap's readings, their figure from law.parameters (the same text
+#: heads their sections of docs/interpretations.md, which tests/test_parameters.py checks).
+CAP_PER_YEAR = (
+    f"The {P.AVERAGE_CAP.summary()} average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))"
+)
+CAP_WHOLE_TERM = (
+    f"The {P.AVERAGE_CAP.summary()} average cap: whole-term and proportional readings"
+    " (a.; N.J.A.C. 19:31I-1.4(a))"
+)
+
 #: NJ_* function -> the headings of docs/interpretations.md its result rests on.
 INTERPRETATIONS: dict[str, tuple[str, ...]] = {}
 _GENERAL = ("Rounding of money",)
@@ -50,17 +62,14 @@ INTERPRETATIONS.update(
     {
         "NJ_BEIP_PCT_LIMITS": _GRANT[:1],
         "NJ_BEIP_GRANT": (*_GENERAL, *_PCT, *_GRANT),
-        "NJ_BEIP_CAP_APPLIES": (
-            "The $50,000 average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))",
-        ),
+        "NJ_BEIP_CAP_APPLIES": (CAP_PER_YEAR,),
         "NJ_BEIP_GRANT_SCHEDULE": (
             *_GENERAL,
             *_PCT,
             *_GRANT,
             "Term (c.)",
-            "The $50,000 average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))",
-            "The $50,000 average cap: whole-term and proportional readings"
-            " (a.; N.J.A.C. 19:31I-1.4(a))",
+            CAP_PER_YEAR,
+            CAP_WHOLE_TERM,
         ),
         "NJ_BEIP_LIMIT_BASE": ("Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))",),
         "NJ_BEIP_COMBINED_LIMIT": (

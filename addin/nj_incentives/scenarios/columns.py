@@ -32,6 +32,7 @@ from enum import StrEnum
 
 from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
 from nj_incentives.law import beip, ertc
+from nj_incentives.law import parameters as P
 from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule
 
 __all__ = [
@@ -181,8 +182,9 @@ INPUTS: tuple[InputSpec, ...] = (
         "agreement_date",
         Kind.DATE,
         "grant",
-        "Date the grant agreement was entered into; the $50,000 average cap applies to"
-        " agreements on or after 2003-07-01 (34:1B-129a.).",
+        f"Date the grant agreement was entered into; the {P.AVERAGE_CAP.summary()} average cap"
+        f" applies to agreements on or after {P.CAP_AGREEMENTS_FROM.single.isoformat()}"
+        " (34:1B-129a.).",
         InputRule(InputKind.DATE, beip.CITE_A),
     ),
     InputSpec(
@@ -262,8 +264,9 @@ INPUTS: tuple[InputSpec, ...] = (
         "cap_method",
         Kind.CHOICE,
         "grant",
-        'Reading of the $50,000 average cap: "per_year" (default), "whole_term" or'
-        ' "proportional" (docs/interpretations.md). Computed by the vectorized kernel.',
+        f'Reading of the {P.AVERAGE_CAP.summary()} average cap: "per_year" (default),'
+        ' "whole_term" or "proportional" (docs/interpretations.md). Computed by the vectorized'
+        " kernel.",
         InputRule(InputKind.CHOICE, beip.CITE_CAP, choices=beip.CAP_METHODS),
         trigger=False,
     ),
@@ -353,14 +356,15 @@ INPUTS: tuple[InputSpec, ...] = (
         "year1_new",
         Kind.POSITIONS,
         "ertc",
-        "New full-time positions in credit year one ($2,500 each; 52:27BBB-55a.).",
+        f"New full-time positions in credit year one ({P.CREDIT_YEAR_ONE_AMOUNT.summary()} each;"
+        " 52:27BBB-55a.).",
         _positions(ertc.CITE_A),
     ),
     InputSpec(
         "year2_new",
         Kind.POSITIONS,
         "ertc",
-        "New full-time positions in credit year two ($1,250 each).",
+        f"New full-time positions in credit year two ({P.CREDIT_YEAR_TWO_AMOUNT.summary()} each).",
         _positions(ertc.CITE_A),
     ),
     InputSpec(
@@ -581,7 +585,12 @@ class Layout:
         m, i, b, f = OutKind.MONEY, OutKind.INT, OutKind.BOOL, OutKind.FLOAT
         out = [
             OutputSpec("grant_term", i, "grant", "Term of the grant in years."),
-            OutputSpec("grant_cap_applies", b, "grant", "The $50,000 average cap applies."),
+            OutputSpec(
+                "grant_cap_applies",
+                b,
+                "grant",
+                f"The {P.AVERAGE_CAP.summary()} average cap applies.",
+            ),
             OutputSpec("grant_before_cap_total", m, "grant", "Sum of the grants before the cap."),
             OutputSpec("grant_total", m, "grant", "Total grant paid after the cap."),
             OutputSpec("grant_cap_reduction", m, "grant", "What the cap took away."),

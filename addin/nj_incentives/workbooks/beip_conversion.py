@@ -39,6 +39,7 @@ from typing import Any
 
 from nj_incentives.catalog import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.law import beip, cbt
+from nj_incentives.law import parameters as P
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
     CENT_TOLERANCE,
@@ -275,7 +276,7 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         Kind.MONEY,
         "$",
         key="transfer_amount",
-        help="At least $100,000, or the whole credit if it is less (g.(3)).",
+        help=f"At least {P.TRANSFER_MINIMUM.summary()}, or the whole credit if it is less (g.(3)).",
     ),
     Item(
         "Consideration offered",
@@ -380,8 +381,8 @@ BY_YEAR: tuple[LineItem, ...] = (
                 name="ApprovalDates",
                 key="approval_dates",
                 help="Date the Authority approved the amount. Matters for 2008-2013 only "
-                "(e.(1)): approved on or after 2016-07-01 moves the five installments. "
-                "Blank = approved by 2016-07-01.",
+                f"(e.(1)): approved on or after {beip.STATE_FISCAL_YEAR_2017_START} moves the"
+                f" five installments. Blank = approved by {beip.STATE_FISCAL_YEAR_2017_START}.",
             ),
         ),
         label_header="Accrual year",

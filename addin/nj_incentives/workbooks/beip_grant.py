@@ -22,6 +22,7 @@ from typing import Any
 
 from nj_incentives.catalog import GRANT_SCHEDULE_COLUMNS
 from nj_incentives.law import beip
+from nj_incentives.law import parameters as P
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
     INPUTS,
@@ -42,6 +43,9 @@ from nj_incentives.workbooks.builder import (
     Title,
     Total,
 )
+
+#: The average cap as the template's texts show it (every version).
+_CAP = P.AVERAGE_CAP.summary()
 
 __all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
 
@@ -94,8 +98,9 @@ AGREEMENT: tuple[LineItem, ...] = (
         Kind.DATE,
         "date",
         key="agreement_date",
-        help="Date the grant agreement was entered into (the $50,000 average cap applies to "
-        "agreements from 2003-07-01, N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)).",
+        help=f"Date the grant agreement was entered into (the {_CAP} average cap applies to "
+        f"agreements from {P.CAP_AGREEMENTS_FROM.single.isoformat()}, N.J.S.A. 34:1B-129a.;"
+        " N.J.A.C. 19:31I-1.4(a)).",
     ),
     Item(
         "Term",
@@ -151,7 +156,7 @@ AGREEMENT: tuple[LineItem, ...] = (
         help="What the 34:1B-134 limit is a share of: withholdings, or partners' estimated tax.",
     ),
     Item(
-        "Reading of the $50,000 average cap",
+        f"Reading of the {_CAP} average cap",
         "CapMethod",
         Kind.CHOICE,
         "choice",
@@ -302,7 +307,7 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
     Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS),
     _output("All checks pass", Kind.CHECK, "TRUE/FALSE", "MasterCheck"),
     Item(
-        "The $50,000 average cap applies",
+        f"The {_CAP} average cap applies",
         "CapApplies",
         Kind.TEXT,
         "yes/no",
@@ -439,14 +444,14 @@ def build(
     ) as b:
         b.about(
             "The Business Employment Incentive Program grant year by year: the grant before "
-            "the cap (N.J.S.A. 34:1B-129a., b.), the $50,000 average cap per new employee "
+            f"the cap (N.J.S.A. 34:1B-129a., b.), the {_CAP} average cap per new employee "
             "(N.J.A.C. 19:31I-1.4(a)), and the combined limit on State grants "
             "(N.J.S.A. 34:1B-134(b), (c)). The grant percentage and term are set by the "
             "Authority in the agreement: enter them as agreed.",
             sources=[
                 "N.J.S.A. 34:1B-129 (as amended through P.L.2022, c.134)",
                 "N.J.S.A. 34:1B-134 (grant limitations)",
-                "N.J.A.C. 19:31I-1.4(a) (average of $50,000 per new employee)",
+                f"N.J.A.C. 19:31I-1.4(a) (average of {_CAP} per new employee)",
             ],
         )
         b.lay_out(TEMPLATE, values)

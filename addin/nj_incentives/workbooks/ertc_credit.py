@@ -32,6 +32,7 @@ from typing import Any
 
 from nj_incentives.catalog import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
 from nj_incentives.law import ertc
+from nj_incentives.law import parameters as P
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
     CENT_TOLERANCE,
@@ -55,6 +56,10 @@ from nj_incentives.workbooks.builder import (
     Title,
     Total,
 )
+
+#: The credit amounts as the template's texts show them (every version).
+_ONE = P.CREDIT_YEAR_ONE_AMOUNT.summary()
+_TWO = P.CREDIT_YEAR_TWO_AMOUNT.summary()
 
 __all__ = [
     "EXAMPLE",
@@ -360,8 +365,8 @@ SCREENING: tuple[LineItem, ...] = (
         key="group_payroll",
         default=0,
         prompt="Payroll of the group",
-        help="Total payroll of the group; $5,000,000 or more sets a $2,000 minimum "
-        "(N.J.A.C. 18:7-3.4(b)1). 0 if not in a group.",
+        help=f"Total payroll of the group; {P.GROUP_PAYROLL_THRESHOLD.summary()} or more sets a"
+        f" {P.GROUP_MINIMUM_TAX.summary()} minimum (N.J.A.C. 18:7-3.4(b)1). 0 if not in a group.",
     ),
     Item(
         "Count fractional new positions",
@@ -415,7 +420,8 @@ SCREENING: tuple[LineItem, ...] = (
         default="non_full_time",
         choices=tuple(ertc.PART_TIME_TESTS),
         prompt="Months of the part-time test",
-        help="non_full_time (default): the three months among those under 140 hours; "
+        help="non_full_time (default): the three months among those under"
+        f" {P.FULL_TIME_HOURS_PER_MONTH.summary()}; "
         "all_months: any month of 86 2/3 hours or more (e.).",
     ),
 )
@@ -588,7 +594,7 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
             for n, measured in ((1, year1), (2, year2))
         ),
         Item(
-            "Credit for credit year one ($2,500 a position)",
+            f"Credit for credit year one ({_ONE} a position)",
             "CreditYearOne",
             Kind.MONEY,
             "$",
@@ -596,12 +602,12 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
             source="Form 313 Part III, line 7",
         ),
         Item(
-            "Credit for credit year two ($1,250 a position)",
+            f"Credit for credit year two ({_TWO} a position)",
             "CreditYearTwo",
             Kind.MONEY,
             "$",
             "NJ_ERTC_CREDIT(Year2New,2,Fractional)",
-            source="Form 313 Part III (year two at $1,250)",
+            source=f"Form 313 Part III (year two at {_TWO})",
         ),
         Item(
             "Sustained effort ratio",
@@ -774,7 +780,7 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         "CreditYearTwo",
         Kind.MONEY,
         "$",
-        f"{_PART3} (year two at $1,250); {_CITE}a.",
+        f"{_PART3} (year two at {_TWO}); {_CITE}a.",
     ),
     _output("Sustained effort ratio", "SustainedEffortRatio", Kind.NUMBER, "ratio", f"{_CITE}e."),
     _output(
