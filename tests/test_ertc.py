@@ -261,18 +261,20 @@ def test_a_period_longer_than_12_months_is_an_input_error() -> None:
     assert "731 days" in caught.value.rule
 
 
-def test_both_credit_years_end_in_one_53_week_period() -> None:
-    # A 53-week period from 2023-12-31 to 2025-01-04 (371 days) holds both credit-year ends
-    # (2023-12-31 is the end of the one before: year one ends in it; year two 2024-12-31
-    # ends in the long one). Credits: 2 x 2,500 = 5,000 (period 1), 1 x 1,250 (period 2).
+def test_a_53_week_period_and_the_deemed_month_ends() -> None:
+    # Issue 19, item 4: periods ending 2023-12-30 and 2025-01-04 (a 53-week year, 371
+    # days) are deemed to end 2023-12-31 and 2024-12-31 (N.J.A.C. 18:7-2.3(b)), so year
+    # one (ending 2023-12-31) ends with the first and year two with the second; before the
+    # deeming both ended in the second. Credits: 2 x 2,500 = 5,000 (period 1, no tax),
+    # 1 x 1,250 (period 2). Period 2: limit min(50% x 4,000 = 2,000, 4,000 - 500) = 2,000,
+    # used from year one (3,000 left); refund 3,000 x 1/2 = 1,500; carried out 1,500 +
+    # 1,250 = 2,750.
     ends = [dt.date(2023, 12, 30), dt.date(2025, 1, 4)]
     periods = privilege_periods(ends, [0, 4000], [0, 0], [500, 500])
     schedule = credit_schedule("2023-01-01", 2, 1, periods)
-    # Year one ends 2023-12-31, after the first period's end 2023-12-30: both credit years
-    # end in the second period. Limit min(2,000, 3,500) = 2,000, used from year one
-    # (3,000 left); refund 3,000 x 1/2 = 1,500; carried out 1,500 + 1,250 = 2,750.
+    assert schedule.rows[0].new_credit == D(5000)
     row = schedule.rows[1]
-    assert (row.new_credit, row.used, row.refund) == (D(6250), D(2000), D(1500))
+    assert (row.new_credit, row.used, row.refund) == (D(1250), D(2000), D(1500))
     assert row.carried_out == D(2750)
 
 

@@ -237,6 +237,7 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ertc.employee_positions_rule: (EMPLOYEE, False),
     ertc.positions_rule: ((EMPLOYEE, EMPLOYEE), True),
     ertc.sustained_effort_ratio_rule: (Q("10"), Q("8")),
+    cbt.deemed_period_end_rule: (dt.date(2023, 7, 7),),  # day 7: deemed 2023-06-30
     scalar.grown_rule: (M("100000.01"), F("0.035")),
     scalar.next_period_end_rule: (dt.date(2024, 2, 29),),
 }

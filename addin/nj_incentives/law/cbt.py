@@ -35,8 +35,11 @@ from nj_incentives.law.common import (
     as_money,
     fmt_money,
 )
+from nj_incentives.law.rules import EXACT, Rules, V
 
 __all__ = [
+    "CITE_52_53_WEEK",
+    "DEEMED_MONTH_END_DAYS",
     "FORM_YEAR_FIRST_MONTH",
     "GROUP_MINIMUM_TAX",
     "GROUP_PAYROLL_THRESHOLD",
@@ -47,6 +50,8 @@ __all__ = [
     "MinimumTaxBracket",
     "TaxYear",
     "bracket_for",
+    "deemed_period_end",
+    "deemed_period_end_rule",
     "minimum_tax",
     "period_end_for",
     "tax_year",
@@ -211,12 +216,66 @@ TAX_YEAR_NUMBERINGS = ("form", "calendar")
 FORM_YEAR_FIRST_MONTH = 7
 
 
+# 52-53-week years. N.J.A.C. 18:7-2.3(b): a CBT return may be filed on a 52-53-week year,
+# and "any fiscal year which ends within seven days from the end of any calendar month
+# shall be deemed to have ended on the last day of that calendar month" (text as published
+# through N.J.R. Vol. 56, No. 18, September 2024; shared/legal-notes.md, section 4). The
+# deemed end is read before a return is numbered or matched to a credit year.
+
+CITE_52_53_WEEK = "N.J.A.C. 18:7-2.3(b)"
+#: "within seven days from the end of any calendar month". N.J.A.C. 18:7-2.3(b)
+DEEMED_MONTH_END_DAYS: int = P.DEEMED_MONTH_END_DAYS.base
+
+
+def deemed_period_end_rule(r: Rules, end: V) -> V:
+    """N.J.A.C. 18:7-2.3(b): the day a privilege period ending on ``end`` is deemed to end.
+
+    A period ending on day 1-7 of a month (1 to 7 days after the previous month's end) is
+    deemed to end on the last day of the previous month; one ending in the last 7 days of
+    a month (0 to 6 days before its end), on that month's last day; any other, on ``end``
+    (docs/interpretations.md, "52-53-week years")."""
+    days = DEEMED_MONTH_END_DAYS  # one version (a count of days the calendar steps take)
+    first = r.month_start(end)
+    last = r.month_end(end)
+    after_month_end = r.le(end, r.add_days(first, days - 1))
+    before_month_end = r.ge(end, r.add_days(last, -(days - 1)))
+    return r.where(
+        after_month_end,
+        r.add_days(first, -1),
+        r.where(before_month_end, last, end),
+        label=f"Deemed end of the period (within {days} days of a month end)",
+        cite=CITE_52_53_WEEK,
+    )
+
+
+def deemed_period_end(period_end: DateLike, argument: str = "period_end") -> dt.date:
+    """:func:`deemed_period_end_rule` of a date given as a cell or text."""
+    end = as_date(period_end, argument, CITE_52_53_WEEK)
+    deemed: dt.date = deemed_period_end_rule(EXACT, end)
+    return deemed
+
+
+def _deemed_text(end: dt.date, deemed: dt.date) -> str:
+    """How the deemed end was found ("" where the period ends on a month's last day)."""
+    if deemed == end:
+        return ""
+    apart = abs((end - deemed).days)
+    days = f"{apart} day{'s' if apart != 1 else ''}"
+    side = "after" if deemed < end else "before"
+    return (
+        f"period ends {end}, {days} {side} the end of {deemed:%B %Y}: deemed to end"
+        f" {deemed} ({CITE_52_53_WEEK}); "
+    )
+
+
 class TaxYear(Explained):
     """The number of the return for a privilege period ending on ``period_end``."""
 
     year: int
     period_end: dt.date
     numbering: str
+    #: the day the period is deemed to end (N.J.A.C. 18:7-2.3(b)), which is numbered
+    deemed_end: dt.date | None = None
 
 
 def _numbering(value: object) -> str:
@@ -230,9 +289,16 @@ def tax_year(period_end: DateLike, numbering: str = "form") -> TaxYear:
     January-June of N+1, is tax year N (the 2022 CBT-100 covers periods ending July 31,
     2022 through June 30, 2023; a period ending in July 2022 is read as 2022 as well).
     ``numbering="calendar"``: the calendar year in which the period ends.
+
+    A 52-53-week year is numbered by the day it is deemed to end (N.J.A.C. 18:7-2.3(b),
+    :func:`deemed_period_end_rule`): a period ending Saturday 2023-07-01 is deemed to end
+    2023-06-30 and is tax year 2022; one ending 2023-07-08 is tax year 2023.
     """
-    end = as_date(period_end, "period_end", CITE_FORM_YEAR)
+    given_end = as_date(period_end, "period_end", CITE_FORM_YEAR)
     kind = _numbering(numbering)
+    end = deemed_period_end_rule(EXACT, given_end)
+    deemed = _deemed_text(given_end, end)
+    citation = f"{CITE_FORM_YEAR}; {CITE_52_53_WEEK}" if deemed else CITE_FORM_YEAR
     if kind == "calendar":
         year = end.year
         how = f"period ends {end}: calendar year {year} (numbering by the calendar year)"
@@ -242,8 +308,10 @@ def tax_year(period_end: DateLike, numbering: str = "form") -> TaxYear:
     else:
         year = end.year - 1
         how = f"period ends {end}, in January-June {end.year}: form year {year}"
-    step = Step(label="Tax year of the return", value=year, arithmetic=how, citation=CITE_FORM_YEAR)
-    return TaxYear(year=year, period_end=end, numbering=kind, steps=(step,))
+    if deemed:  # "period ends 2023-07-01, 1 day after ...: deemed to end 2023-06-30; in ..."
+        how = deemed + how.split(f"period ends {end}", 1)[1].lstrip(",: ")
+    step = Step(label="Tax year of the return", value=year, arithmetic=how, citation=citation)
+    return TaxYear(year=year, period_end=given_end, numbering=kind, deemed_end=end, steps=(step,))
 
 
 def tax_year_number(period_end: DateLike, numbering: str = "form") -> int:

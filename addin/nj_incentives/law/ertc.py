@@ -33,6 +33,7 @@ from typing import NamedTuple, TypeAlias
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from nj_incentives.law import parameters as P
+from nj_incentives.law.cbt import deemed_period_end_rule
 from nj_incentives.law.common import (
     DateLike,
     Explained,
@@ -556,11 +557,15 @@ def allowance_period_rule(
     holds that day, the first day the first period covers).
 
     Period k > 0 covers (end of period k-1, its end]; the first is taken to cover the
-    twelve months ending on its end date. End dates strictly increase, so the index is
-    the number of periods ending before the credit year does.
+    twelve months ending on its end date. Each end is the day the period is deemed to end
+    (a 52-53-week year: N.J.A.C. 18:7-2.3(b), :func:`cbt.deemed_period_end_rule`): a
+    period ending 2022-12-27 is deemed to end 2022-12-31 and a credit year ending that
+    day ends "with" it. End dates strictly increase (deeming keeps their order), so the
+    index is the number of periods deemed to end before the credit year does.
     """
-    index = r.count(r.lt(end, year_end) for end in period_ends)
-    first_start = r.add_days(r.add_months(period_ends[0], -CREDIT_YEAR_MONTHS), 1)
+    deemed = [deemed_period_end_rule(r, end) for end in period_ends]
+    index = r.count(r.lt(end, year_end) for end in deemed)
+    first_start = r.add_days(r.add_months(deemed[0], -CREDIT_YEAR_MONTHS), 1)
     found = r.both(r.lt(index, count), r.ge(year_end, first_start))
     return index, found, first_start
 

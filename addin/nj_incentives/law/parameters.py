@@ -934,3 +934,17 @@ GROUP_MINIMUM_TAX: Parameter[Decimal] = _figure(
     "money",
     Version(Decimal(2_000), BASE_CBT),
 )
+
+#: N.J.A.C. 18:7-2.3(b): "any fiscal year which ends within seven days from the end of any
+#: calendar month shall be deemed to have ended on the last day of that calendar month"
+#: (text as published through N.J.R. Vol. 56, No. 18, September 2024).
+DEEMED_MONTH_END_DAYS: Parameter[int] = _figure(
+    "cbt.deemed_month_end_days",
+    "cbt",
+    "A 52-53-week year ending within this many days of a month end is deemed to end on it",
+    "N.J.A.C. 18:7-2.3(b)",
+    Selector.TAX_PERIOD,
+    "days",
+    Version(7, BASE_CBT),
+    quote="ends within seven days from the end of any calendar month",
+)
