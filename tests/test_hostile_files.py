@@ -594,3 +594,16 @@ def test_doctor_reads_a_vetted_workbook_as_a_stream(tmp_path: Path) -> None:
     checks = {check.what: check for check in doctor.check_workbook(path, "classic")}
     assert checks["xlwings.conf sheet"].status == "ok"
     assert checks["formula spelling"].found.startswith("1 calls")
+
+
+def test_a_scenario_xlsx_with_a_name_over_whole_columns_is_still_read(tmp_path: Path) -> None:
+    # only its saved values are read: a name over whole columns is never computed there
+    # (a recalculated workbook with the same name is refused above)
+    book = xlsxwriter.Workbook(str(tmp_path / "grid.xlsx"))
+    sheet = book.add_worksheet("Data")
+    sheet.write_row(0, 0, ["id", "accrual_year", "conversion_amount"])
+    sheet.write_row(1, 0, ["A", 2012, 1000])
+    book.define_name("Everything", "=Data!$A:$C")
+    book.close()
+    assert len(read_table(tmp_path / "grid.xlsx")) == 1
+    assert "the defined name Everything" in refused(tmp_path / "grid.xlsx")

@@ -108,3 +108,48 @@ def test_hostile_workbooks(command: str) -> None:
                 if command == "calc":
                     args += ["-o", str(Path(tmp) / "out.xlsx")]
                 print(f"  {label} ({size:,} bytes) {tree_label}: {run(tree, *args)}")
+
+
+_VET_SCRIPT = r"""
+import json, statistics, sys, time
+if sys.argv[1]:
+    sys.path.insert(0, sys.argv[1])
+from nj_incentives.recalc.safety import vet_workbook
+timings = {}
+for path in sys.argv[2:]:
+    vet_workbook(path)
+    runs = []
+    for _ in range(15):
+        start = time.perf_counter()
+        vet_workbook(path)
+        runs.append(time.perf_counter() - start)
+    timings[path] = statistics.median(runs)
+print(json.dumps(timings))
+"""
+
+
+def test_vetting_cost_on_the_templates() -> None:
+    # what the finer vetting (tokenized formulas and names, positions as openpyxl reads
+    # them) costs on the shipped templates: the median of 15 vettings, trees alternated
+    # in fresh processes, 3 rounds, the median round
+    from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+
+    paths = sorted(str(p) for p in Path(DEFAULT_DIRECTORY).glob("*.xlsx"))
+    trees = [("before", BEFORE)] if BEFORE else []
+    trees.append(("after", ""))
+    rounds: dict[str, list[dict[str, float]]] = {label: [] for label, _ in trees}
+    for _ in range(3):
+        for label, tree in trees:
+            done = subprocess.run(
+                [sys.executable, "-c", _VET_SCRIPT, tree, *paths],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            rounds[label].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    print("\nvetting a template (median of 15, median of 3 rounds)")
+    for path in paths:
+        figures = {label: sorted(r[path] for r in rounds[label])[1] * 1000 for label, _ in trees}
+        ratio = f", after / before {figures['after'] / figures['before']:.2f}x" if BEFORE else ""
+        shown = ", ".join(f"{label} {ms:.1f} ms" for label, ms in figures.items())
+        print(f"  {Path(path).name}: {shown}{ratio}")

@@ -737,12 +737,11 @@ def defined_name_problem(
 ) -> str:
     """Why a defined name's formula is refused: the rules of :func:`formula_problem`
     (a name is a formula every cell that uses it computes), except whole rows and columns
-    in a sheet's own print titles and print area, which Excel writes so."""
+    in a sheet's own print titles and print area, which Excel writes so, and in any name
+    of a workbook that is only read (a scenario XLSX: its names are never computed)."""
     problem = formula_problem(text, recalculating)
-    if (
-        problem.startswith("the whole-row or whole-column")
-        and local_to_sheet
-        and name.upper() in _PRINT_NAMES
+    if problem.startswith("the whole-row or whole-column") and (
+        not recalculating or (local_to_sheet and name.upper() in _PRINT_NAMES)
     ):
         return ""
     return problem
