@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import io
 import math
 import os
@@ -489,6 +490,7 @@ _COLUMN = re.compile(r"\$?[A-Za-z]{1,3}")
 _ROW = re.compile(r"\$?[0-9]+")
 
 
+@functools.lru_cache(maxsize=4096)
 def _column_number(letters: str) -> int:
     number = 0
     for letter in letters.upper():
@@ -496,9 +498,15 @@ def _column_number(letters: str) -> int:
     return number
 
 
+_CANONICAL = re.compile(r"([A-Z]{1,3})([1-9][0-9]{0,6})")
+
+
 def _engine_position(coordinate: str) -> tuple[int, int]:
     """(row, column) of a cell's ``r`` attribute as the engine's reader (openpyxl) reads
     it: ``XFD01048576`` is XFD1048576. Raises ValueError if it cannot read it."""
+    canonical = _CANONICAL.fullmatch(coordinate)
+    if canonical:  # what Excel writes: the same reading, without the call
+        return int(canonical.group(2)), _column_number(canonical.group(1))
     from openpyxl.utils.cell import coordinate_to_tuple
 
     try:
@@ -583,8 +591,14 @@ class SheetStats:
     #: openpyxl's row and column counters, the position and type of the cell being read
     _row: int = 0
     _column: int = 0
-    _cell: str = ""
+    _position: tuple[int, int] = (0, 0)
     _type: str = ""
+
+    @property
+    def _cell(self) -> str:
+        """The cell being read, as an address ("B7")."""
+        row, column = self._position
+        return f"{_column_letters(column)}{row}"
 
     @property
     def seen(self) -> bool:
@@ -602,16 +616,14 @@ class SheetStats:
             if coordinate:
                 row, column = _engine_position(coordinate)
                 self._column = column
-                where = coordinate
             else:
                 self._column += 1
                 row, column = self._row, self._column
-                where = (
-                    f"{_column_letters(column)}{row} (no address: placed by its order in its row)"
-                )
-            self._cell = f"{_column_letters(column)}{row}"
+            self._position = (row, column)
             self._type = element.get("t", "n")
-            self._reach(row, column, f"a cell at {where}")
+            if row > self.max_row or column > self.max_column:
+                where = coordinate or f"{self._cell} (no address: placed by its order in its row)"
+                self._reach(row, column, f"a cell at {where}")
         elif local in _CELLS_OF_REF and element.get("ref"):
             self._covers(element.get("ref"), _CELLS_OF_REF[local])
 
@@ -690,6 +702,7 @@ class SheetStats:
         self.max_column = max(self.max_column, column)
 
 
+@functools.lru_cache(maxsize=1024)
 def _local(tag: object) -> str:
     return tag.rpartition("}")[2] if isinstance(tag, str) else ""
 
@@ -706,6 +719,7 @@ class _StopCounting(Exception):
     """A part already over a limit: its parse stops (the vetting refuses the file)."""
 
 
+@functools.lru_cache(maxsize=4096)  # a text repeated down a column is read once
 def formula_problem(formula: str, recalculating: bool = True) -> str:
     """Why a formula's text is refused (empty if it is not): it would call another
     program or the network, reference whole rows or columns, or (``recalculating``)
