@@ -66,6 +66,7 @@ SPELLINGS = [
     "XLWINGS_DEV.NJ_BEIP_GRANT",  # xlwings Server's dev manifest
     "_xldudf_XLWINGS_NJ_BEIP_GRANT",  # Office.js, as Excel saves it
     "_xldudf_XLWINGS_DEV_NJ_BEIP_GRANT",
+    "_xldudf_XLW_NJ_BEIP_GRANT",  # a workbook saved by Excel with xlwings Lite (user report)
     "_xludf.NJ_BEIP_GRANT",
     "_xll.NJ_BEIP_GRANT",
     "nj_beip_grant",  # LibreOffice's save
@@ -318,7 +319,7 @@ OUTPUTS = ["MasterCheck", "Outputs!A1:H40", "Calculations!A1:J60"]
 
 @pytest.mark.parametrize(
     "variant",
-    ["XLWINGS", "XLWINGS_DEV", "lower-case", "saved", "lower-case namespaced"],
+    ["XLWINGS", "XLWINGS_DEV", "lower-case", "saved", "saved by Lite", "lower-case namespaced"],
 )
 def test_calc_reads_every_spelling_of_a_template(variant: str, bare: Any, tmp_path: Path) -> None:
     if variant in ("XLWINGS", "XLWINGS_DEV"):
@@ -329,6 +330,7 @@ def test_calc_reads_every_spelling_of_a_template(variant: str, bare: Any, tmp_pa
         rename = {
             "lower-case": lambda n: n.lower(),  # what a LibreOffice save leaves
             "saved": lambda n: f"_xldudf_XLWINGS_{n}",  # Excel, add-in not loaded
+            "saved by Lite": lambda n: f"_xldudf_XLW_{n}",  # Excel with xlwings Lite
             "lower-case namespaced": lambda n: f"xlwings.{n.lower()}",
         }[variant]
         source = DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx"

@@ -1,11 +1,15 @@
 """The real xlwings Server (PyPI ``xlwings-server``) serving ``nj_incentives.excel``.
 
-Not a stand-in: the test writes a project with ``xlwings-server init``, adds a module
-``from nj_incentives.excel import *`` under its ``custom_functions/`` (xlwings Server's
-"Adding New Modules"), and starts the app with uvicorn on 127.0.0.1 at a free port, with
-the noncommercial licence key in the server's environment only (the server does not
-start without a key; the noncommercial one covers tests, not a business's use). Then,
-as Excel does:
+Not a stand-in, and set up by the documented steps, literally (docs/install.md and the
+About sheets, "xlwings Server", generated from ``nj_incentives.setup_steps``, whose
+constants this test uses): ``xlwings-server init DIR``; in ``DIR/.env``
+``XLWINGS_ENVIRONMENT="prod"`` and the licence key (the noncommercial one: tests only; the
+server does not start without a key); ``custom_functions/__init__.py`` and
+``custom_scripts/__init__.py`` replaced by the lines the steps give; the task pane's button
+pointed at ``nj_reenter_formulas``; then the steps' ``uvicorn`` command, on 127.0.0.1 at
+a free port, with ``XLWINGS_PROJECT_DIR`` and no other ``XLWINGS_*`` variable in its
+environment (so the namespace comes from the project's ``.env``, as a user's would).
+Then, as Excel does:
 
 - fetch ``/manifest.xml``, ``/xlwings/custom-functions-meta.json`` and
   ``/xlwings/custom-functions-code.js``, and check they list every catalog function
@@ -15,7 +19,10 @@ as Excel does:
   calculation core gives; bad inputs: 400 and the short message, which the client turns
   into ``#VALUE!`` with the message on hover;
 - run the server's own JavaScript client (the custom-functions-code.js it serves) under
-  Node (tests/js/xlwings_client.mjs) and call every function's example through it.
+  Node (tests/js/xlwings_client.mjs) and call every function's example through it;
+- check that the namespace it serves is the one ``nj-incentives templates --runtime
+  server`` writes, and run the re-entry script (``nj_incentives.server``) through
+  ``/xlwings/custom-scripts-call/nj_reenter_formulas`` with the book its client sends.
 
 One server per test session (per xdist worker: a few seconds each).
 """
@@ -39,7 +46,8 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from nj_incentives import excel
+from nj_incentives import excel, setup_steps
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
 from officejs import BAD_CALLS, call_raw, office_args, payload
 from test_excel_dispatch import CASES, Case, assert_same_cells
 from tooling import need, need_module
@@ -47,7 +55,10 @@ from tooling import need, need_module
 pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
 
 HERE = Path(__file__).parent
-STARTUP_SECONDS = 60
+TEMPLATE = DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
+#: how long to wait for the server to answer at all: a guard against a hang, generous for
+#: a loaded machine (no test asserts wall time)
+STARTUP_SECONDS = 300
 
 
 def free_port() -> int:
@@ -63,7 +74,7 @@ class Server:
 
     def get(self, path: str) -> tuple[int, str]:
         try:
-            with urllib.request.urlopen(self.url + path, timeout=30) as response:
+            with urllib.request.urlopen(self.url + path, timeout=120) as response:
                 return response.status, response.read().decode()
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
@@ -76,7 +87,7 @@ class Server:
             method="POST",
         )
         try:
-            with urllib.request.urlopen(request, timeout=60) as response:
+            with urllib.request.urlopen(request, timeout=120) as response:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
             text = error.read().decode()
@@ -89,17 +100,54 @@ class Server:
         return self.post("/xlwings/custom-functions-call", payload(name, args))
 
 
+def program(name: str) -> str:
+    """A console script of this environment (``xlwings-server``, ``uvicorn``), as a user
+    who installed the packages types it."""
+    path = Path(sys.executable).parent / name
+    assert path.exists(), f"{name} is not installed beside {sys.executable}"
+    return str(path)
+
+
 def server_environment(project: Path) -> dict[str, str]:
-    environment = dict(os.environ)
-    environment.update(
-        XLWINGS_PROJECT_DIR=str(project),
-        # the noncommercial key: tests only (the .env that init writes has a placeholder)
-        XLWINGS_LICENSE_KEY="noncommercial",
-        XLWINGS_ENVIRONMENT="prod",
-        PYTHONUNBUFFERED="1",
-    )
-    environment.pop("XLWINGS_FUNCTIONS_NAMESPACE", None)
+    """The start step's environment: the test's own, less every ``XLWINGS_*`` variable
+    (the test process sets the Office.js decorators and the key for itself), plus
+    ``XLWINGS_PROJECT_DIR`` as the step says."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("XLWINGS_")}
+    environment.update(XLWINGS_PROJECT_DIR=str(project), PYTHONUNBUFFERED="1")
     return environment
+
+
+def set_dotenv(path: Path, values: dict[str, str]) -> None:
+    """Set each key of ``values`` in the ``.env`` that init wrote (each must be there)."""
+    lines = path.read_text().splitlines()
+    for key, value in values.items():
+        found = [i for i, line in enumerate(lines) if line.startswith(f"{key}=")]
+        assert found, f"{key} is not in the .env that xlwings-server init wrote"
+        for i in found:
+            lines[i] = f'{key}="{value}"'
+    path.write_text("\n".join(lines) + "\n")
+
+
+def follow_the_steps(project: Path) -> None:
+    """docs/install.md's xlwings Server steps 1-3, literally (nj_incentives.setup_steps)."""
+    init = subprocess.run(
+        [program(setup_steps.SERVER_INIT[0]), *setup_steps.SERVER_INIT[1:-1], str(project)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert init.returncode == 0, init.stderr
+    dotenv = dict(setup_steps.SERVER_DOTENV)
+    dotenv["XLWINGS_LICENSE_KEY"] = "noncommercial"  # "your key": the test's is this one
+    set_dotenv(project / ".env", dotenv)
+    for name, text in setup_steps.SERVER_FILES.items():
+        assert (project / name).exists(), f"xlwings-server init wrote no {name}"
+        (project / name).write_text(text)
+    taskpane = project / "templates" / "taskpane.html"
+    example, ours = setup_steps.SERVER_BUTTON
+    assert example in taskpane.read_text()
+    taskpane.write_text(taskpane.read_text().replace(example, ours))
 
 
 @pytest.fixture(scope="session")
@@ -108,24 +156,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     need_module("uvicorn", "serves the xlwings Server app; installed with xlwings-server")
     root = tmp_path_factory.mktemp("xlwings-server")
     project = root / "project"
-    init = subprocess.run(
-        [sys.executable, "-c", "from xlwings_server.cli import main; main()", "init", project],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert init.returncode == 0, init.stderr
-    # the project's example functions (HELLO ...) out, nj_incentives.excel in
-    functions = project / "custom_functions"
-    (functions / "functions.py").unlink()
-    (functions / "nj_incentives_functions.py").write_text("from nj_incentives.excel import *\n")
-    (functions / "__init__.py").write_text("from .nj_incentives_functions import *\n")
+    follow_the_steps(project)
 
     port = free_port()
     log = root / "server.log"
-    command = [sys.executable, "-m", "uvicorn", "xlwings_server.main:main_app"]
-    command += ["--host", "127.0.0.1", "--port", str(port)]
+    start = setup_steps.SERVER_START
+    assert start[-2] == "--port"
+    command = [program(start[0]), *start[1:-1], str(port)]
     with log.open("w") as sink:
         process = subprocess.Popen(
             command,
@@ -294,3 +331,108 @@ def test_the_client_shows_value_error_with_the_message(
     result = client_results["by_id"][f"bad{index}"]
     assert result["error"]["code"] == "#VALUE!"
     assert bad[2] in result["error"]["message"]
+
+
+# =========================================================================== steps and re-entry
+
+
+def test_the_served_namespace_is_the_one_the_server_templates_spell(server: Server) -> None:
+    """The #NAME? of issue 21: init's "dev" served XLWINGS_DEV while the templates said
+    XLWINGS. After the steps, the manifest and ``templates --runtime server`` agree."""
+    from nj_incentives.templates import RUNTIME_NAMESPACES
+
+    root = ET.fromstring(server.get("/manifest.xml")[1])
+    strings = {s.get("id"): s.get("DefaultValue") for s in root.iter(f"{BT}String")}
+    assert strings["Functions.Namespace"] == RUNTIME_NAMESPACES["server"] == "XLWINGS"
+
+
+def test_the_task_pane_button_runs_the_reentry_script(server: Server) -> None:
+    status, page = server.get("/taskpane.html")
+    assert status == 200
+    assert setup_steps.SERVER_BUTTON[1] in page
+    status, text = server.get("/xlwings/custom-scripts-meta")
+    assert status == 200
+    assert "nj_reenter_formulas" in [script["function_name"] for script in json.loads(text)]
+
+
+def book_payload(path: Path) -> dict[str, Any]:
+    """The book as xlwings Server's client sends it to a script: names and values of each
+    sheet (the cached values of the file), no formulas."""
+    import openpyxl
+
+    workbook = openpyxl.load_workbook(path, data_only=True, read_only=True)
+    sheets = []
+    for sheet in workbook.worksheets:
+        values = [
+            [v.isoformat() if hasattr(v, "isoformat") else v for v in row]
+            for row in sheet.iter_rows(max_row=5, max_col=3, values_only=True)
+        ] or [[None]]
+        sheets.append({"name": sheet.title, "values": values, "pictures": [], "tables": []})
+    return {
+        "client": "Office.js",
+        "version": xw.__version__,
+        "book": {"name": path.name, "active_sheet_index": 0, "selection": "A1"},
+        "names": [],
+        "sheets": sheets,
+    }
+
+
+def _address(row: int, column: int) -> str:
+    letters = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(65 + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+@pytest.mark.parametrize("name", ["beip-grant-schedule", "ertc-form-313-example"])
+def test_the_reentry_script_writes_every_template_formula_in_the_server_namespace(
+    server: Server, name: str
+) -> None:
+    from nj_incentives import server as script
+    from nj_incentives.spelling import respell
+
+    path = DEFAULT_DIRECTORY / f"{name}.xlsx"
+    if not path.exists():
+        path = DEFAULT_DIRECTORY / "examples" / f"{name}.xlsx"
+    payload = book_payload(path)
+    status, body = server.post("/xlwings/custom-scripts-call/nj_reenter_formulas", payload)
+    assert status == 200, body
+    sheets = [sheet["name"] for sheet in payload["sheets"]]
+    written = {}
+    for action in body["actions"]:
+        if action["func"] in ("setFormula", "setFormulaArray"):
+            where = (sheets[action["sheet_position"]], action["start_row"], action["start_column"])
+            text = action["values"] if action["func"] == "setFormula" else action["args"]
+            written[where] = (action["func"], text)
+    template = next(t for t in script.templates().values() if name.startswith(t.name))
+    assert template.formulas
+    expected = {}
+    for formula in template.formulas:
+        func = "setFormulaArray" if formula.kind == "array" else "setFormula"
+        text = respell(formula.formula, "XLWINGS")
+        expected[formula.sheet, formula.address] = (func, text)
+    got = {(sheet, _address(row, col)): value for (sheet, row, col), value in written.items()}
+    assert set(got) == set(expected)
+    for where, (func, text) in expected.items():
+        assert "XLWINGS.NJ_" in text
+        # one cell: setFormula with [[text]]; a legacy array: setFormulaArray with [text]
+        assert got[where] == (func, [[text]] if func == "setFormula" else [text]), where
+    alerts = [a for a in body["actions"] if a["func"] == "alert"]
+    assert len(alerts) == 1
+    assert f"Re-entered {len(template.formulas)} NJ_* formula(s), spelled =XLWINGS.NJ_" in str(
+        alerts[0]["args"]
+    )
+
+
+def test_the_reentry_script_leaves_another_workbook_alone_and_says_so(server: Server) -> None:
+    payload = book_payload(TEMPLATE)
+    payload["sheets"][0]["values"] = [["My own model"]]
+    status, body = server.post("/xlwings/custom-scripts-call/nj_reenter_formulas", payload)
+    assert status == 200, body
+    funcs = [action["func"] for action in body["actions"]]
+    assert funcs == ["alert"]
+    message = str(body["actions"][0]["args"])
+    assert "not an nj-incentives template" in message
+    assert "Replace, = with =" in message

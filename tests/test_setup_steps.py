@@ -208,6 +208,60 @@ def test_doctor_checks_the_spelling_for_the_runtime(tmp_path: Path) -> None:
     assert "nj-incentives templates DIR --namespace XLWINGS" in text
 
 
+def test_doctor_accepts_lite_s_saved_form(tmp_path: Path) -> None:
+    """A workbook saved by Excel with xlwings Lite stores ``_xldudf_XLW_NJ_...(``."""
+
+    def saved(name: str, data: bytes) -> bytes:
+        if not name.startswith("xl/worksheets/"):
+            return data
+        return re.sub(rb"(?<![\w.])(NJ_[A-Z0-9_]+\()", rb"_xldudf_XLW_\1", data)
+
+    edited = _edited(TEMPLATE, tmp_path / "lite-saved.xlsx", saved)
+    assert b"_xldudf_XLW_NJ_" in zipfile.ZipFile(edited).read("xl/worksheets/sheet3.xml")
+    status, text = run_doctor(str(edited), "--runtime", "lite")
+    assert status == 0, text
+    assert "[  ok] formula spelling" in text
+    # the classic add-in cannot read it: there it is a wrong spelling
+    status, text = run_doctor(str(edited))
+    assert "[FAIL] formula spelling" in text
+
+
+def test_no_sheet_name_breaks_import_functions() -> None:
+    """xlwings 0.37's Import Functions (udfs.py) fails with a licence error when any sheet
+    name ends in .py."""
+    for path in WORKBOOKS:
+        names = openpyxl.load_workbook(path, read_only=True).sheetnames
+        assert not [n for n in names if n.lower().endswith(".py")], (path.name, names)
+
+
+def test_every_description_and_argument_help_fits_the_function_wizard() -> None:
+    """The classic add-in's MacroOptions cut descriptions and argument help at 255
+    characters (xlwings 0.37 udfs.py); checked on the catalog itself, in any runtime."""
+    from nj_incentives.catalog import CALCULATIONS
+
+    assert CALCULATIONS
+    for name, entry in CALCULATIONS.items():
+        assert len(entry.description) <= 255, (name, len(entry.description))
+        arguments = [*entry.arguments, *([entry.vararg] if entry.vararg else [])]
+        for argument in arguments:
+            assert len(argument.doc) <= 255, (name, argument.name, len(argument.doc))
+
+
+def test_the_about_sheets_say_how_to_bind_cells_that_show_name_errors() -> None:
+    classic = " ".join(step.detail for step in setup_steps.CLASSIC)
+    assert "Ctrl+Alt+F9" in classic
+    assert "Replace, = with =, Replace All" in classic
+    assert "xlwings.conf sheet: it is protected, so Review > Unprotect Sheet first" in classic
+    for runtime in (setup_steps.LITE, setup_steps.SERVER):
+        assert "Replace, = with =" in runtime[-1].detail
+    text = INSTALL.read_text(encoding="utf-8")
+    assert "Ctrl+Alt+F9" in text
+    about = openpyxl.load_workbook(TEMPLATE, read_only=True)["About"]
+    shown = " ".join(str(v) for row in about.iter_rows(values_only=True) for v in row if v)
+    assert "Ctrl+Alt+F9" in shown
+    assert "Unprotect Sheet first" in shown
+
+
 def test_doctor_finds_lower_case_and_unknown_names(tmp_path: Path) -> None:
     def lower(name: str, data: bytes) -> bytes:
         if not name.startswith("xl/worksheets/"):

@@ -44,7 +44,7 @@ WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
 #: ERTC roster prints its 250 rows whether filled or not).
 PAGES: dict[str, dict[str, int]] = {
     "beip-grant-schedule": {
-        "About": 3,
+        "About": 4,
         "Inputs": 2,
         "Calculations": 1,
         "Outputs": 1,
@@ -52,7 +52,7 @@ PAGES: dict[str, dict[str, int]] = {
         CONFIG: 1,
     },
     "beip-credit-conversion": {
-        "About": 3,
+        "About": 4,
         "Inputs": 2,
         "Calculations": 6,
         "Outputs": 1,
@@ -60,7 +60,7 @@ PAGES: dict[str, dict[str, int]] = {
         CONFIG: 1,
     },
     "ertc-form-313": {
-        "About": 3,
+        "About": 4,
         "Inputs": 3,
         # the roster (Form 313 Part II), 250 rows a sheet, its header on every page
         ROSTER_SHEETS["base"]: 6,

@@ -254,7 +254,10 @@ def _accepted(runtime: str, namespace: str) -> set[str]:
         return {""}
     namespace = (namespace or ("XLWINGS" if runtime == "server" else "")).upper().rstrip(".")
     if not namespace:
-        return {"", "_XLDUDF_"}
+        # as typed (and written by the templates); as Excel saves an unknown function;
+        # as a workbook saved by Excel with xlwings Lite stores it (``_xldudf_XLW_NAME(``,
+        # a public user report: docs/install.md, "Formula text in each runtime")
+        return {"", "_XLDUDF_", "_XLDUDF_XLW_"}
     return {f"{namespace}.", f"_XLDUDF_{namespace.replace('.', '_')}_"}  # typed, saved by Excel
 
 

@@ -30,6 +30,11 @@ __all__ = [
     "LINE",
     "LITE",
     "SERVER",
+    "SERVER_BUTTON",
+    "SERVER_DOTENV",
+    "SERVER_FILES",
+    "SERVER_INIT",
+    "SERVER_START",
     "UDF_MODULE",
     "WHEEL",
     "ConfKey",
@@ -121,8 +126,9 @@ CLASSIC: tuple[Step, ...] = (
         "Point xlwings at that Python",
         (
             "xlwings tab > Interpreter: that environment's pythonw.exe (nj-incentives doctor",
-            "prints it), or Interpreter_Win and the path in A2:B2 of the xlwings.conf sheet.",
-            f"The xlwings.conf sheet already sets UDF Modules = {UDF_MODULE}.",
+            "prints it), or Interpreter_Win and the path in A2:B2 of the xlwings.conf sheet:",
+            "it is protected, so Review > Unprotect Sheet first (no password), then protect it",
+            f"again. The xlwings.conf sheet already sets UDF Modules = {UDF_MODULE}.",
         ),
     ),
     Step(
@@ -130,7 +136,9 @@ CLASSIC: tuple[Step, ...] = (
         "Import Functions",
         (
             "xlwings tab > Import Functions. The NJ_* functions appear in Insert Function under",
-            "'NJ Incentives'. Import again after upgrading the package.",
+            "'NJ Incentives'. Import again after upgrading the package. Cells that showed #NAME?",
+            "before the import: press Ctrl+Alt+F9 (recalculate all); any still #NAME?: Review >",
+            "Unprotect Sheet, then Home > Find & Select > Replace, = with =, Replace All.",
         ),
     ),
 )
@@ -166,9 +174,34 @@ LITE: tuple[Step, ...] = (
         "Bind the formulas",
         (
             "Review > Unprotect Sheet on each sheet (no password), run nj_reenter_formulas",
-            "once from Lite's Run button, then protect the sheets again.",
+            "once from Lite's Run button, then protect the sheets again. By hand instead:",
+            "Home > Find & Select > Replace, = with =, Replace All.",
         ),
     ),
+)
+
+#: xlwings Server's project as its steps set it up, each piece written once: the steps
+#: below show them, and tests/test_runtime_xlwings_server.py does exactly what they say.
+SERVER_INIT = ("xlwings-server", "init", "DIR")
+#: DIR/.env after ``init``: the environment (``init`` writes "dev", whose manifest gives
+#: the functions the namespace XLWINGS_DEV; "prod" gives XLWINGS, which ``nj-incentives
+#: templates --runtime server`` spells) and the key (a placeholder after ``init``).
+SERVER_DOTENV = {"XLWINGS_ENVIRONMENT": "prod", "XLWINGS_LICENSE_KEY": "your_license_key"}
+#: Each file of DIR and what it holds after the step (the whole content).
+SERVER_FILES = {
+    "custom_functions/__init__.py": "from nj_incentives.excel import *\n",
+    "custom_scripts/__init__.py": "from nj_incentives.server import *\n",
+}
+#: The task pane's button (DIR/templates/taskpane.html): init's example, and ours.
+SERVER_BUTTON = ('xw-click="hello_world"', 'xw-click="nj_reenter_formulas"')
+#: Start it (from any folder; XLWINGS_PROJECT_DIR names the project).
+SERVER_START = (
+    "uvicorn",
+    "xlwings_server.main:main_app",
+    "--host",
+    "127.0.0.1",
+    "--port",
+    "8000",
 )
 
 SERVER: tuple[Step, ...] = (
@@ -176,22 +209,57 @@ SERVER: tuple[Step, ...] = (
         "server-install",
         "Install on the server",
         (
-            "pip install the wheel (today) or nj-incentives (once published) on the server;",
-            "import nj_incentives.lite in the project's custom_functions package.",
+            "pip install xlwings-server and the wheel (today) or nj-incentives (once published);",
+            f"then make the project: {' '.join(SERVER_INIT)} (DIR: a new folder).",
         ),
     ),
     Step(
-        "server-key",
-        "Licence key",
+        "server-env",
+        "Environment and licence key",
         (
-            "xlwings Server does not start without XLWINGS_LICENSE_KEY; the free",
-            "noncommercial key does not cover a business's internal use.",
+            f'In DIR/.env set XLWINGS_ENVIRONMENT="{SERVER_DOTENV["XLWINGS_ENVIRONMENT"]}" '
+            '(init writes "dev", whose functions are',
+            "=XLWINGS_DEV.NJ_..., not what the templates spell) and XLWINGS_LICENSE_KEY to your",
+            "key: the server does not start without one, and the free noncommercial key does not",
+            "cover a business's internal use.",
+        ),
+    ),
+    Step(
+        "server-modules",
+        "Point it at the package",
+        (
+            *(
+                f'Replace all of DIR/{name} with "{text.strip()}".'
+                for name, text in SERVER_FILES.items()
+            ),
+            f"In DIR/templates/taskpane.html change {SERVER_BUTTON[0]} to {SERVER_BUTTON[1]}.",
+        ),
+    ),
+    Step(
+        "server-start",
+        "Start the server",
+        (
+            f"XLWINGS_PROJECT_DIR=DIR {' '.join(SERVER_START)}",
+            "(Excel needs HTTPS: add --ssl-keyfile and --ssl-certfile, e.g. init's certs folder);",
+            "Excel loads the add-in from the manifest it serves: https://HOST:PORT/manifest.xml.",
         ),
     ),
     Step(
         "server-templates",
         "Templates spelled for it",
-        ("nj-incentives templates DIR --runtime server: the formulas read =XLWINGS.NJ_...",),
+        (
+            "nj-incentives templates OUT --runtime server: the formulas read =XLWINGS.NJ_...",
+            "(a server in another environment: --namespace XLWINGS_DEV and so on).",
+        ),
+    ),
+    Step(
+        "server-reenter",
+        "Bind the formulas",
+        (
+            "Review > Unprotect Sheet on each sheet (no password), click the task pane's button",
+            "(it runs nj_reenter_formulas on the server), then protect the sheets again.",
+            "By hand instead: Home > Find & Select > Replace, = with =, Replace All.",
+        ),
     ),
 )
 

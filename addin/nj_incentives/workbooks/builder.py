@@ -2149,7 +2149,8 @@ class TemplateBuilder:
             "Read by the classic xlwings add-in (Windows): keys in column A from A1 down, "
             "values in column B; the first empty cell of column A ends the list, and a key "
             "here overrides the xlwings ribbon for this workbook.",
-            "Optional keys (type them in the next row of A:B to use them):",
+            "Optional keys (this sheet is protected: Review > Unprotect Sheet first, no "
+            "password; type each in the next row of A:B, then protect the sheet again):",
             *(f"{key.key} = {key.value}: {key.why}" for key in optional),
         ]
         for row, text in enumerate(notes):
