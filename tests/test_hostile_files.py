@@ -607,3 +607,40 @@ def test_a_scenario_xlsx_with_a_name_over_whole_columns_is_still_read(tmp_path: 
     book.close()
     assert len(read_table(tmp_path / "grid.xlsx")) == 1
     assert "the defined name Everything" in refused(tmp_path / "grid.xlsx")
+
+
+def test_an_unreadable_address_is_refused_in_a_sheet_and_passed_over_in_custom_xml(
+    tmp_path: Path,
+) -> None:
+    # the engine reads the spreadsheet namespace only: a custom XML part's own <c r="x">
+    # is no cell; in a sheet an address openpyxl cannot read would fail the engine
+    path = hostile.plain(tmp_path / "plain.xlsx")
+    contents = hostile.parts(path)
+    contents["customXml/item1.xml"] = (
+        b'<data xmlns="urn:x"><row r="x"><c r="not a cell"/></row></data>'
+    )
+    vet_workbook(hostile.write(tmp_path / "custom.xlsx", contents))
+    bad = hostile.with_sheet_data(path, b'<row r="1"><c r="1A"><v>1</v></c></row>')
+    assert "the cell reference '1A' is not valid" in refused(bad)
+
+
+def test_what_the_tokenizer_reads_is_bounded(tmp_path: Path) -> None:
+    # formulas are tokenized (Python, ~2 million characters a second): one formula longer
+    # than Excel's 8,192 characters is refused, and so are formulas and names together
+    # over Limits.max_formula_characters (10 million: about 5 s at worst)
+    long = "+".join(f"SUM(A{row}:B{row})" for row in range(1, 700))  # 10,268 characters
+    path = hostile.with_sheet_data(
+        hostile.plain(tmp_path / "long.xlsx"),
+        b'<row r="1"><c r="A1"><f>' + long.encode() + b"</f></c></row>",
+    )
+    assert "a formula of 10,268 characters, more than the 8,192 Excel allows" in refused(path)
+    # 30 formulas of 2,000 characters: 60,000 characters, over a limit of 50,000
+    rows = b"".join(
+        b'<row r="%d"><c r="A%d"><f>SUM(B1:B2)%s</f></c></row>' % (r, r, b"+1" * 995)
+        for r in range(1, 31)
+    )
+    many = hostile.with_sheet_data(hostile.plain(tmp_path / "many.xlsx"), rows)
+    vet_workbook(many)
+    message = refused(many, Limits(max_formula_characters=50_000))
+    assert "longer than the 50,000 characters allowed" in message
+    assert "Calculations!A26:" in message  # 25 x 2,000 = 50,000; the 26th is over

@@ -131,6 +131,9 @@ class Limits:
     max_area: int = 5_000_000
     max_cells: int = 200_000
     max_formulas: int = 50_000
+    #: the text of formulas and defined names together (each at most Excel's 8,192
+    #: characters): what the tokenizer may read, about 5 s at worst
+    max_formula_characters: int = 10_000_000
     #: the recalculation's budget (None: unbounded)
     max_seconds: float | None = 300.0
     max_memory_bytes: int | None = 4096 * MIB
@@ -242,11 +245,14 @@ def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
         has_macros = False
         external_links = 0
         stats: dict[str, SheetStats] = {}
+        # shared by the parts: the characters left to read, and the limit
+        characters = [limits.max_formula_characters, limits.max_formula_characters]
         for info in infos:
             part_stats = SheetStats(
                 stop_cells=limits.max_cells,
                 stop_formulas=limits.max_formulas,
                 recalculating=limits.recalculating,
+                characters=characters,
             )
             total += _check_member(name, archive, info, limits, total, part_stats)
             if part_stats.seen:
@@ -549,6 +555,8 @@ def _engine_range(ref: str) -> tuple[int, int, int, int]:
 
 
 _SHEET_ROWS, _SHEET_COLUMNS = 1_048_576, 16_384
+#: Excel's limit on the length of a formula ("Excel specifications and limits")
+_EXCEL_FORMULA_CHARACTERS = 8_192
 #: Elements whose ``ref`` the engine turns into cells, one per cell of the range:
 #: openpyxl's merged cells and hyperlinks over a range, the formulas engine's array
 #: formulas. A shared formula's ``ref`` only reaches as far as the cells it is in.
@@ -583,6 +591,8 @@ class SheetStats:
     stop_formulas: int = 0
     #: refuse the formulas that cannot be recalculated here (:func:`formula_problem`)
     recalculating: bool = True
+    #: the formula characters left to read and the limit, shared by the workbook's parts
+    characters: list[int] | None = None
     #: shared strings: how many the part holds (``<si>``), the highest index a cell
     #: refers to (-1: none) and that cell
     strings: int = 0
@@ -605,7 +615,17 @@ class SheetStats:
         return bool(self.cells or self.formulas or self.declared or self.refused or self.strings)
 
     def start(self, element: Any) -> None:
-        """Note one element's start (its attributes): rows and cells take positions."""
+        """Note one element's start (its attributes): rows and cells take positions. An
+        address or range the engine cannot read is refused (ValueError) in the
+        spreadsheet's own namespace, which is all the engine reads; elsewhere (a custom
+        XML part) it is passed over."""
+        try:
+            self._start(element)
+        except ValueError:
+            if str(element.tag).startswith(f"{{{_MAIN_NS}}}"):
+                raise
+
+    def _start(self, element: Any) -> None:
         local = _local(element.tag)
         if local == "row":
             text = element.get("r")
@@ -644,13 +664,16 @@ class SheetStats:
             if self.stop_formulas and self.formulas > self.stop_formulas:
                 raise _StopCounting
             ref = element.get("ref")
-            if ref and element.get("t") == "array":
-                self._covers(ref, "an array formula over")
-            elif ref:
-                _, _, r2, c2 = _engine_range(ref)
-                self._reach(r2, c2, f"a shared formula over {ref}")
+            if ref and str(element.tag).startswith(f"{{{_MAIN_NS}}}"):
+                if element.get("t") == "array":
+                    self._covers(ref, "an array formula over")
+                else:
+                    _, _, r2, c2 = _engine_range(ref)
+                    self._reach(r2, c2, f"a shared formula over {ref}")
             if not self.refused:
-                problem = formula_problem(element.text or "", self.recalculating)
+                problem = self._text(element.text or "") or formula_problem(
+                    element.text or "", self.recalculating
+                )
                 if problem:
                     self.refused = f"{problem}: ={(element.text or '')[:60]}"
                     self.refused_cell = self._cell
@@ -659,7 +682,9 @@ class SheetStats:
                 name = element.get("name", "")
                 text = element.text or ""
                 local_to_sheet = element.get("localSheetId") is not None
-                problem = defined_name_problem(name, text, self.recalculating, local_to_sheet)
+                problem = self._text(text) or defined_name_problem(
+                    name, text, self.recalculating, local_to_sheet
+                )
                 if problem:
                     self.refused = f"the defined name {name} (={text[:60]}): {problem}"
                     self.refused_name = True
@@ -682,6 +707,23 @@ class SheetStats:
         self.cells += (r2 - r1 + 1) * (c2 - c1 + 1) - 1
         if self.stop_cells and self.cells > self.stop_cells:
             raise _StopCounting
+
+    def _text(self, text: str) -> str:
+        """Why a formula's text is refused for its length alone (Excel's 8,192
+        characters; all formulas together within :attr:`Limits.max_formula_characters`)."""
+        if len(text) > _EXCEL_FORMULA_CHARACTERS:
+            return (
+                f"a formula of {len(text):,} characters, more than the "
+                f"{_EXCEL_FORMULA_CHARACTERS:,} Excel allows"
+            )
+        if self.characters is not None:
+            self.characters[0] -= len(text)
+            if self.characters[0] < 0:
+                return (
+                    "the formulas and defined names together are longer than the "
+                    f"{self.characters[1]:,} characters allowed"
+                )
+        return ""
 
     def _string_index(self, text: str) -> None:
         """A shared-string cell's index, read as openpyxl reads it (``int``)."""
