@@ -81,8 +81,14 @@ __all__ = [
     "Statute",
     "Version",
     "amended",
+    "amendments_table",
+    "figures_table",
     "first_modelled",
+    "law_currency_markdown",
+    "law_current_to",
+    "law_not_modelled",
     "show",
+    "statute_currency",
     "versions_text",
 ]
 
@@ -289,12 +295,120 @@ def show(value: Any, kind: str) -> str:
     return str(value)
 
 
+# =========================================================================== law currency
+
+
+def _versions_of(statute: str) -> dict[Act, list[tuple[Parameter[Any], Version[Any]]]]:
+    """Each act of ``statute`` -> the (figure, version) it enacted."""
+    found: dict[Act, list[tuple[Parameter[Any], Version[Any]]]] = {
+        act: [] for act in STATUTES[statute].acts
+    }
+    for param in PARAMETERS.values():
+        if param.statute == statute:
+            for version in param.versions:
+                if version.act in found:  # a form's instructions are not an amendment
+                    found[version.act].append((param, version))
+    return found
+
+
+def statute_currency(statute: str, not_modelled: bool = False) -> str:
+    """``"N.J.S.A. 34:1B-129: P.L.2022, c.134 (2022-07-01)"``; with ``not_modelled``, what
+    is known but not modelled follows."""
+    record = STATUTES[statute]
+    acts = ", ".join(act.label() for act in sorted(record.acts, key=lambda a: a.date))
+    text = f"{record.citation}: {acts}"
+    if not_modelled and record.not_modelled:
+        text += f" (known, not modelled: {'; '.join(record.not_modelled)})"
+    return text
+
+
+def law_current_to() -> str:
+    """The versions modelled, per statute (act, the date from which it is modelled): the
+    one text of the run stamps, workbook properties, ``NJ_INCENTIVES_VERSION``, the CLIs."""
+    return "; ".join(statute_currency(key) for key in STATUTES)
+
+
+def law_not_modelled() -> str:
+    """What is known but not modelled, per statute (one text: the memo)."""
+    return "; ".join(
+        f"{record.citation}: {'; '.join(record.not_modelled)}"
+        for record in STATUTES.values()
+        if record.not_modelled
+    )
+
+
+def law_currency_markdown() -> str:
+    """Per statute, the versions modelled and what is known but not modelled (Markdown
+    bullets): the README, docs/interpretations.md and the memo."""
+    lines = []
+    for record in STATUTES.values():
+        acts = ", ".join(act.label() for act in sorted(record.acts, key=lambda a: a.date))
+        lines.append(f"- {record.citation} ({record.title}): versions modelled {acts}.")
+        if record.not_modelled:
+            lines.append(f"  Known, not modelled: {'; '.join(record.not_modelled)}.")
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "/").replace("\n", " ")
+
+
+def amendments_table(statute: str) -> str:
+    """The Markdown "Amendments" table of ``statute``: date, act, what changed, how it is
+    modelled, source (one row per act modelled)."""
+    lines = [
+        "| Date | Act | What changed | How it is modelled | Source |",
+        "|---|---|---|---|---|",
+    ]
+    for act, changes in sorted(_versions_of(statute).items(), key=lambda item: item[0].date):
+        first = act is min(STATUTES[statute].acts, key=lambda a: a.date)
+        if first:
+            what = f"the text modelled: {len(changes)} figures"
+            how = "every figure's first version" + (f" ({act.note})" if act.note else "")
+        else:
+            what = (
+                "; ".join(f"{p.title}: {v.change or p.show(v.value)}" for p, v in changes)
+                or "no figure"
+            )
+            how = (
+                "; ".join(
+                    f"{p.title}: {v.modelled or 'from ' + str(v.applies_from or 'every date')}"
+                    for p, v in changes
+                )
+                or "-"
+            )
+        source = act.source + (
+            "" if act.confirmed else " (to be confirmed against the enacted text)"
+        )
+        lines.append(
+            f"| {act.date.isoformat()} | {_cell(act.name)} | {_cell(what)} | {_cell(how)}"
+            f" | {_cell(source)} |"
+        )
+    return "\n".join(lines)
+
+
+def figures_table(statute: str) -> str:
+    """Every figure of ``statute`` with its versions, the date that selects one and its
+    citation (Markdown)."""
+    lines = ["| Figure | Value | Selected by | Citation |", "|---|---|---|---|"]
+    for param in PARAMETERS.values():
+        if param.statute == statute:
+            value = param.summary() if param.kind != "table" else "(table)"
+            lines.append(
+                f"| {_cell(param.title)} | {_cell(value)} | {param.selector.value}"
+                f" | {_cell(param.citation)} |"
+            )
+    return "\n".join(lines)
+
+
 # =========================================================================== registries
 
 #: Every statute modelled, by key ("beip", "ertc", "cbt").
 STATUTES: dict[str, Statute] = {}
 #: Every act modelled, in the order defined.
 ACTS: list[Act] = []
+#: Sources of figures that are not acts (forms' instructions): not versions of a statute.
+SOURCES: list[Act] = []
 #: Every figure, by key.
 PARAMETERS: dict[str, Parameter[Any]] = {}
 
@@ -316,6 +430,13 @@ def _act(
     act = Act(statute, name, date, source, confirmed, note)
     STATUTES[statute].acts.append(act)
     ACTS.append(act)
+    return act
+
+
+def _source(statute: str, name: str, date: dt.date, source: str, note: str = "") -> Act:
+    """A source of a figure that is not an act of the statute (a form's instructions)."""
+    act = Act(statute, name, date, source, True, note)
+    SOURCES.append(act)
     return act
 
 
@@ -372,6 +493,10 @@ _statute(
     "Business Employment Incentive Program grant",
     "N.J.S.A. 34:1B-129",
     not_modelled=(
+        # issue 19 item 2 models these two as dated versions of h.: remove them here then
+        "the January 2024 act (A-5840/S-4217, approved January 12, 2024: the h. waiver to"
+        " March 31, 2024)",
+        "P.L.2024, c.40 (approved July 10, 2024: h. from the tax period beginning April 1, 2024)",
         "N.J.S.A. 34:1B-133 (section 10): text not found",
         "BEIP closed to new applications under P.L.2013, c.161 (approved September 18,"
         " 2013): only agreements made before then exist",
@@ -716,20 +841,24 @@ _statute(
 )
 BASE_ERTC = _act(
     "ertc",
-    "P.L.2002, c.43",
-    dt.date(2002, 1, 1),
-    source="shared/statutes/NJSA-52-27BBB-55-economic-recovery-credit.txt",
+    "P.L.2003, c.194",
+    dt.date(2003, 1, 1),
+    source=(
+        "shared/statutes/NJSA-52-27BBB-55-economic-recovery-credit.txt (P.L.2002, c.43, s.56,"
+        " as amended through P.L.2003, c.194)"
+    ),
     note=(
-        "the text in shared/statutes; the approval date of P.L.2002, c.43 is not in the"
-        " notes: modelled from January 1, 2002"
+        "the text in shared/statutes; the approval date of P.L.2003, c.194 is not in the"
+        " notes: modelled from January 1, 2003"
     ),
 )
-FORM_313_2013 = _act(
+#: An instruction, not an act (not a version of the statute): the source of a switch's value.
+FORM_313_2013 = _source(
     "ertc",
     "NJ Form 313 instructions (2013)",
     dt.date(2013, 1, 1),
     source="NJ Form 313 instructions (2013), shared/legal-notes.md section 2",
-    note="an instruction, not an act: the five-year carryforward offered as a switch",
+    note="the five-year carryforward offered as a switch, not the default",
 )
 _E = "N.J.S.A. 52:27BBB-55"
 
@@ -858,7 +987,7 @@ _statute(
 )
 BASE_CBT = _act(
     "cbt",
-    "N.J.S.A. 54:10A-5(e) (S corporations: P.L.2011, c.84)",
+    "the table for periods beginning in 2012 (S corporations: P.L.2011, c.84)",
     dt.date(2012, 1, 1),
     source="shared/legal-notes.md section 3; N.J.A.C. 18:7-3.4(b)",
     note=(

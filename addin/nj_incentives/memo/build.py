@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from nj_incentives.catalog import EXPLAIN_COLUMNS, headers
 from nj_incentives.cells import cell_index, cell_name
+from nj_incentives.law.parameters import law_not_modelled
 from nj_incentives.memo.calls import NJResult, cell_label, nj_results
 from nj_incentives.memo.document import (
     NUMBER_CELL,
@@ -214,7 +215,7 @@ def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None =
         Heading(2, "Summary"),
         Paragraph(
             f"Prepared by nj-incentives {__version__} on {moment.isoformat()}. Law current "
-            f"to: {LAW_CURRENT_TO}."
+            f"to: {LAW_CURRENT_TO}. Known, not modelled: {law_not_modelled()}."
         ),
     )
     if recalcs:
