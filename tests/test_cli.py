@@ -208,10 +208,10 @@ def test_calc_shows_progress_once_the_run_lasts_the_delay(
 ) -> None:  # fmt: skip
     # before: a bar only for more than one workbook; now for one too, once it takes 2 s
     from nj_incentives import progress
-    from nj_incentives.recalc import compiled
+    from nj_incentives.recalc import prebuilt
 
     monkeypatch.setattr(progress, "PROGRESS_DELAY", delay)
-    terminal(compiled, "recalculate_compiled", 0.8)
+    terminal(prebuilt, "recalculate_template", 0.8)
     workbook = EXAMPLES / "beip-grant-schedule-example.xlsx"
     assert main(["calc", str(workbook), "-o", str(tmp_path / "out")]) == EXIT_OK
     err = capsys.readouterr().err

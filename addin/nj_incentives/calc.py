@@ -291,7 +291,7 @@ def run(
             vet_workbook,
             write_values,
         )
-        from nj_incentives.recalc.compiled import recalculate_compiled
+        from nj_incentives.recalc.prebuilt import recalculate_template
         from nj_incentives.recalc.safety import budgets
 
     status = EXIT_OK
@@ -317,10 +317,10 @@ def run(
                 status = EXIT_USAGE
                 continue
             try:
-                # a filled template: its template's compiled model (recalc.compiled),
+                # a filled template: from its template's prebuilt form (recalc.prebuilt),
                 # within the same time and memory budgets as a full recalculation
                 with budgets(limits or DEFAULT_LIMITS, f"recalculating {workbook.name}"):
-                    recalc = recalculate_compiled(vetted)
+                    recalc = recalculate_template(vetted)
             except UnsafeWorkbookError as error:  # over its time or memory budget
                 entry["error"] = f"refused: {error}"
                 _fail(f"{workbook}: refused: {error}", bar)

@@ -146,6 +146,10 @@ class Recalculation:
     vetted: VettedWorkbook | None = field(default=None, repr=False, compare=False)
     #: cells in a circular reference ("Sheet1!A1"): the engine leaves them blank
     circular_references: tuple[str, ...] = ()
+    #: how it was recalculated: "full" (the engine's model), "compiled" (a compiled model
+    #: of this process, :mod:`~.compiled`) or "prebuilt" (a shipped template's form,
+    #: :mod:`~.prebuilt`); the values are the same
+    method: str = field(default="full", compare=False)
 
     @property
     def seconds(self) -> float:

@@ -11,6 +11,10 @@ test suite rebuilds every workbook and compares it with the committed one.
 xlwings Server's default manifest: ``=XLWINGS.NJ_BEIP_GRANT(...)``); the default, no
 namespace, is the classic add-in's spelling and the one the committed files use.
 
+Building into the repository's ``workbooks/`` also writes each template's prebuilt form
+(``nj_incentives/recalc/forms/``, :mod:`nj_incentives.recalc.prebuilt`): the formulas
+parsed once, which ``nj-incentives calc`` walks instead of compiling the template again.
+
 The files built into the repository's ``workbooks/`` are the only copies it keeps: the
 wheel's build copies them, with ``docs/interpretations.md``, into the package's
 ``nj_incentives/data/`` (:mod:`nj_incentives.wheel_data`), and :mod:`nj_incentives.shipped`
@@ -122,6 +126,11 @@ def build_all(directory: Path | None = None, namespace: str = "") -> list[Path]:
         written.append(build(directory / name, namespace))
     for name, build in EXAMPLES.items():
         written.append(build(directory / "examples" / name, namespace))
+    if IN_CHECKOUT and not namespace and directory.resolve() == DEFAULT_DIRECTORY.resolve():
+        # the shipped templates changed: so do their prebuilt forms (recalc/forms/)
+        from nj_incentives.recalc.prebuilt import write_forms
+
+        written += write_forms()
     return written
 
 

@@ -1,0 +1,92 @@
+"""The floor of the README's main job (issue 23 item 3): what ``nj-incentives calc`` cannot
+avoid doing for its workbooks, and nothing else.
+
+``python main_job_floor.py record RECORD WORKBOOK...`` (untimed, once) recalculates each
+workbook in full and writes to RECORD (a pickle) every NJ_* call it made, with the cell
+values the function received, and the recalculated cells.
+
+``python main_job_floor.py run RECORD OUT WORKBOOK...`` (timed, a fresh process) is the
+floor: import what opening, calling and writing need (xlwings as ``calc`` imports it, the
+package's functions, the results writer); open each workbook (vetted as untrusted and its
+cells read, :func:`nj_incentives.recalc.prebuilt.read_graph`); make each of its NJ_* calls
+through the package's functions with the recorded arguments (the cell conventions and the
+core: no formula engine, no native formula); and write its results workbook
+(:func:`nj_incentives.recalc.write_values`) with the recorded values to
+``OUT/<stem>-results.xlsx``. No memo, no run stamp, no summary: ``calc``'s ratio to this
+floor counts those as overhead. ``tests/test_main_job_floor.py`` checks that the floor's
+results workbooks hold the same values as ``calc``'s and that it makes the same calls.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+
+def record(target: Path, workbooks: list[Path]) -> None:
+    """Recalculate each workbook in full; pickle its calls and its recalculated cells."""
+    from nj_incentives.recalc import engine
+    from nj_incentives.recalc.safety import vet_workbook
+
+    table = engine.default_functions()
+    found: dict[str, Any] = {}
+    for path in workbooks:
+        calls: list[tuple[str, tuple[Any, ...]]] = []
+
+        def recording(name: str) -> Any:
+            function = table[name]
+
+            def call(*args: Any) -> Any:
+                calls.append((name, args))
+                return function(*args)
+
+            return call
+
+        functions = {name: recording(name) for name in table}
+        result = engine.recalculate_vetted(
+            vet_workbook(path), functions, error_text=engine.default_error_text
+        )
+        found[str(path)] = (calls, replace(result, vetted=None))
+    target.write_bytes(pickle.dumps(found))
+
+
+def run(recorded: Path, out: Path, workbooks: list[Path]) -> float:
+    """The floor; returns its wall time from the first import."""
+    start = time.perf_counter()
+    from nj_incentives.calc import _lighter_xlwings
+
+    with _lighter_xlwings():
+        from nj_incentives import excel
+        from nj_incentives.recalc import vet_workbook, write_values
+        from nj_incentives.recalc.prebuilt import read_graph
+    functions = excel.functions(errors="text")
+    found = pickle.loads(recorded.read_bytes())
+    out.mkdir(parents=True, exist_ok=True)
+    for path in workbooks:
+        calls, result = found[str(path)]
+        vetted = vet_workbook(path)
+        read_graph(vetted)
+        for name, args in calls:
+            functions[name](*args)
+        write_values(replace(result, vetted=vetted), out / f"{path.stem}-results.xlsx")
+    return time.perf_counter() - start
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["record"] and len(argv) >= 3:
+        record(Path(argv[1]), [Path(p) for p in argv[2:]])
+        return 0
+    if argv[:1] == ["run"] and len(argv) >= 4:
+        seconds = run(Path(argv[1]), Path(argv[2]), [Path(p) for p in argv[3:]])
+        print(f"{seconds:.3f}")
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

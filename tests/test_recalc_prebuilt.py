@@ -1,0 +1,368 @@
+"""A shipped template recalculated from its prebuilt form (issue 23 items 1-2).
+
+The form of each template is the template's formulas parsed once by the engine's own
+parser; walking it calls the engine's own operators and functions and the same NJ_*
+adapters. These tests hold it to the full recalculation (:func:`engine.recalculate_vetted`)
+field by field: on every example and blank template, on LibreOffice-saved copies, on the
+spellings other runtimes save (Office.js, Excel's ``_xldudf_``), on randomly filled inputs
+(hypothesis, including inputs the NJ_* functions reject and checks that go FALSE); and
+they check that anything else gets the full path: other formulas, a claimed template
+that is not one, a stale form, an openpyxl save that dropped the dynamic-array marking.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import re
+import shutil
+import subprocess
+import zipfile
+from collections import Counter
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nj_incentives import shipped
+from nj_incentives.recalc import engine, prebuilt
+from nj_incentives.recalc.safety import UnsafeWorkbookError, sheet_parts, vet_workbook
+from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
+from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from tooling import need
+
+EXAMPLES = {name: DEFAULT_DIRECTORY / "examples" / name for name in shipped.EXAMPLES}
+TEMPLATES = {name: DEFAULT_DIRECTORY / name for name in shipped.TEMPLATES}
+BUILDERS: dict[str, tuple[Callable[..., Path], Mapping[str, Any]]] = {
+    "beip-grant-schedule.xlsx": (beip_grant.build, beip_grant.EXAMPLE),
+    "beip-credit-conversion.xlsx": (beip_conversion.build, beip_conversion.EXAMPLE),
+    "ertc-form-313.xlsx": (ertc_credit.build, ertc_credit.EXAMPLE),
+}
+
+
+def assert_same(fast: engine.Recalculation | None, full: engine.Recalculation) -> None:
+    """Every field of the recalculation the same; the rejected inputs the same ones (the
+    engine's order of evaluation is its scheduler's, the form's its dependency order)."""
+    assert fast is not None, "the prebuilt path was not taken"
+    assert fast.method == "prebuilt"
+    for name in ("sheets", "formulas", "array_ranges", "computed", "names", "calls", "notes"):
+        assert getattr(fast, name) == getattr(full, name), name
+    assert Counter(fast.function_errors) == Counter(full.function_errors)
+    differing = [
+        (address, fast.values.get(address), full.values.get(address))
+        for address in set(fast.values) | set(full.values)
+        if _typed(fast.values.get(address)) != _typed(full.values.get(address))
+    ]
+    assert not differing, sorted(differing, key=str)[:10]
+    assert fast.values == full.values  # the blanks of ranges read too
+
+
+def _typed(value: Any) -> tuple[str, Any]:
+    """A value with its kind: TRUE is not 1, "1" is not 1."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, (int, float)):
+        return ("number", float(value))
+    return (type(value).__name__, value)
+
+
+def both(path: Path) -> tuple[engine.Recalculation | None, engine.Recalculation]:
+    vetted = vet_workbook(path)
+    return prebuilt.recalculate_prebuilt(vetted), engine.recalculate_vetted(vetted)
+
+
+# --------------------------------------------------------------------------- the forms
+
+
+@pytest.mark.parametrize("name", list(TEMPLATES))
+def test_the_committed_form_is_the_form_of_the_template_as_built(name: str) -> None:
+    # fails when a template changed and its form was not rebuilt with it: run
+    # python -m nj_incentives.workbooks.build (it writes the templates and the forms)
+    committed = prebuilt.form_path(name).read_text(encoding="utf-8")
+    assert committed == prebuilt.build_form(TEMPLATES[name]).to_json(), (
+        f"{prebuilt.form_path(name)} is stale: run python -m nj_incentives.workbooks.build"
+    )
+
+
+def test_every_form_is_loaded_and_a_stale_one_never_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert {form.template for form in prebuilt.load_forms()} == set(TEMPLATES)
+    for name in TEMPLATES:
+        document = json.loads(prebuilt.form_path(name).read_text(encoding="utf-8"))
+        document["source_sha256"] = "0" * 64  # built from another template file
+        prebuilt.form_path(name, tmp_path).write_text(json.dumps(document), encoding="utf-8")
+    monkeypatch.setattr(prebuilt, "FORMS", tmp_path)
+    prebuilt.load_forms.cache_clear()
+    monkeypatch.setattr(prebuilt.form_path, "__defaults__", (tmp_path,))
+    try:
+        assert prebuilt.load_forms() == ()
+        vetted = vet_workbook(EXAMPLES["beip-grant-schedule-example.xlsx"])
+        assert prebuilt.recalculate_prebuilt(vetted) is None  # the full path, never stale
+    finally:
+        monkeypatch.undo()
+        prebuilt.load_forms.cache_clear()
+
+
+def test_an_example_s_formulas_are_its_template_s() -> None:
+    fingerprints = {form.fingerprint for form in prebuilt.load_forms()}
+    for path in EXAMPLES.values():
+        graph = prebuilt.read_graph(vet_workbook(path))
+        assert graph is not None
+        assert graph.fingerprint() in fingerprints, path.name
+
+
+# --------------------------------------------------------------------------- same values
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", [*EXAMPLES.values(), *TEMPLATES.values()], ids=lambda p: p.stem)
+def test_every_example_and_blank_template_is_the_same(path: Path) -> None:
+    fast, full = both(path)
+    assert_same(fast, full)
+
+
+@pytest.mark.slow
+def test_rejected_inputs_and_false_checks_are_the_same(tmp_path: Path) -> None:
+    # a percentage typed as 50 (not 50%) and a negative withholding: the functions refuse
+    # them, their cells hold the message, the checks fail
+    values = dict(beip_grant.EXAMPLE, pct=50, withholdings=[600000, -5, "abc", None, 700000])
+    path = beip_grant.build(tmp_path / "bad.xlsx", values)
+    fast, full = both(path)
+    assert_same(fast, full)
+    assert fast is not None
+    assert fast.function_errors
+    assert fast.value("MasterCheck") is False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("namespace", ["XLWINGS", "XLWINGS_DEV"])
+def test_an_office_js_spelling_is_the_same_template(namespace: str, tmp_path: Path) -> None:
+    path = beip_grant.build(tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace=namespace)
+    fast, full = both(path)
+    assert_same(fast, full)
+
+
+def _respelled(source: Path, target: Path, spell: Callable[[str], str]) -> Path:
+    """A copy of ``source`` with every NJ_* name in its formulas spelled by ``spell``."""
+    with zipfile.ZipFile(source) as archive:
+        sheets = set(sheet_parts(archive).values())
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+            for info in archive.infolist():
+                data = archive.read(info)
+                if info.filename in sheets:
+                    text = re.sub(
+                        r"(<f[^>]*>)([^<]*)(</f>)",
+                        lambda m: m.group(1) + spell(m.group(2)) + m.group(3),
+                        data.decode(),
+                    )
+                    data = text.encode()
+                copy.writestr(info, data)
+    target.write_bytes(out.getvalue())
+    return target
+
+
+@pytest.mark.slow
+def test_excel_s_saved_spelling_is_the_same_template(tmp_path: Path) -> None:
+    # what Excel writes for an Office.js function when it saves (_xldudf_<NAMESPACE>_<NAME>),
+    # with spaces after commas: no Excel here, so its saved spelling is made by hand
+    def excel(text: str) -> str:
+        return re.sub(r"\bNJ_", "_xldudf_XLWINGS_NJ_", text).replace(",", ", ")
+
+    source = EXAMPLES["beip-credit-conversion-example.xlsx"]
+    path = _respelled(source, tmp_path / "excel.xlsx", excel)
+    fast, full = both(path)
+    assert_same(fast, full)
+
+
+@pytest.fixture(scope="module")
+def libreoffice_copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Each example after a LibreOffice open-and-save (one soffice run for all three)."""
+    soffice = need("soffice", "opens and saves the examples as a LibreOffice user would")
+    root = tmp_path_factory.mktemp("libreoffice-prebuilt")
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={(root / 'profile').as_uri()}",
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+            str(root / "saved"),
+            *map(str, EXAMPLES.values()),
+        ],
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
+    copies = {name: root / "saved" / name for name in EXAMPLES}
+    assert all(path.exists() for path in copies.values()), "soffice saved no copy"
+    return copies
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_a_libreoffice_copy_is_its_template_again(
+    name: str, libreoffice_copies: dict[str, Path]
+) -> None:
+    # LibreOffice drops the dynamic-array marking, writes FALSE as FALSE() and the NJ_*
+    # names in lower case: the full path restores the marking (recalc.libreoffice), and
+    # so the copy's formula graph is its template's again
+    path = libreoffice_copies[name]
+    with zipfile.ZipFile(path) as archive:
+        assert 'cm="1"' not in "".join(
+            archive.read(part).decode() for part in sheet_parts(archive).values()
+        )
+    fast, full = both(path)
+    assert_same(fast, full)
+    assert any("LibreOffice" in note for note in fast.notes if fast)
+
+
+# --------------------------------------------------------------------------- other paths
+
+
+def test_other_formulas_get_the_full_path_and_say_so(tmp_path: Path) -> None:
+    # the same sheets and template id as the grant template, one check rewritten: it claims
+    # to be the template but is not, and must never get the template's values
+    source = EXAMPLES["beip-grant-schedule-example.xlsx"]
+    path = _respelled(
+        source,
+        tmp_path / "claims.xlsx",
+        lambda text: text.replace("COUNT(Withholdings)=Term", "COUNT(Withholdings)=Term+1"),
+    )
+    vetted = vet_workbook(path)
+    fast, note = prebuilt.prebuilt_or_note(vetted)
+    assert fast is None
+    assert note is not None
+    assert "formulas differ from the bundled template beip-grant-schedule.xlsx" in note
+    result = prebuilt.recalculate_template(vetted)
+    assert result.method == "full"
+    assert note in result.notes
+    assert result.value("Checks!C11") is False  # its own formula: 5 = 5 + 1 is FALSE
+
+
+def test_an_openpyxl_save_gets_the_full_path_and_says_why(tmp_path: Path) -> None:
+    import openpyxl
+
+    book = openpyxl.load_workbook(EXAMPLES["beip-grant-schedule-example.xlsx"])
+    path = tmp_path / "openpyxl.xlsx"
+    book.save(path)
+    vetted = vet_workbook(path)
+    fast, note = prebuilt.prebuilt_or_note(vetted)
+    assert fast is None
+    assert note is not None
+    assert "not marked as dynamic arrays" in note
+    assert note in prebuilt.recalculate_template(vetted).notes
+
+
+def test_an_unknown_workbook_gets_the_full_path_without_a_note(tmp_path: Path) -> None:
+    import xlsxwriter
+
+    path = tmp_path / "own.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Mine")
+    sheet.write("A1", 2)
+    sheet.write_formula("A2", "=A1*3")
+    book.close()
+    assert prebuilt.prebuilt_or_note(vet_workbook(path)) == (None, None)
+    assert prebuilt.recalculate_template(vet_workbook(path)).value("Mine!A2") == 6
+
+
+def test_an_unsafe_copy_of_a_template_is_refused_before_any_fast_path(tmp_path: Path) -> None:
+    # the template's bytes with an XML entity declared in a sheet: vetting refuses it, so
+    # no path (prebuilt or full) ever reads it; calc reports it as refused (exit 2)
+    source = EXAMPLES["beip-grant-schedule-example.xlsx"]
+    path = tmp_path / "entity.xlsx"
+    with zipfile.ZipFile(source) as archive:
+        part = sheet_parts(archive)["Inputs"]
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as copy:
+            for info in archive.infolist():
+                data = archive.read(info)
+                if info.filename == part:
+                    data = data.replace(b"?>", b'?><!DOCTYPE x [<!ENTITY e "boom">]>', 1)
+                copy.writestr(info, data)
+    path.write_bytes(out.getvalue())
+    with pytest.raises(UnsafeWorkbookError):
+        vet_workbook(path)
+    from nj_incentives.cli import main
+
+    assert main(["calc", str(path), "-o", str(tmp_path / "out")]) == 2
+    assert not (tmp_path / "out" / "entity-results.xlsx").exists()
+
+
+def test_calc_uses_the_prebuilt_form_for_each_example(tmp_path: Path) -> None:
+    from nj_incentives import calc
+
+    before = prebuilt.STATS["prebuilt"]
+    assert calc.run(list(EXAMPLES.values()), tmp_path / "out") == 0
+    assert prebuilt.STATS["prebuilt"] == before + len(EXAMPLES)
+
+
+# --------------------------------------------------------------------------- random inputs
+
+_WILD = st.one_of(
+    st.none(),
+    st.sampled_from([0, -1, 0.5, 50, 1e12, -250_000.5, "abc", "", "50%", True, False]),
+    st.integers(-(10**7), 10**9),
+    st.floats(-1e9, 1e9, allow_nan=False, allow_infinity=False).map(lambda x: round(x, 2)),
+    st.dates(dt.date(1990, 1, 1), dt.date(2040, 12, 31)),
+)
+
+
+def _mutated(draw: Any, value: Any) -> Any:
+    """``value`` with some of its leaves replaced by anything a user might type."""
+    if isinstance(value, Mapping):
+        keys = [k for k in value if draw(st.booleans()) or not draw(st.booleans())]
+        return {k: _mutated(draw, value[k]) for k in keys}
+    if isinstance(value, list):
+        size = draw(st.integers(0, len(value) + 1))
+        items = [value[i % len(value)] for i in range(size)] if value else []
+        return [_mutated(draw, item) for item in items]
+    if isinstance(value, tuple):
+        return tuple(
+            item if isinstance(item, (str, list, tuple)) else _mutated(draw, item) for item in value
+        )
+    return draw(_WILD) if draw(st.integers(0, 3)) == 0 else value
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("template", "examples"),
+    [
+        ("beip-grant-schedule.xlsx", 6),
+        ("beip-credit-conversion.xlsx", 4),
+        ("ertc-form-313.xlsx", 3),
+    ],
+)
+def test_random_inputs_are_the_same(template: str, examples: int, tmp_path: Path) -> None:
+    build, example = BUILDERS[template]
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        database=None,
+    )
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        values = {
+            key: (value if key == "engagement" else _mutated(data.draw, value))
+            for key, value in example.items()
+        }
+        path = tmp_path / "filled.xlsx"
+        try:
+            build(path, values)
+        except (TypeError, ValueError) as error:  # the builder refuses what no cell holds
+            data.draw(st.just(f"not buildable: {error}"))
+            return
+        fast, full = both(path)
+        assert_same(fast, full)
+
+    check()
+    shutil.rmtree(tmp_path, ignore_errors=True)
