@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 from nj_incentives import shipped
@@ -315,18 +315,21 @@ _WILD = st.one_of(
 )
 
 
-def _mutated(draw: Any, value: Any) -> Any:
-    """``value`` with some of its leaves replaced by anything a user might type."""
-    if isinstance(value, Mapping):
-        keys = [k for k in value if draw(st.booleans()) or not draw(st.booleans())]
-        return {k: _mutated(draw, value[k]) for k in keys}
+def _mutated(draw: Any, value: Any, depth: int = 0) -> Any:
+    """``value`` with some of its leaves replaced by anything a user might type; a
+    top-level list gets another length (a record's months keep theirs)."""
+    if isinstance(value, Mapping):  # by year: some years dropped; a record: every field
+        by_year = all(isinstance(k, int) for k in value)
+        keys = [k for k in value if not by_year or draw(st.integers(0, 3))]
+        return {k: value[k] if k == "name" else _mutated(draw, value[k], depth + 1) for k in keys}
     if isinstance(value, list):
-        size = draw(st.integers(0, len(value) + 1))
+        size = draw(st.integers(0, len(value) + 1)) if depth == 0 else len(value)
         items = [value[i % len(value)] for i in range(size)] if value else []
-        return [_mutated(draw, item) for item in items]
+        return [_mutated(draw, item, depth + 1) for item in items]
     if isinstance(value, tuple):
         return tuple(
-            item if isinstance(item, (str, list, tuple)) else _mutated(draw, item) for item in value
+            item if isinstance(item, (str, list, tuple)) else _mutated(draw, item, depth + 1)
+            for item in value
         )
     return draw(_WILD) if draw(st.integers(0, 3)) == 0 else value
 
@@ -346,6 +349,7 @@ def test_random_inputs_are_the_same(template: str, examples: int, tmp_path: Path
     @settings(
         max_examples=examples,
         deadline=None,
+        phases=[Phase.explicit, Phase.generate],  # no shrinking: each case is seconds long
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
         database=None,
     )
@@ -355,6 +359,7 @@ def test_random_inputs_are_the_same(template: str, examples: int, tmp_path: Path
             key: (value if key == "engagement" else _mutated(data.draw, value))
             for key, value in example.items()
         }
+        note(f"inputs: {values!r}")
         path = tmp_path / "filled.xlsx"
         try:
             build(path, values)

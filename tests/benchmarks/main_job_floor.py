@@ -37,7 +37,7 @@ def record(target: Path, workbooks: list[Path]) -> None:
     for path in workbooks:
         calls: list[tuple[str, tuple[Any, ...]]] = []
 
-        def recording(name: str) -> Any:
+        def recording(name: str, calls: list[tuple[str, tuple[Any, ...]]] = calls) -> Any:
             function = table[name]
 
             def call(*args: Any) -> Any:

@@ -24,6 +24,10 @@ outputs)``) with the workbook's own cell values:
    handle (inline strings, error or date-typed cells, cells without an address), or
    custom functions other than the package's.
 
+``nj-incentives calc`` first tries the template's prebuilt form
+(:func:`~.prebuilt.recalculate_template`: no model compiled at all); this module serves
+what that path leaves to it (a template's formulas with cells its reader does not take).
+
 The cache lives in the process only (a compiled model holds the package's functions;
 nothing is written to disk and nothing inside the installed package). Both paths share
 the engine's locks, contexts and result collection, so the results are the same

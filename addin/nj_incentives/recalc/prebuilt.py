@@ -379,9 +379,10 @@ class Form:
             "names": {k: list(v) for k, v in sorted(self.names.items())},
             "nj": list(self.nj),
             "functions": list(self.functions),
-            "nodes": self.nodes,
         }
-        return json.dumps(document, separators=(",", ":"), ensure_ascii=False, indent=0) + "\n"
+        head = json.dumps(document, ensure_ascii=False)[:-1]
+        nodes = ",\n".join(json.dumps(node, ensure_ascii=False) for node in self.nodes)
+        return f'{head}, "nodes": [\n{nodes}\n]}}\n'  # a formula a line: readable diffs
 
     @classmethod
     def from_json(cls, text: str) -> Form | None:
