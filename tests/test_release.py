@@ -140,6 +140,28 @@ def test_the_wheel_ships_every_template_and_example(wheel: Path) -> None:
     assert "nj_incentives/py.typed" in names
 
 
+def test_the_wheel_ships_the_prebuilt_forms_and_calc_uses_them(
+    wheel: Path, installed: Path, tmp_path: Path
+) -> None:
+    # issue 23: each template's prebuilt form is package data, the committed copy, and an
+    # installed package recalculates its bundled examples from them (no model compiled)
+    from nj_incentives.recalc import prebuilt
+
+    with zipfile.ZipFile(wheel) as archive:
+        for name in TEMPLATES:
+            form = prebuilt.form_path(name)
+            packaged = archive.read(f"nj_incentives/recalc/forms/{form.name}")
+            assert packaged == form.read_bytes(), name
+    code = (
+        "from nj_incentives import calc; from nj_incentives.recalc import prebuilt;"
+        "import pathlib, sys; status = calc.run([], pathlib.Path('out'));"
+        "print(status, prebuilt.STATS['prebuilt'], len(prebuilt.load_forms()))"
+    )
+    ran = run_installed(installed, "-c", code, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip().splitlines()[-1] == "0 3 3", ran.stdout
+
+
 def test_the_installed_package_is_the_one_imported(installed: Path, tmp_path: Path) -> None:
     where = run_installed(
         installed, "-c", "import nj_incentives; print(nj_incentives.__file__)", cwd=tmp_path

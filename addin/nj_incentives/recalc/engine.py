@@ -277,14 +277,17 @@ def excel_serial(value: dt.date | dt.datetime) -> float | int:
 
 
 @dataclass
-class _Journal:
+class Journal:
+    """What one recalculation records as it runs: the NJ_* calls, the rejected inputs and
+    the notes (the full path and the prebuilt one, :mod:`~.prebuilt`, keep the same)."""
+
     calls: Counter[str] = field(default_factory=Counter)
     errors: list[FunctionError] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
-def _adapter(
-    base: str, function: Callable[..., Any], journal: _Journal, error_text: ErrorText
+def function_adapter(
+    base: str, function: Callable[..., Any], journal: Journal, error_text: ErrorText
 ) -> Callable[..., Any]:
     """The engine-side wrapper of one custom function."""
     import numpy as np
@@ -416,7 +419,7 @@ class ExternalWorkbookRefused(RuntimeError):
     """A formula referred to another workbook; it is not opened."""
 
 
-def _make_model(journal: _Journal, dynamic: Mapping[Address, str]) -> Any:
+def _make_model(journal: Journal, dynamic: Mapping[Address, str]) -> Any:
     import formulas
 
     class GuardedModel(formulas.ExcelModel):  # type: ignore[misc]
@@ -550,7 +553,8 @@ def _array_types() -> tuple[type[Any], type[Any]]:
     return Cells, Spill
 
 
-def _spiller(journal: _Journal) -> Callable[..., Any]:
+def spiller(journal: Journal) -> Callable[..., Any]:
+    """The engine function ``_NJSPILL(value, rows, cols)`` of :func:`_wrap_spills`."""
     import numpy as np
     from formulas.functions import wrap_func
 
@@ -580,7 +584,7 @@ def _spiller(journal: _Journal) -> Callable[..., Any]:
 def _registered(
     variants: Mapping[str, str],
     functions: Mapping[str, Callable[..., Any]],
-    journal: _Journal,
+    journal: Journal,
     error_text: ErrorText,
 ) -> Iterator[None]:
     """Register the custom functions with the engine for one recalculation."""
@@ -591,11 +595,11 @@ def _registered(
     saved = {name: registry.get(name, missing) for name in variants}
     adapters: dict[str, Callable[..., Any]] = {}
     saved.setdefault(SPILL, registry.get(SPILL, missing))
-    registry[SPILL] = _spiller(journal)
+    registry[SPILL] = spiller(journal)
     try:
         for spelling, base in variants.items():
             if base not in adapters:
-                adapters[base] = _adapter(base, functions[base], journal, error_text)
+                adapters[base] = function_adapter(base, functions[base], journal, error_text)
             registry[spelling] = adapters[base]
         with double_negation():
             yield
@@ -721,7 +725,7 @@ def recalculate_vetted(
     functions: Mapping[str, Callable[..., Any]] | None = None,
     *,
     error_text: ErrorText | None = None,
-    keep: Callable[[Any, Mapping[Any, Any], _Journal, list[str]], None] | None = None,
+    keep: Callable[[Any, Mapping[Any, Any], Journal, list[str]], None] | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> Recalculation:
     """Recalculate a workbook that :func:`~nj_incentives.recalc.safety.vet_workbook` passed,
@@ -738,7 +742,7 @@ def recalculate_vetted(
     table = {name.upper(): fn for name, fn in functions.items()}
     variants = function_variants(_formula_texts(vetted), sorted(table))
     dynamic = dynamic_arrays(vetted)
-    journal = _Journal()
+    journal = Journal()
     # a LibreOffice save drops the dynamic-array marking: restore the template's (notes say)
     restored, libreoffice_notes = restore_dynamic_arrays(vetted, dynamic)
     dynamic = {**restored, **dynamic}
@@ -940,7 +944,8 @@ def _sort_key(ref: str) -> tuple[int, str]:
 # --------------------------------------------------------------------------- results
 
 
-def _convert_value(value: Any) -> CellValue:
+def convert_value(value: Any) -> CellValue:
+    """An engine value as a :data:`CellValue`."""
     import numpy as np
     import schedula as sh
     from formulas.tokens.operand import XlError
@@ -960,7 +965,7 @@ def collect(
     vetted: VettedWorkbook,
     model: Any,
     solution: Mapping[Any, Any],
-    journal: _Journal,
+    journal: Journal,
     load_seconds: float,
     calc_seconds: float,
 ) -> Recalculation:
@@ -990,7 +995,7 @@ def collect(
             grid = np.asarray(ranges.value, dtype=object).reshape(r2 - r1 + 1, n2 - n1 + 1)
         except ValueError:
             continue
-        cells = [[_convert_value(v) for v in row] for row in grid]
+        cells = [[convert_value(v) for v in row] for row in grid]
         for i, row in enumerate(cells):
             for j, v in enumerate(row):
                 values[(sheet, cell_name(r1 + i, n1 + j))] = v

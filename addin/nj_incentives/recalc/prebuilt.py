@@ -17,8 +17,8 @@ same array ranges and dynamic-array marking; inputs may differ) by walking that 
   the full recalculation compiles into its model: ``OPERATORS``, the function tables),
   called with the same arguments the model passes them: a reference is the engine's
   ``Ranges`` object over the cells' values, a computed argument the array it returned;
-- every NJ_* call goes through the same adapter (:func:`~.engine._adapter`), the same
-  dynamic-array spill (:func:`~.engine._spiller`) and the same result conversion and
+- every NJ_* call goes through the same adapter (:func:`~.engine.function_adapter`), the same
+  dynamic-array spill (:func:`~.engine.spiller`) and the same result conversion and
   collection as the full path, so the values, the calls counted, the rejected inputs and
   the notes are the same (tested on every example, saved copies and random inputs).
 
@@ -923,15 +923,16 @@ def prebuilt_or_note(vetted: VettedWorkbook) -> tuple[Any, str | None]:
     table = engine.default_functions()
     if not set(form.nj) <= set(table):
         return None, None
-    journal = engine._Journal()
+    journal = engine.Journal()
     journal.notes.extend(restore_notes)
     error_text = engine.default_error_text
     try:
         with engine.LOCK, engine.quiet_engine(), engine.double_negation():
             adapters = {
-                name: engine._adapter(name, table[name], journal, error_text) for name in form.nj
+                name: engine.function_adapter(name, table[name], journal, error_text)
+                for name in form.nj
             }
-            spill = engine._spiller(journal)
+            spill = engine.spiller(journal)
             loaded = time.perf_counter()
             store, names = _walk(form, graph, adapters, spill)
             done = time.perf_counter()
@@ -994,7 +995,7 @@ def _collect(
 
     from nj_incentives.recalc import engine
 
-    convert = engine._convert_value
+    convert = engine.convert_value
     titles = {title.upper(): title for title in graph.sheets}
     values: dict[Address, Any] = {}
     for (sheet, row, col), value in store.items():
