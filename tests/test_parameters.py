@@ -520,3 +520,53 @@ def test_an_amendment_shows_in_the_law_currency(cap_60000: P.Parameter[Decimal])
     with pytest.raises(InputError) as error:
         as_law_as_of("2000-01-01", "beip")
     assert "P.L.2024, c.999 (drill) (2024-12-01)" in str(error.value)
+
+
+def test_law_as_of_column_in_the_scenario_runner(
+    cap_60000: P.Parameter[Decimal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pandas as pd
+
+    from nj_incentives.scenarios import scalar
+    from nj_incentives.scenarios.runner import _run_frame, plan_layout, run_scenarios
+
+    # a 2025 agreement, 5 new employees, 500,000.00 before the cap: 60,000 x 5 under the
+    # amendment (blank law_as_of, or one on or after its 2024-12-01 enactment), 50,000 x 5
+    # under the law as of 2024-11-30, one row each, side by side
+    rows = {
+        "id": [0, 1, 2],
+        "agreement_date": ["2025-01-01"] * 3,
+        "pct": [0.5] * 3,
+        "withholdings_1": [1000000.0] * 3,
+        "new_employees_1": [5] * 3,
+        "law_as_of": [None, "2024-12-01", "2024-11-30"],
+    }
+    frame = pd.DataFrame(rows)
+    layout = plan_layout(frame)
+    slow = _run_frame(frame, layout, money="cents", force_scalar=True)
+
+    def no_scalar(*args: object) -> object:
+        raise AssertionError("the kernel left a row to the scalar path")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(scalar, "run_row", no_scalar)
+        fast = _run_frame(frame, layout, money="cents")
+    for result in (fast, slow):
+        assert result["grant_total"].tolist() == [30_000_000, 30_000_000, 25_000_000]
+    # before the first version modelled: the row's error names the argument and versions
+    bad = run_scenarios(frame.assign(law_as_of=["2010-01-01", None, None]))
+    assert "law_as_of" in bad["error"].iloc[0]
+    assert "versions available" in bad["error"].iloc[0]
+    assert bad["error"].iloc[1:].isna().all()
+
+
+def test_law_as_of_excel_functions_side_by_side(cap_60000: P.Parameter[Decimal]) -> None:
+    from nj_incentives import excel
+
+    args = ([[1000000]], [[5]], 0.5, dt.date(2025, 1, 1))
+    now = excel.NJ_BEIP_GRANT_SCHEDULE(*args)
+    then = excel.NJ_BEIP_GRANT_SCHEDULE(*args, law_as_of=dt.date(2024, 11, 30))
+    assert now != then
+    with pytest.raises(InputError, match="law_as_of = '2010-01-01'"):
+        beip.explain_cap_applies(dt.date(2010, 1, 1), "2010-01-01")
+    assert excel.NJ_BEIP_CAP_APPLIES(dt.date(2010, 1, 1), dt.date(2024, 1, 1)) == "Yes"

@@ -476,6 +476,10 @@ _BASIS = single(
     'What the percentage applies to: "withholdings" or "partners" (estimated tax of the '
     "partners of an eligible partnership); any case"
 )
+_LAW_AS_OF_BEIP = a_date(
+    "The law as it stood on this date (Excel date); blank = every version modelled, chosen by"
+    f" the calculation's own date. Versions: {P.versions_text('beip')}"
+)
 _SMART_GROWTH = single(
     "TRUE if the grant promotes smart growth (N.J.S.A. 34:1B-129b.); blank = FALSE"
 )
@@ -556,7 +560,9 @@ calculation(
         "N.J.A.C. 19:31I-1.4(a))."
     ),
     example=(dt.date(2010, 1, 1),),
+    optional=("law_as_of",),
     agreement_date=a_date("Date the grant agreement was entered into (Excel date)"),
+    law_as_of=_LAW_AS_OF_BEIP,
 )
 
 
@@ -569,7 +575,7 @@ calculation(
     ),
     columns=GRANT_SCHEDULE_COLUMNS,
     example=([600000, 600000, 600000], [10, 12, 2], 0.5, dt.date(2010, 1, 1)),
-    optional=("smart_growth", "partner_tax", "partner_pct", "cap_method"),
+    optional=("smart_growth", "partner_tax", "partner_pct", "cap_method", "law_as_of"),
     withholdings=each("Withholdings per grant year, dollars: one cell per year (the term)"),
     new_employees=each("New employees certified per grant year: one cell per year"),
     pct=single("Grant percentage of withholdings, a fraction (50% = 0.5); 0 if not used"),
@@ -581,6 +587,7 @@ calculation(
         f'How the {_CAP} average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
         ' "whole_term" or "proportional"; blank = "per_year"'
     ),
+    law_as_of=_LAW_AS_OF_BEIP,
 )
 
 

@@ -319,10 +319,10 @@ def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
 
 
 @excel_function(show=lambda cap: "Yes" if cap.applies else "No")
-def NJ_BEIP_CAP_APPLIES(agreement_date: Cell) -> Any:
+def NJ_BEIP_CAP_APPLIES(agreement_date: Cell, law_as_of: Cell = None) -> Any:
     from nj_incentives.law import beip
 
-    return beip.explain_cap_applies(agreement_date)
+    return beip.explain_cap_applies(agreement_date, **given(law_as_of=law_as_of))
 
 
 @excel_function(show=_grant_schedule_table)
@@ -335,6 +335,7 @@ def NJ_BEIP_GRANT_SCHEDULE(
     partner_tax: Cell = None,
     partner_pct: Cell = None,
     cap_method: Cell = None,
+    law_as_of: Cell = None,
 ) -> Any:
     from nj_incentives.law import beip
 
@@ -348,6 +349,7 @@ def NJ_BEIP_GRANT_SCHEDULE(
             partner_tax=partner_tax,
             partner_pct=partner_pct,
             cap_method=cap_method,
+            law_as_of=law_as_of,
         ),
     )
 

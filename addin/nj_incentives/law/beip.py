@@ -412,13 +412,14 @@ def cap_room(r: Rules, new_employees: V, paid_before: V, cap: V, label: str = ""
     return r.max(0, r.sub(allowed, paid_before), label=label, cite=CITE_CAP)
 
 
-def cap_applies(agreement_date: DateLike) -> bool:
-    """Whether the $50,000 average cap binds the agreement: N.J.S.A. 34:1B-129a.
+def cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> bool:
+    """Whether the average cap binds the agreement: N.J.S.A. 34:1B-129a.
 
-    True for agreements entered into on or after July 1, 2003.
+    True for agreements entered into on or after July 1, 2003 (``law_as_of``: the law as
+    it stood on that date; blank: every modelled version).
     """
     date = as_date(agreement_date, "agreement_date", CITE_A)
-    return bool(cap_date_rule(EXACT, date))
+    return bool(cap_date_rule(EXACT, date, as_law_as_of(law_as_of, "beip")))
 
 
 class CapApplies(Explained):
@@ -427,11 +428,11 @@ class CapApplies(Explained):
     applies: bool
 
 
-def explain_cap_applies(agreement_date: DateLike) -> CapApplies:
+def explain_cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> CapApplies:
     """Whether the $50,000 average cap binds the agreement, with its step: agreements
     entered into on or after July 1, 2003 (N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a))."""
     date = as_date(agreement_date, "agreement_date", CITE_A)
-    applies, steps = explain(cap_date_rule, date)
+    applies, steps = explain(cap_date_rule, date, as_law_as_of(law_as_of, "beip"))
     return CapApplies(applies=bool(applies), steps=steps)
 
 

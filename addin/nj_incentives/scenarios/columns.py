@@ -270,6 +270,16 @@ INPUTS: tuple[InputSpec, ...] = (
         InputRule(InputKind.CHOICE, beip.CITE_CAP, choices=beip.CAP_METHODS),
         trigger=False,
     ),
+    InputSpec(
+        "law_as_of",
+        Kind.DATE,
+        "grant",
+        "The law as it stood on this date (optional; blank: every version modelled, chosen by"
+        ' the row\'s own dates; docs/interpretations.md "Law as of"). Versions:'
+        f" {P.versions_text('beip')}.",
+        InputRule(InputKind.DATE, "docs/interpretations.md"),
+        trigger=False,
+    ),
     # ------------------------------------------------------------------ conversion
     InputSpec(
         "accrual_year",

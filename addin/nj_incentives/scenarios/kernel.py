@@ -22,6 +22,7 @@ sum or product overflows int64; they are listed with each operation below.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ import pandas as pd
 
 from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
 from nj_incentives.law import beip, ertc
+from nj_incentives.law import parameters as P
 from nj_incentives.law.rules import (
     Int64,
     Ratio,
@@ -168,6 +170,12 @@ def _grown(growth: Column) -> object:
     return step
 
 
+#: law_as_of: the first day a version of 34:1B-129 is modelled (day number), and the
+#: day number that stands for a blank (every version known).
+_FIRST_BEIP_DAY = (P.first_modelled("beip").date - dt.date(1970, 1, 1)).days
+_ALL_VERSIONS = np.iinfo(np.int64).max
+
+
 def grant(chunk: Chunk) -> SectionOut:
     """The grant schedule of every row (the core's ``beip.grant_schedule``)."""
     n = chunk.n
@@ -233,13 +241,20 @@ def grant(chunk: Chunk) -> SectionOut:
     # and proportional readings left the vectorized path)
     method = chunk.col("cap_method")
     fast &= ~method.bad
+    # law_as_of (blank: every version): a date before the first version modelled is the
+    # scalar path's error (parameters.first_modelled); the rules read each row's figures
+    law = chunk.col("law_as_of")
+    fast &= ~law.bad & (law.blank | (law.values >= _FIRST_BEIP_DAY))
+    as_of = None if law.blank.all() else np.where(law.blank, _ALL_VERSIONS, law.values)
     in_year = [fast & (k <= count) for k in _YEARS]
     columns = (
         [np.where(in_year[k - 1], w[k - 1], 0) for k in _YEARS],
         [np.where(in_year[k - 1] & any_partner, p[k - 1], 0) for k in _YEARS],
         [np.where(in_year[k - 1], e[k - 1], 0) for k in _YEARS],
     )
-    years, total = beip.grant_years(_INT64, *columns, pct_w, pct_p, agreement.values)
+    years, total = beip.grant_years(
+        _INT64, *columns, pct_w, pct_p, agreement.values, beip.CITE_A, as_of
+    )
     for reading in ("whole_term", "proportional"):
         rows = fast & ~method.blank & (method.values == beip.CAP_METHODS.index(reading))
         if not rows.any():
@@ -251,6 +266,7 @@ def grant(chunk: Chunk) -> SectionOut:
             pct_p,
             agreement.values,
             reading == "proportional",
+            as_of=as_of,
             term=count,
         )
         years = [
@@ -266,7 +282,7 @@ def grant(chunk: Chunk) -> SectionOut:
         fields = {"grant_before_cap": before, "grant": paid}  # beip.GrantYear's fields
         for column in GRANT_YEAR_COLUMNS:
             by_year[f"{column.scenario}_{k}"] = (fields[column.field], in_year[k - 1])
-    capped = beip.cap_date_rule(_INT64, agreement.values)
+    capped = beip.cap_date_rule(_INT64, agreement.values, as_of)
     out["grant_term"] = (count, fast)
     out["grant_cap_applies"] = (capped.astype(I64), fast)
     out["grant_before_cap_total"] = (before_total, fast)

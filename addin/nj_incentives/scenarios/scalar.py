@@ -179,6 +179,7 @@ def grant(values: Values) -> Outputs:
         partner_tax=None if all(v is None for v in partner_tax) else partner_tax,
         partner_pct=0 if partner_pct is None else partner_pct,
         cap_method=_or(_get(values, "cap_method"), "per_year"),
+        law_as_of=_get(values, "law_as_of"),
     )
     for row in schedule.rows:
         _money_limit(values, f"withholdings_{row.year}", row.withholdings)
