@@ -104,7 +104,7 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
     ) as cluster:
         address = cluster.scheduler_address
-        pandas_runs, dask_runs = [], []
+        pandas_runs, dask_runs, own_runs = [], [], []
         for _ in range(repeats):
             dask_runs.append(
                 cli(
@@ -112,6 +112,8 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
                 )
             )
             pandas_runs.append(cli(source, "-o", tmp_path / "p.parquet"))
+            # issue 23: the command starting its own cluster (one single-thread worker a core)
+            own_runs.append(cli(source, "-o", tmp_path / "o.parquet", "--engine", "dask"))
     import pyarrow.parquet as pq
 
     same = pq.read_table(tmp_path / "d.parquet").equals(pq.read_table(tmp_path / "p.parquet"))
@@ -122,7 +124,13 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
         f"  --engine dask --scheduler (running cluster) {d:.1f} s against --engine pandas"
         f" {p:.1f} s = {d / p:.2f}x (target <= 0.8x); identical results: {same}"
     )
+    o = med(own_runs)
+    print(
+        f"  --engine dask, its own cluster {o:.1f} s against --engine pandas {p:.1f} s ="
+        f" {o / p:.2f}x (target <= 1.0x)"
+    )
     print(f"    dask {[round(r['s'], 1) for r in dask_runs]}")
+    print(f"    own cluster {[round(r['s'], 1) for r in own_runs]}")
     print(f"    pandas {[round(r['s'], 1) for r in pandas_runs]}")
     print(
         f"    peak memory of the client process: dask {med(dask_runs, 'peak_mib'):,.0f} MiB,"
