@@ -107,6 +107,13 @@ def _runtime() -> Literal["office.js", "classic", "plain"]:
 #: ``"office.js"``, ``"classic"`` or ``"plain"``: decides how errors reach the cell.
 RUNTIME = _runtime()
 
+if RUNTIME == "office.js":
+    # xlwings tries ``import pyodide.ffi`` for every cell of a range argument; outside
+    # Pyodide each attempt fails after a search of sys.path (about 90 µs a cell): try once
+    from nj_incentives.serving import cache_jsnull_checks
+
+    cache_jsnull_checks()
+
 
 # =========================================================================== errors
 
