@@ -3,7 +3,7 @@
 LibreOffice headless opens each filled example and saves it as a LibreOffice user would
 (``--convert-to 'xlsx:Calc MS Excel 2007 XML'``, its own profile). That save drops the
 dynamic-array marking and writes the NJ_* names in lower case (checked below, so the
-test cannot pass on a file LibreOffice left alone); before nj_incentives.recalc.libreoffice
+test cannot pass on a file LibreOffice left alone); before nj_incentives.recalc.templates
 two of the three examples then failed their master check. Now ``nj-incentives calc`` gives
 the same figures for the saved copy as for the original, every computed cell the same,
 with a note saying what LibreOffice did; where it cannot restore a formula (a template it

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from nj_incentives.shipped import SCENARIO_EXAMPLES
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 
 REPOSITORY = DEFAULT_DIRECTORY.parent
@@ -133,6 +134,9 @@ def test_the_wheel_ships_every_template_and_example(wheel: Path) -> None:
         for name in EXAMPLES:
             packaged = archive.read(f"nj_incentives/data/{name}")
             assert packaged == (DEFAULT_DIRECTORY / "examples" / name).read_bytes(), name
+        for name in SCENARIO_EXAMPLES:  # the scenario runner's example inputs (issue 20)
+            packaged = archive.read(f"nj_incentives/data/{name}")
+            assert packaged == (DEFAULT_DIRECTORY / "examples" / name).read_bytes(), name
         # copied by the build from their one home each (nj_incentives.wheel_data)
         interpretations = archive.read("nj_incentives/data/interpretations.md")
         assert interpretations == (REPOSITORY / "docs" / "interpretations.md").read_bytes()
@@ -204,7 +208,7 @@ def test_templates_copies_them_out_and_never_overwrites(installed: Path, tmp_pat
     assert first.returncode == 0, first.stderr
     for name in TEMPLATES:
         assert sha256(target / name) == sha256(DEFAULT_DIRECTORY / name)
-    for name in EXAMPLES:
+    for name in (*EXAMPLES, *SCENARIO_EXAMPLES):
         assert sha256(target / "examples" / name) == sha256(DEFAULT_DIRECTORY / "examples" / name)
 
     (target / "beip-grant-schedule.xlsx").write_bytes(b"an accountant's filled copy")

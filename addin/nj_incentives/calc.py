@@ -49,7 +49,14 @@ if TYPE_CHECKING:
     from nj_incentives.recalc import Recalculation
     from nj_incentives.recalc.safety import Limits
 
-__all__ = ["BUNDLED_EXAMPLES", "bundled_examples", "command", "output_paths", "run"]
+__all__ = [
+    "BUNDLED_EXAMPLES",
+    "bundled_examples",
+    "command",
+    "output_paths",
+    "owner_file_message",
+    "run",
+]
 
 #: The filled examples shipped with the package (the order of the templates).
 BUNDLED_EXAMPLES = shipped.EXAMPLES
@@ -304,6 +311,11 @@ def run(
         report.append(entry)
         bar.set_postfix_str(workbook.name, refresh=False)
         try:
+            if workbook.name.startswith("~$"):  # Excel's owner file of an open workbook
+                entry["error"] = owner_file_message(workbook)
+                _fail(f"{workbook}: {entry['error']}", bar)
+                status = EXIT_USAGE
+                continue
             try:
                 vetted = vet_workbook(workbook, limits or DEFAULT_LIMITS)
             except FileNotFoundError:
@@ -391,6 +403,16 @@ def run(
         }
         print(json.dumps(document, indent=2, default=str))
     return status
+
+
+def owner_file_message(path: Path) -> str:
+    """What ``~$name.xlsx`` is: the lock file Excel keeps beside a workbook while it is
+    open (it holds the user's name, no cells)."""
+    original = path.with_name(path.name[2:])
+    return (
+        f"an Excel owner file: {original.name} is open in Excel (Excel keeps {path.name} "
+        f"beside it while it is open); save it there, then recalculate {original.name}"
+    )
 
 
 def stamp_path(results: Path) -> Path:
@@ -492,6 +514,12 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     entry["failed_checks"] = [{"check": label, "citation": cite} for label, cite in failed]
     entry["rejected_inputs"] = [{"function": f, "message": m} for f, m in rejected]
     entry["circular_references"] = list(recalc.circular_references)
+    from nj_incentives.recalc.templates import SPILL_NOTE
+
+    spills = [note for note in recalc.notes if note.startswith(SPILL_NOTE)]
+    entry["spilled_ranges"] = spills
+    for note in spills:  # restored from the template's layout, or why not
+        _write(bar, f"nj-incentives calc: {name}: {note}", sys.stderr)
     if recalc.circular_references:
         cells = ", ".join(recalc.circular_references[:20])
         _fail(f"{name}: circular reference (cells not computed, left blank): {cells}", bar)
@@ -523,6 +551,8 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
         "do not use its figures"
     ]
     lines += [f"  failed: {label}" + (f" ({cite})" if cite else "") for label, cite in failed]
+    legacy = [note for note in spills if "computed as legacy array formulas" in note]
+    lines += [f"  likely cause: {note}" for note in legacy]
     # the first is usually the cause; those after it, what depends on it
     lines += [f"  rejected input: {function}: {message}" for function, message in rejected]
     _write(bar, "\n".join(lines), sys.stderr)

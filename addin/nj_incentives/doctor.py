@@ -332,6 +332,7 @@ def check_workbook(path: Path, runtime: str = "classic", namespace: str = "") ->
                 "the workbook needs another version of the package",
             )
         )
+    checks += _spill_checks(path)
     if runtime == "classic" and path.suffix.lower() in (".xlsm", ".xlsb"):
         checks.append(
             Check(_OK, "imported functions", "VBA module xlwings_udfs present")
@@ -339,6 +340,62 @@ def check_workbook(path: Path, runtime: str = "classic", namespace: str = "") ->
             else Check(_FAIL, "imported functions", "no xlwings_udfs VBA module", "import")
         )
     return checks
+
+
+def _spill_checks(path: Path) -> list[Check]:
+    """Which shipped template the workbook is, and whether its NJ_* tables are still
+    dynamic arrays (a save by openpyxl, pandas or LibreOffice drops the marking:
+    :mod:`nj_incentives.recalc.templates`)."""
+    from nj_incentives.recalc.safety import UnsafeWorkbookError, vet_workbook
+    from nj_incentives.recalc.templates import recognise_template, spill_report
+
+    try:
+        vetted = vet_workbook(path)
+    except UnsafeWorkbookError as error:
+        raise WorkbookError(f"{path}: refused: {error}") from error
+    report = spill_report(vetted)
+    match = report.match or recognise_template(vetted)
+    checks = [
+        Check(_OK, "template", f"{match.template} (recognised by its {match.how})")
+        if match
+        else Check(_INFO, "template", "not one of the shipped templates")
+    ]
+    fix = (
+        "nj-incentives calc restores them from the template's layout; in Excel 365 re-enter "
+        "them (xlwings Lite: nj_reenter_formulas) or fill the template again: "
+        "nj-incentives fill TEMPLATE DATA -o OUT.xlsx"
+    )
+    if report.restored:
+        checks.append(
+            Check(
+                _FAIL,
+                "dynamic arrays",
+                f"{len(report.restored)} spilled range(s) saved as legacy array formulas "
+                f"({_saver(report.application)}): {report.ranges(report.restored)}; Excel "
+                "shows #N/A below a shorter result",
+                "",
+                fix,
+            )
+        )
+    if report.unrestored:
+        checks.append(
+            Check(
+                _FAIL,
+                "dynamic arrays",
+                f"{report.ranges(report.unrestored)}: NJ_* legacy array formulas "
+                f"({_saver(report.application)}), not in any shipped template's layout: "
+                "#N/A below a shorter result",
+                "",
+                "re-enter them in Excel 365 as dynamic arrays, or fill the template again",
+            )
+        )
+    if match and not report.restored and not report.unrestored:
+        checks.append(Check(_OK, "dynamic arrays", "every spilled range marked as Excel writes it"))
+    return checks
+
+
+def _saver(application: str) -> str:
+    return f"last saved by {application}" if application else "saver not named in the file"
 
 
 def _conf_check(conf: dict[str, str] | None) -> Check:

@@ -3,9 +3,10 @@
 Each file lives once in the repository, in its fixed place: the blank templates in
 ``workbooks/``, the filled examples in ``workbooks/examples/`` (both built by
 ``python -m nj_incentives.workbooks.build``) and the recorded readings of the law in
-``docs/interpretations.md``. Building the wheel copies them into the package's
-``nj_incentives/data/`` (``setup.py``'s build step); a checkout (an editable install
-included) has no such folder and reads them where they live.
+``docs/interpretations.md``; the scenario runner's example inputs
+(``workbooks/examples/scenarios*``) beside the filled examples. Building the wheel copies
+them into the package's ``nj_incentives/data/`` (``setup.py``'s build step); a checkout
+(an editable install included) has no such folder and reads them where they live.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 __all__ = [
     "EXAMPLES",
     "INTERPRETATIONS",
+    "SCENARIO_EXAMPLES",
     "TEMPLATES",
     "home",
     "in_checkout",
@@ -30,6 +32,14 @@ EXAMPLES = (
     "beip-grant-schedule-example.xlsx",
     "beip-credit-conversion-example.xlsx",
     "ertc-form-313-example.xlsx",
+)
+#: The scenario runner's example inputs (workbooks/examples/; docs/scenarios.md).
+SCENARIO_EXAMPLES = (
+    "scenarios.csv",
+    "scenarios.xlsx",
+    "scenarios-base.csv",
+    "scenarios-grid.json",
+    "scenarios-montecarlo.json",
 )
 INTERPRETATIONS = "interpretations.md"
 
@@ -50,7 +60,7 @@ def home(name: str) -> Path:
     ``docs/``)."""
     if name in TEMPLATES:
         return _REPOSITORY / "workbooks" / name
-    if name in EXAMPLES:
+    if name in EXAMPLES or name in SCENARIO_EXAMPLES:
         return _REPOSITORY / "workbooks" / "examples" / name
     if name == INTERPRETATIONS:
         return _REPOSITORY / "docs" / name

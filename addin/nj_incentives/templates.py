@@ -1,8 +1,11 @@
 """``nj-incentives templates DIR``: copy the blank templates and filled examples out.
 
 The wheel ships each template and its filled example in the package data
-(``nj_incentives/data``); this command copies them to DIR (templates) and DIR/examples/
-(examples), so that a user who installed the package (no repository) gets the workbooks.
+(``nj_incentives/data``), with the scenario runner's example inputs (``scenarios.csv``,
+``scenarios.xlsx``, ``scenarios-base.csv``, ``scenarios-grid.json``,
+``scenarios-montecarlo.json``); this command copies them to DIR (templates) and
+DIR/examples/ (examples and scenario inputs), so that a user who installed the package
+(no repository) gets the workbooks.
 An existing file is never overwritten unless ``--force`` is given: a filled template is an
 accountant's work. The copy is all or nothing and never follows a symbolic link out of
 DIR (:func:`copy_templates`).
@@ -46,6 +49,7 @@ __all__ = [
 #: The shipped workbooks: file name -> subfolder of DIR ("" or "examples").
 _TEMPLATES = shipped.TEMPLATES
 _EXAMPLES = shipped.EXAMPLES
+_SCENARIOS = shipped.SCENARIO_EXAMPLES
 
 
 #: runtime -> the namespace its formulas carry (xlwings Server's manifest default is
@@ -58,11 +62,12 @@ class TemplatesError(RuntimeError):
 
 
 def shipped_workbooks() -> dict[str, Path]:
-    """``relative path under DIR -> packaged file`` for every template and example."""
+    """``relative path under DIR -> packaged file`` for every template, example and
+    scenario example."""
     found: dict[str, Path] = {}
     for name in _TEMPLATES:
         found[name] = shipped.shipped_file(name)
-    for name in _EXAMPLES:
+    for name in (*_EXAMPLES, *_SCENARIOS):
         found[f"examples/{name}"] = shipped.shipped_file(name)
     return found
 
@@ -123,6 +128,8 @@ def _build(namespace: str) -> dict[str, Path]:
             built[name] = build(folder / name, namespace)
         for name, build in EXAMPLES.items():
             built[f"examples/{name}"] = build(folder / name, namespace)
+        for name in _SCENARIOS:  # no formulas: the shipped files as they are
+            built[f"examples/{name}"] = shipped.shipped_file(name)
     except ValueError as error:  # an invalid namespace
         raise TemplatesError(str(error)) from error
     return built
@@ -130,8 +137,8 @@ def _build(namespace: str) -> dict[str, Path]:
 
 @click.command(
     "templates",
-    help="Copy the blank template workbooks to DIR and their filled examples to "
-    "DIR/examples (existing files are kept unless --force).",
+    help="Copy the blank template workbooks to DIR and their filled examples and the "
+    "scenario examples to DIR/examples (existing files are kept unless --force).",
 )
 @click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
 @click.option("--force", is_flag=True, help="replace files that already exist in DIR")

@@ -1,7 +1,8 @@
 """Build steps (setuptools commands, named in pyproject.toml's ``tool.setuptools.cmdclass``)
 that ship the data files from their one home each.
 
-The blank templates (``workbooks/``), the filled examples (``workbooks/examples/``) and
+The blank templates (``workbooks/``), the filled examples and the scenario runner's example
+inputs (``workbooks/examples/``) and
 ``docs/interpretations.md`` live once in the repository. The source distribution carries
 them at those paths; the wheel gets a copy in the package's ``nj_incentives/data/``
 (:mod:`nj_incentives.shipped` finds them in either place). An editable install copies
@@ -39,6 +40,7 @@ __all__ = ["BuildWithData", "SdistWithData"]
 HOMES = (
     *(Path("workbooks", name) for name in _NAMES.TEMPLATES),
     *(Path("workbooks", "examples", name) for name in _NAMES.EXAMPLES),
+    *(Path("workbooks", "examples", name) for name in _NAMES.SCENARIO_EXAMPLES),
     Path("docs", _NAMES.INTERPRETATIONS),
 )
 

@@ -65,7 +65,6 @@ from typing import Any, TypeAlias
 from nj_incentives.cells import cell_index, cell_name, range_bounds
 from nj_incentives.formula import function_calls
 from nj_incentives.recalc.imports import import_engine
-from nj_incentives.recalc.libreoffice import restore_dynamic_arrays
 from nj_incentives.recalc.safety import (
     DEFAULT_LIMITS,
     Limits,
@@ -75,6 +74,7 @@ from nj_incentives.recalc.safety import (
     vet_workbook,
     vetted_copy,
 )
+from nj_incentives.recalc.templates import restore_spills
 from nj_incentives.spelling import base_name
 
 __all__ = [
@@ -743,10 +743,11 @@ def recalculate_vetted(
     variants = function_variants(_formula_texts(vetted), sorted(table))
     dynamic = dynamic_arrays(vetted)
     journal = Journal()
-    # a LibreOffice save drops the dynamic-array marking: restore the template's (notes say)
-    restored, libreoffice_notes = restore_dynamic_arrays(vetted, dynamic)
+    # a save by openpyxl, pandas or LibreOffice drops the dynamic-array marking: restore
+    # the template's spilled ranges (recalc.templates; the notes say what was restored)
+    restored, spill_notes = restore_spills(vetted, dynamic)
     dynamic = {**restored, **dynamic}
-    journal.notes.extend(libreoffice_notes)
+    journal.notes.extend(spill_notes)
     with (
         LOCK,
         vetted_copy(vetted) as copy,

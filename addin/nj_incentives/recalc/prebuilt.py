@@ -605,7 +605,7 @@ def build_form(template: Path) -> Form:
                 state[node] = 2
                 order.append(node)
     used = sorted({s[1] for u in units for s in u[4] if s[0] == "f"} - set(nj) - {engine.SPILL})
-    from nj_incentives.recalc.libreoffice import template_id
+    from nj_incentives.recalc.templates import template_id
 
     return Form(
         template=template.name,
@@ -858,14 +858,15 @@ def _match(
     graph: WorkbookGraph, vetted: VettedWorkbook
 ) -> tuple[Form | None, list[str], set[Address]]:
     """The form whose formula graph is the workbook's, and the notes of restoring the
-    dynamic-array marking a LibreOffice save dropped (as the full path restores it)."""
-    from nj_incentives.recalc.libreoffice import restore_dynamic_arrays
+    dynamic-array marking a save by openpyxl, pandas or LibreOffice dropped (as the full
+    path restores it: :func:`nj_incentives.recalc.templates.restore_spills`)."""
+    from nj_incentives.recalc.templates import restore_spills
 
     forms = load_forms()
     if not forms:
         return None, [], set()
     dynamic = {a: graph.arrays[a] for a in graph.dynamic}
-    restored, notes = restore_dynamic_arrays(vetted, dynamic)
+    restored, notes = restore_spills(vetted, dynamic)
     marked = graph.dynamic | set(restored)
     exact = graph.fingerprint(marked)
     for form in forms:
@@ -955,7 +956,7 @@ def _replace_times(result: Any, load: float, calc: float) -> Any:
 
 def _difference_note(graph: WorkbookGraph, vetted: VettedWorkbook) -> str | None:
     """Why a workbook with a template's sheets was not recalculated from its form."""
-    from nj_incentives.recalc.libreoffice import template_id
+    from nj_incentives.recalc.templates import template_id
 
     claimed = template_id(vetted)
     forms = sorted(
