@@ -73,6 +73,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "check the setup of the Excel functions (and of a workbook); print the next step",
         "",
     ),
+    "fill": (
+        "nj_incentives.fill",
+        "fill a template from data (YAML, JSON or CSV; payroll hours for the ERTC roster)",
+        "calc",
+    ),
     "templates": (
         "nj_incentives.templates",
         "copy the blank template workbooks and their filled examples to a folder",

@@ -51,6 +51,7 @@ from nj_incentives.law.common import (
     fmt_money,
     fmt_number,
 )
+from nj_incentives.law.inputs import InputKind, InputRule
 from nj_incentives.law.rules import EXACT, ZERO, Rules, V, explain
 
 __all__ = [
@@ -170,7 +171,14 @@ CREDIT_YEAR_MONTHS = P.CREDIT_YEAR_MONTHS.single
 FULL_TIME_HOURS_PER_MONTH = P.FULL_TIME_HOURS_PER_MONTH.single
 #: The most hours one employee can work in a month: 24 x 31 (a bound, not a rule).
 MAX_MONTH_HOURS = 24 * 31
-_MONTH_HOURS_RULE = "must be at most 744, the hours in a 31-day month"
+#: One employee's hours in one month, as :func:`roster` reads them (``nj-incentives fill``
+#: reads payroll files by the same declaration): not negative, at most 744.
+HOURS_INPUT = InputRule(
+    InputKind.QUANTITY,
+    CITE_FULL_TIME,
+    high=MAX_MONTH_HOURS,
+    rule="must be at most 744, the hours in a 31-day month",
+)
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "at least 20 hours per week".
 PART_TIME_HOURS_PER_WEEK = P.PART_TIME_HOURS_PER_WEEK.single
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "for at least three months".
@@ -1192,6 +1200,9 @@ def roster(
     return tuple(rows)
 
 
+_HOURS_CITE, _HOURS_HIGH, _HOURS_RULE = HOURS_INPUT.citation, HOURS_INPUT.high, HOURS_INPUT.rule
+
+
 def _checked_hours(row: Sequence[Number], number: int) -> tuple[Decimal, ...]:
     """Twelve non-negative monthly hours, or InputError naming ``hours``."""
     if len(row) != CREDIT_YEAR_MONTHS:
@@ -1201,7 +1212,7 @@ def _checked_hours(row: Sequence[Number], number: int) -> tuple[Decimal, ...]:
         )
         raise InputError("hours", list(row), rule, CITE_E)
     return tuple(
-        as_quantity(value, "hours", CITE_FULL_TIME, high=MAX_MONTH_HOURS, rule=_MONTH_HOURS_RULE)
+        as_quantity(value, "hours", _HOURS_CITE, high=_HOURS_HIGH, rule=_HOURS_RULE)
         for value in row
     )
 

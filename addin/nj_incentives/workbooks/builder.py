@@ -536,6 +536,10 @@ class InputTable:
     spans: tuple[Span, ...] = ()
     name: str = ""
     sheet: str = INPUTS
+    #: per leading column, the key of the input values it shows again (a name from
+    #: another sheet): a filled workbook caches them as the formulas' results, so that
+    #: a viewer that does not recalculate (a LibreOffice print) shows them; "" for none
+    shows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -884,6 +888,7 @@ class SheetWriter:
         label_header: str = "",
         leading: Sequence[tuple[Column, Sequence[str]]] = (),
         repeat_header: bool = False,
+        leading_values: Sequence[Sequence[object] | None] = (),
     ) -> dict[str, Ref]:
         """A table of inputs: a header row, a units row, one row per label; each column
         validated and named (``Column.name``). Returns the data range of each column by
@@ -912,10 +917,14 @@ class SheetWriter:
         found: dict[str, Ref] = {}
         for j, (column, formulas) in enumerate(leading):
             col = self.VALUE + j
+            cached = leading_values[j] if j < len(leading_values) else None
             for i, text in enumerate(formulas[: len(row_labels)]):
-                self.ws.write_formula(
-                    first + i, col, _formula(text), self.builder.style("calc", column.kind)
-                )
+                style = self.builder.style("calc", column.kind)
+                if cached is None:  # xlsxwriter's cached result: 0
+                    self.ws.write_formula(first + i, col, _formula(text), style)
+                else:  # the value it shows, or "" (blank) below the last one given
+                    value = cached[i] if i < len(cached) and cached[i] is not None else ""
+                    self.ws.write_formula(first + i, col, _formula(text), style, value)
             self.width(col, column.width)
             ref = Ref(self.name, first, col, first + len(row_labels) - 1, col)
             if column.name:
@@ -1771,6 +1780,10 @@ class TemplateBuilder:
             )
             for column, formula in table.leading
         ]
+        shown: list[Sequence[object] | None] = []
+        for key in table.shows:
+            found = values.get(key) if key else None
+            shown.append(list(found) if isinstance(found, (list, tuple)) else None)
         writer = self.writer(table.sheet)
         columns = writer.input_table(
             table.row_labels,
@@ -1779,6 +1792,7 @@ class TemplateBuilder:
             label_header=table.label_header,
             leading=leading,
             repeat_header=table.repeat_header,
+            leading_values=shown,
         )
         first = next(iter(columns.values()))
         whole = Ref(writer.name, first.row, first.col, first.bottom, first.col + len(columns) - 1)

@@ -65,15 +65,23 @@ __all__ = [
     "EXAMPLE",
     "MAX_EMPLOYEES",
     "MAX_PERIODS",
+    "MAX_ROSTER_SHEETS",
     "PERIODS",
     "ROSTER_SHEETS",
     "TEMPLATE_ID",
     "build",
+    "roster_sheet_names",
+    "roster_sheets_needed",
+    "template",
 ]
 
 TEMPLATE_ID = "ertc-form-313"
-#: Rows of the employee roster (Form 313 Part II); the sheet states the limit.
+#: Rows of the employee roster (Form 313 Part II) on one sheet; the sheet states the limit.
+#: A larger roster continues on further sheets per period (:func:`template`).
 MAX_EMPLOYEES = 250
+#: The most roster sheets per period a filled workbook may have (40 x 250 = 10,000
+#: employees; the recalculation's cell limits bind before that).
+MAX_ROSTER_SHEETS = 40
 #: Rows of privilege periods: the two credit years end in two or three of them, and
 #: unused credit carries forward into later ones.
 MAX_PERIODS = 8
@@ -92,6 +100,31 @@ ROSTER_SHEETS = {
     "year1": "Part II year one",
     "year2": "Part II year two",
 }
+
+
+def roster_sheets_needed(employees: int) -> int:
+    """Roster sheets per period for ``employees`` rows (at least one)."""
+    return max(1, -(-employees // MAX_EMPLOYEES))
+
+
+def roster_sheet_names(sheets: int = 1) -> dict[str, tuple[str, ...]]:
+    """Each period's roster sheets: its sheet, then ``(2)``, ``(3)`` ... (continuations)."""
+    return {
+        key: (title, *(f"{title} ({n})" for n in range(2, sheets + 1)))
+        for key, title in ROSTER_SHEETS.items()
+    }
+
+
+def _suffix(part: int) -> str:
+    """The suffix of part ``part``'s defined names: none for the first sheet."""
+    return "" if part == 1 else str(part)
+
+
+def _key_suffix(part: int) -> str:
+    """The suffix of part ``part``'s value keys: none for the first sheet (a separator
+    keeps ``year1_month_1`` of part 2 apart from ``year1_month_12``)."""
+    return "" if part == 1 else f"_part_{part}"
+
 
 #: NJ_ERTC_SCHEDULE's result columns, as the catalog declares them
 SCHEDULE_COLUMNS = tuple(
@@ -186,13 +219,21 @@ def build(
     """Write the template to ``path`` (blank inputs), or a filled workbook with ``values``
     (keys as in :data:`EXAMPLE`)."""
     values = values or {}
+    sheets = roster_sheets_needed(len(values.get("employees", ())))
+    if sheets > MAX_ROSTER_SHEETS:
+        raise ValueError(
+            f"{len(values['employees'])} employees: at most "
+            f"{MAX_ROSTER_SHEETS * MAX_EMPLOYEES} ({MAX_ROSTER_SHEETS} sheets of "
+            f"{MAX_EMPLOYEES} per period)"
+        )
+    names = roster_sheet_names(sheets)
     with TemplateBuilder(
         path,
         title="Economic Recovery Tax Credit (Form 313 worksheet)",
         template_id=TEMPLATE_ID,
         function_namespace=function_namespace,
         engagement=values.get("engagement"),
-        input_sheets=list(ROSTER_SHEETS.values()),
+        input_sheets=[sheet for key, _, _ in PERIODS for sheet in names[key]],
     ) as b:
         b.about(
             "The Economic Recovery Tax Credit for new full-time positions at a location in a "
@@ -212,8 +253,28 @@ def build(
                     "Part II, the employee roster: names, the two flags and the base year's "
                     "monthly hours",
                 ),
+                *(
+                    (sheet, f"Part II, continued: employees {_first_row(n)} to {_last_row(n)}")
+                    for n, sheet in enumerate(names["base"][1:], 2)
+                ),
                 (ROSTER_SHEETS["year1"], "Part II: the same employees' hours in credit year one"),
+                *(
+                    (
+                        sheet,
+                        f"Part II, continued: year one, employees {_first_row(n)} to "
+                        f"{_last_row(n)}",
+                    )
+                    for n, sheet in enumerate(names["year1"][1:], 2)
+                ),
                 (ROSTER_SHEETS["year2"], "Part II: the same employees' hours in credit year two"),
+                *(
+                    (
+                        sheet,
+                        f"Part II, continued: year two, employees {_first_row(n)} to "
+                        f"{_last_row(n)}",
+                    )
+                    for n, sheet in enumerate(names["year2"][1:], 2)
+                ),
                 (
                     "Calculations",
                     "eligibility, credit years, average positions per period, new positions "
@@ -228,22 +289,32 @@ def build(
                 "carryforward (the Form 313 five years as a switch)",
             ],
         )
-        b.lay_out(TEMPLATE, _table_values(values))
+        b.lay_out(template(sheets), _table_values(values))
     return Path(path)
+
+
+def _first_row(part: int) -> int:
+    return (part - 1) * MAX_EMPLOYEES + 1
+
+
+def _last_row(part: int) -> int:
+    return part * MAX_EMPLOYEES
 
 
 # --------------------------------------------------------------------------- inputs
 
 
-def _roster_columns() -> tuple[Column, ...]:
-    """The first roster table's columns before its hours: the employee and the flags."""
+def _roster_columns(part: int = 1) -> tuple[Column, ...]:
+    """The first roster table's columns before its hours: the employee and the flags
+    (on a continuation sheet, ``part`` 2 or later, named with the part's number)."""
+    n = _suffix(part)
     return (
         Column(
             "Employee",
             Kind.TEXT,
             "name",
-            name="EmployeeNames",
-            key="employee_names",
+            name=f"EmployeeNames{n}",
+            key=f"employee_names{_key_suffix(part)}",
             help="Name or payroll identifier (for the reader; not used in the computation).",
             width=22,
         ),
@@ -251,8 +322,8 @@ def _roster_columns() -> tuple[Column, ...]:
             "Temporary or seasonal",
             Kind.YESNO,
             "yes/no",
-            name="Temporary",
-            key="temporary",
+            name=f"Temporary{n}",
+            key=f"temporary{_key_suffix(part)}",
             help="Yes for temporary or seasonal employment: counts in no period (e.). Blank = No.",
             width=11,
         ),
@@ -260,8 +331,8 @@ def _roster_columns() -> tuple[Column, ...]:
             "Owner or owner's relative",
             Kind.YESNO,
             "yes/no",
-            name="Excluded",
-            key="excluded",
+            name=f"Excluded{n}",
+            key=f"excluded{_key_suffix(part)}",
             help="Yes for an owner, or an owner's spouse, dependant, ancestor or descendant: "
             "not an employee of the taxpayer (e.). Blank = No.",
             width=11,
@@ -269,8 +340,8 @@ def _roster_columns() -> tuple[Column, ...]:
     )
 
 
-def _month_columns(key: str) -> tuple[Column, ...]:
-    """The twelve monthly hours of one period."""
+def _month_columns(key: str, part: int = 1) -> tuple[Column, ...]:
+    """The twelve monthly hours of one period (on roster sheet ``part``)."""
     return tuple(
         Column(
             f"{_SHORT[key]} month {m}",
@@ -278,7 +349,7 @@ def _month_columns(key: str) -> tuple[Column, ...]:
             "hours",
             minimum=0,
             maximum=744,
-            key=f"{key}_month_{m}",
+            key=f"{key}_month_{m}{_key_suffix(part)}",
             help=f"Hours worked in month {m} of the {_SHORT[key].lower()} period; a blank "
             "month is 0 hours (not yet employed).",
             width=8,
@@ -430,36 +501,63 @@ SCREENING: tuple[LineItem, ...] = (
 def _table_values(values: Mapping[str, Any]) -> dict[str, Any]:
     """``values`` with the columns of the input tables by key: the periods' and the
     employees' figures, each a list (one per row)."""
-    periods = list(values.get("periods", ()))
-    employees = list(values.get("employees", ()))
     found: dict[str, Any] = dict(values)
-    for n, key in enumerate(("period_ends", "gross_receipts", "period_liabilities", "others")):
-        found[key] = [p[n] for p in periods]
-    found |= {
-        "employee_names": [e["name"] for e in employees],
-        "temporary": [e["temporary"] for e in employees],
-        "excluded": [e["excluded"] for e in employees],
-    }
-    for key, _, _ in PERIODS:
-        for m in range(MONTHS):
-            found[f"{key}_month_{m + 1}"] = [e[key][m] for e in employees]
+    if "periods" in values:
+        periods = list(values["periods"])
+        for i, key in enumerate(("period_ends", "gross_receipts", "period_liabilities", "others")):
+            found[key] = [p[i] for p in periods]
+    if "employees" not in values:
+        return found
+    employees = list(values["employees"])
+    for part in range(1, roster_sheets_needed(len(employees)) + 1):
+        rows = employees[(part - 1) * MAX_EMPLOYEES : part * MAX_EMPLOYEES]
+        n = _key_suffix(part)
+        found |= {
+            f"employee_names{n}": [e["name"] for e in rows],
+            f"temporary{n}": [e.get("temporary", False) for e in rows],
+            f"excluded{n}": [e.get("excluded", False) for e in rows],
+        }
+        for key, _, _ in PERIODS:
+            for m in range(MONTHS):
+                found[f"{key}_month_{m + 1}{n}"] = [e[key][m] for e in rows]
     return found
 
 
 _PERIOD_LABELS = tuple(f"Period {n}" for n in range(1, MAX_PERIODS + 1))
 
-#: Inputs: where Part II is, and Part III's periods.
-PART_II_AND_III: tuple[LineItem, ...] = (
-    Skip(),
-    Section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)"),
-    Note(
-        f"The roster is on the sheets {', '.join(ROSTER_SHEETS.values())}: one sheet per "
-        f"period, {MAX_EMPLOYEES} employees each (rows Employee 1 to Employee {MAX_EMPLOYEES}); "
-        "leave the rows after the last employee blank. An employee keeps the same row on all "
-        "three sheets: the name and flags on the first, with the base year's hours. Month 1 is "
-        "the first month of each period (the dates are on Calculations). A blank month in a "
-        "used row is 0 hours (not yet employed, or gone); a wholly blank row is no employee."
-    ),
+
+def _continued(sheets: int) -> str:
+    """What the Inputs note says of continuation sheets (none in the blank template)."""
+    if sheets == 1:
+        return ""
+    return (
+        f" This roster continues on {sheets - 1} more sheet(s) per period "
+        f"('{ROSTER_SHEETS['base']} (2)' and on: rows Employee {MAX_EMPLOYEES + 1} to "
+        f"Employee {sheets * MAX_EMPLOYEES}), the same employee in the same row of the same "
+        "part of each period."
+    )
+
+
+def _part_ii_and_iii(sheets: int = 1) -> tuple[LineItem, ...]:
+    """Inputs: where Part II is (``sheets`` roster sheets per period), and Part III's
+    periods."""
+    return (
+        Skip(),
+        Section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)"),
+        Note(
+            f"The roster is on the sheets {', '.join(ROSTER_SHEETS.values())}: one sheet per "
+            f"period, {MAX_EMPLOYEES} employees each (rows Employee 1 to Employee "
+            f"{MAX_EMPLOYEES}); leave the rows after the last employee blank. An employee keeps "
+            "the same row on all three sheets: the name and flags on the first, with the base "
+            "year's hours. Month 1 is the first month of each period (the dates are on "
+            "Calculations). A blank month in a used row is 0 hours (not yet employed, or gone); "
+            "a wholly blank row is no employee." + _continued(sheets)
+        ),
+        *_PART_III,
+    )
+
+
+_PART_III: tuple[LineItem, ...] = (
     Skip(),
     Section("Part III: privilege periods, in order (Form 313 Part III; N.J.S.A. 52:27BBB-55b.)"),
     Note(
@@ -507,17 +605,27 @@ PART_II_AND_III: tuple[LineItem, ...] = (
     ),
 )
 
-_ROWS = tuple(f"Employee {n}" for n in range(1, MAX_EMPLOYEES + 1))
+#: Inputs: where Part II is, and Part III's periods (the blank template's).
+PART_II_AND_III = _part_ii_and_iii()
 
 
-def _roster(key: str, label: str, name: str) -> tuple[LineItem, ...]:
+def _rows(part: int) -> tuple[str, ...]:
+    return tuple(f"Employee {n}" for n in range(_first_row(part), _last_row(part) + 1))
+
+
+def _roster(
+    key: str, label: str, name: str, part: int = 1, sheets: int = 1
+) -> tuple[LineItem, ...]:
     """One Part II sheet: the roster's hours of one period (the first sheet also the
-    names and the flags; the others show the names again)."""
-    sheet = ROSTER_SHEETS[key]
+    names and the flags; the others show the names again). ``part`` 2 or later: a
+    continuation sheet of the same period, rows ``Employee 251`` on."""
+    sheet = roster_sheet_names(sheets)[key][part - 1]
     first = key == PERIODS[0][0]
+    n = _suffix(part)
+    continued = f" (continued: rows {_first_row(part)} to {_last_row(part)})" if part > 1 else ""
     return (
         Title(
-            f"Part II: {label.lower()}",
+            f"Part II: {label.lower()}{continued}",
             f"Form 313 Part II, hours per month; {MAX_EMPLOYEES} rows, the same employee in the "
             "same row on all three sheets.",
             sheet=sheet,
@@ -526,22 +634,23 @@ def _roster(key: str, label: str, name: str) -> tuple[LineItem, ...]:
             narrow=(14, 2),
         ),
         InputTable(
-            _ROWS,
-            (_roster_columns() if first else ()) + _month_columns(key),
+            _rows(part),
+            (_roster_columns(part) if first else ()) + _month_columns(key, part),
             label_header="Row",
             leading=()
             if first
             else (
                 (
                     Column("Employee", Kind.TEXT, "name", width=22),
-                    'IF([[at:EmployeeNames:row]]="","",[[at:EmployeeNames:row]])',
+                    f'IF([[at:EmployeeNames{n}:row]]="","",[[at:EmployeeNames{n}:row]])',
                 ),
             ),
             repeat_header=True,
             spans=(
-                Span(f"Hours{name}", f"{_SHORT[key]} month 1", f"{_SHORT[key]} month {MONTHS}"),
+                Span(f"Hours{name}{n}", f"{_SHORT[key]} month 1", f"{_SHORT[key]} month {MONTHS}"),
             ),
             sheet=sheet,
+            shows=() if first else (f"employee_names{_key_suffix(part)}",),
         ),
     )
 
@@ -629,8 +738,40 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
 
 _SCHEDULE = "[[data:CreditSchedule:{}]]".format
 
-#: Calculations, in order.
-CALCULATION_ITEMS: tuple[LineItem, ...] = (
+
+def _stacked(name: str, sheets: int) -> str:
+    """The defined name ``name``, or over ``sheets`` roster sheets every part's, stacked
+    (Excel 365's VSTACK: one table, the rows of sheet 1, then sheet 2 ...)."""
+    if sheets == 1:
+        return name
+    return f"_xlfn.VSTACK({','.join(name + _suffix(p) for p in range(1, sheets + 1))})"
+
+
+def _calculation_items(sheets: int = 1) -> tuple[LineItem, ...]:
+    """Calculations, in order (the roster read from ``sheets`` sheets per period)."""
+    flags = f"{_stacked('Temporary', sheets)},{_stacked('Excluded', sheets)}"
+    return (*_CALCULATIONS_BEFORE, *_average_positions(flags, sheets), *_CALCULATIONS_AFTER)
+
+
+def _average_positions(flags: str, sheets: int) -> tuple[LineItem, ...]:
+    return tuple(
+        ArrayTable(
+            f"NJ_ERTC_AVG_POSITIONS({_stacked('Hours' + name, sheets)},{flags},PartTimeMonths)",
+            (
+                Column("Average positions", Kind.NUMBER, "positions"),
+                Column("Part-time equivalents", Kind.NUMBER, "positions"),
+            ),
+            rows=1,
+            header_from_function=False,
+            label=f"Part II: {label}, average full-time positions and equivalents (e.)",
+            row_labels=(label,),
+            name=f"Positions{name}",
+        )
+        for _, label, name in PERIODS
+    )
+
+
+_CALCULATIONS_BEFORE: tuple[LineItem, ...] = (
     Title(
         "Calculations",
         "Formulas only: every figure comes from the NJ_* functions.",
@@ -668,21 +809,9 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
         row_labels=("Base year",),
         name="BaseYear",
     ),
-    *(
-        ArrayTable(
-            f"NJ_ERTC_AVG_POSITIONS(Hours{name},Temporary,Excluded,PartTimeMonths)",
-            (
-                Column("Average positions", Kind.NUMBER, "positions"),
-                Column("Part-time equivalents", Kind.NUMBER, "positions"),
-            ),
-            rows=1,
-            header_from_function=False,
-            label=f"Part II: {label}, average full-time positions and equivalents (e.)",
-            row_labels=(label,),
-            name=f"Positions{name}",
-        )
-        for _, label, name in PERIODS
-    ),
+)
+
+_CALCULATIONS_AFTER: tuple[LineItem, ...] = (
     *_positions_and_credits(),
     Section(
         "Part III: statutory minimum tax per period (N.J.S.A. 54:10A-5(e))",
@@ -888,12 +1017,27 @@ CHECKS: tuple[LineItem, ...] = (
     ),
 )
 
+#: Calculations, in order (the blank template's).
+CALCULATION_ITEMS = _calculation_items()
+
+
+def template(sheets: int = 1) -> tuple[LineItem, ...]:
+    """The whole template, in the order the builder lays it out, with ``sheets`` roster
+    sheets per period (1: the blank template; more for a larger roster)."""
+    return (
+        *SCREENING,
+        *_part_ii_and_iii(sheets),
+        *(
+            item
+            for key, label, name in PERIODS
+            for part in range(1, sheets + 1)
+            for item in _roster(key, label, name, part, sheets)
+        ),
+        *_calculation_items(sheets),
+        *OUTPUT_ITEMS,
+        *CHECKS,
+    )
+
+
 #: The whole template, in the order the builder lays it out.
-TEMPLATE: tuple[LineItem, ...] = (
-    *SCREENING,
-    *PART_II_AND_III,
-    *(item for key, label, name in PERIODS for item in _roster(key, label, name)),
-    *CALCULATION_ITEMS,
-    *OUTPUT_ITEMS,
-    *CHECKS,
-)
+TEMPLATE: tuple[LineItem, ...] = template()
