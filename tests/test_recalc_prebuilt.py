@@ -211,7 +211,7 @@ def test_a_libreoffice_copy_is_its_template_again(
     name: str, libreoffice_copies: dict[str, Path]
 ) -> None:
     # LibreOffice drops the dynamic-array marking, writes FALSE as FALSE() and the NJ_*
-    # names in lower case: the full path restores the marking (recalc.libreoffice), and
+    # names in lower case: the full path restores the marking (recalc.templates), and
     # so the copy's formula graph is its template's again
     path = libreoffice_copies[name]
     with zipfile.ZipFile(path) as archive:
@@ -247,17 +247,25 @@ def test_other_formulas_get_the_full_path_and_say_so(tmp_path: Path) -> None:
 
 
 def test_an_openpyxl_save_gets_the_full_path_and_says_why(tmp_path: Path) -> None:
+    """openpyxl drops the dynamic-array marking (restored from the template's layout, as
+    for LibreOffice: recalc.templates, issue 20) and writes every text as an inline
+    string, which the form's reader does not take: the full path, saying what it
+    restored."""
     import openpyxl
 
     book = openpyxl.load_workbook(EXAMPLES["beip-grant-schedule-example.xlsx"])
     path = tmp_path / "openpyxl.xlsx"
     book.save(path)
     vetted = vet_workbook(path)
-    fast, note = prebuilt.prebuilt_or_note(vetted)
+    graph = prebuilt.read_graph(vetted)
+    assert graph is not None
+    assert any("an inline string" in why for why in graph.unsupported)
+    fast, _ = prebuilt.prebuilt_or_note(vetted)
     assert fast is None
-    assert note is not None
-    assert "not marked as dynamic arrays" in note
-    assert note in prebuilt.recalculate_template(vetted).notes
+    result = prebuilt.recalculate_template(vetted)
+    assert result.method == "full"
+    assert result.value("MasterCheck") is True
+    assert any("spilled range(s) restored from the" in n for n in result.notes), result.notes
 
 
 def test_an_unknown_workbook_gets_the_full_path_without_a_note(tmp_path: Path) -> None:
