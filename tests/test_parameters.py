@@ -570,3 +570,31 @@ def test_law_as_of_excel_functions_side_by_side(cap_60000: P.Parameter[Decimal])
     with pytest.raises(InputError, match="law_as_of = '2010-01-01'"):
         beip.explain_cap_applies(dt.date(2010, 1, 1), "2010-01-01")
     assert excel.NJ_BEIP_CAP_APPLIES(dt.date(2010, 1, 1), dt.date(2024, 1, 1)) == "Yes"
+
+
+def test_amendment_drill_catalog_and_templates_texts() -> None:
+    """The catalog, scenario columns and template help are built at import: under the
+    amendment (made before they are imported, in a fresh process) they show both figures,
+    within Excel's 255 characters a description may have."""
+    import subprocess
+    import sys
+
+    script = """
+import datetime as dt
+from decimal import Decimal
+from nj_incentives.law import parameters as P
+act = P.Act("beip", "P.L.2024, c.999 (drill)", dt.date(2024, 12, 1), source="test")
+P.AVERAGE_CAP._set((*P.AVERAGE_CAP.versions, P.Version(Decimal(60000), act, dt.date(2025, 1, 1))))
+from nj_incentives import catalog
+from nj_incentives.scenarios.columns import input_spec
+from nj_incentives.workbooks import beip_grant
+text = catalog.CALCULATIONS["NJ_BEIP_CAP_APPLIES"].description
+assert "$50,000; $60,000 from 2025-01-01" in text, text
+assert "$60,000 for agreement dates from 2025-01-01" in input_spec("agreement_date")[0].doc
+assert "$60,000" in beip_grant._CAP
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip() == "ok", done.stderr[-2000:]

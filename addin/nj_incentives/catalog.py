@@ -37,10 +37,10 @@ from nj_incentives.law import parameters as P
 from nj_incentives.vba import vba_identifier_problem
 
 #: Figures of law as the texts below show them (law.parameters: every version).
-_CAP = P.AVERAGE_CAP.summary()
+_CAP = P.AVERAGE_CAP.brief()
 _CAP_FROM = P.CAP_AGREEMENTS_FROM.single.isoformat()
-_ERTC_ONE = P.CREDIT_YEAR_ONE_AMOUNT.summary()
-_ERTC_TWO = P.CREDIT_YEAR_TWO_AMOUNT.summary()
+_ERTC_ONE = P.CREDIT_YEAR_ONE_AMOUNT.brief()
+_ERTC_TWO = P.CREDIT_YEAR_TWO_AMOUNT.brief()
 
 __all__ = [
     "BASE_YEAR_COLUMNS",
@@ -1090,7 +1090,7 @@ calculation(
     s_corporation=single("TRUE for a New Jersey S corporation; blank = FALSE"),
     group_payroll=single("Total payroll of the affiliated or controlled group, dollars; blank = 0"),
     group_rule_for_s_corporations=single(
-        f"TRUE if the {P.GROUP_PAYROLL_THRESHOLD.summary()} group payroll rule also binds S"
+        f"TRUE if the {P.GROUP_PAYROLL_THRESHOLD.brief()} group payroll rule also binds S"
         " corporations; blank = TRUE"
     ),
     period_start_year=single(

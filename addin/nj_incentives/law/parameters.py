@@ -256,6 +256,15 @@ class Parameter(Generic[T]):
         """The value at ``date`` as text."""
         return self.show(self.at(date, as_of))
 
+    def brief(self) -> str:
+        """Every version without its acts, for texts with a length limit (Excel's 255
+        characters of a function's description): ``"$50,000; $60,000 from 2025-01-01"``."""
+        parts = [self.show(self.versions[0].value)]
+        for v in self.versions[1:]:
+            when = f" from {v.applies_from.isoformat()}" if v.applies_from is not None else ""
+            parts.append(f"{self.show(v.value)}{when} (law as of {v.act.date.isoformat()})")
+        return "; ".join(parts)
+
     def summary(self) -> str:
         """Every version: ``"$50,000"``, or ``"$50,000; $60,000 for agreement dates from
         2025-01-01 (P.L.2024, c.99)"``."""

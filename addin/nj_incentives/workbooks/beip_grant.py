@@ -167,6 +167,17 @@ AGREEMENT: tuple[LineItem, ...] = (
         help='"per_year": the N.J.A.C. 19:31I-1.4(a) example (default); "whole_term": one test '
         'over the term; "proportional": the same, every year reduced alike.',
     ),
+    Item(
+        "Law as of (blank: the law in force)",
+        "LawAsOf",
+        Kind.DATE,
+        "date",
+        key="law_as_of",
+        prompt="Law as of",
+        help="Blank: every version of the law modelled, chosen by the agreement date. A date: "
+        "the law as it stood that day (docs/interpretations.md, Law as of). Versions: "
+        f"{P.versions_text('beip')}.",
+    ),
 )
 
 
@@ -260,7 +271,7 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
     ),
     ArrayTable(
         "NJ_BEIP_GRANT_SCHEDULE(Withholdings,NewEmployees,GrantPct,AgreementDate,"
-        "SmartGrowth,PartnerTax,PartnerPct,CapMethod)",
+        "SmartGrowth,PartnerTax,PartnerPct,CapMethod,LawAsOf)",
         SCHEDULE_COLUMNS,
         rows=MAX_TERM,
         label="Grant schedule (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a))",
@@ -311,7 +322,7 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         "CapApplies",
         Kind.TEXT,
         "yes/no",
-        "NJ_BEIP_CAP_APPLIES(AgreementDate)",
+        "NJ_BEIP_CAP_APPLIES(AgreementDate,LawAsOf)",
         role="output",
         sheet=OUTPUTS,
     ),
