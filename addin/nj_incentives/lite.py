@@ -10,8 +10,10 @@ pointed at:
 - the package itself: ``nj_incentives`` exposes the same members lazily (see
   ``nj_incentives.__getattr__``), for a runtime that scans an installed package's
   top-level module (Lite's plugins, as its documentation describes them);
-- xlwings Server: import it in the project's ``custom_functions`` (and, for the script,
-  ``custom_scripts``) package.
+- xlwings Server imports ``nj_incentives.excel`` in its project's ``custom_functions``
+  package and its own re-entry script from :mod:`nj_incentives.server` in
+  ``custom_scripts`` (this module's script needs Lite's async API, which xlwings Server
+  does not have: docs/install.md, "xlwings Server").
 
 The script :func:`nj_reenter_formulas` re-enters every NJ_* formula of the open workbook
 through Excel's own API, spelled for this runtime, so that Excel binds formulas that were
