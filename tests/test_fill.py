@@ -413,3 +413,22 @@ def test_a_1000_employee_roster_continues_on_further_sheets(tmp_path: Path) -> N
         cell = result.value(f"Positions{name}")
         shown = cell[0][0] if isinstance(cell, list) else cell
         assert float(shown) == pytest.approx(float(expected.average), abs=1e-9), key
+
+
+def test_a_continued_roster_shows_its_names_without_recalculating(tmp_path: Path) -> None:
+    """The year sheets show each employee's name by formula; a filled workbook stores the
+    name as the formula's cached result, so a LibreOffice print or a file preview shows
+    it (xlsxwriter's default cached result is 0)."""
+    done = fill("ertc-form-313", {"Employees": big_roster(260)}, tmp_path / "x.xlsx")
+    assert done.roster_sheets == 2  # 260 = 250 + 10
+    book = openpyxl.load_workbook(done.path, data_only=True, read_only=True)
+    names = ertc_credit.roster_sheet_names(2)
+    shown = {
+        row[0]: row[2]
+        for sheet in (*names["year1"], *names["year2"])
+        for row in book[sheet].iter_rows(values_only=True)
+        if row and str(row[0]).startswith("Employee ")
+    }
+    assert shown["Employee 1"] == "Employee 0001"
+    assert shown["Employee 260"] == "Employee 0260"
+    assert shown["Employee 261"] in ("", None)  # below the last one: blank, not 0
