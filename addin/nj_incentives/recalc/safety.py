@@ -606,9 +606,9 @@ class SheetStats:
 
     @property
     def _cell(self) -> str:
-        """The cell being read, as an address ("B7")."""
+        """The cell being read, as an address ("B7"); none outside cells (a chart)."""
         row, column = self._position
-        return f"{_column_letters(column)}{row}"
+        return f"{_column_letters(column)}{row}" if row and column else ""
 
     @property
     def seen(self) -> bool:
