@@ -232,3 +232,67 @@ print(json.dumps({"s": time.perf_counter() - start, "peak_mib": peak()}))
         f"  nj-incentives scenarios in.parquet -o out.xlsx (streaming): {whole['s']:.1f} s,"
         f" peak {whole['peak_mib']:,.0f} MiB"
     )
+
+
+def _fresh_in(tree: str | None, script: str, *args: object) -> dict[str, float]:
+    """``fresh`` with the package from ``tree`` (an ``addin`` folder) instead of this
+    checkout's, or this checkout's (None)."""
+    env = {**os.environ, "PYTHONPATH": tree} if tree else None
+    done = subprocess.run(
+        [sys.executable, "-c", _PRELUDE + script, *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+_READ_AND_RUN = r"""
+from nj_incentives.scenarios import run_scenarios
+from nj_incentives.scenarios.io import read_table
+start = time.perf_counter()
+results = run_scenarios(read_table(Path(sys.argv[1])))
+print(json.dumps({"s": time.perf_counter() - start, "peak_mib": peak(),
+                  "errors": int(results["error"].notna().sum())}))
+"""
+
+_CLI = r"""
+from nj_incentives.cli import main
+start = time.perf_counter()
+status = main(["scenarios", *sys.argv[1:], "--no-progress"])
+print(json.dumps({"s": time.perf_counter() - start, "peak_mib": peak(), "status": status}))
+"""
+
+
+def test_csv_input_read_by_the_input_rules_before_and_after(tmp_path: Path) -> None:
+    """Issue 22 item 2: every input column of a CSV is read as text and parsed by the
+    input rules (:mod:`nj_incentives.scenarios.convert`) instead of by the CSV reader.
+    The same file run by the tree before (``NJ_BENCH_BEFORE=/path/to/old/addin``, e.g.
+    ``git archive fc30210 addin | tar -x -C /tmp/before``) and by this one, fresh
+    processes alternated, median of ``NJ_BENCH_REPEATS``."""
+    before = os.environ.get("NJ_BENCH_BEFORE")
+    if not before:
+        pytest.skip("NJ_BENCH_BEFORE (the addin folder of the tree before) is not set")
+    source = tmp_path / "in.csv"
+    make_table(source, ROWS)
+    print()
+    print(f"CSV input, {ROWS:,} scenarios, the tree before / this one, median of {REPEATS}:")
+    for name, script, args in (
+        ("read_table + run_scenarios (in memory)", _READ_AND_RUN, (source,)),
+        ("nj-incentives scenarios in.csv -o out.csv (streaming)", _CLI,
+         (source, "-o", tmp_path / "out.csv")),
+    ):  # fmt: skip
+        after_runs, before_runs = [], []
+        for _ in range(REPEATS):
+            before_runs.append(_fresh_in(before, script, *args))
+            after_runs.append(_fresh_in(None, script, *args))
+        a, b = med(after_runs), med(before_runs)
+        print(
+            f"  {name}: after {a:.2f} s, before {b:.2f} s = {a / b:.2f}x"
+            f"  (after {[round(r['s'], 2) for r in after_runs]},"
+            f" before {[round(r['s'], 2) for r in before_runs]});"
+            f" peak {med(after_runs, 'peak_mib'):,.0f} MiB against"
+            f" {med(before_runs, 'peak_mib'):,.0f} MiB"
+        )

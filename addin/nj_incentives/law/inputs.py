@@ -37,7 +37,8 @@ The bounds beyond those the law states (each law module passes its own: a credit
   the same in the scenario runner.
 - Dates: ISO text ``YYYY-MM-DD`` (optionally a time after it), nothing else after it;
   from 1900-01-01 (Excel's first date) to 2199-12-31.
-- TRUE/FALSE is never a number, and a number other than 1/0 is never a boolean.
+- TRUE/FALSE is never a number (nor is the text ``TRUE`` or ``false``), and a number
+  other than 1/0 is never a boolean.
 
 :class:`InputRule` is the declaration of one input (kind, bounds, citation), from which
 both the scalar check (:meth:`InputRule.parse`) and a vectorised range check
@@ -152,6 +153,8 @@ def _from_text(text: str, value: object, argument: str, citation: str) -> Decima
             raise InputError(argument, value, "must be a finite number", citation)
         if _ERROR_VALUE.fullmatch(text):
             raise InputError(argument, value, "the cell holds an error value", citation)
+        if text.lower() in ("true", "false"):  # a CSV's TRUE/FALSE: never a number
+            raise InputError(argument, value, "must be a number, not TRUE/FALSE", citation)
         if "," in text:
             rule = (
                 "a comma may only separate thousands (1,234,567.89); "

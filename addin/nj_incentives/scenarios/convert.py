@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -207,6 +209,66 @@ def _from_datetime(series: pd.Series) -> Column:
     return Column(np.where(ok, values, 0), blank, ok)
 
 
+#: Kinds read from numeric text (the others, dates, yes/no and choices, by the core).
+_NUMERIC = (Kind.MONEY, Kind.FRACTION, Kind.GROWTH, Kind.COUNT, Kind.POSITIONS)
+#: Numeric text of at most this many characters has at most 15 significant digits, or
+#: (16 digits, no sign or point) lies beyond every column's bounds: its double is exact
+#: enough for the check of :func:`_from_float` to be the core's reading of the text.
+_SHORT_TEXT = 16
+
+
+def _text_array(series: pd.Series) -> Any:
+    """A column of text (and blanks) as a pyarrow string array, or None if it holds
+    anything else."""
+    import pyarrow as pa
+
+    dtype = series.dtype
+    objects = isinstance(dtype, np.dtype) and dtype.kind == "O"
+    if not (objects or isinstance(dtype, pd.StringDtype)):
+        return None
+    if objects and pd.api.types.infer_dtype(series, skipna=True) not in ("string", "empty"):
+        return None
+    try:
+        return pa.array(series, type=pa.string(), from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+
+
+def _from_text(series: pd.Series, text: Any, kind: Kind, rule: InputRule) -> Column:
+    """A column of numeric text read as the core reads text (issue 22: ``1e-999999999``
+    was read as 0.0 by the CSV reader and computed; ``NaN`` and ``#N/A`` were blanks).
+
+    The text is parsed to doubles in one pass (pyarrow); a value is then taken by the
+    exact check of :func:`_from_float` only where its double is the text's own reading:
+    short text (:data:`_SHORT_TEXT`) read as a finite number other than zero. Everything
+    else (zero, which ``1e-999999999`` also reads as; NaN and infinity text; long text;
+    a column the parser refuses whole: thousands separators, percent text, error values,
+    spaces) is read one distinct text at a time by the core's own rules."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        parsed = pc.cast(text, pa.float64())
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return _by_unique(series.astype(object).to_numpy(), kind, rule)
+    x = parsed.to_numpy(zero_copy_only=False)
+    given = ~np.asarray(text.is_null().to_numpy(zero_copy_only=False), bool)
+    short = (
+        np.asarray(pc.utf8_length(text).fill_null(0).to_numpy(zero_copy_only=False)) <= _SHORT_TEXT
+    )
+    with np.errstate(invalid="ignore"):
+        trusted = given & short & np.isfinite(x) & (x != 0)
+    fast = _from_float(np.where(trusted, x, np.nan), kind, rule)
+    fast.blank = ~given
+    rest = np.flatnonzero(given & ~trusted)
+    if len(rest):
+        slow = _by_unique(series.iloc[rest].astype(object).to_numpy(), kind, rule)
+        fast.values[rest] = slow.values
+        fast.blank[rest] = slow.blank
+        fast.ok[rest] = slow.ok
+    return fast
+
+
 def convert(series: pd.Series, spec: InputSpec) -> Column:
     """A column of a scenario chunk as exact integers (see the module docstring), within
     the bounds of its declaration ``spec.rule``."""
@@ -235,6 +297,10 @@ def convert(series: pd.Series, spec: InputSpec) -> Column:
         if dtype.kind in "iu" and not np.all(np.abs(values[~np.isnan(values)]) < 2**53):
             return _by_unique(series.astype(object).to_numpy(), kind, rule)
         return _from_float(values, kind, rule)
+    if kind in _NUMERIC:
+        text = _text_array(series)
+        if text is not None:
+            return _from_text(series, text, kind, rule)
     return _by_unique(series.astype(object).to_numpy(), kind, rule)
 
 
@@ -250,16 +316,36 @@ def _python(value: object) -> object:
     return value
 
 
-def raw_values(series: pd.Series, positions: np.ndarray) -> list[object]:
+#: Plain decimal text (no exponent, separator, word or space), as :func:`_plain_number` reads.
+_PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)", re.ASCII)
+
+
+def _plain_number(value: object) -> object:
+    """Numeric text the vectorised reading takes as its double (short, plain, finite, not
+    zero: :func:`_from_text`) as that double, so that the core's message shows it as the
+    XLSX cell with the same number shows (``pct = 50``, not ``pct = '50'``); anything
+    else as it is, for the core to read as text."""
+    if isinstance(value, str) and len(value) <= _SHORT_TEXT and _PLAIN.fullmatch(value):
+        number = float(value)
+        if number and math.isfinite(number):
+            return number
+    return value
+
+
+def raw_values(series: pd.Series, positions: np.ndarray, kind: Kind | None = None) -> list[object]:
     """The cells at ``positions`` as the scalar path passes them to the core.
 
     Blank cells (NaN, NaT, None, empty text) are None; datetimes are ``pd.Timestamp``
-    (a ``datetime``); numpy scalars become Python numbers.
+    (a ``datetime``); numpy scalars become Python numbers. In a numeric column
+    (``kind``), plain numeric text is passed as the number it reads as (:func:`_plain_number`).
     """
     picked = series.iloc[positions]
     if pd.api.types.is_datetime64_any_dtype(picked.dtype):
         return [None if value is pd.NaT else value for value in picked.tolist()]
-    return [_python(value) for value in picked.astype(object).tolist()]
+    values = [_python(value) for value in picked.astype(object).tolist()]
+    if kind in _NUMERIC:
+        return [_plain_number(value) for value in values]
+    return values
 
 
 def decimal_cents(value: Decimal) -> int:

@@ -91,7 +91,7 @@ def read_table(path: Path, sheet: str | None = None) -> pd.DataFrame:
         raise ScenarioError("--sheet applies to XLSX input only")
     try:
         if fmt == "csv":
-            frame = pd.read_csv(path, skipinitialspace=True)
+            frame = read_csv_table(path)
         elif fmt == "xlsx":
             frame = _read_xlsx(path, sheet)
         else:
@@ -109,6 +109,29 @@ def read_table(path: Path, sheet: str | None = None) -> pd.DataFrame:
         if frame[column].isna().all():
             frame = frame.drop(columns=column)
     return frame
+
+
+def csv_header(path: Path) -> list[str]:
+    """The first row of a CSV file: its column names as written."""
+    import csv
+
+    with path.open(newline="", encoding="utf-8-sig") as handle:
+        return next(csv.reader(handle), [])
+
+
+def read_csv_table(path: Path) -> pd.DataFrame:
+    """A scenario CSV as pandas reads it, with one rule for blanks and text (the streaming
+    reader's too, :mod:`.stream`): a field is blank only when empty (no word such as
+    ``NA``, ``NaN`` or ``#N/A`` is taken for a blank), text is kept as written (a label
+    ``" =1+1"`` keeps its space), and every input column is read as text, so that its
+    numbers are read by the input rules (:mod:`.convert`), not parsed before them
+    (``1e-999999999`` read as 0.0; ``True`` and ``0`` read as TRUE and FALSE)."""
+    from nj_incentives.scenarios.columns import input_spec
+
+    header = csv_header(path)
+    refuse_repeated_columns(header)
+    text = {name: "str" for name in header if input_spec(name.strip()) is not None}
+    return pd.read_csv(path, dtype=text, keep_default_na=False, na_values=[""])
 
 
 def refuse_repeated_columns(names: Iterable[object]) -> None:
@@ -152,7 +175,15 @@ def _read_xlsx(path: Path, sheet: str | None) -> pd.DataFrame:
         vetted = vet_workbook(path, limits)
     except UnsafeWorkbookError as error:
         raise ScenarioError(f"{path}: {error}") from None
-    return pd.read_excel(io.BytesIO(vetted.data), sheet_name=sheet or 0, engine="calamine")
+    # The cells as they are (dtype=object: TRUE/FALSE stays a boolean, text stays text),
+    # then each column's type from its cells: pandas' own reading made a FALSE in a
+    # column of numbers 0 and numeric text a number (issue 22: FALSE computed as 0.00).
+    # A column of numbers with a TRUE/FALSE in it stays a column of cells, read by the
+    # input rules (:mod:`.convert`): "must be a number, not TRUE/FALSE".
+    frame = pd.read_excel(
+        io.BytesIO(vetted.data), sheet_name=sheet or 0, engine="calamine", dtype=object
+    )
+    return frame.infer_objects()
 
 
 # ======================================================================= writing

@@ -10,11 +10,12 @@ every chunk, so a first pass reads only the columns that decide them (``periods`
 for row, as those of the whole table in memory. The summary comes from the same pass
 (:class:`~nj_incentives.scenarios.analysis.SummaryBuilder`).
 
-A CSV file is read with pyarrow, its column types inferred from the first block (date,
-yes/no and choice columns as text; leading spaces of text trimmed, as the in-memory
-reader does). If a later block does not fit the types of the first (a number column
-with text further down, say), :class:`CannotStream` is raised before anything is
-written, and the caller runs the table in memory instead.
+A CSV file is read with pyarrow by the in-memory reader's rules
+(:func:`~nj_incentives.scenarios.io.read_csv_table`): every input column as text, read
+by the input rules (:mod:`.convert`); a field blank only when empty; text kept as
+written. The other columns' types are inferred from the first block; if a later block
+does not fit them, :class:`CannotStream` is raised before anything is written, and the
+caller runs the table in memory instead.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from nj_incentives.scenarios.analysis import SummaryBuilder
-from nj_incentives.scenarios.columns import Kind, Layout, ScenarioError, input_spec
+from nj_incentives.scenarios.columns import Layout, ScenarioError, input_spec
 from nj_incentives.scenarios.runner import Money
 
 __all__ = ["STREAM_ROWS", "CannotStream", "StreamReader", "plan_layout_streaming", "stream_results"]
@@ -42,7 +43,6 @@ PARQUET_READ: dict[str, Any] = {"buffer_size": 1 << 20, "pre_buffer": False}
 #: Bytes per block of a streamed CSV file.
 CSV_BLOCK_BYTES = 16 << 20
 _LAYOUT_COLUMNS = ("periods", "accrual_year", "approval_date")
-_TEXT_KINDS = (Kind.DATE, Kind.BOOL, Kind.CHOICE)
 
 
 class CannotStream(Exception):
@@ -90,16 +90,13 @@ class StreamReader:
     def _csv_batches(self, include: Sequence[str] | None = None) -> Iterator[Any]:
         import pyarrow as pa
         import pyarrow.csv as pacsv
-        from pandas._libs.parsers import STR_NA_VALUES
 
-        types = {}
-        for raw in self._names:
-            found = input_spec(raw.strip())
-            if found is not None and found[0].kind in _TEXT_KINDS:
-                types[raw] = pa.string()
+        # every input column as text: its numbers are read by the input rules, not
+        # parsed before them (1e-999999999 as 0.0, True and 0 as TRUE and FALSE)
+        types = {raw: pa.string() for raw in self._names if input_spec(raw.strip()) is not None}
         convert = pacsv.ConvertOptions(
             column_types=types,
-            null_values=sorted(STR_NA_VALUES),
+            null_values=[""],  # blank only when empty: NaN or #N/A text is not a blank
             strings_can_be_null=True,
             include_columns=[r for r in self._names if r.strip() in include]
             if include is not None
@@ -138,20 +135,11 @@ class StreamReader:
 
 
 def batch_frame(batch: Any, fmt: str) -> pd.DataFrame:
-    """A pyarrow record batch of the table as a pandas frame (names trimmed; CSV text
-    without its leading spaces, as the in-memory reader reads it)."""
+    """A pyarrow record batch of the table as a pandas frame (names trimmed; text as
+    written, as the in-memory reader reads it: a label " =1+1" keeps its space)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     table = pa.Table.from_batches([batch])
-    if fmt == "csv":
-        table = pa.Table.from_arrays(
-            [
-                pc.utf8_ltrim(c, characters=" ") if pa.types.is_string(c.type) else c
-                for c in table.columns
-            ],
-            names=table.column_names,
-        )
     frame: pd.DataFrame = table.to_pandas()
     frame.columns = [str(c).strip() for c in frame.columns]
     return frame
