@@ -35,7 +35,7 @@ from nj_incentives.law.ertc import TAX_TYPES
 from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule, percent_text
 from nj_incentives.scenarios.columns import SCALE, InputSpec, Kind
 
-__all__ = ["TAX_TYPES", "Column", "convert", "is_blank", "raw_values"]
+__all__ = ["TAX_TYPES", "Column", "convert", "is_blank", "numbers_from_text", "raw_values"]
 
 # ``tax_type`` codes in the kernel: the index into its declared choices, the law's
 # ertc.TAX_TYPES (N.J.S.A. 52:27BBB-55a.), re-exported here.
@@ -135,16 +135,19 @@ class _Flag:
         return isinstance(other, _Flag) and other.value == self.value
 
 
-def _by_unique(values: np.ndarray, kind: Kind, rule: InputRule) -> Column:
-    """Read an object column one distinct value at a time (text, Decimal, mixed)."""
+def _by_unique(values: Any, kind: Kind, rule: InputRule) -> Column:
+    """Read an object column one distinct value at a time (text, Decimal, mixed); or a
+    column of text (a pandas string series: factorized as it is, no TRUE/FALSE in it)."""
     n = len(values)
-    # TRUE hashes and compares equal to 1 (and FALSE to 0): factorized together, a TRUE
-    # cell would take the reading of a 1 in the same chunk. Booleans get keys of their own.
-    flags = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), bool, n)
     keys = values
-    if flags.any():
-        keys = values.copy()
-        keys[flags] = [_Flag(bool(v)) for v in values[flags]]
+    if not isinstance(values, pd.Series):
+        # TRUE hashes and compares equal to 1 (and FALSE to 0): factorized together, a
+        # TRUE cell would take the reading of a 1 in the same chunk. Booleans get keys of
+        # their own.
+        flags = np.fromiter((isinstance(v, (bool, np.bool_)) for v in values), bool, n)
+        if flags.any():
+            keys = values.copy()
+            keys[flags] = [_Flag(bool(v)) for v in values[flags]]
     try:
         codes, uniques = pd.factorize(keys, use_na_sentinel=True)
     except TypeError:  # unhashable cells: read each one
@@ -234,30 +237,48 @@ def _text_array(series: pd.Series) -> Any:
         return None
 
 
-def _from_text(series: pd.Series, text: Any, kind: Kind, rule: InputRule) -> Column:
-    """A column of numeric text read as the core reads text (issue 22: ``1e-999999999``
-    was read as 0.0 by the CSV reader and computed; ``NaN`` and ``#N/A`` were blanks).
+def _parsed(text: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """A text column parsed to doubles in one pass (pyarrow): (the doubles, NaN where
+    blank; the non-blank texts; the texts whose double is their own reading), or None
+    when the parser refuses the column (a thousands separator, percent text, an error
+    value, a space: read one distinct text at a time instead).
 
-    The text is parsed to doubles in one pass (pyarrow); a value is then taken by the
-    exact check of :func:`_from_float` only where its double is the text's own reading:
-    short text (:data:`_SHORT_TEXT`) read as a finite number other than zero. Everything
-    else (zero, which ``1e-999999999`` also reads as; NaN and infinity text; long text;
-    a column the parser refuses whole: thousands separators, percent text, error values,
-    spaces) is read one distinct text at a time by the core's own rules."""
+    A double is the text's own reading when the text is short (:data:`_SHORT_TEXT`)
+    and reads as a finite number: not zero, or zero written without an exponent
+    (``1e-999999999`` also reads as zero)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if text.null_count == len(text):
+        return np.full(len(text), np.nan), np.zeros(len(text), bool), np.zeros(len(text), bool)
     try:
         parsed = pc.cast(text, pa.float64())
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return _by_unique(series.astype(object).to_numpy(), kind, rule)
-    x = parsed.to_numpy(zero_copy_only=False)
-    given = ~np.asarray(text.is_null().to_numpy(zero_copy_only=False), bool)
-    short = (
-        np.asarray(pc.utf8_length(text).fill_null(0).to_numpy(zero_copy_only=False)) <= _SHORT_TEXT
-    )
+        return None
+    x = np.asarray(parsed.to_numpy(zero_copy_only=False), np.float64)
+    given = np.asarray(text.is_valid().to_numpy(zero_copy_only=False), bool)
+    lengths = pc.utf8_length(text).fill_null(0).to_numpy(zero_copy_only=False)
+    short = np.asarray(lengths) <= _SHORT_TEXT
     with np.errstate(invalid="ignore"):
         trusted = given & short & np.isfinite(x) & (x != 0)
+        zeros = np.flatnonzero(given & short & (x == 0))
+    if len(zeros):
+        exponent = pc.match_substring(text.take(zeros), "e", ignore_case=True)
+        trusted[zeros[~np.asarray(exponent.to_numpy(zero_copy_only=False), bool)]] = True
+    return x, given, trusted
+
+
+def _from_text(series: pd.Series, text: Any, kind: Kind, rule: InputRule) -> Column:
+    """A column of numeric text read as the core reads text (issue 22: ``1e-999999999``
+    was read as 0.0 by the CSV reader and computed; ``NaN`` and ``#N/A`` were blanks):
+    where the text's double is its own reading (:func:`_parsed`), by the exact check of
+    :func:`_from_float`; everything else (NaN and infinity text, an exponent that reads
+    as zero, long text, a column the parser refuses) one distinct text at a time by
+    the core's own rules."""
+    parsed = _parsed(text)
+    if parsed is None:
+        return _by_unique(series.astype(object).to_numpy(), kind, rule)
+    x, given, trusted = parsed
     fast = _from_float(np.where(trusted, x, np.nan), kind, rule)
     fast.blank = ~given
     rest = np.flatnonzero(given & ~trusted)
@@ -267,6 +288,28 @@ def _from_text(series: pd.Series, text: Any, kind: Kind, rule: InputRule) -> Col
         fast.blank[rest] = slow.blank
         fast.ok[rest] = slow.ok
     return fast
+
+
+def numbers_from_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` (read from a file, its input columns as text) with each numeric input
+    column whose every non-blank text reads exactly as its double (:func:`_parsed`)
+    replaced by those doubles (NaN where blank): read once, with the same outcome as
+    :func:`convert` of the text, and cheaper to cut into chunks. A column with any other
+    text stays text, for :func:`convert` and the core to read."""
+    from nj_incentives.scenarios.columns import input_spec
+
+    for name in frame.columns:
+        found = input_spec(str(name))
+        if found is None or found[0].kind not in _NUMERIC:
+            continue
+        text = _text_array(frame[name])
+        parsed = None if text is None else _parsed(text)
+        if parsed is None:
+            continue
+        x, given, trusted = parsed
+        if (trusted | ~given).all():
+            frame[name] = np.where(given, x, np.nan)
+    return frame
 
 
 def convert(series: pd.Series, spec: InputSpec) -> Column:
@@ -297,6 +340,12 @@ def convert(series: pd.Series, spec: InputSpec) -> Column:
         if dtype.kind in "iu" and not np.all(np.abs(values[~np.isnan(values)]) < 2**53):
             return _by_unique(series.astype(object).to_numpy(), kind, rule)
         return _from_float(values, kind, rule)
+    if isinstance(dtype, pd.StringDtype):
+        if kind in _NUMERIC:
+            text = _text_array(series)
+            if text is not None:
+                return _from_text(series, text, kind, rule)
+        return _by_unique(series, kind, rule)  # dates, yes/no, choices as text
     if kind in _NUMERIC:
         text = _text_array(series)
         if text is not None:

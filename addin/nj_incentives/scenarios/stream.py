@@ -142,6 +142,10 @@ def batch_frame(batch: Any, fmt: str) -> pd.DataFrame:
     table = pa.Table.from_batches([batch])
     frame: pd.DataFrame = table.to_pandas()
     frame.columns = [str(c).strip() for c in frame.columns]
+    if fmt == "csv":  # its input columns are text: read once where they read exactly
+        from nj_incentives.scenarios.convert import numbers_from_text
+
+        frame = numbers_from_text(frame)
     return frame
 
 
