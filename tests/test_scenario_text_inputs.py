@@ -247,6 +247,22 @@ def test_text_is_read_as_the_core_reads_it(texts: list[str], column: str) -> Non
             assert read.values[i] == int(Decimal(core) * SCALE[spec.kind]), repr(text)
 
 
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(_TEXT, min_size=1, max_size=30))
+def test_reading_a_column_once_as_doubles_changes_nothing(texts: list[str]) -> None:
+    # a CSV reader turns an all-exact column into doubles once (numbers_from_text):
+    # the reading is the text's own, value for value
+    from nj_incentives.scenarios.convert import numbers_from_text
+
+    spec = column_spec("conversion_amount")
+    text = pd.Series([t or None for t in texts], dtype="str")
+    once = numbers_from_text(pd.DataFrame({"conversion_amount": text.copy()}))
+    a, b = convert(text, spec), convert(once["conversion_amount"], spec)
+    assert a.ok.tolist() == b.ok.tolist()
+    assert a.blank.tolist() == b.blank.tolist()
+    assert (a.values[a.ok] == b.values[b.ok]).all()
+
+
 def test_the_property_covers_both_paths() -> None:
     # the fast (parsed) and the slow (one text at a time) reading both occur above
     spec = column_spec("conversion_amount")
