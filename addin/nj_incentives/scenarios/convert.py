@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -365,36 +364,16 @@ def _python(value: object) -> object:
     return value
 
 
-#: Plain decimal text (no exponent, separator, word or space), as :func:`_plain_number` reads.
-_PLAIN = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)", re.ASCII)
-
-
-def _plain_number(value: object) -> object:
-    """Numeric text the vectorised reading takes as its double (short, plain, finite, not
-    zero: :func:`_from_text`) as that double, so that the core's message shows it as the
-    XLSX cell with the same number shows (``pct = 50``, not ``pct = '50'``); anything
-    else as it is, for the core to read as text."""
-    if isinstance(value, str) and len(value) <= _SHORT_TEXT and _PLAIN.fullmatch(value):
-        number = float(value)
-        if number and math.isfinite(number):
-            return number
-    return value
-
-
-def raw_values(series: pd.Series, positions: np.ndarray, kind: Kind | None = None) -> list[object]:
+def raw_values(series: pd.Series, positions: np.ndarray) -> list[object]:
     """The cells at ``positions`` as the scalar path passes them to the core.
 
     Blank cells (NaN, NaT, None, empty text) are None; datetimes are ``pd.Timestamp``
-    (a ``datetime``); numpy scalars become Python numbers. In a numeric column
-    (``kind``), plain numeric text is passed as the number it reads as (:func:`_plain_number`).
+    (a ``datetime``); numpy scalars become Python numbers.
     """
     picked = series.iloc[positions]
     if pd.api.types.is_datetime64_any_dtype(picked.dtype):
         return [None if value is pd.NaT else value for value in picked.tolist()]
-    values = [_python(value) for value in picked.astype(object).tolist()]
-    if kind in _NUMERIC:
-        return [_plain_number(value) for value in values]
-    return values
+    return [_python(value) for value in picked.astype(object).tolist()]
 
 
 def decimal_cents(value: Decimal) -> int:

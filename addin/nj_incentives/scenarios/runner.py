@@ -174,11 +174,10 @@ def _compute_chunk(frame: pd.DataFrame, layout: Layout, force_scalar: bool = Fal
     rows = np.flatnonzero(needs)
     if len(rows):
         picked, at = frame.iloc[rows], np.arange(len(rows))
-        specs = {name: input_spec(str(name)) for name in frame.columns}
         raw = {
-            str(name): raw_values(picked[name], at, found[0].kind)
-            for name, found in specs.items()
-            if found is not None
+            str(name): raw_values(picked[name], at)
+            for name in frame.columns
+            if input_spec(str(name)) is not None
         }
         for i, row in enumerate(rows):
             cells = {name: column[i] for name, column in raw.items()}
