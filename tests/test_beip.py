@@ -661,7 +661,7 @@ def test_remote_work_payment() -> None:
     payment = remote_work_payment(D("1234567.89"))
     assert payment.amount == D("61728.39")
     assert payment.steps[0].citation == "N.J.S.A. 34:1B-129h.(2)"
-    with pytest.raises(InputError, match="credit_2022 = -1"):
+    with pytest.raises(InputError, match="credit = -1"):
         remote_work_payment(-1)
 
 

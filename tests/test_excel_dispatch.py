@@ -323,6 +323,18 @@ CASES = [
         (dt.date(2024, 1, 15), 0.05),
         lambda: verdict(beip.remote_work_check(dt.date(2024, 1, 15), D("0.05"))),
     ),
+    # P.L.2024, c.40: 10% x 100,000 = 10,000.00 for the period ending 2024-12-31
+    Case(
+        "NJ_BEIP_REMOTE_WORK_PAYMENT",
+        (100000, dt.date(2024, 12, 31)),
+        lambda: beip.remote_work_payment(100000, dt.date(2024, 12, 31)).amount,
+    ),
+    # the commitment period extended by two years: 2026-06-30 + 24 months = 2028-06-30
+    Case(
+        "NJ_BEIP_REMOTE_WORK_COMMITMENT_END",
+        (dt.date(2026, 6, 30),),
+        lambda: beip.remote_work_commitment_end(dt.date(2026, 6, 30)).extended_end,
+    ),
     # 2,100 / (140 x 12) = 1.25; 700 / (140 x 5) = 1
     Case("NJ_ERTC_FTE", (2100,), lambda: ertc.fte(2100)),
     Case("NJ_ERTC_FTE", (700, 5), lambda: ertc.fte(700, 5)),

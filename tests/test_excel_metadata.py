@@ -50,7 +50,7 @@ CATALOG_SPEC = {
     "NJ_BEIP_CREDIT_REFUND": ("credit", "tax_liability"),
     "NJ_BEIP_TRANSFER_MIN_PRICE": ("transfer_amount", "[discount_rate]", "[years]"),
     "NJ_BEIP_TRANSFER_CHECK": ("certificate_amount", "transfer_amount", "consideration"),
-    "NJ_BEIP_REMOTE_WORK_PAYMENT": ("credit_2022",),
+    "NJ_BEIP_REMOTE_WORK_PAYMENT": ("credit",),
     "NJ_BEIP_REMOTE_WORK_CHECK": ("election_date", "share_at_facility"),
     "NJ_ERTC_FTE": ("part_time_hours", "[months]"),
     "NJ_ERTC_AVG_POSITIONS": ("hours", "[temporary]", "[excluded]"),

@@ -167,3 +167,160 @@ def test_52_53_week_ertc_credit_year_in_which_or_with_which() -> None:
     schedule = ertc.credit_schedule("2021-12-15", 10, 10, periods)
     # year one's 25,000 allowed in the period ending 2022-12-27 (the second)
     assert [row.new_credit for row in schedule.rows] == [D(0), D("25000.00"), D("12500.00")]
+
+
+# =========================================================================== item 2
+# Subsection h. in three versions: P.L.2022, c.134; the January 2024 act (approved
+# 2024-01-12, waiver through 2024-03-31); P.L.2024, c.40 (approved 2024-07-10: from
+# 2024-04-01, 40% on site outside an enhanced area or a government-restricted
+# municipality, commitment + 2 years, 10% of the maximum credit; inside, no waiver).
+
+
+def test_h_versions_by_period_and_election_date() -> None:
+    version = beip.remote_work_version
+    assert version(None, dt.date(2023, 6, 30)) == "P.L.2022, c.134"  # today's behaviour
+    assert version(dt.date(2023, 12, 31), dt.date(2023, 6, 30)) == "P.L.2022, c.134"
+    # the day the January 2024 act's extension begins, and an election made on its
+    # approval day
+    assert version(dt.date(2024, 1, 1), dt.date(2023, 6, 30)) == beip.H_VERSION_JANUARY_2024
+    assert version(None, dt.date(2024, 1, 12)) == beip.H_VERSION_JANUARY_2024
+    assert version(None, dt.date(2024, 1, 11)) == "P.L.2022, c.134"
+    # March 31 / April 1, 2024: the last day of the waiver, the first of c.40's rule
+    assert version(dt.date(2024, 3, 31), None) == beip.H_VERSION_JANUARY_2024
+    assert version(dt.date(2024, 4, 1), None) == "P.L.2024, c.40"
+    # the law as of a date before an act's approval does not read it
+    assert version(dt.date(2024, 4, 1), None, dt.date(2024, 7, 9)) == beip.H_VERSION_JANUARY_2024
+    assert version(dt.date(2024, 4, 1), None, dt.date(2024, 1, 11)) == "P.L.2022, c.134"
+
+
+def test_h_c134_unchanged() -> None:
+    # P.L.2022, c.134 as before issue 19: elected 2023-06-30, 25% on site: OK
+    check = beip.remote_work_check("2023-06-30", 0.25)
+    assert check.ok
+    assert check.version == "P.L.2022, c.134"
+    assert "P.L.2022, c.134" in check.steps[0].arithmetic
+    # 2023-12-30 is the last day before December 31, 2023
+    assert beip.remote_work_check("2023-12-30", 0.10).ok
+    assert not beip.remote_work_check("2023-12-31", 0.10).ok
+
+
+def test_h_january_2024_act_and_the_deadline_switch() -> None:
+    # a time from 2024-01-01 to 2024-03-31 (the extension), elected 2023-06-30: OK
+    check = beip.remote_work_check("2023-06-30", 0.10, period_start="2024-03-31")
+    assert check.ok
+    assert check.version == beip.H_VERSION_JANUARY_2024
+    assert "2022-07-01 to 2024-03-31" in check.steps[0].arithmetic
+    # elected 2024-02-01: before 2023-12-31 ("unchanged", default) fails; "moved" (before
+    # 2024-04-01) passes; 2024-04-01 itself fails either way
+    unchanged = beip.remote_work_check("2024-02-01", 0.2, period_start="2024-01-01")
+    assert not unchanged.ok
+    assert "is not before 2023-12-31; election_deadline 'unchanged'" in unchanged.reasons[0]
+    moved = beip.remote_work_check(
+        "2024-02-01", 0.2, period_start="2024-01-01", election_deadline="moved"
+    )
+    assert moved.ok
+    late = beip.remote_work_check(
+        "2024-04-01", 0.2, period_start="2024-01-01", election_deadline="moved"
+    )
+    assert not late.ok
+    assert "not before 2024-04-01" in late.reasons[0]
+    # under the law as of 2024-01-11 (before the act) a 2024 time is outside the waiver
+    before_act = beip.remote_work_check(
+        "2023-06-30", 0.2, period_start="2024-01-01", law_as_of="2024-01-11"
+    )
+    assert before_act.version == "P.L.2022, c.134"
+    assert "outside the waiver period" in before_act.reasons[0]
+    # a time before July 1, 2022 is outside every version's waiver
+    assert not beip.remote_work_check("2023-06-30", 0.2, period_start="2022-06-30").ok
+
+
+@pytest.mark.parametrize(
+    ("share", "inside", "ok"),
+    [
+        ("0.40", False, True),  # 40% exactly, outside: waived
+        ("0.39", False, False),  # below 40%
+        ("1", True, False),  # inside an enhanced area: no waiver at all
+    ],
+)
+def test_h_c40_from_april_2024(share: str, inside: bool, ok: bool) -> None:
+    check = beip.remote_work_check(
+        "2024-05-01",
+        share,
+        period_start="2024-04-01",
+        enhanced_area=inside,
+        commitment_end="2026-06-30",
+    )
+    assert check.ok is ok
+    assert check.version == "P.L.2024, c.40"
+    if inside:
+        assert "no waiver from 2024-04-01" in check.reasons[0]
+        assert check.extended_commitment_end is None
+    else:
+        # the commitment period extended by two years: 2026-06-30 + 24 months = 2028-06-30
+        assert check.extended_commitment_end == dt.date(2028, 6, 30)
+    assert any(
+        "to be confirmed" in step.citation or "confirm" in step.citation for step in check.steps
+    )
+
+
+def test_h_c40_needs_the_area_stated() -> None:
+    with pytest.raises(InputError, match=r"enhanced_area = \(blank\): is required") as raised:
+        beip.remote_work_check("2024-05-01", 0.5, period_start="2024-04-01")
+    assert "P.L.2024, c.40" in str(raised.value)
+    with pytest.raises(InputError, match="enhanced_area = 'maybe'"):
+        beip.remote_work_check("2024-05-01", 0.5, period_start="2024-04-01", enhanced_area="maybe")
+
+
+def test_h_commitment_end() -> None:
+    # 2024-02-29 + 24 months: 2026 has no February 29: 2026-02-28
+    assert beip.remote_work_commitment_end("2024-02-29").extended_end == dt.date(2026, 2, 28)
+    assert beip.remote_work_commitment_end("2026-06-30").extended_end == dt.date(2028, 6, 30)
+
+
+@pytest.mark.parametrize(
+    ("period_end", "version", "share", "amount"),
+    [
+        # the 2022 tax period (calendar filer): 5% x 100,000.00 = 5,000.00 (c.134)
+        ("2022-12-31", "P.L.2022, c.134", "0.05", "5000.00"),
+        # a June filer's 2022 tax period ends 2023-06-30: 5%
+        ("2023-06-30", "P.L.2022, c.134", "0.05", "5000.00"),
+        # the first period ending on or after 2024-04-01 (a March-31 filer's tax year 2023
+        # ends 2024-03-31: before; its next ends 2025-03-31); a calendar filer's 2024:
+        # 10% x 100,000.00 = 10,000.00 (c.40, non-refundable)
+        ("2024-12-31", "P.L.2024, c.40", "0.10", "10000.00"),
+        # a 52-53-week year ending 2024-04-08 (day 8: not deemed to March 31)
+        ("2024-04-08", "P.L.2024, c.40", "0.10", "10000.00"),
+        ("2024-06-30", "P.L.2024, c.40", "0.10", "10000.00"),  # a June filer's 2023 period
+    ],
+)
+def test_h_payment_by_period(period_end: str, version: str, share: str, amount: str) -> None:
+    payment = beip.remote_work_payment(100000, period_end)
+    assert (payment.version, payment.share, payment.amount) == (version, D(share), D(amount))
+    assert payment.refundable is (False if version == "P.L.2024, c.40" else None)
+    assert any(version in str(step.value) for step in payment.steps)
+
+
+def test_h_payment_refuses_a_period_without_one() -> None:
+    # a calendar filer's 2023 period (ends 2023-12-31) and a March filer's period ending
+    # 2024-03-31: no payment under either version
+    # 2024-04-01 is deemed to end 2024-03-31 (52-53-week years): before as well
+    for end in ("2023-12-31", "2024-03-31", "2024-04-01"):
+        with pytest.raises(InputError, match=f"period_end = '{end}'"):
+            beip.remote_work_payment(100000, end)
+    # "numbered": tax year 2024 and later only: a June filer's 2023 period (ends
+    # 2024-06-30) owes nothing
+    with pytest.raises(InputError, match="c40_periods 'numbered'"):
+        beip.remote_work_payment(100000, "2024-06-30", c40_periods="numbered")
+    assert beip.remote_work_payment(100000, "2025-06-30", c40_periods="numbered").amount == D(
+        "10000.00"
+    )
+    # under the law as of 2024-07-09 (before c.40) a 2024 period owes nothing
+    with pytest.raises(InputError, match=r"law_as_of 2024-07-09 is before P\.L\.2024, c\.40"):
+        beip.remote_work_payment(100000, "2024-12-31", law_as_of="2024-07-09")
+
+
+def test_h_payment_before_issue_19_unchanged() -> None:
+    # no period: 5% of the 2022 credit, 412,345.67 x 5% = 20,617.2835 -> 20,617.28
+    payment = beip.remote_work_payment(D("412345.67"))
+    assert payment.amount == D("20617.28")
+    assert payment.credit_2022 == D("412345.67")

@@ -340,23 +340,8 @@ NOT_LAW = {
     ("workbooks/ertc_credit.py", "beip.remote_work_election_before"): (2, "example period end"),
     ("workbooks/ertc_credit.py", "beip.remote_work_waiver_end"): (2, "example period end"),
 }
-#: Subsection h.: its dates are being re-dated by issue 19 item 2 (h. in three versions),
-#: which moves these texts to the parameters with the new versions. (module, figure) -> hits.
-PENDING_H = {
-    ("catalog.py", "beip.emergency_declared"): 1,
-    ("catalog.py", "beip.emergency_ended"): 1,
-    ("catalog.py", "beip.remote_work_election_before"): 1,
-    ("catalog.py", "beip.remote_work_waiver_end"): 1,
-    ("law/beip.py", "beip.emergency_declared"): 1,
-    ("law/beip.py", "beip.emergency_ended"): 1,
-    ("law/beip.py", "beip.remote_work_election_before"): 2,
-    ("law/beip.py", "beip.remote_work_waiver_end"): 2,
-    ("law/beip.py", "beip.remote_work_waiver_start"): 1,
-    ("workbooks/beip_conversion.py", "beip.emergency_ended"): 1,
-    ("workbooks/beip_conversion.py", "beip.remote_work_election_before"): 2,
-    ("workbooks/beip_conversion.py", "beip.remote_work_waiver_end"): 2,
-    ("workbooks/beip_conversion.py", "beip.remote_work_waiver_start"): 1,
-}
+#: Subsection h.: moved to the parameters with its three versions (issue 19, item 2).
+PENDING_H: dict[tuple[str, str], int] = {}
 
 
 def _found() -> dict[tuple[str, str], list[tuple[int, str]]]:

@@ -214,6 +214,8 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ),
     beip.remote_work_payment_rule: (M("412345.67"),),
     beip.remote_work_rule: (dt.date(2023, 6, 30), F("0.25")),
+    beip.remote_work_c40_rule: (F("0.4"), B(False)),  # 40%, outside: waived
+    beip.commitment_extension_rule: (dt.date(2026, 2, 28),),  # + 24 months: 2028-02-28
     ertc.eligibility_rule: (B(False), B(False), B(True)),
     ertc.credit_amount_rule: (Q("10.5"), 1),
     ertc.positions_priced_rule: (Q("10.5"), B(False)),

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from nj_incentives import cells
-from nj_incentives.law import beip
+from nj_incentives.law import beip, cbt
 from nj_incentives.memo import checks
 from nj_incentives.recalc import recalculate
 from nj_incentives.workbooks import beip_conversion
@@ -204,7 +204,7 @@ def test_the_blank_template_fails_until_its_questions_are_answered() -> None:
     failed = [label for label, _cite, ok in checks(result) if ok is not True]
     assert failed == [
         "The proposed sale of the transfer certificate is lawful (or none is proposed)",
-        "The remote-work election meets its conditions (or none was made)",
+        "The remote-work election and the waiver from 2024-04-01 meet h. (or none is claimed)",
     ]
 
 
@@ -231,3 +231,23 @@ def test_a_seller_that_is_a_transferee_fails(tmp_path: Path) -> None:
     result = filled(tmp_path, seller_is_transferee="Yes")
     assert result.value("MasterCheck") is False
     assert "transferee" in result.value("TransferVerdict")
+
+
+def test_the_c40_payment_for_each_tax_year_from_2024(example: Any) -> None:
+    """Issue 19, item 2: P.L.2024, c.40's 10% of each tax period's credit from 2024.
+    The example's credit issued: 2024: 120,000 accrued 2020 / 2 = 60,000 (its second
+    installment); 2025: 90,000 accrued 2024 (one installment). 10% each: 6,000 + 9,000
+    = 15,000; 40% on site outside an enhanced area: OK; commitment 2026-06-30 + 2 years."""
+    assert example.value("RemoteWorkC40Verdict") == "OK"
+    assert example.value("RemoteWorkC40Total") == 15000.0
+    for year, credit in ((2024, 60000), (2025, 90000)):
+        core = beip.remote_work_payment(credit, cbt.period_end_for(year))
+        assert core.version == "P.L.2024, c.40"
+        assert core.amount == Decimal(credit) / 10
+    assert example.value("ExtendedCommitmentEnd") == cells.serial_from_date(dt.date(2028, 6, 30))
+
+
+def test_the_c40_waiver_inside_an_enhanced_area_fails(tmp_path: Path) -> None:
+    result = filled(tmp_path, enhanced_area=True)
+    assert result.value("MasterCheck") is False
+    assert "no waiver from 2024-04-01" in result.value("RemoteWorkC40Verdict")

@@ -53,8 +53,8 @@ PAGES: dict[str, dict[str, int]] = {
     },
     "beip-credit-conversion": {
         "About": 4,
-        "Inputs": 2,
-        "Calculations": 6,
+        "Inputs": 3,  # issue 19: the inputs of P.L.2024, c.40's waiver
+        "Calculations": 7,  # ... and its payment for each tax year from 2024
         "Outputs": 1,
         "Checks": 1,  # upright (portrait): every check on one page
         CONFIG: 1,

@@ -523,24 +523,57 @@ def NJ_BEIP_TRANSFER_CHECK(
 
 @excel_function(show=lambda payment: money(payment.amount))
 def NJ_BEIP_REMOTE_WORK_PAYMENT(
-    credit_2022: Cell, period_end: Cell = None, numbering: Cell = None
+    credit: Cell,
+    period_end: Cell = None,
+    numbering: Cell = None,
+    c40_periods: Cell = None,
+    law_as_of: Cell = None,
 ) -> Any:
     from nj_incentives.law import beip
 
     return beip.remote_work_payment(
-        credit_2022, **given(period_end=period_end, numbering=numbering)
+        credit,
+        **given(
+            period_end=period_end,
+            numbering=numbering,
+            c40_periods=c40_periods,
+            law_as_of=law_as_of,
+        ),
     )
 
 
 @excel_function(show=lambda check: verdict(check.ok, check.reasons))
 def NJ_BEIP_REMOTE_WORK_CHECK(
-    election_date: Cell, share_at_facility: Cell, election_from: Cell = None
+    election_date: Cell,
+    share_at_facility: Cell,
+    election_from: Cell = None,
+    period_start: Cell = None,
+    enhanced_area: Cell = None,
+    commitment_end: Cell = None,
+    election_deadline: Cell = None,
+    law_as_of: Cell = None,
 ) -> Any:
     from nj_incentives.law import beip
 
     return beip.remote_work_check(
-        election_date, share_at_facility, **given(election_from=election_from)
+        election_date,
+        share_at_facility,
+        **given(
+            election_from=election_from,
+            period_start=period_start,
+            enhanced_area=enhanced_area,
+            commitment_end=commitment_end,
+            election_deadline=election_deadline,
+            law_as_of=law_as_of,
+        ),
     )
+
+
+@excel_function(show=lambda extension: extension.extended_end)
+def NJ_BEIP_REMOTE_WORK_COMMITMENT_END(commitment_end: Cell) -> Any:
+    from nj_incentives.law import beip
+
+    return beip.remote_work_commitment_end(commitment_end)
 
 
 # =========================================================================== ERTC

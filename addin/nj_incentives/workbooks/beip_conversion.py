@@ -75,7 +75,13 @@ ACCRUAL_YEARS = tuple(range(beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR + 1)
 #: still has its five installments inside (a check fails if one falls outside).
 TAX_YEARS = tuple(range(beip.CONVERSION_PARAGRAPHS[0].first_tax_year, 2031))
 #: The tax period whose credit sets the remote-work payment, N.J.S.A. 34:1B-129h.(2).
-REMOTE_WORK_TAX_YEAR = 2022
+REMOTE_WORK_TAX_YEAR = P.REMOTE_WORK_TAX_YEAR.single
+#: The first day of P.L.2024, c.40's rule; the first tax year the template computes its
+#: 10% payment for (every tax year from it ends after that day, whatever the year end).
+_C40 = P.REMOTE_WORK_C40_FROM.single
+C40_FIRST_TAX_YEAR = _C40.year
+_FROM = P.REMOTE_WORK_WAIVER_START.single
+_WAIVED = P.WAIVED_SHARE_AT_FACILITY.text()
 
 #: NJ_BEIP_CONVERSION_SCHEDULE's result columns, as the catalog declares them (the three a
 #: calendar-year filer's table has: the template's filer files by calendar year)
@@ -131,6 +137,10 @@ EXAMPLE: Mapping[str, Any] = {
     "remote_work_election": True,
     "election_date": dt.date(2023, 6, 30),
     "share_at_facility": 0.25,
+    "remote_work_c40": True,
+    "enhanced_area": False,
+    "share_at_facility_c40": 0.4,
+    "commitment_end": dt.date(2026, 6, 30),
 }
 
 
@@ -333,8 +343,9 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         "yes/no",
         key="remote_work_election",
         prompt="Remote-work election made?",
-        help="Yes if the business elected to waive the 60% on-site requirement for "
-        "2022-07-01 to 2023-12-31.",
+        help=f"Yes if the business elected to waive the {_WAIVED} on-site requirement for "
+        f"{P.REMOTE_WORK_WAIVER_START.single} to {P.REMOTE_WORK_WAIVER_END.base} (extended to "
+        f"{P.REMOTE_WORK_WAIVER_END.at()} in 2024).",
     ),
     Item(
         "Date of the election",
@@ -342,8 +353,8 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         Kind.DATE,
         "date",
         key="election_date",
-        help="On or after 2021-06-04 (the end of the public health emergency, Executive Order "
-        "No. 244) and before 2023-12-31 (h.).",
+        help=f"On or after {P.EMERGENCY_ENDED.single} (the end of the public health emergency, "
+        f"Executive Order No. 244) and before {P.REMOTE_WORK_ELECTION_BEFORE.single} (h.).",
     ),
     Item(
         "Least share of a full-time employee's time at the facility",
@@ -352,7 +363,48 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         "%",
         key="share_at_facility",
         prompt="Least share of time at facility",
-        help="Through the 2023 tax period; at least 10% (h.(1)).",
+        help=f"Through the 2023 tax period; at least {P.MINIMUM_SHARE_AT_FACILITY.text(_FROM)} "
+        "(h.(1)).",
+    ),
+    Item(
+        f"The business keeps the waiver from {_C40} (P.L.2024, c.40)",
+        "RemoteWorkC40",
+        Kind.YESNO,
+        "yes/no",
+        key="remote_work_c40",
+        default="No",
+        prompt=f"Waiver from {_C40}?",
+        help=f"Yes if the on-site requirement is waived for tax periods from {_C40} (P.L.2024, "
+        f"c.40): {P.MINIMUM_SHARE_AT_FACILITY.text(_C40)} on site, the commitment period "
+        f"extended, {P.REMOTE_WORK_PAYMENT_SHARE.text(_C40)} of each period's credit paid.",
+    ),
+    Item(
+        "The facility is in an enhanced area or a government-restricted municipality",
+        "EnhancedArea",
+        Kind.YESNO,
+        "yes/no",
+        key="enhanced_area",
+        prompt="In an enhanced area?",
+        help=f"A fact you state. Yes: no waiver from {_C40} (the {_WAIVED} requirement applies).",
+    ),
+    Item(
+        f"Least share of a full-time employee's time at the facility from {_C40}",
+        "ShareAtFacilityC40",
+        Kind.PERCENT,
+        "%",
+        key="share_at_facility_c40",
+        prompt=f"Least share from {_C40}",
+        help=f"During each tax period from {_C40}; at least "
+        f"{P.MINIMUM_SHARE_AT_FACILITY.text(_C40)} (P.L.2024, c.40).",
+    ),
+    Item(
+        "Last day of the commitment period",
+        "CommitmentEnd",
+        Kind.DATE,
+        "date",
+        key="commitment_end",
+        prompt="Commitment period ends",
+        help="As the incentive agreement sets it; P.L.2024, c.40 extends it by two years.",
     ),
 )
 
@@ -641,6 +693,46 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,'
         'ShareAtFacility),"no election made")',
     ),
+    Skip(sheet=_ON),
+    Section(f"Remote-work waiver from {_C40} (P.L.2024, c.40)", sheet=_ON),
+    Item(
+        f"The waiver from {_C40} (OK, or every reason it fails)",
+        "RemoteWorkC40Verdict",
+        Kind.TEXT,
+        "verdict",
+        f'IF(RemoteWorkC40="Yes",NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,ShareAtFacilityC40,'
+        f'"emergency_ended","{_C40}",EnhancedArea,CommitmentEnd),"no waiver claimed")',
+    ),
+    Item(
+        "The commitment period, extended by two years, ends",
+        "ExtendedCommitmentEnd",
+        Kind.DATE,
+        "date",
+        'IF(RemoteWorkC40Verdict="OK",NJ_BEIP_REMOTE_WORK_COMMITMENT_END(CommitmentEnd),"")',
+    ),
+    FormulaTable(
+        (Column("Payment owed (non-refundable)", Kind.MONEY, "$", name="RemoteWorkC40Payments"),),
+        tuple(
+            (
+                f'IF(RemoteWorkC40Verdict="OK",NJ_BEIP_REMOTE_WORK_PAYMENT('
+                f"[[at:CreditIssued:{TAX_YEARS.index(year)}]],NJ_TAX_PERIOD_END({year},"
+                "FilerYearEndMonth,TaxYearNumbering),TaxYearNumbering),0)",
+            )
+            for year in TAX_YEARS
+            if year >= C40_FIRST_TAX_YEAR
+        ),
+        row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS if year >= C40_FIRST_TAX_YEAR),
+        label_header="Tax year",
+        sheet=_ON,
+    ),
+    Item(
+        f"Total payments owed from {_C40}",
+        "RemoteWorkC40Total",
+        MONEY,
+        "$",
+        _total("[[name:RemoteWorkC40Payments]]"),
+        role="total",
+    ),
 )
 
 #: Calculations, in order.
@@ -688,6 +780,10 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
     _output("Transfer certificate: the proposed sale", "TransferVerdict", Kind.TEXT, "verdict"),
     _output("Remote-work election: payment owed", "RemoteWorkPayment"),
     _output("Remote-work election: conditions", "RemoteWorkVerdict", Kind.TEXT, "verdict"),
+    _output(f"Remote-work waiver from {_C40}: payments owed", "RemoteWorkC40Total"),
+    _output(
+        f"Remote-work waiver from {_C40}: conditions", "RemoteWorkC40Verdict", Kind.TEXT, "verdict"
+    ),
     Skip(sheet=OUTPUTS),
     Chart(
         "BEIP tax credit installments by tax year",
@@ -758,9 +854,10 @@ CHECKS: tuple[LineItem, ...] = (
         "N.J.S.A. 34:1B-129g.(3)",
     ),
     Check(
-        "The remote-work election meets its conditions (or none was made)",
-        'OR(RemoteWorkElection="No",AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment)))',
-        "N.J.S.A. 34:1B-129h., h.(1), h.(2)",
+        f"The remote-work election and the waiver from {_C40} meet h. (or none is claimed)",
+        'AND(OR(RemoteWorkElection="No",AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment))),'
+        'OR(RemoteWorkC40="No",AND(RemoteWorkC40Verdict="OK",ISNUMBER(RemoteWorkC40Total))))',
+        "N.J.S.A. 34:1B-129h., h.(1), h.(2); P.L.2024, c.40",
     ),
     Check(
         f"The {REMOTE_WORK_TAX_YEAR} credit the payment is based on is a number",

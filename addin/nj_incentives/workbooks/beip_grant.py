@@ -174,9 +174,8 @@ AGREEMENT: tuple[LineItem, ...] = (
         "date",
         key="law_as_of",
         prompt="Law as of",
-        help="Blank: every version of the law modelled, chosen by the agreement date. A date: "
-        "the law as it stood that day (docs/interpretations.md, Law as of). Versions: "
-        f"{P.versions_text('beip')}.",
+        help="Blank: the law in force. A date: the law on that day (docs/interpretations.md). "
+        f"Versions: {P.versions_text('beip')}.",
     ),
 )
 
