@@ -32,7 +32,8 @@ What is measured, in a fresh Python process (so that its peak memory is this run
 ``test_before_and_after`` (``NJ_BENCH_BEFORE=/path/to/old/addin``, e.g. ``git archive
 da322bd addin | tar -x -C /tmp/before``) measures both trees in the same session,
 alternating fresh processes ``NJ_BENCH_RUNS`` times (default 3), and prints every run and
-the medians; ``NJ_BENCH_ROWS`` sets the rows (default 1,000,000).
+the medians; ``NJ_BENCH_ROWS`` sets the rows (default 1,000,000); ``NJ_BENCH_TREES``
+(``label=/path/addin,...``) adds more trees to the alternation.
 """
 
 from __future__ import annotations
@@ -190,7 +191,12 @@ _FIGURES = (
 def test_before_and_after() -> None:
     """Both trees in one session, alternating fresh processes; every run and the medians."""
     before = os.environ.get("NJ_BENCH_BEFORE")
-    trees = {"before": before, "after": None} if before else {"after": None}
+    trees: dict[str, str | None] = {"before": before} if before else {}
+    trees["after"] = None
+    # more trees, alternated with these: NJ_BENCH_TREES="label=/path/addin,label2=/path2"
+    for item in filter(None, os.environ.get("NJ_BENCH_TREES", "").split(",")):
+        label, _, tree = item.partition("=")
+        trees[label] = tree
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
     for i in range(RUNS):
         for label, tree in trees.items():
