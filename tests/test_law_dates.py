@@ -324,3 +324,20 @@ def test_h_payment_before_issue_19_unchanged() -> None:
     payment = beip.remote_work_payment(D("412345.67"))
     assert payment.amount == D("20617.28")
     assert payment.credit_2022 == D("412345.67")
+
+
+# =========================================================================== item 8
+
+
+def test_transfer_check_names_a_discounted_minimum_as_discounted() -> None:
+    # 200,000 sold 2024-12-31, credit period ending 2025-12-31 (365 days: 1 year) at 10%:
+    # 75% x 200,000 / 1.1 = 136,363.636... -> 136,363.63; 136,000 is less
+    dates = {"sale_date": "2024-12-31", "credit_period_end": "2025-12-31"}
+    check = beip.transfer_check(500000, 200000, 136000, D("0.1"), **dates)
+    reason = next(r for r in check.reasons if r.startswith("consideration"))
+    assert "136,363.63" in reason
+    assert "discounted to present value at 10% a year over 1 years" in reason
+    assert "before any" not in reason
+    # undiscounted: 75% x 200,000 = 150,000
+    plain = beip.transfer_check(500000, 200000, 140000)
+    assert "with no discount to present value" in plain.reasons[0]

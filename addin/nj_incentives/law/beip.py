@@ -626,6 +626,15 @@ def grant_years(
     (:func:`cap_date_rule`) the grant paid is min(that, :func:`cap_room`), the room
     counting the grants paid in earlier years. A year reduced to zero does not extend the
     term; a later year can be paid again.
+
+    N.J.A.C. 19:31I-1.4 (text current through N.J.R. Vol. 56, No. 21): "To the extent that
+    the applicant has received grant funds in excess of $50,000 per new employee, the
+    Authority will reduce the grant proportionally." This is the default because the
+    regulation's own worked example tests the cap year by year from each annual report
+    and withholds a year without room; "reduce the grant proportionally" is read as the
+    reduction of that year's grant to the room (the alternative, every year reduced in
+    one proportion over the term, is ``cap_method="proportional"``;
+    docs/interpretations.md).
     """
     capped = cap_date_rule(r, agreement_date, as_of)
     average_cap = r.law(P.AVERAGE_CAP, agreement_date, as_of)
@@ -1601,8 +1610,14 @@ def transfer_check(
         reasons.append(
             f"consideration {fmt_money(paid)} is less than the minimum"
             f" {fmt_money(figures.minimum_price)}"
-            f" ({fmt_pct(MINIMUM_CONSIDERATION_SHARE)} of the transferred amount, before any"
-            f" discount to present value) ({CITE_G3})"
+            f" ({fmt_pct(MINIMUM_CONSIDERATION_SHARE)} of the transferred amount"
+            + (
+                f", discounted to present value at {fmt_pct(rate)} a year over"
+                f" {fmt_number(used_years.quantize(Decimal('0.0001'), ROUND_DOWN))} years"
+                if figures.minimum_price != figures.undiscounted_price
+                else ", with no discount to present value"
+            )
+            + f") ({CITE_G3})"
         )
     first = []
     if period_text:
