@@ -493,6 +493,13 @@ def test_law_currency_texts_are_generated_and_current() -> None:
         assert f"### Amendments: {statute.citation}\n" in interpretations
 
 
+def test_what_is_not_modelled_names_no_modelled_act() -> None:
+    for statute in P.STATUTES.values():
+        for act in statute.acts:
+            for item in statute.not_modelled:
+                assert not item.startswith(act.name.split(" (")[0]), (act.name, item)
+
+
 def test_an_amendment_shows_in_the_law_currency(cap_60000: P.Parameter[Decimal]) -> None:
     assert "P.L.2024, c.999 (drill) (2024-12-01)" in P.law_current_to()
     table = P.amendments_table("beip")

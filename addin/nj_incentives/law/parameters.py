@@ -502,10 +502,6 @@ _statute(
     "Business Employment Incentive Program grant",
     "N.J.S.A. 34:1B-129",
     not_modelled=(
-        # issue 19 item 2 models these two as dated versions of h.: remove them here then
-        "the January 2024 act (A-5840/S-4217, approved January 12, 2024: the h. waiver to"
-        " March 31, 2024)",
-        "P.L.2024, c.40 (approved July 10, 2024: h. from the tax period beginning April 1, 2024)",
         "N.J.S.A. 34:1B-133 (section 10): text not found",
         "BEIP closed to new applications under P.L.2013, c.161 (approved September 18,"
         " 2013): only agreements made before then exist",
