@@ -3,10 +3,14 @@ docs/install.md, "The calculation memo as PDF", for why fpdf2)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+import unicodedata
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from nj_incentives.memo.document import (
+    Block,
     Code,
     Heading,
     Items,
@@ -20,21 +24,136 @@ from nj_incentives.memo.document import (
 )
 from nj_incentives.version import __version__
 
-#: Characters outside Latin-1 (the PDF's core fonts) as their plain equivalents.
-_LATIN1 = str.maketrans(
-    {
-        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-        "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
-        "\u2026": "...", "\u2264": "<=", "\u2265": ">=", "\u2260": "!=", "\u2192": "->",
-        "\u2022": "-", "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2248": "~",
-        "\u2032": "'", "\u2033": '"',
-    }
-)  # fmt: skip
+#: The fonts (DejaVu Sans, its bold and oblique, and DejaVu Sans Mono for
+#: formulas) as matplotlib ships them (``mpl-data/fonts/ttf``): one well-kept PyPI package
+#: (in the ``calc`` extra) that carries DejaVu, which covers Latin, Greek, Cyrillic,
+#: Armenian, Georgian, Hebrew and Arabic among others. matplotlib is not imported.
+FONT_FILES = {
+    ("DejaVu", ""): "DejaVuSans.ttf",
+    ("DejaVu", "B"): "DejaVuSans-Bold.ttf",
+    ("DejaVu", "I"): "DejaVuSans-Oblique.ttf",
+    ("DejaVuMono", ""): "DejaVuSansMono.ttf",
+}
+SANS, MONO = "DejaVu", "DejaVuMono"
+
+#: Bounds on text from a workbook, so that any text prints within the page and the time
+#: budget: a table cell at most :data:`CELL_LINES` lines, a paragraph at most
+#: :data:`TEXT_CHARACTERS` characters, the running header three lines and the footer
+#: two; what is cut ends with a note saying how long the text was.
+CELL_LINES = 16
+#: A table cell of at most this many characters is never cut: even in the narrowest
+#: column (about 8 mm) it is at most about 40 lines, 90 mm, within a page.
+CELL_KEEP = 200
+#: The sizes of body text and tables relative to the first (Helvetica) design: DejaVu Sans
+#: is wider and taller in the x-height, so it reads as well a little smaller.
+NARROWER = 0.9
+#: Body text: its size (points) and line height (mm).
+BODY, LINE = 8.5 * NARROWER, 4.2 * NARROWER
+TEXT_CHARACTERS = 3_000
+#: Text measured for a table cell before it is cut to its lines (a bound on the work).
+CELL_CHARACTERS = 2_000
 
 
-def _latin1(text: object) -> str:
-    plain = str(text).translate(_LATIN1)
-    return plain.encode("latin-1", "replace").decode("latin-1")
+def font_directory() -> Path:
+    """The folder of matplotlib's DejaVu fonts (found without importing matplotlib)."""
+    spec = importlib.util.find_spec("matplotlib")
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    for folder in folders:
+        found = Path(folder) / "mpl-data" / "fonts" / "ttf"
+        if (found / FONT_FILES[(SANS, "")]).is_file():
+            return found
+    raise ModuleNotFoundError(
+        "the PDF memo's font (DejaVu Sans) comes with matplotlib", name="matplotlib"
+    )
+
+
+def cut_note(length: int) -> str:
+    """What a cut text ends with."""
+    return f" … [cut: {length:,} characters in all]"
+
+
+def bounded(text: object, limit: int = TEXT_CHARACTERS) -> str:
+    """``text`` (one line of whitespace runs kept) cut to ``limit`` characters, with the
+    note."""
+    plain = str(text)
+    if len(plain) <= limit:
+        return plain
+    return plain[:limit].rstrip() + cut_note(len(plain))
+
+
+def clipped(
+    pdf: Any, text: str, width: float, lines: int, length: int | None = None, keep: int = 0
+) -> str:
+    """``text`` as at most ``lines`` lines of ``width`` (mm) in the current font: the
+    lines fpdf2 would break it into, the last one ending with the note when cut
+    (``length``: of the whole text, when ``text`` is already its first part). A text of
+    at most ``keep`` characters is never cut."""
+    plain = str(text)
+    length = len(plain) if length is None else length
+    cut = length > len(plain)
+    if not cut and len(plain) <= keep:
+        return plain
+    if not plain and not cut:
+        return plain
+    widest = pdf.get_string_width("W")  # no wider character in the text fonts
+    if not cut and "\n" not in plain and len(plain) * widest <= width * (lines - 1) / 2:
+        return plain  # surely within: word wrapping fills each line at least half
+    head = plain[:CELL_CHARACTERS]
+    found = pdf.multi_cell(width, 1, head, dry_run=True, output="LINES")
+    if len(found) <= lines and len(head) == length:
+        return plain
+    note = cut_note(length)
+    kept = [str(line) for line in found[:lines]] or [""]
+    last = kept[-1]
+    while last and pdf.get_string_width(last + note) > width:
+        last = last[: len(last) - max(1, len(last) // 8)]
+    kept[-1] = last.rstrip() + note
+    return "\n".join(kept)
+
+
+def right_to_left(*texts: str) -> bool:
+    """Whether any of ``texts`` holds right-to-left text (Hebrew, Arabic: bidirectional
+    classes R, AL, AN), which fpdf2 lays out only with its text shaping (uharfbuzz)."""
+    kinds = ("R", "AL", "AN")
+    return any(
+        ord(ch) >= 0x590 and unicodedata.bidirectional(ch) in kinds for text in texts for ch in text
+    )
+
+
+def _block_texts(block: Block) -> Iterator[str]:
+    """The texts of a block as drawn: their first TEXT_CHARACTERS at most (none is drawn
+    longer), so that a scan of them is bounded too."""
+    found: Iterator[str] = iter(())
+    if isinstance(block, Heading | Paragraph):
+        found = iter((block.text,))
+    elif isinstance(block, Code):
+        found = iter((block.label, block.text))
+    elif isinstance(block, Table):
+        found = iter((block.caption, *block.headers, *(cell for row in block.rows for cell in row)))
+    elif isinstance(block, Items):
+        found = iter(block.items)
+    for text in found:
+        yield str(text)[:TEXT_CHARACTERS]
+
+
+def _texts(memo: Memo) -> Iterator[str]:
+    for text in (memo.title, memo.running, memo.footer):
+        yield text[:TEXT_CHARACTERS]
+    for block in memo.blocks:
+        if isinstance(block, Heading):
+            yield (block.running or "")[:TEXT_CHARACTERS]
+            yield (block.footer or "")[:TEXT_CHARACTERS]
+        yield from _block_texts(block)
+
+
+def missing_glyphs(memo: Memo, covered: Callable[[int], bool]) -> int:
+    """How many characters of the memo's text the font has no glyph for."""
+    return sum(
+        1
+        for text in _texts(memo)
+        for ch in text
+        if ord(ch) > 0x24F and not ch.isspace() and not covered(ord(ch))
+    )
 
 
 def _natural_widths(table: Table, measure: Callable[[str], float]) -> list[float]:
@@ -83,9 +202,22 @@ def _column_widths(
 def to_pdf(memo: Memo) -> bytes:
     """The memo as a paginated PDF (US Letter): the engagement and the title on every
     page, "Page x of y", the version, date, preparer and reviewer in the footer; tables
-    with their header row repeated on each page, wide ones in parts (:func:`wrapped`)."""
+    with their header row repeated on each page, wide ones in parts (:func:`wrapped`).
+    Set in DejaVu Sans (any script DejaVu covers; right-to-left text laid out by fpdf2's
+    text shaping); text from a workbook bounded (:data:`CELL_LINES`,
+    :data:`TEXT_CHARACTERS`; the running header three lines, the footer two), cut with a
+    note."""
     from fpdf import FPDF
     from fpdf.fonts import FontFace
+
+    fonts = font_directory()
+    shaping: Any = None  # fpdf2's text shaping parameters, when any text needs them
+
+    def shaped(*texts: str) -> Any:
+        return shaping if shaping is not None and right_to_left(*texts) else None
+
+    #: (text, width, lines) -> the running header's or footer's text, clipped
+    clips: dict[tuple[str, float, int], str] = {}
 
     class Document(FPDF):
         #: what the header and footer of this page show, and of the pages from the next
@@ -94,17 +226,36 @@ def to_pdf(memo: Memo) -> bytes:
         running, foot = memo.running, memo.footer
         coming: tuple[str, str] | None = None
 
+        def within(self, text: str, room: float, lines: int) -> str:
+            """The running header's or footer's text clipped to ``lines`` lines (once: each
+            page repeats it); shaped text with room to spare, as it measures a little off."""
+            key = (text, room, lines)
+            if key not in clips:
+                spare = 6 if self.text_shaping else 0
+                clips[key] = clipped(self, text, room - spare, lines)
+            return clips[key]
+
         def header(self) -> None:
             if self.coming is not None:
                 self.running, self.foot = self.coming
                 self.coming = None
-            self.set_font("Helvetica", "", 7.5)
+            saved, self.text_shaping = self.text_shaping, shaped(self.running)
+            self.draw_header()
+            self.text_shaping = saved
+
+        def footer(self) -> None:
+            saved, self.text_shaping = self.text_shaping, shaped(self.foot)
+            self.draw_footer()
+            self.text_shaping = saved
+
+        def draw_header(self) -> None:
+            self.set_font(SANS, "", 7.5)
             self.set_text_color(90, 90, 90)
-            title = _latin1(memo.title)
+            title = memo.title
             room = self.epw - self.get_string_width(title) - 6
             top = self.get_y()
-            self.multi_cell(room, 3.6, _latin1(self.running), align="L", new_x="LMARGIN",
-                            new_y="NEXT")  # fmt: skip
+            self.multi_cell(room, 3.6, self.within(self.running, room, 3), align="L",
+                            new_x="LMARGIN", new_y="NEXT")  # fmt: skip
             below = self.get_y()
             self.set_xy(self.l_margin, top)
             self.cell(0, 3.6, title, align="R", new_x="LMARGIN", new_y="NEXT")
@@ -114,33 +265,54 @@ def to_pdf(memo: Memo) -> bytes:
             self.ln(4)
             self.set_text_color(26, 26, 26)
 
-        def footer(self) -> None:
-            self.set_font("Helvetica", "", 7.5)
+        def draw_footer(self) -> None:
+            self.set_font(SANS, "", 7.5)
             self.set_text_color(90, 90, 90)
             number = f"Page {self.page_no()} of {{nb}}"
             room = self.epw - self.get_string_width(f"Page {self.page_no()} of 999") - 6
-            text = _latin1(self.foot)
-            lines = 1 if self.get_string_width(text) <= room else 2
+            text = self.within(self.foot, room, 2)
+            lines = 1 if "\n" not in text and self.get_string_width(text) <= room else 2
             self.set_y(-8 - 3.6 * lines)
             self.multi_cell(room, 3.6, text, align="L", new_x="LMARGIN", new_y="TOP")
             self.set_xy(self.l_margin, -8 - 3.6 * lines)
             self.cell(0, 3.6, number, align="R")
 
     pdf = Document(orientation="portrait", unit="mm", format="letter")
+    for (family, style), name in FONT_FILES.items():
+        pdf.add_font(family, style, fonts / name)
+    # fpdf2's text shaping (uharfbuzz) puts right-to-left runs in visual order and joins
+    # Arabic letters; it costs, so it is on only for a block (and a running header or
+    # footer) that holds such text
+    if right_to_left(*_texts(memo)):
+        try:
+            pdf.set_text_shaping(True)
+            shaping = pdf.text_shaping
+        except Exception:  # uharfbuzz missing: the text prints in its stored order
+            shaping = None
+        pdf.text_shaping = None
     pdf.set_margins(14, 14, 14)
     pdf.set_auto_page_break(auto=True, margin=20)
-    pdf.set_title(_latin1(memo.title))
+    pdf.set_title(memo.title)
     pdf.set_creator(f"nj-incentives {__version__}")
     pdf.alias_nb_pages()
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 15)
+    pdf.set_font(SANS, "B", 15)
     pdf.set_text_color(31, 56, 100)
-    pdf.multi_cell(0, 7, _latin1(memo.title), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 7, memo.title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(26, 26, 26)
     pdf.ln(1)
+    sans = pdf.fonts[SANS.lower()]
+    cmap = getattr(sans, "cmap", {})
+    missing = missing_glyphs(memo, lambda code: code in cmap)
+    if missing:
+        pdf.set_font(SANS, "I", 8)
+        pdf.multi_cell(0, 4, f"{missing:,} characters of this memo have no glyph in its font "
+                       "(DejaVu Sans) and are left blank; the HTML memo shows them.",
+                       new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     sizes = {1: 15.0, 2: 12.5, 3: 10.5, 4: 9.0}
     fresh = True  # nothing below the header on this page yet
     for index, block in enumerate(memo.blocks):
+        pdf.text_shaping = shaped(*_block_texts(block))
         if isinstance(block, PageBreak):
             following = memo.blocks[index + 1] if index + 1 < len(memo.blocks) else None
             if isinstance(following, Heading) and following.running is not None:
@@ -156,10 +328,10 @@ def to_pdf(memo: Memo) -> bytes:
             if pdf.get_y() > pdf.h - 45:  # keep a heading with what follows it
                 pdf.add_page()
             pdf.ln(2 if block.level > 2 else 1)
-            pdf.set_font("Helvetica", "B", sizes.get(block.level, 9.0))
+            pdf.set_font(SANS, "B", sizes.get(block.level, 9.0))
             if block.level <= 2:
                 pdf.set_text_color(31, 56, 100)
-            pdf.multi_cell(0, sizes.get(block.level, 9.0) * 0.5, _latin1(block.text),
+            pdf.multi_cell(0, sizes.get(block.level, 9.0) * 0.5, bounded(block.text, 500),
                            new_x="LMARGIN", new_y="NEXT")  # fmt: skip
             pdf.set_text_color(26, 26, 26)
             if block.level == 2:
@@ -170,25 +342,25 @@ def to_pdf(memo: Memo) -> bytes:
             following = memo.blocks[index + 1] if index + 1 < len(memo.blocks) else None
             if block.strong and isinstance(following, Table) and pdf.get_y() > pdf.h - 45:
                 pdf.add_page()  # a table's title stays with the table
-            pdf.set_font("Helvetica", "B" if block.strong else "", 8.5)
-            pdf.multi_cell(0, 4.2, _latin1(block.text), new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font(SANS, "B" if block.strong else "", BODY)
+            pdf.multi_cell(0, LINE, bounded(block.text), new_x="LMARGIN", new_y="NEXT")
             pdf.ln(1.2)
         elif isinstance(block, Code):
-            pdf.set_font("Helvetica", "", 8)
-            pdf.cell(pdf.get_string_width(_latin1(block.label) + ": ") + 1, 4,
-                     _latin1(block.label) + ":", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
-            pdf.set_font("Courier", "", 7.5)
+            pdf.set_font(SANS, "", 8)
+            pdf.cell(pdf.get_string_width(block.label + ": ") + 1, 4,
+                     block.label + ":", new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+            pdf.set_font(MONO, "", 7.5)
             pdf.set_fill_color(243, 243, 243)
-            pdf.multi_cell(0, 3.6, _latin1(" ".join(block.text.split())), fill=True,
+            pdf.multi_cell(0, 3.6, bounded(" ".join(block.text.split())), fill=True,
                            new_x="LMARGIN", new_y="NEXT")  # fmt: skip
             pdf.ln(1.2)
         elif isinstance(block, Table):
             _pdf_table(pdf, block, FontFace)
         elif isinstance(block, Items):
-            pdf.set_font("Helvetica", "", 8.5)
+            pdf.set_font(SANS, "", BODY)
             for item in block.items:
                 pdf.set_x(pdf.l_margin + 2)
-                pdf.multi_cell(0, 4.2, "- " + _latin1(item), new_x="LMARGIN", new_y="NEXT")
+                pdf.multi_cell(0, LINE, "- " + bounded(item), new_x="LMARGIN", new_y="NEXT")
             pdf.ln(1.2)
         elif isinstance(block, Quote):
             _pdf_quote(pdf, block)
@@ -199,15 +371,21 @@ def to_pdf(memo: Memo) -> bytes:
 
 def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
     columns = len(table.headers)
-    font = 8.0 if columns <= 5 else 7.0 if columns <= 9 else 6.2
+    # DejaVu Sans sets about 10% wider than the Helvetica these sizes were first chosen for
+    font = (8.0 if columns <= 5 else 7.0 if columns <= 9 else 6.2) * NARROWER
     if table.caption:
-        pdf.set_font("Helvetica", "I", 7.5)
-        pdf.multi_cell(0, 3.8, _latin1(table.caption), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", font)
+        pdf.set_font(SANS, "I", 7.5)
+        pdf.multi_cell(0, 3.8, table.caption, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(SANS, "", font)
     width = pdf.epw - 0.01
+    # the text measured and drawn: a cell's first CELL_CHARACTERS at most (its lines below)
+    texts = [table.headers, *(padded(row, table.headers) for row in table.rows)]
+    lengths = [[len(str(text)) for text in row] for row in texts]
+    heads = [tuple(str(text)[:CELL_CHARACTERS] for text in row) for row in texts]
+    table = Table(heads[0], tuple(heads[1:]), table.caption)
 
     def measure(text: str) -> float:
-        return float(pdf.get_string_width(_latin1(text)))
+        return float(pdf.get_string_width(text))
 
     widths = _column_widths(table, width, measure)
     if columns <= 3:  # a narrow table at its natural width, not stretched
@@ -221,6 +399,22 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
         for c in range(columns)
     ]
     align = tuple("RIGHT" if n else "LEFT" for n in numeric)
+    # each cell at most CELL_LINES lines of its column (or CELL_KEEP characters), so that
+    # every row fits on a page
+    room = [w * width / sum(widths) - 2 * 0.8 - 0.3 for w in widths]
+    pdf.set_font(SANS, "B", font)
+    headers = tuple(
+        clipped(pdf, text, room[c], CELL_LINES, lengths[0][c], CELL_KEEP)
+        for c, text in enumerate(heads[0])
+    )
+    pdf.set_font(SANS, "", font)
+    rows = tuple(
+        tuple(
+            clipped(pdf, text, room[c], CELL_LINES, lengths[r][c], CELL_KEEP)
+            for c, text in enumerate(row)
+        )
+        for r, row in enumerate(heads[1:], 1)
+    )
     if pdf.get_y() > pdf.h - 35:
         pdf.add_page()
     with pdf.table(
@@ -235,32 +429,32 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
         repeat_headings=1,
     ) as grid:
         heading = grid.row()
-        for text in table.headers:
-            heading.cell(_latin1(text), align="LEFT")
-        for row in table.rows:
+        for text in headers:
+            heading.cell(text, align="LEFT")
+        for row in rows:
             line = grid.row()
-            for text in padded(row, table.headers):
-                line.cell(_latin1(text))
+            for text in row:
+                line.cell(text)
     pdf.ln(2)
 
 
 def _pdf_quote(pdf: Any, quote: Quote) -> None:
-    """An interpretation: its items with **bold** runs as bold and `code` as Courier."""
+    """An interpretation: its items with **bold** runs as bold and `code` as mono."""
     left = pdf.l_margin + 3
     top = pdf.get_y()
     for bullet, runs in quote.items():
         pdf.set_x(left)
-        pdf.set_font("Helvetica", "", 8.5)
+        pdf.set_font(SANS, "", BODY)
         if bullet:
-            pdf.write(4.2, "- ")
+            pdf.write(LINE, "- ")
         for text, style in runs:
             if style == "b":
-                pdf.set_font("Helvetica", "B", 8.5)
+                pdf.set_font(SANS, "B", BODY)
             elif style == "code":
-                pdf.set_font("Courier", "", 8)
+                pdf.set_font(MONO, "", BODY - 0.5)
             else:
-                pdf.set_font("Helvetica", "", 8.5)
-            pdf.write(4.2, _latin1(text))
+                pdf.set_font(SANS, "", BODY)
+            pdf.write(LINE, text)
         pdf.ln(5)
     bottom = pdf.get_y()
     if bottom > top:  # the bar beside it, on this page

@@ -1,0 +1,96 @@
+"""The PDF memo with long text (issue 22 item 6): figures printed, never a failure on speed.
+
+Run with ``pytest tests/benchmarks/test_memo_bench.py -m benchmark -s``; the figures go in
+docs/performance.md, "The PDF memo with long text". The grant example's memo is written
+to PDF (``memo.to_pdf``) with its own client name (the anchor) and with a client name of
+100,000 characters, alternated, each in a fresh interpreter (fonts and imports included,
+as ``nj-incentives calc --memo`` pays them); the median of the rounds, and the ratio. Set
+``NJ_BENCH_BASE`` to the ``addin`` folder of an older tree to time that tree as well
+(given :data:`BEFORE_TIMEOUT` seconds a run: before this fix the long name took minutes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.benchmark
+
+ROUNDS = 3
+BEFORE_TIMEOUT = 120
+EXAMPLE = Path(__file__).resolve().parents[2] / "workbooks" / "examples"
+
+SCRIPT = """
+import dataclasses, json, sys, time
+started = time.perf_counter()
+import nj_incentives.excel
+from nj_incentives import memo
+from nj_incentives.recalc import recalculate
+recalc = recalculate(sys.argv[1])
+length = int(sys.argv[2])
+if length:
+    names = dict(recalc.names)
+    names["EngagementClient"] = ("Acme Widgets Holding Company " * (length // 29 + 1))[:length]
+    recalc = dataclasses.replace(recalc, names=names)
+began = time.perf_counter()
+document = memo.build_memo([recalc])
+data = memo.to_pdf(document)
+print(json.dumps({"seconds": time.perf_counter() - began, "bytes": len(data)}))
+"""
+
+
+def _run(length: int, base: str | None = None, timeout: float = 600) -> dict[str, object]:
+    env = dict(os.environ)
+    if base:
+        env["PYTHONPATH"] = base
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", SCRIPT, str(EXAMPLE / "beip-grant-schedule-example.xlsx"),
+             str(length)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+            check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return {"seconds": None, "outcome": f"no memo in {timeout:.0f} s"}
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["?"])[-1]
+        return {"seconds": None, "outcome": f"failed: {last[:120]}"}
+    figures: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    figures["outcome"] = f"{figures['bytes']:,} bytes"
+    return figures
+
+
+def _median(runs: list[dict[str, object]]) -> float | None:
+    times = [float(r["seconds"]) for r in runs if r["seconds"] is not None]  # type: ignore[arg-type]
+    return statistics.median(times) if len(times) == len(runs) else None
+
+
+def test_memo_with_a_100000_character_client() -> None:
+    anchor, long = [], []
+    for _ in range(ROUNDS):
+        anchor.append(_run(0))
+        long.append(_run(100_000))
+    a, b = _median(anchor), _median(long)
+    print(
+        f"\nPDF memo (build + to_pdf), median of {ROUNDS}: example's own client "
+        f"{a:.2f} s, 100,000-character client {b:.2f} s ({long[-1]['outcome']}); "
+        f"ratio {b / a:.2f}x (target: under 5 s)"
+    )
+    base = os.environ.get("NJ_BENCH_BASE")
+    if base:
+        before_anchor = _run(0, base)
+        before_long = _run(100_000, base, timeout=BEFORE_TIMEOUT)
+        shown = before_long["seconds"]
+        print(
+            f"  before ({base}): own client {before_anchor['seconds']:.2f} s; 100,000-character "
+            f"client: {f'{shown:.2f} s' if shown is not None else before_long['outcome']}"
+        )
