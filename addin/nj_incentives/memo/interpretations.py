@@ -39,6 +39,10 @@ _TRANSFER = (
     "Transfer certificates: discounting period and rate bound (g.(3))",
     "A transferee may not transfer (g.(3))",
 )
+_REMOTE_WORK = (
+    "Remote-work election (h., h.(1), h.(2))",
+    "Subsection h. in its 2024 versions (the January 2024 act; P.L.2024, c.40)",
+)
 _POSITIONS = (
     "e. Full-time position-months",
     "e. Monthly part-time threshold: 86 2/3 hours",
@@ -92,9 +96,10 @@ INTERPRETATIONS.update(
         "NJ_BEIP_REMOTE_WORK_PAYMENT": (
             *_GENERAL,
             *_TAX_YEAR,
-            "Remote-work election (h., h.(1), h.(2))",
+            *_REMOTE_WORK,
         ),
-        "NJ_BEIP_REMOTE_WORK_CHECK": (*_PCT, "Remote-work election (h., h.(1), h.(2))"),
+        "NJ_BEIP_REMOTE_WORK_CHECK": (*_PCT, *_REMOTE_WORK),
+        "NJ_BEIP_REMOTE_WORK_COMMITMENT_END": _REMOTE_WORK,
         "NJ_ERTC_ELIGIBILITY_CHECK": (
             "a. Who may claim: qualified municipality and Urban Enterprise Zone benefit",
             "d. Burden of proof, start of operations, one 24-month period",
