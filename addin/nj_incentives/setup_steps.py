@@ -197,7 +197,7 @@ SERVER_BUTTON = ('xw-click="hello_world"', 'xw-click="nj_reenter_formulas"')
 #: Start it (from any folder; XLWINGS_PROJECT_DIR names the project).
 SERVER_START = (
     "uvicorn",
-    "xlwings_server.main:main_app",
+    "nj_incentives.serving:app",
     "--host",
     "127.0.0.1",
     "--port",
