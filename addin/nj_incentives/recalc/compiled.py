@@ -50,6 +50,7 @@ from xml.parsers import expat
 
 from nj_incentives.cells import cell_index, range_bounds
 from nj_incentives.recalc import engine
+from nj_incentives.recalc.ooxml import cell_number, local_name, shared_strings
 from nj_incentives.recalc.safety import VettedWorkbook, sheet_parts
 from nj_incentives.shipped import shipped_workbooks
 
@@ -84,30 +85,6 @@ class WorkbookCells:
     sheets: tuple[str, ...]
 
 
-def _local(name: str) -> str:
-    return name.rsplit(":", 1)[-1]
-
-
-def _shared_strings(archive: zipfile.ZipFile) -> list[str]:
-    """The shared strings as the engine's reader reads them (its own function)."""
-    from formulas.excel.xlreader import read_string_table
-
-    names = {info.filename.lower(): info.filename for info in archive.infolist()}
-    name = names.get("xl/sharedstrings.xml")
-    if name is None:
-        return []
-    with archive.open(name) as source:
-        strings: list[str] = read_string_table(False, source)
-    return strings
-
-
-def _number(text: str) -> int | float:
-    # openpyxl's _cast_number, then the engine's rounding of floats to 15 digits
-    if "." in text or "E" in text or "e" in text:
-        return round(float(text), 15)
-    return int(text)
-
-
 def _read_sheet(
     data: bytes,
     title: str,
@@ -122,7 +99,7 @@ def _read_sheet(
     found: dict[str, Any] = {}
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        local = _local(name)
+        local = local_name(name)
         if local == "c":
             ref = attrs.get("r")
             if ref is None:
@@ -145,7 +122,7 @@ def _read_sheet(
             state["text"].append(data)
 
     def end(name: str) -> None:
-        local = _local(name)
+        local = local_name(name)
         if local == "f" and state["in"] == "f":
             state["formula"] += "\x00" + "".join(state["text"])
             state["in"] = None
@@ -159,7 +136,7 @@ def _read_sheet(
             elif state["value"] is not None:
                 raw = state["value"]
                 if kind == "n":
-                    value: Any = _number(raw)
+                    value: Any = cell_number(raw)
                 elif kind == "s":
                     value = strings[int(raw)]
                 elif kind == "b":
@@ -195,7 +172,7 @@ def read_cells(vetted: VettedWorkbook) -> WorkbookCells | None:
     try:
         with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
             parts = sheet_parts(archive)
-            strings = _shared_strings(archive)
+            strings = shared_strings(archive)
             workbook = archive.read("xl/workbook.xml").decode("utf-8", "replace")
             start, end = workbook.find("<definedNames"), workbook.find("</definedNames>")
             formulas.update(workbook[start:end].encode() if start >= 0 else b"")

@@ -54,6 +54,7 @@ from typing import Any
 from xml.parsers import expat
 
 from nj_incentives.cells import cell_index, cell_name, range_bounds
+from nj_incentives.recalc.ooxml import cell_number, local_name, shared_strings
 from nj_incentives.recalc.safety import VettedWorkbook, sheet_parts
 from nj_incentives.shipped import TEMPLATES, shipped_file
 from nj_incentives.spelling import base_name
@@ -180,28 +181,17 @@ def _normal(text: str) -> str:
     return "\x01".join(parts)
 
 
-def _local(name: str) -> str:
-    return name.rsplit(":", 1)[-1]
-
-
-def _number(text: str) -> int | float:
-    # openpyxl's _cast_number, then the engine's rounding of floats to 15 digits
-    if "." in text or "E" in text or "e" in text:
-        return round(float(text), 15)
-    return int(text)
-
-
 def _defined_names(workbook: bytes) -> tuple[dict[str, tuple[str, str, bool]], list[Any]]:
     names: dict[str, tuple[str, str, bool]] = {}
     local: list[tuple[str, str, str]] = []
     state: dict[str, Any] = {"attrs": None, "text": []}
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        if _local(name) == "definedName":
+        if local_name(name) == "definedName":
             state["attrs"], state["text"] = attrs, []
 
     def end(name: str) -> None:
-        if _local(name) == "definedName" and state["attrs"] is not None:
+        if local_name(name) == "definedName" and state["attrs"] is not None:
             attrs, text = state["attrs"], "".join(state["text"])
             if attrs.get("localSheetId") is not None:
                 local.append((attrs.get("name", ""), attrs["localSheetId"], text))
@@ -228,7 +218,7 @@ def _read_sheet(data: bytes, title: str, strings: list[str], graph: WorkbookGrap
     shared: dict[str, tuple[str, str]] = {}  # si -> (master cell, text)
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        local = _local(name)
+        local = local_name(name)
         if local == "c":
             ref = attrs.get("r")
             if ref is None:
@@ -247,7 +237,7 @@ def _read_sheet(data: bytes, title: str, strings: list[str], graph: WorkbookGrap
             state["text"].append(chunk)
 
     def end(name: str) -> None:
-        local = _local(name)
+        local = local_name(name)
         if local in ("f", "v") and state["in"] == local:
             state[local] = "".join(state["text"])
             state["in"] = None
@@ -280,7 +270,7 @@ def _read_sheet(data: bytes, title: str, strings: list[str], graph: WorkbookGrap
                 raw = state["v"]
                 value: Any
                 if kind == "n":
-                    value = _number(raw)
+                    value = cell_number(raw)
                 elif kind == "s":
                     value = strings[int(raw)]
                 elif kind == "b":
@@ -321,7 +311,7 @@ def read_graph(vetted: VettedWorkbook) -> WorkbookGraph | None:
     try:
         with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
             parts = sheet_parts(archive)
-            strings = _shared_strings(archive)
+            strings = shared_strings(archive)
             names, local = _defined_names(archive.read("xl/workbook.xml"))
             graph = WorkbookGraph(tuple(parts), names, {}, {}, set(), {}, sorted(local))
             for title, part in parts.items():
@@ -329,19 +319,6 @@ def read_graph(vetted: VettedWorkbook) -> WorkbookGraph | None:
     except (_Unsupported, expat.ExpatError, KeyError, ValueError, IndexError):
         return None
     return graph
-
-
-def _shared_strings(archive: zipfile.ZipFile) -> list[str]:
-    """The shared strings as the engine's reader reads them (its own function)."""
-    from formulas.excel.xlreader import read_string_table
-
-    names = {info.filename.lower(): info.filename for info in archive.infolist()}
-    name = names.get("xl/sharedstrings.xml")
-    if name is None:
-        return []
-    with archive.open(name) as source:
-        strings: list[str] = read_string_table(False, source)
-    return strings
 
 
 # --------------------------------------------------------------------------- the forms
