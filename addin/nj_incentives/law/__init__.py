@@ -8,7 +8,9 @@
   N.J.S.A. 54:10A-5(e).
 - :mod:`nj_incentives.law.common`: exact money, input errors and explanations.
 - :mod:`nj_incentives.law.rules`: the rule language: each rule written once, run exactly
-  (explained only when its steps are read) or over int64 arrays by the scenario runner.
+  (explained only when its steps are read) or over int64 arrays by the scenario runner;
+  one module per role (``rules.language``, ``rules.exact``, ``rules.explaining``,
+  ``rules.vectorized``), every name imported from ``nj_incentives.law.rules``.
 
 Pure functions and pydantic models; ``Decimal`` money; no xlwings, pandas or file I/O
 (numpy only inside the int64 evaluator, imported when it is constructed).
