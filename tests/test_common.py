@@ -6,8 +6,6 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from nj_incentives.law.common import (
     InputError,
@@ -17,43 +15,12 @@ from nj_incentives.law.common import (
     as_int,
     as_money,
     cents_down,
-    split_by_shares,
-    split_equal,
 )
-
-money = st.decimals(min_value=0, max_value=10**10, places=2, allow_nan=False)
-
-
-def test_rounding_example_from_the_issue() -> None:
-    # 100,000.00 / 3 = 33,333.333... -> 33,333.33 twice (rounded down);
-    # the last takes the remainder: 100,000.00 - 2 x 33,333.33 = 33,333.34.
-    assert split_equal(Decimal("100000.00"), 3) == [
-        Decimal("33333.33"),
-        Decimal("33333.33"),
-        Decimal("33333.34"),
-    ]
 
 
 def test_cents_down_truncates() -> None:
     # 0.75 x 133.33 = 99.9975 -> 99.99 (never rounded up to 100.00)
     assert cents_down(Decimal("0.75") * Decimal("133.33")) == Decimal("99.99")
-
-
-@given(total=money, count=st.integers(min_value=1, max_value=13))
-def test_split_equal_sums_exactly(total: Decimal, count: int) -> None:
-    parts = split_equal(total, count)
-    assert len(parts) == count
-    assert sum(parts) == total
-    assert all(part >= 0 for part in parts)
-    assert all(part == part.quantize(Decimal("0.01")) for part in parts)
-
-
-@given(total=money)
-def test_split_by_shares_sums_exactly(total: Decimal) -> None:
-    shares = [Decimal("0.05"), Decimal("0.20"), Decimal("0.25"), Decimal("0.25"), Decimal("0.25")]
-    parts = split_by_shares(total, shares)
-    assert sum(parts) == total
-    assert all(part >= 0 for part in parts)
 
 
 def test_float_cells_are_read_exactly() -> None:

@@ -40,7 +40,6 @@ from nj_incentives.law.common import (
     as_law_as_of,
     as_money,
     as_number,
-    cents_down,
     fmt_money,
     fmt_number,
     fmt_pct,
@@ -267,22 +266,6 @@ def _grant_pcts(pct: object, partner_pct: object, smart: bool) -> tuple[Decimal,
         rule = "at least one basis must be used: pct (withholdings) or partner_pct (partners)"
         raise InputError("pct", pct, rule, _pct_citation(smart))
     return pct_w, pct_p
-
-
-def _rounded(exact: Decimal, result: Decimal) -> str:
-    """``"= 1,000.00"``, or ``"= 999.9975, rounded down to 999.99"`` when truncation bites."""
-    if exact == result:
-        return f"= {fmt_money(result)}"
-    shown = exact.quantize(Decimal("0.0001"), rounding=ROUND_DOWN)
-    more = "..." if shown != exact else ""
-    return f"= {shown:,f}{more}, rounded down to {fmt_money(result)}"
-
-
-def _product(base: Decimal, pct: Decimal) -> tuple[Decimal, str]:
-    """``cents_down(base x pct)`` and its arithmetic, showing any truncation."""
-    exact = base * pct
-    result = cents_down(exact)
-    return result, f"{fmt_money(base)} x {fmt_pct(pct)} {_rounded(exact, result)}"
 
 
 class AnnualGrant(Explained):
@@ -975,7 +958,7 @@ class ConversionParagraph:
     first_tax_year: int
     #: share of the approved amount issued in each successive tax year (sums to 1)
     shares: tuple[Decimal, ...]
-    #: "equal installments" (split_equal) rather than stated percentages
+    #: "equal installments" rather than stated percentages
     equal: bool = True
 
     @property

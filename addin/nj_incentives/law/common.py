@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import Any, TypeAlias
@@ -53,8 +53,6 @@ __all__ = [
     "fmt_money",
     "fmt_number",
     "fmt_pct",
-    "split_by_shares",
-    "split_equal",
 ]
 
 #: One cent: the unit every money result is rounded to.
@@ -143,21 +141,6 @@ class Explained(BaseModel):
 def cents_down(amount: Decimal) -> Decimal:
     """Round to the cent by truncation (fractions of a cent dropped)."""
     return amount.quantize(CENT, rounding=ROUND_DOWN)
-
-
-def split_by_shares(total: Decimal, shares: Sequence[Decimal]) -> list[Decimal]:
-    """Split ``total`` by ``shares`` (which sum to 1): each part rounded down to the cent,
-    the last taking the remainder so that the parts sum exactly to ``total``."""
-    parts = [cents_down(total * share) for share in shares[:-1]]
-    parts.append(total - sum(parts, Decimal(0)))
-    return parts
-
-
-def split_equal(total: Decimal, count: int) -> list[Decimal]:
-    """Split ``total`` into ``count`` equal parts rounded down to the cent, the last taking
-    the remainder: 100,000.00 in three is 33,333.33, 33,333.33, 33,333.34."""
-    part = cents_down(total / count)
-    return [part] * (count - 1) + [total - part * (count - 1)]
 
 
 def fmt_money(amount: Decimal | int) -> str:

@@ -1,7 +1,7 @@
 """The exact evaluator (:class:`Exact`, :data:`EXACT`): ``Decimal`` money, exact fractions,
 ``datetime.date``; the amounts path of the core. It records nothing. Its arithmetic
-helpers (``exact_share``, ``cents_down``, ``discounted``, ``as_money``) are shared with the
-explaining evaluator."""
+helpers (``exact_share``, ``discounted``, ``to_money``) are shared with the explaining
+evaluator."""
 
 from __future__ import annotations
 
@@ -13,15 +13,10 @@ from decimal import ROUND_DOWN, Decimal, localcontext
 from fractions import Fraction
 from typing import Any
 
+from nj_incentives.law.common import CENT, cents_down
 from nj_incentives.law.rules.language import OPS, Rules, V
 
-__all__ = ["EXACT", "ZERO", "Exact", "as_money", "cents_down", "discounted", "exact_share"]
-
-_CENT = Decimal("0.01")
-
-
-def cents_down(amount: Decimal) -> Decimal:
-    return amount.quantize(_CENT, rounding=ROUND_DOWN)
+__all__ = ["EXACT", "ZERO", "Exact", "discounted", "exact_share", "to_money"]
 
 
 def exact_share(a: Decimal, p: Decimal | Fraction | int) -> tuple[Decimal, Decimal | Fraction]:
@@ -29,7 +24,7 @@ def exact_share(a: Decimal, p: Decimal | Fraction | int) -> tuple[Decimal, Decim
     if isinstance(p, Fraction):
         exact = Fraction(a) * p
         cents = math.floor(exact * 100)
-        return (Decimal(cents) / 100).quantize(_CENT), exact
+        return (Decimal(cents) / 100).quantize(CENT), exact
     product = a * p
     return cents_down(product), product
 
@@ -53,10 +48,10 @@ def _months_later(day: dt.date, months: int) -> dt.date:
     return dt.date(year, month0 + 1, min(day.day, last))
 
 
-def as_money(value: Any) -> Any:
+def to_money(value: Any) -> Any:
     """Money as ``Decimal`` (a whole number given as ``int`` converted; others unchanged)."""
     if isinstance(value, int) and not isinstance(value, bool):
-        return Decimal(value).quantize(_CENT)
+        return Decimal(value).quantize(CENT)
     return value
 
 
@@ -65,22 +60,22 @@ class Exact(Rules):
 
     def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
         if type(p) is Decimal and type(a) is Decimal:  # the common case, directly
-            return (a * p).quantize(_CENT, rounding=ROUND_DOWN)
-        return exact_share(as_money(a), p)[0]
+            return (a * p).quantize(CENT, rounding=ROUND_DOWN)
+        return exact_share(to_money(a), p)[0]
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
-        return as_money(a) * n
+        return to_money(a) * n
 
     def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
-        return exact_share(as_money(a), Fraction(1, n))[0]
+        return exact_share(to_money(a), Fraction(1, n))[0]
 
     def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
         if n == 0:
             return ZERO
-        return exact_share(as_money(a), Fraction(n) / Fraction(d))[0]
+        return exact_share(to_money(a), Fraction(n) / Fraction(d))[0]
 
     def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
-        return exact_share(as_money(rate), Fraction(n))[0]
+        return exact_share(to_money(rate), Fraction(n))[0]
 
     def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
         return _places(Fraction(n) / Fraction(d) if n != 0 else Fraction(0), places)
@@ -91,22 +86,22 @@ class Exact(Rules):
     def discount(
         self, a: V, p: V, rate: V, years: V, digits: int, label: str = "", cite: str = ""
     ) -> V:
-        return cents_down(discounted(as_money(a) * p, rate, years, digits))
+        return cents_down(discounted(to_money(a) * p, rate, years, digits))
 
     def add(self, *xs: V, label: str = "", cite: str = "") -> V:
         result = xs[0]
         for x in xs[1:]:
             result = result + x
-        return result if type(result) is Decimal else as_money(result)
+        return result if type(result) is Decimal else to_money(result)
 
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
-        return as_money(a - b)
+        return to_money(a - b)
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
-        return as_money(b if b < a else a)
+        return to_money(b if b < a else a)
 
     def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
-        return as_money(b if b > a else a)
+        return to_money(b if b > a else a)
 
     def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
         return a if cond else b

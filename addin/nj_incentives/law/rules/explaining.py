@@ -13,15 +13,14 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, TypeAlias
 
-from nj_incentives.law.common import Step, fmt_money, fmt_number, fmt_pct
+from nj_incentives.law.common import Step, cents_down, fmt_money, fmt_number, fmt_pct
 from nj_incentives.law.parameters import Parameter
 from nj_incentives.law.rules.exact import (
     EXACT,
     ZERO,
-    as_money,
-    cents_down,
     discounted,
     exact_share,
+    to_money,
 )
 from nj_incentives.law.rules.language import OPS, Rules, V
 
@@ -235,7 +234,7 @@ class Explain(Rules):
     def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
         ta, tp = self._term(a), self._term(p, "fraction")
         fraction = tp.value
-        result, exact = exact_share(as_money(ta.value), fraction)
+        result, exact = exact_share(to_money(ta.value), fraction)
         if not label and fraction == 0 and tp.step is None:  # a basis not used
             return Term(result, "0", True, (ta, tp))
         if isinstance(fraction, Fraction) and fraction.numerator == 1 and tp.step is None:
@@ -272,12 +271,12 @@ class Explain(Rules):
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
         ta, tn = self._term(a, "count" if a.__class__ is int else "money"), self._term(n, "count")
-        value = as_money(ta.value) * tn.value
+        value = to_money(ta.value) * tn.value
         return self._make(value, lambda: f"{_paren(ta)} x {_paren(tn)}", (ta, tn), label, cite)
 
     def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
         ta, tn = self._term(a), self._term(n, "count")
-        result, exact = exact_share(as_money(ta.value), Fraction(1, tn.value))
+        result, exact = exact_share(to_money(ta.value), Fraction(1, tn.value))
         return self._rounded(
             result, exact, lambda: f"{_paren(ta)} / {_paren(tn)}", (ta, tn), label, cite
         )
@@ -287,7 +286,7 @@ class Explain(Rules):
         if tn.value == 0:
             return self._make(ZERO, lambda: f"{_paren(ta)} x 0", (ta, tn, td), label, cite)
         ratio = Fraction(tn.value) / Fraction(td.value)
-        result, exact = exact_share(as_money(ta.value), ratio)
+        result, exact = exact_share(to_money(ta.value), ratio)
 
         def text() -> str:
             return f"{_paren(ta)} x {_paren(tn)} / {_paren(td)}"
@@ -296,7 +295,7 @@ class Explain(Rules):
 
     def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
         tn, tr = self._term(n, "count"), self._term(rate)
-        result, exact = exact_share(as_money(tr.value), Fraction(tn.value))
+        result, exact = exact_share(to_money(tr.value), Fraction(tn.value))
         return self._rounded(
             result, exact, lambda: f"{_paren(tn)} x {_paren(tr)}", (tn, tr), label, cite
         )
@@ -306,7 +305,7 @@ class Explain(Rules):
     ) -> V:
         ta, tp = self._term(a), self._term(p, "fraction")
         trate, tyears = self._term(rate, "fraction"), self._term(years, "count")
-        exact = discounted(as_money(ta.value) * tp.value, trate.value, tyears.value, digits)
+        exact = discounted(to_money(ta.value) * tp.value, trate.value, tyears.value, digits)
         result = cents_down(exact)
 
         def text() -> str:
