@@ -279,6 +279,24 @@ class Parameter(Generic[T]):
         return "; ".join(parts)
 
 
+#: The months as a date in a label names them: English whatever the locale (``%B`` would
+#: follow LC_TIME) and without a ``strftime`` call (several microseconds a label).
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+
+
 def show(value: Any, kind: str) -> str:
     """A figure as text by its kind (whole dollars without cents, percentages, dates)."""
     if kind == "money":
@@ -291,7 +309,7 @@ def show(value: Any, kind: str) -> str:
         )
     if kind == "date":
         day: dt.date = value
-        return f"{day:%B} {day.day}, {day.year}"
+        return f"{MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
     if kind == "hours":
         if isinstance(value, Fraction) and value.denominator != 1:
             whole, rest = divmod(value, 1)
