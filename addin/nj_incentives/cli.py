@@ -78,6 +78,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "fill a template from data (YAML, JSON or CSV; payroll hours for the ERTC roster)",
         "calc",
     ),
+    "rollforward": (
+        "nj_incentives.rollforward",
+        "roll a template workbook forward to its next period (sign-offs cleared)",
+        "calc",
+    ),
     "templates": (
         "nj_incentives.templates",
         "copy the blank template workbooks and their filled examples to a folder",

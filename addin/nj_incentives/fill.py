@@ -58,7 +58,9 @@ __all__ = [
     "FillError",
     "Filled",
     "TemplateInput",
+    "check_entries",
     "command",
+    "data_entries",
     "fill",
     "read_data",
     "run",
@@ -397,6 +399,21 @@ def _entries(document: Mapping[Any, Any], where: str) -> list[tuple[str, str, ob
         else:
             found.append((where, str(key), value))
     return found
+
+
+def data_entries(document: Mapping[Any, Any], where: str) -> list[tuple[str, str, object]]:
+    """A mapping of input names to values as DATA's (where, input name, value) entries,
+    each message about one to start with ``where`` (``nj_incentives.rollforward`` names a
+    workbook's cell there)."""
+    return _entries(document, where)
+
+
+def check_entries(
+    template: str, entries: Sequence[tuple[str, str, object]]
+) -> tuple[dict[str, Any], list[str], list[str], list[str]]:
+    """Every entry read by its input's rule, as :func:`fill` reads DATA: (the builder's
+    values, the inputs given, unknown names (status 2), refused values (status 1))."""
+    return _values(template, entries)
 
 
 def _csv_data(path: Path, text: str) -> list[tuple[str, str, object]]:

@@ -1,0 +1,72 @@
+"""Benchmark of ``nj-incentives rollforward`` (issue 20, item 4): figures printed, never a
+failure.
+
+Run with ``pytest tests/benchmarks/test_rollforward_bench.py -m benchmark -s``; the
+figures go in docs/performance.md, "Rolling forward (issue 20)".
+
+For each template, its filled example with the engagement's period set to a year inside
+it (so that it rolls: ERTC the period ending 2026-12-31, the conversion tax year 2023, the
+grant year 3 of 5), two commands alternating, each a fresh process as a user runs them,
+median of ``NJ_BENCH_ROUNDS`` (default 3):
+
+- **rollforward**: ``nj-incentives rollforward LAST.xlsx -o NEXT.xlsx --force`` (one
+  recalculation of LAST, as ``calc`` does, then the template built with its inputs);
+- **calc** (the anchor): ``nj-incentives calc LAST.xlsx -o OUT`` of the same workbook.
+
+The issue's budget: a roll forward at most 1.5x one ``calc``.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
+
+pytestmark = pytest.mark.benchmark
+
+ROUNDS = int(os.environ.get("NJ_BENCH_ROUNDS", "3"))
+SCRIPT = "from nj_incentives.cli import main; import sys; sys.exit(main(sys.argv[1:]))"
+PERIODS = {
+    ertc_credit: "Privilege period ending 2026-12-31",
+    beip_conversion: "Tax year 2023",
+    beip_grant: "Grant year 3 of 5",
+}
+
+
+def _run(args: list[str], cwd: Path) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, *args], cwd=cwd, capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - start
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    return elapsed
+
+
+def test_a_roll_forward_against_one_calc(tmp_path: Path) -> None:
+    lines = []
+    for module, period in PERIODS.items():
+        example = dict(module.EXAMPLE)
+        example["engagement"] = dict(example["engagement"]) | {"period": period}
+        last = module.build(tmp_path / f"{module.TEMPLATE_ID}.xlsx", example)
+        roll = ["rollforward", str(last), "-o", str(tmp_path / "next.xlsx"), "--force"]
+        calc = ["calc", str(last), "-o", str(tmp_path / "out"), "--no-progress"]
+        _run(roll, tmp_path)  # warm the file cache and the prebuilt forms
+        _run(calc, tmp_path)
+        rolls, calcs = [], []
+        for _ in range(ROUNDS):
+            rolls.append(_run(roll, tmp_path))
+            calcs.append(_run(calc, tmp_path))
+        r, c = statistics.median(rolls), statistics.median(calcs)
+        lines.append(f"| {module.TEMPLATE_ID} | {r:.2f} s | {c:.2f} s | {r / c:.2f}x |")
+    print()
+    print(f"| Workbook | rollforward | calc (anchor) | ratio | (median of {ROUNDS})")
+    print("|---|---|---|---|")
+    print("\n".join(lines))
