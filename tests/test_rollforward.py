@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
@@ -423,3 +425,47 @@ def test_the_command_prints_what_it_carried(
     row = recalc.names["CreditSchedule"][6]
     assert row[header.index("Period end")] == serial(dt.date(2028, 12, 31))
     assert row[header.index("Carried in")] == 800
+
+
+# --------------------------------------------------------------------------- property
+
+
+@settings(max_examples=8)
+@given(
+    term=st.integers(2, 10),
+    data=st.data(),
+)
+def test_a_roll_keeps_every_input_but_the_signoffs_and_the_new_period(
+    term: int, data: st.DataObject, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Any grant schedule rolled from any year of its term: every input of LAST is in
+    NEXT unchanged, but the sign-offs (cleared), the engagement's period (the next year)
+    and the new year's row (DATA's figures)."""
+    money = st.integers(0, 5_000_000)
+    withholdings = data.draw(st.lists(money, min_size=term, max_size=term))
+    employees = data.draw(st.lists(st.integers(0, 500), min_size=term, max_size=term))
+    year = data.draw(st.integers(1, term - 1))
+    new = data.draw(money)
+    root = tmp_path_factory.mktemp("property")
+    first = {
+        **ENGAGEMENT,
+        **GRANT_FIRST,
+        "Term": term,
+        "EngagementPeriod": f"Grant year {year} of {term}",
+        "Withholdings": withholdings,
+        "NewEmployees": employees,
+        "OtherGrants": [0] * term,
+    }
+    last = fill("beip-grant-schedule", first, root / "last.xlsx").path
+    rolled = rollforward(last, root / "next.xlsx", {"Withholdings": new})
+    assert rolled.period_to == f"grant year {year + 1}"
+    before, after = figures(last).names, figures(rolled.path).names
+    expected = list(withholdings)
+    expected[year] = new
+    assert column(after, "Withholdings")[:term] == expected
+    assert after["EngagementPeriod"] == f"Grant year {year + 1} of {term}"
+    for name in SIGNOFF_FIELDS:
+        assert after.get(name) in (None, "")
+    kept = ("EngagementClient", "EngagementPreparer", "AgreementDate", "Term", "GrantPct")
+    for name in (*kept, "NewEmployees", "OtherGrants", "SmartGrowth", "LimitBasis"):
+        assert after[name] == before[name], name

@@ -80,7 +80,7 @@ CARRIED: Mapping[str, tuple[tuple[str, str, str], ...]] = {
         (
             "Schedule: Cumulative grant",
             "(the grant years kept)",
-            "N.J.S.A. 34:1B-129a. (the $50,000 average over the term), c.",
+            "N.J.S.A. 34:1B-129a. (the average cap over the term), c.",
         ),
     ),
     "beip-credit-conversion": (
@@ -309,7 +309,7 @@ def _roll_grant(
             cumulative = schedule[year][header.index("Cumulative grant")]
             carried.append(
                 f"cumulative grant through grant year {year}: {_money(cumulative)}, carried by "
-                f"the schedule into grant year {year + 1} (the $50,000 average over the term, "
+                f"the schedule into grant year {year + 1} (the average cap over the term, "
                 f"{beip.CITE_CAP})"
             )
     return f"grant year {year}", f"grant year {year + 1}", carried, year + 1
@@ -462,8 +462,11 @@ def _roll_conversion(
         for name in ("RemoteWorkVerdict", "RemoteWorkC40Verdict")
         if recalc.names.get(name) is not None
     ]
+    from nj_incentives.law import parameters as P
+
     carried.append(
-        "the remote-work election and the waiver from 2024-04-01 kept as entered (last year: "
+        f"the remote-work election and the waiver from {P.REMOTE_WORK_C40_FROM.single} kept "
+        "as entered (last year: "
         + ", ".join(verdicts)
         + f"; the election is made once, {beip.CITE_H}; the waiver is for every later tax "
         "period, P.L.2024, c.40)"
