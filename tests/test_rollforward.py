@@ -459,10 +459,11 @@ def test_a_roll_keeps_every_input_but_the_signoffs_and_the_new_period(
     last = fill("beip-grant-schedule", first, root / "last.xlsx").path
     rolled = rollforward(last, root / "next.xlsx", {"Withholdings": new})
     assert rolled.period_to == f"grant year {year + 1}"
-    before, after = figures(last).names, figures(rolled.path).names
+    recalc = figures(rolled.path)
+    before, after = figures(last).names, recalc.names
     expected = list(withholdings)
     expected[year] = new
-    assert column(after, "Withholdings")[:term] == expected
+    assert column(recalc, "Withholdings")[:term] == expected
     assert after["EngagementPeriod"] == f"Grant year {year + 1} of {term}"
     for name in SIGNOFF_FIELDS:
         assert after.get(name) in (None, "")
