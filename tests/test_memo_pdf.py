@@ -13,6 +13,7 @@ import pytest
 
 import nj_incentives.excel  # noqa: F401  (xlwings imported as usual)
 from nj_incentives import LAW_CURRENT_TO, memo
+from nj_incentives.law.forms import FORM_313_LINE_7
 from nj_incentives.recalc import Recalculation, recalculate
 from tooling import need, need_module
 
@@ -167,7 +168,9 @@ def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) 
     assert squeezed(LAW_CURRENT_TO) in squeezed(first)
     # key figures, the ERTC's with their Form 313 part and line
     assert "$750,000.00" in first  # the grant example's total grant
-    assert "Credit for credit year one (Form 313 Part III, line 7)" in first
+    label = f"Credit for credit year one ({FORM_313_LINE_7.label(what=False)})"
+    # wrapped in its table cell, the value's cell read between its lines
+    assert squeezed(label) in squeezed(pages(pdf, layout=False)[0]).replace("$12,500.00", "")
     assert "$12,500.00" in first  # 5 new positions x $2,500 (line 7)
     assert "1. beip-grant-schedule-example.xlsx" in second  # the detail starts on page 2
 
@@ -254,7 +257,7 @@ def test_the_same_document_in_three_formats(recalcs: list[Recalculation], tmp_pa
     page = (tmp_path / "m.html").read_text(encoding="utf-8")
     for text in (markdown, page):
         assert "Acme Widgets, Inc." in text
-        assert "Form 313 Part III, line 7" in text
+        assert FORM_313_LINE_7.label(what=False) in text
         assert "Year two month 12 (hours)" in text
     assert 'content: "Page " counter(page) " of " counter(pages)' in page
     with pytest.raises(ValueError, match=r"\.pdf, \.html or \.md"):

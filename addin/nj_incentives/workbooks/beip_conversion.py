@@ -39,6 +39,7 @@ from typing import Any
 
 from nj_incentives.catalog import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.law import beip, cbt
+from nj_incentives.law import forms as F
 from nj_incentives.law import parameters as P
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
@@ -57,6 +58,7 @@ from nj_incentives.workbooks.builder import (
     Note,
     Section,
     Skip,
+    SourceHeading,
     Span,
     Spill,
     TemplateBuilder,
@@ -600,6 +602,51 @@ APPLICATION: tuple[LineItem, ...] = (
     ),
 )
 
+#: The return's lines per tax year (Form 324, Schedule A-3 of the CBT-100), each header
+#: the line's label with its form and edition (law/forms.py), beside the credit of the
+#: tax year: the figures of the table above shown again.
+_RETURN_COLUMNS = (
+    (F.FORM_324_APPROVED, "Form324ApprovedCredit", "[[name:CreditIssued]]"),
+    (F.FORM_324_LIABILITY, "Form324TaxLiability", 'IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)'),
+    (F.FORM_324_ALLOWABLE, "Form324AllowableCredit", "[[name:CreditApplied]]"),
+    (F.FORM_324_REFUND, "Form324Refund", "[[name:CreditRefund]]"),
+    (F.SCHEDULE_A3_BEIP, "ScheduleA3BEIP", "[[name:CreditApplied]]"),
+)
+RETURN_LINES: tuple[LineItem, ...] = (
+    Section(
+        f"The return, per tax year: {F.FORM_324.name} and {F.SCHEDULE_A3.name}",
+        width=2 + len(_RETURN_COLUMNS),
+        sheet=CALCULATIONS,
+    ),
+    Note(
+        f"{F.FORM_324_CERTIFICATE.label()}: the certificate of each tax year's credit. "
+        f"Line {F.FORM_324_OTHER_CREDITS.number} ({F.FORM_324_OTHER_CREDITS.what}) and line "
+        f"{F.FORM_324_NET.number} ({F.FORM_324_NET.what}) are not computed here: the credit "
+        "is applied first, before all other credits (N.J.A.C. 18:7-3.17), against the "
+        "liability of line "
+        f"{F.FORM_324_LIABILITY.number}. A line 'to be confirmed' is not given by our "
+        "sources for that edition (docs/interpretations.md, Form lines and their editions).",
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        tuple(
+            Column(line.label(), Kind.MONEY, "$", name=name) for line, name, _ in _RETURN_COLUMNS
+        ),
+        # one formula a column, over every tax year (the columns of the table above)
+        tuple(
+            tuple(
+                Spill(formula, 1, len(TAX_YEARS)) if n == 0 else None
+                for _, _, formula in _RETURN_COLUMNS
+            )
+            for n in range(len(TAX_YEARS))
+        ),
+        row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
+        label_header="Tax year",
+        name="ReturnLines",
+        sheet=CALCULATIONS,
+    ),
+)
+
 
 def _total(ref: str) -> str:
     """The sum of ``ref`` (a reference) when every cell is a number, else
@@ -757,6 +804,7 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
     *(_schedule(n, year) for n, year in enumerate(ACCRUAL_YEARS)),
     *(item for number in range(len(_CHUNKS)) for item in _matrix_block(number)),
     *APPLICATION,
+    *RETURN_LINES,
     *TOTALS_TRANSFER_REMOTE_WORK,
 )
 
@@ -764,17 +812,39 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
 # --------------------------------------------------------------------------- outputs
 
 
-def _output(label: str, formula: str, kind: Kind = MONEY, unit: str = "$") -> Item:
-    """A figure on Outputs."""
-    return Item(label, None, kind, unit, formula, role="output", sheet=OUTPUTS)
+def _output(
+    label: str, formula: str, kind: Kind = MONEY, unit: str = "$", source: str = ""
+) -> Item:
+    """A figure on Outputs, with where it goes on the return (or the law it comes from)."""
+    return Item(label, None, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
+
+
+#: Where a total goes: each tax year's own return (Calculations, "The return, per tax year").
+_PER_YEAR = "each tax year's return (Calculations)"
 
 
 OUTPUT_ITEMS: tuple[LineItem, ...] = (
-    Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS),
-    _output("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE"),
-    _output("Total tax credit issued", "TotalCredit"),
-    _output("Total credit applied against the tax", "[[name:TotalApplied]]"),
-    _output("Total refunded as overpayments", "[[name:TotalRefund]]"),
+    # the figures, where they go and the chart on one portrait page
+    Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS, landscape=False),
+    SourceHeading("Where on the return (or in the law)", 48),
+    _output("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", "the Checks sheet"),
+    _output(
+        "Total tax credit issued",
+        "TotalCredit",
+        source=f"{F.FORM_324_APPROVED.label(what=False)}, on {_PER_YEAR}",
+    ),
+    _output(
+        "Total credit applied against the tax",
+        "[[name:TotalApplied]]",
+        source=f"{F.FORM_324_ALLOWABLE.label(what=False)} (the allowable credit); "
+        f"{F.SCHEDULE_A3_BEIP.label()}, on {_PER_YEAR}",
+    ),
+    _output(
+        "Total refunded as overpayments",
+        "[[name:TotalRefund]]",
+        source=f"{F.FORM_324_REFUND.label(what=False)} (the refund), on {_PER_YEAR}; "
+        "N.J.S.A. 34:1B-129f.",
+    ),
     _output("Tax years with a credit", 'COUNTIF([[name:CreditIssued]],">0")', Kind.COUNT, "years"),
     _output("Transfer certificate: lowest lawful consideration", "TransferMinPrice"),
     _output("Transfer certificate: the proposed sale", "TransferVerdict", Kind.TEXT, "verdict"),

@@ -32,6 +32,7 @@ from typing import Any
 
 from nj_incentives.catalog import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
 from nj_incentives.law import ertc
+from nj_incentives.law import forms as F
 from nj_incentives.law import parameters as P
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
@@ -237,7 +238,8 @@ def build(
     ) as b:
         b.about(
             "The Economic Recovery Tax Credit for new full-time positions at a location in a "
-            "qualified municipality (N.J.S.A. 52:27BBB-55), laid out after NJ Form 313: Part "
+            "qualified municipality (N.J.S.A. 52:27BBB-55), laid out after NJ "
+            f"{F.FORM_313.name}: Part "
             "I screening questions, Part II the employees and their monthly hours, Part III "
             "the computation with the per-period limit, the refund at the end of credit year "
             "two and the carryforward. The CBT statutory minimum tax (N.J.S.A. 54:10A-5(e)) is "
@@ -284,9 +286,9 @@ def build(
             sources=[
                 "N.J.S.A. 52:27BBB-55 (P.L.2002, c.43, s.56, as amended through P.L.2003, c.194)",
                 "N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b) (CBT statutory minimum)",
-                "NJ Form 313, Economic Recovery Tax Credit (Parts I-III)",
+                f"NJ {F.FORM_313.name}, {F.FORM_313.title} (Parts I-III)",
                 "docs/interpretations.md: credit years, position counts, limit, refund, "
-                "carryforward (the Form 313 five years as a switch)",
+                f"carryforward (the five years of the {ertc.CITE_FORM_313} as a switch)",
             ],
         )
         b.lay_out(template(sheets), _table_values(values))
@@ -364,7 +366,7 @@ SCREENING: tuple[LineItem, ...] = (
         "Inputs",
         "Type only in the yellow cells. Money in dollars, hours per month, dates as dates.",
     ),
-    Section("Part I: screening (Form 313 Part I; N.J.S.A. 52:27BBB-55a., d.)"),
+    Section(f"Part I: screening ({F.FORM_313.name} Part I; N.J.S.A. 52:27BBB-55a., d.)"),
     Item(
         "The location is within a qualified municipality",
         "InQualifiedMunicipality",
@@ -457,7 +459,8 @@ SCREENING: tuple[LineItem, ...] = (
         key="carryforward_years",
         minimum=1,
         maximum=50,
-        help="Blank: no limit (the statute, b.(2)). 5: the Form 313 instructions' five years.",
+        help="Blank: no limit (the statute, b.(2)). 5: the five years of the "
+        f"{ertc.CITE_FORM_313}.",
     ),
     Item(
         "Sustained effort ratio from the measured positions",
@@ -543,7 +546,10 @@ def _part_ii_and_iii(sheets: int = 1) -> tuple[LineItem, ...]:
     periods."""
     return (
         Skip(),
-        Section("Part II: employees and monthly hours (Form 313 Part II; N.J.S.A. 52:27BBB-55e.)"),
+        Section(
+            f"Part II: employees and monthly hours ({F.FORM_313.name} Part II; "
+            "N.J.S.A. 52:27BBB-55e.)"
+        ),
         Note(
             f"The roster is on the sheets {', '.join(ROSTER_SHEETS.values())}: one sheet per "
             f"period, {MAX_EMPLOYEES} employees each (rows Employee 1 to Employee "
@@ -559,7 +565,10 @@ def _part_ii_and_iii(sheets: int = 1) -> tuple[LineItem, ...]:
 
 _PART_III: tuple[LineItem, ...] = (
     Skip(),
-    Section("Part III: privilege periods, in order (Form 313 Part III; N.J.S.A. 52:27BBB-55b.)"),
+    Section(
+        f"Part III: privilege periods, in order ({F.FORM_313.name} Part III; "
+        "N.J.S.A. 52:27BBB-55b.)"
+    ),
     Note(
         "One row per privilege period from the one in which credit year one ends (earlier "
         "periods may be listed too); later rows blank."
@@ -626,8 +635,8 @@ def _roster(
     return (
         Title(
             f"Part II: {label.lower()}{continued}",
-            f"Form 313 Part II, hours per month; {MAX_EMPLOYEES} rows, the same employee in the "
-            "same row on all three sheets.",
+            f"{F.FORM_313.name} Part II, hours per month; {MAX_EMPLOYEES} rows, the same "
+            "employee in the same row on all three sheets.",
             sheet=sheet,
             # a long narrow table prints more rows a page upright (unless too small to read)
             landscape=None if first else False,
@@ -672,7 +681,7 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
             Kind.NUMBER,
             "positions",
             f"NJ_ERTC_NEW_POSITIONS({base},{year1},Fractional)",
-            source="Form 313 Part III, line 7 (the positions)",
+            source=f"{F.FORM_313_LINE_7.label(what=False)} (the positions)",
         ),
         Item(
             "New full-time positions, credit year two",
@@ -680,7 +689,7 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
             Kind.NUMBER,
             "positions",
             f"NJ_ERTC_NEW_POSITIONS({base},{year2},Fractional)",
-            source="Form 313 Part III (year two)",
+            source=f"{F.FORM_313_YEAR_TWO.label(what=False)} (the positions)",
         ),
         *(
             Item(
@@ -708,7 +717,7 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
             Kind.MONEY,
             "$",
             "NJ_ERTC_CREDIT(Year1New,1,Fractional)",
-            source="Form 313 Part III, line 7",
+            source=F.FORM_313_LINE_7.label(),
         ),
         Item(
             f"Credit for credit year two ({_TWO} a position)",
@@ -716,7 +725,7 @@ def _positions_and_credits() -> tuple[LineItem, ...]:
             Kind.MONEY,
             "$",
             "NJ_ERTC_CREDIT(Year2New,2,Fractional)",
-            source=f"Form 313 Part III (year two at {_TWO})",
+            source=F.FORM_313_YEAR_TWO.label(),
         ),
         Item(
             "Sustained effort ratio",
@@ -858,8 +867,6 @@ _CALCULATIONS_AFTER: tuple[LineItem, ...] = (
 
 # --------------------------------------------------------------------------- outputs
 
-_PART3 = "Form 313 Part III"
-
 
 def _output(label: str, formula: str, kind: Kind, unit: str, source: str) -> Item:
     """A figure on Outputs, with where it goes on Form 313 (or the law it comes from)."""
@@ -869,14 +876,14 @@ def _output(label: str, formula: str, kind: Kind, unit: str, source: str) -> Ite
 OUTPUT_ITEMS: tuple[LineItem, ...] = (
     # the figures and the chart on one portrait page
     Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS, landscape=False),
-    SourceHeading("Where on Form 313 (or in the law)", 48),
+    SourceHeading("Where on the return (or in the law)", 48),
     _output("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", "the Checks sheet"),
     _output(
         "Part I: eligibility",
         "Eligibility",
         Kind.TEXT,
         "verdict",
-        f"Form 313 Part I; {_CITE}a., d.",
+        f"{F.FORM_313_PART_I.label(what=False)}; {_CITE}a., d.",
     ),
     *(
         _output(
@@ -894,22 +901,28 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         "Year1New",
         Kind.NUMBER,
         "positions",
-        f"{_PART3}, line 7 (the positions); from Part II",
+        f"{F.FORM_313_LINE_7.label(what=False)} (the positions); from Part II",
     ),
     _output(
         "New full-time positions, credit year two",
         "Year2New",
         Kind.NUMBER,
         "positions",
-        f"{_PART3} (year two); from Part II",
+        f"{F.FORM_313_YEAR_TWO.label(what=False)} (the positions); from Part II",
     ),
-    _output("Credit for credit year one", "CreditYearOne", Kind.MONEY, "$", f"{_PART3}, line 7"),
+    _output(
+        "Credit for credit year one",
+        "CreditYearOne",
+        Kind.MONEY,
+        "$",
+        F.FORM_313_LINE_7.label(what=False),
+    ),
     _output(
         "Credit for credit year two",
         "CreditYearTwo",
         Kind.MONEY,
         "$",
-        f"{_PART3} (year two at {_TWO}); {_CITE}a.",
+        f"{F.FORM_313_YEAR_TWO.label(what=False)} (at {_TWO}); {_CITE}a.",
     ),
     _output("Sustained effort ratio", "SustainedEffortRatio", Kind.NUMBER, "ratio", f"{_CITE}e."),
     _output(
@@ -917,7 +930,8 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         "TotalUsed",
         Kind.MONEY,
         "$",
-        f"{_PART3} (after the 50% / minimum-tax limit and other credits); to CBT-100 Schedule A-3",
+        f"{F.FORM_313_LIMIT.label(what=False)} (after the 50% / minimum-tax limit and other "
+        f"credits); to {F.SCHEDULE_A3_ERTC.label()}",
     ),
     _output("Credit refunded (overpayment)", "TotalRefund", Kind.MONEY, "$", f"{_CITE}c.(2)"),
     _output(
@@ -925,14 +939,14 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         "TotalExpired",
         Kind.MONEY,
         "$",
-        f"{_CITE}b.(2) (a limit only as a switch: Form 313 instructions)",
+        f"{_CITE}b.(2) (a limit only as a switch: {ertc.CITE_FORM_313})",
     ),
     _output(
         "Credit carried forward after the last period",
         "CarriedForward",
         Kind.MONEY,
         "$",
-        f"{_PART3} (carryover); {_CITE}b.(2)",
+        f"{F.FORM_313_CARRYOVER.label(what=False)} (carryover); {_CITE}b.(2)",
     ),
     Skip(sheet=OUTPUTS),
     Chart(
