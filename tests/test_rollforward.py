@@ -346,11 +346,13 @@ def test_a_refused_cell_of_last_is_named(tmp_path: Path, capsys: Any) -> None:
 
     last = fill("beip-grant-schedule", GRANT_FIRST, tmp_path / "one.xlsx").path
     book = openpyxl.load_workbook(last)
-    book["Inputs"]["C15"] = 11  # the term (Inputs!C15): at most 10 years
+    sheet, cell = next(iter(book.defined_names["Term"].destinations))
+    book[sheet][cell.replace("$", "")] = 11  # the term: at most 10 years
     book.save(last)
     out = tmp_path / "two.xlsx"
     code = cli.main(["rollforward", str(last), "-o", str(out)])
-    _nothing_written(out, code, 1, capsys, "one.xlsx Inputs!C15", "Term = 11", "34:1B-129c.")
+    where = f"one.xlsx {sheet}!{cell.replace('$', '')}"
+    _nothing_written(out, code, 1, capsys, where, "Term = 11", "34:1B-129c.")
 
 
 def test_a_refused_data_value_writes_nothing(conversion_rolled: list[Path], tmp_path: Path) -> None:

@@ -549,6 +549,11 @@ def _merge(
                 refused.append(f"{where}: {error}")
                 continue
             _set_row(values, declared.name, row, value)
+            given = {n.lower() for _, n, _ in data}
+            for suffix in ("Tick", "Source"):  # the new figure is not yet ticked or sourced
+                beside = f"{declared.name}{suffix}"
+                if beside in inputs and beside.lower() not in given:
+                    _set_row(values, beside, row, None)
         elif declared.rows and isinstance(value, Mapping) and declared.row_keys:
             column = list(values.get(declared.name) or [])  # type: ignore[call-overload]
             column += [None] * (declared.rows - len(column))
