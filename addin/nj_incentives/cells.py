@@ -63,6 +63,7 @@ __all__ = [
     "money",
     "number",
     "python_value",
+    "quote_sheet",
     "range_bounds",
     "refuse_error_cells",
     "serial_from_date",
@@ -363,6 +364,23 @@ def formula_text(value: Cell) -> str:
 # =========================================================================== addresses
 
 _A1 = re.compile(r"^\$?([A-Za-z]{1,3})\$?(\d+)$")
+
+
+#: A sheet title a formula may write without quotes: letters, digits and ``_``, not
+#: starting with a digit.
+_BARE_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: ... unless it reads as a cell reference: A1 style (``FY2024``, ``AB12``) or R1C1
+#: style (``R``, ``C``, ``R2C3``, ``RC``).
+_CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[Rr][0-9]*[Cc]?[0-9]*|[Cc][0-9]*")
+
+
+def quote_sheet(title: str) -> str:
+    """A sheet title as a formula or a reference writes it: ``Inputs`` as it is;
+    ``'BEIP inputs'``, ``'xlwings.conf'``, ``'2024'``, ``'FY2024'`` (a cell's name)
+    between single quotes, a quote inside doubled (``'O''Brien'``)."""
+    if _BARE_SHEET.fullmatch(title) and not _CELL_LIKE.fullmatch(title):
+        return title
+    return "'" + title.replace("'", "''") + "'"
 
 
 def column_letters(col: int) -> str:

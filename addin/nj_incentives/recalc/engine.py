@@ -62,7 +62,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from nj_incentives.cells import cell_index, cell_name, range_bounds
+from nj_incentives.cells import cell_index, cell_name, quote_sheet, range_bounds
 from nj_incentives.formula import function_calls
 from nj_incentives.recalc.imports import import_engine
 from nj_incentives.recalc.safety import (
@@ -87,6 +87,7 @@ __all__ = [
     "excel_serial",
     "function_variants",
     "plain_error_text",
+    "quote_sheet",  # nj_incentives.cells' (the memo imports it from here)
     "recalculate",
     "recalculate_vetted",
 ]
@@ -1043,13 +1044,6 @@ def collect(
         calc_seconds=calc_seconds,
         vetted=vetted,
     )
-
-
-def quote_sheet(title: str) -> str:
-    """A sheet title as a formula writes it: ``Inputs`` or ``'BEIP inputs'``."""
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", title):
-        return title
-    return "'" + title.replace("'", "''") + "'"
 
 
 def split_reference(reference: str, sheets: Sequence[str]) -> tuple[str, str]:

@@ -33,7 +33,7 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from nj_incentives.cells import cell_index
+from nj_incentives.cells import cell_index, quote_sheet
 from nj_incentives.recalc.safety import (
     VettedWorkbook,
     array_formulas,
@@ -181,13 +181,9 @@ class SpillReport:
     def ranges(found: Mapping[Address, str], most: int = 5) -> str:
         """``Sheet!A1:B2, ...`` (the first ``most``, then how many more)."""
         order = sorted(found, key=lambda a: (a[0], cell_index(a[1])))
-        shown = [f"{_quoted(sheet)}!{found[(sheet, cell)]}" for sheet, cell in order]
+        shown = [f"{quote_sheet(sheet)}!{found[(sheet, cell)]}" for sheet, cell in order]
         more = f" and {len(shown) - most} more" if len(shown) > most else ""
         return ", ".join(shown[:most]) + more
-
-
-def _quoted(sheet: str) -> str:
-    return f"'{sheet}'" if re.search(r"[^A-Za-z0-9_.]", sheet) else sheet
 
 
 def _calls_nj(vetted: VettedWorkbook, anchors: set[Address]) -> set[Address]:

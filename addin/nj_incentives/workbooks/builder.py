@@ -88,6 +88,7 @@ from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from nj_incentives import setup_steps
+from nj_incentives.cells import quote_sheet
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 from nj_incentives.workbooks import page
 
@@ -364,13 +365,6 @@ class Ref:
 
     def chart_range(self) -> list[Any]:
         return [self.sheet, self.row, self.col, self.bottom, self.right]
-
-
-def quote_sheet(title: str) -> str:
-    """``Inputs`` or ``'xlwings.conf'``: a sheet title as formulas write it."""
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", title):
-        return title
-    return "'" + title.replace("'", "''") + "'"
 
 
 def nth_cell(qualified: str, n: int) -> str:
