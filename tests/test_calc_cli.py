@@ -172,7 +172,8 @@ def test_the_memo_has_hashes_version_law_steps_citations_and_interpretations(
     assert "| Accrued in 2011 | 480,000.55 | 2017-09-15 |" in text
     # a result with its steps: 2011's late approval moves its five installments to 2018
     assert "NJ\\_BEIP\\_CONVERSION\\_SCHEDULE" not in text  # intraword _ is left alone
-    assert "NJ_BEIP_CONVERSION_SCHEDULE (Accrued in 2011" in text
+    assert "#### NJ_BEIP_CONVERSION_SCHEDULE: 18 result(s)" in text
+    assert "| C57: Accrued in 2011: conversion schedule" in text
     assert "in State fiscal year 2018 (2017-07-01 to 2018-06-30)" in text
     # steps 1-3: the paragraph, approved on or after 2016-07-01, the State fiscal year
     assert "| 4 | Tax year 2018 | 24,000.02 | 480,000.55 x 5% = 24,000.0275" in text
@@ -184,10 +185,11 @@ def test_the_memo_has_hashes_version_law_steps_citations_and_interpretations(
         "N.J.S.A. 54:10A-5(e)",
     ):
         assert citation in text
-    # the interpretations applied, quoted
-    assert "### BEIP grant: N.J.S.A. 34:1B-129: Late approval: paragraph (1) only (e.(1))" in text
-    assert "> - **Reading**: State fiscal year N runs from July 1 of N-1 to June 30 of N." in text
-    assert "Applied by: NJ_ERTC_SCHEDULE" in text
+    # the interpretations applied, named with the functions that apply them (quoted in
+    # full with --steps all: test_memo_pdf.py)
+    assert "**BEIP grant: N.J.S.A. 34:1B-129**" in text
+    assert "- Late approval: paragraph (1) only (e.(1)) (applied by NJ" in text
+    assert "(applied by NJ_ERTC_SCHEDULE)" in text
 
 
 # --------------------------------------------------------------------------- failures

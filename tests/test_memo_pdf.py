@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import nj_incentives.excel  # noqa: F401  (xlwings imported as usual)
-from nj_incentives import LAW_CURRENT_TO, memo
+from nj_incentives import memo
 from nj_incentives.law.forms import FORM_313_LINE_7
 from nj_incentives.recalc import Recalculation, recalculate
 from tooling import need, need_module
@@ -61,21 +61,38 @@ def squeezed(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+#: The most pages the default memo of the three bundled examples may take (issue 20,
+#: item 5: a memo a reviewer reads; it was 54 before, 19 of a 50-employee ERTC workbook's
+#: 35 its per-employee steps). docs/install.md quotes the count this test measures.
+MAX_PAGES = 15
+
+
 def test_the_pdf_is_paginated_with_the_engagement_and_page_x_of_y(pdf: Path) -> None:
     assert pdf.read_bytes().startswith(b"%PDF-")
     text = pages(pdf)
     count = len(text)
-    # before: the HTML memo printed to 32 pages with the hours table cut; now every table
-    # whole, zero schedules one line each: the three workbooks' detail fits in 46 pages
-    # (42 now in DejaVu Sans, which sets wider; 34 in the Helvetica of before); the
-    # interpretations after it grow with docs/interpretations.md (11 now)
-    detail = next(n for n, page in enumerate(text) if "Interpretations applied" in page)
-    assert 10 <= detail <= 46
-    assert count <= detail + 25
+    # page 1 the summary, the three workbooks' schedules, Appendix A (the steps behind the
+    # page 1 figures) and Appendix B (the readings applied): at most 15 pages
+    assert 8 <= count <= MAX_PAGES, count
+    appendix = next(n for n, page in enumerate(text) if "Appendix A: the steps" in page)
+    assert 4 <= appendix < count
     for number, page in enumerate(text, 1):
         assert f"Page {number} of {count}" in page
         assert "Acme Widgets, Inc. - NJ-123456789/000 - FY 2024" in page
         assert "Preparer J. Preparer; Reviewer R. Reviewer" in page
+
+
+def test_the_page_count_the_docs_quote_is_the_measured_one(tmp_path: Path) -> None:
+    # docs/install.md states how many pages the bundled examples' default memo takes: the
+    # count is checked here against the memo as `nj-incentives calc --memo memo.pdf` writes
+    # it, so that the docs cannot quote a stale, typed figure
+    install = (Path(__file__).resolve().parents[1] / "docs" / "install.md").read_text()
+    quoted = re.findall(r"bundled examples print to (\d+) pages by default", install)
+    assert len(quoted) == 1, quoted
+    target = memo.write_memo(tmp_path / "memo.pdf", [recalculate(EXAMPLES / n) for n in NAMES])
+    count = len(pages(target))
+    assert count == int(quoted[0]), f"docs/install.md says {quoted[0]} pages; it is {count}"
+    assert count <= MAX_PAGES
 
 
 def several(recalcs: list[Recalculation]) -> list[Recalculation]:
@@ -112,7 +129,7 @@ def check_every_page(text: list[str], form_313_from: str) -> None:
             section = "alpha"
         if form_313_from in flat:
             section = "beta"
-        if "Interpretations applied" in flat and "Applied by:" in flat:
+        if "Appendix A: the steps" in flat:
             section = "both"
         if section in ("summary", "both"):
             assert "Alpha Corp.; Beta LLC - 11-1111111; 22-2222222 - FY 2023; FY 2024" in flat
@@ -161,18 +178,103 @@ def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) 
     assert "Summary" in first
     for field in ("Acme Widgets, Inc.", "NJ-123456789/000", "FY 2024", "2025-01-01"):
         assert field in first
-    for recalc in recalcs:  # each file, its master check and its hash on one line
+    for recalc in recalcs:  # each file with its master check on one line
         line = next(line for line in first.splitlines() if recalc.source.name in line)
-        assert memo.sha256(recalc) in line
-    assert "TRUE" in first
-    assert squeezed(LAW_CURRENT_TO) in squeezed(first)
+        assert "TRUE" in line
+    # the law versions modelled, from law/parameters.py
+    from nj_incentives.law import parameters as P
+
+    for record in P.STATUTES.values():
+        assert squeezed(record.citation) in squeezed(first)
+        for act in record.acts:
+            assert squeezed(act.label()) in squeezed(first)
+    # the switches each workbook sets, with their default and reading
+    plain = pages(pdf, layout=False)[0]  # each table cell's text in one run
+    for cell in (  # the switches' inputs and values, the sign-off block
+        "Reading of the $50,000 average cap",
+        "per_year",
+        "Numbering of tax years",
+        "Months the part-time test counts",
+        "non_full_time",
+        "Sign-off",
+        "J. Preparer",
+        "R. Reviewer",
+    ):
+        assert squeezed(cell) in squeezed(plain), cell
+    document = memo.build_memo(recalcs)
+    switches = next(
+        b for b in document.blocks if isinstance(b, memo.Table) and "Set to" in b.headers
+    )
+    assert (
+        "beip-grant-schedule-example.xlsx",
+        "Reading of the $50,000 average cap",
+        "per_year (the default)",
+        "The $50,000 average cap: whole-term and proportional readings",
+    ) in switches.rows
     # key figures, the ERTC's with their Form 313 part and line
     assert "$750,000.00" in first  # the grant example's total grant
     label = f"Credit for credit year one ({FORM_313_LINE_7.label(what=False)})"
     # wrapped in its table cell, the value's cell read between its lines
     assert squeezed(label) in squeezed(pages(pdf, layout=False)[0]).replace("$12,500.00", "")
     assert "$12,500.00" in first  # 5 new positions x $2,500 (line 7)
-    assert "1. beip-grant-schedule-example.xlsx" in second  # the detail starts on page 2
+    assert "1. beip-grant-schedule-example.xlsx" in second  # the schedules start on page 2
+    assert memo.sha256(recalcs[0]) in squeezed(second)  # with the file's hash
+
+
+def test_a_false_master_check_is_a_warning_on_page_1(tmp_path: Path) -> None:
+    # before: the warning first appeared on page 2, in the workbook's detail
+    from nj_incentives.workbooks import beip_conversion
+
+    values = dict(beip_conversion.EXAMPLE)
+    values["amounts"] = {**values["amounts"], 2014: "400k"}  # refused: the check fails
+    bad = recalculate(beip_conversion.build(tmp_path / "bad.xlsx", values))
+    good = recalculate(EXAMPLES / NAMES[0])
+    target = memo.write_memo(tmp_path / "memo.pdf", [good, bad])
+    tool = need("pdftotext", "reads the memo PDF's first page")
+    first = subprocess.run(
+        [tool, "-f", "1", "-l", "1", str(target), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    flat = " ".join(first.split())
+    assert "WARNING: bad.xlsx: the master check is FALSE; its figures must not be used." in flat
+    assert "check(s) fail: Accrued in 2014: conversion schedule" in flat
+    assert flat.index("WARNING") < flat.index("Summary")  # above everything else
+    assert "beip-grant-schedule-example.xlsx" not in flat.split("Summary")[0]  # TRUE: none
+
+
+def test_the_steps_are_those_behind_page_1_unless_all(recalcs: list[Recalculation]) -> None:
+    default = memo.render(memo.build_memo(recalcs), ".md")
+    every = memo.render(memo.build_memo(recalcs, steps="all"), ".md")
+    # the period ends of the credit-applied table (Calculations!G215:G228) feed no output
+    assert "G215" not in default
+    assert "Calculations!G215: NJ_TAX_PERIOD_END" in every
+    # the conversion schedule of 2011 is behind "Total tax credit issued": in both
+    assert "| 4 | Tax year 2018 | 24,000.02 | 480,000.55 x 5% = 24,000.0275" in default
+    assert "Calculations!C57: NJ_BEIP_CONVERSION_SCHEDULE (Accrued in 2011" in every
+    # the per-employee steps (the average positions) are behind no page 1 figure directly:
+    # the new positions are, whose steps take the averages as given (their own steps print
+    # with --steps all); a 50-employee roster no longer prints 19 pages of them by default
+    assert "Employee 3: full-time months" not in default
+    assert "Employee 3: full-time months" in every
+    # where such steps are printed in the summary form, one table: a row per employee
+    from nj_incentives.memo.build import step_blocks
+
+    averages = next(
+        r for r in memo.nj_results(recalcs[2]) if r.call.function == "NJ_ERTC_AVG_POSITIONS"
+    )
+    tables = [b for b in step_blocks(averages.result.steps) if isinstance(b, memo.Table)]
+    employees = [t for t in tables if t.headers[0] == "Employee"]
+    assert len(employees) == 1
+    assert len(employees[0].rows) == 12
+    assert "full-time months (140 hours or more)" in employees[0].headers
+    assert employees[0].rows[3][0] == "Employee 4"
+    steps = len(averages.result.steps)
+    assert (
+        sum(len(t.rows) * (len(t.headers) - 1) for t in employees)
+        + sum(len(t.rows) for t in tables if t.headers[0] == "#")
+        == steps
+    )  # every step is in one table or the other, once
+    with pytest.raises(ValueError, match="steps"):
+        memo.build_memo(recalcs, steps="some")
 
 
 def test_the_hours_tables_are_whole(pdf: Path, recalcs: list[Recalculation]) -> None:
@@ -221,17 +323,19 @@ def test_interpretations_are_rendered_not_raw(
     pdf: Path, recalcs: list[Recalculation], tmp_path: Path
 ) -> None:
     text = "\n".join(pages(pdf))
-    assert "Interpretations applied" in text
+    assert "Appendix B: interpretations applied" in text  # by default, named
     assert "**" not in text
-    assert "- Reading: " in text
-    memo.write_memo(tmp_path / "m.html", recalcs)
+    assert "(applied by NJ_BEIP_CONVERSION_SCHEDULE" in text
+    quoted = memo.write_memo(tmp_path / "all.pdf", recalcs, steps="all")  # quoted in full
+    assert "- Reading: " in "\n".join(pages(quoted))
+    memo.write_memo(tmp_path / "m.html", recalcs, steps="all")
     page = (tmp_path / "m.html").read_text(encoding="utf-8")
     assert "<li><strong>Reading</strong>: " in page
     assert "**" not in page
 
 
 def test_no_check_label_is_repeated(recalcs: list[Recalculation]) -> None:
-    document = memo.build_memo(recalcs)
+    document = memo.build_memo(recalcs, steps="all")  # every check listed
     blocks = document.blocks
     tables = [
         blocks[i + 1]
@@ -273,7 +377,8 @@ def test_blank_engagement_fields_are_shown_blank() -> None:
     assert fields == {label: "" for _name, label in memo.ENGAGEMENT_FIELDS}
     document = memo.build_memo([recalc])
     summary = next(b for b in document.blocks if isinstance(b, memo.Table))
-    assert summary.rows == tuple((label, "(blank)") for label in fields)
+    assert summary.headers == ("Client", "Entity id", "Tax period(s)")
+    assert summary.rows == (("(blank)",) * 3,)
     assert document.running == "(no engagement fields filled in)"
 
 

@@ -17,9 +17,11 @@ For each WORKBOOK (default: the filled examples bundled with the package):
 
 Then it prints a summary table (one line per workbook), each workbook's outputs, and
 what failed. ``--memo FILE`` writes one calculation memo covering every workbook
-(``.pdf``, ``.html`` or ``.md``): a one-page summary (engagement, files and hashes, master
-checks, key figures, law currency), then inputs, every NJ_* result with its steps and
-citations, and the interpretations applied (:mod:`nj_incentives.memo`).
+(``.pdf``, ``.html`` or ``.md``): a one-page summary (a warning for each FALSE master
+check, the engagement, master checks and key figures, the law versions, the switches set,
+the sign-off block), then each workbook's schedules, then the steps (``--steps summary``,
+the default: those behind the summary's figures; ``--steps all``: every NJ_* result) and
+the interpretations applied (:mod:`nj_incentives.memo`).
 
 Exit status: 0 when every master check is TRUE and no NJ_* cell shows an error; 1 when a
 master check is FALSE or missing, or an NJ_* cell shows an error (an input was rejected:
@@ -73,6 +75,7 @@ not be recalculated (not found, refused as unsafe, unreadable) or wrong argument
 examples:
   nj-incentives calc                          the bundled examples, results in ./out
   nj-incentives calc filled.xlsx --memo memo.pdf
+  nj-incentives calc filled.xlsx --memo memo.pdf --steps all   every step in the memo
   nj-incentives calc a.xlsx b.xlsx -o results/ --memo results/memo.md
   nj-incentives calc a.xlsx --json            one JSON document for scripts
 """
@@ -195,6 +198,15 @@ def _lighter_xlwings() -> Iterator[None]:
     help="write a calculation memo covering every workbook: FILE.pdf, FILE.html or FILE.md",
 )
 @click.option(
+    "--steps",
+    type=click.Choice(["summary", "all"]),
+    default="summary",
+    show_default=True,
+    help="the memo's appendix of steps: 'summary' only the NJ_* results behind the figures "
+    "on its first page, 'all' every NJ_* result with every step (and the interpretations "
+    "quoted in full)",
+)
+@click.option(
     "--progress/--no-progress",
     default=None,
     help="a progress bar on standard error (default: on a terminal, once the run has "
@@ -216,6 +228,7 @@ def command(
     workbooks: tuple[Path, ...],
     output: str | None,
     memo: Path | None,
+    steps: str,
     progress: bool | None,
     max_cells: int | None,
     max_formulas: int | None,
@@ -250,6 +263,7 @@ def command(
         progress=progress,
         as_json=as_json,
         limits=limits,
+        steps=steps,
     )
 
 
@@ -261,8 +275,10 @@ def run(
     progress: bool | None = None,
     as_json: bool = False,
     limits: Limits | None = None,
+    steps: str = "summary",
 ) -> int:
-    """Recalculate the workbooks, write the results (and the memo), print the summary;
+    """Recalculate the workbooks, write the results (and the memo: ``steps`` "summary" or
+    "all", :func:`nj_incentives.memo.build_memo`), print the summary;
     the exit status. Each workbook's outputs are printed as soon as it is done; with
     ``as_json`` the text goes to standard error and one JSON document to standard output."""
     out = sys.stderr if as_json else sys.stdout
@@ -378,7 +394,7 @@ def run(
         from nj_incentives.memo import write_memo
 
         try:
-            write_memo(memo_path, done, protect=workbooks)
+            write_memo(memo_path, done, protect=workbooks, steps=steps)
         except (OSError, ValueError) as error:
             _fail(f"memo not written: {error}")
             status = EXIT_USAGE

@@ -1,28 +1,28 @@
-"""The calculation memo: what a recalculated workbook computed, and why, for the workpapers.
+"""The calculation memo: what a recalculated workbook computed, and why, for a reviewer.
 
-The memo opens with a one-page summary: the engagement (client, entity id, tax period(s),
-preparer, reviewer, date: the defined names ``EngagementClient`` ... ``EngagementDate`` of
-each template's Inputs; blank where absent), each file with its template, master check and
-SHA-256, the key figures (each workbook's Outputs, with the Form 313 part and line the
-template writes beside them: :func:`where_on_form`), the version and the law it is
-current to. Then, for each
-workbook (a :class:`~nj_incentives.recalc.Recalculation`), on a new page:
+:func:`build_memo` lays it out in the order a reviewer reads it:
 
-- the file: its name and the SHA-256 of the bytes that were recalculated, the template
-  and the version that built it, the engagement, the master check and every check (a
-  label the Checks sheet repeats is told apart by what its formula checks);
-- the inputs: the Inputs sheet's labelled values, as the workbook formats them;
-- the outputs: the Outputs sheet's labelled values;
-- every NJ_* formula cell with the function's result and the steps behind it, each step
-  with its arithmetic and citation. The steps are the core's own: each NJ_* call's
-  arguments are read back from the recalculated workbook (literals, cells, ranges and
-  defined names, the values the engine passed) and given to
-  ``excel.CATALOG[name].result``. A call whose result is not what its cell shows (the
-  other branch of an ``IF``) is listed as not used; three or more single-cell results of
-  one function in a row are one table; a schedule of nothing but 0.00 is one line;
-- the interpretations of the law the functions applied, quoted from
+- page 1, the summary: a boxed warning for each workbook whose master check is not TRUE
+  (naming the checks that fail), the engagement (the defined names ``EngagementClient``
+  ... ``EngagementDate`` of each template's Inputs; blank where absent), each workbook's
+  master check and key figures (its Outputs, with the Form 313 part and line the template
+  writes beside them: :func:`where_on_form`), the law versions modelled (from
+  :mod:`nj_incentives.law.parameters`), the switches each workbook sets (the switches
+  table of ``docs/interpretations.md``: :mod:`.summary`) and the sign-off block;
+- the schedules, each workbook on a new page: the file (SHA-256, template, version), its
+  failing checks, its inputs, its outputs and the tables it computes;
+- Appendix A, the steps: by default (``steps="summary"``) only the NJ_* results the
+  page 1 figures are computed from (:mod:`.trace`), each function's results together; with
+  ``steps="all"`` every NJ_* formula cell with the function's result and every step. The
+  steps are the core's own: each NJ_* call's arguments are read back from the
+  recalculated workbook (literals, cells, ranges and defined names, the values the engine
+  passed) and given to ``excel.CATALOG[name].result``. A call whose result is not what its
+  cell shows (the other branch of an ``IF``) is listed as not used; results of at most
+  three steps are one table; a result of nothing but 0.00 is one line;
+- Appendix B, the interpretations of the law the functions applied, from
   ``docs/interpretations.md`` (a copy ships in the package, so an installed copy quotes
-  them too), rendered (bold, lists, code), not shown as raw Markdown.
+  them too): named by default, quoted in full with ``steps="all"``, rendered (bold,
+  lists, code), not shown as raw Markdown.
 
 One document (the blocks below), three formats: Markdown and HTML from the Jinja2
 templates in ``nj_incentives/memo_templates``, and a paginated PDF drawn from the same
@@ -42,7 +42,8 @@ markup.
 
 The package, by role: :mod:`.document` (the blocks), :mod:`.sheets` (cell values and the
 sheets read), :mod:`.calls` (the NJ_* calls re-evaluated), :mod:`.interpretations`,
-:mod:`.build` (the memo's content), :mod:`.markup` (Markdown and HTML), :mod:`.pdf`, and
+:mod:`.build` (the memo's content), :mod:`.summary` (law, switches, sign-off), :mod:`.trace`
+(the results behind a figure), :mod:`.markup` (Markdown and HTML), :mod:`.pdf`, and
 :mod:`.write` (to a file by extension). Every public name is importable from here.
 """
 
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 from nj_incentives.memo.build import (
     MAX_COLUMNS,
+    STEPS,
     WorkbookFacts,
     build_memo,
     facts,
@@ -109,6 +111,7 @@ __all__ = [
     "INTERPRETATIONS",
     "MAX_COLUMNS",
     "NUMBER_CELL",
+    "STEPS",
     "Block",
     "Call",
     "Code",

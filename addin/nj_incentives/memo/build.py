@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from nj_incentives.catalog import EXPLAIN_COLUMNS, headers
 from nj_incentives.cells import cell_index, cell_name
 from nj_incentives.law.parameters import law_not_modelled
-from nj_incentives.memo.calls import NJResult, cell_label, nj_results
+from nj_incentives.memo.calls import NJResult, cell_label, defined_names, nj_results
 from nj_incentives.memo.document import (
     NUMBER_CELL,
     Block,
@@ -44,12 +45,14 @@ from nj_incentives.memo.sheets import (
     sha256,
     sheet_rows,
 )
+from nj_incentives.memo.summary import law_rows, signoff_rows, switches, switches_set
+from nj_incentives.memo.trace import behind
 from nj_incentives.recalc.engine import (
     CellValue,
     Recalculation,
     quote_sheet,
 )
-from nj_incentives.version import LAW_CURRENT_TO, __version__
+from nj_incentives.version import __version__
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,7 @@ def wrapped(table: Table, max_columns: int = MAX_COLUMNS) -> list[Table]:
             tuple(table.headers[c] for c in keep),
             tuple(tuple(row[c] if c < len(row) else "" for c in keep) for row in table.rows),
             table.caption,
+            table.small,
         )
     width = len(table.headers)
     if width <= max_columns:
@@ -198,10 +202,26 @@ def wrapped(table: Table, max_columns: int = MAX_COLUMNS) -> list[Table]:
     return tables
 
 
-def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None = None) -> Memo:
-    """The memo covering ``recalcs``: a one-page summary (engagement, files and their
-    hashes, master checks, key figures, law currency), then one section per workbook,
-    then the interpretations applied."""
+#: What the appendix of steps holds: the NJ_* results behind the first page's figures
+#: ("summary", the default), or every NJ_* result with every step ("all").
+STEPS = ("summary", "all")
+
+
+def build_memo(
+    recalcs: Sequence[Recalculation],
+    generated: dt.datetime | None = None,
+    *,
+    steps: str = "summary",
+) -> Memo:
+    """The memo covering ``recalcs``, for a reviewer: page 1 the summary (a warning for
+    each workbook whose master check is not TRUE, the engagement, each workbook's master
+    check and key figures, the law versions modelled, the switches each workbook sets,
+    the sign-off block); then each workbook's schedules (its checks, inputs, outputs and
+    the tables it computes); then Appendix A, the steps (``steps`` "summary": of the NJ_*
+    results behind the figures on page 1; "all": of every NJ_* result), and Appendix B,
+    the readings of the law applied (quoted in full with ``steps="all"``)."""
+    if steps not in STEPS:
+        raise ValueError(f"steps: expected one of {', '.join(STEPS)}, not {steps!r}")
     moment = generated or dt.datetime.now(dt.UTC).replace(microsecond=0)
     memo = Memo("Calculation memo: New Jersey business incentives")
     all_facts = [facts(r) for r in recalcs]
@@ -211,68 +231,180 @@ def build_memo(recalcs: Sequence[Recalculation], generated: dt.datetime | None =
     stamp = f"nj-incentives {__version__}; {moment.date().isoformat()}"
     memo.running = _running(engagements[0]) if len(distinct) == 1 else _combined(engagements)
     memo.footer = f"{stamp}; {_people(engagements)}"
+    contexts = [_Context(recalc) for recalc in recalcs]
+    for recalc, fact in zip(recalcs, all_facts, strict=True):
+        if fact.master_check is not True:
+            memo.add(Paragraph(_warning(recalc, fact), strong=True, warning=True))
     memo.add(
-        Heading(2, "Summary"),
         Paragraph(
-            f"Prepared by nj-incentives {__version__} on {moment.isoformat()}. Law current "
-            f"to: {LAW_CURRENT_TO}. Known, not modelled: {law_not_modelled()}."
-        ),
-    )
-    if recalcs:
-        if len(distinct) == 1:
-            rows = tuple((k, engagements[0].get(k, "") or "(blank)") for k in labels)
-            memo.add(Table(("Engagement", ""), rows))
-        else:
-            memo.add(
-                Table(
-                    ("Engagement", *(f.name for f in all_facts)),
-                    tuple((k, *(e.get(k, "") or "(blank)" for e in engagements)) for k in labels),
-                )
-            )
-    memo.add(
-        Table(
-            ("Workbook", "Master check", "SHA-256 of the file"),
-            tuple((f.name, display(f.master_check) or "(none)", f.sha256) for f in all_facts),
+            f"Prepared by nj-incentives {__version__} on {moment.isoformat()}, recalculated "
+            "without Excel. Figures are valid only where the master check is TRUE."
         )
     )
-    figures: list[tuple[str, ...]] = []
-    for recalc, fact in zip(recalcs, all_facts, strict=True):
-        _heading, where_of = where_on_form(recalc)
-        first = True
-        for label, unit, value in labelled_values(recalc, number_formats(recalc)):
-            if label == "All checks pass":
-                continue  # the master check, above
-            part = _form_part(where_of.get(label, ""))
-            where = f" ({part})" if part else ""
-            figures.append((fact.name if first else "", label + where, with_unit(value, unit)))
-            first = False
-    if figures:
-        memo.add(Table(("Workbook", "Key figure", "Value"), tuple(figures)))
-    memo.add(
-        Paragraph(
-            "Each workbook was recalculated without Excel: every formula evaluated again, the "
-            "NJ_* functions served by the same Python code the Excel add-in calls. Figures are "
-            "valid only where the workbook's master check is TRUE. The detail follows: each "
-            "workbook's checks, inputs, outputs and every NJ_* result with its steps and "
-            "citations, then the interpretations of the law applied."
-        ),
-    )
+    memo.add(*_summary(recalcs, all_facts, engagements, contexts))
     used: dict[str, list[str]] = {}
-    for number, (recalc, fact, fields) in enumerate(
-        zip(recalcs, all_facts, engagements, strict=True), 1
+    for number, (recalc, fact, fields, context) in enumerate(
+        zip(recalcs, all_facts, engagements, contexts, strict=True), 1
     ):
-        memo.add(PageBreak(), *_workbook(number, recalc, fact, fields, used, stamp))
-    interpretations = _interpretations(used)
+        memo.add(PageBreak(), *_workbook(number, recalc, fact, fields, context, stamp, steps))
+        _readings(context, used)
+    memo.add(PageBreak(), *_appendix_steps(recalcs, all_facts, contexts, memo, steps))
+    interpretations = _interpretations(used, quoted=steps == "all")
     opening = interpretations[0]
     if isinstance(opening, Heading):  # the memo's engagement again, not the last workbook's
         interpretations[0] = Heading(opening.level, opening.text, memo.running, memo.footer)
-    memo.add(PageBreak(), *interpretations)
+    memo.add(*interpretations)
     memo.blocks = [
         part
         for block in memo.blocks
         for part in (wrapped(block) if isinstance(block, Table) else [block])
     ]
     return memo
+
+
+class _Context:
+    """What several parts of the memo read from one workbook, read once."""
+
+    def __init__(self, recalc: Recalculation) -> None:
+        self.formats = number_formats(recalc)
+        self.results = nj_results(recalc)
+        self.names = defined_names(recalc)
+        self.figures = [
+            ("Outputs", f"C{row}")
+            for row, cells in sorted(sheet_rows(recalc, "Outputs").items())
+            if 1 in cells and 3 in cells and cells[1] != "All checks pass"
+        ]
+        self.schedules = [
+            anchor
+            for anchor, cells in recalc.array_ranges.items()
+            if anchor[0] == "Calculations" and _columns(cells) >= SCHEDULE_COLUMNS
+        ]
+        self._behind: list[tuple[str, str]] | None = None
+        self.recalc = recalc
+
+    def behind(self) -> set[tuple[str, str]]:
+        if self._behind is None:
+            nj = {(r.sheet, r.cell) for r in self.results if r.status != "unused"}
+            self._behind = behind(self.recalc, self.figures, nj, self.names)
+        return set(self._behind)
+
+
+#: An array result of at least this many columns on the Calculations sheet is one of the
+#: workbook's schedules (the grant schedule, installments by tax year, the Form 313
+#: schedule), printed with its schedules; narrower ones are in the steps.
+SCHEDULE_COLUMNS = 4
+
+
+def _columns(cells: str) -> int:
+    first, _, last = cells.partition(":")
+    (_r1, c1), (_r2, c2) = cell_index(first), cell_index(last or first)
+    return c2 - c1 + 1
+
+
+def _warning(recalc: Recalculation, fact: WorkbookFacts) -> str:
+    """Page 1's warning for a workbook whose master check is not TRUE: which checks fail."""
+    shown = display(fact.master_check) or "missing"
+    failed = [
+        label + (f" ({cite})" if cite else "")
+        for label, cite, result in checks(recalc)
+        if result is not True
+    ]
+    text = f"WARNING: {fact.name}: the master check is {shown}; its figures must not be used."
+    if failed:
+        more = f"; and {len(failed) - 5} more" if len(failed) > 5 else ""
+        text += f" {len(failed)} check(s) fail: " + "; ".join(failed[:5]) + more + "."
+    return text
+
+
+def _summary(
+    recalcs: Sequence[Recalculation],
+    all_facts: Sequence[WorkbookFacts],
+    engagements: Sequence[Mapping[str, str]],
+    contexts: Sequence[_Context],
+) -> list[Block]:
+    """Page 1 after its warnings: engagement, results, law, switches, sign-off."""
+    blocks: list[Block] = [Heading(2, "Summary")]
+    keys = ("Client", "Entity id", "Tax period(s)")
+    if recalcs:
+        rows = list(
+            dict.fromkeys(tuple(e.get(k, "") or "(blank)" for k in keys) for e in engagements)
+        )
+        if len(rows) == 1:
+            blocks.append(Table(("Client", "Entity id", "Tax period(s)"), tuple(rows), small=True))
+        else:
+            blocks.append(
+                Table(
+                    ("Workbook", *keys),
+                    tuple(
+                        (f.name, *(e.get(k, "") or "(blank)" for k in keys))
+                        for f, e in zip(all_facts, engagements, strict=True)
+                    ),
+                    small=True,
+                )
+            )
+    figures: list[tuple[str, ...]] = []
+    for recalc, fact, context in zip(recalcs, all_facts, contexts, strict=True):
+        _heading, where_of = where_on_form(recalc)
+        verdict = display(fact.master_check) or "(none)"
+        first = True
+        for label, unit, value in labelled_values(recalc, context.formats):
+            if label == "All checks pass":
+                continue  # the master check, beside the name
+            part = _form_part(where_of.get(label, ""))
+            where = f" ({part})" if part else ""
+            figures.append(
+                (
+                    fact.name if first else "",
+                    verdict if first else "",
+                    label + where,
+                    with_unit(value, unit),
+                )
+            )
+            first = False
+        if first:
+            figures.append((fact.name, verdict, "(no outputs)", ""))
+    blocks.append(
+        Table(("Workbook", "Master check", "Result", "Value"), tuple(figures), small=True)
+    )
+    blocks.append(
+        Table(("Statute", "Versions modelled (law/parameters.py)"), tuple(law_rows()), small=True)
+    )
+    table = switches(interpretations_text())
+    set_rows = [
+        (fact.name if n == 0 else "", *row)
+        for fact, recalc, context in zip(all_facts, recalcs, contexts, strict=True)
+        for n, row in enumerate(switches_set(recalc, table, context.names))
+    ]
+    if set_rows:
+        blocks.append(
+            Table(
+                (
+                    "Workbook",
+                    "Switch (input)",
+                    "Set to",
+                    "Reading (docs/interpretations.md; every reading applied: Appendix B)",
+                ),
+                tuple(set_rows),
+                small=True,
+            )
+        )
+    blocks.append(
+        Table(
+            ("Sign-off", "Prepared by", "Reviewed by", "Date", "Status"),
+            tuple(signoff_rows(engagements, [f.name for f in all_facts])),
+            small=True,
+        )
+    )
+    return blocks
+
+
+def _readings(context: _Context, used: dict[str, list[str]]) -> None:
+    for result in context.results:
+        if result.status == "ok":
+            for heading in INTERPRETATIONS.get(result.call.function, ()):
+                functions = used.setdefault(heading, [])
+                if result.call.function not in functions:
+                    functions.append(result.call.function)
 
 
 def _distinct_labels(recalc: Recalculation, lines: list[tuple[str, str, CellValue]]) -> list[str]:
@@ -313,15 +445,17 @@ def _workbook(
     recalc: Recalculation,
     fact: WorkbookFacts,
     fields: Mapping[str, str],
-    used: dict[str, list[str]],
+    context: _Context,
     stamp: str = "",
+    steps: str = "summary",
 ) -> list[Block]:
-    formats = number_formats(recalc)
+    """A workbook's schedules: the file, its checks, inputs, outputs and the tables it
+    computes (its steps are in Appendix A)."""
+    formats = context.formats
     footer = f"{stamp}; {_people([fields])}" if stamp else _people([fields])
     blocks: list[Block] = [
         Heading(2, f"{number}. {fact.name}", running=_running(fields), footer=footer)
     ]
-    filled = [f"{k}: {v}" for k, v in fields.items() if v]
     blocks.append(
         Table(
             ("Item", "Value"),
@@ -330,9 +464,10 @@ def _workbook(
                 ("SHA-256", fact.sha256),
                 ("Template", fact.template or "(not a nj-incentives template)"),
                 ("Built with", fact.built_with),
-                ("Engagement", "; ".join(filled) or "(no engagement fields filled in)"),
-                ("Formulas recalculated", str(len(recalc.formulas))),
-                ("NJ_* calls", str(sum(recalc.calls.values()))),
+                (
+                    "Recalculated",
+                    f"{len(recalc.formulas)} formulas, {sum(recalc.calls.values())} NJ_* calls",
+                ),
                 ("Master check", display(fact.master_check) or "(none)"),
             ),
         )
@@ -340,7 +475,9 @@ def _workbook(
     if fact.master_check is not True:
         blocks.append(
             Paragraph(
-                "THE MASTER CHECK IS NOT TRUE: the figures below must not be used.", strong=True
+                "THE MASTER CHECK IS NOT TRUE: the figures below must not be used.",
+                strong=True,
+                warning=True,
             )
         )
     errors = recalc.error_cells()
@@ -353,20 +490,26 @@ def _workbook(
     if lines:
         blocks.append(Heading(3, "Checks"))
         labels = _distinct_labels(recalc, lines)
-        blocks.append(
-            Table(
-                ("Check", "Citation", "Result"),
-                tuple(
-                    (label, cite, display(result))
-                    for label, (_l, cite, result) in zip(labels, lines, strict=True)
-                ),
-            )
+        rows = tuple(
+            (label, cite, display(result))
+            for label, (_l, cite, result) in zip(labels, lines, strict=True)
+            if steps == "all" or result is not True
         )
+        passed = sum(1 for _l, _c, result in lines if result is True)
+        if rows:
+            blocks.append(Table(("Check", "Citation", "Result"), rows))
+        if steps != "all":
+            blocks.append(
+                Paragraph(
+                    f"{passed} of {len(lines)} checks on the Checks sheet are TRUE"
+                    + ("." if passed == len(lines) else "; those that are not are listed above.")
+                )
+            )
     blocks.append(Heading(3, "Inputs"))
-    blocks.extend(inputs_blocks(recalc, formats))
+    blocks.extend(_without_engagement(inputs_blocks(recalc, formats)))
     for sheet in input_sheets(recalc)[1:]:  # inputs continued on sheets of their own
         blocks.append(Heading(4, sheet))
-        blocks.extend(inputs_blocks(recalc, formats, sheet))
+        blocks.extend(_without_engagement(inputs_blocks(recalc, formats, sheet)))
     outputs = labelled_values(recalc, formats)
     if outputs:
         blocks.append(Heading(3, "Outputs"))
@@ -380,41 +523,374 @@ def _workbook(
             )
         else:
             blocks.append(Table(("Output", "Unit", "Value"), tuple(outputs)))
-    blocks.append(Heading(3, "Results of the NJ_* functions, with their steps and citations"))
-    unused: list[str] = []
-    shown: list[tuple[NJResult, str]] = []
-    for result in nj_results(recalc):
-        where = f"{quote_sheet(result.sheet)}!{result.cell}"
-        if result.status == "unused":
-            unused.append(f"{where} ({result.label}): {result.call.function}; {result.message}")
-            continue
-        shown.append((result, where))
-        if result.status == "ok":
-            for heading in INTERPRETATIONS.get(result.call.function, ()):
-                functions = used.setdefault(heading, [])
-                if result.call.function not in functions:
-                    functions.append(result.call.function)
-    for run in _runs(shown, recalc):
-        if len(run) >= 3:
-            blocks.extend(_compact_blocks(run, recalc, formats))
-        else:
-            for result, where in run:
-                blocks.extend(_result_blocks(result, where, recalc, formats))
-    if unused:
-        blocks.append(
-            Paragraph("Calls not used (the formula's IF takes its other branch, so no steps):")
-        )
-        blocks.append(Items(tuple(unused)))
+    if context.schedules:
+        blocks.append(Heading(3, "Schedules"))
+        for anchor in sorted(context.schedules, key=lambda a: cell_index(a[1])):
+            label = _section_title(recalc, *anchor)
+            where = f"{quote_sheet(anchor[0])}!{recalc.array_ranges[anchor]}"
+            blocks.append(Heading(4, f"{label} ({where})" if label else where))
+            blocks.extend(_array_blocks(recalc, anchor, formats))
     return blocks
 
 
-def _compact(result: NJResult, recalc: Recalculation) -> bool:
-    """A result shown as one line of a table: computed, one cell, at most three steps."""
-    return (
-        result.status == "ok"
-        and (result.sheet, result.cell) not in recalc.array_ranges
-        and len(getattr(result.result, "steps", ()) or ()) <= 3
+def _without_engagement(blocks: Sequence[Block]) -> list[Block]:
+    """An Inputs sheet's blocks without its engagement band and fields (page 1 shows
+    them): the band's text, the "Engagement" heading and the fields' table."""
+    kept: list[Block] = []
+    for block in blocks:
+        if isinstance(block, Table) and {"Prepared by", "Reviewed by"} <= {
+            row[0] for row in block.rows if row
+        }:
+            if kept and isinstance(kept[-1], Paragraph) and kept[-1].text.startswith("Engagement"):
+                kept.pop()
+            continue
+        if isinstance(block, Paragraph) and "Prepared by:" in block.text:
+            continue
+        kept.append(block)
+    return kept
+
+
+def _array_blocks(
+    recalc: Recalculation, anchor: tuple[str, str], formats: Mapping[tuple[str, str], str]
+) -> list[Block]:
+    """An array formula's cells as a table: the builder's header row above it (units
+    between) or its own first row, the labels of column A in front when it has them."""
+    sheet = anchor[0]
+    first, _, last = recalc.array_ranges[anchor].partition(":")
+    (r1, c1), (r2, c2) = cell_index(first), cell_index(last or first)
+
+    def shown(r: int, c: int) -> str:
+        key = (sheet, cell_name(r, c))
+        return display(recalc.values.get(key), formats.get(key, "General"))
+
+    grid = [[shown(r, c) for c in range(c1, c2 + 1)] for r in range(r1, r2 + 1)]
+    labels = [shown(r, 1) if c1 > 1 else "" for r in range(r1, r2 + 1)]
+    while grid and not any(grid[-1]):
+        grid.pop()
+        labels.pop()
+    if not grid:
+        return [Paragraph("(blank)")]
+    above = [recalc.values.get((sheet, cell_name(r1 - 2, c))) for c in range(c1, c2 + 1)]
+    first_row = [recalc.values.get((sheet, cell_name(r1, c))) for c in range(c1, c2 + 1)]
+    if all(isinstance(v, str) for v in first_row) and len(grid) > 1:
+        headers, body, labels = tuple(grid[0]), grid[1:], labels[1:]
+    elif r1 > 2 and all(v is not None and v != "" for v in above):
+        headers, body = tuple(display(v) for v in above), grid  # the builder's header row
+    else:
+        headers, body = tuple(f"Column {n}" for n in range(1, len(grid[0]) + 1)), grid
+    zero = re.compile(r"^[-$]*0(?:\.0+)?%?$|^$")
+    kept = len(body)
+    while kept > 1 and all(zero.match(cell) for cell in body[kept - 1]):
+        kept -= 1
+    note: list[Block] = []
+    if kept < len(body):  # rows of nothing at the end (years after the last installment)
+        span = (
+            f"{labels[kept]} to {labels[-1]}"
+            if any(labels)
+            else f"The last {len(body) - kept} rows"
+        )
+        note = [Paragraph(f"{span}: every amount 0.00 (rows not printed).")]
+    body, labels = body[:kept], labels[:kept]
+    if any(labels):
+        head = display(recalc.values.get((sheet, cell_name(r1 - 2, 1)))) if r1 > 2 else ""
+        if head == _section_title(recalc, sheet, anchor[1]):
+            head = ""  # the table's title, printed above it
+        return [
+            Table(
+                (head, *headers),
+                tuple((label, *row) for label, row in zip(labels, body, strict=True)),
+            ),
+            *note,
+        ]
+    return [Table(headers, tuple(tuple(row) for row in body)), *note]
+
+
+def _section_title(recalc: Recalculation, sheet: str, cell: str) -> str:
+    """The heading above a table: the nearest row above it with text in column A only."""
+    row, _col = cell_index(cell)
+    for above in range(row - 1, max(row - 6, 0), -1):
+        value = recalc.values.get((sheet, f"A{above}"))
+        others = any(
+            recalc.values.get((sheet, cell_name(above, c))) not in (None, "") for c in range(2, 12)
+        )
+        if isinstance(value, str) and value.strip() and not others:
+            return value.strip()
+    return cell_label(recalc, sheet, cell)
+
+
+def _appendix_steps(
+    recalcs: Sequence[Recalculation],
+    all_facts: Sequence[WorkbookFacts],
+    contexts: Sequence[_Context],
+    memo: Memo,
+    steps: str,
+) -> list[Block]:
+    """Appendix A: each workbook's NJ_* results with their steps and citations."""
+    every = steps == "all"
+    title = (
+        "Appendix A: every NJ_* result, with its steps and citations"
+        if every
+        else "Appendix A: the steps behind the figures on page 1"
     )
+    blocks: list[Block] = [
+        Heading(2, title, memo.running, memo.footer),
+        Paragraph(
+            "Each NJ_* result re-evaluated by the calculation core from the arguments the "
+            "recalculation passed, with each step's arithmetic and citation."
+            + (
+                ""
+                if every
+                else " Only the results the page 1 figures are computed from (followed back "
+                "through the workbook's formulas to the first NJ_* result on each path); "
+                "their arguments are in the schedules. A step repeated for each employee or "
+                "year is one table. `--steps all` prints every result and every step."
+            )
+        ),
+    ]
+    for number, (recalc, fact, context) in enumerate(
+        zip(recalcs, all_facts, contexts, strict=True), 1
+    ):
+        blocks.append(Heading(3, f"Steps of workbook {number}: {fact.name}"))
+        wanted = None if every else context.behind()
+        shown_at = set(context.schedules)
+        unused: list[str] = []
+        shown: list[tuple[NJResult, str]] = []
+        for result in context.results:
+            where = f"{quote_sheet(result.sheet)}!{result.cell}"
+            if result.status == "unused":
+                unused.append(f"{where} ({result.label}): {result.call.function}; {result.message}")
+                continue
+            if wanted is not None and (result.sheet, result.cell) not in wanted:
+                continue
+            shown.append((result, where))
+        if not shown:
+            blocks.append(Paragraph("No NJ_* result stands behind the figures on page 1."))
+        if not every:
+            blocks.extend(_by_function(shown, recalc, context.formats, shown_at))
+            continue
+        for run in _runs(shown, recalc):
+            if len(run) >= 3:
+                blocks.extend(_compact_blocks(run, recalc, context.formats))
+            else:
+                for result, where in run:
+                    blocks.extend(
+                        _result_blocks(result, where, recalc, context.formats, every, shown_at)
+                    )
+        if unused and every:
+            blocks.append(
+                Paragraph("Calls not used (the formula's IF takes its other branch, so no steps):")
+            )
+            blocks.append(Items(tuple(unused)))
+    return blocks
+
+
+def _by_function(
+    shown: Sequence[tuple[NJResult, str]],
+    recalc: Recalculation,
+    formats: Mapping[tuple[str, str], str],
+    shown_at: Collection[tuple[str, str]],
+) -> list[Block]:
+    """The results of each function together, in the order of its first cell: what the
+    function computes (once), its results of nothing but 0.00 on one line, those of at
+    most three steps as one table, and each other result with its arguments and steps
+    (the formula and the result's table are in the schedules and the workbook)."""
+    from nj_incentives import excel
+
+    groups: dict[str, list[tuple[NJResult, str]]] = {}
+    for item in shown:
+        groups.setdefault(item[0].call.function, []).append(item)
+    blocks: list[Block] = []
+    for function, items in groups.items():
+        entry = excel.CATALOG[function]
+        blocks.append(Heading(4, f"{function}: {len(items)} result(s)"))
+        blocks.append(Paragraph(entry.description))
+        zeros = [(r, w) for r, w in items if r.status == "ok" and _all_zero(r, recalc, formats)]
+        compact = [
+            (r, w) for r, w in items if (r, w) not in zeros and _compact(r, recalc, rows=True)
+        ]
+        if zeros:
+            cells = ", ".join(f"{w} ({r.label})" if r.label else w for r, w in zeros)
+            blocks.append(Paragraph(f"Every amount 0.00 (steps not repeated): {cells}."))
+        if compact:
+            blocks.extend(_compact_table(compact, recalc, formats, entry))
+        unevaluated = [(r, w) for r, w in items if r.status == "unevaluated"]
+        if unevaluated:
+            cells = ", ".join(f"{w} ({r.label})" if r.label else w for r, w in unevaluated)
+            blocks.append(
+                Paragraph(
+                    "Not re-evaluated here (an argument is an expression, computed by the "
+                    f"workbook; the cells show the workbook's results): {cells}."
+                )
+            )
+        rest = [
+            (r, w)
+            for r, w in items
+            if (r, w) not in zeros and (r, w) not in compact and r.status != "unevaluated"
+        ]
+        plain = [
+            (r, w)
+            for r, w in rest
+            if r.status == "ok"
+            and bool(getattr(r.result, "steps", None))
+            and not any(_ITEM_STEP.match(st.label) for st in r.result.steps)
+        ]
+        if len(plain) >= 2:  # one table: each result's steps under its cell
+            blocks.extend(_steps_table(plain))
+        for result, where in rest:
+            if (result, where) in plain and len(plain) >= 2:
+                continue
+            blocks.append(Heading(5, f"{where}" + (f" ({result.label})" if result.label else "")))
+            if result.arguments:
+                blocks.append(
+                    Paragraph("Arguments: " + "; ".join(f"{n} = {v}" for n, v in result.arguments))
+                )
+            if result.status in ("rejected", "unevaluated"):
+                blocks.append(Paragraph(f"Result: {result.message}", strong=True))
+                continue
+            steps = getattr(result.result, "steps", ()) or ()
+            if (result.sheet, result.cell) not in recalc.array_ranges:
+                key = (result.sheet, result.cell)
+                value = display(recalc.values.get(key), formats.get(key, "General"))
+                blocks.append(Paragraph(f"Result: {value}", strong=True))
+            elif (result.sheet, result.cell) in shown_at:
+                blocks.append(Paragraph("Result: the schedule of the same cells (above)."))
+            if steps:
+                blocks.extend(step_blocks(steps, pivot=True))
+            elif entry.citation:
+                blocks.append(Paragraph(f"Citation: {entry.citation}"))
+    return blocks
+
+
+def _steps_table(items: Sequence[tuple[NJResult, str]]) -> list[Block]:
+    """Several results of one function as one table of their steps: the cell and what it
+    is for on each result's first step; a citation the step before has reads "as above"."""
+    rows: list[tuple[str, ...]] = []
+    previous = ""
+    for result, where in items:
+        cell = where.removeprefix("Calculations!")
+        label = result.label
+        for n, step in enumerate(result.result.steps, 1):
+            cite = step.citation or ""
+            shown = "as above" if cite and cite == previous else cite
+            previous = cite
+            rows.append(
+                (
+                    f"{cell}: {label}" if n == 1 else "",
+                    str(n),
+                    step.label,
+                    _step_value(step.value),
+                    step.arithmetic,
+                    shown,
+                )
+            )
+    return [Table(("Cell", "#", "Step", "Value", "Arithmetic", "Citation"), tuple(rows))]
+
+
+def _all_zero(
+    result: NJResult, recalc: Recalculation, formats: Mapping[tuple[str, str], str]
+) -> bool:
+    """Whether every amount of the result as the workbook shows it is 0.00."""
+    figures = [
+        cell
+        for block in _shown_result(result, recalc, formats)
+        if isinstance(block, Table)
+        for row in block.rows
+        for cell in row
+        if NUMBER_CELL.match(cell.strip()) and not re.fullmatch(r"(19|20)\d\d", cell.strip())
+    ]
+    money = [cell for cell in figures if "." in cell and not cell.strip().endswith("%")]
+    return bool(money) and all(float(c.replace(",", "").replace("$", "")) == 0 for c in money)
+
+
+def _shown_value(
+    result: NJResult, recalc: Recalculation, formats: Mapping[tuple[str, str], str]
+) -> str:
+    """A result as its cell (or its one-row array's cells) shows it."""
+    key = (result.sheet, result.cell)
+    cells = recalc.array_ranges.get(key)
+    if cells is None:
+        return display(recalc.values.get(key), formats.get(key, "General"))
+    first, _, last = cells.partition(":")
+    (r1, c1), (_r2, c2) = cell_index(first), cell_index(last or first)
+    return "; ".join(
+        display(
+            recalc.values.get((result.sheet, cell_name(r1, c))),
+            formats.get((result.sheet, cell_name(r1, c)), "General"),
+        )
+        for c in range(c1, c2 + 1)
+    )
+
+
+def _compact_table(
+    items: Sequence[tuple[NJResult, str]],
+    recalc: Recalculation,
+    formats: Mapping[tuple[str, str], str],
+    entry: Any,
+) -> list[Block]:
+    """Results of at most three steps, one row each: cell, what for, arguments, result and
+    the steps; a step's citation that every row shares is listed once below the table."""
+    all_steps = [tuple(getattr(r.result, "steps", ()) or ()) for r, _w in items]
+    shared: dict[int, str] = {}
+    for n in range(max((len(s) for s in all_steps), default=0)):
+        found = {s[n].citation for s in all_steps if len(s) > n}
+        if len(found) == 1 and all(len(s) > n for s in all_steps):
+            shared[n] = found.pop() or ""
+    labels = {tuple(s.label for s in steps) for steps in all_steps}
+    if (
+        len(labels) == 1
+        and all(s.arithmetic for steps in all_steps for s in steps)
+        and all_steps[0]
+    ):
+        # the same steps in every row: a column each, its arithmetic (the arguments in it)
+        names = next(iter(labels))
+        rows = [
+            (
+                where.removeprefix("Calculations!"),
+                result.label,
+                _shown_value(result, recalc, formats),
+                *(s.arithmetic + (f" [{s.citation}]" if s.citation and n not in shared else "")
+                  for n, s in enumerate(steps)),
+            )
+            for (result, where), steps in zip(items, all_steps, strict=True)
+        ]  # fmt: skip
+        blocks: list[Block] = [
+            Table(("Cell", "For", "Result", *(f"{n}. {x}" for n, x in enumerate(names, 1))),
+                  tuple(rows))
+        ]  # fmt: skip
+        legend = "; ".join(f"step {n + 1}: {cite}" for n, cite in shared.items() if cite)
+        if legend:
+            blocks.append(Paragraph(f"Citations, every row: {legend}."))
+        return blocks
+    rows = []
+    for (result, where), steps in zip(items, all_steps, strict=True):
+        arguments = "; ".join(f"{name} {text}" for name, text in result.arguments)
+        lines = []
+        for n, s in enumerate(steps):
+            cite = f" [{s.citation}]" if s.citation and n not in shared else ""
+            lines.append(f"{n + 1}. {s.label}: {s.arithmetic or _step_value(s.value)}{cite}")
+        worked = "\n".join(lines) or (f"[{entry.citation}]" if entry.citation else "")
+        cell = where.removeprefix("Calculations!")
+        rows.append((cell, result.label, arguments, _shown_value(result, recalc, formats), worked))
+    blocks = [Table(("Cell", "For", "Arguments", "Result", "Steps"), tuple(rows))]
+    legend = "; ".join(
+        f"step {n + 1} ({all_steps[0][n].label}): {cite}" for n, cite in shared.items() if cite
+    )
+    if legend:
+        blocks.append(Paragraph(f"Citations, every row: {legend}."))
+    return blocks
+
+
+def _compact(result: NJResult, recalc: Recalculation, rows: bool = False) -> bool:
+    """A result shown as one line of a table: computed, one cell (``rows``: or one row
+    of at most four cells), at most three steps."""
+    span = recalc.array_ranges.get((result.sheet, result.cell))
+    if span is not None and rows:
+        first, _, last = span.partition(":")
+        (r1, c1), (r2, c2) = cell_index(first), cell_index(last or first)
+        single = r1 == r2 and c2 - c1 < 4
+    else:
+        single = span is None
+    return result.status == "ok" and single and len(getattr(result.result, "steps", ()) or ()) <= 3
 
 
 def _runs(
@@ -469,8 +945,16 @@ def _compact_blocks(
 
 
 def _result_blocks(
-    result: NJResult, where: str, recalc: Recalculation, formats: Mapping[tuple[str, str], str]
+    result: NJResult,
+    where: str,
+    recalc: Recalculation,
+    formats: Mapping[tuple[str, str], str],
+    every: bool = True,
+    shown_at: Collection[tuple[str, str]] = (),
 ) -> list[Block]:
+    """One NJ_* result: what the function computes, the formula, the arguments, the
+    result (unless the schedules show it) and its steps; with ``every`` False the
+    arguments on one line and a step repeated per employee or year as one table."""
     from nj_incentives import excel
 
     entry = excel.CATALOG[result.call.function]
@@ -481,7 +965,12 @@ def _result_blocks(
         Code(result.formula, "Formula"),
     ]
     if result.arguments:
-        blocks.append(Table(("Argument", "Value"), tuple(result.arguments)))
+        if every:
+            blocks.append(Table(("Argument", "Value"), tuple(result.arguments)))
+        else:
+            blocks.append(
+                Paragraph("Arguments: " + "; ".join(f"{n} = {v}" for n, v in result.arguments))
+            )
     if result.status in ("rejected", "unevaluated"):
         blocks.append(Paragraph(f"Result: {result.message}", strong=True))
         return blocks
@@ -505,19 +994,99 @@ def _result_blocks(
             )
         )
         return blocks
-    blocks.extend(shown)
-    if steps:
+    if (result.sheet, result.cell) in shown_at and not every:
         blocks.append(
-            Table(
-                ("#", *headers(EXPLAIN_COLUMNS)),
-                tuple(
-                    (str(n), s.label, _step_value(s.value), s.arithmetic, s.citation)
-                    for n, s in enumerate(steps, 1)
-                ),
-            )
+            Paragraph("Result: the schedule of the same cells (the workbook's schedules).")
         )
+    else:
+        blocks.extend(shown)
+    if steps:
+        blocks.extend(step_blocks(steps, pivot=not every))
     elif entry.citation:
         blocks.append(Paragraph(f"Citation: {entry.citation}"))
+    return blocks
+
+
+#: A step's label that names one of several like items: "Employee 3: full-time months".
+_ITEM_STEP = re.compile(r"^(?P<family>[A-Z][A-Za-z' -]*?) (?P<number>\d+): (?P<what>.+)$")
+#: The fewest steps of one family (employees, years) shown as one table.
+PIVOT_STEPS = 6
+
+
+def step_blocks(steps: Sequence[Any], pivot: bool = True) -> list[Block]:
+    """Steps as tables (#, step, value, arithmetic, citation). With ``pivot``, a run of
+    at least :data:`PIVOT_STEPS` steps that repeat one question for several items
+    ("Employee 1: counted", "Employee 1: full-time months", "Employee 2: counted" ...)
+    is one table, an item a row and a question a column, each column's citation listed
+    below it; a citation the step before has too reads "as above"."""
+    blocks: list[Block] = []
+    plain: list[tuple[str, ...]] = []
+    previous = ""
+
+    def flush() -> None:
+        if plain:
+            blocks.append(Table(("#", *headers(EXPLAIN_COLUMNS)), tuple(plain)))
+            plain.clear()
+
+    index = 0
+    numbered = list(enumerate(steps, 1))
+    while index < len(numbered):
+        run = _item_run(numbered, index) if pivot else 0
+        if run >= PIVOT_STEPS:
+            flush()
+            blocks.extend(_pivot([s for _n, s in numbered[index : index + run]], index + 1))
+            previous = ""
+            index += run
+            continue
+        n, s = numbered[index]
+        cite = s.citation or ""
+        shown = "as above" if pivot and cite and cite == previous else cite
+        previous = cite
+        plain.append((str(n), s.label, _step_value(s.value), s.arithmetic, shown))
+        index += 1
+    flush()
+    return blocks
+
+
+def _item_run(numbered: Sequence[tuple[int, Any]], start: int) -> int:
+    """How many steps from ``start`` name items of one family (at least two items)."""
+    first = _ITEM_STEP.match(numbered[start][1].label)
+    if first is None:
+        return 0
+    family, items, count = first["family"], set(), 0
+    for _n, step in numbered[start:]:
+        match = _ITEM_STEP.match(step.label)
+        if match is None or match["family"] != family:
+            break
+        items.add(match["number"])
+        count += 1
+    return count if len(items) >= 2 else 0
+
+
+def _pivot(run: Sequence[Any], first: int) -> list[Block]:
+    matches = [_ITEM_STEP.match(s.label) for s in run]
+    family = matches[0]["family"] if matches[0] else ""
+    whats: list[str] = []
+    cites: dict[str, str] = {}
+    cells: dict[str, dict[str, str]] = {}
+    for step, match in zip(run, matches, strict=True):
+        assert match is not None
+        what = match["what"]
+        if what not in whats:
+            whats.append(what)
+        cites.setdefault(what, step.citation or "")
+        cells.setdefault(f"{family} {match['number']}", {})[what] = _step_value(step.value)
+    rows = tuple((item, *(values.get(w, "") for w in whats)) for item, values in cells.items())
+    legend = "; ".join(f"{what}: {cite}" for what, cite in cites.items() if cite)
+    blocks: list[Block] = [
+        Table(
+            (family, *whats),
+            rows,
+            caption=f"Steps {first} to {first + len(run) - 1}, one row per {family.lower()}",
+        )
+    ]
+    if legend:
+        blocks.append(Paragraph(f"Citations: {legend}."))
     return blocks
 
 
@@ -572,20 +1141,32 @@ def _step_value(value: object) -> str:
     return str(value)
 
 
-def _interpretations(used: Mapping[str, Sequence[str]]) -> list[Block]:
-    blocks: list[Block] = [Heading(2, "Interpretations applied")]
+def _interpretations(used: Mapping[str, Sequence[str]], quoted: bool = True) -> list[Block]:
+    """Appendix B: the readings of the law applied, each with the functions that apply
+    it; quoted from docs/interpretations.md with ``quoted``, else a table of them."""
+    blocks: list[Block] = [Heading(2, "Appendix B: interpretations applied")]
     text = interpretations_text()
     sections = interpretation_sections(text)
     blocks.append(
         Paragraph(
-            "The readings of the law behind the results above, quoted from the project's "
-            "docs/interpretations.md (nj-incentives "
+            "The readings of the law behind the results above, "
+            + ("quoted from" if quoted else "as sections of")
+            + " the project's docs/interpretations.md (nj-incentives "
             f"{__version__}); each names the functions of this memo that apply it."
+            + ("" if quoted else " `--steps all` quotes each in full.")
         )
     )
     if not used:
         blocks.append(Paragraph("No NJ_* result was computed."))
-    for heading, functions in used.items():
+    if not quoted and used:
+        parts: dict[str, list[str]] = {}
+        for heading, functions in used.items():
+            part, _heading, _body = sections.get(heading, ("", heading, ()))
+            parts.setdefault(part, []).append(f"{heading} (applied by {', '.join(functions)})")
+        for part, items in parts.items():
+            blocks.append(Paragraph(part or "Other", strong=True))
+            blocks.append(Items(tuple(items), small=True))
+    for heading, functions in used.items() if quoted else ():
         part, _heading, body = sections.get(heading, ("", heading, ()))
         blocks.append(Heading(3, f"{part}: {heading}" if part else heading))
         blocks.append(Paragraph("Applied by: " + ", ".join(functions)))
@@ -595,4 +1176,5 @@ def _interpretations(used: Mapping[str, Sequence[str]]) -> list[Block]:
             blocks.append(
                 Paragraph("(text not bundled with this copy: see docs/interpretations.md)")
             )
+    blocks.append(Paragraph(f"Known, not modelled: {law_not_modelled()}."))
     return blocks

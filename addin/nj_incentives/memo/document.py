@@ -24,6 +24,8 @@ class Heading:
 class Paragraph:
     text: str
     strong: bool = False
+    #: a warning the reader must not miss (a master check that is not TRUE): set apart
+    warning: bool = False
     kind: ClassVar[str] = "paragraph"
 
 
@@ -42,12 +44,16 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     #: "part 2 of 4: columns ..." when a wide table is shown in parts
     caption: str = ""
+    #: set smaller in print (the summary page's tables, so that page 1 holds them)
+    small: bool = False
     kind: ClassVar[str] = "table"
 
 
 @dataclass(frozen=True)
 class Items:
     items: tuple[str, ...]
+    #: set smaller in print (a long list of references)
+    small: bool = False
     kind: ClassVar[str] = "items"
 
 

@@ -309,7 +309,7 @@ def to_pdf(memo: Memo) -> bytes:
         pdf.multi_cell(0, 4, f"{missing:,} characters of this memo have no glyph in its font "
                        "(DejaVu Sans) and are left blank; the HTML memo shows them.",
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
-    sizes = {1: 15.0, 2: 12.5, 3: 10.5, 4: 9.0}
+    sizes = {1: 15.0, 2: 12.5, 3: 10.5, 4: 9.0, 5: 8.0}
     fresh = True  # nothing below the header on this page yet
     for index, block in enumerate(memo.blocks):
         pdf.text_shaping = shaped(*_block_texts(block))
@@ -342,9 +342,20 @@ def to_pdf(memo: Memo) -> bytes:
             following = memo.blocks[index + 1] if index + 1 < len(memo.blocks) else None
             if block.strong and isinstance(following, Table) and pdf.get_y() > pdf.h - 45:
                 pdf.add_page()  # a table's title stays with the table
-            pdf.set_font(SANS, "B" if block.strong else "", BODY)
-            pdf.multi_cell(0, LINE, bounded(block.text), new_x="LMARGIN", new_y="NEXT")
-            pdf.ln(1.2)
+            if block.warning:  # set apart: dark red on light red, boxed
+                pdf.set_font(SANS, "B", BODY + 1)
+                pdf.set_text_color(156, 0, 6)
+                pdf.set_fill_color(255, 199, 206)
+                pdf.set_draw_color(156, 0, 6)
+                pdf.multi_cell(0, LINE + 0.4, bounded(block.text), border=1, fill=True,
+                               padding=1, new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+                pdf.set_text_color(26, 26, 26)
+                pdf.set_draw_color(31, 56, 100)
+                pdf.ln(1.5)
+            else:
+                pdf.set_font(SANS, "B" if block.strong else "", BODY)
+                pdf.multi_cell(0, LINE, bounded(block.text), new_x="LMARGIN", new_y="NEXT")
+                pdf.ln(1.2)
         elif isinstance(block, Code):
             pdf.set_font(SANS, "", 8)
             pdf.cell(pdf.get_string_width(block.label + ": ") + 1, 4,
@@ -357,10 +368,12 @@ def to_pdf(memo: Memo) -> bytes:
         elif isinstance(block, Table):
             _pdf_table(pdf, block, FontFace)
         elif isinstance(block, Items):
-            pdf.set_font(SANS, "", BODY)
+            size, height = (6.8, 3.3) if block.small else (BODY, LINE)
+            pdf.set_font(SANS, "", size)
             for item in block.items:
                 pdf.set_x(pdf.l_margin + 2)
-                pdf.multi_cell(0, LINE, "- " + bounded(item), new_x="LMARGIN", new_y="NEXT")
+                pdf.multi_cell(0, height, "- " + bounded(item), align="L",
+                               new_x="LMARGIN", new_y="NEXT")  # fmt: skip
             pdf.ln(1.2)
         elif isinstance(block, Quote):
             _pdf_quote(pdf, block)
@@ -373,6 +386,8 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
     columns = len(table.headers)
     # DejaVu Sans sets about 10% wider than the Helvetica these sizes were first chosen for
     font = (8.0 if columns <= 5 else 7.0 if columns <= 9 else 6.2) * NARROWER
+    if table.small:
+        font = min(font, 6.6)
     if table.caption:
         pdf.set_font(SANS, "I", 7.5)
         pdf.multi_cell(0, 3.8, table.caption, new_x="LMARGIN", new_y="NEXT")
@@ -382,7 +397,7 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
     texts = [table.headers, *(padded(row, table.headers) for row in table.rows)]
     lengths = [[len(str(text)) for text in row] for row in texts]
     heads = [tuple(str(text)[:CELL_CHARACTERS] for text in row) for row in texts]
-    table = Table(heads[0], tuple(heads[1:]), table.caption)
+    table = Table(heads[0], tuple(heads[1:]), table.caption, table.small)
 
     def measure(text: str) -> float:
         return float(pdf.get_string_width(text))
@@ -415,7 +430,7 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
         )
         for r, row in enumerate(heads[1:], 1)
     )
-    if pdf.get_y() > pdf.h - 35:
+    if pdf.get_y() > pdf.h - (28 if table.small and len(rows) <= 3 else 35):
         pdf.add_page()
     with pdf.table(
         col_widths=widths,
@@ -423,7 +438,7 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
         align="LEFT",
         text_align=align,
         line_height=font * 0.40,
-        padding=(0.35, 0.8),
+        padding=(0.25 if table.small else 0.35, 0.8),
         headings_style=font_face(emphasis="BOLD", fill_color=(217, 225, 242)),
         borders_layout="ALL",
         repeat_headings=1,

@@ -40,13 +40,15 @@ def write_memo(
     *,
     protect: Iterable[Path] = (),
     generated: dt.datetime | None = None,
+    steps: str = "summary",
 ) -> Path:
     """Write the memo covering ``recalcs`` to ``target`` (format by extension), atomically;
-    never over one of ``protect`` (the input workbooks)."""
+    never over one of ``protect`` (the input workbooks). ``steps``: "summary" (the steps
+    behind the first page's figures) or "all" (:func:`~.build.build_memo`)."""
     from nj_incentives.files import atomic_path
 
     target = Path(target)
-    content = render(build_memo(recalcs, generated), target.suffix)
+    content = render(build_memo(recalcs, generated, steps=steps), target.suffix)
     with atomic_path(target, protect=list(protect)) as temporary:
         if isinstance(content, bytes):
             temporary.write_bytes(content)
