@@ -94,3 +94,62 @@ def test_memo_with_a_100000_character_client() -> None:
             f"  before ({base}): own client {before_anchor['seconds']:.2f} s; 100,000-character "
             f"client: {f'{shown:.2f} s' if shown is not None else before_long['outcome']}"
         )
+
+
+# --------------------------------------------------------------------------- issue 20, item 5
+
+#: The default memo of the three bundled examples (issue 20, item 5: a memo a reviewer
+#: reads; target at most 0.5x the time of the memo before it, 54 pages): build + PDF, in a
+#: fresh interpreter, the examples recalculated first (not timed).
+EXAMPLES_SCRIPT = """
+import json, sys, time
+import nj_incentives.excel
+from nj_incentives import memo
+from nj_incentives.recalc import recalculate
+recalcs = [recalculate(path) for path in sys.argv[1:]]
+began = time.perf_counter()
+data = memo.to_pdf(memo.build_memo(recalcs))
+seconds = time.perf_counter() - began
+pages = data.count(b"/Type /Page") - data.count(b"/Type /Pages")
+print(json.dumps({"seconds": seconds, "pages": pages}))
+"""
+BUNDLED = (
+    "beip-grant-schedule-example.xlsx",
+    "beip-credit-conversion-example.xlsx",
+    "ertc-form-313-example.xlsx",
+)
+
+
+def _examples(base: str | None) -> dict[str, float]:
+    env = dict(os.environ)
+    if base:
+        env["PYTHONPATH"] = base
+    done = subprocess.run(
+        [sys.executable, "-c", EXAMPLES_SCRIPT, *(str(EXAMPLE / name) for name in BUNDLED)],
+        capture_output=True, text=True, timeout=600, env=env, check=True,
+    )  # fmt: skip
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def test_the_default_memo_of_the_examples_against_the_memo_before() -> None:
+    # NJ_BENCH_BASE: the addin folder of the tree to compare with (the commit before issue
+    # 20 item 5: git worktree add /tmp/memo-base 3a53a59); rounds alternate, median
+    base = os.environ.get("NJ_BENCH_BASE")
+    if not base:
+        pytest.skip("set NJ_BENCH_BASE to the addin folder of the tree before (see docstring)")
+    rounds = int(os.environ.get("NJ_BENCH_ROUNDS", "5"))
+    before, after = [], []
+    for _ in range(rounds):
+        before.append(_examples(base))
+        after.append(_examples(None))
+    b = statistics.median(r["seconds"] for r in before)
+    a = statistics.median(r["seconds"] for r in after)
+    shown_before = ", ".join(f"{r['seconds']:.2f}" for r in before)
+    shown_after = ", ".join(f"{r['seconds']:.2f}" for r in after)
+    print(
+        f"\nDefault memo of the three examples (build + to_pdf), median of {rounds} alternated:"
+        f" before {b:.2f} s ({before[0]['pages']:.0f} pages), now {a:.2f} s"
+        f" ({after[0]['pages']:.0f} pages); ratio {a / b:.2f}x (target <= 0.5x)"
+        f"\n  rounds before: {shown_before}\n  rounds now:    {shown_after}"
+    )

@@ -52,7 +52,7 @@ from nj_incentives.recalc.engine import (
     Recalculation,
     quote_sheet,
 )
-from nj_incentives.version import __version__
+from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 
 @dataclass(frozen=True)
@@ -1176,5 +1176,7 @@ def _interpretations(used: Mapping[str, Sequence[str]], quoted: bool = True) -> 
             blocks.append(
                 Paragraph("(text not bundled with this copy: see docs/interpretations.md)")
             )
-    blocks.append(Paragraph(f"Known, not modelled: {law_not_modelled()}."))
+    blocks.append(
+        Paragraph(f"Law current to: {LAW_CURRENT_TO}. Known, not modelled: {law_not_modelled()}.")
+    )
     return blocks
