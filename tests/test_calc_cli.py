@@ -333,4 +333,4 @@ def test_values_are_shown_as_the_workbook_formats_them(
 def test_the_memo_date_is_given_or_now() -> None:
     moment = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
     document = memo.build_memo([], moment)
-    assert "on 2025-03-01T12:00:00+00:00" in memo.render(document, ".md")
+    assert "2025-03-01T12:00:00+00:00" in memo.render(document, ".md")

@@ -237,8 +237,8 @@ def build_memo(
             memo.add(Paragraph(_warning(recalc, fact), strong=True, warning=True))
     memo.add(
         Paragraph(
-            f"Prepared by nj-incentives {__version__} on {moment.isoformat()}, recalculated "
-            "without Excel. Figures are valid only where the master check is TRUE."
+            f"nj-incentives {__version__}, {moment.isoformat()}: recalculated without Excel; "
+            "figures valid only where the master check is TRUE."
         )
     )
     memo.add(*_summary(recalcs, all_facts, engagements, contexts))
@@ -346,41 +346,29 @@ def _summary(
     for recalc, fact, context in zip(recalcs, all_facts, contexts, strict=True):
         _heading, where_of = where_on_form(recalc)
         verdict = display(fact.master_check) or "(none)"
-        first = True
+        figures.append((f"{fact.name}: master check {verdict}", ""))  # the workbook's row
         for label, unit, value in labelled_values(recalc, context.formats):
             if label == "All checks pass":
-                continue  # the master check, beside the name
+                continue  # the master check, on the workbook's row
             part = _form_part(where_of.get(label, ""))
             where = f" ({part})" if part else ""
-            figures.append(
-                (
-                    fact.name if first else "",
-                    verdict if first else "",
-                    label + where,
-                    with_unit(value, unit),
-                )
-            )
-            first = False
-        if first:
-            figures.append((fact.name, verdict, "(no outputs)", ""))
-    blocks.append(
-        Table(("Workbook", "Master check", "Result", "Value"), tuple(figures), small=True)
-    )
+            figures.append(("   " + label + where, with_unit(value, unit)))
+    blocks.append(Table(("Workbook and result", "Value"), tuple(figures), small=True))
     blocks.append(
         Table(("Statute", "Versions modelled (law/parameters.py)"), tuple(law_rows()), small=True)
     )
     table = switches(interpretations_text())
-    set_rows = [
-        (fact.name if n == 0 else "", *row)
-        for fact, recalc, context in zip(all_facts, recalcs, contexts, strict=True)
-        for n, row in enumerate(switches_set(recalc, table, context.names))
-    ]
+    set_rows: list[tuple[str, ...]] = []
+    for fact, recalc, context in zip(all_facts, recalcs, contexts, strict=True):
+        found = switches_set(recalc, table, context.names)
+        if found:
+            set_rows.append((fact.name, "", ""))  # the workbook's row
+            set_rows.extend(("   " + label, value, reading) for label, value, reading in found)
     if set_rows:
         blocks.append(
             Table(
                 (
-                    "Workbook",
-                    "Switch (input)",
+                    "Workbook and switch (input)",
                     "Set to",
                     "Reading (docs/interpretations.md; every reading applied: Appendix B)",
                 ),

@@ -430,7 +430,7 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
         )
         for r, row in enumerate(heads[1:], 1)
     )
-    if pdf.get_y() > pdf.h - (28 if table.small and len(rows) <= 3 else 35):
+    if pdf.get_y() > pdf.h - (26 if table.small and len(rows) <= 3 else 35):
         pdf.add_page()
     with pdf.table(
         col_widths=widths,

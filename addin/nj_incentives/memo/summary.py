@@ -150,7 +150,7 @@ def signoff_rows(
                 fields.get("Preparer", "") or "(blank)",
                 fields.get("Reviewer", "") or "(blank)",
                 fields.get("Date", "") or "(blank)",
-                "the engagement fields as entered (not tracked)",
+                "as entered (not tracked)",
             )
         )
     return rows
