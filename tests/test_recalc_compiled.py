@@ -134,3 +134,23 @@ def test_template_fingerprints_cover_every_template() -> None:
     assert len(templates) == len(shipped.TEMPLATES) + len(shipped.EXAMPLES)
     covered = {n.replace("-example", "") for n in names} | names
     assert {t.replace("-example", "") for t in templates} <= covered
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_inline_strings_are_read_as_their_shared_strings(name: str, tmp_path: Path) -> None:
+    # openpyxl writes every text as an inline string (the example has shared strings):
+    # the fast reader reads the same values, except the empty texts openpyxl drops
+    import openpyxl
+
+    copy = tmp_path / name
+    openpyxl.load_workbook(shipped.shipped_file(name)).save(copy)
+    with zipfile.ZipFile(copy) as archive:
+        assert "xl/sharedStrings.xml" not in archive.namelist()
+    original = compiled.read_cells(vet_workbook(shipped.shipped_file(name), DEFAULT_LIMITS))
+    saved = compiled.read_cells(vet_workbook(copy, DEFAULT_LIMITS))
+    assert original is not None
+    assert saved is not None
+    texts = {k: v for k, v in original.values.items() if isinstance(v, str) and v}
+    assert texts
+    assert {k: v for k, v in saved.values.items() if isinstance(v, str)} == texts
+    assert {k: v for k, v in original.values.items() if v != ""} == dict(saved.values)

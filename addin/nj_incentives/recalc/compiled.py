@@ -9,8 +9,8 @@ outputs)``) with the workbook's own cell values:
 1. the vetted file's worksheets are read once with expat: the formula fingerprint
    (every formula cell's address, formula element and dynamic-array flag, the defined
    names, the sheets), the positions of the value cells, and those values as the
-   engine reads them (numbers as int or float rounded to 15 digits, shared strings,
-   booleans);
+   engine reads them (numbers as int or float rounded to 15 digits, shared and inline
+   strings, booleans);
 2. a workbook whose formulas are those of a bundled template
    (``nj_incentives/data``) is looked up in an in-process cache keyed by the formula
    fingerprint and the value-cell positions (the template version: a rebuilt template
@@ -21,7 +21,7 @@ outputs)``) with the workbook's own cell values:
 3. anything else is recalculated in full by :func:`~.engine.recalculate_vetted`: a
    workbook with other formulas (if its sheets are a template's, a note says that its
    formulas differ and that it was recalculated in full), cells the reader does not
-   handle (inline strings, error or date-typed cells, cells without an address), or
+   handle (error or date-typed cells, cells without an address), or
    custom functions other than the package's.
 
 ``nj-incentives calc`` first tries the template's prebuilt form
@@ -50,7 +50,7 @@ from xml.parsers import expat
 
 from nj_incentives.cells import cell_index, range_bounds
 from nj_incentives.recalc import engine
-from nj_incentives.recalc.ooxml import cell_number, local_name, shared_strings
+from nj_incentives.recalc.ooxml import InlineString, cell_number, local_name, shared_strings
 from nj_incentives.recalc.safety import VettedWorkbook, sheet_parts
 from nj_incentives.shipped import shipped_workbooks
 
@@ -94,19 +94,23 @@ def _read_sheet(
     values: dict[tuple[str, str], Any],
 ) -> None:
     sheet = title.upper()
-    state: dict[str, Any] = {"cell": None, "in": None, "text": [], "formula": None}
+    state: dict[str, Any] = {"cell": None, "in": None, "text": [], "formula": None, "inline": None}
     arrays: list[str] = []  # array formula ranges: their cells are the formula's, not inputs
     found: dict[str, Any] = {}
 
     def start(name: str, attrs: dict[str, str]) -> None:
         local = local_name(name)
-        if local == "c":
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.start(local)
+        elif local == "c":
             ref = attrs.get("r")
             if ref is None:
                 raise _Unsupported("a cell without an address")
             state["cell"] = (ref, attrs.get("t", "n"), attrs.get("cm", ""))
             state["formula"] = None
             state["value"] = None
+            state["inline"] = None
         elif local in ("f", "v") and state["cell"] is not None:
             state["in"] = local
             state["text"] = []
@@ -115,15 +119,24 @@ def _read_sheet(
                 if attrs.get("t") == "array" and attrs.get("ref"):
                     arrays.append(attrs["ref"])
         elif local == "is" and state["cell"] is not None:
-            raise _Unsupported("an inline string")
+            if state["cell"][1] != "inlineStr" or inline is not None:
+                raise _Unsupported("an inline string the engine's reader reads otherwise")
+            state["inline"] = InlineString()
+            state["inline"].start(local)
 
     def text(data: str) -> None:
-        if state["in"] is not None:
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.text(data)
+        elif state["in"] is not None:
             state["text"].append(data)
 
     def end(name: str) -> None:
         local = local_name(name)
-        if local == "f" and state["in"] == "f":
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.end()
+        elif local == "f" and state["in"] == "f":
             state["formula"] += "\x00" + "".join(state["text"])
             state["in"] = None
         elif local == "v" and state["in"] == "v":
@@ -133,6 +146,12 @@ def _read_sheet(
             ref, kind, cm = state["cell"]
             if state["formula"] is not None:
                 formulas.update(f"{sheet}\x00{ref}\x00{cm}\x00{state['formula']}\x01".encode())
+            elif kind == "inlineStr":  # the engine's reader takes <is>, never <v>
+                inline = state["inline"]
+                if inline is not None:
+                    if inline.odd:
+                        raise _Unsupported("an inline string the engine's reader reads otherwise")
+                    found[ref] = inline.value
             elif state["value"] is not None:
                 raw = state["value"]
                 if kind == "n":
@@ -143,7 +162,7 @@ def _read_sheet(
                     value = bool(int(raw))
                 elif kind == "str":
                     value = raw
-                else:  # "e", "d", "inlineStr": read otherwise by the engine
+                else:  # "e", "d": read otherwise by the engine
                     raise _Unsupported(f"a cell of type {kind!r}")
                 found[ref] = value
             state["cell"] = None

@@ -24,7 +24,7 @@ same array ranges and dynamic-array marking; inputs may differ) by walking that 
 
 It returns None, and the caller recalculates in full, for anything else: a workbook whose
 formulas differ from every template's (a note says so when its sheets are a template's),
-cells the reader does not read as the engine does (inline strings, error or date cells),
+cells the reader does not read as the engine does (error or date cells),
 a form that is missing or not its template's (a stale form is never used), or any
 unexpected exception while walking the form. An untrusted workbook is vetted
 (:func:`~.safety.vet_workbook`) before it gets here: this path only ever sees a
@@ -54,7 +54,7 @@ from typing import Any
 from xml.parsers import expat
 
 from nj_incentives.cells import cell_index, cell_name, range_bounds
-from nj_incentives.recalc.ooxml import cell_number, local_name, shared_strings
+from nj_incentives.recalc.ooxml import InlineString, cell_number, local_name, shared_strings
 from nj_incentives.recalc.safety import VettedWorkbook, sheet_parts
 from nj_incentives.shipped import TEMPLATES, shipped_file
 from nj_incentives.spelling import base_name
@@ -213,32 +213,52 @@ def _defined_names(workbook: bytes) -> tuple[dict[str, tuple[str, str, bool]], l
 
 
 def _read_sheet(data: bytes, title: str, strings: list[str], graph: WorkbookGraph) -> None:
-    state: dict[str, Any] = {"cell": None, "in": None, "text": [], "f": None, "v": None}
+    state: dict[str, Any] = {
+        "cell": None,
+        "in": None,
+        "text": [],
+        "f": None,
+        "v": None,
+        "inline": None,
+    }
     found: dict[str, Any] = {}
     shared: dict[str, tuple[str, str]] = {}  # si -> (master cell, text)
 
     def start(name: str, attrs: dict[str, str]) -> None:
         local = local_name(name)
-        if local == "c":
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.start(local)
+        elif local == "c":
             ref = attrs.get("r")
             if ref is None:
                 raise _Unsupported("a cell without an address")
             state["cell"] = (ref, attrs.get("t", "n"), "cm" in attrs)
-            state["f"] = state["v"] = None
+            state["f"] = state["v"] = state["inline"] = None
         elif local in ("f", "v") and state["cell"] is not None:
             state["in"], state["text"] = local, []
             if local == "f":
                 state["fattrs"] = attrs
         elif local == "is" and state["cell"] is not None:
-            graph.unsupported.append(f"{title}!{state['cell'][0]}: an inline string")
+            if state["cell"][1] == "inlineStr" and inline is None:
+                state["inline"] = InlineString()
+                state["inline"].start(local)
+            else:  # not read by the engine's reader, or a second one
+                graph.unsupported.append(f"{title}!{state['cell'][0]}: an inline string")
 
     def text(chunk: str) -> None:
-        if state["in"] is not None:
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.text(chunk)
+        elif state["in"] is not None:
             state["text"].append(chunk)
 
     def end(name: str) -> None:
         local = local_name(name)
-        if local in ("f", "v") and state["in"] == local:
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.end()
+        elif local in ("f", "v") and state["in"] == local:
             state[local] = "".join(state["text"])
             state["in"] = None
         elif local == "c" and state["cell"] is not None:
@@ -266,6 +286,14 @@ def _read_sheet(data: bytes, title: str, strings: list[str], graph: WorkbookGrap
                     graph.arrays[(title, ref)] = attrs.get("ref", ref)
                     if marked:
                         graph.dynamic.add((title, ref))
+            elif kind == "inlineStr":  # the engine's reader takes <is>, never <v>
+                inline = state["inline"]
+                if inline is not None:
+                    found[ref] = (
+                        _Unsupported("an inline string read otherwise by the engine")
+                        if inline.odd
+                        else inline.value
+                    )
             elif state["v"] is not None:
                 raw = state["v"]
                 value: Any
@@ -279,7 +307,7 @@ def _read_sheet(data: bytes, title: str, strings: list[str], graph: WorkbookGrap
                     if raw.startswith("="):
                         raise _Unsupported("a text cell that reads as a formula")
                     value = raw
-                else:  # "e", "d", "inlineStr": read otherwise by the engine
+                else:  # "e", "d": read otherwise by the engine
                     value = _Unsupported(f"a cell of type {kind!r}")
                 found[ref] = value
             state["cell"] = None
