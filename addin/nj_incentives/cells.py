@@ -1,8 +1,9 @@
 """Cell conventions: how worksheet cells become the core's inputs and results become cells.
 
 The same in every runtime (classic add-in, xlwings Lite, xlwings Server, the headless
-recalculation, the memo, the scenario table); nothing here imports xlwings, and the core
-(:mod:`nj_incentives.law`) is imported only when a message is raised.
+recalculation, the memo, the scenario table); nothing here imports xlwings, and of the core
+(:mod:`nj_incentives.law`) only its input readings' blank test is imported until a message
+is raised.
 
 - A blank optional argument takes the core's default; a blank required argument is an
   error, never a zero.
@@ -33,6 +34,9 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeAlias
+
+# the one blank test (stdlib only: the core's rules and pydantic stay unimported here)
+from nj_incentives.law.inputs import is_blank as blank_value
 
 if TYPE_CHECKING:
     from nj_incentives.law.common import InputError
@@ -127,14 +131,11 @@ def python_value(value: Cell) -> Cell:
 
 
 def is_blank(value: Cell) -> bool:
-    """An empty cell, an empty text, or a range of nothing but those."""
-    if value is None:
-        return True
-    if isinstance(value, str):
-        return not value.strip()
+    """An empty cell, an empty text (:func:`nj_incentives.law.inputs.is_blank`), or a range
+    of nothing but those."""
     if isinstance(value, (list, tuple)):
         return all(is_blank(item) for item in value)
-    return False
+    return blank_value(value)
 
 
 def as_rows(value: Cell) -> list[list[Cell]]:

@@ -51,7 +51,7 @@ from typing import Any
 import click
 
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
-from nj_incentives.law.inputs import InputError, InputKind, InputRule
+from nj_incentives.law.inputs import InputError, InputKind, InputRule, is_blank
 
 __all__ = [
     "TEMPLATE_IDS",
@@ -107,7 +107,7 @@ class TemplateInput:
 
     def read(self, value: object, shown: str) -> object:
         """The value as the builder writes it, or :class:`InputError` naming ``shown``."""
-        if _blank(value):
+        if is_blank(value):
             return None
         if self.rule is None:  # text
             text = value if isinstance(value, str) else _text(value)
@@ -143,10 +143,6 @@ def _text(value: object) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(value)
-
-
-def _blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
 
 
 # --------------------------------------------------------------------------- templates
@@ -570,7 +566,7 @@ def _roster(value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]
             try:
                 employee[key] = (
                     False
-                    if _blank(entry.get(key))
+                    if is_blank(entry.get(key))
                     else flag.parse(entry.get(key), f"{shown}.{key}")
                 )
             except InputError as error:
@@ -584,7 +580,7 @@ def _roster(value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]
                 continue
             read: list[int | float | None] = []
             for m, cell in enumerate([*hours, *[None] * (MONTHS - len(hours))], 1):
-                if _blank(cell):
+                if is_blank(cell):
                     read.append(None)
                     continue
                 try:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from nj_incentives.law import ertc
-from nj_incentives.law.inputs import InputError, InputKind, InputRule
+from nj_incentives.law.inputs import InputError, InputKind, InputRule, is_blank
 
 __all__ = [
     "MAX_BYTES",
@@ -267,7 +267,7 @@ def read_payroll(path: str | Path, operations_start: dt.date | None = None) -> P
     for number, row in enumerate(rows, 2):
         if count >= MAX_ROWS:
             raise PayrollError([f"{path}: more than {MAX_ROWS:,} rows"], 2)
-        if all(_blank(cell) for cell in row):
+        if all(is_blank(cell) for cell in row):
             continue
         count += 1
         problems = _read_row(
@@ -288,10 +288,6 @@ def read_payroll(path: str | Path, operations_start: dt.date | None = None) -> P
     if not employees:
         raise PayrollError([f"{path}: no payroll rows"], 1)
     return Payroll([_entry(e) for e in employees.values()], count)
-
-
-def _blank(cell: object) -> bool:
-    return cell is None or (isinstance(cell, str) and not cell.strip())
 
 
 def _plain(number: Decimal) -> str:
@@ -315,7 +311,7 @@ def _read_row(
     """Add one row's hours to its employee; the reasons it is refused (then nothing of
     it is added)."""
     name = _cell(row, where["employee"])
-    if _blank(name):
+    if is_blank(name):
         return ["no employee (the employee column is blank)"]
     shown = str(name).strip()
     if len(shown) > 255:
@@ -324,7 +320,7 @@ def _read_row(
     flags = {}
     for flag in ("temporary", "excluded"):
         value = _cell(row, where.get(flag))
-        if _blank(value):
+        if is_blank(value):
             continue
         try:
             flags[flag] = _FLAG.parse(value, flag)
@@ -332,7 +328,7 @@ def _read_row(
             problems.append(str(error))
     period_text = _cell(row, where.get("period"))
     period = None
-    if not _blank(period_text):
+    if not is_blank(period_text):
         period = _PERIOD_NAMES.get(_normal(period_text))
         if period is None:
             problems.append(
@@ -355,7 +351,7 @@ def _read_row(
     else:
         for j, (year, month) in sorted(calendar_columns.items()):
             value = _cell(row, j)
-            if _blank(value):
+            if is_blank(value):
                 continue
             placed = calendar.place(year, month)
             if isinstance(placed, str):
@@ -364,7 +360,7 @@ def _read_row(
                 found.append((*placed, value))
     hours: list[tuple[str, int, Decimal]] = []
     for period_key, m, value in found:
-        if _blank(value):
+        if is_blank(value):
             continue
         try:
             hours.append((period_key, m, ertc.HOURS_INPUT.parse(value, "hours")))
@@ -384,7 +380,7 @@ def _read_row(
 
 def _place(month: object, period: str | None, calendar: _Calendar) -> tuple[str, int] | str:
     """A long row's month as (period, month number), or why not."""
-    if _blank(month):
+    if is_blank(month):
         return "no month"
     text = str(month).strip()
     if isinstance(month, (int, float)) or re.fullmatch(r"\d{1,2}(?:\.0)?", text):

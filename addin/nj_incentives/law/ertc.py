@@ -51,7 +51,7 @@ from nj_incentives.law.common import (
     fmt_money,
     fmt_number,
 )
-from nj_incentives.law.inputs import InputKind, InputRule
+from nj_incentives.law.inputs import InputKind, InputRule, is_blank
 from nj_incentives.law.rules import EXACT, ZERO, Rules, V, explain
 
 __all__ = [
@@ -1158,10 +1158,6 @@ class EmployeeHours(BaseModel):
     _checked: object = PrivateAttr(default=None)
 
 
-def _blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
 def roster(
     hours: Sequence[Sequence[Number | None]],
     temporary: Sequence[Flag] | None = None,
@@ -1186,9 +1182,9 @@ def roster(
     for number, (row, is_temporary, is_excluded) in enumerate(
         zip(hours, flags["temporary"], flags["excluded"], strict=True), 1
     ):
-        if all(_blank(value) for value in row):
+        if all(is_blank(value) for value in row):
             continue
-        filled = [0 if _blank(value) else value for value in row]
+        filled = [0 if is_blank(value) else value for value in row]
         months = _checked_hours(filled, number)  # type: ignore[arg-type]
         employee = EmployeeHours(
             hours=months,

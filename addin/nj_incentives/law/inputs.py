@@ -76,6 +76,7 @@ __all__ = [
     "as_money",
     "as_number",
     "as_quantity",
+    "is_blank",
     "percent_text",
 ]
 
@@ -194,6 +195,12 @@ def _bounded(number: Decimal, value: object, argument: str, citation: str) -> De
     return number
 
 
+def is_blank(value: object) -> bool:
+    """A blank input: None, or text that is empty or only white space (every reader's
+    test: the cells, the payroll and data files, the scenario table)."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
 def as_number(value: object, argument: str, citation: str = "") -> Decimal:
     """Any finite number (or numeric text) as an exact ``Decimal``, within the bounds.
 
@@ -208,7 +215,7 @@ def as_number(value: object, argument: str, citation: str = "") -> Decimal:
             return Decimal(repr(value))
     elif type(value) is int and -MAX_MAGNITUDE < value < MAX_MAGNITUDE:
         return Decimal(value)
-    if value is None or (isinstance(value, str) and not value.strip()):
+    if is_blank(value):
         raise InputError(argument, value, "is required", citation)
     if isinstance(value, bool):
         raise InputError(argument, value, "must be a number, not TRUE/FALSE", citation)
@@ -359,7 +366,7 @@ def as_date(value: object, argument: str, citation: str = "") -> dt.date:
     Excel serial numbers are a cell convention and are converted by the Excel adapter,
     not here: a bare number is an error.
     """
-    if value is None or (isinstance(value, str) and not value.strip()):
+    if is_blank(value):
         raise InputError(argument, value, "is required", citation)
     day: dt.date | None = None
     if isinstance(value, dt.datetime):

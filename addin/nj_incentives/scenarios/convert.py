@@ -32,6 +32,7 @@ import pandas as pd
 from nj_incentives.law.common import InputError, as_bool, as_choice, as_date, as_number
 from nj_incentives.law.ertc import TAX_TYPES
 from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule, percent_text
+from nj_incentives.law.inputs import is_blank as blank_value
 from nj_incentives.scenarios.columns import SCALE, InputSpec, Kind
 
 __all__ = ["TAX_TYPES", "Column", "convert", "is_blank", "numbers_from_text", "raw_values"]
@@ -64,14 +65,13 @@ class Column:
 
 
 def is_blank(value: object) -> bool:
-    """A blank cell: None, NaN, NaT, pandas NA, or text that is empty or only spaces."""
-    if value is None or value is pd.NA or value is pd.NaT:
+    """A blank cell: NaN, NaT, pandas NA, or a blank input
+    (:func:`nj_incentives.law.inputs.is_blank`: None, text empty or only spaces)."""
+    if value is pd.NA or value is pd.NaT:
         return True
     if isinstance(value, float):
         return math.isnan(value)
-    if isinstance(value, str):
-        return not value.strip()
-    return False
+    return blank_value(value)
 
 
 # ----------------------------------------------------------------------- one value
