@@ -45,7 +45,10 @@ pytestmark = pytest.mark.benchmark
 HERE = Path(__file__).resolve().parent
 RUNS = int(os.environ.get("NJ_BENCH_RUNS", "5"))  # fresh interpreters per tree and runtime
 ROUNDS = int(os.environ.get("NJ_BENCH_ROUNDS", "9"))  # timings per figure; the fastest kept
-CALLS = 40  # calls per timing
+#: Calls per timing: few calls and many rounds find the uninterrupted timings on a loaded
+#: machine (under load 20, 9 rounds of 40 calls rarely do: NJ_BENCH_CALLS=5
+#: NJ_BENCH_ROUNDS=200).
+CALLS = int(os.environ.get("NJ_BENCH_CALLS", "40"))
 #: Comma-separated names to measure only those (default: every catalog function).
 FUNCTIONS = os.environ.get("NJ_BENCH_FUNCTIONS", "")
 
@@ -152,7 +155,7 @@ async def measure():
         for data, module in calls.values():  # warm up (imports the core)
             await call(data, module)
         slow = entry.name == "NJ_SCENARIOS"
-        count = 10 if slow else CALLS
+        count = min(10, CALLS) if slow else CALLS
         fastest = dict.fromkeys(calls, float("inf"))
         for _ in range(ROUNDS):  # interleaved, so that drift hits both alike
             for key, (data, module) in calls.items():
@@ -273,6 +276,17 @@ def test_every_catalog_function_before_and_after() -> None:
             f" {_median(results[labels[-1], runtime], name, 'identity') * 1e6:10.1f}"
             for runtime in runtimes
         )
+        print(line)
+    # The absolute per-call times on CPython: a dispatch made cheaper (the identity) raises
+    # the ratio of a function whose own time did not change.
+    print("\nCPython per call, us (median): the function and the identity, per tree")
+    print(f"{'function':36}" + "".join(f" {'fn ' + lb:>11} {'ident ' + lb:>12}" for lb in labels))
+    for name in names:
+        line = f"{name:36}"
+        for label in labels:
+            runs = results[label, "cpython"]
+            line += f" {_median(runs, name, 'function') * 1e6:11.1f}"
+            line += f" {_median(runs, name, 'identity') * 1e6:12.1f}"
         print(line)
     for runtime in runtimes:
         for label in labels:
