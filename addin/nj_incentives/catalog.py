@@ -65,6 +65,7 @@ __all__ = [
     "each_date",
     "grid",
     "headers",
+    "law_date",
     "raw",
     "result_table",
     "single",
@@ -80,7 +81,8 @@ class Argument:
     name: str
     doc: str
     #: "one" (a single cell), "date", "vector" (one per year/period/employee),
-    #: "dates" (a vector of dates), "table" (rows x columns), "raw" (passed as given)
+    #: "dates" (a vector of dates), "table" (rows x columns), "raw" (passed as given),
+    #: "law" (a ``law_as_of`` date: its refusal names the versions available)
     kind: str
     optional: bool = False
 
@@ -111,7 +113,27 @@ class Argument:
             ]
         if self.kind == "table":
             return as_table(value, self.name, citation)
+        if self.kind == "law":
+            return law_date_cell(value, self.name, citation)
         return python_value(value)
+
+
+def law_date_cell(value: Cell, argument: str, citation: str) -> Cell:
+    """A ``law_as_of`` cell: a date cell (:func:`~nj_incentives.cells.as_date_cell`) whose
+    refusal, like the core's (:func:`nj_incentives.law.inputs.as_law_as_of`), names the
+    versions available of the statute ``citation`` cites."""
+    try:
+        return as_date_cell(value, argument, citation)
+    except ValueError as error:
+        from nj_incentives.law.inputs import CITE_LAW_AS_OF, InputError
+
+        if not isinstance(error, InputError):
+            raise
+        statute = next(
+            (key for key, law in P.STATUTES.items() if citation.startswith(law.citation)), None
+        )
+        versions = "" if statute is None else f"; versions available: {P.versions_text(statute)}"
+        raise input_error(argument, error.value, error.rule + versions, CITE_LAW_AS_OF) from None
 
 
 def single(doc: str) -> tuple[str, str]:
@@ -122,6 +144,11 @@ def single(doc: str) -> tuple[str, str]:
 def a_date(doc: str) -> tuple[str, str]:
     """A single date cell."""
     return "date", doc
+
+
+def law_date(doc: str) -> tuple[str, str]:
+    """A ``law_as_of`` date cell (its refusal names the versions available)."""
+    return "law", doc
 
 
 def each(doc: str) -> tuple[str, str]:
@@ -476,7 +503,7 @@ _BASIS = single(
     'What the percentage applies to: "withholdings" or "partners" (estimated tax of the '
     "partners of an eligible partnership); any case"
 )
-_LAW_AS_OF_BEIP = a_date(
+_LAW_AS_OF_BEIP = law_date(
     "The law as it stood on this date (Excel date); blank = every version modelled, chosen by"
     f" the calculation's own date. Versions: {P.versions_text('beip')}"
 )
@@ -813,7 +840,7 @@ calculation(
         f'"containing" (the period ending on or after {_C40} and later ones) or'
         ' "numbered" (tax years 2024 and later); blank = "containing"'
     ),
-    law_as_of=a_date("The law as it stood on this date; blank = every modelled version"),
+    law_as_of=_LAW_AS_OF_BEIP,
 )
 
 
@@ -856,7 +883,7 @@ calculation(
         f'Under the January 2024 act: "unchanged" (elect before {_ELECT}) or "moved"'
         f' (before {_MOVED}); blank = "unchanged"'
     ),
-    law_as_of=a_date("The law as it stood on this date; blank = every modelled version"),
+    law_as_of=_LAW_AS_OF_BEIP,
 )
 
 
@@ -868,7 +895,9 @@ calculation(
         f"remote-work waiver from {_C40} (N.J.S.A. 34:1B-129h. as amended)."
     ),
     example=(dt.date(2026, 6, 30),),
+    optional=("law_as_of",),
     commitment_end=a_date("Last day of the commitment period of the incentive agreement"),
+    law_as_of=_LAW_AS_OF_BEIP,
 )
 
 

@@ -570,10 +570,10 @@ def NJ_BEIP_REMOTE_WORK_CHECK(
 
 
 @excel_function(show=lambda extension: extension.extended_end)
-def NJ_BEIP_REMOTE_WORK_COMMITMENT_END(commitment_end: Cell) -> Any:
+def NJ_BEIP_REMOTE_WORK_COMMITMENT_END(commitment_end: Cell, law_as_of: Cell = None) -> Any:
     from nj_incentives.law import beip
 
-    return beip.remote_work_commitment_end(commitment_end)
+    return beip.remote_work_commitment_end(commitment_end, **given(law_as_of=law_as_of))
 
 
 # =========================================================================== ERTC

@@ -117,6 +117,7 @@ __all__ = [
     "annual_grant",
     "apply_credit",
     "cap_applies",
+    "cap_version",
     "combined_limit",
     "commitment_extension_rule",
     "conversion_installment",
@@ -421,18 +422,30 @@ def cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> 
     return bool(cap_date_rule(EXACT, date, as_law_as_of(law_as_of, "beip")))
 
 
+def cap_version(agreement_date: dt.date, as_of: dt.date | None = None) -> str:
+    """The version of a. a cap result applied: the act that enacted the versions of the
+    average cap and its start date in force for the agreement date under the law as of
+    ``as_of`` (:func:`~.parameters.applied`)."""
+    reads = ((P.AVERAGE_CAP, agreement_date), (P.CAP_AGREEMENTS_FROM, agreement_date))
+    return P.applied("beip", reads, as_of).name
+
+
 class CapApplies(Explained):
-    """Whether the $50,000 average cap binds the agreement."""
+    """Whether the average cap binds the agreement."""
 
     applies: bool
+    #: the act whose version of the cap was applied (:func:`cap_version`)
+    version: str = P.BASE_BEIP.name
 
 
 def explain_cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> CapApplies:
-    """Whether the $50,000 average cap binds the agreement, with its step: agreements
-    entered into on or after July 1, 2003 (N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a))."""
+    """Whether the average cap binds the agreement, with its step: agreements entered into
+    on or after July 1, 2003 (N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)); ``version``
+    names the act whose figures applied."""
     date = as_date(agreement_date, "agreement_date", CITE_A)
-    applies, steps = explain(cap_date_rule, date, as_law_as_of(law_as_of, "beip"))
-    return CapApplies(applies=bool(applies), steps=steps)
+    as_of = as_law_as_of(law_as_of, "beip")
+    applies, steps = explain(cap_date_rule, date, as_of)
+    return CapApplies(applies=bool(applies), version=cap_version(date, as_of), steps=steps)
 
 
 # =========================================================================== schedule
@@ -460,6 +473,8 @@ class GrantSchedule(Explained):
     rows: tuple[GrantYear, ...]
     total: Decimal
     cap_applies: bool
+    #: the act whose version of the cap was applied (:func:`cap_version`)
+    version: str = P.BASE_BEIP.name
 
 
 def _sequence(value: object, argument: str) -> Sequence[object]:
@@ -783,7 +798,12 @@ def grant_schedule(
         as_of,
     )
     return GrantSchedule(
-        term=len(rows), rows=tuple(rows), total=paid, cap_applies=capped, steps=steps
+        term=len(rows),
+        rows=tuple(rows),
+        total=paid,
+        cap_applies=capped,
+        version=cap_version(date, as_of),
+        steps=steps,
     )
 
 
@@ -1862,17 +1882,20 @@ def remote_work_payment(
         numbered = cbt.tax_year(period_end, numbering)
         deemed = numbered.deemed_end or numbered.period_end
         year = numbered.year
-        c40 = deemed >= C40_FROM if periods == "containing" else year >= C40_FIRST_TAX_YEAR
-        c40 = c40 and c40_known
-        if c40:
+        by_date = deemed >= C40_FROM if periods == "containing" else year >= C40_FIRST_TAX_YEAR
+        if by_date and c40_known:
             version, share, refundable = H_VERSION_C40, C40_PAYMENT_SHARE, False
             version_cite = CITE_H_C40
         elif numbered.year != REMOTE_WORK_TAX_YEAR:
-            which = (
-                f"ends before {C40_FROM}"
-                if periods == "containing"
-                else f"is numbered before {C40_FIRST_TAX_YEAR}"
-            )
+            if by_date:
+                which = (
+                    f"is one, but law_as_of {as_of} is before {H_VERSION_C40}"
+                    f" ({P_L_2024_C_40_APPROVED})"
+                )
+            elif periods == "containing":
+                which = f"ends before {C40_FROM}"
+            else:
+                which = f"is numbered before {C40_FIRST_TAX_YEAR}"
             rule = (
                 f"the period ending {numbered.period_end} is tax year {numbered.year}"
                 f" ({numbered.numbering} numbering): h.(2) ({H_VERSION_2022}) asks"
@@ -1881,8 +1904,6 @@ def remote_work_payment(
                 f" {fmt_pct(C40_PAYMENT_SHARE)} for a tax period from {C40_FROM}; this period"
                 f" {which} (c40_periods {periods!r})"
             )
-            if not c40_known:
-                rule += f"; law_as_of {as_of} is before {H_VERSION_C40} ({P_L_2024_C_40_APPROVED})"
             raise InputError("period_end", period_end, rule, f"{CITE_H2}; {cbt.CITE_FORM_YEAR}")
         steps.extend(numbered.steps)
     version_step = Step(
@@ -2173,13 +2194,32 @@ class CommitmentExtension(Explained):
     version: str = H_VERSION_C40
 
 
-def remote_work_commitment_end(commitment_end: DateLike) -> CommitmentExtension:
+def remote_work_commitment_end(
+    commitment_end: DateLike, law_as_of: DateLike | None = None
+) -> CommitmentExtension:
     """The last day of the commitment period once extended by two years, as P.L.2024, c.40
     asks of a business whose facility (outside an enhanced area or a
     government-restricted municipality) has the 60% requirement waived from April 1, 2024:
     ``commitment_end`` + 24 months (a shorter month's last day where the day is missing:
-    2026-02-29 does not exist, 2024-02-29 + 24 months = 2026-02-28)."""
+    2026-02-29 does not exist, 2024-02-29 + 24 months = 2026-02-28).
+
+    ``law_as_of`` before P.L.2024, c.40 (July 10, 2024): the law then knew no extension,
+    and the commitment period ends on ``commitment_end``; ``version`` names the latest
+    version of h. known on that date."""
     end = as_date(commitment_end, "commitment_end", CITE_H_C40)
+    as_of = as_law_as_of(law_as_of, "beip")
+    if as_of is not None and as_of < P_L_2024_C_40_APPROVED:
+        version = P.applied("beip", ((P.REMOTE_WORK_WAIVER_END, None),), as_of).name
+        step = Step(
+            label="Commitment period (not extended)",
+            value=end,
+            arithmetic=f"law_as_of {as_of} is before {H_VERSION_C40}"
+            f" ({P_L_2024_C_40_APPROVED}): {version} extends no commitment period",
+            citation=CITE_H,
+        )
+        return CommitmentExtension(
+            commitment_end=end, extended_end=end, version=version, steps=(step,)
+        )
     extended = commitment_extension_rule(EXACT, end)
     return CommitmentExtension(
         commitment_end=end,

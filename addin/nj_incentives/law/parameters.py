@@ -63,7 +63,7 @@ Tests (temporarily) amend a figure with :func:`amended`.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -82,8 +82,10 @@ __all__ = [
     "Version",
     "amended",
     "amendments_table",
+    "applied",
     "figures_table",
     "first_modelled",
+    "law_as_of_text",
     "law_currency_markdown",
     "law_current_to",
     "law_not_modelled",
@@ -492,6 +494,37 @@ def first_modelled(statute: str) -> Act:
 def versions_text(statute: str) -> str:
     """The versions modelled, for messages: ``"P.L.2022, c.134 (2022-07-01); ..."``."""
     return "; ".join(act.label() for act in sorted(STATUTES[statute].acts, key=lambda a: a.date))
+
+
+def applied(
+    statute: str,
+    reads: Iterable[tuple[Parameter[Any], dt.date | None]],
+    as_of: dt.date | None = None,
+) -> Act:
+    """The act whose version of ``statute`` a result applied: the latest (by its date) of
+    the acts that enacted the versions the result's figures took (each ``(figure, the
+    date that selects its version)``) under the law as of ``as_of``, or the statute's
+    first version modelled where no figure read was amended. Its ``name`` is what a
+    result reports as its ``version``."""
+    acts = [first_modelled(statute), *(param.version(day, as_of).act for param, day in reads)]
+    return max(acts, key=lambda act: act.date)
+
+
+def law_as_of_text(as_of: dt.date | None) -> str:
+    """Which law a run applied, per statute: ``as_of`` None, every version modelled
+    (:func:`law_current_to`); a date, the acts known on it (a statute whose first modelled
+    version is later: none). The run stamps and the explanation output say it."""
+    if as_of is None:
+        return f"every version modelled, by each period's own date ({law_current_to()})"
+    parts = []
+    for record in STATUTES.values():
+        known = sorted((a for a in record.acts if a.date <= as_of), key=lambda a: a.date)
+        if known:
+            parts.append(f"{record.citation}: {', '.join(act.label() for act in known)}")
+        else:
+            first = first_modelled(record.key)
+            parts.append(f"{record.citation}: none (its first version modelled is {first.label()})")
+    return f"the law as of {as_of.isoformat()} ({'; '.join(parts)})"
 
 
 @contextmanager

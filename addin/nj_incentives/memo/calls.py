@@ -208,10 +208,11 @@ def _evaluate(
         found.status, found.message = "unevaluated", f"an argument is an expression ({expression})"
         return found
     kinds = {a.name: a.kind for a in entry.arguments}
+    dated = ("date", "dates", "law")
     found.arguments = [
         (
             name,
-            _argument_text(value, _show_date if kinds.get(name) in ("date", "dates") else display),
+            _argument_text(value, _show_date if kinds.get(name) in dated else display),
         )
         for name, value in zip(labels, args, strict=False)
     ]

@@ -39,7 +39,10 @@ _TRANSFER = (
     "Transfer certificates: discounting period and rate bound (g.(3))",
     "A transferee may not transfer (g.(3))",
 )
+#: every function that takes law_as_of
+_LAW_AS_OF = ("Law as of: which version of a dated figure applies",)
 _REMOTE_WORK = (
+    *_LAW_AS_OF,
     "Remote-work election (h., h.(1), h.(2))",
     "Subsection h. in its 2024 versions (the January 2024 act; P.L.2024, c.40)",
 )
@@ -66,7 +69,7 @@ INTERPRETATIONS.update(
     {
         "NJ_BEIP_PCT_LIMITS": _GRANT[:1],
         "NJ_BEIP_GRANT": (*_GENERAL, *_PCT, *_GRANT),
-        "NJ_BEIP_CAP_APPLIES": (CAP_PER_YEAR,),
+        "NJ_BEIP_CAP_APPLIES": (CAP_PER_YEAR, *_LAW_AS_OF),
         "NJ_BEIP_GRANT_SCHEDULE": (
             *_GENERAL,
             *_PCT,
@@ -74,6 +77,7 @@ INTERPRETATIONS.update(
             "Term (c.)",
             CAP_PER_YEAR,
             CAP_WHOLE_TERM,
+            *_LAW_AS_OF,
         ),
         "NJ_BEIP_LIMIT_BASE": ("Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))",),
         "NJ_BEIP_COMBINED_LIMIT": (
