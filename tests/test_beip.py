@@ -6,7 +6,9 @@ Worked examples carry their arithmetic in comments; invariants are property-test
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from hypothesis import assume, given
@@ -15,6 +17,8 @@ from hypothesis import strategies as st
 from nj_incentives.law import beip
 from nj_incentives.law.beip import (
     Basis,
+    TransferCheck,
+    TransferPrice,
     annual_grant,
     apply_credit,
     cap_applies,
@@ -559,14 +563,21 @@ def test_transfer_min_price() -> None:
     assert transfer_min_price(200000).amount == D("150000.00")
     # 75% x 133.33 = 99.9975 -> rounded down to 99.99
     assert transfer_min_price(D("133.33")).amount == D("99.99")
-    # discounted: 1,000,000.00 x 75% / 1.05^2 = 750,000 / 1.1025 = 680,272.108... -> 680,272.10
-    price = transfer_min_price(1000000, 0.05, 2)
+    # discounted over the sale 2024-01-01 to the credit's period end 2025-12-31: 366 + 364
+    # = 730 days / 365 = 2 years: 1,000,000.00 x 75% / 1.05^2 = 750,000 / 1.1025
+    # = 680,272.108... -> 680,272.10
+    two_years = {"sale_date": "2024-01-01", "credit_period_end": "2025-12-31"}
+    price = transfer_min_price(1000000, 0.05, 0, **two_years)
     assert price.amount == D("680272.10")
     assert price.undiscounted == D("750000.00")
     assert "rounded down to 680,272.10" in price.steps[-1].arithmetic
-    # half a year at 4%: 750,000 / 1.04^0.5 = 750,000 / 1.0198039027...
+    # half a year of those two at 4%: 750,000 / 1.04^0.5 = 750,000 / 1.0198039027...
     #   = 735,435.5067... -> 735,435.50
-    assert transfer_min_price(1000000, 0.04, 0.5).amount == D("735435.50")
+    assert transfer_min_price(1000000, 0.04, 0.5, **two_years).amount == D("735435.50")
+    # years without the dates: no period to discount over, refused as the check refuses it
+    with pytest.raises(InputError, match="needs the sale date and the credit's tax period"):
+        transfer_min_price(1000000, 0.05, 2)
+    assert transfer_min_price(1000000, 0, 2).amount == D("750000.00")  # no rate: no discount
 
 
 @pytest.mark.parametrize(
@@ -646,11 +657,72 @@ def test_minimum_price_is_the_lowest_passing_consideration(
     assume(amount >= 1)
     sale = dt.date(2016, 1, 1)
     dates = {"sale_date": sale, "credit_period_end": sale + dt.timedelta(days=days)}
-    price = transfer_min_price(amount, rate, D(days) / 365).amount
+    price = transfer_min_price(amount, rate, 0, **dates).amount
     assert 0 <= price <= amount * D("0.75")
     assert transfer_check(amount, amount, price, rate, **dates).ok is True
     if price > 0:
         assert transfer_check(amount, amount, price - D("0.01"), rate, **dates).ok is False
+
+
+@given(
+    amount=st.decimals(min_value=D("0.01"), max_value=D("10000000"), places=2),
+    rate=st.one_of(st.none(), st.decimals(min_value=0, max_value=D("0.40"), places=3)),
+    years=st.one_of(st.none(), st.decimals(min_value=0, max_value=D("12"), places=2)),
+    days=st.one_of(st.none(), st.integers(min_value=-30, max_value=3650)),
+    one_date=st.booleans(),
+)
+def test_min_price_and_check_accept_and_refuse_the_same_discounts(
+    amount: Decimal, rate: Decimal | None, years: Decimal | None, days: int | None, one_date: bool
+) -> None:
+    # one rule (transfer_discount_rule) serves both: for any discount inputs the minimum
+    # price is refused exactly when the check refuses the sale for its discount, with the
+    # same rule; when both accept, the price is the check's minimum. The sale otherwise
+    # lawful: the whole certificate sold at face value (100% >= 75%, never below the price)
+    sale = dt.date(2024, 6, 30)
+    dates: dict[str, object] = {}
+    if days is not None:
+        dates = {"sale_date": sale, "credit_period_end": sale + dt.timedelta(days=days)}
+        if one_date:
+            del dates["sale_date"]
+    inputs = {"discount_rate": rate, "years": years, **dates}
+    given_inputs: dict[str, Any] = {k: v for k, v in inputs.items() if v is not None}
+    price, price_error = _outcome(lambda: transfer_min_price(amount, **given_inputs))
+    check, check_error = _outcome(lambda: transfer_check(amount, amount, amount, **given_inputs))
+    if check_error is not None:  # an input refused before any discount is weighed
+        assert price_error is not None
+        assert str(price_error) == str(check_error)
+        return
+    assert isinstance(check, TransferCheck)
+    if price_error is None:
+        assert isinstance(price, TransferPrice)
+        assert check.ok, check.reasons
+        assert check.minimum_price == price.amount
+    else:
+        assert not check.ok
+        rule = price_error.rule.rsplit(" (", 1)[0]  # the reason's own parenthesis follows
+        assert any(rule in reason for reason in check.reasons), (price_error, check.reasons)
+
+
+def _outcome(call: Callable[[], object]) -> tuple[object, InputError | None]:
+    """(the result, None), or (None, the input error)."""
+    try:
+        return call(), None
+    except InputError as error:
+        return None, error
+
+
+def test_the_check_names_a_discounted_minimum_as_discounted() -> None:
+    # 75% x 200,000 / 1.1 ^ (365 / 365) = 136,363.636... -> 136,363.63: a consideration
+    # of 136,000 is below the discounted minimum, which the reason says is discounted
+    dates = {"sale_date": "2024-12-31", "credit_period_end": "2025-12-31"}
+    check = transfer_check(200000, 200000, 136000, 0.1, **dates)
+    (reason,) = check.reasons
+    assert "less than the minimum 136,363.63" in reason
+    assert "discounted to present value at 10% a year over 1 years" in reason
+    assert "before any discount" not in reason
+    # no discount: the reason says so
+    (plain,) = transfer_check(200000, 200000, 140000).reasons
+    assert "minimum 150,000.00 (75% of the transferred amount, with no discount" in plain
 
 
 # =========================================================================== h.
@@ -705,7 +777,7 @@ def test_remote_work_bad_input() -> None:
         combined_limit(1000, 0, "withholdings"),
         conversion_schedule(2016, 100),
         apply_credit(1, 2),
-        transfer_min_price(100, 0.05, 1),
+        transfer_min_price(100, 0.05, 0, "2024-12-31", "2025-12-31"),
         transfer_check(100, 100, 75),
         remote_work_payment(100),
         remote_work_check("2023-01-01", 0.2),

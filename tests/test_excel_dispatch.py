@@ -290,11 +290,12 @@ CASES = [
         lambda: beip.apply_credit(300000, 200000).overpayment,
     ),
     Case("NJ_BEIP_CREDIT_REFUND", (150000.55, 200000), lambda: D("0.00")),
+    # 2024-01-01 to 2025-12-31: 730 days / 365 = 2 years:
     # 75% x 1,000,000 / 1.05^2 = 680,272.108... -> 680,272.10
     Case(
         "NJ_BEIP_TRANSFER_MIN_PRICE",
-        (1000000, 0.05, 2),
-        lambda: beip.transfer_min_price(1000000, D("0.05"), 2).amount,
+        (1000000, 0.05, None, dt.date(2024, 1, 1), dt.date(2025, 12, 31)),
+        lambda: beip.transfer_min_price(1000000, D("0.05"), 0, "2024-01-01", "2025-12-31").amount,
     ),
     Case(
         "NJ_BEIP_TRANSFER_MIN_PRICE",
@@ -525,7 +526,7 @@ FRACTION_ARGUMENTS = [
     ("NJ_BEIP_GRANT", (1250000, 50), "pct"),
     ("NJ_BEIP_GRANT", (0, 0, 400000, 30), "partner_pct"),
     ("NJ_BEIP_GRANT_SCHEDULE", ([600000], [10], 50, dt.date(2010, 1, 1)), "pct"),
-    ("NJ_BEIP_TRANSFER_MIN_PRICE", (1000000, 5, 2), "discount_rate"),
+    ("NJ_BEIP_TRANSFER_MIN_PRICE", (1000000, 5), "discount_rate"),
     ("NJ_BEIP_REMOTE_WORK_CHECK", (dt.date(2023, 6, 30), 25), "share_at_facility"),
 ]
 

@@ -249,3 +249,106 @@ def test_bad_law_as_of_everywhere(name: str, value: object) -> None:
     with pytest.raises(InputError) as raised:
         CORE[name](*[a for a in args if a is not None][: len(example)], law_as_of=value)
     _expect(str(raised.value), value)
+
+
+# --------------------------------------------------------------------------- calc --law-as-of
+
+
+def _calc(*args: str) -> int:
+    from nj_incentives import cli
+
+    return cli.main(["calc", *args])
+
+
+def _stamp_and_properties(results: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    import json
+
+    import openpyxl
+
+    book = openpyxl.load_workbook(results)
+    properties = {p.name: p.value for p in book.custom_doc_props.props}
+    return json.loads(results.with_suffix(".json").read_text()), properties
+
+
+def test_calc_law_as_of_applies_to_every_call_and_is_recorded(tmp_path: Any, capsys: Any) -> None:
+    from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+
+    example = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"
+    # the law in force: the example's waiver from 2024-04-01 holds under P.L.2024, c.40
+    assert _calc(str(example), "-o", str(tmp_path / "now")) == 0
+    stamp, properties = _stamp_and_properties(
+        tmp_path / "now" / "beip-credit-conversion-example-results.xlsx"
+    )
+    assert stamp["law_as_of"] is None
+    assert stamp["law_applied"].startswith("every version modelled")
+    assert properties["Law as of"] == "blank: the law in force for each period computed"
+    # the law as of 2024-07-09, the day before c.40's approval: the same workbook's check
+    # of the waiver from 2024-04-01 fails (the January 2024 act's waiver ends 2024-03-31)
+    capsys.readouterr()
+    assert _calc(str(example), "-o", str(tmp_path / "then"), "--law-as-of", "2024-07-09") == 1
+    out = capsys.readouterr().out
+    assert "Law applied: the law as of 2024-07-09 (N.J.S.A. 34:1B-129: P.L.2022, c.134" in out
+    stamp, properties = _stamp_and_properties(
+        tmp_path / "then" / "beip-credit-conversion-example-results.xlsx"
+    )
+    assert stamp["law_as_of"] == "2024-07-09"
+    beip_part = stamp["law_applied"].split("; N.J.S.A. 52")[0]
+    assert "January 2024 act (A-5840/S-4217) (2024-01-12)" in beip_part
+    assert "P.L.2024, c.40" not in beip_part
+    assert properties["Law as of"] == "2024-07-09 (calc --law-as-of)"
+    assert any("waiver from 2024-04-01" in check["check"] for check in stamp["failed_checks"])
+
+
+def test_calc_law_as_of_replaces_a_workbooks_own(tmp_path: Any, capsys: Any) -> None:
+    from nj_incentives.workbooks import beip_grant
+
+    source = beip_grant.build(
+        tmp_path / "own.xlsx", dict(beip_grant.EXAMPLE, law_as_of=dt.date(2023, 1, 1))
+    )
+    capsys.readouterr()
+    assert _calc(str(source), "-o", str(tmp_path / "out"), "--law-as-of", "2024-07-10") == 0
+    err = capsys.readouterr().err
+    assert "--law-as-of 2024-07-10 replaced the workbook's own law_as_of in" in err
+    assert "NJ_BEIP_GRANT_SCHEDULE (2023-01-01, 1 call(s))" in err
+    stamp, _ = _stamp_and_properties(tmp_path / "out" / "own-results.xlsx")
+    replaced = {item["function"]: item["value"] for item in stamp["law_as_of_replaced"]}
+    assert replaced == {"NJ_BEIP_GRANT_SCHEDULE": "2023-01-01", "NJ_BEIP_CAP_APPLIES": "2023-01-01"}
+
+
+@pytest.mark.parametrize("value", ["soon", "2010-01-01", "2024-13-01"])
+def test_calc_bad_law_as_of_exits_2(value: str, tmp_path: Any, capsys: Any) -> None:
+    assert _calc("--law-as-of", value, "-o", str(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert f"--law-as-of: law_as_of = {value!r}" in err
+    assert f"versions available: {P.versions_text('beip')}" in err
+    assert not list(tmp_path.iterdir())  # nothing recalculated, nothing written
+
+
+# --------------------------------------------------------------------------- explain
+
+
+def test_explain_names_the_version_and_the_law_applied(capsys: Any) -> None:
+    import json
+
+    from nj_incentives import cli
+
+    args = ["explain", "grant-schedule", "--withholdings", "100000", "--new-employees", "2"]
+    args += ["--pct", "0.5", "--agreement-date", "2024-01-01"]
+    # 100,000 x 50% = 50,000, within 50,000 x 2 = 100,000 of the cap
+    assert cli.main([*args, "--law-as-of", "2024-07-09"]) == 0
+    out = capsys.readouterr().out
+    assert "total: 50,000.00" in out
+    assert "version: P.L.2022, c.134" in out
+    assert "Law applied (--law-as-of): the law as of 2024-07-09 (N.J.S.A. 34:1B-129:" in out
+    assert cli.main([*args, "--law-as-of", "2024-07-09", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["result"]["version"] == "P.L.2022, c.134"
+    assert document["law_applied"].startswith("the law as of 2024-07-09")
+    # without it: the law in force, no "law applied" line
+    assert cli.main(args) == 0
+    assert "Law applied" not in capsys.readouterr().out
+    # a bad one: exit 2, the message names the argument, the value and the versions
+    assert cli.main([*args, "--law-as-of", "2010-01-01"]) == 2
+    err = capsys.readouterr().err
+    assert "law_as_of = '2010-01-01'" in err
+    assert f"versions available: {P.versions_text('beip')}" in err

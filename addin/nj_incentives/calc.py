@@ -11,9 +11,16 @@ For each WORKBOOK (default: the filled examples bundled with the package):
    folder, or the file itself for a single workbook), its document properties naming the
    engagement (client, entity id, tax period(s), preparer, reviewer, date), the source's
    SHA-256 and the master check; and beside it a JSON run stamp
-   (``<name>-results.json``: version, law currency, time, file hash, template,
-   engagement, master check, outputs, failed checks). The input is only ever read: a
-   target that is an input file is refused.
+   (``<name>-results.json``: version, law currency, the law applied, time, file hash,
+   template, engagement, master check, outputs, failed checks). The input is only ever
+   read: a target that is an input file is refused.
+
+``--law-as-of DATE`` applies the law as it stood on DATE to every NJ_* call that takes
+``law_as_of`` (the calls of every workbook, and the memo's steps), replacing a
+workbook's own (each replaced call is reported); without it each call applies its own,
+by default the law in force for the period computed. The run stamp (``law_as_of``,
+``law_applied``: the acts known on DATE, per statute), the results' document property
+"Law as of" and the JSON document say which.
 
 Then it prints a summary table (one line per workbook), each workbook's outputs, and
 what failed. ``--memo FILE`` writes one calculation memo covering every workbook
@@ -33,6 +40,7 @@ the arguments are wrong.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import os
 import sys
@@ -78,6 +86,7 @@ examples:
   nj-incentives calc filled.xlsx --memo memo.pdf --steps all   every step in the memo
   nj-incentives calc a.xlsx b.xlsx -o results/ --memo results/memo.md
   nj-incentives calc a.xlsx --json            one JSON document for scripts
+  nj-incentives calc a.xlsx --law-as-of 2024-06-30   the law as it stood on that day
 """
 
 
@@ -212,6 +221,14 @@ def _lighter_xlwings() -> Iterator[None]:
     help="a progress bar on standard error (default: on a terminal, once the run has "
     "lasted 2 seconds)",
 )
+@click.option(
+    "--law-as-of",
+    "law_as_of",
+    metavar="DATE",
+    help="apply the law as it stood on DATE (YYYY-MM-DD) to every NJ_* call that takes"
+    " law_as_of, replacing a workbook's own (default: the law in force for each period"
+    " computed); the run stamp and the results' properties record it",
+)
 @click.option("--max-cells", type=click.IntRange(1), help="cells a workbook may hold (200,000)")
 @click.option("--max-formulas", type=click.IntRange(1), help="formulas in a workbook (50,000)")
 @click.option("--max-rows", type=click.IntRange(1), help="rows a sheet may reach (100,000)")
@@ -237,10 +254,17 @@ def command(
     max_area: int | None,
     max_seconds: float | None,
     max_memory_mb: int | None,
+    law_as_of: str | None,
     as_json: bool,
 ) -> int:
     """``nj-incentives calc``."""
     from nj_incentives.recalc.safety import DEFAULT_LIMITS
+
+    try:
+        as_of = law_as_of_option(law_as_of)
+    except ValueError as error:
+        _fail(f"--law-as-of: {error}")
+        return EXIT_USAGE
 
     limits = DEFAULT_LIMITS.with_overrides(
         max_cells=max_cells,
@@ -264,7 +288,35 @@ def command(
         as_json=as_json,
         limits=limits,
         steps=steps,
+        law_as_of=as_of,
     )
+
+
+def law_as_of_option(value: str | None) -> dt.date | None:
+    """``--law-as-of``: None (blank), or a date on or after the first modelled version of
+    every statute whose functions take ``law_as_of``. Raises the core's InputError (a
+    ValueError) naming the argument, the value and the versions available."""
+    if value is None:
+        return None
+    from nj_incentives.catalog import CALCULATIONS
+    from nj_incentives.law import parameters as P
+    from nj_incentives.law.common import as_law_as_of
+
+    statutes = [
+        key
+        for key, law in P.STATUTES.items()
+        if any(
+            entry.citation.startswith(law.citation)
+            and any(argument.name == "law_as_of" for argument in entry.arguments)
+            for entry in CALCULATIONS.values()
+        )
+    ]
+    day = None
+    for statute in statutes:
+        day = as_law_as_of(value, statute)
+    if day is None:  # blank text: the law in force
+        return None
+    return day
 
 
 def run(
@@ -276,11 +328,14 @@ def run(
     as_json: bool = False,
     limits: Limits | None = None,
     steps: str = "summary",
+    law_as_of: dt.date | None = None,
 ) -> int:
     """Recalculate the workbooks, write the results (and the memo: ``steps`` "summary" or
     "all", :func:`nj_incentives.memo.build_memo`), print the summary;
     the exit status. Each workbook's outputs are printed as soon as it is done; with
-    ``as_json`` the text goes to standard error and one JSON document to standard output."""
+    ``as_json`` the text goes to standard error and one JSON document to standard output.
+    ``law_as_of``: the law as it stood on that date for every NJ_* call that takes
+    ``law_as_of`` (None: each call's own, the law in force for the period computed)."""
     out = sys.stderr if as_json else sys.stdout
     workbooks = list(workbooks)
     if not workbooks:
@@ -307,6 +362,7 @@ def run(
 
     started = time.perf_counter()
     with _lighter_xlwings():
+        from nj_incentives.excel import law_as_of_applied
         from nj_incentives.recalc import (
             DEFAULT_LIMITS,
             UnsafeWorkbookError,
@@ -316,6 +372,11 @@ def run(
         )
         from nj_incentives.recalc.prebuilt import recalculate_template
         from nj_incentives.recalc.safety import budgets
+    from nj_incentives.law import parameters as P
+
+    law_applied = P.law_as_of_text(law_as_of)
+    if law_as_of is not None:
+        print(f"Law applied: {law_applied}.", file=out)
 
     status = EXIT_OK
     done: list[Recalculation] = []
@@ -347,7 +408,10 @@ def run(
             try:
                 # a filled template: from its template's prebuilt form (recalc.prebuilt),
                 # within the same time and memory budgets as a full recalculation
-                with budgets(limits or DEFAULT_LIMITS, f"recalculating {workbook.name}"):
+                with (
+                    budgets(limits or DEFAULT_LIMITS, f"recalculating {workbook.name}"),
+                    law_as_of_applied(law_as_of) as law_run,
+                ):
                     recalc = recalculate_template(vetted)
             except UnsafeWorkbookError as error:  # over its time or memory budget
                 entry["error"] = f"refused: {error}"
@@ -359,7 +423,19 @@ def run(
                 _fail(f"{workbook}: {entry['error']}", bar)
                 status = EXIT_USAGE
                 continue
-            stamp = _stamp(recalc)
+            stamp = _stamp(recalc, law_as_of)
+            if law_run is not None and law_run.replaced:
+                entry["law_as_of_replaced"] = _replaced(law_run.replaced)
+                _write(
+                    bar,
+                    f"nj-incentives calc: {workbook.name}: --law-as-of {law_as_of} replaced the"
+                    " workbook's own law_as_of in "
+                    + "; ".join(
+                        f"{item['function']} ({item['value']}, {item['calls']} call(s))"
+                        for item in entry["law_as_of_replaced"]
+                    ),
+                    sys.stderr,
+                )
             try:
                 written.append(write_values(recalc, target, _properties(stamp)))
                 entry["results"] = str(target)
@@ -394,7 +470,8 @@ def run(
         from nj_incentives.memo import write_memo
 
         try:
-            write_memo(memo_path, done, protect=workbooks, steps=steps)
+            with law_as_of_applied(law_as_of):  # the memo's steps: the same law as the cells
+                write_memo(memo_path, done, protect=workbooks, steps=steps)
         except (OSError, ValueError) as error:
             _fail(f"memo not written: {error}")
             status = EXIT_USAGE
@@ -413,6 +490,8 @@ def run(
             "status": status,
             "version": __version__,
             "law_current_to": LAW_CURRENT_TO,
+            "law_as_of": None if law_as_of is None else law_as_of.isoformat(),
+            "law_applied": law_applied,
             "workbooks": report,
             "memo": memo_written,
             "seconds": round(elapsed, 2),
@@ -436,12 +515,22 @@ def stamp_path(results: Path) -> Path:
     return results.with_suffix(".json")
 
 
-def _stamp(recalc: Recalculation) -> dict[str, Any]:
-    """What the run stamp and the results' document properties record of a workbook:
-    the package and the law it is current to, when, the file and its hash, the template
-    and the engagement (client, entity id, tax period(s), preparer, reviewer, date)."""
-    import datetime as dt
+def _replaced(replaced: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The calls whose own law_as_of ``--law-as-of`` replaced, counted per value."""
+    from collections import Counter
 
+    return [
+        {"function": function, "value": value, "calls": calls}
+        for (function, value), calls in Counter(replaced).items()
+    ]
+
+
+def _stamp(recalc: Recalculation, law_as_of: dt.date | None = None) -> dict[str, Any]:
+    """What the run stamp and the results' document properties record of a workbook:
+    the package and the law it is current to, the law applied (``--law-as-of``), when,
+    the file and its hash, the template and the engagement (client, entity id, tax
+    period(s), preparer, reviewer, date)."""
+    from nj_incentives.law import parameters as P
     from nj_incentives.memo import engagement, facts
 
     fact = facts(recalc)
@@ -449,6 +538,8 @@ def _stamp(recalc: Recalculation) -> dict[str, Any]:
         "package": "nj-incentives",
         "version": __version__,
         "law_current_to": LAW_CURRENT_TO,
+        "law_as_of": None if law_as_of is None else law_as_of.isoformat(),
+        "law_applied": P.law_as_of_text(law_as_of),
         "created_utc": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "workbook_sha256": fact.sha256,
         "template": fact.template,
@@ -468,6 +559,11 @@ def _properties(stamp: dict[str, Any]) -> dict[str, str]:
     verdict = stamp["master_check"]
     found["Master check"] = "(none)" if verdict is None else str(verdict).upper()
     found["Source SHA-256"] = stamp["workbook_sha256"]
+    found["Law as of"] = (
+        f"{stamp['law_as_of']} (calc --law-as-of)"
+        if stamp["law_as_of"]
+        else "blank: the law in force for each period computed"
+    )
     found["Recalculated by"] = f"nj-incentives {__version__} (calc), {stamp['created_utc']}"
     return found
 

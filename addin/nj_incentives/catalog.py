@@ -513,7 +513,9 @@ _SMART_GROWTH = single(
 _DISCOUNT_RATE = single(
     "Annual rate for discounting to present value, a fraction (5% = 0.05); blank = 0"
 )
-_YEARS = single("Years to discount over (may be fractional); blank = 0")
+_MAX_DISCOUNT_RATE = single(
+    "Highest yearly discount rate accepted as a discount to present value; blank = 0.2"
+)
 _FRACTIONAL = single(
     "TRUE to keep fractional positions; blank = FALSE (whole positions, rounded down)"
 )
@@ -761,16 +763,20 @@ calculation(
     cite=f"{BEIP_LAW}g.(3)",
     description=(
         "Lowest lawful consideration for a transfer certificate: 75% of the amount, then "
-        "discounted to present value, / (1 + discount_rate) ^ years, rounded down to the cent "
-        "(N.J.S.A. 34:1B-129g.(3))."
+        "discounted to present value from the sale to the credit's tax period end, / (1 + "
+        "discount_rate) ^ years, rounded down to the cent (N.J.S.A. 34:1B-129g.(3))."
     ),
-    example=(1000000, 0.05, 2),
-    optional=("discount_rate", "years", "sale_date", "credit_period_end"),
+    example=(200000, 0.1, None, dt.date(2024, 12, 31), dt.date(2025, 12, 31)),
+    optional=("discount_rate", "years", "sale_date", "credit_period_end", "max_discount_rate"),
     transfer_amount=single("Amount of tax credit transferred, dollars"),
     discount_rate=_DISCOUNT_RATE,
-    years=_YEARS,
+    years=single(
+        "Years to discount over; blank = from sale_date to credit_period_end (needed to"
+        " discount, as NJ_BEIP_TRANSFER_CHECK)"
+    ),
     sale_date=a_date("Date of the sale (Excel date); with credit_period_end it sets the years"),
     credit_period_end=a_date("Last day of the tax period the credit is issued for (Excel date)"),
+    max_discount_rate=_MAX_DISCOUNT_RATE,
 )
 
 
@@ -805,9 +811,7 @@ calculation(
         "TRUE if the seller itself bought the credit (a transferee may not transfer it);"
         " blank = FALSE"
     ),
-    max_discount_rate=single(
-        "Highest yearly discount rate accepted as a discount to present value; blank = 0.2"
-    ),
+    max_discount_rate=_MAX_DISCOUNT_RATE,
 )
 
 

@@ -31,12 +31,14 @@ errors as that text (``errors="text"``) or raised (``errors="raise"``, also avai
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import inspect
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -85,7 +87,10 @@ __all__ = [
     "FUNCTIONS",
     "RUNTIME",
     "ExcelFunction",
+    "LawAsOfRun",
     "functions",
+    "law_as_of_applied",
+    "law_as_of_in_force",
 ]
 
 logger = logging.getLogger(__name__)
@@ -179,7 +184,11 @@ class ExcelFunction:
         return self.calculation.convert(args, kwargs)
 
     def result(self, *args: Cell, **kwargs: Cell) -> Any:
-        """The core's result for these cells (raises the core's InputError)."""
+        """The core's result for these cells (raises the core's InputError); inside
+        :func:`law_as_of_applied`, under that ``law_as_of`` where the function takes one."""
+        run = _LAW_AS_OF_RUN.get()
+        if run is not None:
+            args, kwargs = run.apply(self, args, kwargs)
         return self.compute(*self.convert(args, kwargs))
 
     def cells(self, *args: Cell, **kwargs: Cell) -> CellResult:
@@ -193,6 +202,63 @@ class ExcelFunction:
 
 #: Every Excel function, by name, in catalog order.
 CATALOG: dict[str, ExcelFunction] = {}
+
+
+# =========================================================================== law_as_of of a run
+
+
+@dataclass
+class LawAsOfRun:
+    """``nj-incentives calc --law-as-of DATE``: the ``law_as_of`` that every NJ_* call
+    taking one applies through :meth:`ExcelFunction.result` (the headless recalculation,
+    the memo, ``NJ_EXPLAIN``), and the calls whose own, different ``law_as_of`` it
+    replaced (function, the workbook's value)."""
+
+    date: dt.date
+    replaced: list[tuple[str, str]] = field(default_factory=list)
+
+    def apply(
+        self, entry: ExcelFunction, args: tuple[Cell, ...], kwargs: dict[str, Cell]
+    ) -> tuple[tuple[Cell, ...], dict[str, Cell]]:
+        names = [argument.name for argument in entry.arguments]
+        if "law_as_of" not in names:
+            return args, kwargs
+        index = names.index("law_as_of")
+        own = kwargs.get("law_as_of", args[index] if len(args) > index else None)
+        if not is_blank(own):
+            try:
+                day = entry.calculation.arguments[index].read(own, entry.message_citation)
+            except ValueError:
+                day = None
+            if str(day)[:10] != self.date.isoformat():
+                shown = day.isoformat() if isinstance(day, dt.date) else str(own)
+                self.replaced.append((entry.name, shown))
+        if len(args) > index:
+            args = (*args[:index], self.date, *args[index + 1 :])
+        else:
+            kwargs = {**kwargs, "law_as_of": self.date}
+        return args, kwargs
+
+
+_LAW_AS_OF_RUN: ContextVar[LawAsOfRun | None] = ContextVar("nj_law_as_of_run", default=None)
+
+
+@contextlib.contextmanager
+def law_as_of_applied(date: dt.date | None) -> Iterator[LawAsOfRun | None]:
+    """Within the block, every NJ_* call taking ``law_as_of`` applies ``date`` (None:
+    each call's own); yields the :class:`LawAsOfRun` (None for None)."""
+    run = None if date is None else LawAsOfRun(date)
+    token = _LAW_AS_OF_RUN.set(run)
+    try:
+        yield run
+    finally:
+        _LAW_AS_OF_RUN.reset(token)
+
+
+def law_as_of_in_force() -> dt.date | None:
+    """The ``law_as_of`` of the enclosing :func:`law_as_of_applied` (None: none)."""
+    run = _LAW_AS_OF_RUN.get()
+    return None if run is None else run.date
 
 
 def excel_function(
@@ -478,6 +544,7 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
     years: Cell = None,
     sale_date: Cell = None,
     credit_period_end: Cell = None,
+    max_discount_rate: Cell = None,
 ) -> Any:
     from nj_incentives.law import beip
 
@@ -488,6 +555,7 @@ def NJ_BEIP_TRANSFER_MIN_PRICE(
             years=years,
             sale_date=sale_date,
             credit_period_end=credit_period_end,
+            max_discount_rate=max_discount_rate,
         ),
     )
 

@@ -247,6 +247,7 @@ def _run(topic: str, entry: Topic, values: dict[str, Any], as_json: bool) -> int
         if as_json:
             print(json.dumps({"topic": topic, "ok": False, "error": str(error)}))
         return EXIT_USAGE
+    applied = _law_applied(values.get("law_as_of"))
     if as_json:
         document = {
             "topic": topic,
@@ -255,10 +256,22 @@ def _run(topic: str, entry: Topic, values: dict[str, Any], as_json: bool) -> int
             "version": __version__,
             "law_current_to": LAW_CURRENT_TO,
         }
+        if applied is not None:
+            document["law_applied"] = applied
         print(json.dumps(document, indent=2))
     else:
-        print(render(result))
+        print(render(result, applied))
     return EXIT_OK
+
+
+def _law_applied(law_as_of: object) -> str | None:
+    """``--law-as-of`` given (the core accepted it): which law that is, per statute."""
+    if law_as_of is None:
+        return None
+    from nj_incentives.law import parameters as P
+    from nj_incentives.law.inputs import as_date
+
+    return P.law_as_of_text(as_date(law_as_of, "law_as_of"))
 
 
 def _cell(value: object) -> str:
@@ -285,8 +298,10 @@ def _table(rows: Sequence[Any]) -> list[str]:
     ]
 
 
-def render(result: Explained) -> str:
-    """The result as text: its figures (a table for schedules), then its numbered steps."""
+def render(result: Explained, law_applied: str | None = None) -> str:
+    """The result as text: its figures (a table for schedules; a versioned result's
+    ``version``, the act whose version of the law it applied), then its numbered steps,
+    and the package and the law (``law_applied``: the law of ``--law-as-of``)."""
     lines: list[str] = []
     rows = getattr(result, "rows", None)
     for name in type(result).model_fields:
@@ -296,4 +311,6 @@ def render(result: Explained) -> str:
     if rows:
         lines += ["", *_table(rows)]
     lines += ["", "Steps:", result.explain(), "", f"nj-incentives {__version__}; {LAW_CURRENT_TO}"]
+    if law_applied is not None:
+        lines.append(f"Law applied (--law-as-of): {law_applied}")
     return "\n".join(lines)

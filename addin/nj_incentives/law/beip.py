@@ -134,6 +134,7 @@ __all__ = [
     "remote_work_payment",
     "remote_work_version",
     "transfer_check",
+    "transfer_discount_rule",
     "transfer_min_price",
     "validate_term",
 ]
@@ -1456,20 +1457,31 @@ def transfer_min_price(
     years: Number = 0,
     sale_date: DateLike | None = None,
     credit_period_end: DateLike | None = None,
+    max_discount_rate: Number = MAXIMUM_DISCOUNT_RATE,
 ) -> TransferPrice:
     """The lowest consideration for a transferred credit: N.J.S.A. 34:1B-129g.(3).
 
     75% x transfer_amount / (1 + discount_rate) ^ years, rounded down to the cent: the 75%
     floor applies "before considering any further discounting to present value", which is
-    permitted. With ``sale_date`` and ``credit_period_end`` the years run from the sale to
-    the end of the credit's tax period (days / 365; ``years`` 0 or at most that).
+    permitted. The discount is :func:`transfer_check`'s, by the same rule
+    (:func:`transfer_discount_rule`), so the two accept and refuse the same inputs: the
+    years run from ``sale_date`` to ``credit_period_end``, the end of the credit's tax
+    period (days / 365; ``years`` 0 or at most that); ``years`` without the two dates
+    cannot be discounted over (refused, unless ``discount_rate`` is 0); the rate at most
+    ``max_discount_rate`` (20%, our bound).
     """
     amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
     rate = as_fraction(discount_rate, "discount_rate", CITE_G3)
+    bound = as_fraction(max_discount_rate, "max_discount_rate", CITE_G3)
     given, between, reasons, _ = _discount_period(years, sale_date, credit_period_end)
     if reasons:
         raise InputError("years", years, reasons[0].rsplit(" (", 1)[0], CITE_G3)
-    span = given if between is None or given > 0 else between
+    terms = transfer_discount_rule(EXACT, rate, bound, given, between is not None)
+    refused = _discount_refusals(terms, rate, bound, given)
+    if refused:
+        argument, value, rule, _ = refused[0]
+        raise InputError(argument, value, rule, CITE_G3)
+    span = _discount_span(given, between)
     floor, price = transfer_price_rule(EXACT, amount, rate, span)
     return TransferPrice(
         amount=price,
@@ -1501,6 +1513,76 @@ def transfer_price_rule(r: Rules, transfer_amount: V, discount_rate: V, years: V
         cite=CITE_G3,
     )
     return floor, price
+
+
+class DiscountTerms(NamedTuple):
+    """What g.(3)'s "discounting to present value" asks of a discount (values of
+    :func:`transfer_discount_rule`)."""
+
+    rate_within_bound: V
+    period_dated: V
+
+
+def transfer_discount_rule(
+    r: Rules, discount_rate: V, max_discount_rate: V, years: V, dated: V
+) -> DiscountTerms:
+    """g.(3): "further discounting to present value ... shall be permitted": (the yearly
+    rate is at most ``max_discount_rate``, our bound, not the law's; a discount over
+    ``years`` (a rate and years above 0) runs only over the time from the sale to the use
+    of the credit, so it needs that period dated: ``dated``, sale_date and
+    credit_period_end given). The one rule of :func:`transfer_min_price` and
+    :func:`transfer_check`: both accept and refuse the same discounts."""
+    rate_within = r.le(
+        discount_rate,
+        max_discount_rate,
+        label="Discount rate at most the bound on a discount to present value",
+        cite=CITE_G3,
+    )
+    discounting = r.both(r.gt(discount_rate, 0), r.gt(years, 0))
+    dated_period = r.given(
+        dated, label="Discounting period dated (sale_date and credit_period_end)", cite=CITE_G3
+    )
+    period = r.either(
+        r.not_(discounting),
+        dated_period,
+        label="Discounted only over the time from the sale to the use of the credit",
+        cite=f"{CITE_G3}; {CITE_E}",
+    )
+    return DiscountTerms(rate_within_bound=rate_within, period_dated=period)
+
+
+def _discount_refusals(
+    terms: DiscountTerms, rate: Decimal, bound: Decimal, years: Decimal
+) -> list[tuple[str, object, str, str]]:
+    """What :func:`transfer_discount_rule` refuses, as (argument, value, rule, reason):
+    the refusal of :func:`transfer_min_price` (argument = value: rule) and the reason of
+    :func:`transfer_check`, worded from the same outcome."""
+    refused: list[tuple[str, object, str, str]] = []
+    if not terms.period_dated:
+        rule = (
+            f"a discount to present value over {fmt_number(years)} years needs the sale date"
+            " and the credit's tax period (sale_date, credit_period_end)"
+        )
+        refused.append(("years", years, rule, f"{rule} ({CITE_G3})"))
+    if not terms.rate_within_bound:
+        rule = (
+            f"is above {fmt_pct(bound)} a year, the bound on a discount to present value"
+            " (max_discount_rate)"
+        )
+        reason = (
+            f"discount_rate {fmt_pct(rate)} is above {fmt_pct(bound)} a year, the bound on a"
+            f" discount to present value (max_discount_rate; {CITE_G3})"
+        )
+        refused.append(("discount_rate", rate, rule, reason))
+    return refused
+
+
+def _discount_span(given: Decimal, between: Decimal | None) -> Decimal:
+    """The years discounted over: the period from the sale to the credit's use (``years``
+    may shorten it), or none without it."""
+    if between is None:
+        return Decimal(0)
+    return given if 0 < given <= between else between
 
 
 class TransferCheck(Explained):
@@ -1572,28 +1654,18 @@ def transfer_check(
     bound = as_fraction(max_discount_rate, "max_discount_rate", CITE_G3)
     transferee = as_bool(seller_is_transferee, "seller_is_transferee", CITE_G3)
     given, span, reasons, period_text = _discount_period(years, sale_date, credit_period_end)
-    if span is None:
-        used_years = Decimal(0)
-        if rate > 0 and given > 0:
-            reasons.append(
-                f"a discount to present value over {fmt_number(given)} years needs the sale"
-                f" date and the credit's tax period (sale_date, credit_period_end) ({CITE_G3})"
-            )
-    else:
-        used_years = given if 0 < given <= span else span
+    terms = transfer_discount_rule(EXACT, rate, bound, given, span is not None)
+    reasons += [reason for *_, reason in _discount_refusals(terms, rate, bound, given)]
+    used_years = _discount_span(given, span)
     _discount_years(used_years)  # the period between the dates, within the same bound
     args = (certificate, amount, paid, rate, bound, transferee, used_years)
     figures = transfer_rule(EXACT, *args)
+    assert bool(figures.rate_within_bound) == bool(terms.rate_within_bound)
     if transferee:
         reasons.insert(
             0,
             "the seller is a tax credit transferee, which may not transfer its tax credit to"
             f" any other party ({CITE_G3})",
-        )
-    if not figures.rate_within_bound:
-        reasons.append(
-            f"discount_rate {fmt_pct(rate)} is above {fmt_pct(bound)} a year, the bound on a"
-            f" discount to present value (max_discount_rate; {CITE_G3})"
         )
     if not figures.something_sold:
         reasons.append(f"nothing is transferred (transfer_amount is 0) ({CITE_G3})")

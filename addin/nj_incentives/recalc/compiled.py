@@ -13,10 +13,11 @@ outputs)``) with the workbook's own cell values:
    strings, booleans);
 2. a workbook whose formulas are those of a bundled template
    (``nj_incentives/data``) is looked up in an in-process cache keyed by the formula
-   fingerprint and the value-cell positions (the template version: a rebuilt template
-   has another fingerprint). The first workbook of a key is recalculated in full and
-   nothing is compiled (a one-off run pays no compile); the second is recalculated in
-   full and its model compiled and kept (after checking that the values read in step 1
+   fingerprint, the value-cell positions (the template version: a rebuilt template
+   has another fingerprint) and the run's ``law_as_of`` (``calc --law-as-of``). The
+   first workbook of a key is recalculated in full and nothing is compiled (a one-off
+   run pays no compile); the second is recalculated in full and its model compiled and
+   kept (after checking that the values read in step 1
    are the engine's own); later ones are evaluated by the compiled model;
 3. anything else is recalculated in full by :func:`~.engine.recalculate_vetted`: a
    workbook with other formulas (if its sheets are a template's, a note says that its
@@ -240,12 +241,12 @@ class _Compiled:
     baked_errors: list[Any] = field(default_factory=list)
 
 
-_CACHE: OrderedDict[tuple[str, str], _Compiled | None] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, str, str], _Compiled | None] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 #: Templates met once in this process and not compiled: a model is compiled only when a
 #: second workbook of the same template arrives, so a one-off run (the README's main job:
 #: one workbook per template) pays no compile on top of its full recalculation.
-_SEEN: set[tuple[str, str]] = set()
+_SEEN: set[tuple[str, str, str]] = set()
 #: How workbooks were recalculated in this process: "compiled", "full", "compiled-first",
 #: "full-first" (the first workbook of a template: in full, not compiled)
 STATS: Counter[str] = Counter()
@@ -376,7 +377,11 @@ def recalculate_compiled(
             )
             result = _with_note(result, note)
         return result
-    key = (cells.formulas, cells.positions)
+    from nj_incentives.excel import law_as_of_in_force
+
+    # a model keeps the values of its formulas of constants: one per law_as_of of a run
+    as_of = law_as_of_in_force()
+    key = (cells.formulas, cells.positions, "" if as_of is None else as_of.isoformat())
     with _CACHE_LOCK:
         known = key in _CACHE
         entry = _CACHE.get(key)
