@@ -35,7 +35,7 @@ from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule, p
 from nj_incentives.law.inputs import is_blank as blank_value
 from nj_incentives.scenarios.columns import SCALE, InputSpec, Kind
 
-__all__ = ["TAX_TYPES", "Column", "convert", "is_blank", "numbers_from_text", "raw_values"]
+__all__ = ["TAX_TYPES", "ConvertedColumn", "convert", "is_blank", "numbers_from_text", "raw_values"]
 
 # ``tax_type`` codes in the kernel: the index into its declared choices, the law's
 # ertc.TAX_TYPES (N.J.S.A. 52:27BBB-55a.), re-exported here.
@@ -46,7 +46,7 @@ I64 = np.dtype(np.int64)
 
 
 @dataclass
-class Column:
+class ConvertedColumn:
     """One input column of a chunk, as exact integers."""
 
     values: np.ndarray  # int64; 0 where blank or not ok
@@ -60,7 +60,7 @@ class Column:
         return bad
 
     @classmethod
-    def empty(cls, n: int) -> Column:
+    def empty(cls, n: int) -> ConvertedColumn:
         return cls(np.zeros(n, I64), np.ones(n, bool), np.zeros(n, bool))
 
 
@@ -134,7 +134,7 @@ class _Flag:
         return isinstance(other, _Flag) and other.value == self.value
 
 
-def _by_unique(values: Any, kind: Kind, rule: InputRule) -> Column:
+def _by_unique(values: Any, kind: Kind, rule: InputRule) -> ConvertedColumn:
     """Read an object column one distinct value at a time (text, Decimal, mixed); or a
     column of text (a pandas string series: factorized as it is, no TRUE/FALSE in it)."""
     n = len(values)
@@ -164,19 +164,19 @@ def _by_unique(values: Any, kind: Kind, rule: InputRule) -> Column:
         if read is not None:
             table_value[i] = read
             table_ok[i] = True
-    return Column(table_value[codes], table_blank[codes], table_ok[codes])
+    return ConvertedColumn(table_value[codes], table_blank[codes], table_ok[codes])
 
 
 # ----------------------------------------------------------------------- columns
 
 
-def _from_float(x: np.ndarray, kind: Kind, rule: InputRule) -> Column:
+def _from_float(x: np.ndarray, kind: Kind, rule: InputRule) -> ConvertedColumn:
     blank = np.isnan(x)
     if kind in (Kind.DATE, Kind.CHOICE):  # the core refuses numbers here
-        return Column(np.zeros(len(x), I64), blank, np.zeros(len(x), bool))
+        return ConvertedColumn(np.zeros(len(x), I64), blank, np.zeros(len(x), bool))
     if kind is Kind.BOOL:
         ok = (x == 0) | (x == 1)
-        return Column(np.where(ok, x, 0).astype(I64), blank, ok)
+        return ConvertedColumn(np.where(ok, x, 0).astype(I64), blank, ok)
     scale = SCALE[kind]
     low, high = _limits(kind, rule)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -185,30 +185,30 @@ def _from_float(x: np.ndarray, kind: Kind, rule: InputRule) -> Column:
         ok = in_range & (scaled / scale == x)
     values = np.where(ok, scaled, 0.0).astype(I64)
     ok &= (values >= low) & (values <= high)
-    return Column(np.where(ok, values, 0), blank, ok)
+    return ConvertedColumn(np.where(ok, values, 0), blank, ok)
 
 
-def _from_int(x: np.ndarray, kind: Kind, rule: InputRule) -> Column:
+def _from_int(x: np.ndarray, kind: Kind, rule: InputRule) -> ConvertedColumn:
     n = len(x)
     blank = np.zeros(n, bool)
     if kind in (Kind.DATE, Kind.CHOICE):
-        return Column(np.zeros(n, I64), blank, np.zeros(n, bool))
+        return ConvertedColumn(np.zeros(n, I64), blank, np.zeros(n, bool))
     if kind is Kind.BOOL:
         ok = (x == 0) | (x == 1)
-        return Column(np.where(ok, x, 0).astype(I64), blank, ok)
+        return ConvertedColumn(np.where(ok, x, 0).astype(I64), blank, ok)
     scale = SCALE[kind]
     low, high = _limits(kind, rule)
     ok = (x >= -(-low // scale)) & (x <= high // scale)
     values = np.where(ok, x, 0).astype(I64) * scale
-    return Column(values, blank, ok)
+    return ConvertedColumn(values, blank, ok)
 
 
-def _from_datetime(series: pd.Series) -> Column:
+def _from_datetime(series: pd.Series) -> ConvertedColumn:
     days = series.to_numpy(dtype="datetime64[D]", na_value=np.datetime64("NaT"))
     blank = np.isnat(days)
     values = np.where(blank, 0, days.astype(I64))
     ok = ~blank & (values >= _MIN_DAY) & (values <= _MAX_DAY)
-    return Column(np.where(ok, values, 0), blank, ok)
+    return ConvertedColumn(np.where(ok, values, 0), blank, ok)
 
 
 #: Kinds read from numeric text (the others, dates, yes/no and choices, by the core).
@@ -267,7 +267,7 @@ def _parsed(text: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     return x, given, trusted
 
 
-def _from_text(series: pd.Series, text: Any, kind: Kind, rule: InputRule) -> Column:
+def _from_text(series: pd.Series, text: Any, kind: Kind, rule: InputRule) -> ConvertedColumn:
     """A column of numeric text read as the core reads text (issue 22: ``1e-999999999``
     was read as 0.0 by the CSV reader and computed; ``NaN`` and ``#N/A`` were blanks):
     where the text's double is its own reading (:func:`_parsed`), by the exact check of
@@ -311,7 +311,7 @@ def numbers_from_text(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def convert(series: pd.Series, spec: InputSpec) -> Column:
+def convert(series: pd.Series, spec: InputSpec) -> ConvertedColumn:
     """A column of a scenario chunk as exact integers (see the module docstring), within
     the bounds of its declaration ``spec.rule``."""
     kind, rule = spec.kind, spec.rule
@@ -322,13 +322,15 @@ def convert(series: pd.Series, spec: InputSpec) -> Column:
         if kind is Kind.DATE:
             return _from_datetime(series)
         blank = series.isna().to_numpy()
-        return Column(np.zeros(len(series), I64), blank, np.zeros(len(series), bool))
+        return ConvertedColumn(np.zeros(len(series), I64), blank, np.zeros(len(series), bool))
     if pd.api.types.is_bool_dtype(dtype) and not isinstance(dtype, pd.BooleanDtype):
         x = series.to_numpy(dtype=bool)
         if kind is Kind.BOOL:
-            return Column(x.astype(I64), np.zeros(len(x), bool), np.ones(len(x), bool))
+            return ConvertedColumn(x.astype(I64), np.zeros(len(x), bool), np.ones(len(x), bool))
         # TRUE/FALSE where a number or a date is expected: the core refuses it
-        return Column(np.zeros(len(x), I64), np.zeros(len(x), bool), np.zeros(len(x), bool))
+        return ConvertedColumn(
+            np.zeros(len(x), I64), np.zeros(len(x), bool), np.zeros(len(x), bool)
+        )
     if isinstance(dtype, np.dtype) and dtype.kind == "f":
         return _from_float(series.to_numpy(dtype=np.float64), kind, rule)
     if isinstance(dtype, np.dtype) and dtype.kind in "iu":

@@ -48,7 +48,7 @@ from nj_incentives.scenarios.columns import (
     Layout,
     input_spec,
 )
-from nj_incentives.scenarios.convert import Column, convert
+from nj_incentives.scenarios.convert import ConvertedColumn, convert
 from nj_incentives.scenarios.scalar import grown_rule, next_period_end_rule
 
 __all__ = [
@@ -84,12 +84,12 @@ class Chunk:
     def __init__(self, frame: pd.DataFrame) -> None:
         self.frame = frame
         self.n = len(frame)
-        self._cache: dict[str, Column] = {}
-        self._empty = Column.empty(self.n)
+        self._cache: dict[str, ConvertedColumn] = {}
+        self._empty = ConvertedColumn.empty(self.n)
         #: figures computed once a chunk (the conversion's tax years: layout and kernel)
         self.memo: dict[str, object] = {}
 
-    def col(self, name: str) -> Column:
+    def col(self, name: str) -> ConvertedColumn:
         column = self._cache.get(name)
         if column is None:
             if name in self.frame.columns:
@@ -159,7 +159,7 @@ def _fill_forward(
             blank[k] = blank[k] & ~fill
 
 
-def _grown(growth: Column) -> object:
+def _grown(growth: ConvertedColumn) -> object:
     """The fill step :func:`~.scalar.grown_rule`: previous <= 2 x 10^13 cents, 1 + growth
     <= 2 x 10^9 / 10^9 (growth 0 where blank)."""
     rate = Ratio(growth.values, _S_GROWTH)
