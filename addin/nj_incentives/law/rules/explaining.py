@@ -488,19 +488,26 @@ class Explain(Rules):
         return self._date(value, text, t, label, cite)
 
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
-        t = self._term(day, "date")
-        value = EXACT.add_months(t.value, months)
-        sign = "+" if months >= 0 else "-"
-        unit = "month" if abs(months) == 1 else "months"
-        text = lambda: f"{t.text} {sign} {abs(months)} {unit}"  # noqa: E731
-        return self._date(value, text, t, label, cite)
+        return self._moved(day, months, "month", EXACT.add_months, label, cite)
 
     def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
+        return self._moved(day, days, "day", EXACT.add_days, label, cite)
+
+    def _moved(
+        self,
+        day: V,
+        count: int,
+        unit: str,
+        move: Callable[[dt.date, int], dt.date],
+        label: str,
+        cite: str,
+    ) -> Term:
+        """``day`` moved by ``count`` ``unit``s ("2024-01-31 + 1 month")."""
         t = self._term(day, "date")
-        value = EXACT.add_days(t.value, days)
-        sign = "+" if days >= 0 else "-"
-        unit = "day" if abs(days) == 1 else "days"
-        text = lambda: f"{t.text} {sign} {abs(days)} {unit}"  # noqa: E731
+        value = move(t.value, count)
+        sign = "+" if count >= 0 else "-"
+        units = unit if abs(count) == 1 else f"{unit}s"
+        text = lambda: f"{t.text} {sign} {abs(count)} {units}"  # noqa: E731
         return self._date(value, text, t, label, cite)
 
     def _date(self, value: dt.date, text: _Text, t: Term, label: str, cite: str) -> Term:

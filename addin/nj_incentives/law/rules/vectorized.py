@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -273,18 +273,18 @@ class Int64(Rules):
         return self._m(a) - self._m(b)
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
-        if isinstance(a, Ratio) or isinstance(b, Ratio):
-            left, right = self._counts(a, b)
-            den = a.den if isinstance(a, Ratio) else b.den
-            return Ratio(self.np.minimum(left, right), den)
-        return self.np.minimum(self._m(a), self._m(b))
+        return self._pick(self.np.minimum, a, b)
 
     def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._pick(self.np.maximum, a, b)
+
+    def _pick(self, extreme: Callable[[Any, Any], Any], a: V, b: V) -> V:
+        """``extreme`` (numpy's minimum or maximum) of two money, count or fraction columns."""
         if isinstance(a, Ratio) or isinstance(b, Ratio):
             left, right = self._counts(a, b)
             den = a.den if isinstance(a, Ratio) else b.den
-            return Ratio(self.np.maximum(left, right), den)
-        return self.np.maximum(self._m(a), self._m(b))
+            return Ratio(extreme(left, right), den)
+        return extreme(self._m(a), self._m(b))
 
     def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
         if isinstance(a, Ratio) or isinstance(b, Ratio):
