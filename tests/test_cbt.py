@@ -129,3 +129,112 @@ def test_minimum_never_falls_as_receipts_rise(
     s_amount = minimum_tax(low, True, payroll).amount
     assert s_amount <= minimum_tax(low, False, payroll).amount <= D(2000)
     assert bracket_for(low).receipts_from <= low
+
+
+# --------------------------------------------------------------------------- short periods
+# Issue 19 item 8: a privilege period of less than 12 months tests the group payroll by
+# month (Form 313 instructions (2013): "Tax periods of less than 12 months are subject to
+# the higher minimum tax if the prorated total payroll exceeds $416,667 per month"; the
+# reading: docs/interpretations.md, "Group payroll rule for a period of less than 12
+# months"). Receipts 300,000 throughout: the table's $1,000 (C corporation).
+
+
+@pytest.mark.parametrize(
+    ("months", "payroll", "test", "amount"),
+    [
+        # six months, per month (default): 416,667.00 x 6 = 2,500,002.00, "exceeds"
+        (6, "2500002.00", "per_month", "1000"),  # not above it: the table's $1,000
+        (6, "2500002.01", "per_month", "2000"),  # above it: $2,000
+        (6, "2500000.00", "per_month", "1000"),  # the alternative's bound: not here
+        # six months, prorated: 5,000,000.00 x 6 / 12 = 2,500,000.00, "or more"
+        (6, "2499999.99", "prorated", "1000"),
+        (6, "2500000.00", "prorated", "2000"),
+        # five months, prorated: 5,000,000.00 x 5 / 12 = 2,083,333.33 1/3, compared exactly
+        (5, "2083333.33", "prorated", "1000"),
+        (5, "2083333.34", "prorated", "2000"),
+        # five months, per month: 416,667.00 x 5 = 2,083,335.00
+        (5, "2083335.00", "per_month", "1000"),
+        (5, "2083335.01", "per_month", "2000"),
+        # one month: 416,667.00 x 1
+        (1, "416667.00", "per_month", "1000"),
+        (1, "416667.01", "per_month", "2000"),
+        # twelve months: the regulation's 5,000,000.00 or more under either reading (the
+        # per-month figure would ask for 416,667.00 x 12 = 5,000,004.00)
+        (12, "5000000.00", "per_month", "2000"),
+        (12, "5000000.00", "prorated", "2000"),
+        (12, "4999999.99", "per_month", "1000"),
+    ],
+)
+def test_short_period_group_payroll_at_the_boundary(
+    months: int, payroll: str, test: str, amount: str
+) -> None:
+    result = minimum_tax(300000, group_payroll=payroll, months=months, short_period_test=test)
+    assert result.amount == D(amount)
+    assert result.months == months
+    assert result.group_rule_applied is (amount == "2000")
+    if months < 12:
+        assert "Form 313 instructions" in result.steps[-1].citation
+
+
+def test_short_period_steps_show_the_arithmetic() -> None:
+    per_month = minimum_tax(300000, group_payroll="2500002.01", months=6)
+    assert per_month.steps[-1].arithmetic == (
+        "group payroll 2,500,002.01 for a 6-month period > 416,667.00 a month x 6 ="
+        " 2,500,002.00 (Form 313 instructions: exceeds $416,667 per month): 2,000.00"
+    )
+    prorated = minimum_tax(
+        300000, group_payroll="2083333.33", months=5, short_period_test="prorated"
+    )
+    assert prorated.steps[-1].arithmetic == (
+        "group payroll 2,083,333.33 for a 5-month period < 5,000,000.00 x 5 / 12 ="
+        " 2,083,333.33... (prorated): rule does not apply"
+    )
+    # the 12-month step is the one it was before the months were an input
+    assert minimum_tax(300000, group_payroll=5_000_000).steps[-1].arithmetic == (
+        "group payroll 5,000,000.00 >= 5,000,000.00: 2,000.00"
+    )
+
+
+@pytest.mark.parametrize("months", [0, 13, -1, 6.5, "six", None])
+def test_months_out_of_bounds(months: object) -> None:
+    with pytest.raises(InputError) as caught:
+        minimum_tax(300000, months=months)  # type: ignore[arg-type]
+    error = caught.value
+    assert error.argument == "months"
+    assert error.value == months
+    assert "N.J.A.C. 18:7-3.4(b)1" in error.citation
+    if months in (0, 13, -1):
+        assert "1 to 12" in error.rule
+
+
+def test_short_period_test_is_a_choice() -> None:
+    with pytest.raises(InputError) as caught:
+        minimum_tax(300000, months=6, short_period_test="annual")
+    assert caught.value.argument == "short_period_test"
+    assert '"per_month", "prorated"' in caught.value.rule
+
+
+@given(
+    receipts=receipts,
+    payroll=receipts,
+    s_corporation=st.booleans(),
+    months=st.integers(1, 12),
+)
+def test_the_readings_differ_only_near_the_bound(
+    receipts: Decimal, payroll: Decimal, s_corporation: bool, months: int
+) -> None:
+    # a full period is what it was; a short one under the two readings differs only for a
+    # payroll from 5,000,000 x months / 12 to 416,667 x months (at most 4.00 apart)
+    full = minimum_tax(receipts, s_corporation, payroll)
+    assert minimum_tax(receipts, s_corporation, payroll, months=12) == full
+    assert (
+        minimum_tax(receipts, s_corporation, payroll, months=12, short_period_test="prorated")
+        == full
+    )
+    one = minimum_tax(receipts, s_corporation, payroll, months=months)
+    other = minimum_tax(
+        receipts, s_corporation, payroll, months=months, short_period_test="prorated"
+    )
+    if months < 12 and one.amount != other.amount:
+        assert D(5_000_000) * months / 12 <= payroll <= D(416_667) * months
+        assert other.amount == D(2000)

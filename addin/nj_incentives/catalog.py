@@ -1157,6 +1157,10 @@ calculation(
 )
 
 
+#: The months of a full privilege period (a shorter one tests the group payroll by month).
+_FULL = P.FULL_PERIOD_MONTHS.brief()
+
+
 calculation(
     "NJ_CBT_MIN_TAX",
     cite="N.J.S.A. 54:10A-5(e)",
@@ -1170,16 +1174,30 @@ calculation(
         "group_payroll",
         "group_rule_for_s_corporations",
         "period_start_year",
+        "months",
+        "short_period_test",
     ),
     nj_gross_receipts=single("New Jersey gross receipts for the privilege period, dollars"),
     s_corporation=single("TRUE for a New Jersey S corporation; blank = FALSE"),
-    group_payroll=single("Total payroll of the affiliated or controlled group, dollars; blank = 0"),
+    group_payroll=single(
+        "Total payroll of the affiliated or controlled group for the privilege period, dollars;"
+        " blank = 0"
+    ),
     group_rule_for_s_corporations=single(
         f"TRUE if the {P.GROUP_PAYROLL_THRESHOLD.brief()} group payroll rule also binds S"
         " corporations; blank = TRUE"
     ),
     period_start_year=single(
         "Year the privilege period begins (the table is for 2012 and after); blank = assumed"
+    ),
+    months=single(
+        f"Months of the privilege period, 1 to {_FULL}; fewer test the group payroll by month;"
+        f" blank = {_FULL}"
+    ),
+    short_period_test=single(
+        f'"per_month" (payroll above {P.GROUP_PAYROLL_PER_MONTH.brief()} a month, Form 313'
+        f' instructions) or "prorated" ({P.GROUP_PAYROLL_THRESHOLD.brief()} x months /'
+        f' {_FULL}); blank = "per_month"'
     ),
 )
 

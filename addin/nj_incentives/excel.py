@@ -825,6 +825,8 @@ def NJ_CBT_MIN_TAX(
     group_payroll: Cell = None,
     group_rule_for_s_corporations: Cell = None,
     period_start_year: Cell = None,
+    months: Cell = None,
+    short_period_test: Cell = None,
 ) -> Any:
     from nj_incentives.law import cbt
 
@@ -835,6 +837,8 @@ def NJ_CBT_MIN_TAX(
             group_payroll=group_payroll,
             group_rule_for_s_corporations=group_rule_for_s_corporations,
             period_start_year=period_start_year,
+            months=months,
+            short_period_test=short_period_test,
         ),
     )
 

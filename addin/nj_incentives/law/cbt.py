@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
 from typing import NamedTuple, TypeAlias
 
 from nj_incentives.law import parameters as P
@@ -44,6 +45,7 @@ __all__ = [
     "GROUP_MINIMUM_TAX",
     "GROUP_PAYROLL_THRESHOLD",
     "MINIMUM_TAX_TABLE",
+    "SHORT_PERIOD_TESTS",
     "TABLE_FIRST_PERIOD_YEAR",
     "TAX_YEAR_NUMBERINGS",
     "MinimumTax",
@@ -62,6 +64,7 @@ __all__ = [
 CITE_MINIMUM = "N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b)"
 CITE_S_CORPORATION = f"{CITE_MINIMUM}; P.L.2011, c.84"
 CITE_GROUP = "N.J.A.C. 18:7-3.4(b)1"
+CITE_SHORT_PERIOD = f"{CITE_GROUP}; NJ Form 313 instructions (2013)"
 CITE_READING = "docs/interpretations.md"
 
 #: A yes/no input: TRUE/FALSE, 1/0 or the words Yes/No (read by ``common.as_bool``).
@@ -92,6 +95,13 @@ TABLE_FIRST_PERIOD_YEAR = P.TABLE_FIRST_PERIOD_YEAR.single
 GROUP_PAYROLL_THRESHOLD = P.GROUP_PAYROLL_THRESHOLD.single
 #: ... pays a minimum tax of $2,000 (N.J.A.C. 18:7-3.4(b)1).
 GROUP_MINIMUM_TAX = P.GROUP_MINIMUM_TAX.single
+#: ``short_period_test``: how a privilege period of less than 12 months tests its group
+#: payroll. "per_month" (default): the Form 313 instructions, "Tax periods of less than 12
+#: months are subject to the higher minimum tax if the prorated total payroll exceeds
+#: $416,667 per month" (payroll > the monthly figure x months); "prorated": the
+#: regulation's $5,000,000 prorated by month (payroll >= $5,000,000 x months / 12).
+#: docs/interpretations.md, "Group payroll rule for a period of less than 12 months".
+SHORT_PERIOD_TESTS = ("per_month", "prorated")
 
 
 class MinimumTax(Explained):
@@ -103,6 +113,8 @@ class MinimumTax(Explained):
     s_corporation: bool
     #: Whether the $2,000 group-payroll minimum applies (N.J.A.C. 18:7-3.4(b)1).
     group_rule_applied: bool
+    #: Months of the privilege period (12, or fewer for a short period).
+    months: int = 12
 
 
 def bracket_for(nj_gross_receipts: Number) -> MinimumTaxBracket:
@@ -123,6 +135,8 @@ def minimum_tax(
     group_payroll: Number = 0,
     group_rule_for_s_corporations: Flag = True,
     period_start_year: Number | None = None,
+    months: Number = 12,
+    short_period_test: str = "per_month",
 ) -> MinimumTax:
     """The CBT statutory minimum tax, N.J.S.A. 54:10A-5(e) and N.J.A.C. 18:7-3.4(b).
 
@@ -132,14 +146,33 @@ def minimum_tax(
     corporations is uncertain: ``group_rule_for_s_corporations`` (default True) is the
     switch. The table is for privilege periods beginning in 2012 and after
     (``period_start_year``, default: assumed).
+
+    A privilege period of ``months`` < 12 (1 to 12, default 12) tests the group payroll
+    for the period by month: by default (``short_period_test="per_month"``, the Form 313
+    instructions) the $2,000 applies if the payroll exceeds $416,667 a month (payroll >
+    416,667 x months); ``"prorated"``: if it is $5,000,000 x months / 12 or more. The
+    figures are read from :mod:`~nj_incentives.law.parameters` at the period's beginning
+    (January 1 of ``period_start_year``; blank: the latest version).
     """
     _check_period_start(period_start_year)
+    day = _period_day(period_start_year)
     receipts = as_money(nj_gross_receipts, "nj_gross_receipts", CITE_MINIMUM)
     is_s = as_bool(s_corporation, "s_corporation", CITE_S_CORPORATION)
     payroll = as_money(group_payroll, "group_payroll", CITE_GROUP)
     group_rule_s = as_bool(
         group_rule_for_s_corporations, "group_rule_for_s_corporations", CITE_READING
     )
+    full = P.FULL_PERIOD_MONTHS.at(day)
+    count = as_int(
+        months,
+        "months",
+        CITE_SHORT_PERIOD,
+        low=1,
+        high=full,
+        rule=f"must be the months of the privilege period, 1 to {full} (a period of less than"
+        f" {full} months tests the group payroll by month)",
+    )
+    test = as_choice(short_period_test, "short_period_test", SHORT_PERIOD_TESTS, CITE_READING)
     row = bracket_for(receipts)
     table_amount = row.s_corporation if is_s else row.c_corporation
     column = "S corporation" if is_s else "C corporation"
@@ -151,15 +184,70 @@ def minimum_tax(
             citation=CITE_S_CORPORATION if is_s else CITE_MINIMUM,
         )
     ]
-    group_applies = payroll >= GROUP_PAYROLL_THRESHOLD and (not is_s or group_rule_s)
-    amount = max(table_amount, GROUP_MINIMUM_TAX) if group_applies else table_amount
-    steps.append(_group_step(payroll, is_s, group_rule_s, group_applies, amount))
+    reaches, how = _group_payroll_test(payroll, count, full, test, day)
+    group_minimum = P.GROUP_MINIMUM_TAX.at(day)
+    group_applies = reaches and (not is_s or group_rule_s)
+    amount = max(table_amount, group_minimum) if group_applies else table_amount
+    steps.append(_group_step(how, reaches, is_s, group_rule_s, group_applies, amount, count < full))
     return MinimumTax(
         amount=amount,
         bracket=row.label,
         s_corporation=is_s,
         group_rule_applied=group_applies,
+        months=count,
         steps=tuple(steps),
+    )
+
+
+def _period_day(period_start_year: Number | None) -> dt.date | None:
+    """The date that selects the figures' versions: January 1 of the year the period
+    begins (None: the latest version)."""
+    if period_start_year is None:
+        return None
+    return dt.date(as_int(period_start_year, "period_start_year", CITE_MINIMUM), 1, 1)
+
+
+def _cents(value: Fraction) -> str:
+    """An exact amount as money text: to the cent, or "2,083,333.33..." where it has more
+    places."""
+    shown = fmt_money(Decimal(value.numerator) / Decimal(value.denominator))
+    if (value * 100).denominator == 1:
+        return shown
+    down = (Decimal(value.numerator) / Decimal(value.denominator)).quantize(
+        Decimal("0.01"), rounding=ROUND_DOWN
+    )
+    return f"{fmt_money(down)}..."
+
+
+def _group_payroll_test(
+    payroll: Decimal, months: int, full: int, test: str, day: dt.date | None
+) -> tuple[bool, str]:
+    """Whether the group payroll reaches the group minimum (N.J.A.C. 18:7-3.4(b)1), and
+    how: a full period, $5,000,000 or more; a period of less than 12 months by month
+    (:data:`SHORT_PERIOD_TESTS`), compared exactly."""
+    threshold = P.GROUP_PAYROLL_THRESHOLD.at(day)
+    given = f"group payroll {fmt_money(payroll)}"
+    if months == full:
+        reaches = payroll >= threshold
+        sign = ">=" if reaches else "<"
+        return reaches, f"{given} {sign} {fmt_money(threshold)}"
+    period = f"for a {months}-month period"
+    if test == "per_month":  # "exceeds $416,667 per month"
+        per_month = P.GROUP_PAYROLL_PER_MONTH.at(day)
+        bound = per_month * months
+        reaches = payroll > bound
+        sign = ">" if reaches else "<="
+        return reaches, (
+            f"{given} {period} {sign} {fmt_money(per_month)} a month x {months}"
+            f" = {fmt_money(bound)} (Form 313 instructions: exceeds"
+            f" {P.GROUP_PAYROLL_PER_MONTH.show(per_month)} per month)"
+        )
+    prorated = Fraction(threshold) * months / full
+    reaches = Fraction(payroll) >= prorated
+    sign = ">=" if reaches else "<"
+    return reaches, (
+        f"{given} {period} {sign} {fmt_money(threshold)} x {months} / {full}"
+        f" = {_cents(prorated)} (prorated)"
     )
 
 
@@ -177,16 +265,21 @@ def _check_period_start(period_start_year: Number | None) -> None:
 
 
 def _group_step(
-    payroll: Decimal, is_s: bool, group_rule_s: bool, applies: bool, amount: Decimal
+    test: str,
+    reaches: bool,
+    is_s: bool,
+    group_rule_s: bool,
+    applies: bool,
+    amount: Decimal,
+    short: bool,
 ) -> Step:
-    threshold = fmt_money(GROUP_PAYROLL_THRESHOLD)
-    if payroll < GROUP_PAYROLL_THRESHOLD:
-        how = f"group payroll {fmt_money(payroll)} < {threshold}: rule does not apply"
+    if not reaches:
+        how = f"{test}: rule does not apply"
     elif is_s and not group_rule_s:
         how = "S corporation, group rule switched off for S corporations"
     else:
-        how = f"group payroll {fmt_money(payroll)} >= {threshold}: {fmt_money(GROUP_MINIMUM_TAX)}"
-    citation = CITE_GROUP
+        how = f"{test}: {fmt_money(amount)}"
+    citation = CITE_SHORT_PERIOD if short else CITE_GROUP
     if is_s:
         citation += f" (application to S corporations uncertain: {CITE_READING})"
     return Step(

@@ -1203,6 +1203,38 @@ GROUP_MINIMUM_TAX: Parameter[Decimal] = _figure(
     "money",
     Version(Decimal(2_000), BASE_CBT),
 )
+#: An instruction, not an act: the group-payroll test of a privilege period shorter than
+#: 12 months (shared/legal-notes.md section 5). Its per-month figure is the default
+#: reading; ``short_period_test="prorated"`` reads the regulation's figure prorated instead
+#: (docs/interpretations.md, "Group payroll rule for a period of less than 12 months").
+FORM_313_2013_CBT = _source(
+    "cbt",
+    "NJ Form 313 instructions (2013)",
+    dt.date(2013, 1, 1),
+    source="NJ Form 313 instructions (2013), shared/legal-notes.md section 5",
+    note="the group-payroll test of a privilege period of less than 12 months",
+)
+FULL_PERIOD_MONTHS: Parameter[int] = _figure(
+    "cbt.full_period_months",
+    "cbt",
+    "Months of a full privilege period (a shorter one prorates the group-payroll test)",
+    "NJ Form 313 instructions (2013)",
+    Selector.TAX_PERIOD,
+    "count",
+    Version(12, FORM_313_2013_CBT),
+    quote="Tax periods of less than 12 months",
+)
+GROUP_PAYROLL_PER_MONTH: Parameter[Decimal] = _figure(
+    "cbt.group_payroll_per_month",
+    "cbt",
+    "Group payroll a month that a period of less than 12 months must exceed for the group minimum",
+    "NJ Form 313 instructions (2013); N.J.A.C. 18:7-3.4(b)1",
+    Selector.TAX_PERIOD,
+    "money",
+    Version(Decimal(416_667), FORM_313_2013_CBT),
+    quote="subject to the higher minimum tax if the prorated total payroll exceeds $416,667"
+    " per month",
+)
 
 #: N.J.A.C. 18:7-2.3(b): "any fiscal year which ends within seven days from the end of any
 #: calendar month shall be deemed to have ended on the last day of that calendar month"

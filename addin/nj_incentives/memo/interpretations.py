@@ -141,6 +141,7 @@ INTERPRETATIONS.update(
             "Periods covered: beginning in 2012 and after",
             "Brackets and their boundaries",
             "Group payroll rule",
+            "Group payroll rule for a period of less than 12 months",
             "Group payroll rule for S corporations (uncertain)",
         ),
     }
