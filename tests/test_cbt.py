@@ -238,3 +238,11 @@ def test_the_readings_differ_only_near_the_bound(
     if months < 12 and one.amount != other.amount:
         assert D(5_000_000) * months / 12 <= payroll <= D(416_667) * months
         assert other.amount == D(2000)
+
+
+def test_a_period_start_year_past_the_calendar_is_an_input_error() -> None:
+    # found by the fuzz corpus: a year no date can have (an Excel date serial as a year)
+    with pytest.raises(InputError) as caught:
+        minimum_tax(300000, period_start_year=2958465)
+    assert caught.value.argument == "period_start_year"
+    assert "at most 9999" in caught.value.rule

@@ -199,6 +199,10 @@ def minimum_tax(
     )
 
 
+#: The last year a date can have (a bound of the input, not a rule).
+_LAST_YEAR = dt.MAXYEAR
+
+
 def _period_day(period_start_year: Number | None) -> dt.date | None:
     """The date that selects the figures' versions: January 1 of the year the period
     begins (None: the latest version)."""
@@ -255,7 +259,13 @@ def _check_period_start(period_start_year: Number | None) -> None:
     """The table covers privilege periods beginning in 2012 and after."""
     if period_start_year is None:
         return
-    year = as_int(period_start_year, "period_start_year", CITE_MINIMUM)
+    year = as_int(
+        period_start_year,
+        "period_start_year",
+        CITE_MINIMUM,
+        high=_LAST_YEAR,
+        rule=f"must be a calendar year, at most {_LAST_YEAR}",
+    )
     if year < TABLE_FIRST_PERIOD_YEAR:
         rule = (
             f"the minimum-tax table covers privilege periods beginning in "
