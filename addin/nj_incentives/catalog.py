@@ -927,7 +927,7 @@ calculation(
         "equivalents included in it, as a 1x2 row (N.J.S.A. 52:27BBB-55e.)."
     ),
     example=([[160] * 12, [100] * 12], None, None),
-    optional=("temporary", "excluded", "part_time_months"),
+    optional=("temporary", "excluded", "part_time_months", "first_month"),
     hours=raw(
         "Hours worked: one row per employee, 12 columns (one per month); a blank month is 0,"
         " a blank row no employee"
@@ -936,6 +936,10 @@ calculation(
     excluded=each("TRUE for an owner or owner's relative, one per row; blank = FALSE"),
     part_time_months=single(
         'Months the part-time test counts: "non_full_time" or "all_months"; blank = "non_full_time"'
+    ),
+    first_month=a_date(
+        "Any day of the roster's first month: each month reads its figures at its own date"
+        f" ({P.FULL_TIME_HOURS_PER_MONTH.brief()} a month full time); blank = undated"
     ),
 )
 

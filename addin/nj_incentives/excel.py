@@ -656,7 +656,11 @@ def NJ_ERTC_FTE(part_time_hours: Cell, months: Cell = None) -> Any:
 
 @excel_function(show=lambda count: [[float(count.average), float(count.fte)]])
 def NJ_ERTC_AVG_POSITIONS(
-    hours: Cell, temporary: Cell = None, excluded: Cell = None, part_time_months: Cell = None
+    hours: Cell,
+    temporary: Cell = None,
+    excluded: Cell = None,
+    part_time_months: Cell = None,
+    first_month: Cell = None,
 ) -> Any:
     from nj_incentives.law import ertc
 
@@ -667,7 +671,8 @@ def NJ_ERTC_AVG_POSITIONS(
         for name, values in (("temporary", temporary), ("excluded", excluded))
     }
     return ertc.average_positions(
-        ertc.roster(table, **given(**flags)), **given(part_time_months=part_time_months)
+        ertc.roster(table, **given(**flags)),
+        **given(part_time_months=part_time_months, first_month=first_month),
     )
 
 

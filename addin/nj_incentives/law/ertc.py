@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -64,6 +64,7 @@ __all__ = [
     "FULL_TIME_HOURS_PER_MONTH",
     "LIABILITY_SHARE_LIMIT",
     "MAXIMUM_PERIOD_DAYS",
+    "MONTH_FIGURES",
     "PART_TIME_HOURS_PER_MONTH",
     "PART_TIME_HOURS_PER_WEEK",
     "PART_TIME_MINIMUM_MONTHS",
@@ -79,6 +80,7 @@ __all__ = [
     "EligibilityCheck",
     "EmployeeHours",
     "FullTimeEquivalents",
+    "MonthFigures",
     "NewPositions",
     "PeriodFigures",
     "PeriodRow",
@@ -108,8 +110,10 @@ __all__ = [
     "explain_new_positions",
     "explain_refund",
     "explain_sustained_effort_ratio",
+    "first_month_of",
     "fte",
     "fte_rule",
+    "month_figures_rule",
     "new_positions",
     "period_order_rule",
     "positions_priced_rule",
@@ -1124,7 +1128,7 @@ def fte_rule(r: Rules, part_time_hours: V, months: V) -> V:
     hours, hours / (140 x months), to 10 places (half to even)."""
     return r.quotient(
         part_time_hours,
-        r.times(FULL_TIME_HOURS_PER_MONTH, months),
+        r.times(r.law(P.FULL_TIME_HOURS_PER_MONTH), months),
         AVERAGE_PLACES,
         label="Full-time position equivalents",
         cite=f"{CITE_NEW_POSITION}; {CITE_FULL_TIME}",
@@ -1227,6 +1231,8 @@ class PositionCount(Explained):
     part_time_employees: int
     #: Temporary or seasonal employees and those who are not "employees of the taxpayer".
     not_counted: int
+    #: The first day of the roster's first month (None: the months were not dated).
+    first_month: dt.date | None = None
 
 
 def exact_average(full_time_months: int, part_time_hours: Decimal) -> Fraction:
@@ -1240,11 +1246,47 @@ def exact_average(full_time_months: int, part_time_hours: Decimal) -> Fraction:
     )
 
 
+#: The figures a roster reads for each of its months (law.parameters), at the month's own
+#: date (the part-time minimum and the months of the year at the first month's).
+MONTH_FIGURES = (
+    P.FULL_TIME_HOURS_PER_MONTH,
+    P.PART_TIME_HOURS_PER_WEEK,
+    P.WEEKS_PER_YEAR,
+    P.PART_TIME_MINIMUM_MONTHS,
+)
+
+
+def first_month_of(first_month: DateLike | None, argument: str = "first_month") -> dt.date | None:
+    """The first day of a roster's first month (any day of the month may be given).
+
+    Blank (None): the months are not dated, which is refused once a figure the roster
+    reads by month has more than one version (the months would decide which applies:
+    docs/interpretations.md, "e. A roster's months are dated")."""
+    if first_month is None:
+        dated = [param for param in MONTH_FIGURES if param.dated]
+        if dated:
+            changes = "; ".join(f"{param.title}: {param.summary()}" for param in dated)
+            rule = (
+                "must be given (the first month of the roster, a date): a figure read by month"
+                f" has more than one version ({changes})"
+            )
+            raise InputError(argument, first_month, rule, CITE_E)
+        return None
+    return as_date(first_month, argument, CITE_E).replace(day=1)
+
+
 def average_positions(
-    roster: Sequence[EmployeeHours], part_time_months: str = "non_full_time"
+    roster: Sequence[EmployeeHours],
+    part_time_months: str = "non_full_time",
+    first_month: DateLike | None = None,
 ) -> PositionCount:
     """The average full-time positions and equivalents in a 12-month period,
     N.J.S.A. 52:27BBB-55e. (:func:`positions_rule`).
+
+    ``first_month``: any day of the roster's first month; the twelve months follow it, and
+    each reads the figures of law (140 hours, 20 hours a week) at its own date, so an
+    amendment from a month inside the period applies from that month. Blank: the months
+    are not dated (allowed while each such figure has one version).
 
     A month of at least 140 hours is a full-time position-month (e. "full time
     position"). An employee with at least three non-full-time months of at least
@@ -1256,10 +1298,11 @@ def average_positions(
     three months as well.
     """
     test = as_choice(part_time_months, "part_time_months", PART_TIME_TESTS, CITE_PART_TIME)
+    first = first_month_of(first_month)
     for number, employee in enumerate(roster, 1):
         if employee._checked is not employee.hours:  # not read by roster()
             _checked_hours(employee.hours, number)
-    args = (_roster_columns(roster), test == "all_months")
+    args = (_roster_columns(roster), test == "all_months", first)
     employees, months, hours, equivalents, average = positions_rule(EXACT, *args)
     return PositionCount(
         full_time_months=months,
@@ -1269,8 +1312,27 @@ def average_positions(
         employees=len(roster),
         part_time_employees=sum(1 for _, part_time, _, _ in employees if part_time),
         not_counted=sum(1 for counted, *_ in employees if not counted),
-        steps=partial(_steps, positions_rule, *args),
+        first_month=first,
+        steps=partial(_position_steps, *args),
     )
+
+
+def _position_steps(
+    employees: tuple[_Employee, ...], all_months: bool, first: dt.date | None
+) -> tuple[Step, ...]:
+    """The steps of :func:`positions_rule`, after the one naming the first month (the
+    months of the labels count from it)."""
+    steps = _steps(positions_rule, employees, all_months, first)
+    if first is None:
+        return steps
+    last = EXACT.add_days(EXACT.add_months(first, CREDIT_YEAR_MONTHS), -1)
+    month = Step(
+        label="First month of the period",
+        value=first,
+        arithmetic=f"month 1 is {first:%B %Y}; month {CREDIT_YEAR_MONTHS} ends {last}",
+        citation=CITE_E,
+    )
+    return (month, *steps)
 
 
 #: No hours (a quantity, not money: sums of hours keep the places of the hours given).
@@ -1298,19 +1360,113 @@ def _roster_columns(roster: Sequence[EmployeeHours]) -> tuple[_Employee, ...]:
     )
 
 
+class MonthFigures(NamedTuple):
+    """The figures of law a roster reads for each of its months (:func:`month_figures_rule`)."""
+
+    #: hours a month of a full-time position, per month
+    full_time: list[V]
+    #: the distinct values the full-time figure has in any version (one: the common case)
+    full_time_values: tuple[int, ...]
+    #: per month, a month of ``hours`` qualifies for the part-time test: ``hours x
+    #: per_year >= weekly[m] x weeks[m]``; or one threshold (``threshold``) for all
+    weekly: list[V]
+    weeks: list[V]
+    per_year: V
+    #: the monthly threshold where the part-time figures have one value each, else None
+    threshold: Fraction | None
+    minimum_months: V
+
+
+def _values(param: P.Parameter[int]) -> tuple[int, ...]:
+    """The distinct values of a figure over its versions (the rule's structure)."""
+    return tuple(sorted({version.value for version in param.versions}))
+
+
+def _by_month(texts: list[str]) -> str:
+    """Per-month texts of a figure as one: "140 hours", or "140 hours in months 1-6, 150
+    hours in months 7-12" (months counted from the roster's first)."""
+    runs: list[tuple[str, int, int]] = []
+    for month, text in enumerate(texts, 1):
+        if runs and runs[-1][0] == text:
+            runs[-1] = (text, runs[-1][1], month)
+        else:
+            runs.append((text, month, month))
+    if len(runs) == 1:
+        return runs[0][0]
+    return ", ".join(
+        f"{text} in month {low}" if low == high else f"{text} in months {low}-{high}"
+        for text, low, high in runs
+    )
+
+
+def month_figures_rule(r: Rules, first_month: V = None) -> MonthFigures:
+    """e.: the figures of law for each month of a roster whose first month begins on
+    ``first_month`` (None: undated, the figures' latest versions): the full-time hours
+    ("at least 140 hours per month") and the part-time test ("at least 20 hours per
+    week", read as 20 x 52 / 12 a month) at each month's own date; the three months of
+    the part-time test at the first month's."""
+    months = [
+        None if first_month is None else r.add_months(first_month, k)
+        for k in range(CREDIT_YEAR_MONTHS)
+    ]
+    full = [r.law(P.FULL_TIME_HOURS_PER_MONTH, month) for month in months]
+    weekly = [r.law(P.PART_TIME_HOURS_PER_WEEK, month) for month in months]
+    weeks = [r.law(P.WEEKS_PER_YEAR, month) for month in months]
+    per_year = r.law(P.CREDIT_YEAR_MONTHS, months[0])
+    single = all(
+        len(_values(param)) == 1
+        for param in (P.PART_TIME_HOURS_PER_WEEK, P.WEEKS_PER_YEAR, P.CREDIT_YEAR_MONTHS)
+    )
+    threshold = (
+        Fraction(P.PART_TIME_HOURS_PER_WEEK.base * P.WEEKS_PER_YEAR.base, P.CREDIT_YEAR_MONTHS.base)
+        if single
+        else None
+    )
+    return MonthFigures(
+        full_time=full,
+        full_time_values=_values(P.FULL_TIME_HOURS_PER_MONTH),
+        weekly=weekly,
+        weeks=weeks,
+        per_year=per_year,
+        threshold=threshold,
+        minimum_months=r.law(P.PART_TIME_MINIMUM_MONTHS, months[0]),
+    )
+
+
+def _texts(figure: Callable[[P.Parameter[int], V], str], figures: MonthFigures) -> tuple[str, str]:
+    """How the labels name the month's figures: ("140 hours", "86 2/3 hours"), or by month
+    ("140 hours in months 1-6, 150 hours in months 7-12"). ``figure``: the evaluator's
+    :meth:`~nj_incentives.law.rules.Rules.figure` ("" but under the explainer)."""
+    full = _by_month([figure(P.FULL_TIME_HOURS_PER_MONTH, f) for f in figures.full_time])
+    if figures.threshold is not None:
+        return full, f"{_mixed(figures.threshold)} hours"
+    part = _by_month(
+        [
+            f"{figure(P.PART_TIME_HOURS_PER_WEEK, w)} a week x"
+            f" {figure(P.WEEKS_PER_YEAR, n)} / {figure(P.CREDIT_YEAR_MONTHS, figures.per_year)}"
+            for w, n in zip(figures.weekly, figures.weeks, strict=True)
+        ]
+    )
+    return full, part
+
+
 def employee_positions_rule(
-    r: Rules, employee: _Employee, all_months: bool
-) -> tuple[V, V, V, V, list[V]]:
+    r: Rules, employee: _Employee, all_months: bool, figures: MonthFigures | None = None
+) -> tuple[V, V, V, V, list[V], list[V]]:
     """e.: what one employee contributes to the average: (counted, a part-time position,
     full-time position-months, part-time hours aggregated, each month full-time and
-    counted).
+    counted, each month's part-time hours aggregated).
 
     "full time position": a month of at least 140 hours; temporary or seasonal
     employment and a person who is not an "employee of the taxpayer" (an owner or an
     owner's relative) count in neither. "part-time position": at least three months of
     at least 86 2/3 hours (20 hours a week), tested among the months that are not
     full-time (or among all months, ``all_months``); its non-full-time hours aggregate.
+    Each month's figures are ``figures``' (:func:`month_figures_rule`; None: undated).
     """
+    if figures is None:
+        figures = month_figures_rule(r)
+    full_text, part_text = _texts(r.figure, figures)
     name = employee.name
     month_hours = [r.quantity(h) for h in employee.hours]
     none = r.quantity(_NO_HOURS)
@@ -1319,28 +1475,36 @@ def employee_positions_rule(
         label=f"{name}: counted (neither temporary or seasonal nor an owner or owner's relative)",
         cite=f"{CITE_FULL_TIME}; {CITE_EMPLOYEE}",
     )
-    full = [r.ge(h, FULL_TIME_HOURS_PER_MONTH) for h in month_hours]
+    full = [r.ge(h, f) for h, f in zip(month_hours, figures.full_time, strict=True)]
     full_months = r.where(
         counted,
         r.count(full),
         0,
-        label=f"{name}: full-time months ({FULL_TIME_HOURS_PER_MONTH} hours or more)",
+        label=f"{name}: full-time months ({full_text} or more)",
         cite=CITE_FULL_TIME,
     )
-    threshold = PART_TIME_HOURS_PER_MONTH
+    threshold = figures.threshold
+    if threshold is not None:
+        meets = [r.ge(h, threshold) for h in month_hours]
+    else:  # hours x 12 >= hours a week x 52, at each month's figures
+        meets = [
+            r.ge(r.times(h, figures.per_year), r.times(w, n))
+            for h, w, n in zip(month_hours, figures.weekly, figures.weeks, strict=True)
+        ]
     qualifying = r.count(
-        r.ge(h, threshold) if all_months else r.both(r.not_(f), r.ge(h, threshold))
-        for h, f in zip(month_hours, full, strict=True)
+        m if all_months else r.both(r.not_(f), m) for m, f in zip(meets, full, strict=True)
     )
     which = "months" if all_months else "non-full-time months"
+    minimum = figures.minimum_months
+    least = r.figure(P.PART_TIME_MINIMUM_MONTHS, minimum)
     part_time = r.both(
         counted,
-        r.ge(qualifying, PART_TIME_MINIMUM_MONTHS),
-        label=f"{name}: a part-time position (at least {PART_TIME_MINIMUM_MONTHS} {which} of"
-        f" {_mixed(threshold)} hours or more)",
+        r.ge(qualifying, minimum),
+        label=f"{name}: a part-time position (at least {least} {which} of {part_text} or more)",
         cite=CITE_PART_TIME,
     )
-    other = r.total(r.where(f, none, h) for h, f in zip(month_hours, full, strict=True))
+    others = [r.where(f, none, h) for h, f in zip(month_hours, full, strict=True)]
+    other = r.total(others)
     hours = r.where(
         part_time,
         other,
@@ -1348,37 +1512,91 @@ def employee_positions_rule(
         label=f"{name}: part-time hours aggregated (its non-full-time months)",
         cite=f"{CITE_PART_TIME}; {CITE_NEW_POSITION}",
     )
-    return counted, part_time, full_months, hours, [r.both(counted, f) for f in full]
+    each_hours = [r.where(part_time, h, none) for h in others]
+    return counted, part_time, full_months, hours, [r.both(counted, f) for f in full], each_hours
 
 
 def positions_rule(
-    r: Rules, employees: Sequence[_Employee], all_months: bool
+    r: Rules, employees: Sequence[_Employee], all_months: bool, first_month: V = None
 ) -> tuple[list[tuple[V, V, V, V]], V, V, V, V]:
     """e. "new full time position": the average number of full-time positions and
     equivalents in a 12-month period: ([(counted, part-time, full-time months, hours) per
     employee],
     full-time position-months, part-time hours, equivalents, average), the average
-    full-time position-months / 12 + hours / (140 x 12), exact, reported to 10 places."""
-    figures = [employee_positions_rule(r, employee, all_months) for employee in employees]
+    full-time position-months / 12 + hours / (140 x 12), exact, reported to 10 places.
+
+    ``first_month``: the first day of the roster's first month (None: undated). Each
+    month reads its figures at its own date (:func:`month_figures_rule`); where the
+    full-time hours differ between months, each month's hours count at its own figure:
+    average = (sum over months of position-months + part-time hours / that month's
+    full-time hours) / 12, exact (docs/interpretations.md, "e. A roster's months are
+    dated")."""
+    figures = month_figures_rule(r, first_month)
+    rows = [employee_positions_rule(r, employee, all_months, figures) for employee in employees]
     months = r.count(
-        (month for *_, each in figures for month in each),
+        (month for *_, each, _ in rows for month in each),
         label="Full-time position-months",
         cite=CITE_FULL_TIME,
     )
     hours = r.total(
-        (r.quantity(_NO_HOURS), *(h for _, _, _, h, _ in figures)),
+        (r.quantity(_NO_HOURS), *(h for _, _, _, h, _, _ in rows)),
         label="Part-time hours",
         cite=CITE_PART_TIME,
     )
-    equivalents = fte_rule(r, hours, CREDIT_YEAR_MONTHS)
-    average = r.quotient(
-        r.add(r.times(FULL_TIME_HOURS_PER_MONTH, months), hours),
-        FULL_TIME_HOURS_PER_MONTH * CREDIT_YEAR_MONTHS,
-        AVERAGE_PLACES,
-        label="Average full-time positions and equivalents",
-        cite=CITE_NEW_POSITION,
-    )
-    employees_out = [(counted, part_time, full, h) for counted, part_time, full, h, _ in figures]
+    values = figures.full_time_values
+    if len(values) == 1:  # one full-time figure for every month
+        full_time = values[0]
+        equivalents = fte_rule(r, hours, CREDIT_YEAR_MONTHS)
+        average = r.quotient(
+            r.add(r.times(full_time, months), hours),
+            full_time * CREDIT_YEAR_MONTHS,
+            AVERAGE_PLACES,
+            label="Average full-time positions and equivalents",
+            cite=CITE_NEW_POSITION,
+        )
+    else:  # the months grouped by the figure F they read: (months x F + hours) x L / F
+        # over 12 x L, L the common multiple of the figures (exact; one rounding)
+        common = math.lcm(*values)
+        none = r.quantity(_NO_HOURS)
+        month_count = [r.count(row[4][m] for row in rows) for m in range(CREDIT_YEAR_MONTHS)]
+        month_hours = [
+            r.total((none, *(row[5][m] for row in rows))) for m in range(CREDIT_YEAR_MONTHS)
+        ]
+        weighted_hours: list[V] = []
+        weighted_all: list[V] = []
+        for value in values:
+            shown = P.FULL_TIME_HOURS_PER_MONTH.show(value)
+            at = [r.eq(f, value) for f in figures.full_time]
+            group_hours = r.total(
+                (none, *(r.where(a, h, none) for a, h in zip(at, month_hours, strict=True))),
+                label=f"Part-time hours of the months at {shown} a month",
+                cite=f"{CITE_PART_TIME}; {CITE_FULL_TIME}",
+            )
+            group_months = r.total(
+                (0, *(r.where(a, c, 0) for a, c in zip(at, month_count, strict=True))),
+                label=f"Full-time position-months of the months at {shown} a month",
+                cite=CITE_FULL_TIME,
+            )
+            weight = common // value
+            weighted_hours.append(r.times(group_hours, weight))
+            weighted_all.append(r.times(r.add(r.times(value, group_months), group_hours), weight))
+        divisor = common * CREDIT_YEAR_MONTHS
+        equivalents = r.quotient(
+            r.total(weighted_hours),
+            divisor,
+            AVERAGE_PLACES,
+            label="Full-time position equivalents (each month's hours at its own full-time hours)",
+            cite=f"{CITE_NEW_POSITION}; {CITE_FULL_TIME}",
+        )
+        average = r.quotient(
+            r.total(weighted_all),
+            divisor,
+            AVERAGE_PLACES,
+            label="Average full-time positions and equivalents (each month at its own"
+            " full-time hours)",
+            cite=CITE_NEW_POSITION,
+        )
+    employees_out = [(counted, part_time, full, h) for counted, part_time, full, h, _, _ in rows]
     return employees_out, months, hours, equivalents, average
 
 

@@ -53,6 +53,7 @@ _POSITIONS = (
     "e. Temporary, seasonal and excluded employees count in neither",
     "e. Exact position counts, reported to 10 places",
     "e. Blank months in a payroll roster",
+    "e. A roster's months are dated",
 )
 _WHOLE = ("a. and e. Whole positions; fractional positions",)
 _LIMIT = (

@@ -762,10 +762,21 @@ def _calculation_items(sheets: int = 1) -> tuple[LineItem, ...]:
     return (*_CALCULATIONS_BEFORE, *_average_positions(flags, sheets), *_CALCULATIONS_AFTER)
 
 
+#: Each roster's first month (its months are dated: N.J.S.A. 52:27BBB-55e. figures are read
+#: at each month's date): the base year's first day and the credit years', all computed
+#: from the Inputs' OperationsStart.
+_FIRST_MONTH = {
+    "Base": "BaseYearStart",
+    "Year1": "[[at:CreditYears:First day:0]]",
+    "Year2": "[[at:CreditYears:First day:1]]",
+}
+
+
 def _average_positions(flags: str, sheets: int) -> tuple[LineItem, ...]:
     return tuple(
         ArrayTable(
-            f"NJ_ERTC_AVG_POSITIONS({_stacked('Hours' + name, sheets)},{flags},PartTimeMonths)",
+            f"NJ_ERTC_AVG_POSITIONS({_stacked('Hours' + name, sheets)},{flags},PartTimeMonths,"
+            f"{_FIRST_MONTH[name]})",
             (
                 Column("Average positions", Kind.NUMBER, "positions"),
                 Column("Part-time equivalents", Kind.NUMBER, "positions"),

@@ -34,7 +34,7 @@ class Rules:
         raise NotImplementedError
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
-        """Money ``a`` x a whole count ``n`` (exact)."""
+        """Money (or a quantity) ``a`` x a whole count ``n`` (exact)."""
         raise NotImplementedError
 
     def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:

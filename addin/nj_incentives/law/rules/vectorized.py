@@ -200,6 +200,8 @@ class Int64(Rules):
         return mul_frac(self._m(a), num, den)
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio):  # a quantity (hours) x a whole count: exact
+            return Ratio(a.num * n, a.den)
         return self._m(a) * n
 
     def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
