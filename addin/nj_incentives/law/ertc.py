@@ -1437,7 +1437,10 @@ def _texts(figure: Callable[[P.Parameter[int], V], str], figures: MonthFigures) 
     """How the labels name the month's figures: ("140 hours", "86 2/3 hours"), or by month
     ("140 hours in months 1-6, 150 hours in months 7-12"). ``figure``: the evaluator's
     :meth:`~nj_incentives.law.rules.Rules.figure` ("" but under the explainer)."""
-    full = _by_month([figure(P.FULL_TIME_HOURS_PER_MONTH, f) for f in figures.full_time])
+    if len(figures.full_time_values) == 1:  # one figure for every month
+        full = figure(P.FULL_TIME_HOURS_PER_MONTH, figures.full_time[0])
+    else:
+        full = _by_month([figure(P.FULL_TIME_HOURS_PER_MONTH, f) for f in figures.full_time])
     if figures.threshold is not None:
         return full, f"{_mixed(figures.threshold)} hours"
     part = _by_month(
@@ -1455,7 +1458,8 @@ def employee_positions_rule(
 ) -> tuple[V, V, V, V, list[V], list[V]]:
     """e.: what one employee contributes to the average: (counted, a part-time position,
     full-time position-months, part-time hours aggregated, each month full-time and
-    counted, each month's part-time hours aggregated).
+    counted, each month's part-time hours aggregated: only where the full-time figure differs
+    between versions, else empty).
 
     "full time position": a month of at least 140 hours; temporary or seasonal
     employment and a person who is not an "employee of the taxpayer" (an owner or an
@@ -1512,7 +1516,10 @@ def employee_positions_rule(
         label=f"{name}: part-time hours aggregated (its non-full-time months)",
         cite=f"{CITE_PART_TIME}; {CITE_NEW_POSITION}",
     )
-    each_hours = [r.where(part_time, h, none) for h in others]
+    # each month's part-time hours: needed only where the full-time figure differs by month
+    each_hours = (
+        [r.where(part_time, h, none) for h in others] if len(figures.full_time_values) > 1 else []
+    )
     return counted, part_time, full_months, hours, [r.both(counted, f) for f in full], each_hours
 
 
