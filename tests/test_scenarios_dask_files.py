@@ -60,3 +60,88 @@ def test_workers_write_what_the_pandas_engine_writes(
     summaries = [pd.read_csv(p.with_suffix(".summary.csv")) for p in (on_dask, on_pandas)]
     pd.testing.assert_frame_equal(*summaries, check_exact=False, rtol=1e-12)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # parts removed
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A table of every kind of row: text ids and labels (quotes, commas, line breaks,
+    non-ASCII, formula-like text), a kept text column with blanks, rows without a
+    section's inputs, and bad rows of several kinds (a percentage out of range, a
+    negative term, a text where a number goes, a blank required field)."""
+    frame = example_portfolio(2_600, seed=23)
+    n = len(frame)
+    frame["id"] = [f"deal-{i}" if i % 7 else None for i in range(n)]
+    frame["label"] = [
+        ['Main St, "A"', "=1+1", "café\nline 2", "", None, "  padded "][i % 6] for i in range(n)
+    ]
+    frame["office"] = [None if i % 5 == 0 else f"office {i % 13}" for i in range(n)]
+    frame.loc[frame.index[::97], "pct"] = 0.95
+    frame.loc[frame.index[3::89], "term"] = -2
+    frame["withholdings_1"] = frame["withholdings_1"].astype(object)
+    frame.loc[frame.index[5::101], "withholdings_1"] = "abc"
+    frame.loc[frame.index[7::103], "withholdings_1"] = None
+    frame.loc[frame.index[11::53], "conversion_amount"] = float("nan")
+    frame["withholdings_1"] = frame["withholdings_1"].astype(str).replace("None", "")
+    path = tmp_path_factory.mktemp("mixed") / "mixed.parquet"
+    frame.to_parquet(path, index=False, row_group_size=700)  # four row groups, one short
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_a_mixed_file_with_bad_rows_is_the_pandas_engine_s_output(
+    cluster: str, mixed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    monkeypatch.setattr(stream, "STREAM_ROWS", 300)  # several chunks a row group
+    on_dask, on_pandas = tmp_path / f"dask{suffix}", tmp_path / f"pandas{suffix}"
+    keep = ["--keep", "office"]
+    dask_args = ["--engine", "dask", "--scheduler", cluster]
+    assert main(["scenarios", str(mixed), "-o", str(on_dask), *keep, *dask_args]) == 1
+    assert main(["scenarios", str(mixed), "-o", str(on_pandas), *keep]) == 1
+    if suffix == ".csv":
+        assert on_dask.read_bytes() == on_pandas.read_bytes()
+        stamp = json.loads(on_dask.with_suffix(".json").read_text())
+    else:
+        a, b = pq.read_table(on_dask), pq.read_table(on_pandas)
+        assert a.equals(b)
+        assert a.schema.remove_metadata().equals(b.schema.remove_metadata())
+        # the same rows and values; the row groups follow each engine's chunks (a worker's
+        # chunks end at its row group's end: identical files when the input's row groups
+        # are whole chunks, as in the benchmark)
+        stamp = json.loads(pq.read_metadata(on_dask).metadata[b"nj_incentives"])
+    results = pd.read_parquet(on_dask) if suffix == ".parquet" else pd.read_csv(on_dask)
+    assert stamp["rows"] == len(results) == 2_600
+    assert stamp["rows_with_errors"] == int(results["error"].notna().sum())
+    assert stamp["rows_with_errors"] > 60  # every kind of bad row is there
+    summaries = [pd.read_csv(p.with_suffix(".summary.csv")) for p in (on_dask, on_pandas)]
+    pd.testing.assert_frame_equal(*summaries, check_exact=False, rtol=1e-12)
+
+
+def test_its_own_cluster_gives_the_same_file(mixed: Path, tmp_path: Path) -> None:
+    # no --scheduler: the command starts its local cluster (scenarios.dask_files.EarlyClient,
+    # in the background while it hashes the input and plans the layout) and closes it
+    on_dask, on_pandas = tmp_path / "dask.parquet", tmp_path / "pandas.parquet"
+    keep = ["--keep", "office"]
+    assert main(["scenarios", str(mixed), "-o", str(on_dask), *keep, "--engine", "dask"]) == 1
+    assert main(["scenarios", str(mixed), "-o", str(on_pandas), *keep]) == 1
+    assert pq.read_table(on_dask).equals(pq.read_table(on_pandas))
+
+
+def test_a_column_error_closes_the_cluster_it_started(mixed: Path, tmp_path: Path) -> None:
+    # the cluster was being started while the columns were checked: the message, exit 2,
+    # and no worker process left behind (EarlyClient.close waits for it and closes it)
+    import multiprocessing
+
+    out = tmp_path / "out.parquet"
+    before = {p.pid for p in multiprocessing.active_children()}  # the module's cluster's
+    assert main(["scenarios", str(mixed), "-o", str(out), "--engine", "dask"]) == 2
+    assert not out.exists()
+    assert {p.pid for p in multiprocessing.active_children()} <= before
+
+
+def test_an_early_client_that_cannot_connect_says_so(tmp_path: Path, mixed: Path) -> None:
+    # nothing listens there: the connection error is the command's message, exit 2
+    out = tmp_path / "out.parquet"
+    dask_args = ["--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"]
+    code = main(["scenarios", str(mixed), "-o", str(out), *dask_args, "--no-progress"])
+    assert code == 2
+    assert not out.exists()

@@ -195,19 +195,12 @@ def _canonical(value: object) -> str:
 
 
 def _run(args: Any) -> int:
-    from nj_incentives.scenarios import analysis, generate
-    from nj_incentives.scenarios.columns import ScenarioError, check_columns
+    from nj_incentives.scenarios.columns import ScenarioError
     from nj_incentives.scenarios.io import (
-        Outputs,
         claim_outputs,
-        file_sha256,
         format_of,
-        planned_paths,
-        read_table,
         refuse_inputs,
-        write_results,
     )
-    from nj_incentives.scenarios.runner import run_scenarios
 
     started = time.perf_counter()
     source: Path = args.input
@@ -228,20 +221,46 @@ def _run(args: Any) -> int:
 
     if not source.is_file():
         raise ScenarioError(f"input file not found: {source}")
-    hasher = hashlib.sha256(file_sha256(source).encode())
+    if args.engine == "dask" and _streamable(args):
+        # the workers' run (scenarios.dask_files): connect, or start the local cluster,
+        # and warm the workers up while this process hashes the input and plans the layout
+        from nj_incentives.scenarios.dask_files import EarlyClient
+
+        with EarlyClient(args.scheduler) as early:
+            return _run_table(args, source, output, inputs, started, early)
+    return _run_table(args, source, output, inputs, started, None)
+
+
+def _run_table(
+    args: Any, source: Path, output: Path, inputs: list[Path], started: float, early: Any
+) -> int:
+    from nj_incentives.scenarios import analysis, generate
+    from nj_incentives.scenarios.columns import check_columns
+    from nj_incentives.scenarios.io import (
+        Outputs,
+        file_sha256,
+        planned_paths,
+        read_table,
+        refuse_inputs,
+        write_results,
+    )
+    from nj_incentives.scenarios.runner import run_scenarios
+
+    source_sha256 = file_sha256(source)
+    hasher = hashlib.sha256(source_sha256.encode())
     now = dt.datetime.now(dt.UTC)
     stamp: dict[str, Any] = {
         "package": "nj-incentives",
         "version": __version__,
         "law_current_to": LAW_CURRENT_TO,
         "input_file": source.name,
-        "input_file_sha256": file_sha256(source),
+        "input_file_sha256": source_sha256,
         "created_utc": now.isoformat(timespec="seconds"),
         "engine": args.engine,
         "engagement": _engagement(args, now),
     }
     if _streamable(args):
-        status = _run_streaming(args, stamp, hasher, inputs, started)
+        status = _run_streaming(args, stamp, hasher, inputs, started, early)
         if status is not None:
             return status
 
@@ -400,8 +419,10 @@ def _run_streaming(
     hasher: Any,
     inputs: list[Path],
     started: float,
+    early: Any = None,
 ) -> int | None:
-    """The run in chunks; None when the file cannot be read in chunks (run in memory)."""
+    """The run in chunks; None when the file cannot be read in chunks (run in memory).
+    ``early``: the Dask client being connected (:class:`~.dask_files.EarlyClient`)."""
     from nj_incentives.scenarios import stream
     from nj_incentives.scenarios.columns import ScenarioError, check_columns
     from nj_incentives.scenarios.io import (
@@ -485,6 +506,7 @@ def _run_streaming(
                 partitions=args.partitions,
                 batch_rows=stream.STREAM_ROWS,
                 stamp=stamp,
+                early=early,
             )
             found["run"] = (rows, errors, builder)
             stamp.update(rows=rows, rows_with_errors=errors)

@@ -37,7 +37,7 @@ from nj_incentives.scenarios.analysis import SummaryBuilder
 from nj_incentives.scenarios.columns import Layout, ScenarioError
 from nj_incentives.scenarios.runner import Money
 
-__all__ = ["Part", "run_parquet_to_file"]
+__all__ = ["EarlyClient", "Part", "run_parquet_to_file"]
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,55 @@ def run_part(
     return {"rows": rows, "errors": errors, "failed": failed, "summary": builder}
 
 
+def _warm_up() -> None:
+    """On a worker: import what :func:`run_part` imports (its first task would pay it)."""
+    import pyarrow.parquet  # noqa: F401
+
+    import nj_incentives.scenarios.io
+    import nj_incentives.scenarios.kernel
+    import nj_incentives.scenarios.runner
+    import nj_incentives.scenarios.stream  # noqa: F401
+
+
+class EarlyClient:
+    """The run's Dask client, connected (or its local cluster started) in a background
+    thread from the moment the command knows it will run on Dask, and each worker warmed
+    up (:func:`_warm_up`), while the command hashes the input and plans the layout.
+
+    :meth:`get` waits for it (and raises what connecting raised); :meth:`close` closes
+    the client and the cluster it started, whether or not it was used."""
+
+    def __init__(self, scheduler: str | None) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._stack = contextlib.ExitStack()
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="nj-dask-client")
+        self._future = self._pool.submit(self._open, scheduler)
+
+    def _open(self, scheduler: str | None) -> Any:
+        client = self._stack.enter_context(_client(scheduler))
+        client.run(_warm_up)
+        return client
+
+    def get(self) -> Any:
+        return self._future.result()
+
+    def close(self) -> None:
+        try:
+            self._future.result()
+        except BaseException:  # reported by get(), if it was asked for
+            pass
+        finally:
+            self._pool.shutdown()
+            self._stack.close()
+
+    def __enter__(self) -> EarlyClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 @contextlib.contextmanager
 def _client(scheduler: str | None) -> Iterator[Any]:
     try:
@@ -192,14 +241,17 @@ def run_parquet_to_file(
     partitions: int | None,
     batch_rows: int,
     stamp: dict[str, Any],
+    early: EarlyClient | None = None,
 ) -> tuple[int, int, SummaryBuilder, list[tuple[int, Any, str]]]:
     """Run a Parquet table on Dask workers into ``target`` (CSV or Parquet); the rows,
-    rows with errors, the summary and the first failed rows (row number, id, error)."""
+    rows with errors, the summary and the first failed rows (row number, id, error).
+    ``early``: the client the command started connecting before (its ``scheduler``)."""
     parts_dir = Path(
         tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".parts")
     )
+    opened = contextlib.nullcontext(early.get()) if early is not None else _client(scheduler)
     try:
-        with _client(scheduler) as client:
+        with opened as client:
             threads = sum(client.nthreads().values()) or 1
             tasks = _tasks(source, parts_dir, partitions or 2 * threads, batch_rows)
             futures = client.map(
