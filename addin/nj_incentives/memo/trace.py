@@ -9,7 +9,7 @@ from nj_incentives.cells import range_bounds
 from nj_incentives.recalc.engine import Address, Recalculation, split_reference
 
 #: The most formula cells one trace visits (a bound on the work for any workbook).
-MAX_VISITS = 50_000
+MAX_VISITS = 1 << 16  # 65,536
 
 
 def _references(formula: str) -> list[str]:
