@@ -1207,6 +1207,30 @@ calculation(
 
 
 calculation(
+    "NJ_INPUT",
+    cite="",
+    description=(
+        "An input read as every NJ_ function reads its kind (money, fraction, count, number, "
+        'quantity, date, boolean, choice): "40%" is 0.4, "320,000.00" is 320000; a range '
+        "cell by cell; a refused value is the error naming the input, the rule and citation."
+    ),
+    example=("fraction", "GrantPct", "40%", 0, 0.8),
+    optional=("value", "low", "high", "citation", "rule", "choices"),
+    kind=single(
+        'How the value is read: "money", "fraction", "count", "number", "quantity", '
+        '"date", "boolean" or "choice"'
+    ),
+    input_name=single('The input\'s name, for the message (e.g. "Term")'),
+    value=raw("The input: a cell or a range (read cell by cell); blank cells stay blank"),
+    low=single("Lowest value allowed; blank = none beyond the kind's own"),
+    high=single("Highest value allowed; blank = none beyond the kind's own"),
+    citation=single("What a refusal cites (the law or the reading); blank = none"),
+    rule=single("The rule as a refusal states it; blank = the bounds in words"),
+    choices=single('A choice\'s allowed words, separated by "|"'),
+)
+
+
+calculation(
     "NJ_INCENTIVES_VERSION",
     cite="",
     description=(

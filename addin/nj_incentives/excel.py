@@ -63,6 +63,7 @@ from nj_incentives.cells import (
     Cell,
     CellResult,
     MissingPackage,
+    as_date_cell,
     as_rows,
     error_message,
     error_text,
@@ -71,6 +72,8 @@ from nj_incentives.cells import (
     input_error,
     is_blank,
     money,
+    python_value,
+    refuse_error_cells,
     serial_to_date,
     to_cell_values,
     trim_blanks,
@@ -849,6 +852,71 @@ def NJ_CBT_MIN_TAX(
 
 
 # =========================================================================== about
+
+
+def _input_rule(
+    kind: Cell, low: Cell, high: Cell, citation: Cell, rule: Cell, choices: Cell
+) -> Any:
+    from nj_incentives.law.inputs import InputKind, InputRule, as_choice, as_number
+
+    where = "NJ_INPUT, docs/functions.md"
+    chosen = InputKind(as_choice(kind, "kind", tuple(InputKind), where))
+    bounds: list[Decimal | int | None] = [
+        None if b is None else as_number(b, n, where) for n, b in (("low", low), ("high", high))
+    ]
+    if chosen is InputKind.COUNT:  # a count's bounds are whole numbers, as the law states them
+        bounds = [None if b is None else int(b) for b in bounds]
+    return InputRule(
+        chosen,
+        "" if citation is None else str(citation),
+        bounds[0],
+        bounds[1],
+        "" if rule is None else str(rule),
+        tuple(c.strip() for c in str(choices or "").split("|") if c.strip()),
+    )
+
+
+def _read_cells(read: Any) -> Any:
+    if isinstance(read, list):
+        return [[_read_cells(cell) for cell in row] for row in read]
+    if isinstance(read, Decimal):
+        return float(read)
+    return read
+
+
+@excel_function(show=_read_cells)
+def NJ_INPUT(
+    kind: Cell,
+    input_name: Cell,
+    value: Cell = None,
+    low: Cell = None,
+    high: Cell = None,
+    citation: Cell = None,
+    rule: Cell = None,
+    choices: Cell = None,
+) -> Any:
+    from nj_incentives.law.inputs import InputKind
+
+    declared = _input_rule(kind, low, high, citation, rule, choices)
+    argument = str(input_name)
+
+    def one(cell: Cell, shown: str) -> Any:
+        if is_blank(cell):
+            return None
+        refuse_error_cells(cell, shown, declared.citation)
+        if declared.kind is InputKind.DATE:
+            cell = as_date_cell(cell, shown, declared.citation)
+        return declared.parse(cell, shown)
+
+    value = python_value(value)
+    if not isinstance(value, (list, tuple)):
+        return one(value, argument)
+    rows = as_rows(value)
+    width = max((len(row) for row in rows), default=0)
+    return [
+        [one(cell, f"{argument}[{i * width + j + 1}]") for j, cell in enumerate(row)]
+        for i, row in enumerate(rows)
+    ]
 
 
 @excel_function()

@@ -74,8 +74,6 @@ MAX_DATA_BYTES = 16 * 1024 * 1024
 #: Excel's limit for a cell's text that data validation enforces on the text inputs.
 MAX_TEXT = 255
 _ROSTER_KEY = "employees"
-_NJ = re.compile(r"\bNJ_[A-Z0-9_]+(?=\s*\()")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class FillError(ValueError):
@@ -157,66 +155,17 @@ def _module(template: str) -> ModuleType:
 
 
 def _citations(items: Iterable[Any]) -> dict[str, str]:
-    """Defined name -> the citation of the first NJ_* function whose formula reads it."""
-    from nj_incentives.catalog import CALCULATIONS
-    from nj_incentives.workbooks.builder import (
-        ArrayTable,
-        Check,
-        FormulaTable,
-        InputTable,
-        Item,
-        Spill,
-    )
+    """Defined name -> the citation of the first NJ_* function whose formula reads it
+    (:func:`nj_incentives.workbooks.inputs.citations`)."""
+    from nj_incentives.workbooks import inputs
 
-    formulas: list[str] = []
-    for item in items:
-        if isinstance(item, (Item, ArrayTable)) and item.formula:
-            formulas.append(item.formula)
-        elif isinstance(item, FormulaTable):
-            for line in item.rows:
-                for cell in line:
-                    formulas.append(cell.formula if isinstance(cell, Spill) else str(cell))
-        elif isinstance(item, InputTable):
-            formulas += [formula for _, formula in item.leading]
-    found: dict[str, str] = {}
-    for formula in formulas:
-        calls = [c for c in _NJ.findall(formula) if c in CALCULATIONS]
-        if not calls:
-            continue
-        citation = CALCULATIONS[calls[0]].message_citation
-        for name in _NAME.findall(formula):
-            found.setdefault(name, citation)
-    for item in items:  # an input no function reads: the citation of its checks
-        if isinstance(item, Check) and item.citation:
-            for name in _NAME.findall(item.formula):
-                found.setdefault(name, item.citation)
-    return found
-
-
-def _number(bound: object) -> Decimal | None:
-    return None if bound is None or isinstance(bound, dt.date) else Decimal(str(bound))
+    return inputs.citations(items)
 
 
 def _rule(kind: Any, citation: str, low: Any, high: Any, choices: Sequence[str]) -> Any:
-    from nj_incentives.workbooks.builder import Kind
+    from nj_incentives.workbooks import inputs
 
-    if kind is Kind.TEXT:
-        return None
-    if kind is Kind.MONEY:
-        return InputRule(InputKind.MONEY, citation, _number(low), _number(high))
-    if kind is Kind.PERCENT:
-        return InputRule(InputKind.FRACTION, citation, _number(low), _number(high))
-    if kind is Kind.DATE:
-        return InputRule(InputKind.DATE, citation)
-    if kind in (Kind.COUNT, Kind.YEAR):
-        return InputRule(InputKind.COUNT, citation, _number(low), _number(high))
-    if kind is Kind.NUMBER:
-        return InputRule(InputKind.NUMBER, citation, _number(low), _number(high))
-    if kind is Kind.YESNO:
-        return InputRule(InputKind.BOOLEAN, citation)
-    if kind is Kind.CHOICE:
-        return InputRule(InputKind.CHOICE, citation, choices=tuple(choices))
-    raise ValueError(f"no input rule for {kind}")  # pragma: no cover - a new Kind
+    return inputs.input_rule(kind, citation, low, high, choices)
 
 
 def template_inputs(template: str) -> dict[str, TemplateInput]:
@@ -269,11 +218,9 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
 
 
 def _law_rules() -> dict[str, InputRule]:
-    """Template inputs the law declares itself (by key): its declaration, not one from
-    the template's kind and bounds."""
-    from nj_incentives.law import beip
+    from nj_incentives.workbooks import inputs
 
-    return {"term": beip.TERM_INPUT}
+    return inputs.law_rules()
 
 
 def _input(

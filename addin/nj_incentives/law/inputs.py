@@ -506,6 +506,36 @@ class InputRule:
             return as_bool(value, argument, cite)
         return as_choice(value, argument, self.choices, cite)
 
+    def describe(self) -> str:
+        """What the rule accepts, in words (a Checks line, a help text): its own ``rule``
+        where it states one, else the kind and its bounds, as :meth:`parse` applies them."""
+        if self.rule:
+            return self.rule
+        kind, low, high = self.kind, self.low, self.high
+        if kind is InputKind.FRACTION:
+            lowest = _pct(Decimal(low if low is not None else 0))
+            highest = _pct(Decimal(high if high is not None else 1))
+            return f"a percentage from {lowest} to {highest}"
+        if kind is InputKind.DATE:
+            return f"a date from {MIN_DATE} to {MAX_DATE}"
+        if kind is InputKind.BOOLEAN:
+            return "Yes or No (TRUE/FALSE, 1/0)"
+        if kind is InputKind.CHOICE:
+            return f"one of {', '.join(self.choices)}"
+        what = {
+            InputKind.MONEY: "dollars and cents, not negative",
+            InputKind.QUANTITY: "a number, not negative",
+            InputKind.COUNT: "a whole number",
+            InputKind.NUMBER: "a number",
+        }[kind]
+        if low is not None and high is not None:
+            return f"{what}, from {low} to {high}"
+        if high is not None:
+            return f"{what}, at most {high}"
+        if low is not None and not (low == 0 and kind in (InputKind.MONEY, InputKind.QUANTITY)):
+            return f"{what}, at least {low}"
+        return what
+
     def check_bounds(self, number: Decimal | int, value: object, argument: str) -> None:
         """:class:`InputError` unless ``low <= number <= high`` (``value`` is what is shown).
 

@@ -33,7 +33,7 @@ figure comes from an NJ_* function; the formulas around them are presentation on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from nj_incentives.catalog import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.law import beip, cbt
 from nj_incentives.law import forms as F
 from nj_incentives.law import parameters as P
+from nj_incentives.workbooks import inputs
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
     CENT_TOLERANCE,
@@ -877,64 +878,89 @@ _APPLIED, _REFUND, _ISSUED = (
     "[[name:CreditIssued]]",
 )
 
-CHECKS: tuple[LineItem, ...] = (
-    Check(
-        "Every approved amount is a number, or blank for none",
-        "COUNT(ApprovedAmounts)+COUNTBLANK(ApprovedAmounts)=ROWS(ApprovedAmounts)",
-        "N.J.S.A. 34:1B-129e.",
-    ),
-    Check(
-        "The matrix holds a number for every tax year and accrual year",
-        "AND("
-        + ",".join(
-            f"COUNT([[name:{m}]])=ROWS([[name:{m}]])*COLUMNS([[name:{m}]])" for m in _BLOCK_NAMES
-        )
-        + ")",
-    ),
-    Check.equal(
-        "The credits issued sum to the approved amounts (no installment falls outside "
-        f"{TAX_YEARS[0]}-{TAX_YEARS[-1]})",
-        "TotalCredit",
-        "SUM(ApprovedAmounts)",
-        "N.J.S.A. 34:1B-129e.(1)-(13)",
-    ),
-    Check.numbers(
-        "Credit applied and refund are numbers for every tax year",
-        "[[columns:Application:Credit applied:Refund (overpayment)]]",
-    ),
-    Check(
-        "Credit applied plus refund equals the credit issued, every tax year",
-        f"SUMPRODUCT(--(ABS({_APPLIED}+{_REFUND}-{_ISSUED})>={CENT_TOLERANCE}))=0",
-        "N.J.S.A. 34:1B-129f.",
-    ),
-    Check(
-        "No tax year's credit applied exceeds its tax liability",
-        f"SUMPRODUCT(--({_APPLIED}>TaxLiabilities+{CENT_TOLERANCE}))=0",
-        "N.J.S.A. 34:1B-129f.",
-    ),
-    Check.equal(
-        "Total applied plus total refunded equals the total credit issued",
-        "[[name:TotalApplied]]+[[name:TotalRefund]]",
-        "TotalCredit",
-        "N.J.S.A. 34:1B-129f.",
-    ),
-    Check(
-        "The proposed sale of the transfer certificate is lawful (or none is proposed)",
-        'OR(TransferProposed="No",AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
-        "N.J.S.A. 34:1B-129g.(3)",
-    ),
-    Check(
-        f"The remote-work election and the waiver from {_C40} meet h. (or none is claimed)",
-        'AND(OR(RemoteWorkElection="No",AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment))),'
-        'OR(RemoteWorkC40="No",AND(RemoteWorkC40Verdict="OK",ISNUMBER(RemoteWorkC40Total))))',
-        "N.J.S.A. 34:1B-129h., h.(1), h.(2); P.L.2024, c.40",
-    ),
-    Check(
-        f"The {REMOTE_WORK_TAX_YEAR} credit the payment is based on is a number",
-        "ISNUMBER(Credit2022)",
-        "N.J.S.A. 34:1B-129h.(2)",
-    ),
+
+def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
+    """The Checks sheet's lines, each input read by ``read``
+    (:func:`nj_incentives.workbooks.inputs.reader`: as the NJ_* functions read it, so that
+    an amount typed as text, "320,000.00", counts as the functions count it)."""
+    amounts = read("ApprovedAmounts")
+    return (
+        Check(
+            "Every approved amount is a number, or blank for none",
+            f"COUNT({amounts})+COUNTBLANK(ApprovedAmounts)=ROWS(ApprovedAmounts)",
+            "N.J.S.A. 34:1B-129e.",
+        ),
+        Check(
+            "The matrix holds a number for every tax year and accrual year",
+            "AND("
+            + ",".join(
+                f"COUNT([[name:{m}]])=ROWS([[name:{m}]])*COLUMNS([[name:{m}]])"
+                for m in _BLOCK_NAMES
+            )
+            + ")",
+        ),
+        Check.equal(
+            "The credits issued sum to the approved amounts (no installment falls outside "
+            f"{TAX_YEARS[0]}-{TAX_YEARS[-1]})",
+            "TotalCredit",
+            f"SUM({amounts})",
+            "N.J.S.A. 34:1B-129e.(1)-(13)",
+        ),
+        Check.numbers(
+            "Credit applied and refund are numbers for every tax year",
+            "[[columns:Application:Credit applied:Refund (overpayment)]]",
+        ),
+        Check(
+            "Credit applied plus refund equals the credit issued, every tax year",
+            f"SUMPRODUCT(--(ABS({_APPLIED}+{_REFUND}-{_ISSUED})>={CENT_TOLERANCE}))=0",
+            "N.J.S.A. 34:1B-129f.",
+        ),
+        Check(
+            "No tax year's credit applied exceeds its tax liability",
+            f"SUMPRODUCT(--({_APPLIED}>TaxLiabilities+{CENT_TOLERANCE}))=0",
+            "N.J.S.A. 34:1B-129f.",
+        ),
+        Check.equal(
+            "Total applied plus total refunded equals the total credit issued",
+            "[[name:TotalApplied]]+[[name:TotalRefund]]",
+            "TotalCredit",
+            "N.J.S.A. 34:1B-129f.",
+        ),
+        Check(
+            "The proposed sale of the transfer certificate is lawful (or none is proposed)",
+            'OR(TransferProposed="No",AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
+            "N.J.S.A. 34:1B-129g.(3)",
+        ),
+        Check(
+            f"The remote-work election and the waiver from {_C40} meet h. (or none is claimed)",
+            'AND(OR(RemoteWorkElection="No",AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment))),'
+            'OR(RemoteWorkC40="No",AND(RemoteWorkC40Verdict="OK",ISNUMBER(RemoteWorkC40Total))))',
+            "N.J.S.A. 34:1B-129h., h.(1), h.(2); P.L.2024, c.40",
+        ),
+        Check(
+            f"The {REMOTE_WORK_TAX_YEAR} credit the payment is based on is a number",
+            "ISNUMBER(Credit2022)",
+            "N.J.S.A. 34:1B-129h.(2)",
+        ),
+    )
+
+
+_BEFORE_CHECKS: tuple[LineItem, ...] = (
+    *FILER,
+    *BY_YEAR,
+    *CREDIT_MINIMUM,
+    *TRANSFER_AND_REMOTE_WORK,
+    *CALCULATION_ITEMS,
+    *OUTPUT_ITEMS,
 )
+#: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
+_READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
+#: The Checks sheet's lines: each input as the functions read it, then the template's.
+CHECKS: tuple[LineItem, ...] = (
+    *inputs.input_checks((*_BEFORE_CHECKS, *_checks(str))),
+    *_checks(_READ),
+)
+
 
 #: The whole template, in the order the builder lays it out.
 TEMPLATE: tuple[LineItem, ...] = (

@@ -16,13 +16,14 @@ figure comes from an NJ_* function; the formulas around them are presentation on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from nj_incentives.catalog import GRANT_SCHEDULE_COLUMNS
 from nj_incentives.law import beip
 from nj_incentives.law import parameters as P
+from nj_incentives.workbooks import inputs
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
     INPUTS,
@@ -364,70 +365,87 @@ _GRANT, _BEFORE, _CAP_ROOM = (
     "[[data:Schedule:Cap room]]",
 )
 
-#: The Checks sheet's lines (after each table's own "returned its table").
-CHECKS: tuple[LineItem, ...] = (
-    Check(
-        "Withholdings are given for every year of the term, and only those",
-        "COUNT(Withholdings)=Term",
-        "N.J.S.A. 34:1B-129c.",
-    ),
-    Check(
-        "Certified new employees are given for every year of the term",
-        "COUNT(NewEmployees)=Term",
-        "N.J.A.C. 19:31I-1.4(a)",
-    ),
-    Check("The schedule covers the term", "COUNT([[data:Schedule:Year]])=Term"),
-    Check.numbers("The schedule holds numbers only", "[[data:Schedule]]"),
-    Check(
-        "The grant percentage is within the statutory limits (or 0%)",
-        "OR(GrantPct=0,AND(GrantPct>=INDEX(PctLimits,1),GrantPct<=INDEX(PctLimits,2)))",
-        "N.J.S.A. 34:1B-129a.",
-    ),
-    Check(
-        "The partners' percentage is within the statutory limits (or 0%)",
-        "OR(PartnerPct=0,AND(PartnerPct>=INDEX(PartnerPctLimits,1),"
-        "PartnerPct<=INDEX(PartnerPctLimits,2)))",
-        "N.J.S.A. 34:1B-129b.",
-    ),
-    Check(
-        "No year's grant exceeds its grant before the cap",
-        f"SUMPRODUCT(--({_GRANT}>{_BEFORE}))=0",
-    ),
-    Check(
-        "No year's grant exceeds its cap room",
-        f"SUMPRODUCT(--ISNUMBER({_CAP_ROOM}),--({_GRANT}>{_CAP_ROOM}))=0",
-        "N.J.A.C. 19:31I-1.4(a)",
-    ),
-    Check.equal(
-        "The grants sum to the last cumulative grant",
-        "[[name:TotalGrant]]",
-        "MAX([[data:Schedule:Cumulative grant]])",
-    ),
-    *(
+
+def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
+    """The Checks sheet's lines (after each table's own "returned its table"), each input
+    read by ``read`` (:func:`nj_incentives.workbooks.inputs.reader`: as the NJ_* functions
+    read it, so that "40%" or "5" typed as text counts as the functions count it)."""
+    term, pct, partner_pct = read("Term"), read("GrantPct"), read("PartnerPct")
+    return (
         Check(
-            f"The combined-limit table has a number for each year: {header.lower()}",
-            f"COUNT([[data:Limits:{header}]])=Term",
+            "Withholdings are given for every year of the term, and only those",
+            f"COUNT({read('Withholdings')})={term}",
+            "N.J.S.A. 34:1B-129c.",
+        ),
+        Check(
+            "Certified new employees are given for every year of the term",
+            f"COUNT({read('NewEmployees')})={term}",
+            "N.J.A.C. 19:31I-1.4(a)",
+        ),
+        Check("The schedule covers the term", f"COUNT([[data:Schedule:Year]])={term}"),
+        Check.numbers("The schedule holds numbers only", "[[data:Schedule]]"),
+        Check(
+            "The grant percentage is within the statutory limits (or 0%)",
+            f"OR({pct}=0,AND({pct}>=INDEX(PctLimits,1),{pct}<=INDEX(PctLimits,2)))",
+            "N.J.S.A. 34:1B-129a.",
+        ),
+        Check(
+            "The partners' percentage is within the statutory limits (or 0%)",
+            f"OR({partner_pct}=0,AND({partner_pct}>=INDEX(PartnerPctLimits,1),"
+            f"{partner_pct}<=INDEX(PartnerPctLimits,2)))",
+            "N.J.S.A. 34:1B-129b.",
+        ),
+        Check(
+            "No year's grant exceeds its grant before the cap",
+            f"SUMPRODUCT(--({_GRANT}>{_BEFORE}))=0",
+        ),
+        Check(
+            "No year's grant exceeds its cap room",
+            f"SUMPRODUCT(--ISNUMBER({_CAP_ROOM}),--({_GRANT}>{_CAP_ROOM}))=0",
+            "N.J.A.C. 19:31I-1.4(a)",
+        ),
+        Check.equal(
+            "The grants sum to the last cumulative grant",
+            "[[name:TotalGrant]]",
+            "MAX([[data:Schedule:Cumulative grant]])",
+        ),
+        *(
+            Check(
+                f"The combined-limit table has a number for each year: {header.lower()}",
+                f"COUNT([[data:Limits:{header}]])={term}",
+                "N.J.S.A. 34:1B-134(b), (c)",
+            )
+            for header in (
+                "Limit base",
+                "Combined limit",
+                "Grant over the limit",
+                "Grant within the limit",
+            )
+        ),
+        Check.equal(
+            "Grant within the limit plus grant over it equals the grant",
+            "[[name:TotalGrantWithinLimit]]+[[name:TotalGrantOverLimit]]",
+            "[[name:TotalGrant]]",
+            "N.J.S.A. 34:1B-134(b)",
+        ),
+        Check(
+            "No year's grant within the limit exceeds the combined limit",
+            "SUMPRODUCT(--([[data:Limits:Grant within the limit]]>"
+            "[[data:Limits:Combined limit]]))=0",
             "N.J.S.A. 34:1B-134(b), (c)",
-        )
-        for header in (
-            "Limit base",
-            "Combined limit",
-            "Grant over the limit",
-            "Grant within the limit",
-        )
-    ),
-    Check.equal(
-        "Grant within the limit plus grant over it equals the grant",
-        "[[name:TotalGrantWithinLimit]]+[[name:TotalGrantOverLimit]]",
-        "[[name:TotalGrant]]",
-        "N.J.S.A. 34:1B-134(b)",
-    ),
-    Check(
-        "No year's grant within the limit exceeds the combined limit",
-        "SUMPRODUCT(--([[data:Limits:Grant within the limit]]>[[data:Limits:Combined limit]]))=0",
-        "N.J.S.A. 34:1B-134(b), (c)",
-    ),
+        ),
+    )
+
+
+_BEFORE_CHECKS: tuple[LineItem, ...] = (*AGREEMENT, *PER_YEAR, *CALCULATION_ITEMS, *OUTPUT_ITEMS)
+#: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
+_READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
+#: The Checks sheet's lines: each input as the functions read it, then the template's.
+CHECKS: tuple[LineItem, ...] = (
+    *inputs.input_checks((*_BEFORE_CHECKS, *_checks(str))),
+    *_checks(_READ),
 )
+
 
 #: The whole template, in the order the builder lays it out.
 TEMPLATE: tuple[LineItem, ...] = (

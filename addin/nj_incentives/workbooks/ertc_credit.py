@@ -26,7 +26,7 @@ figure comes from an NJ_* function; the formulas around them are presentation on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from nj_incentives.catalog import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
 from nj_incentives.law import ertc
 from nj_incentives.law import forms as F
 from nj_incentives.law import parameters as P
+from nj_incentives.workbooks import inputs
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
     CENT_TOLERANCE,
@@ -978,69 +979,90 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
 
 _TOLERANCE = CENT_TOLERANCE
 
-CHECKS: tuple[LineItem, ...] = (
-    Check(
-        "Part I: the taxpayer may claim the credit at this location",
-        'Eligibility="OK"',
-        "N.J.S.A. 52:27BBB-55a., d.",
-    ),
-    Check.numbers(
-        "New positions, credits and the sustained effort ratio are numbers",
-        "[[between:Year1New:SustainedEffortRatio]]",
-    ),
-    Check(
-        "A minimum tax is computed for every period given",
-        "COUNT(MinimumTaxes)=COUNT(PeriodEnds)",
-        "N.J.S.A. 54:10A-5(e)",
-    ),
-    Check(
-        "Every period given has its tax liability and other credits (0 if none)",
-        "AND(COUNT(Liabilities)=COUNT(PeriodEnds),COUNT(OtherCredits)=COUNT(PeriodEnds))",
-        "N.J.S.A. 52:27BBB-55b.(3)",
-    ),
-    Check(
-        "The schedule has a row for every period given",
-        f"COUNT({_SCHEDULE('Period end')})=COUNT(PeriodEnds)",
-        "N.J.S.A. 52:27BBB-55b.(1)",
-    ),
-    Check.equal(
-        "The schedule allows the credits of credit years one and two",
-        "[[name:TotalAllowed]]",
-        "CreditYearOne+CreditYearTwo",
-        "N.J.S.A. 52:27BBB-55a., b.(1)",
-    ),
-    Check.equal(
-        "Credit allowed = used + refunded + expired + carried forward",
-        "[[name:TotalAllowed]]",
-        "[[name:TotalUsed]]+[[name:TotalRefund]]+[[name:TotalExpired]]+[[name:CarriedForward]]",
-        "N.J.S.A. 52:27BBB-55b., c.",
-    ),
-    Check(
-        "No period's credit used exceeds its limit",
-        f"SUMPRODUCT(--({_SCHEDULE('Used')}>{_SCHEDULE('Limit')}+{_TOLERANCE}))=0",
-        "N.J.S.A. 52:27BBB-55b.(3)",
-    ),
-    Check(
-        "Each period: carried out = carried in + new credit - used - refund - expired",
-        f"SUMPRODUCT(--(ABS({_SCHEDULE('Carried in')}+{_SCHEDULE('New credit')}"
-        f"-{_SCHEDULE('Used')}-{_SCHEDULE('Refund')}-{_SCHEDULE('Expired')}"
-        f"-{_SCHEDULE('Carried out')})>={_TOLERANCE}))=0",
-        "N.J.S.A. 52:27BBB-55b.(2)",
-    ),
-    Check(
-        "Each period carries in what the period before carried out",
-        "SUMPRODUCT(--ISNUMBER([[data:CreditSchedule:Carried in:1:]]),"
-        "--(ABS([[data:CreditSchedule:Carried in:1:]]-[[data:CreditSchedule:Carried out::-1]])"
-        f">={_TOLERANCE}))=0",
-        "N.J.S.A. 52:27BBB-55b.(2)",
-    ),
-    Check.at_most(
-        "The refund does not exceed the credit for credit year one",
-        "[[name:TotalRefund]]",
-        "CreditYearOne",
-        "N.J.S.A. 52:27BBB-55c.(2)",
-    ),
+
+def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
+    """The Checks sheet's lines, each input read by ``read``
+    (:func:`nj_incentives.workbooks.inputs.reader`: as the NJ_* functions read it, so that
+    a date or an amount typed as text counts as the functions count it)."""
+    ends = read("PeriodEnds")
+    return (
+        Check(
+            "Part I: the taxpayer may claim the credit at this location",
+            'Eligibility="OK"',
+            "N.J.S.A. 52:27BBB-55a., d.",
+        ),
+        Check.numbers(
+            "New positions, credits and the sustained effort ratio are numbers",
+            "[[between:Year1New:SustainedEffortRatio]]",
+        ),
+        Check(
+            "A minimum tax is computed for every period given",
+            f"COUNT(MinimumTaxes)=COUNT({ends})",
+            "N.J.S.A. 54:10A-5(e)",
+        ),
+        Check(
+            "Every period given has its tax liability and other credits (0 if none)",
+            f"AND(COUNT({read('Liabilities')})=COUNT({ends}),"
+            f"COUNT({read('OtherCredits')})=COUNT({ends}))",
+            "N.J.S.A. 52:27BBB-55b.(3)",
+        ),
+        Check(
+            "The schedule has a row for every period given",
+            f"COUNT({_SCHEDULE('Period end')})=COUNT({ends})",
+            "N.J.S.A. 52:27BBB-55b.(1)",
+        ),
+        Check.equal(
+            "The schedule allows the credits of credit years one and two",
+            "[[name:TotalAllowed]]",
+            "CreditYearOne+CreditYearTwo",
+            "N.J.S.A. 52:27BBB-55a., b.(1)",
+        ),
+        Check.equal(
+            "Credit allowed = used + refunded + expired + carried forward",
+            "[[name:TotalAllowed]]",
+            "[[name:TotalUsed]]+[[name:TotalRefund]]+[[name:TotalExpired]]+[[name:CarriedForward]]",
+            "N.J.S.A. 52:27BBB-55b., c.",
+        ),
+        Check(
+            "No period's credit used exceeds its limit",
+            f"SUMPRODUCT(--({_SCHEDULE('Used')}>{_SCHEDULE('Limit')}+{_TOLERANCE}))=0",
+            "N.J.S.A. 52:27BBB-55b.(3)",
+        ),
+        Check(
+            "Each period: carried out = carried in + new credit - used - refund - expired",
+            f"SUMPRODUCT(--(ABS({_SCHEDULE('Carried in')}+{_SCHEDULE('New credit')}"
+            f"-{_SCHEDULE('Used')}-{_SCHEDULE('Refund')}-{_SCHEDULE('Expired')}"
+            f"-{_SCHEDULE('Carried out')})>={_TOLERANCE}))=0",
+            "N.J.S.A. 52:27BBB-55b.(2)",
+        ),
+        Check(
+            "Each period carries in what the period before carried out",
+            "SUMPRODUCT(--ISNUMBER([[data:CreditSchedule:Carried in:1:]]),"
+            "--(ABS([[data:CreditSchedule:Carried in:1:]]-[[data:CreditSchedule:Carried out::-1]])"
+            f">={_TOLERANCE}))=0",
+            "N.J.S.A. 52:27BBB-55b.(2)",
+        ),
+        Check.at_most(
+            "The refund does not exceed the credit for credit year one",
+            "[[name:TotalRefund]]",
+            "CreditYearOne",
+            "N.J.S.A. 52:27BBB-55c.(2)",
+        ),
+    )
+
+
+#: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
+_DRAFT: tuple[LineItem, ...] = (
+    *SCREENING,
+    *_part_ii_and_iii(),
+    *(item for key, label, name in PERIODS for item in _roster(key, label, name, 1, 1)),
+    *_calculation_items(),
+    *OUTPUT_ITEMS,
+    *_checks(str),
 )
+#: The Checks sheet's lines: each input as the functions read it, then the template's.
+CHECKS: tuple[LineItem, ...] = (*inputs.input_checks(_DRAFT), *_checks(inputs.reader(_DRAFT)))
+
 
 #: Calculations, in order (the blank template's).
 CALCULATION_ITEMS = _calculation_items()
