@@ -1214,7 +1214,7 @@ calculation(
         'quantity, date, boolean, choice): "40%" is 0.4, "320,000.00" is 320000; a range '
         "cell by cell; a refused value is the error naming the input, the rule and citation."
     ),
-    example=("fraction", "GrantPct", "40%", 0, 0.8),
+    example=("fraction", "pct", "40%", 0, 0.8),
     optional=("value", "low", "high", "citation", "rule", "choices"),
     kind=single(
         'How the value is read: "money", "fraction", "count", "number", "quantity", '
