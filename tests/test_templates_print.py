@@ -56,7 +56,9 @@ PAGES: dict[str, dict[str, int]] = {
         "Inputs": 3,  # issue 19: the inputs of P.L.2024, c.40's waiver
         "Calculations": 7,  # ... and its payment for each tax year from 2024
         "Outputs": 1,
-        "Checks": 1,  # upright (portrait): every check on one page
+        # upright (portrait), the master check and the header on each page: an input check
+        # per input (issue 20 item 6) before the template's
+        "Checks": 2,
         CONFIG: 1,
     },
     "ertc-form-313": {
@@ -68,7 +70,7 @@ PAGES: dict[str, dict[str, int]] = {
         ROSTER_SHEETS["year2"]: 4,
         "Calculations": 2,
         "Outputs": 1,
-        "Checks": 1,
+        "Checks": 2,  # an input check per input (issue 20 item 6), the header on each page
         CONFIG: 1,
     },
 }
