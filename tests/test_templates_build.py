@@ -130,3 +130,42 @@ def test_every_figure_comes_from_an_nj_function_or_is_presentation(name: str) ->
                 assert kind is not None, f"{name} {sheet}!{cell.coordinate}: {text}"
                 found[kind] = found.get(kind, 0) + 1
     assert found["an NJ_* function"] > sum(n for k, n in found.items() if k != "an NJ_* function")
+
+
+#: An engagement as a firm types it into a blank template (names with credentials).
+LONG_ENGAGEMENT = (
+    "Client: Garden State Precision Manufacturing Holdings, LLC (Newark)   |   Entity ID: "
+    "NJ-123456789/000   |   Tax period(s): Privilege periods 2023-2027\n"
+    "Prepared by: Alexandra Montgomery-Whitfield, CPA   |   Reviewed by: Christopher J. "
+    "Vanderbilt-Harrington, CPA, CFE   |   Date: 2026-11-30"
+)
+
+
+@pytest.mark.parametrize("path", list(WORKBOOKS), ids=lambda path: path.stem)
+def test_the_band_of_a_blank_template_fits_long_names_typed_later(path: Path) -> None:
+    # before: a blank template's band was two lines high (27.75 points) on every sheet; a
+    # merged row is not autofitted, so with a real client and reviewer typed in, the
+    # "Prepared by / Reviewed by / Date" line printed cut off over the row below. Now the
+    # band is two lines of text (the client's, then who prepared and reviewed it) and its
+    # row leaves room for names as long as these on each sheet's printed width
+    import openpyxl
+
+    from nj_incentives.workbooks import page
+
+    book = openpyxl.load_workbook(path)
+    checked = 0
+    for sheet in book.worksheets:
+        band = next(
+            (r for r in sheet.merged_cells.ranges if r.min_row == 3 and r.min_col == 1), None
+        )
+        if band is None:
+            continue  # xlwings.conf: no band
+        widths: dict[int, float] = {}
+        for dimension in sheet.column_dimensions.values():
+            for column in range(dimension.min or 1, (dimension.max or dimension.min or 1) + 1):
+                widths[column - 1] = dimension.width or page.DEFAULT_WIDTH
+        width = page.merged_note_width(widths, 0, band.max_col - 1) * 0.85  # bold
+        needed = page.lines(LONG_ENGAGEMENT, width) * page.LINE_HEIGHT
+        assert (sheet.row_dimensions[3].height or 0) >= needed, (sheet.title, needed)
+        checked += 1
+    assert checked >= 4

@@ -251,6 +251,18 @@ ENGAGEMENT_FIELDS: tuple[EngagementField, ...] = (
     ),
 )
 
+#: The characters the engagement band's height leaves room for, per field, when the
+#: workbook is built without them (a realistic long client, firm names with credentials):
+#: the band is one merged row, which Excel does not autofit to what is typed later.
+BAND_ROOM = {
+    "client": 60,
+    "entity_id": 20,
+    "period": 40,
+    "preparer": 45,
+    "reviewer": 45,
+    "date": 10,
+}
+
 #: The defined name of the engagement band's text (on Inputs; every sheet shows it).
 ENGAGEMENT_LINE = "EngagementLine"
 
@@ -1889,22 +1901,26 @@ class TemplateBuilder:
                 )
                 for field in ENGAGEMENT_FIELDS
             ]
-            ws.write_formula(
-                BAND_ROW, 0, "=" + '&"   |   "&'.join(parts), style, self.engagement_line()
-            )
+            # two lines: the client, entity and period; then who prepared, reviewed, when
+            line = '&"   |   "&'
+            formula = line.join(parts[:3]) + "&CHAR(10)&" + line.join(parts[3:])
+            ws.write_formula(BAND_ROW, 0, "=" + formula, style, self.engagement_line())
             self.define_name(ENGAGEMENT_LINE, Ref(INPUTS, BAND_ROW, 0))
         else:
             ws.write_formula(BAND_ROW, 0, f"={ENGAGEMENT_LINE}", style, self.engagement_line())
 
     def band_height(self, widths: Mapping[int, float], last_col: int) -> float:
-        """The band's row height: two lines (room for the engagement typed later), or
-        more if its line as built wraps to more across the sheet's width."""
+        """The band's row height: its two lines wrapped across the sheet's printed width,
+        each field as built or, when shorter, as long as :data:`BAND_ROOM` allows for it
+        (a merged cell is not autofitted: the names typed later must fit too)."""
         width = page.merged_note_width(widths, 0, max(last_col, 1)) * 0.85  # bold is wider
-        return max(page.text_height(self.engagement_line(), width), 2 * page.LINE_HEIGHT + 2)
+        return page.text_height(self.engagement_line(room=True), width)
 
-    def engagement_line(self) -> str:
+    def engagement_line(self, room: bool = False) -> str:
         """What the band's formula shows for the values built in (its cached value, so
-        that a reader that does not recalculate shows the same line)."""
+        that a reader that does not recalculate shows the same line): two lines. With
+        ``room``, each field at least the length :data:`BAND_ROOM` gives it (to size the
+        row for the values typed later)."""
         shown = []
         for field in ENGAGEMENT_FIELDS:
             value = self.engagement.get(field.key)
@@ -1912,8 +1928,10 @@ class TemplateBuilder:
                 text = f"{value:%Y-%m-%d}"
             else:
                 text = "" if value is None else str(value)
+            if room and len(text) < BAND_ROOM.get(field.key, 0):
+                text = ("Wide name " * 10)[: BAND_ROOM[field.key]]
             shown.append(f"{field.label}: {text}")
-        return "   |   ".join(shown)
+        return "   |   ".join(shown[:3]) + "\n" + "   |   ".join(shown[3:])
 
     def page_setup(self, ws: Worksheet, layout: page.Layout) -> None:
         page.setup(
