@@ -16,6 +16,7 @@ import openpyxl
 import pytest
 
 from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.inputs_hash import inputs_hash
 from nj_incentives.recalc import recalculate, write_values
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
@@ -125,7 +126,8 @@ def demo_schedule(amounts: Any, pct: Any) -> list[list[Any]]:
     return rows
 
 
-FUNCTIONS = {"NJ_DEMO_SCHEDULE": demo_schedule}
+#: the demo's function, and the inputs hash every template's sign-off reads
+FUNCTIONS = {"NJ_DEMO_SCHEDULE": demo_schedule, "NJ_INPUTS_HASH": inputs_hash}
 
 
 @pytest.fixture(scope="module")
@@ -155,12 +157,15 @@ def test_every_sheet_is_protected_and_only_inputs_are_unlocked(demo: Path) -> No
             for cell in row:
                 if not cell.protection.locked:
                     unlocked.append(f"{sheet.title}!{cell.coordinate}")
-    # the 6 engagement fields (C6:C11), 4 single inputs (C14:C17) and 5 years x 2
-    # columns (C21:D25)
-    engagement = [f"Inputs!C{r}" for r in range(6, 12)]
-    singles = [f"Inputs!C{r}" for r in range(14, 18)]
-    table = [f"Inputs!{c}{r}" for r in range(21, 26) for c in "CD"]
-    assert sorted(unlocked) == sorted(engagement + singles + table)
+    # the 3 engagement fields (C6:C8), the 7 sign-off fields (C11:C17: preparer, prepared
+    # on, hash, reviewer, reviewed on, hash, date), 4 single inputs (C29:C32) each with
+    # its tickmark (D) and source (E), and 5 years x 2 columns (C36:D40; the demo's table
+    # names no column: no source column)
+    engagement = [f"Inputs!C{r}" for r in range(6, 9)]
+    signoff = [f"Inputs!C{r}" for r in range(11, 18)]
+    singles = [f"Inputs!{c}{r}" for r in range(29, 33) for c in "CDE"]
+    table = [f"Inputs!{c}{r}" for r in range(36, 41) for c in "CD"]
+    assert sorted(unlocked) == sorted(engagement + signoff + singles + table)
 
 
 def test_every_input_has_the_input_style_and_validation(demo: Path) -> None:
@@ -177,20 +182,20 @@ def test_every_input_has_the_input_style_and_validation(demo: Path) -> None:
                 assert cell.fill.fgColor.rgb == "FF" + INPUT_FILL[1:].upper(), cell.coordinate
                 assert cell.font.color.rgb == "FF0000FF", cell.coordinate
                 assert cell.coordinate in validated, cell.coordinate
-    assert sheet["B14"].value == "%"  # units beside every input
-    assert sheet["C14"].number_format == "0.00%"
-    assert sheet["C15"].number_format == "yyyy-mm-dd"
+    assert sheet["B29"].value == "%"  # units beside every input
+    assert sheet["C29"].number_format == "0.00%"
+    assert sheet["C30"].number_format == "yyyy-mm-dd"
 
 
 def test_percent_validation_rejects_whole_numbers(demo: Path) -> None:
     sheet = openpyxl.load_workbook(demo)["Inputs"]
     rules = {str(dv.sqref): dv for dv in sheet.data_validations.dataValidation}
-    pct = rules["C14"]
+    pct = rules["C29"]
     assert (pct.type, pct.formula1, pct.formula2) == ("decimal", "0", "1")  # between 0% and 100%
     assert "not 50" in pct.error
-    assert rules["C16"].type == "list"
-    assert rules["C16"].formula1 == '"withholdings,partners"'
-    assert rules["C17"].formula1 == '"Yes,No"'
+    assert rules["C31"].type == "list"
+    assert rules["C31"].formula1 == '"withholdings,partners"'
+    assert rules["C32"].formula1 == '"Yes,No"'
 
 
 def test_config_sheet_names_the_udf_module(demo: Path) -> None:
@@ -254,7 +259,7 @@ def test_a_bad_input_fails_the_master_check_with_the_message(tmp_path: Path) -> 
     assert result.value("MasterCheck") is False
     # the table's own check fails; its body is blank (no number in it is wrong); the total
     # is not computed, so the check that uses it fails too
-    assert result.value("Checks!C8:C10") == [[False], [True], [False]]
+    assert result.value("Checks!C12:C14") == [[False], [True], [False]]
     assert result.value("TotalGrant") == NOT_COMPUTED  # not a total of 0
     assert result.error_cells()[0][0] == "Calculations!C7"
 

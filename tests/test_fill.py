@@ -187,7 +187,8 @@ def test_the_roster_hours_are_summed_per_month(filled: dict[str, Path]) -> None:
     sheet = book[ertc_credit.ROSTER_SHEETS["year1"]]
     rows = [r for r in sheet.iter_rows(values_only=True) if r and r[0] == "Employee 4"]
     # D. Patel, credit year one: three months without hours, then nine of 160 (80 + 80)
-    assert [v or 0 for v in rows[0][-12:]] == [0, 0, 0, *[160] * 9]
+    # (the row's tickmark and source columns follow its twelve months)
+    assert [v or 0 for v in rows[0][-14:-2]] == [0, 0, 0, *[160] * 9]
 
 
 def test_a_filled_workbook_saved_by_libreoffice_computes(
@@ -397,7 +398,7 @@ def test_a_1000_employee_roster_continues_on_further_sheets(tmp_path: Path) -> N
     ]
     for key in ("base", "year1", "year2"):  # every hour where it belongs, in order
         rows = [
-            [hours or 0 for hours in row[-12:]]
+            [hours or 0 for hours in row[-14:-2]]  # then the tick and source columns
             for sheet in names[key]
             for row in book[sheet].iter_rows(values_only=True)
             if row and str(row[0]).startswith("Employee ")

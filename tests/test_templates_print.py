@@ -45,7 +45,9 @@ WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
 PAGES: dict[str, dict[str, int]] = {
     "beip-grant-schedule": {
         "About": 4,
-        "Inputs": 2,
+        # with the sign-off and the tick and source columns (issue 20 item 2): wider,
+        # printed landscape on one page
+        "Inputs": 1,
         "Calculations": 1,
         "Outputs": 1,
         "Checks": 1,
@@ -53,7 +55,8 @@ PAGES: dict[str, dict[str, int]] = {
     },
     "beip-credit-conversion": {
         "About": 4,
-        "Inputs": 3,  # issue 19: the inputs of P.L.2024, c.40's waiver
+        # issue 19: the inputs of P.L.2024, c.40's waiver; issue 20: the sign-off block
+        "Inputs": 4,
         "Calculations": 7,  # ... and its payment for each tax year from 2024
         "Outputs": 1,
         # upright (portrait), the master check and the header on each page: an input check
@@ -63,11 +66,12 @@ PAGES: dict[str, dict[str, int]] = {
     },
     "ertc-form-313": {
         "About": 4,
-        "Inputs": 3,
-        # the roster (Form 313 Part II), 250 rows a sheet, its header on every page
-        ROSTER_SHEETS["base"]: 6,
-        ROSTER_SHEETS["year1"]: 4,
-        ROSTER_SHEETS["year2"]: 4,
+        "Inputs": 2,  # wider with the tick and source columns: scaled to fewer pages
+        # the roster (Form 313 Part II), 250 rows a sheet, its header on every page (with
+        # its tick and source columns, scaled to fit: fewer pages)
+        ROSTER_SHEETS["base"]: 5,
+        ROSTER_SHEETS["year1"]: 3,
+        ROSTER_SHEETS["year2"]: 3,
         "Calculations": 2,
         "Outputs": 1,
         "Checks": 2,  # an input check per input (issue 20 item 6), the header on each page

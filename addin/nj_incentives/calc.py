@@ -30,6 +30,11 @@ the sign-off block), then each workbook's schedules, then the steps (``--steps s
 the default: those behind the summary's figures; ``--steps all``: every NJ_* result) and
 the interpretations applied (:mod:`nj_incentives.memo`).
 
+Each workbook's sign-offs are printed with its outputs (``Sign-off: reviewed 2026-11-30
+by R. Reviewer; inputs changed since``, :mod:`nj_incentives.signoff`), a stale one also on
+standard error as ``SIGN-OFF STALE``; a stale sign-off does not change the exit status,
+which is the figures' (the master check's): docs/filling.md "Sign-off".
+
 Exit status: 0 when every master check is TRUE and no NJ_* cell shows an error; 1 when a
 master check is FALSE or missing, or an NJ_* cell shows an error (an input was rejected:
 an added formula the checks do not cover, say; each such cell is listed); 2 when a
@@ -617,10 +622,26 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     entry["engagement"] = engagement(recalc)
     entry["master_check"] = verdict if isinstance(verdict, bool) else None
     entry["outputs"] = [{"label": lb, "unit": unit, "value": value} for lb, unit, value in outputs]
+    from nj_incentives.signoff import status
+
+    signoffs = status(recalc)
+    entry["signoffs"] = [signoff.as_dict() for signoff in signoffs]
     if out is not None:
         lines = ["", f"{name}:"]
         lines += [f"  {label}: {_with_unit(value, unit)}" for label, unit, value in outputs]
+        lines += [f"  Sign-off: {signoff.line}" for signoff in signoffs if signoff.signed]
         _write(bar, "\n".join(lines), out)
+    stale = [signoff for signoff in signoffs if signoff.stale]
+    if stale:  # not the master check's: the figures may be right, the sign-off is not
+        _write(
+            bar,
+            "\n".join(
+                f"nj-incentives calc: {name}: SIGN-OFF STALE: {signoff.line} (sign again "
+                "once reviewed: nj-incentives sign)"
+                for signoff in stale
+            ),
+            sys.stderr,
+        )
     failed = [(label, cite) for label, cite, result in checks(recalc) if result is not True]
     rejected = list(dict.fromkeys((e.function, e.message) for e in recalc.function_errors))
     entry["failed_checks"] = [{"check": label, "citation": cite} for label, cite in failed]

@@ -1244,6 +1244,23 @@ calculation(
 
 
 calculation(
+    "NJ_INPUTS_HASH",
+    cite="",
+    description=(
+        "Hash of a workbook's inputs as the input rules read them (a reformat leaves it "
+        "unchanged): a sign-off stores it, the Checks sheet compares it (docs/filling.md)."
+    ),
+    example=("mp", 600000, 0.5),
+    vararg="inputs",
+    kinds=single(
+        "One letter per range, its kind: t text, m money, p percent, d date, c count, y year, "
+        'n number, b yes/no, h choice (e.g. "mpd")'
+    ),
+    inputs=single("The input ranges, in the order of the letters"),
+)
+
+
+calculation(
     "NJ_SCENARIOS",
     cite="",
     description=(

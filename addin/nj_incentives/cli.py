@@ -83,6 +83,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "roll a template workbook forward to its next period (sign-offs cleared)",
         "calc",
     ),
+    "sign": (
+        "nj_incentives.signoff",
+        "sign a workbook as its preparer or reviewer (flagged when its inputs change after)",
+        "calc",
+    ),
     "templates": (
         "nj_incentives.templates",
         "copy the blank template workbooks and their filled examples to a folder",

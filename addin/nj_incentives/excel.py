@@ -929,6 +929,13 @@ def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
     return __version__ if chosen == "version" else LAW_CURRENT_TO
 
 
+@excel_function()
+def NJ_INPUTS_HASH(kinds: Cell, *inputs: Cell) -> str:
+    from nj_incentives.inputs_hash import inputs_hash
+
+    return inputs_hash(kinds, *inputs)
+
+
 @excel_function(show=lambda table: table)
 def NJ_SCENARIOS(table: Cell) -> Any:
     try:

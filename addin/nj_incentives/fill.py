@@ -172,13 +172,13 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
     """The inputs of ``template`` (an id of :data:`TEMPLATE_IDS`), by defined name, in
     the order of the template: the engagement fields, then its declaration's inputs."""
     from nj_incentives.law import ertc
-    from nj_incentives.workbooks.builder import ENGAGEMENT_FIELDS, InputTable, Item
+    from nj_incentives.workbooks.builder import ALL_ENGAGEMENT_FIELDS, InputTable, Item
 
     module = _module(template)
     items = module.TEMPLATE
     cites = _citations(items)
     found: dict[str, TemplateInput] = {}
-    for engagement in ENGAGEMENT_FIELDS:
+    for engagement in ALL_ENGAGEMENT_FIELDS:
         found[engagement.name] = TemplateInput(
             engagement.name,
             f"engagement.{engagement.key}",
@@ -214,7 +214,39 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
         found["Employees"] = TemplateInput(
             "Employees", _ROSTER_KEY, "roster", None, label="the Part II roster"
         )
+    found.update(_source_inputs(items))
     return found
+
+
+def _source_inputs(items: Sequence[Any]) -> dict[str, TemplateInput]:
+    """The tickmark and source cells beside the inputs (``AgreementDateTick``,
+    ``AgreementDateSource``; a table's, one per row: ``WithholdingsSource``), text."""
+    from nj_incentives.workbooks.builder import (
+        SOURCE_SUFFIX,
+        TICK_SUFFIX,
+        InputTable,
+        Item,
+        source_name,
+    )
+
+    found: dict[str, TemplateInput] = {}
+    for item in items:
+        if isinstance(item, Item) and not item.formula and item.name:
+            base, rows, label = item.name, 0, item.label
+        elif isinstance(item, InputTable) and source_name(item):
+            base, rows, label = source_name(item), len(item.row_labels), "the table's rows"
+        else:
+            continue
+        for suffix, what in ((TICK_SUFFIX, "tickmark"), (SOURCE_SUFFIX, "source")):
+            name = base + suffix
+            found[name] = TemplateInput(
+                name, f"{_SOURCES_KEY}.{name}", "text", None, rows, f"{what} of {label}"
+            )
+    return found
+
+
+#: Where the builder's values hold the tickmarks and sources, by their cells' names.
+_SOURCES_KEY = "sources"
 
 
 def _law_rules() -> dict[str, InputRule]:
@@ -339,6 +371,9 @@ def _entries(document: Mapping[Any, Any], where: str) -> list[tuple[str, str, ob
     for key, value in document.items():
         if str(key) == "engagement" and isinstance(value, Mapping):
             found += [(where, f"engagement.{k}", v) for k, v in value.items()]
+        elif str(key) in ("sources", "ticks") and isinstance(value, Mapping):
+            suffix = "Source" if str(key) == "sources" else "Tick"
+            found += [(where, f"{k}{suffix}", v) for k, v in value.items()]
         else:
             found.append((where, str(key), value))
     return found
@@ -432,6 +467,21 @@ def _values(
             refused += problems
             values[declared.key] = keyed
             continue
+        if declared.rows and declared.key.startswith(_SOURCES_KEY + "."):
+            cells = list(value) if isinstance(value, (list, tuple)) else [value]
+            try:
+                texts = [declared.read(c, f"{declared.name}[{n}]") for n, c in enumerate(cells, 1)]
+            except InputError as error:
+                refused.append(f"{where}: {error}")
+                continue
+            if len(texts) > declared.rows:
+                refused.append(
+                    f"{where}: {declared.name} has {len(texts)} values; its table has "
+                    f"{declared.rows} rows"
+                )
+                continue
+            values.setdefault(_SOURCES_KEY, {})[declared.name] = texts
+            continue
         if declared.rows:
             cells = list(value) if isinstance(value, (list, tuple)) else [value]
             if len(cells) > declared.rows:
@@ -458,6 +508,8 @@ def _values(
             continue
         if declared.key.startswith("engagement."):
             engagement[declared.key.split(".", 1)[1]] = read_value
+        elif declared.key.startswith(_SOURCES_KEY + "."):
+            values.setdefault(_SOURCES_KEY, {})[declared.name] = read_value
         else:
             values[declared.key] = read_value
     if engagement:

@@ -128,10 +128,18 @@ def inputs_blocks(
             blocks.extend(_input_group(rows, group, show, recalc, sheet))
             group.clear()
 
+    legend = False  # the tickmark legend: the workbook prints it; the memo leaves it out
     for row in numbers:
         if row <= 2:  # the sheet's title and subtitle
             continue
         cells = rows[row]
+        if set(cells) == {1} and str(cells[1]).startswith("Tickmarks ("):
+            legend = True
+            continue
+        if legend and row - 1 not in rows:
+            legend = False
+        if legend:
+            continue
         follows = bool(group) and row == group[-1] + 1
         if set(cells) == {1} and not (follows and _is_header(rows[group[0]])):
             flush()

@@ -94,6 +94,7 @@ from nj_incentives.workbooks import page
 
 __all__ = [
     "ABOUT",
+    "ALL_ENGAGEMENT_FIELDS",
     "BUILD_DATE",
     "CALCULATIONS",
     "CHECKS",
@@ -101,6 +102,9 @@ __all__ = [
     "INPUTS",
     "NOT_COMPUTED",
     "OUTPUTS",
+    "SIGNOFF_FIELDS",
+    "SIGNOFF_INPUTS",
+    "TICKMARKS",
     "UDF_MODULE",
     "ArrayTable",
     "Chart",
@@ -127,6 +131,7 @@ __all__ = [
     "fingerprint",
     "nth_cell",
     "numbers_only",
+    "source_name",
     "validation",
 ]
 
@@ -206,6 +211,8 @@ class EngagementField:
     kind: Kind
     unit: str
     help: str
+    #: shown in the engagement band at the top of every printed page
+    band: bool = True
 
 
 #: The engagement fields every template's Inputs carries, in order (``key``: the key
@@ -261,6 +268,131 @@ BAND_ROOM = {
     "preparer": 45,
     "reviewer": 45,
     "date": 10,
+}
+
+#: The sign-off's further inputs (beside the preparer, the reviewer and the date of
+#: :data:`ENGAGEMENT_FIELDS`): when each signed, and the hash of the inputs they signed
+#: (:mod:`nj_incentives.inputs_hash`), which ``nj-incentives sign`` writes.
+_SIGNOFF_EXTRA: tuple[EngagementField, ...] = (
+    EngagementField(
+        "prepared_on",
+        "Prepared on",
+        "EngagementPreparedOn",
+        Kind.DATE,
+        "date",
+        "The date the preparer signed (nj-incentives sign --preparer).",
+        band=False,
+    ),
+    EngagementField(
+        "preparer_hash",
+        "Preparer's inputs hash",
+        "EngagementPreparerHash",
+        Kind.TEXT,
+        "hash",
+        "The inputs hash when the preparer signed: copy 'Inputs hash now' here (Paste "
+        "Special > Values), or let nj-incentives sign write it.",
+        band=False,
+    ),
+    EngagementField(
+        "reviewed_on",
+        "Reviewed on",
+        "EngagementReviewedOn",
+        Kind.DATE,
+        "date",
+        "The date the reviewer signed (nj-incentives sign --reviewer).",
+        band=False,
+    ),
+    EngagementField(
+        "reviewer_hash",
+        "Reviewer's inputs hash",
+        "EngagementReviewerHash",
+        Kind.TEXT,
+        "hash",
+        "The inputs hash when the reviewer signed: copy 'Inputs hash now' here (Paste "
+        "Special > Values), or let nj-incentives sign write it.",
+        band=False,
+    ),
+)
+_BY_KEY = {field.key: field for field in (*ENGAGEMENT_FIELDS, *_SIGNOFF_EXTRA)}
+
+#: The sign-off block on Inputs, in order: who prepared it, when, the inputs hash they
+#: signed; the same for the reviewer; the workpaper's date.
+SIGNOFF_INPUTS: tuple[EngagementField, ...] = tuple(
+    _BY_KEY[key]
+    for key in (
+        "preparer",
+        "prepared_on",
+        "preparer_hash",
+        "reviewer",
+        "reviewed_on",
+        "reviewer_hash",
+        "date",
+    )
+)
+
+#: The sign-off cells' defined names: what a roll forward clears (both sign-offs' names,
+#: dates and inputs hashes, and the workpaper's date); the inputs hash leaves them out,
+#: as it leaves out the sources and tickmarks.
+SIGNOFF_FIELDS: tuple[str, ...] = tuple(field.name for field in SIGNOFF_INPUTS)
+
+#: Every engagement input on Inputs (the band's and the sign-off's), in the order written.
+ALL_ENGAGEMENT_FIELDS: tuple[EngagementField, ...] = (
+    *(field for field in ENGAGEMENT_FIELDS if field not in SIGNOFF_INPUTS),
+    *SIGNOFF_INPUTS,
+)
+
+#: The defined name of the live inputs hash on Inputs (``=NJ_INPUTS_HASH(...)``).
+INPUTS_HASH = "InputsHash"
+#: The defined names of the Checks sheet's sign-off lines (text) and of the cell that is
+#: FALSE when a sign-off's inputs changed since (not part of the master check).
+SIGNOFF_STATUS = ("SignoffPrepared", "SignoffReviewed")
+SIGNOFF_CURRENT = "SignoffCurrent"
+
+#: Each sign-off: its word, and the names of who signed, when, and the hash stored.
+SIGNOFF_ROLES: tuple[tuple[str, str, str, str], ...] = (
+    ("prepared", "EngagementPreparer", "EngagementPreparedOn", "EngagementPreparerHash"),
+    ("reviewed", "EngagementReviewer", "EngagementReviewedOn", "EngagementReviewerHash"),
+)
+#: What a sign-off line says (the Checks sheet's formulas and nj_incentives.signoff).
+SIGNOFF_NOT_SIGNED = {
+    "prepared": "not prepared (no sign-off)",
+    "reviewed": "not reviewed (no sign-off)",
+}
+SIGNOFF_NO_DATE = "(no date)"
+SIGNOFF_NO_HASH = "; no inputs hash stored"
+SIGNOFF_UNCHANGED = "; inputs unchanged since"
+SIGNOFF_CHANGED = "; inputs changed since"
+SIGNOFF_NOT_COMPUTED = "; inputs hash not computed here (no add-in functions)"
+SIGNOFF_UNKNOWN = "not computed"
+
+#: The tickmarks and what each means (the legend printed on Inputs).
+TICKMARKS: tuple[tuple[str, str], ...] = (
+    ("A", "agreed to the source document named beside the input"),
+    ("R", "recomputed: the figure was recalculated and agrees"),
+    ("P", "agreed to the prior year's workpaper"),
+    ("T", "traced to the return or form line named in the source"),
+    ("C", "confirmed with the client or a third party"),
+    ("E", "estimate or judgment: the source says whose and why"),
+)
+#: The suffixes of the defined names of an input's tickmark and source cells
+#: (``AgreementDateTick``, ``AgreementDateSource``; a table's: its first column's name).
+TICK_SUFFIX, SOURCE_SUFFIX = "Tick", "Source"
+#: The headers of the tickmark and source columns.
+TICK_HEADER, SOURCE_HEADER = "Tick", "Source (document, date, reference)"
+SOURCE_COLUMN_WIDTH = 34.0
+TICK_COLUMN_WIDTH = 6.0
+
+#: The letter of each input kind in the inputs hash's ``kinds`` (nj_incentives.inputs_hash).
+_HASH_KINDS: dict[Kind, str] = {
+    Kind.TEXT: "t",
+    Kind.MONEY: "m",
+    Kind.PERCENT: "p",
+    Kind.DATE: "d",
+    Kind.COUNT: "c",
+    Kind.YEAR: "y",
+    Kind.NUMBER: "n",
+    Kind.YESNO: "b",
+    Kind.CHOICE: "h",
 }
 
 #: The defined name of the engagement band's text (on Inputs; every sheet shows it).
@@ -674,6 +806,10 @@ class Styles:
 
     ROLES = (
         "input",
+        "input_tick",
+        "input_source",
+        "tick_key",
+        "plain",
         "calc",
         "output",
         "total",
@@ -709,7 +845,7 @@ class Styles:
             props.update(
                 font_color=INPUT_FONT, bg_color=INPUT_FILL, border=1, border_color=BORDER_COLOR
             )
-        elif role == "input":
+        elif role in ("input", "input_tick", "input_source"):
             props.update(
                 font_color=INPUT_FONT,
                 bg_color=INPUT_FILL,
@@ -717,6 +853,12 @@ class Styles:
                 border_color=BORDER_COLOR,
                 locked=False,
             )
+            if role == "input_tick":
+                props.update(align="center", bold=True)
+            elif role == "input_source":
+                props.update(italic=True)
+        elif role == "tick_key":
+            props.update(bold=True, align="center", font_color=INPUT_FONT)
         elif role == "output":
             props.update(bg_color=OUTPUT_FILL, border=1, border_color=BORDER_COLOR)
         elif role == "total":
@@ -829,6 +971,53 @@ class SheetWriter:
     def skip(self, rows: int = 1) -> None:
         self.row += rows
 
+    def source_cells(self, first: int, last: int, col: int, name: str) -> None:
+        """The tickmark (column ``col``) and source (``col + 1``) inputs of rows ``first``
+        to ``last``, named ``<name>Tick`` and ``<name>Source``, their values from the
+        builder's ``values["sources"]`` by those names (a text, or one per row)."""
+        given = self.builder.sources
+        for offset, suffix, kind_help in (
+            (
+                0,
+                TICK_SUFFIX,
+                "Tickmark: one or more letters of the legend on Inputs "
+                f"({', '.join(mark for mark, _ in TICKMARKS)}).",
+            ),
+            (
+                1,
+                SOURCE_SUFFIX,
+                "Where the value comes from: the document, its date and reference (e.g. "
+                "NJEDA approval letter 2010-01-05, certificate number, WR-30 quarter).",
+            ),
+        ):
+            where = Ref(self.name, first, col + offset, last, col + offset)
+            shown = given.get(name + suffix)
+            texts = list(shown) if isinstance(shown, (list, tuple)) else [shown]
+            for i, cell in enumerate(where.cells()):
+                text = texts[i] if i < len(texts) else None
+                style = self.builder.style("input_source" if offset else "input_tick", Kind.TEXT)
+                if text is None or text == "":
+                    self.ws.write_blank(cell.row, cell.col, None, style)
+                else:
+                    self.ws.write_string(cell.row, cell.col, str(text), style)
+            self.ws.data_validation(
+                where.row,
+                where.col,
+                where.bottom,
+                where.col,
+                validation(
+                    Kind.TEXT,
+                    TICK_HEADER if offset == 0 else "Source",
+                    help=kind_help,
+                ),
+            )
+            self.builder.define_name(name + suffix, where)
+            if where.col not in self.widths:  # never narrows or widens a table's column
+                # a long table printed on pages of its own (the roster) keeps its scale
+                source = SOURCE_COLUMN_WIDTH if self.repeat_through is None else 18.0
+                self.width(where.col, source if offset else TICK_COLUMN_WIDTH)
+            self.max_col = max(self.max_col, where.col)
+
     def block(self) -> None:
         """A table starts: with the heading above it, or a block of its own."""
         if not self._heading:
@@ -858,13 +1047,22 @@ class SheetWriter:
         maximum: float | dt.date | None = None,
         help: str = "",
         prompt: str = "",
+        hashed: bool = True,
+        sourced: bool = True,
     ) -> Ref:
         """One input cell: label, units, the value in the input style, its validation and
         its workbook-level ``name``. ``prompt``: the input prompt's title, for a label
-        longer than Excel's 32 characters (the label then opens the prompt's text)."""
+        longer than Excel's 32 characters (the label then opens the prompt's text).
+        ``hashed``: part of the inputs hash a sign-off stores (not the sign-off's own
+        cells); ``sourced``: with a tickmark and a source cell to its right
+        (``<name>Tick``, ``<name>Source``)."""
         ref = Ref(self.name, self.row, self.VALUE)
         self._label_unit(label, unit)
         self._write_value(ref, value, kind, "input")
+        if hashed:
+            self.builder.hashed.append((ref, kind, True))
+        if sourced:
+            self.source_cells(ref.row, ref.row, self.VALUE + 1, name)
         self.ws.data_validation(
             ref.row,
             ref.col,
@@ -895,6 +1093,7 @@ class SheetWriter:
         leading: Sequence[tuple[Column, Sequence[str]]] = (),
         repeat_header: bool = False,
         leading_values: Sequence[Sequence[object] | None] = (),
+        source: str = "",
     ) -> dict[str, Ref]:
         """A table of inputs: a header row, a units row, one row per label; each column
         validated and named (``Column.name``). Returns the data range of each column by
@@ -944,6 +1143,7 @@ class SheetWriter:
                 cell = ref.cell(i, 0)
                 self._write_value(cell, given[i] if i < len(given) else None, column.kind, "input")
                 self.builder.input_cells.append(cell)
+                self.builder.hashed.append((cell, column.kind, False))
             self.ws.data_validation(
                 ref.row,
                 ref.col,
@@ -963,6 +1163,13 @@ class SheetWriter:
             if column.name:
                 self.builder.define_name(column.name, ref)
             found[column.header] = ref
+        if source:
+            right = self.VALUE + offset + len(columns)
+            for col, text in ((right, TICK_HEADER), (right + 1, SOURCE_HEADER)):
+                self.ws.write_string(first - 2, col, text, self.builder.style("header"))
+                self.wrapped.append((first - 2, text, col))
+                self.ws.write_string(first - 1, col, "", self.builder.style("unit"))
+            self.source_cells(first, first + len(row_labels) - 1, right, source)
         self.row = first + len(row_labels) + 1
         return found
 
@@ -1499,9 +1706,12 @@ class TemplateBuilder:
         function_namespace: str = "",
         engagement: Mapping[str, object] | None = None,
         input_sheets: Sequence[str] = (),
+        sources: Mapping[str, object] | None = None,
     ) -> None:
         """``input_sheets``: sheets of inputs of their own, after Inputs (a table too
-        long for one page, whose header repeats on every printed page)."""
+        long for one page, whose header repeats on every printed page). ``sources``: the
+        tickmarks and sources by their cells' names (``AgreementDateSource``: a text;
+        a table's ``WithholdingsSource``: one per row)."""
         self.path = Path(path)
         #: the engagement fields' values (keys as in :data:`ENGAGEMENT_FIELDS`); blank if none
         self.engagement = dict(engagement or {})
@@ -1547,6 +1757,13 @@ class TemplateBuilder:
         self.style = Styles(self.workbook)
         self.names: dict[str, str] = {}
         self.input_cells: list[Ref] = []
+        #: every input cell the inputs hash covers, with its kind and whether it is a
+        #: single input (not a table's cell), in the order written
+        self.hashed: list[tuple[Ref, Kind, bool]] = []
+        #: the tickmarks' and sources' values by their cells' names (``AgreementDateSource``)
+        self.sources: dict[str, object] = dict(sources or {})
+        #: where the live inputs hash goes (on Inputs, written at :meth:`close`)
+        self.hash_cell: Ref | None = None
         self.array_formulas: list[Ref] = []
         #: each table-returning formula -> the condition that it returned its table
         self.tables: dict[Ref, str] = {}
@@ -1693,6 +1910,9 @@ class TemplateBuilder:
         """Write ``items`` in order, each on its sheet below what is there (inputs take
         their ``values[key]``). Returns the cell of each named item, by name."""
         values = values or {}
+        given_sources = values.get("sources")
+        if isinstance(given_sources, Mapping):
+            self.sources.update(given_sources)
         found: dict[str, Ref] = {}
         for item in items:
             if isinstance(item, Title):
@@ -1799,6 +2019,7 @@ class TemplateBuilder:
             leading=leading,
             repeat_header=table.repeat_header,
             leading_values=shown,
+            source=source_name(table),
         )
         first = next(iter(columns.values()))
         whole = Ref(writer.name, first.row, first.col, first.bottom, first.col + len(columns) - 1)
@@ -1871,10 +2092,19 @@ class TemplateBuilder:
 
     # -- the engagement and the page
     def write_engagement(self, writer: SheetWriter) -> None:
-        """The engagement fields, first on Inputs, each a text input (the date a date)
-        with its defined name."""
+        """The engagement fields, first on Inputs, each a text input (the dates dates)
+        with its defined name; then the sign-off (:data:`SIGNOFF_INPUTS`), the live
+        inputs hash (written at :meth:`close`, once every input is known) and the
+        tickmark legend."""
         writer.section("Engagement (printed at the top of every page)")
-        for field in ENGAGEMENT_FIELDS:
+        for field in ALL_ENGAGEMENT_FIELDS:
+            if field is SIGNOFF_INPUTS[0]:
+                writer.skip()
+                writer.section(
+                    "Sign-off (nj-incentives sign, or copy 'Inputs hash now' into the hash "
+                    "cell when you sign; the Checks sheet flags inputs changed since)",
+                    width=writer.VALUE + 3,
+                )
             writer.input(
                 field.label,
                 field.name,
@@ -1882,8 +2112,59 @@ class TemplateBuilder:
                 field.unit,
                 self.engagement.get(field.key),
                 help=field.help,
+                hashed=field in ENGAGEMENT_FIELDS and field not in SIGNOFF_INPUTS,
+                sourced=False,
             )
+        self.hash_cell = Ref(writer.name, writer.row, writer.VALUE)
+        writer._label_unit("Inputs hash now (every input above and below)", "hash")
+        self.define_name(INPUTS_HASH, self.hash_cell)
+        writer.row += 1
         writer.skip()
+        writer.section("Tickmarks (the Tick column beside each input)", width=writer.VALUE + 3)
+        for mark, meaning in TICKMARKS:
+            writer.ws.write_string(writer.row, writer.LABEL, mark, self.style("tick_key"))
+            writer.ws.write_string(writer.row, writer.UNIT, meaning, self.style("unit"))
+            writer.row += 1
+        writer.skip()
+
+    def hash_formula(self) -> str:
+        """``NJ_INPUTS_HASH("kinds", range, ...)`` over every hashed input: a single
+        input its own cell; a table's column one range, and side-by-side columns of the
+        same rows and kind one block (the roster's twelve months)."""
+        runs: list[list[Any]] = []  # [sheet, row, col, bottom, right, letter]
+        for ref, kind, single in self.hashed:
+            letter = _HASH_KINDS[kind]
+            last = runs[-1] if runs else None
+            if (
+                not single
+                and last is not None
+                and last[6] is False
+                and last[0] == ref.sheet
+                and last[2] == last[4] == ref.col
+                and last[3] + 1 == ref.row
+                and last[5] == letter
+            ):
+                last[3] = ref.row
+            else:
+                runs.append([ref.sheet, ref.row, ref.col, ref.row, ref.col, letter, single])
+        blocks: list[list[Any]] = []
+        for run in runs:
+            last = blocks[-1] if blocks else None
+            if (
+                last is not None
+                and last[0] == run[0]
+                and (last[1], last[3]) == (run[1], run[3])
+                and last[4] + 1 == run[2]
+                and last[5] == run[5]
+                and not last[6]
+                and not run[6]
+            ):
+                last[4] = run[4]
+            else:
+                blocks.append(list(run))
+        kinds = "".join(block[5] for block in blocks)
+        ranges = [Ref(b[0], b[1], b[2], b[3], b[4]).a for b in blocks]
+        return f'{self.fn("NJ_INPUTS_HASH")}("{kinds}",{",".join(ranges)})'
 
     def write_band(self, ws: Worksheet, last_col: int) -> None:
         """Row 3 of a sheet: the engagement by formula, across the printed width. On
@@ -2105,7 +2386,7 @@ class TemplateBuilder:
         top = BAND_ROW + 2
         ws.write_string(top, 0, "Master check", style("section"))
         ws.write_string(top, 1, "", style("section"))
-        first = top + 3
+        first = top + 3 + self._write_signoff_lines(ws, top + 1)
         last = first + max(len(self.checks), 1) - 1
         column = Ref(CHECKS, first, 2, last, 2)
         master = Ref(CHECKS, top, 2)
@@ -2164,6 +2445,54 @@ class TemplateBuilder:
         ws.freeze_panes(first, 0)
         ws.protect("", {"format_columns": True, "format_rows": True})
 
+    def _write_signoff_lines(self, ws: Worksheet, row: int) -> int:
+        """The sign-off lines under the master check: the preparer's and the reviewer's
+        (``prepared 2026-11-20 by A. Preparer; inputs unchanged since``), each with TRUE
+        (the inputs hash it stored is the live one), FALSE (inputs changed since) or
+        blank (not signed with a hash); then :data:`SIGNOFF_CURRENT`, FALSE when a
+        sign-off's inputs changed since. Not part of the master check, which is about
+        the figures (docs/filling.md "Sign-off"). Returns the number of rows."""
+        style = self.style
+        status_cells = []
+        ws.write_string(
+            row, 0, "Sign-off (not part of the master check: docs/filling.md)", style("section")
+        )
+        ws.write_string(row, 1, "", style("section"))
+        ws.write_string(row, 2, "", style("section"))
+        row += 1
+        for i, (role, who, when, stored) in enumerate(SIGNOFF_ROLES):
+            text = (
+                f'IF({who}="","{SIGNOFF_NOT_SIGNED[role]}","{role} "&'
+                f'IF(ISNUMBER({when}),TEXT({when},"yyyy-mm-dd"),"{SIGNOFF_NO_DATE}")&" by "&{who}&'
+                f'IF({stored}="","{SIGNOFF_NO_HASH}",IFERROR(IF({stored}={INPUTS_HASH},'
+                f'"{SIGNOFF_UNCHANGED}","{SIGNOFF_CHANGED}"),"{SIGNOFF_NOT_COMPUTED}")))'
+            )
+            # one line, running on over the empty column B (a wrapped line in the rows
+            # repeated on every printed page crashed LibreOffice's PDF export)
+            ws.write_formula(row + i, 0, "=" + text, style("plain"), SIGNOFF_NOT_SIGNED[role])
+            self.define_name(SIGNOFF_STATUS[i], Ref(CHECKS, row + i, 0))
+            current = (
+                f'=IF(OR({who}="",{stored}=""),"",'
+                f'IFERROR({stored}={INPUTS_HASH},"{SIGNOFF_UNKNOWN}"))'
+            )
+            ws.write_formula(row + i, 2, current, style("check", Kind.CHECK), "")
+            status_cells.append(Ref(CHECKS, row + i, 2).local)
+        last = row + len(SIGNOFF_ROLES)
+        ws.write_string(last, 0, "Every sign-off's inputs unchanged since it was signed")
+        ws.write_formula(
+            last,
+            2,
+            f'=IF(ISERROR({INPUTS_HASH}),"{SIGNOFF_UNKNOWN}",'
+            f"AND({','.join(c + '<>FALSE' for c in status_cells)}))",
+            style("check", Kind.CHECK),
+            True,
+        )
+        self.define_name(SIGNOFF_CURRENT, Ref(CHECKS, last, 2))
+        # no conditional colours on these cells: with a "cell is" or a formula rule over
+        # them, LibreOffice 7.4's PDF export of a signed workbook aborted ("Unspecified
+        # Application Error") in most runs; their text says TRUE or FALSE
+        return last - row + 2
+
     def _write_config(self) -> None:
         ws = self.config_sheet
         written = [key for key in setup_steps.CONF_KEYS if key.written]
@@ -2205,6 +2534,14 @@ class TemplateBuilder:
         if self._closed:
             return self.path
         self._write_about()
+        if self.hash_cell is not None and self.hashed:
+            self.inputs.ws.write_formula(
+                self.hash_cell.row,
+                self.hash_cell.col,
+                "=" + self.hash_formula(),
+                self.style("calc", Kind.TEXT),
+                "",
+            )
         for writer in (self.inputs, *self.input_sheets.values(), self.calculations, self.outputs):
             writer.finish()
         self._write_checks()
@@ -2222,6 +2559,18 @@ class TemplateBuilder:
     ) -> None:
         if kind is None:
             self.close()
+
+
+def source_name(table: InputTable) -> str:
+    """The name an input table's tickmark and source columns take (``<name>Tick``,
+    ``<name>Source``): its first named input column's, else its first span's, else the
+    table's own name; "" for none (no such columns)."""
+    for column in table.columns:
+        if column.name:
+            return column.name
+    if table.spans:
+        return table.spans[0].name
+    return table.name
 
 
 def numbers_only(ref: Ref) -> str:
