@@ -45,9 +45,8 @@ WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
 PAGES: dict[str, dict[str, int]] = {
     "beip-grant-schedule": {
         "About": 4,
-        # with the sign-off and the tick and source columns (issue 20 item 2): wider,
-        # printed landscape on one page
-        "Inputs": 1,
+        # with the sign-off block and the tick and source columns (issue 20 item 2)
+        "Inputs": 2,
         "Calculations": 1,
         "Outputs": 1,
         "Checks": 1,
