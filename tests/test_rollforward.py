@@ -474,3 +474,24 @@ def test_a_roll_keeps_every_input_but_the_signoffs_and_the_new_period(
     for name in (*kept, "NewEmployees", "OtherGrants", "SmartGrowth", "LimitBasis"):
         if name not in SIGNOFF_FIELDS:
             assert after[name] == before[name], name
+
+
+def test_the_sources_and_tickmarks_are_kept_but_the_new_figures(tmp_path: Path) -> None:
+    """Sources and tickmarks carry (the documents still support last year's figures);
+    the row of the new period's figure loses its tick and source (not yet checked)."""
+    first = {
+        **GRANT_FIRST,
+        "AgreementDateSource": "NJEDA agreement, 2010-01-01",
+        "AgreementDateTick": "A",
+        "WithholdingsSource": ["WR-30 2010", "projection", "projection"],
+        "WithholdingsTick": ["W", "", ""],
+    }
+    last = fill("beip-grant-schedule", {**ENGAGEMENT, **first}, tmp_path / "one.xlsx").path
+    rolled = rollforward(last, tmp_path / "two.xlsx", {"Withholdings": 610_000}).path
+    recalc = figures(rolled)
+    assert recalc.names["AgreementDateSource"] == "NJEDA agreement, 2010-01-01"
+    assert recalc.names["AgreementDateTick"] == "A"
+    # grant year 2's figure is new: its source and tick cleared; year 3 still the projection
+    assert column(recalc, "WithholdingsSource")[:3] == ["WR-30 2010", None, "projection"]
+    assert column(recalc, "WithholdingsTick")[0] == "W"
+    assert column(recalc, "Withholdings")[:2] == [600_000, 610_000]
