@@ -128,9 +128,10 @@ def test_fill_and_the_template_formulas_use_one_rule_per_input() -> None:
 
 def _grant_with(tmp_path: Path, **cells: object) -> Path:
     book = openpyxl.load_workbook(GRANT)
-    names = {"Term": "C15", "GrantPct": "C16"}
     for name, value in cells.items():
-        book["Inputs"][names[name]] = value
+        # the input's cell by its defined name (the rows move as the Inputs sheet grows)
+        ((sheet, cell),) = book.defined_names[name].destinations
+        book[sheet][cell.replace("$", "")] = value
     path = tmp_path / "grant.xlsx"
     book.save(path)
     return path

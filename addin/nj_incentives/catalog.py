@@ -1224,7 +1224,9 @@ calculation(
     value=raw("The input: a cell or a range (read cell by cell); blank cells stay blank"),
     low=single("Lowest value allowed; blank = none beyond the kind's own"),
     high=single("Highest value allowed; blank = none beyond the kind's own"),
-    citation=single("What a refusal cites (the law or the reading); blank = none"),
+    citation=single(
+        "What a refusal cites (the law or the reading); blank = NJ_INPUT's own reference"
+    ),
     rule=single("The rule as a refusal states it; blank = the bounds in words"),
     choices=single('A choice\'s allowed words, separated by "|"'),
 )

@@ -868,7 +868,8 @@ def _input_rule(
         bounds = [None if b is None else int(b) for b in bounds]
     return InputRule(
         chosen,
-        "" if citation is None else str(citation),
+        # a refusal always cites something: the call's citation, else this function's reference
+        where if citation is None or not str(citation).strip() else str(citation),
         bounds[0],
         bounds[1],
         "" if rule is None else str(rule),
