@@ -392,3 +392,52 @@ def test_the_pdf_renders_to_png_pages(pdf: Path, tmp_path: Path) -> None:
     shots = sorted(tmp_path.glob("p*.png"))
     assert len(shots) == 2
     assert all(shot.read_bytes().startswith(b"\x89PNG") for shot in shots)
+
+
+def test_page_1_says_when_the_inputs_changed_after_a_signoff(tmp_path: Path) -> None:
+    # the grant example signed by preparer and reviewer, then one withholding changed (as a
+    # finance team's openpyxl script would): page 1's sign-off block says both went stale
+    import shutil
+
+    import openpyxl
+
+    from nj_incentives.signoff import sign
+
+    path = tmp_path / "grant.xlsx"
+    shutil.copy(EXAMPLES / "beip-grant-schedule-example.xlsx", path)
+    sign(path, preparer="A. Preparer", date="2026-11-20")
+    sign(path, reviewer="R. Reviewer", date="2026-11-30")
+
+    def status(recalc: Recalculation) -> str:
+        document = memo.build_memo([recalc])
+        tables = [b for b in document.blocks if isinstance(b, memo.Table)]
+        (row,) = next(t for t in tables if t.headers[0] == "Sign-off").rows
+        return row[-1]
+
+    assert status(recalculate(EXAMPLES / NAMES[0])) == (
+        "both: no hash stored"  # the shipped example: names typed, never signed
+    )
+    assert status(recalculate(path)) == "both: current"
+    book = openpyxl.load_workbook(path)
+    ((sheet, cell),) = book.defined_names["Withholdings"].destinations
+    book[sheet][cell.replace("$", "").split(":")[0]] = 610000
+    book.save(tmp_path / "changed.xlsx")
+    assert status(recalculate(tmp_path / "changed.xlsx")) == ("both: inputs changed since")
+
+
+def test_the_signoff_status_names_each_role_when_they_differ() -> None:
+    from types import SimpleNamespace
+
+    from nj_incentives.memo.summary import signoff_status
+
+    def one(role: str, signed: bool, stored: str, stale: bool | None) -> SimpleNamespace:
+        return SimpleNamespace(role=role, signed=signed, stored=stored, stale=stale)
+
+    # the preparer signed, an input changed, then the reviewer signed the new inputs
+    assert signoff_status(
+        [one("prepared", True, "AB", True), one("reviewed", True, "CD", False)]
+    ) == ("preparer: inputs changed since; reviewer: current")
+    assert signoff_status(
+        [one("prepared", True, "AB", False), one("reviewed", False, "", None)]
+    ) == ("preparer: current; reviewer: not signed")
+    assert signoff_status([]) == "as entered (not tracked)"  # built before the sign-off block

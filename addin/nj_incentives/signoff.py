@@ -399,7 +399,7 @@ def sign(
         write_cached_values(staged, {a: after.values.get(a) for a in after.computed})
         with atomic_path(target) as temporary:
             temporary.write_bytes(staged.read_bytes())
-    from nj_incentives.memo import master_check
+    from nj_incentives.memo.sheets import master_check
 
     return Signed(target, status(after), master_check(after))
 

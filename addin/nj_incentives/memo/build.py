@@ -376,10 +376,18 @@ def _summary(
                 small=True,
             )
         )
+    from nj_incentives import signoff  # it prints through the memo's writers: no circle
+
     blocks.append(
         Table(
             ("Sign-off", "Prepared by", "Reviewed by", "Date", "Status"),
-            tuple(signoff_rows(engagements, [f.name for f in all_facts])),
+            tuple(
+                signoff_rows(
+                    engagements,
+                    [f.name for f in all_facts],
+                    [signoff.status(recalc) for recalc in recalcs],
+                )
+            ),
             small=True,
         )
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from nj_incentives.law import parameters as P
 from nj_incentives.memo.sheets import display, input_sheets, number_formats
@@ -130,27 +131,57 @@ def law_rows() -> list[tuple[str, str]]:
     return rows
 
 
+def signoff_status(signoffs: Sequence[Any]) -> str:
+    """The Status cell of the sign-off block, from :func:`nj_incentives.signoff.status`:
+    for the preparer and the reviewer, "current", "inputs changed since", "no hash
+    stored" or "not signed" ("both: ..." when they agree: page 1 has little room); "as
+    entered (not tracked)" for a workbook built before the sign-off block."""
+    if not signoffs:
+        return "as entered (not tracked)"
+    who = {"prepared": "preparer", "reviewed": "reviewer"}
+    parts = []
+    for one in signoffs:
+        if not one.signed:
+            said = "not signed"
+        elif one.stale is None:
+            said = "no hash stored" if not one.stored else "hash not computed"
+        else:
+            said = "inputs changed since" if one.stale else "current"
+        parts.append((who.get(one.role, one.role), said))
+    if len({said for _, said in parts}) == 1:
+        return f"both: {parts[0][1]}" if len(parts) > 1 else f"{parts[0][0]}: {parts[0][1]}"
+    return "; ".join(f"{role}: {said}" for role, said in parts)
+
+
 def signoff_rows(
-    engagements: Sequence[Mapping[str, str]], files: Sequence[str]
+    engagements: Sequence[Mapping[str, str]],
+    files: Sequence[str],
+    statuses: Sequence[Sequence[Any]] | None = None,
 ) -> list[tuple[str, ...]]:
     """The sign-off block: per workbook (or once when all agree) the preparer, the
-    reviewer and the date as the engagement fields give them."""
+    reviewer and the date as the engagement fields give them, and the sign-offs' status
+    (``statuses``: each workbook's :func:`nj_incentives.signoff.status`), which says when
+    the inputs changed after a sign-off."""
     rows: list[tuple[str, ...]] = []
-    distinct = {tuple(e.get(k, "") for k in ("Preparer", "Reviewer", "Date")) for e in engagements}
+    texts = [signoff_status(s) for s in (statuses or [()] * len(engagements))]
+    distinct = {
+        (*(e.get(k, "") for k in ("Preparer", "Reviewer", "Date")), text)
+        for e, text in zip(engagements, texts, strict=True)
+    }
     if len(distinct) <= 1:
-        shown: Sequence[tuple[str, Mapping[str, str]]] = (
-            [("All workbooks", engagements[0])] if engagements else []
+        shown: Sequence[tuple[str, Mapping[str, str], str]] = (
+            [("All workbooks", engagements[0], texts[0])] if engagements else []
         )
     else:
-        shown = list(zip(files, engagements, strict=True))
-    for name, fields in shown:
+        shown = list(zip(files, engagements, texts, strict=True))
+    for name, fields, text in shown:
         rows.append(
             (
                 name,
                 fields.get("Preparer", "") or "(blank)",
                 fields.get("Reviewer", "") or "(blank)",
                 fields.get("Date", "") or "(blank)",
-                "as entered (not tracked)",
+                text,
             )
         )
     return rows
