@@ -792,7 +792,7 @@ def run(
         try:
             inputs = template_inputs(resolve_template(template))
         except FillError as error:
-            return _failed(error, as_json, out)
+            return report_refusal(error, as_json, out)
         if as_json:
             out(
                 json.dumps(
@@ -808,11 +808,11 @@ def run(
                 out(f"{declared.name:<28} {declared.kind}{rows}  {declared.label}")
         return EXIT_OK
     if output is None:
-        return _failed(
+        return report_refusal(
             FillError(["-o OUT.xlsx: where to write the filled workbook"], EXIT_USAGE), as_json, out
         )
     if data is None and hours is None:
-        return _failed(
+        return report_refusal(
             FillError(["DATA: give a .yaml, .json or .csv file of inputs"], EXIT_USAGE),
             as_json,
             out,
@@ -822,7 +822,7 @@ def run(
             template, data, output, hours=hours, force=force, namespace=namespace, cache=cache
         )
     except FillError as error:
-        return _failed(error, as_json, out)
+        return report_refusal(error, as_json, out)
     roster = (
         f", {filled.employees:,} employees on {filled.roster_sheets} roster sheet(s) per period"
         if filled.template == "ertc-form-313"
@@ -851,13 +851,17 @@ def run(
 SHOWN = 50
 
 
-def _failed(error: FillError, as_json: bool, out: Callable[[str], None]) -> int:
+def report_refusal(
+    error: FillError, as_json: bool, out: Callable[[str], None], command: str = "fill"
+) -> int:
+    """Print why nothing was written (the first :data:`SHOWN` refusals on stderr, all of
+    them in the JSON document) for ``nj-incentives COMMAND``; the exit status."""
     messages = error.messages
     for message in messages[:SHOWN]:
-        print(f"nj-incentives fill: {message}", file=sys.stderr)
+        print(f"nj-incentives {command}: {message}", file=sys.stderr)
     if len(messages) > SHOWN:
-        print(f"nj-incentives fill: ... and {len(messages) - SHOWN} more", file=sys.stderr)
-    print("nj-incentives fill: nothing written", file=sys.stderr)
+        print(f"nj-incentives {command}: ... and {len(messages) - SHOWN} more", file=sys.stderr)
+    print(f"nj-incentives {command}: nothing written", file=sys.stderr)
     if as_json:
         out(json.dumps({"status": error.status, "errors": messages, "written": None}))
     return error.status

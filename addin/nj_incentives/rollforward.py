@@ -52,6 +52,7 @@ from nj_incentives.fill import (
     data_entries,
     fill,
     read_data,
+    report_refusal,
     resolve_template,
     template_inputs,
 )
@@ -779,13 +780,4 @@ def run(
 
 
 def _failed(error: FillError, as_json: bool, out: Callable[[str], None]) -> int:
-    for message in error.messages[:50]:
-        print(f"nj-incentives rollforward: {message}", file=sys.stderr)
-    if len(error.messages) > 50:
-        print(
-            f"nj-incentives rollforward: ... and {len(error.messages) - 50} more", file=sys.stderr
-        )
-    print("nj-incentives rollforward: nothing written", file=sys.stderr)
-    if as_json:
-        out(json.dumps({"status": error.status, "errors": error.messages, "written": None}))
-    return error.status
+    return report_refusal(error, as_json, out, "rollforward")
