@@ -366,7 +366,7 @@ def _deemed_text(end: dt.date, deemed: dt.date) -> str:
     days = f"{apart} day{'s' if apart != 1 else ''}"
     side = "after" if deemed < end else "before"
     return (
-        f"period ends {end}, {days} {side} the end of {deemed:%B %Y}: deemed to end"
+        f"period ends {end}, {days} {side} the end of {P.month_year(deemed)}: deemed to end"
         f" {deemed} ({CITE_52_53_WEEK}); "
     )
 

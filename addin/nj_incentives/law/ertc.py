@@ -1329,7 +1329,7 @@ def _position_steps(
     month = Step(
         label="First month of the period",
         value=first,
-        arithmetic=f"month 1 is {first:%B %Y}; month {CREDIT_YEAR_MONTHS} ends {last}",
+        arithmetic=f"month 1 is {P.month_year(first)}; month {CREDIT_YEAR_MONTHS} ends {last}",
         citation=CITE_E,
     )
     return (month, *steps)

@@ -299,6 +299,13 @@ MONTH_NAMES = (
 )
 
 
+def month_year(day: dt.date) -> str:
+    """The month of ``day`` and its year, ``"July 2027"``: what ``f"{day:%B %Y}"`` gives in
+    an English locale, whatever LC_TIME is (every month name in the law's texts is this one
+    table)."""
+    return f"{MONTH_NAMES[day.month - 1]} {day.year}"
+
+
 def show(value: Any, kind: str) -> str:
     """A figure as text by its kind (whole dollars without cents, percentages, dates)."""
     if kind == "money":
