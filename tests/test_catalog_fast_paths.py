@@ -2,7 +2,7 @@
 
 ``Calculation.convert`` takes the common cells (a number, TRUE/FALSE or plain text in one
 cell, a number in a date cell, a flat row of numbers or text) directly instead of through
-``Argument.read``; ``result_table`` builds a table without ``Column.cell`` per cell;
+``Argument.read``; ``result_table`` builds a table without ``ResultColumn.cell`` per cell;
 ``law.inputs.as_number`` reads an ordinary float or int directly. Each is checked here
 against the general path, value for value and message for message.
 """
@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_incentives import excel
-from nj_incentives.catalog import CALCULATIONS, Calculation, Column, headers, result_table
+from nj_incentives.catalog import CALCULATIONS, Calculation, ResultColumn, headers, result_table
 from nj_incentives.law.inputs import _bounded, as_number
 
 #: Cells as xlwings and the recalculation pass them: blanks, numbers (serials too),
@@ -121,14 +121,15 @@ _VALUES = st.one_of(
 def test_result_table_is_the_columns_cells(width: int, data: st.DataObject) -> None:
     units = ["date", "money", "int", "fraction", "number", "text", "value"]
     columns = [
-        Column(f"H{k}", f"f{k}", data.draw(st.sampled_from(units)), "doc") for k in range(width)
+        ResultColumn(f"H{k}", f"f{k}", data.draw(st.sampled_from(units)), "doc")
+        for k in range(width)
     ]
     rows = [
         _Row(**{column.field: data.draw(_VALUES) for column in columns})
         for _ in range(data.draw(st.integers(0, 4)))
     ]
     expected = [headers(columns)] + [[column.cell(row) for column in columns] for row in rows]
-    old_cell = [  # Column.cell before it was split into the look-up and the display
+    old_cell = [  # ResultColumn.cell before it was split into the look-up and the display
         [headers(columns)]
         + [
             [

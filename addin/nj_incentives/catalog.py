@@ -58,7 +58,7 @@ __all__ = [
     "GRANT_YEAR_COLUMNS",
     "Argument",
     "Calculation",
-    "Column",
+    "ResultColumn",
     "a_date",
     "calculation",
     "each",
@@ -179,7 +179,7 @@ Unit = Literal["date", "money", "int", "fraction", "number", "text", "value"]
 
 
 @dataclass(frozen=True)
-class Column:
+class ResultColumn:
     """One column of a calculation's result table: its header, the field of the core's
     row it shows, what it holds and what it means."""
 
@@ -225,14 +225,14 @@ def _number_cell(value: object) -> Cell:
     return float(value)  # type: ignore[arg-type]
 
 
-def headers(columns: Sequence[Column]) -> list[str]:
+def headers(columns: Sequence[ResultColumn]) -> list[str]:
     """The header row of a result table."""
     return [column.header for column in columns]
 
 
-def result_table(columns: Sequence[Column], rows: Iterable[object]) -> list[list[Cell]]:
+def result_table(columns: Sequence[ResultColumn], rows: Iterable[object]) -> list[list[Cell]]:
     """A result table: the header row, then each row of the core's result as the columns
-    show it (:meth:`Column.cell`)."""
+    show it (:meth:`ResultColumn.cell`)."""
     fields = operator.attrgetter(*(column.field for column in columns))
     shown = [column.shown for column in columns]
     if len(shown) == 1:  # attrgetter of one field gives the value, not a tuple
@@ -243,76 +243,84 @@ def result_table(columns: Sequence[Column], rows: Iterable[object]) -> list[list
     ]
 
 
-def _listed(columns: Sequence[Column]) -> str:
+def _listed(columns: Sequence[ResultColumn]) -> str:
     """The headers as a description names them: "Year, Grant, Cumulative grant"."""
     return ", ".join(headers(columns))
 
 
 GRANT_SCHEDULE_COLUMNS = (
-    Column("Year", "year", "int", "Grant year, 1 to the term"),
-    Column("Withholdings", "withholdings", "money", "Withholdings of the year's new employees"),
-    Column("Partner tax", "partner_tax", "money", "Partners' estimated tax of the year"),
-    Column(
+    ResultColumn("Year", "year", "int", "Grant year, 1 to the term"),
+    ResultColumn(
+        "Withholdings", "withholdings", "money", "Withholdings of the year's new employees"
+    ),
+    ResultColumn("Partner tax", "partner_tax", "money", "Partners' estimated tax of the year"),
+    ResultColumn(
         "Grant before cap",
         "grant_before_cap",
         "money",
         "The year's grant before the cap",
         scenario="grant_before_cap",
     ),
-    Column(
+    ResultColumn(
         "Cap room",
         "cap_room",
         "number",
         f"What the {_CAP} average cap still allows in the year (blank: the cap does not apply)",
     ),
-    Column("Grant", "grant", "money", "Grant paid for the year, after the cap", scenario="grant"),
-    Column("Cumulative grant", "cumulative", "money", "Grants paid so far"),
+    ResultColumn(
+        "Grant", "grant", "money", "Grant paid for the year, after the cap", scenario="grant"
+    ),
+    ResultColumn("Cumulative grant", "cumulative", "money", "Grants paid so far"),
 )
 
 #: The fourth column is shown only for a filer whose year does not end in December or
 #: who numbers by the calendar year (see ``NJ_BEIP_CONVERSION_SCHEDULE``).
 CONVERSION_SCHEDULE_COLUMNS = (
-    Column("Tax year", "tax_year", "int", "Tax year the credit is issued for"),
-    Column("Share", "share", "fraction", "Share of the converted amount"),
-    Column(
+    ResultColumn("Tax year", "tax_year", "int", "Tax year the credit is issued for"),
+    ResultColumn("Share", "share", "fraction", "Share of the converted amount"),
+    ResultColumn(
         "Installment",
         "amount",
         "money",
         "Tax credit issued for the tax year",
         scenario="installment",
     ),
-    Column("Period end", "period_end", "date", "Last day of the privilege period of the return"),
+    ResultColumn(
+        "Period end", "period_end", "date", "Last day of the privilege period of the return"
+    ),
 )
 
 ERTC_SCHEDULE_COLUMNS = (
-    Column("Period end", "period_end", "date", "Last day of the privilege period"),
-    Column(
+    ResultColumn("Period end", "period_end", "date", "Last day of the privilege period"),
+    ResultColumn(
         "New credit",
         "new_credit",
         "money",
         "Credit allowed in the period",
         scenario="ertc_new_credit",
     ),
-    Column("Carried in", "carried_in", "money", "Unused credit carried into the period"),
-    Column(
+    ResultColumn("Carried in", "carried_in", "money", "Unused credit carried into the period"),
+    ResultColumn(
         "Limit", "limit", "money", "Most of the credit usable in the period", scenario="ertc_limit"
     ),
-    Column("Used", "used", "money", "Credit used in the period", scenario="ertc_used"),
-    Column(
+    ResultColumn("Used", "used", "money", "Credit used in the period", scenario="ertc_used"),
+    ResultColumn(
         "Refund",
         "refund",
         "money",
         "Year-one credit refunded in the period",
         scenario="ertc_refund",
     ),
-    Column(
+    ResultColumn(
         "Carried out",
         "carried_out",
         "money",
         "Unused credit after the period",
         scenario="ertc_carried_out",
     ),
-    Column("Expired", "expired", "money", "Credit expired in the period", scenario="ertc_expired"),
+    ResultColumn(
+        "Expired", "expired", "money", "Credit expired in the period", scenario="ertc_expired"
+    ),
 )
 
 #: The schedules' columns the scenario runner gives once per grant year (``grant_<k>``),
@@ -322,21 +330,23 @@ CONVERSION_YEAR_COLUMNS = tuple(column for column in CONVERSION_SCHEDULE_COLUMNS
 ERTC_PERIOD_COLUMNS = tuple(column for column in ERTC_SCHEDULE_COLUMNS if column.scenario)
 
 CREDIT_YEARS_COLUMNS = (
-    Column("Credit year", "number", "int", "1 or 2"),
-    Column("First day", "start", "date", "First day of the credit year"),
-    Column("Last day", "end", "date", "Last day of the credit year"),
+    ResultColumn("Credit year", "number", "int", "1 or 2"),
+    ResultColumn("First day", "start", "date", "First day of the credit year"),
+    ResultColumn("Last day", "end", "date", "Last day of the credit year"),
 )
 
 BASE_YEAR_COLUMNS = (
-    Column("First day", "start", "date", "First day of the base year"),
-    Column("Last day", "end", "date", "Last day of the base year, the day before credit year one"),
+    ResultColumn("First day", "start", "date", "First day of the base year"),
+    ResultColumn(
+        "Last day", "end", "date", "Last day of the base year, the day before credit year one"
+    ),
 )
 
 EXPLAIN_COLUMNS = (
-    Column("Step", "label", "text", "What the step computes"),
-    Column("Value", "value", "value", "The step's figure"),
-    Column("Arithmetic", "arithmetic", "text", "How it was computed"),
-    Column("Citation", "citation", "text", "The law it applies"),
+    ResultColumn("Step", "label", "text", "What the step computes"),
+    ResultColumn("Value", "value", "value", "The step's figure"),
+    ResultColumn("Arithmetic", "arithmetic", "text", "How it was computed"),
+    ResultColumn("Citation", "citation", "text", "The law it applies"),
 )
 
 
@@ -358,7 +368,7 @@ class Calculation:
     arguments: tuple[Argument, ...]
     vararg: Argument | None
     example: tuple[Cell, ...]
-    columns: tuple[Column, ...] | None = None
+    columns: tuple[ResultColumn, ...] | None = None
 
     @functools.cached_property
     def message_citation(self) -> str:
@@ -449,7 +459,7 @@ def calculation(
     example: tuple[Cell, ...],
     optional: tuple[str, ...] = (),
     vararg: str | None = None,
-    columns: tuple[Column, ...] | None = None,
+    columns: tuple[ResultColumn, ...] | None = None,
     **docs: tuple[str, str],
 ) -> Calculation:
     """Declare the calculation ``name``: ``docs`` gives every argument, in order, as its

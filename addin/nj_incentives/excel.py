@@ -55,7 +55,7 @@ from nj_incentives.catalog import (
     GRANT_SCHEDULE_COLUMNS,
     Argument,
     Calculation,
-    Column,
+    ResultColumn,
     headers,
     result_table,
 )
@@ -385,7 +385,7 @@ def NJ_BEIP_GRANT(
     )
 
 
-def _table(columns: Sequence[Column], rows: Sequence[Any]) -> list[list[CellResult]]:
+def _table(columns: Sequence[ResultColumn], rows: Sequence[Any]) -> list[list[CellResult]]:
     """A result table: the catalog's header row, then one row of cells per row."""
     return result_table(columns, rows)
 
