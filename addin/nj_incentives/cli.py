@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -37,8 +37,11 @@ __all__ = [
     "SUBCOMMANDS",
     "Fraction",
     "app",
+    "cache_values_option",
+    "force_option",
     "json_option",
     "main",
+    "namespace_option",
 ]
 
 EXIT_OK = 0
@@ -134,6 +137,36 @@ def json_option(function: Any) -> Any:
         "as_json",
         is_flag=True,
         help="print one JSON document on standard output (for scripts) instead of text",
+    )(function)
+
+
+def force_option(output: str) -> Callable[[Any], Any]:
+    """``--force``: replace the workbook the command writes (``output``, its metavar) if it
+    exists (``fill``, ``rollforward``)."""
+    return click.option("--force", is_flag=True, help=f"replace {output} if it exists")
+
+
+def cache_values_option(function: Any) -> Any:
+    """``--cache-values`` (the parameter ``cache``): recalculate the written workbook once
+    and store its figures (``fill``, ``rollforward``)."""
+    return click.option(
+        "--cache-values",
+        "cache",
+        is_flag=True,
+        help="recalculate once and store every figure in the file, so that a viewer that does "
+        "not recalculate (a preview, LibreOffice) shows it (as the shipped examples do)",
+    )(function)
+
+
+def namespace_option(function: Any) -> Any:
+    """``--namespace NS``: the written workbook's NJ_* functions spelled for an Office.js
+    add-in (``fill``, ``rollforward``)."""
+    return click.option(
+        "--namespace",
+        default="",
+        metavar="NS",
+        help="spell every NJ_* function NS.NJ_... for an Office.js add-in"
+        " (xlwings Server: XLWINGS)",
     )(function)
 
 

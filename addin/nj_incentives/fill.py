@@ -50,7 +50,15 @@ from typing import Any
 
 import click
 
-from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
+from nj_incentives.cli import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    cache_values_option,
+    force_option,
+    json_option,
+    namespace_option,
+)
 from nj_incentives.law.inputs import InputError, InputKind, InputRule, is_blank
 
 __all__ = [
@@ -731,23 +739,12 @@ examples:
     help="payroll hours (.csv or .xlsx) for the ERTC roster: one row per employee and month, "
     "or one row per employee with twelve month columns",
 )
-@click.option("--force", is_flag=True, help="replace OUT.xlsx if it exists")
-@click.option(
-    "--cache-values",
-    "cache",
-    is_flag=True,
-    help="recalculate once and store every figure in the file, so that a viewer that does "
-    "not recalculate (a preview, LibreOffice) shows it (as the shipped examples do)",
-)
+@force_option("OUT.xlsx")
+@cache_values_option
 @click.option(
     "--inputs", "list_inputs", is_flag=True, help="list the template's input names and stop"
 )
-@click.option(
-    "--namespace",
-    default="",
-    metavar="NS",
-    help="spell every NJ_* function NS.NJ_... for an Office.js add-in (xlwings Server: XLWINGS)",
-)
+@namespace_option
 @json_option
 def command(
     template: str,

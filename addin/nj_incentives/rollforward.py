@@ -44,7 +44,15 @@ from typing import Any
 
 import click
 
-from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
+from nj_incentives.cli import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    cache_values_option,
+    force_option,
+    json_option,
+    namespace_option,
+)
 from nj_incentives.fill import (
     FillError,
     TemplateInput,
@@ -691,19 +699,9 @@ examples:
     type=click.Path(path_type=Path),
     help="the workbook to write",
 )
-@click.option("--force", is_flag=True, help="replace NEXT.xlsx if it exists")
-@click.option(
-    "--cache-values",
-    "cache",
-    is_flag=True,
-    help="recalculate once and store every figure in the file (as the shipped examples do)",
-)
-@click.option(
-    "--namespace",
-    default="",
-    metavar="NS",
-    help="spell every NJ_* function NS.NJ_... for an Office.js add-in (xlwings Server: XLWINGS)",
-)
+@force_option("NEXT.xlsx")
+@cache_values_option
+@namespace_option
 @json_option
 def command(
     last: Path,
