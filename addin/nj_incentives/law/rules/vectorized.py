@@ -214,11 +214,7 @@ class Int64(Rules):
     def _counts(self, n: V, d: V) -> tuple[Any, Any]:
         """Two counts as plain numerators (fractions over one denominator: theirs)."""
         if isinstance(n, Ratio) or isinstance(d, Ratio):
-            den = n.den if isinstance(n, Ratio) else d.den
-            if isinstance(n, Ratio) and isinstance(d, Ratio) and n.den != d.den:
-                raise ValueError("counts over different denominators")
-            n = n.num if isinstance(n, Ratio) else _scaled(n, den)
-            d = d.num if isinstance(d, Ratio) else _scaled(d, den)
+            (n, d), _ = self._fractions((n, d))
         return n, d
 
     def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
@@ -250,7 +246,9 @@ class Int64(Rules):
         return result
 
     def _fractions(self, xs: Sequence[V]) -> tuple[list[Any], int]:
-        """Fraction operands as numerators over one denominator (theirs; constants scaled)."""
+        """Fraction operands as numerators over one denominator (theirs; constants scaled):
+        the step of every operation on two or more values of which one is a
+        :class:`Ratio` (add, sub, min, max, where, the comparisons, a quotient's counts)."""
         den = next(x.den for x in xs if isinstance(x, Ratio))
         nums = []
         for x in xs:
@@ -283,29 +281,20 @@ class Int64(Rules):
     def _pick(self, extreme: Callable[[Any, Any], Any], a: V, b: V) -> V:
         """``extreme`` (numpy's minimum or maximum) of two money, count or fraction columns."""
         if isinstance(a, Ratio) or isinstance(b, Ratio):
-            left, right = self._counts(a, b)
-            den = a.den if isinstance(a, Ratio) else b.den
+            (left, right), den = self._fractions((a, b))
             return Ratio(extreme(left, right), den)
         return extreme(self._m(a), self._m(b))
 
     def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
         if isinstance(a, Ratio) or isinstance(b, Ratio):
-            den = a.den if isinstance(a, Ratio) else b.den
-            num_a = a.num if isinstance(a, Ratio) else _scaled(a, den)
-            num_b = b.num if isinstance(b, Ratio) else _scaled(b, den)
-            if isinstance(a, Ratio) and isinstance(b, Ratio) and a.den != b.den:
-                raise ValueError("where over fractions of different denominators")
+            (num_a, num_b), den = self._fractions((a, b))
             return Ratio(self.np.where(cond, num_a, num_b), den)
         return self.np.where(cond, self._m(a), self._m(b))
 
     # ---------------------------------------------------------------- conditions
     def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
         if isinstance(a, Ratio) or isinstance(b, Ratio):
-            den = a.den if isinstance(a, Ratio) else b.den
-            left = a.num if isinstance(a, Ratio) else _scaled(a, den)
-            right = b.num if isinstance(b, Ratio) else _scaled(b, den)
-            if isinstance(a, Ratio) and isinstance(b, Ratio) and a.den != b.den:
-                raise ValueError("comparison of fractions of different denominators")
+            (left, right), _ = self._fractions((a, b))
             return OPS[op](left, right)
         return OPS[op](self._m(a), self._m(b))
 
