@@ -258,3 +258,131 @@ def test_without_a_change_the_dated_roster_is_todays(
             -1
         ]
     )
+
+
+# --------------------------------------------------------------------------- NJ_ERTC_FTE
+
+#: Part-time hours aggregated over the period (the catalog example's).
+HOURS = D(2100)
+
+
+def test_fte_under_todays_law() -> None:
+    # 2,100 / (140 x 12) = 2,100 / 1,680 = 1.25, dated or not
+    undated = ertc.explain_fte(HOURS)
+    dated = ertc.explain_fte(HOURS, 12, "2027-01-15")
+    assert (undated.fte, dated.fte) == (D("1.25"), D("1.25"))
+    assert (undated.first_month, dated.first_month) == (None, IN_2027)
+    first = dated.steps[0]
+    assert (first.label, first.arithmetic) == (
+        "First month of the period",
+        "month 1 is January 2027; month 12 ends 2027-12-31",
+    )
+    assert dated.steps[1:] == undated.steps
+    assert undated.steps[0].arithmetic == "2100 / (140 x 12) = 1.25"
+
+
+def test_fte_drill_from_july_exact_and_steps(full_150: P.Parameter[int]) -> None:
+    # 2027: January-June at 140 hours, July-December at 150: the period's full-time hours
+    # 140 x 6 + 150 x 6 = 840 + 900 = 1,740; 2,100 / 1,740 = 35/29 = 1.20689655172...
+    # -> 1.2068965517
+    dated = ertc.explain_fte(HOURS, 12, IN_2027)
+    assert dated.fte == D("1.2068965517")
+    labels = [step.label for step in dated.steps]
+    assert labels[1:3] == [
+        "Months of the period at 140 hours a month",
+        "Months of the period at 150 hours a month",
+    ]
+    assert [step.value for step in dated.steps[1:3]] == [6, 6]
+    last = dated.steps[-1]
+    assert "140 hours in months 1-6, 150 hours in months 7-12" in last.label
+    assert last.arithmetic.startswith("2100 / (140 x 6 + 150 x 6) = 35/29 = 1.2068965517")
+    # 2026, every month before July 2027: 2,100 / 1,680 = 1.25
+    assert ertc.fte(HOURS, 12, IN_2026) == D("1.25")
+    # from July 2027, every month at 150: 2,100 / (150 x 12) = 2,100 / 1,800 = 1.1666666667
+    assert ertc.fte(HOURS, 12, dt.date(2027, 7, 1)) == D("1.1666666667")
+    # five months from May 2027: May, June at 140, July-September at 150:
+    # 140 x 2 + 150 x 3 = 280 + 450 = 730; 730 / 730 = 1
+    assert ertc.fte(730, 5, "2027-05-31") == D(1)
+
+
+def test_fte_drill_law_as_of(full_150: P.Parameter[int]) -> None:
+    # the drill act was approved 2027-05-01: the law as of the day before knew 140 hours
+    # throughout (2,100 / 1,680 = 1.25); from that day, 1.2068965517 as above
+    then = ertc.explain_fte(HOURS, 12, IN_2027, law_as_of="2027-04-30")
+    now = ertc.explain_fte(HOURS, 12, IN_2027, law_as_of="2027-05-01")
+    assert (then.fte, now.fte) == (D("1.25"), D("1.2068965517"))
+    # each names the act whose full-time hours it applied
+    assert then.version == P.first_modelled("ertc").name
+    assert now.version == "P.L.2027, c.999 (drill)"
+    assert ertc.explain_fte(HOURS, 12, IN_2026).version == P.first_modelled("ertc").name
+    with pytest.raises(InputError) as caught:
+        ertc.fte(HOURS, 12, IN_2027, law_as_of="2002-12-31")
+    assert caught.value.argument == "law_as_of"
+
+
+def test_fte_drill_int64(full_150: P.Parameter[int]) -> None:
+    # two rows, first months 2026-01 and 2027-01, hours over 100 (to the cent): as above,
+    # 1.25 and 1.2068965517; and the second row under the law as of 2027-04-30: 1.25
+    hours = Ratio(np.array([210_000, 210_000], np.int64), 100)
+    got = ertc.fte_rule(Int64(), hours, 12, _days(IN_2026, IN_2027))
+    assert got.den == 10**10
+    assert got.num.tolist() == [12_500_000_000, 12_068_965_517]
+    as_of = _days(dt.date(2027, 5, 1), dt.date(2027, 4, 30))
+    then = ertc.fte_rule(Int64(), hours, 12, _days(IN_2027, IN_2027), as_of)
+    assert then.num.tolist() == [12_068_965_517, 12_500_000_000]
+    # the same rule text under the exact and explaining evaluators
+    for first, row in ((IN_2026, 0), (IN_2027, 1)):
+        exact = EXACT.run(ertc.fte_rule, HOURS, 12, first)
+        value, _ = explain(ertc.fte_rule, HOURS, 12, first)
+        assert Fraction(int(got.num[row]), got.den) == Fraction(exact) == Fraction(value)
+
+
+def test_fte_undated_is_refused_once_the_figure_is_dated(full_150: P.Parameter[int]) -> None:
+    with pytest.raises(InputError) as caught:
+        ertc.fte(HOURS)
+    assert caught.value.argument == "first_month"
+    assert "150 hours for months from 2027-07-01" in caught.value.rule
+
+
+def test_fte_excel_function_takes_the_first_month(full_150: P.Parameter[int]) -> None:
+    from nj_incentives import excel
+
+    assert excel.NJ_ERTC_FTE(2100, None, dt.date(2027, 1, 1)) == pytest.approx(1.2068965517)
+    assert excel.NJ_ERTC_FTE(2100, None, dt.date(2027, 1, 1), dt.date(2027, 4, 30)) == 1.25
+    with pytest.raises(InputError, match="first_month = "):  # the headless callable
+        excel.FUNCTIONS["NJ_ERTC_FTE"](2100)
+
+
+def test_fte_dated_months_are_bounded() -> None:
+    # a dated period reads each month: at most DATED_MONTHS_MAX (1,200) of them,
+    # 2,100 / (140 x 1,200) = 2,100 / 168,000 = 0.0125; an undated one has no such bound:
+    # 2,100 / (140 x 1,201) = 15 / 1,201 = 0.01248959200... -> 0.0124895920
+    assert ertc.fte(HOURS, ertc.DATED_MONTHS_MAX, IN_2027) == D("0.0125000000")
+    with pytest.raises(InputError) as caught:
+        ertc.fte(HOURS, ertc.DATED_MONTHS_MAX + 1, IN_2027)
+    assert (caught.value.argument, caught.value.value) == ("months", 1201)
+    assert ertc.fte(HOURS, 1201) == D("0.0124895920")
+
+
+@given(
+    hours=st.decimals(min_value=0, max_value=10**6, places=2, allow_nan=False),
+    months=st.integers(1, 60),
+    first=st.dates(dt.date(1990, 1, 1), dt.date(2100, 12, 1)),
+    as_of=st.none() | st.dates(dt.date(2003, 1, 1), dt.date(2100, 12, 31)),
+)
+def test_without_a_change_the_dated_fte_is_todays(
+    hours: Decimal, months: int, first: dt.date, as_of: dt.date | None
+) -> None:
+    # with one full-time figure, a dated period is the undated one: hours / (140 x months),
+    # the same steps after the one naming the first month; int64 agrees
+    dated = ertc.explain_fte(hours, months, first, as_of)
+    undated = ertc.explain_fte(hours, months)
+    assert dated.fte == undated.fte
+    expected = Fraction(hours) / (140 * months)
+    assert dated.fte == Decimal(round(expected * 10**10)).scaleb(-10)
+    assert dated.steps[1:] == undated.steps
+    days = None if as_of is None else _days(as_of)
+    got = ertc.fte_rule(
+        Int64(), Ratio(np.array([int(hours * 100)]), 100), months, _days(first), days
+    )
+    assert Fraction(int(got.num[0]), got.den) == Fraction(dated.fte)

@@ -52,7 +52,7 @@ CATALOG_SPEC = {
     "NJ_BEIP_TRANSFER_CHECK": ("certificate_amount", "transfer_amount", "consideration"),
     "NJ_BEIP_REMOTE_WORK_PAYMENT": ("credit",),
     "NJ_BEIP_REMOTE_WORK_CHECK": ("election_date", "share_at_facility"),
-    "NJ_ERTC_FTE": ("part_time_hours", "[months]"),
+    "NJ_ERTC_FTE": ("part_time_hours", "[months]", "[first_month]", "[law_as_of]"),
     "NJ_ERTC_AVG_POSITIONS": ("hours", "[temporary]", "[excluded]"),
     "NJ_ERTC_NEW_POSITIONS": ("base_avg", "year_avg", "[fractional]"),
     "NJ_ERTC_CREDIT": ("new_positions", "credit_year", "[fractional]"),

@@ -17,7 +17,7 @@ import pytest
 
 from nj_incentives import excel
 from nj_incentives.catalog import CALCULATIONS
-from nj_incentives.law import beip
+from nj_incentives.law import beip, ertc
 from nj_incentives.law import parameters as P
 from nj_incentives.law.common import InputError
 
@@ -50,14 +50,24 @@ CORE: dict[str, Callable[..., Any]] = {
     "NJ_BEIP_REMOTE_WORK_PAYMENT": beip.remote_work_payment,
     "NJ_BEIP_REMOTE_WORK_CHECK": beip.remote_work_check,
     "NJ_BEIP_REMOTE_WORK_COMMITMENT_END": beip.remote_work_commitment_end,
+    "NJ_ERTC_FTE": ertc.explain_fte,
+}
+
+#: The statute whose versions each function's ``law_as_of`` names (its citation's).
+STATUTE = {
+    name: "ertc" if CALCULATIONS[name].citation.startswith("N.J.S.A. 52:27BBB") else "beip"
+    for name in CORE
 }
 
 
 # --------------------------------------------------------------------------- which functions
 
 
-def _dated_reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
-    """Run every catalog example, recording the dated figures each function reads."""
+def _dated_reads(
+    monkeypatch: pytest.MonkeyPatch, calls: dict[str, tuple[Any, ...]] | None = None
+) -> dict[str, set[str]]:
+    """Run every catalog example (or ``calls``: the cells for some functions), recording
+    the dated figures each function reads."""
     found: dict[str, set[str]] = {}
     current: list[str] = []
     at, version = P.Parameter.at, P.Parameter.version
@@ -76,11 +86,11 @@ def _dated_reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[str]]:
 
     monkeypatch.setattr(P.Parameter, "at", at_recorded)
     monkeypatch.setattr(P.Parameter, "version", version_recorded)
-    for name, entry in excel.CATALOG.items():
-        if name == "NJ_EXPLAIN":
-            continue
+    if calls is None:
+        calls = {name: e.example for name, e in excel.CATALOG.items() if name != "NJ_EXPLAIN"}
+    for name, cells in calls.items():
         current[:] = [name]
-        excel.FUNCTIONS[name](*entry.example)
+        excel.FUNCTIONS[name](*cells)
     current.clear()
     return found
 
@@ -110,6 +120,19 @@ def test_an_amended_figure_is_read_only_by_functions_taking_law_as_of(
     reading = _dated_reads(monkeypatch)
     assert {"NJ_BEIP_CAP_APPLIES", "NJ_BEIP_GRANT_SCHEDULE"} <= set(reading)
     assert set(reading) <= takes_law_as_of(), reading
+
+
+def test_a_dated_full_time_month_is_read_by_fte_taking_law_as_of(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # tests/test_ertc_months.py's drill (150 hours a month from July 2027) makes the
+    # full-time month dated: NJ_ERTC_FTE over a dated period reads it, and takes law_as_of
+    drill = P.Act("ertc", "P.L.2027, c.999 (drill)", dt.date(2027, 5, 1), source="test fixture")
+    full_150 = P.Version(150, drill, applies_from=dt.date(2027, 7, 1))
+    with P.amended(P.FULL_TIME_HOURS_PER_MONTH, full_150):
+        reading = _dated_reads(monkeypatch, {"NJ_ERTC_FTE": (2100, None, dt.date(2027, 1, 1))})
+    assert reading == {"NJ_ERTC_FTE": {"ertc.full_time_hours_per_month"}}
+    assert set(reading) <= takes_law_as_of()
 
 
 # --------------------------------------------------------------------------- side by side
@@ -208,7 +231,15 @@ def test_default_is_the_law_in_force(name: str) -> None:
 
 # --------------------------------------------------------------------------- bad input
 
-BAD = ["soon", True, -5, 1e9, "2010-01-01", 40000, dt.date(2022, 6, 30)]
+BAD = ["soon", True, -5, 1e9]
+#: Days before each statute's first version modelled (beip 2022-07-01, ertc 2003-01-01):
+#: as text, as a cell's serial number and as a date.
+BEFORE = {
+    "beip": ["2010-01-01", 40000, dt.date(2022, 6, 30)],
+    "ertc": ["2002-12-31", 37621, dt.date(2002, 12, 31)],
+}
+#: The serial numbers' dates (1899-12-30 + the serial): 40000 is 2009-07-06, 37621 2002-12-31.
+SERIALS = {40000: dt.date(2009, 7, 6), 37621: dt.date(2002, 12, 31)}
 
 
 def _cell_text(function: Callable[..., Any], *cells: object) -> str:
@@ -222,33 +253,37 @@ def _cell_text(function: Callable[..., Any], *cells: object) -> str:
     return shown
 
 
-def _expect(message: str, value: object) -> None:
+def _expect(message: str, value: object, statute: str = "beip") -> None:
     assert "law_as_of = " in message, message
-    assert f"versions available: {P.versions_text('beip')}" in message, message
+    assert f"versions available: {P.versions_text(statute)}" in message, message
     assert 'docs/interpretations.md "Law as of"' in message, message
     if isinstance(value, str):
         assert repr(value) in message, message
 
 
-@pytest.mark.parametrize("name", sorted(CORE))
-@pytest.mark.parametrize("value", BAD, ids=repr)
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [(name, value) for name in sorted(CORE) for value in BAD + BEFORE[STATUTE[name]]],
+    ids=repr,
+)
 def test_bad_law_as_of_everywhere(name: str, value: object) -> None:
+    statute = STATUTE[name]
     example = list(CALCULATIONS[name].example)
     index = [a.name for a in CALCULATIONS[name].arguments].index("law_as_of")
     cells = example + [None] * (index - len(example)) + [value]
     # through the Excel dispatch: the classic add-in's text, the headless callables, NJ_EXPLAIN
-    _expect(_cell_text(getattr(excel, name), *cells), value)
+    _expect(_cell_text(getattr(excel, name), *cells), value, statute)
     with pytest.raises(InputError) as raised:
         excel.FUNCTIONS[name](*cells)
-    _expect(str(raised.value), value)
-    _expect(_cell_text(excel.NJ_EXPLAIN, name, *cells), value)
+    _expect(str(raised.value), value, statute)
+    _expect(_cell_text(excel.NJ_EXPLAIN, name, *cells), value, statute)
     # in process: the core function (a serial number is a cell convention: its date here)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == 40000:
-        value = dt.date(2009, 7, 6)
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = SERIALS.get(value, value)
     args = excel.CATALOG[name].convert(example, {})
     with pytest.raises(InputError) as raised:
         CORE[name](*[a for a in args if a is not None][: len(example)], law_as_of=value)
-    _expect(str(raised.value), value)
+    _expect(str(raised.value), value, statute)
 
 
 # --------------------------------------------------------------------------- calc --law-as-of

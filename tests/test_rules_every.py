@@ -240,7 +240,7 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ),
     ertc.credit_years_rule: (D1,),
     ertc.base_year_rule: (dt.date(2010, 4, 1),),
-    ertc.fte_rule: (Q("840.5", HOURS_DEN), C(12)),
+    ertc.fte_rule: (Q("840.5", HOURS_DEN), C(12), dt.date(2023, 4, 1)),
     ertc.employee_positions_rule: (EMPLOYEE, False),
     ertc.positions_rule: ((EMPLOYEE, EMPLOYEE), True, dt.date(2023, 4, 1)),
     ertc.month_figures_rule: (dt.date(2023, 4, 1),),

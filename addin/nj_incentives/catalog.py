@@ -517,6 +517,10 @@ _LAW_AS_OF_BEIP = law_date(
     "The law as it stood on this date (Excel date); blank = every version modelled, chosen by"
     f" the calculation's own date. Versions: {P.versions_text('beip')}"
 )
+_LAW_AS_OF_ERTC = law_date(
+    "The law as it stood on this date (Excel date); blank = every version modelled, chosen by"
+    f" the calculation's own date. Versions: {P.versions_text('ertc')}"
+)
 _SMART_GROWTH = single(
     "TRUE if the grant promotes smart growth (N.J.S.A. 34:1B-129b.); blank = FALSE"
 )
@@ -923,9 +927,14 @@ calculation(
         "(N.J.S.A. 52:27BBB-55e.)."
     ),
     example=(2100,),
-    optional=("months",),
+    optional=("months", "first_month", "law_as_of"),
     part_time_hours=single("Aggregated hours of part-time positions in the period"),
     months=single("Months in the period; blank = 12"),
+    first_month=a_date(
+        "Any day of the period's first month: each month reads the full-time hours at its own"
+        f" date ({P.FULL_TIME_HOURS_PER_MONTH.brief()} a month); blank = undated"
+    ),
+    law_as_of=_LAW_AS_OF_ERTC,
 )
 
 

@@ -651,10 +651,14 @@ def NJ_BEIP_REMOTE_WORK_COMMITMENT_END(commitment_end: Cell, law_as_of: Cell = N
 
 
 @excel_function(show=lambda equivalents: float(equivalents.fte))
-def NJ_ERTC_FTE(part_time_hours: Cell, months: Cell = None) -> Any:
+def NJ_ERTC_FTE(
+    part_time_hours: Cell, months: Cell = None, first_month: Cell = None, law_as_of: Cell = None
+) -> Any:
     from nj_incentives.law import ertc
 
-    return ertc.explain_fte(part_time_hours, **given(months=months))
+    return ertc.explain_fte(
+        part_time_hours, **given(months=months, first_month=first_month, law_as_of=law_as_of)
+    )
 
 
 @excel_function(show=lambda count: [[float(count.average), float(count.fte)]])

@@ -44,6 +44,7 @@ from nj_incentives.law.common import (
     as_choice,
     as_date,
     as_int,
+    as_law_as_of,
     as_money,
     as_number,
     as_quantity,
@@ -60,7 +61,9 @@ __all__ = [
     "CREDIT_YEAR_MONTHS",
     "CREDIT_YEAR_ONE_AMOUNT",
     "CREDIT_YEAR_TWO_AMOUNT",
+    "DATED_MONTHS_MAX",
     "FORM_313_CARRYFORWARD_YEARS",
+    "FTE_FIGURES",
     "FULL_TIME_HOURS_PER_MONTH",
     "LIABILITY_SHARE_LIMIT",
     "MAXIMUM_PERIOD_DAYS",
@@ -1105,42 +1108,121 @@ class FullTimeEquivalents(Explained):
     fte: Decimal
     part_time_hours: Decimal
     months: int
+    #: The first day of the period's first month (None: the months were not dated).
+    first_month: dt.date | None = None
+    #: The act whose version of the full-time hours applied (the latest of the months').
+    version: str = ""
 
 
-def explain_fte(part_time_hours: Number, months: Number = 12) -> FullTimeEquivalents:
-    """Full-time equivalents of part-time hours, with the step, N.J.S.A. 52:27BBB-55e.
+#: The most months a dated :func:`fte` reads one by one: 100 years (a bound of work, not a
+#: figure of law; an undated period has none).
+DATED_MONTHS_MAX = 1_200
+
+
+def explain_fte(
+    part_time_hours: Number,
+    months: Number = 12,
+    first_month: DateLike | None = None,
+    law_as_of: DateLike | None = None,
+) -> FullTimeEquivalents:
+    """Full-time equivalents of part-time hours, with the steps, N.J.S.A. 52:27BBB-55e.
 
     Aggregated hours / (140 x months), reported to 10 places (140 hours a month is the
     statute's full-time position; the divisor is our reading; :func:`fte_rule`).
+
+    ``first_month``: any day of the period's first month; each month reads the full-time
+    hours at its own date, so an amendment from a month inside the period applies from
+    that month (the hours divide by the sum of the months' full-time hours). Blank: the
+    months are not dated (allowed while the figure has one version). ``law_as_of``: the
+    law as it stood on that date (an act approved later is not read).
     """
     hours = as_quantity(part_time_hours, "part_time_hours", CITE_NEW_POSITION)
-    count = as_int(months, "months", CITE_NEW_POSITION, low=1)
+    first = first_month_of(first_month, figures=FTE_FIGURES)
+    as_of = as_law_as_of(law_as_of, "ertc")
+    if first is None:
+        count = as_int(months, "months", CITE_NEW_POSITION, low=1)
+    else:
+        count = as_int(
+            months,
+            "months",
+            CITE_NEW_POSITION,
+            low=1,
+            high=DATED_MONTHS_MAX,
+            rule=f"must be from 1 to {DATED_MONTHS_MAX:,} with a first_month (each month is read)",
+        )
+    args = (hours, count, first, as_of)
+    days = [None] if first is None else [EXACT.add_months(first, k) for k in range(count)]
+    applied = P.applied("ertc", [(P.FULL_TIME_HOURS_PER_MONTH, day) for day in days], as_of)
     return FullTimeEquivalents(
-        fte=fte_rule(EXACT, hours, count),
+        fte=fte_rule(EXACT, *args),
         part_time_hours=hours,
         months=count,
-        steps=partial(_steps, fte_rule, hours, count),
+        first_month=first,
+        version=applied.name,
+        steps=partial(_fte_steps, *args),
     )
 
 
-def fte_rule(r: Rules, part_time_hours: V, months: V) -> V:
+def fte_rule(r: Rules, part_time_hours: V, months: V, first_month: V = None, as_of: V = None) -> V:
     """e. "new full time position": full-time position equivalents of aggregated part-time
-    hours, hours / (140 x months), to 10 places (half to even)."""
+    hours, hours / (140 x months), to 10 places (half to even).
+
+    ``first_month``: the first day of the period's first month (None: undated), with
+    ``months`` then a whole number of months (not a column). Each month reads the
+    full-time hours at its own date under the law as of ``as_of``; where they differ
+    between months the divisor is their sum, hours / (sum over the months of that
+    month's full-time hours), which with one figure is hours / (140 x months) to the
+    digit (docs/interpretations.md, "e. A roster's months are dated")."""
+    full_time = P.FULL_TIME_HOURS_PER_MONTH
+    values = _values(full_time)
+    if first_month is None or len(values) == 1:  # one full-time figure for every month
+        divisor = r.times(r.law(full_time, first_month, as_of), months)
+        label = "Full-time position equivalents"
+    else:  # the months grouped by the figure F they read: the sum of F x its months
+        figures = [r.law(full_time, r.add_months(first_month, k), as_of) for k in range(months)]
+        months_at = [
+            r.count(
+                (r.eq(f, value) for f in figures),
+                label=f"Months of the period at {full_time.show(value)} a month",
+                cite=CITE_FULL_TIME,
+            )
+            for value in values
+        ]
+        divisor = r.total(r.times(value, n) for value, n in zip(values, months_at, strict=True))
+        by_month = _by_month([r.figure(full_time, f) for f in figures])
+        label = (
+            f"Full-time position equivalents (hours over the months' full-time hours: {by_month})"
+        )
     return r.quotient(
         part_time_hours,
-        r.times(r.law(P.FULL_TIME_HOURS_PER_MONTH), months),
+        divisor,
         AVERAGE_PLACES,
-        label="Full-time position equivalents",
+        label=label,
         cite=f"{CITE_NEW_POSITION}; {CITE_FULL_TIME}",
     )
 
 
-def fte(part_time_hours: Number, months: Number = 12) -> Decimal:
+def _fte_steps(
+    hours: Decimal, months: int, first: dt.date | None, as_of: dt.date | None
+) -> tuple[Step, ...]:
+    """The steps of :func:`fte_rule`, after the one naming the first month."""
+    steps = _steps(fte_rule, hours, months, first, as_of)
+    if first is None:
+        return steps
+    return (_first_month_step(first, months), *steps)
+
+
+def fte(
+    part_time_hours: Number,
+    months: Number = 12,
+    first_month: DateLike | None = None,
+    law_as_of: DateLike | None = None,
+) -> Decimal:
     """Full-time position equivalents: hours / (140 x months), N.J.S.A. 52:27BBB-55e.
 
-    Reported to 10 places; see :func:`explain_fte` for the step.
+    Reported to 10 places; see :func:`explain_fte` for the steps and the dated months.
     """
-    return explain_fte(part_time_hours, months).fte
+    return explain_fte(part_time_hours, months, first_month, law_as_of).fte
 
 
 class EmployeeHours(BaseModel):
@@ -1256,18 +1338,27 @@ MONTH_FIGURES = (
 )
 
 
-def first_month_of(first_month: DateLike | None, argument: str = "first_month") -> dt.date | None:
-    """The first day of a roster's first month (any day of the month may be given).
+#: The figure :func:`fte` reads for each month of a dated period.
+FTE_FIGURES = (P.FULL_TIME_HOURS_PER_MONTH,)
 
-    Blank (None): the months are not dated, which is refused once a figure the roster
-    reads by month has more than one version (the months would decide which applies:
-    docs/interpretations.md, "e. A roster's months are dated")."""
+
+def first_month_of(
+    first_month: DateLike | None,
+    argument: str = "first_month",
+    figures: Sequence[P.Parameter[int]] = MONTH_FIGURES,
+) -> dt.date | None:
+    """The first day of a roster's (or a period's) first month (any day of the month may
+    be given).
+
+    Blank (None): the months are not dated, which is refused once one of ``figures``, the
+    figures read by month, has more than one version (the months would decide which
+    applies: docs/interpretations.md, "e. A roster's months are dated")."""
     if first_month is None:
-        dated = [param for param in MONTH_FIGURES if param.dated]
+        dated = [param for param in figures if param.dated]
         if dated:
             changes = "; ".join(f"{param.title}: {param.summary()}" for param in dated)
             rule = (
-                "must be given (the first month of the roster, a date): a figure read by month"
+                "must be given (the first month of the period, a date): a figure read by month"
                 f" has more than one version ({changes})"
             )
             raise InputError(argument, first_month, rule, CITE_E)
@@ -1325,14 +1416,18 @@ def _position_steps(
     steps = _steps(positions_rule, employees, all_months, first)
     if first is None:
         return steps
-    last = EXACT.add_days(EXACT.add_months(first, CREDIT_YEAR_MONTHS), -1)
-    month = Step(
+    return (_first_month_step(first, CREDIT_YEAR_MONTHS), *steps)
+
+
+def _first_month_step(first: dt.date, months: int) -> Step:
+    """The step naming a dated period's first month and its last day."""
+    last = EXACT.add_days(EXACT.add_months(first, months), -1)
+    return Step(
         label="First month of the period",
         value=first,
-        arithmetic=f"month 1 is {P.month_year(first)}; month {CREDIT_YEAR_MONTHS} ends {last}",
+        arithmetic=f"month 1 is {P.month_year(first)}; month {months} ends {last}",
         citation=CITE_E,
     )
-    return (month, *steps)
 
 
 #: No hours (a quantity, not money: sums of hours keep the places of the hours given).
