@@ -395,18 +395,14 @@ def test_the_pdf_renders_to_png_pages(pdf: Path, tmp_path: Path) -> None:
 
 
 def test_page_1_says_when_the_inputs_changed_after_a_signoff(tmp_path: Path) -> None:
-    # the grant example signed by preparer and reviewer, then one withholding changed (as a
-    # finance team's openpyxl script would): page 1's sign-off block says both went stale
-    import shutil
-
+    # the shipped grant example is signed by preparer and reviewer (the build signs it);
+    # a copy with one withholding changed (as a finance team's openpyxl script would):
+    # page 1's sign-off block says both went stale; the example built without signing
+    # (names typed, no hash): "no hash stored"
     import openpyxl
 
-    from nj_incentives.signoff import sign
-
-    path = tmp_path / "grant.xlsx"
-    shutil.copy(EXAMPLES / "beip-grant-schedule-example.xlsx", path)
-    sign(path, preparer="A. Preparer", date="2026-11-20")
-    sign(path, reviewer="R. Reviewer", date="2026-11-30")
+    from nj_incentives.workbooks import beip_grant
+    from nj_incentives.workbooks.cached import cache_values
 
     def status(recalc: Recalculation) -> str:
         document = memo.build_memo([recalc])
@@ -414,15 +410,14 @@ def test_page_1_says_when_the_inputs_changed_after_a_signoff(tmp_path: Path) -> 
         (row,) = next(t for t in tables if t.headers[0] == "Sign-off").rows
         return row[-1]
 
-    assert status(recalculate(EXAMPLES / NAMES[0])) == (
-        "both: no hash stored"  # the shipped example: names typed, never signed
-    )
-    assert status(recalculate(path)) == "both: current"
-    book = openpyxl.load_workbook(path)
+    assert status(recalculate(EXAMPLES / NAMES[0])) == "both: current"
+    book = openpyxl.load_workbook(EXAMPLES / NAMES[0])
     ((sheet, cell),) = book.defined_names["Withholdings"].destinations
     book[sheet][cell.replace("$", "").split(":")[0]] = 610000
     book.save(tmp_path / "changed.xlsx")
     assert status(recalculate(tmp_path / "changed.xlsx")) == ("both: inputs changed since")
+    unsigned = cache_values(beip_grant.build(tmp_path / "unsigned.xlsx", beip_grant.EXAMPLE))
+    assert status(recalculate(unsigned)) == "both: no hash stored"
 
 
 def test_the_signoff_status_names_each_role_when_they_differ() -> None:

@@ -139,10 +139,21 @@ def test_every_declared_input_has_its_tick_and_source() -> None:
 
 
 @pytest.fixture(scope="module")
-def signed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def unsigned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The grant example as the build writes it before signing it (names typed, no dates
+    or hashes): the shipped example is signed (build.signed_example)."""
+    from nj_incentives.workbooks import beip_grant
+    from nj_incentives.workbooks.cached import cache_values
+
+    path = tmp_path_factory.mktemp("unsigned") / "grant.xlsx"
+    return cache_values(beip_grant.build(path, beip_grant.EXAMPLE))
+
+
+@pytest.fixture(scope="module")
+def signed(unsigned: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The grant example signed by its preparer (2026-11-20) and reviewer (2026-11-30)."""
     path = tmp_path_factory.mktemp("signed") / "grant.xlsx"
-    shutil.copy(GRANT, path)
+    shutil.copy(unsigned, path)
     sign(path, preparer="A. Preparer", date="2026-11-20")
     sign(path, reviewer="R. Reviewer", date=dt.date(2026, 11, 30))
     return path
@@ -178,8 +189,31 @@ def test_a_signed_workbook_is_current_everywhere(signed: Path) -> None:
     assert cached[where[0]][where[1].replace("$", "")].value == found[1].line
 
 
-def test_only_the_signoff_cells_change_when_signing(signed: Path) -> None:
-    before = builder.fingerprint(GRANT)
+def test_the_shipped_examples_are_signed_and_current() -> None:
+    # the build signs each example (preparer 2026-11-25, reviewer on the engagement's
+    # date 2026-12-01) through sign(): names, dates and the hash each signed
+    for path in EXAMPLE.values():
+        result = recalculate(path)
+        assert [s.line for s in status(result)] == [
+            "prepared 2026-11-25 by A. Preparer; inputs unchanged since",
+            "reviewed 2026-12-01 by R. Reviewer; inputs unchanged since",
+        ], path.name
+        assert result.value("SignoffCurrent") is True
+        # the cached values say so too (a viewer that does not recalculate)
+        cached = openpyxl.load_workbook(path, data_only=True)
+        sheet, cell = cached.defined_names["SignoffReviewed"].attr_text.split("!")
+        assert cached[sheet][cell.replace("$", "")].value == status(result)[1].line
+
+
+def test_an_unsigned_copy_has_names_but_no_hash(unsigned: Path) -> None:
+    assert [s.line for s in status(recalculate(unsigned))] == [
+        "prepared (no date) by A. Preparer; no inputs hash stored",
+        "reviewed (no date) by R. Reviewer; no inputs hash stored",
+    ]
+
+
+def test_only_the_signoff_cells_change_when_signing(unsigned: Path, signed: Path) -> None:
+    before = builder.fingerprint(unsigned)
     after = builder.fingerprint(signed)
     changed = {
         (sheet, cell)
@@ -199,7 +233,7 @@ def test_only_the_signoff_cells_change_when_signing(signed: Path) -> None:
     for sheet in before["sheets"]:
         for key in ("validations", "conditional", "protected", "merged"):
             assert before[sheet][key] == after[sheet][key], (sheet, key)
-    with zipfile.ZipFile(GRANT) as a, zipfile.ZipFile(signed) as b:
+    with zipfile.ZipFile(unsigned) as a, zipfile.ZipFile(signed) as b:
         assert a.namelist() == b.namelist()
         assert a.read("xl/metadata.xml") == b.read("xl/metadata.xml")  # dynamic arrays
 

@@ -26,9 +26,11 @@ given no workbook; the memo quotes the interpretations).
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from nj_incentives import shipped
 from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
@@ -37,12 +39,14 @@ from nj_incentives.workbooks.cached import cache_values
 __all__ = [
     "DEFAULT_DIRECTORY",
     "EXAMPLES",
+    "EXAMPLE_PREPARED",
     "INTERPRETATIONS",
     "IN_CHECKOUT",
     "TEMPLATES",
     "InstalledPackageError",
     "build_all",
     "main",
+    "signed_example",
 ]
 
 #: A builder: (path, function namespace) -> the path written.
@@ -61,20 +65,49 @@ TEMPLATES: dict[str, Builder] = dict(
     )
 )
 
+#: The day the shipped examples' preparer signs them (the reviewer signs on the
+#: engagement's date, 2026-12-01): fixed dates, so that the build is reproducible.
+EXAMPLE_PREPARED = dt.date(2026, 11, 25)
+
+
+def signed_example(path: Path, engagement: Mapping[str, Any]) -> Path:
+    """A built example signed by its engagement's preparer (on :data:`EXAMPLE_PREPARED`)
+    and reviewer (on the engagement's date), through ``nj-incentives sign``'s own code
+    path (:func:`nj_incentives.signoff.sign`): names, dates and the inputs hash each
+    signed, so that ``calc`` and the memo show two current sign-offs."""
+    from nj_incentives.signoff import sign
+
+    sign(path, preparer=engagement["preparer"], date=EXAMPLE_PREPARED)
+    sign(path, reviewer=engagement["reviewer"], date=engagement["date"])
+    return path
+
+
 #: file name (under examples/) -> builder(path, namespace="") for each filled example;
 #: each is saved with its recalculated values cached in every formula cell (cached.py)
+#: and signed by its preparer and reviewer (:func:`signed_example`)
 EXAMPLES: dict[str, Builder] = dict(
     zip(
         shipped.EXAMPLES,  # the same three, filled
         (
-            lambda path, namespace="": cache_values(
-                beip_grant.build(path, beip_grant.EXAMPLE, function_namespace=namespace)
+            lambda path, namespace="": signed_example(
+                cache_values(
+                    beip_grant.build(path, beip_grant.EXAMPLE, function_namespace=namespace)
+                ),
+                beip_grant.EXAMPLE["engagement"],
             ),
-            lambda path, namespace="": cache_values(
-                beip_conversion.build(path, beip_conversion.EXAMPLE, function_namespace=namespace)
+            lambda path, namespace="": signed_example(
+                cache_values(
+                    beip_conversion.build(
+                        path, beip_conversion.EXAMPLE, function_namespace=namespace
+                    )
+                ),
+                beip_conversion.EXAMPLE["engagement"],
             ),
-            lambda path, namespace="": cache_values(
-                ertc_credit.build(path, ertc_credit.EXAMPLE, function_namespace=namespace)
+            lambda path, namespace="": signed_example(
+                cache_values(
+                    ertc_credit.build(path, ertc_credit.EXAMPLE, function_namespace=namespace)
+                ),
+                ertc_credit.EXAMPLE["engagement"],
             ),
         ),
         strict=True,
