@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from nj_incentives.law import beip, ertc
-from nj_incentives.scenarios.columns import Layout
+from nj_incentives.law import parameters as P
+from nj_incentives.scenarios.columns import Layout, version_categories
 from nj_incentives.scenarios.convert import raw_values
 from nj_incentives.scenarios.scalar import run_row
 
@@ -106,6 +107,9 @@ def _grant(df: pd.DataFrame, n: int) -> tuple[np.ndarray, dict[str, tuple[np.nda
     out["grant_before_cap_total"] = (before_total, true)
     out["grant_total"] = (paid, true)
     out["grant_cap_reduction"] = (before_total - paid, true)
+    # the version applied: the cap's figures have one version each, one act for every row
+    act = P.act_order("beip").index(P.AVERAGE_CAP.versions[0].act)
+    out["grant_version"] = (np.full(n, act, np.int8), true)
     out.update(before_cols)
     out.update(grant_cols)
     return ok, out
@@ -269,6 +273,8 @@ def _ertc(
 
 _INTS = {"grant_term", "conversion_paragraph", "conversion_first_year"}
 _INTS |= {"ertc_year1_period", "ertc_year2_period"}
+#: text columns: their categories (the results hold a categorical)
+_TEXT = {"grant_version": version_categories("beip")}
 
 
 def floor_run(df: pd.DataFrame) -> pd.DataFrame:
@@ -292,7 +298,9 @@ def floor_run(df: pd.DataFrame) -> pd.DataFrame:
             found, messages = run_row(cells, layout, present)
             for name, value in found.items():
                 column, valid = results[name]
-                if column.dtype == bool or name in _INTS:
+                if name in _TEXT:
+                    column[row] = _TEXT[name].index(str(value))
+                elif column.dtype == bool or name in _INTS:
                     column[row] = value
                 elif column.dtype == np.float64:
                     column[row] = float(value)  # type: ignore[arg-type]
@@ -303,7 +311,9 @@ def floor_run(df: pd.DataFrame) -> pd.DataFrame:
     columns: dict[str, object] = {"id": df["id"]}
     columns["error"] = pd.Series(errors, index=df.index, dtype=object)
     for name, (column, valid) in results.items():
-        if column.dtype == bool:
+        if name in _TEXT:
+            columns[name] = pd.Categorical.from_codes(np.where(valid, column, -1), _TEXT[name])
+        elif column.dtype == bool:
             columns[name] = pd.arrays.BooleanArray(column, ~valid)
         elif name in _INTS:
             columns[name] = pd.arrays.IntegerArray(column, ~valid)

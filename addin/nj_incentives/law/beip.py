@@ -118,6 +118,7 @@ __all__ = [
     "apply_credit",
     "cap_applies",
     "cap_version",
+    "cap_version_rule",
     "combined_limit",
     "commitment_extension_rule",
     "conversion_installment",
@@ -423,12 +424,21 @@ def cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> 
     return bool(cap_date_rule(EXACT, date, as_law_as_of(law_as_of, "beip")))
 
 
-def cap_version(agreement_date: dt.date, as_of: dt.date | None = None) -> str:
-    """The version of a. a cap result applied: the act that enacted the versions of the
-    average cap and its start date in force for the agreement date under the law as of
-    ``as_of`` (:func:`~.parameters.applied`)."""
+def cap_version_rule(r: Rules, agreement_date: V, as_of: V = None) -> V:
+    """The version of a. a cap result applied, as the act's code (its position in
+    :func:`~.parameters.act_order`): the act that enacted the versions of the average cap
+    and its start date in force for the agreement date under the law as of ``as_of``
+    (:func:`~.parameters.applied`); per row under the int64 evaluator (the scenario
+    runner's ``grant_version``)."""
     reads = ((P.AVERAGE_CAP, agreement_date), (P.CAP_AGREEMENTS_FROM, agreement_date))
-    return P.applied("beip", reads, as_of).name
+    return r.applied("beip", reads, as_of)
+
+
+def cap_version(agreement_date: dt.date, as_of: dt.date | None = None) -> str:
+    """The name of the act whose version of a. a cap result applied
+    (:func:`cap_version_rule`)."""
+    code: int = cap_version_rule(EXACT, agreement_date, as_of)
+    return P.act_order("beip")[code].name
 
 
 class CapApplies(Explained):

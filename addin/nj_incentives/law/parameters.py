@@ -80,6 +80,7 @@ __all__ = [
     "Selector",
     "Statute",
     "Version",
+    "act_order",
     "amended",
     "amendments_table",
     "applied",
@@ -503,18 +504,27 @@ def versions_text(statute: str) -> str:
     return "; ".join(act.label() for act in sorted(STATUTES[statute].acts, key=lambda a: a.date))
 
 
+def act_order(statute: str) -> tuple[Act, ...]:
+    """The acts modelled for ``statute`` by date (acts of one day in the order defined):
+    the order :func:`applied` ranks them in. A result column that names the version
+    applied holds each act as its position here (its code: ``law.rules``'s ``applied``
+    under the int64 evaluator; the scenario runner's ``grant_version``)."""
+    return tuple(sorted(STATUTES[statute].acts, key=lambda act: act.date))
+
+
 def applied(
     statute: str,
     reads: Iterable[tuple[Parameter[Any], dt.date | None]],
     as_of: dt.date | None = None,
 ) -> Act:
-    """The act whose version of ``statute`` a result applied: the latest (by its date) of
-    the acts that enacted the versions the result's figures took (each ``(figure, the
-    date that selects its version)``) under the law as of ``as_of``, or the statute's
-    first version modelled where no figure read was amended. Its ``name`` is what a
-    result reports as its ``version``."""
+    """The act whose version of ``statute`` a result applied: the latest (by its date;
+    of one day, the later in :func:`act_order`) of the acts that enacted the versions the
+    result's figures took (each ``(figure, the date that selects its version)``) under
+    the law as of ``as_of``, or the statute's first version modelled where no figure read
+    was amended. Its ``name`` is what a result reports as its ``version``."""
+    order = act_order(statute)
     acts = [first_modelled(statute), *(param.version(day, as_of).act for param, day in reads)]
-    return max(acts, key=lambda act: act.date)
+    return max(acts, key=lambda act: (act.date, order.index(act) if act in order else -1))
 
 
 def law_as_of_text(as_of: dt.date | None) -> str:

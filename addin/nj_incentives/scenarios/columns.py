@@ -59,6 +59,7 @@ __all__ = [
     "column_spec",
     "input_rule",
     "input_spec",
+    "version_categories",
 ]
 
 
@@ -569,6 +570,16 @@ class OutputSpec:
     kind: OutKind
     section: str
     doc: str
+    #: a text column's values (OutKind.TEXT): the kernel holds each row's as its
+    #: position here (a code), the results as a categorical (a dictionary column)
+    categories: tuple[str, ...] = ()
+
+
+def version_categories(statute: str) -> tuple[str, ...]:
+    """The values of a column naming the version applied: the names of the acts modelled
+    for ``statute`` in :func:`~nj_incentives.law.parameters.act_order` (a code is a
+    position in it)."""
+    return tuple(act.name for act in P.act_order(statute))
 
 
 @dataclass(frozen=True)
@@ -604,6 +615,14 @@ class Layout:
             OutputSpec("grant_before_cap_total", m, "grant", "Sum of the grants before the cap."),
             OutputSpec("grant_total", m, "grant", "Total grant paid after the cap."),
             OutputSpec("grant_cap_reduction", m, "grant", "What the cap took away."),
+            OutputSpec(
+                "grant_version",
+                OutKind.TEXT,
+                "grant",
+                "The act whose version of 34:1B-129a. the cap applied (the core's"
+                " ``version``: beip.cap_version).",
+                version_categories("beip"),
+            ),
         ]
         if self.detail:  # the grant schedule's columns, once per grant year (the catalog's)
             for column in GRANT_YEAR_COLUMNS:

@@ -327,6 +327,8 @@ class CsvWriter:
             self.money = money_columns(frame)
         columns = []
         for name, column in zip(table.column_names, table.columns, strict=True):
+            if pa.types.is_dictionary(column.type):  # a text result column: its text
+                column = pc.cast(column, pa.string())
             if pa.types.is_string(column.type):
                 column = neutralise_arrow(column)
             elif name in self.money and pa.types.is_floating(column.type):
@@ -350,14 +352,20 @@ class CsvWriter:
 
 def parquet_options(schema: Any) -> dict[str, Any]:
     """Options of every results Parquet file: dictionary encoding for the text columns
-    only. The money and ratio columns are nearly all distinct values, so a dictionary
-    per column is built and then abandoned for each page: with it on every column,
-    writing 400,000 x 93 results took 2.39 s and 111 MB; text columns only, 1.07 s and
-    104 MB (docs/performance.md)."""
+    only (the error column and the like, and the text result columns, which arrive as
+    dictionary arrays: a version column is a few act names over every row). The money
+    and ratio columns are nearly all distinct values, so a dictionary per column is built
+    and then abandoned for each page: with it on every column, writing 400,000 x 93
+    results took 2.39 s and 111 MB; text columns only, 1.07 s and 104 MB
+    (docs/performance.md)."""
     import pyarrow as pa
 
     text = [
-        f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)
+        f.name
+        for f in schema
+        if pa.types.is_string(f.type)
+        or pa.types.is_large_string(f.type)
+        or pa.types.is_dictionary(f.type)
     ]
     return {"use_dictionary": text, "compression": "snappy"}
 

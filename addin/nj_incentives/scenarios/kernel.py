@@ -288,6 +288,10 @@ def grant(chunk: Chunk) -> SectionOut:
     out["grant_before_cap_total"] = (before_total, fast)
     out["grant_total"] = (total, fast)
     out["grant_cap_reduction"] = (before_total - total, fast)
+    # the version applied, as the act's code (columns.version_categories): one constant
+    # for every row while the cap's figures have one version each
+    version = beip.cap_version_rule(_INT64, agreement.values, as_of)
+    out["grant_version"] = (np.broadcast_to(np.asarray(version, I64), (n,)), fast)
     out.update(by_year)
     return SectionOut(present, fast, out)
 

@@ -14,6 +14,7 @@ import logging
 import math
 import re
 import threading
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -242,6 +243,8 @@ class _Sink:
             return np.empty(n, dtype=object), None  # None where blank
         if spec.kind is OutKind.BOOL:
             return np.empty(n, bool), np.empty(n, bool)
+        if spec.kind is OutKind.TEXT:  # codes of spec.categories (a categorical's own)
+            return np.empty(n, _code_dtype(spec)), np.empty(n, bool)
         return np.empty(n, np.int64), np.empty(n, bool)
 
     def add(self, specs: Sequence[OutputSpec], done: int) -> None:
@@ -321,9 +324,10 @@ class _Sink:
             np.copyto(part, np.nan, where=invalid)
 
     def put_value(self, spec: OutputSpec, row: int, value: object) -> None:
-        """One result of the scalar path (a Decimal, int, bool or float) into its row."""
+        """One result of the scalar path (a Decimal, int, bool, float or, in a text
+        column, one of its categories) into its row."""
         target, mask = self.columns[spec.name]
-        stored = _stored(value, spec.kind)
+        stored = spec.categories.index(str(value)) if spec.categories else _stored(value, spec.kind)
         if mask is not None:
             target[row] = stored
             mask[row] = False
@@ -356,11 +360,21 @@ class _Sink:
             values, mask = self.columns[spec.name]
             if mask is None:
                 out[spec.name] = values
+            elif spec.kind is OutKind.TEXT:
+                values[mask] = -1  # blank (the sink is done with the column)
+                kind = pd.CategoricalDtype(list(spec.categories))
+                out[spec.name] = pd.Categorical.from_codes(values, dtype=kind)
             elif spec.kind is OutKind.BOOL:
                 out[spec.name] = pd.arrays.BooleanArray(values, mask)
             else:
                 out[spec.name] = pd.arrays.IntegerArray(values, mask)
         return out
+
+
+def _code_dtype(spec: OutputSpec) -> np.dtype[Any]:
+    """The codes of a text column: the smallest integer type pandas keeps for its
+    categories (int8 up to 127), so the categorical takes them without a copy."""
+    return np.dtype(np.int8 if len(spec.categories) < 127 else np.int32)
 
 
 def _stored(value: object, kind: OutKind) -> int | float:
@@ -529,7 +543,13 @@ def _run_dask(
             "the dask engine needs the optional extra: pip install 'nj-incentives[dask]'"
         ) from error
     partitions = npartitions or max(1, math.ceil(len(df) / 250_000))
-    with dask.config.set({"dataframe.convert-string": False}):
+    with dask.config.set({"dataframe.convert-string": False}), warnings.catch_warnings():
+        # dask joins the partitions' categorical columns (grant_version) one by one into a
+        # frame of ~100 extension-array columns, which pandas calls "highly fragmented":
+        # nothing to act on, and not the user's concern
+        warnings.filterwarnings(
+            "ignore", "DataFrame is highly fragmented", pd.errors.PerformanceWarning
+        )
         ddf = dd.from_pandas(df, npartitions=max(1, min(partitions, len(df) or 1)), sort=False)
         meta = _run_frame(df.iloc[:0], layout, money, keep)
         result = ddf.map_partitions(

@@ -192,6 +192,7 @@ def grant(values: Values) -> Outputs:
         "grant_before_cap_total": before,
         "grant_total": schedule.total,
         "grant_cap_reduction": before - schedule.total,
+        "grant_version": schedule.version,
     }
     for row in schedule.rows:
         for column in GRANT_YEAR_COLUMNS:

@@ -420,6 +420,15 @@ class Explain(Rules):
             kind = "count"
         return self._term(param.at(day, known), kind)
 
+    def applied(
+        self, statute: str, reads: Iterable[tuple[Parameter[Any], V]], as_of: V = None
+    ) -> V:
+        def plain(x: V) -> V:
+            return x.value if x.__class__ is Term else x
+
+        dated = [(param, plain(day)) for param, day in reads]
+        return super().applied(statute, dated, plain(as_of))
+
     def figure(self, param: Parameter[Any], value: V) -> str:
         return param.show(value.value if value.__class__ is Term else value)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, TypeAlias
 
-from nj_incentives.law.parameters import Parameter
+from nj_incentives.law.parameters import Parameter, act_order, applied
 
 __all__ = ["OPS", "Rules", "V"]
 
@@ -148,6 +148,16 @@ class Rules:
         figure's selector) under the law as of ``as_of`` (None: every modelled act):
         :meth:`~.parameters.Parameter.at`, per row under :class:`Int64`."""
         return param.at(at, as_of)
+
+    def applied(
+        self, statute: str, reads: Iterable[tuple[Parameter[Any], V]], as_of: V = None
+    ) -> V:
+        """The act whose version of ``statute`` a result applied, as its code (its
+        position in :func:`~.parameters.act_order`): :func:`~.parameters.applied` of the
+        figures ``reads`` (each with the date that selects its version) under the law as
+        of ``as_of``; per row under :class:`Int64`."""
+        act = applied(statute, reads, as_of)
+        return act_order(statute).index(act)
 
     def figure(self, param: Parameter[Any], value: V) -> str:
         """``value`` (read by :meth:`law`) as a label shows it ("$50,000"): only the

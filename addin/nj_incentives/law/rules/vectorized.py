@@ -13,7 +13,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from nj_incentives.law.parameters import Parameter
+from nj_incentives.law.parameters import Parameter, act_order
 from nj_incentives.law.rules.language import OPS, Rules, V
 
 if TYPE_CHECKING:  # numpy is imported at run time only by the int64 evaluator
@@ -355,32 +355,60 @@ class Int64(Rules):
 
     # ---------------------------------------------------------------- figures of law
     def law(self, param: Parameter[Any], at: V = None, as_of: V = None) -> V:
-        """The figure per row: the versions in :meth:`~.parameters.Parameter.version`'s
-        order, each later one replacing the value where its act is known on ``as_of`` (day
-        numbers; None or a day number at or past the act: known) and ``at`` (day numbers)
-        is on or after its first date. Money in cents, fractions a :class:`Ratio` over
-        the versions' common denominator, dates day numbers."""
+        """The figure per row (:meth:`_version_of`). Money in cents, fractions a
+        :class:`Ratio` over the versions' common denominator, dates day numbers."""
         versions = param.versions
         if len(versions) == 1:
             return versions[0].value
-        np = self.np
         fractions = param.kind == "fraction"
         den = math.lcm(*(Fraction(v.value).denominator for v in versions)) if fractions else 1
 
         def scaled(value: Any) -> Any:
             return _scaled(value, den) if fractions else self._m(value)
 
+        result = self._version_of(param, at, as_of, [scaled(v.value) for v in versions])
+        return Ratio(result, den) if fractions else result
+
+    def applied(
+        self, statute: str, reads: Iterable[tuple[Parameter[Any], V]], as_of: V = None
+    ) -> V:
+        """The act applied per row, as its code (its position in
+        :func:`~.parameters.act_order`): the largest of the codes of the acts whose
+        versions the figures ``reads`` take (:meth:`_version_of`), 0 (the first act
+        modelled) where none was amended. One code for every row (an int) while the
+        figures read have one version each."""
+        order = act_order(statute)
+        code: Any = 0
+        for param, at in reads:
+            codes = [order.index(v.act) for v in param.versions]
+            chosen = self._version_of(param, at, as_of, codes)
+            if isinstance(chosen, int) and isinstance(code, int):
+                code = max(code, chosen)
+            else:
+                code = self.np.maximum(code, chosen)
+        return code
+
+    def _version_of(self, param: Parameter[Any], at: V, as_of: V, values: Sequence[Any]) -> Any:
+        """``values[i]`` (one per version of ``param``, in this evaluator's units) of the
+        version that applies per row: the versions in
+        :meth:`~.parameters.Parameter.version`'s order, each later one replacing the value
+        where its act is known on ``as_of`` (day numbers; None or a day number at or past
+        the act: known) and ``at`` (day numbers) is on or after its first date."""
+        versions = param.versions
+        if len(versions) == 1:
+            return values[0]
+        np = self.np
         days = None if at is None else self._m(at)
         known = None if as_of is None else self._m(as_of)
-        result: Any = scaled(versions[0].value)
-        for v in versions[1:]:
+        result: Any = values[0]
+        for v, value in zip(versions[1:], values[1:], strict=True):
             applies: Any = True
             if days is not None and v.applies_from is not None:
                 applies = days >= (v.applies_from - _EPOCH).days
             if known is not None:
                 applies = applies & (known >= (v.act.date - _EPOCH).days)
             if isinstance(applies, bool):  # one date for every row
-                result = scaled(v.value) if applies else result
+                result = value if applies else result
             else:
-                result = np.where(applies, scaled(v.value), result)
-        return Ratio(result, den) if fractions else result
+                result = np.where(applies, value, result)
+        return result
