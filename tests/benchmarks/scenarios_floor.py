@@ -30,7 +30,12 @@ import pandas as pd
 
 from nj_incentives.law import beip, ertc
 from nj_incentives.law import parameters as P
-from nj_incentives.scenarios.columns import Layout, version_categories
+from nj_incentives.scenarios.columns import Layout
+
+try:
+    from nj_incentives.scenarios.columns import version_categories
+except ImportError:  # a tree from before the version column (a benchmark's "before")
+    version_categories = None  # type: ignore[assignment]
 from nj_incentives.scenarios.convert import raw_values
 from nj_incentives.scenarios.scalar import run_row
 
@@ -107,9 +112,10 @@ def _grant(df: pd.DataFrame, n: int) -> tuple[np.ndarray, dict[str, tuple[np.nda
     out["grant_before_cap_total"] = (before_total, true)
     out["grant_total"] = (paid, true)
     out["grant_cap_reduction"] = (before_total - paid, true)
-    # the version applied: the cap's figures have one version each, one act for every row
-    act = P.act_order("beip").index(P.AVERAGE_CAP.versions[0].act)
-    out["grant_version"] = (np.full(n, act, np.int8), true)
+    if version_categories is not None:
+        # the version applied: the cap's figures have one version each, one act a row
+        act = P.act_order("beip").index(P.AVERAGE_CAP.versions[0].act)
+        out["grant_version"] = (np.full(n, act, np.int8), true)
     out.update(before_cols)
     out.update(grant_cols)
     return ok, out
@@ -274,7 +280,7 @@ def _ertc(
 _INTS = {"grant_term", "conversion_paragraph", "conversion_first_year"}
 _INTS |= {"ertc_year1_period", "ertc_year2_period"}
 #: text columns: their categories (the results hold a categorical)
-_TEXT = {"grant_version": version_categories("beip")}
+_TEXT = {"grant_version": version_categories("beip")} if version_categories is not None else {}
 
 
 def floor_run(df: pd.DataFrame) -> pd.DataFrame:
