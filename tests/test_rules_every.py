@@ -187,6 +187,7 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ),
     beip._part: (M("600000.01"), F("0.333333333"), "Part", "a."),
     beip.cap_date_rule: (dt.date(2003, 7, 1),),
+    beip.cap_version_rule: (dt.date(2003, 7, 1),),  # the act's code (0: the first)
     beip.cap_room: (C(7), M("200000.00"), M("50000.00")),
     beip.term_cap_years: (
         [M("300000.00"), M("300000.00"), M("300000.00")],
