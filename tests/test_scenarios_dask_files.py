@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -116,26 +117,50 @@ def test_a_mixed_file_with_bad_rows_is_the_pandas_engine_s_output(
     pd.testing.assert_frame_equal(*summaries, check_exact=False, rtol=1e-12)
 
 
-def test_its_own_cluster_gives_the_same_file(mixed: Path, tmp_path: Path) -> None:
+def test_its_own_cluster_gives_the_same_file(
+    mixed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # no --scheduler: the command starts its local cluster (scenarios.dask_files.EarlyClient,
-    # in the background while it hashes the input and plans the layout) and closes it
+    # in the background while it hashes the input and plans the layout) in its own process,
+    # a worker thread per core, starts no process, and closes the cluster
+    import multiprocessing
+
+    started = _recording_clusters(monkeypatch)
     on_dask, on_pandas = tmp_path / "dask.parquet", tmp_path / "pandas.parquet"
     keep = ["--keep", "office"]
+    before = {p.pid for p in multiprocessing.active_children()}  # the module's cluster's
     assert main(["scenarios", str(mixed), "-o", str(on_dask), *keep, "--engine", "dask"]) == 1
+    assert {p.pid for p in multiprocessing.active_children()} <= before
+    (own,) = started
+    assert own.status.name == "closed"
     assert main(["scenarios", str(mixed), "-o", str(on_pandas), *keep]) == 1
     assert pq.read_table(on_dask).equals(pq.read_table(on_pandas))
 
 
-def test_a_column_error_closes_the_cluster_it_started(mixed: Path, tmp_path: Path) -> None:
-    # the cluster was being started while the columns were checked: the message, exit 2,
-    # and no worker process left behind (EarlyClient.close waits for it and closes it)
-    import multiprocessing
+def _recording_clusters(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The local clusters the command starts from now on, as they are started."""
+    started: list[Any] = []
 
+    class Recording(distributed.LocalCluster):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            started.append(self)
+
+    monkeypatch.setattr(distributed, "LocalCluster", Recording)
+    return started
+
+
+def test_a_column_error_closes_the_cluster_it_started(
+    mixed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the cluster was being started while the columns were checked: the message, exit 2,
+    # and the cluster closed (EarlyClient.close waits for it and closes it)
+    started = _recording_clusters(monkeypatch)
     out = tmp_path / "out.parquet"
-    before = {p.pid for p in multiprocessing.active_children()}  # the module's cluster's
     assert main(["scenarios", str(mixed), "-o", str(out), "--engine", "dask"]) == 2
     assert not out.exists()
-    assert {p.pid for p in multiprocessing.active_children()} <= before
+    (own,) = started
+    assert own.status.name == "closed"
 
 
 def test_an_early_client_that_cannot_connect_says_so(tmp_path: Path, mixed: Path) -> None:

@@ -15,8 +15,8 @@ file as the pandas engine's streaming run.
 
 The input and output paths must be the same for the client and every worker (a shared
 folder on a cluster). ``scheduler``: a distributed scheduler address
-(``tcp://host:8786``); without one, a local cluster of one single-threaded worker
-process per core is started for the run.
+(``tcp://host:8786``); without one, a local cluster is started for the run in this
+process: one worker with a thread per core.
 """
 
 from __future__ import annotations
@@ -218,10 +218,18 @@ def _client(scheduler: str | None) -> Iterator[Any]:
         with distributed.Client(scheduler, set_as_default=False) as client:
             yield client
         return
-    workers = os.cpu_count() or 1
+    # The command's own cluster runs in this process: one worker, a thread per core. A
+    # cluster of worker processes costs more to start than it saves on one machine (each
+    # process and its nanny start an interpreter and import distributed, pandas, pyarrow
+    # and this package: 2,000,000 rows took 1.42x the pandas engine that way, 0.78x in
+    # threads, whose numpy, Arrow and Parquet work releases the GIL; docs/performance.md).
+    # Worker processes: start a cluster and pass its address (--scheduler).
     with (
         distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=1,
+            threads_per_worker=os.cpu_count() or 1,
+            processes=False,
+            dashboard_address=None,
         ) as cluster,
         distributed.Client(cluster, set_as_default=False) as client,
     ):
