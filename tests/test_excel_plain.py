@@ -223,6 +223,18 @@ def test_roster_flags_blank_or_missing_are_false() -> None:
     assert average(hours, [[None], [True], [None], [None]]) == [[float(expected.average), 0.0]]
 
 
+def test_roster_flags_of_blank_rows_after_the_last_employee_are_ignored() -> None:
+    """An employee gone before the period (hours blank in the range's last used rows, the
+    flags "No" as a payroll export fills them) is no employee: 3 rows of 160 hours, the
+    second temporary, give the average of the two others, not a refusal of the flags."""
+    average = excel.functions()["NJ_ERTC_AVG_POSITIONS"]
+    hours = [[160] * 12, [160] * 12, [160] * 12, [None] * 12, [None] * 12]
+    expected = ertc.average_positions(ertc.roster(hours[:3], [False, True, False]))
+    flags = [["No"], ["Yes"], ["No"], ["No"], ["Yes"]]
+    assert average(hours, flags, flags) == [[float(expected.average), 0.0]]
+    assert str(average(hours, [*flags, ["No"]])).startswith("#VALUE! temporary")  # longer
+
+
 def test_booleans_accept_true_false_one_zero_and_yes_no() -> None:
     limits = excel.functions()["NJ_BEIP_PCT_LIMITS"]
     smart = {str(limits("withholdings", flag)) for flag in (True, 1, 1.0, "Yes", "TRUE", "y")}

@@ -672,9 +672,9 @@ def NJ_ERTC_AVG_POSITIONS(
     from nj_incentives.law import ertc
 
     table = _roster_rows(hours)
-    count = len(table)
+    count, height = len(table), len(as_rows(hours))
     flags = {
-        name: None if values is None else _flags(values, count)
+        name: None if values is None else _flags(values, count, height)
         for name, values in (("temporary", temporary), ("excluded", excluded))
     }
     return ertc.average_positions(
@@ -691,9 +691,15 @@ def _roster_rows(hours: Cell) -> list[list[Cell]]:
     return [[None if is_blank(cell) else cell for cell in row] for row in rows]
 
 
-def _flags(values: list[Cell], count: int) -> list[Cell]:
-    """One flag per roster row: a blank cell, or a missing one at the end, is FALSE."""
+def _flags(values: list[Cell], count: int, height: int) -> list[Cell]:
+    """One flag per roster row: a blank cell, or a missing one at the end, is FALSE. The
+    flags of the wholly blank hours rows after the last employee (``count`` rows of the
+    ``height`` the hours range has: an employee gone before the period, "No" in the flag
+    columns) are dropped, as the core ignores a blank row's flags; a flag column longer
+    than the hours range is left for the core to refuse."""
     flags = [False if value is None else value for value in values]
+    if len(flags) <= height:
+        flags = flags[:count]
     return flags + [False] * (count - len(flags))
 
 
