@@ -63,7 +63,8 @@ def squeezed(text: str) -> str:
 
 #: The most pages the default memo of the three bundled examples may take (issue 20,
 #: item 5: a memo a reviewer reads; it was 54 before, 19 of a 50-employee ERTC workbook's
-#: 35 its per-employee steps). docs/install.md quotes the count this test measures.
+#: 35 its per-employee steps). It takes 13: two pages of room, so that page 1 or a
+#: schedule may grow. docs/install.md quotes the count this test measures.
 MAX_PAGES = 15
 
 
@@ -72,7 +73,7 @@ def test_the_pdf_is_paginated_with_the_engagement_and_page_x_of_y(pdf: Path) -> 
     text = pages(pdf)
     count = len(text)
     # page 1 the summary, the three workbooks' schedules, Appendix A (the steps behind the
-    # page 1 figures) and Appendix B (the readings applied): at most 15 pages
+    # page 1 figures) and Appendix B (the readings applied): at most MAX_PAGES pages
     assert 8 <= count <= MAX_PAGES, count
     appendix = next(n for n, page in enumerate(text) if "Appendix A: the steps" in page)
     assert 4 <= appendix < count
@@ -209,13 +210,17 @@ def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) 
         ("beip-grant-schedule-example.xlsx", "", ""),  # the workbook, then its switches
         (
             "   Reading of the $50,000 average cap",
-            "per_year (the default)",
+            "per_year (default)",
             "The $50,000 average cap: whole-term and proportional readings",
         ),
     )
     # key figures, the ERTC's with their Form 313 part and line
     assert "$750,000.00" in first  # the grant example's total grant
-    label = f"Credit for credit year one ({FORM_313_LINE_7.label(what=False)})"
+    # the form's edition named once, on the workbook's row
+    edition = FORM_313_LINE_7.edition
+    label = f"Credit for credit year one ({edition.form} {FORM_313_LINE_7.where()})"
+    named = f"{edition.form}: " + edition.name.removeprefix(edition.form).strip()[1:-1]
+    assert squeezed(named) in squeezed(pages(pdf, layout=False)[0])
     # wrapped in its table cell, the value's cell read between its lines
     assert squeezed(label) in squeezed(pages(pdf, layout=False)[0]).replace("$12,500.00", "")
     assert "$12,500.00" in first  # 5 new positions x $2,500 (line 7)
@@ -363,7 +368,9 @@ def test_the_same_document_in_three_formats(recalcs: list[Recalculation], tmp_pa
     page = (tmp_path / "m.html").read_text(encoding="utf-8")
     for text in (markdown, page):
         assert "Acme Widgets, Inc." in text
-        assert FORM_313_LINE_7.label(what=False) in text
+        edition = FORM_313_LINE_7.edition  # named once, each line without it
+        assert f"{edition.form} {FORM_313_LINE_7.where()}" in text
+        assert f"{edition.form}: " + edition.name.removeprefix(edition.form).strip()[1:-1] in text
         assert "Year two month 12 (hours)" in text
     assert 'content: "Page " counter(page) " of " counter(pages)' in page
     with pytest.raises(ValueError, match=r"\.pdf, \.html or \.md"):
@@ -436,3 +443,64 @@ def test_the_signoff_status_names_each_role_when_they_differ() -> None:
         [one("prepared", True, "AB", False), one("reviewed", False, "", None)]
     ) == ("preparer: current; reviewer: not signed")
     assert signoff_status([]) == "as entered (not tracked)"  # built before the sign-off block
+
+
+#: The most pages the default memo of a 50-employee Form 313 workbook may take (issue 20,
+#: item 5: 29 pages before, 17 of them each employee's steps; 8 now, the roster in the
+#: schedules, the averages summarised and no employee's steps: docs/performance.md, "The
+#: memo a reviewer reads").
+MAX_PAGES_50_EMPLOYEES = 9
+
+
+@pytest.mark.slow
+def test_a_50_employee_memo_prints_the_roster_not_each_employees_steps(tmp_path: Path) -> None:
+    from ertc_roster import filled_ertc
+
+    recalc = recalculate(filled_ertc(tmp_path / "data", 50))
+    assert memo.master_check(recalc) is True
+    default = pages(memo.write_memo(tmp_path / "memo.pdf", [recalc]), layout=False)
+    assert len(default) <= MAX_PAGES_50_EMPLOYEES, len(default)
+    flat = [" ".join(page.split()) for page in default]
+    # every employee of the roster is printed (the schedules), each period's hours
+    assert all(any(f"Employee {n:03d} (payroll id" in p for p in flat) for n in range(1, 51))
+    assert "Left blank: Employee 51 to Employee 250" in " ".join(flat)
+    # no page of employees' steps: those print with --steps all, one table of them a period
+    assert not any(re.search(r"Employee \d+: full-time months", p) for p in flat)
+    # the averages the new positions rest on, summarised per period: in the base year 30
+    # employees have hours (patterns 1, 3 and 5 of tests/ertc_roster.py: n = 1, 3, 0 mod
+    # 5); 21, 28 and 35 are temporary (n % 7 == 0) and 11 and 33 an owner's relatives
+    # (n % 11 == 0): 25 of 30 counted
+    joined = " ".join(flat)
+    assert "NJ_ERTC_AVG_POSITIONS: 3 result(s), summarised" in joined
+    assert "Employees: counted (neither temporary or seasonal nor an owner or owner's " in joined
+    assert "25 of 30" in joined
+    every = memo.render(memo.build_memo([recalc], steps="all"), ".md")
+    # (the core numbers the employees with hours in the period: 40 in credit year one)
+    assert "Employee 40: full-time months (140 hours or more)" in every
+
+
+def test_page_1_holds_two_long_signoffs_per_workbook(tmp_path: Path) -> None:
+    # the three examples, each signed by its own preparer and reviewer with long names (as
+    # `nj-incentives sign` writes them): page 1 still holds the whole summary, the
+    # sign-off block with a row per workbook at its end; the sections start on page 2
+    import shutil
+
+    from nj_incentives.signoff import sign
+
+    signed = []
+    for number, name in enumerate(NAMES):
+        path = tmp_path / name
+        shutil.copy(EXAMPLES / name, path)
+        sign(path, preparer=f"Alexandra Konstantinopoulou-Vanderbilt, CPA (Manager {number})",
+             date="2026-11-20")  # fmt: skip
+        sign(path, reviewer=f"Maximilian Oppenheimer-Castellanos, CPA, JD (Partner {number})",
+             date="2026-11-30")  # fmt: skip
+        signed.append(recalculate(path))
+    text = pages(memo.write_memo(tmp_path / "memo.pdf", signed), layout=False)
+    first = " ".join(text[0].split())
+    for number in range(len(NAMES)):
+        assert f"Konstantinopoulou-Vanderbilt, CPA (Manager {number})" in first
+        assert f"Oppenheimer-Castellanos, CPA, JD (Partner {number})" in first
+    assert first.count("both: current") == 3
+    assert "Sign-off" not in text[1]
+    assert "1. beip-grant-schedule-example.xlsx" in text[1]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -154,3 +155,73 @@ def test_the_default_memo_of_the_examples_against_the_memo_before() -> None:
         f" ({after[0]['pages']:.0f} pages); ratio {a / b:.2f}x (target <= 0.5x)"
         f"\n  rounds before: {shown_before}\n  rounds now:    {shown_after}"
     )
+
+
+#: The default memo of a 50-employee Form 313 workbook (issue 20, item 5: "a 50-employee
+#: ERTC workbook gives 35 pages, 19 of them per-employee steps"): each tree fills its own
+#: template from the same DATA and payroll export (tests/ertc_roster.py), then build + PDF
+#: in a fresh interpreter, the workbook recalculated first (not timed); the PDF is kept
+#: to count its pages and those that print an employee's steps.
+ROSTER_SCRIPT = r"""
+import json, sys, time
+import nj_incentives.excel
+from nj_incentives import memo
+from nj_incentives.recalc import recalculate
+recalc = recalculate(sys.argv[1])
+began = time.perf_counter()
+data = memo.to_pdf(memo.build_memo([recalc]))
+seconds = time.perf_counter() - began
+open(sys.argv[2], "wb").write(data)
+print(json.dumps({"seconds": seconds}))
+"""
+EMPLOYEE_STEPS = re.compile(r"Employee \d+: |one row per employee")
+
+
+def _roster_memo(workbook: Path, target: Path, base: str | None) -> dict[str, float]:
+    env = dict(os.environ)
+    if base:
+        env["PYTHONPATH"] = base
+    done = subprocess.run(
+        [sys.executable, "-c", ROSTER_SCRIPT, str(workbook), str(target)],
+        capture_output=True, text=True, timeout=900, env=env, check=True,
+    )  # fmt: skip
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(target), "-"], capture_output=True, text=True, check=True
+    ).stdout.split("\f")[:-1]
+    figures["pages"] = len(text)
+    figures["steps_pages"] = sum(1 for page in text if EMPLOYEE_STEPS.search(page))
+    return figures
+
+
+def test_the_50_employee_memo_against_the_memo_before(tmp_path: Path) -> None:
+    # NJ_BENCH_BASE: the addin folder of the tree before (git archive 3a53a59 addin docs);
+    # each tree fills its own template from the same files; rounds alternate, median
+    from ertc_roster import filled_ertc
+
+    base = os.environ.get("NJ_BENCH_BASE")
+    if not base:
+        pytest.skip("set NJ_BENCH_BASE to the addin folder of the tree before (see docstring)")
+    now = filled_ertc(tmp_path / "data", 50)
+    before = tmp_path / "before.xlsx"
+    data = tmp_path / "data"
+    subprocess.run(
+        [sys.executable, "-m", "nj_incentives.cli", "fill", "ertc-form-313",
+         str(data / "ertc.csv"), "--hours", str(data / "payroll.csv"), "-o", str(before)],
+        capture_output=True, text=True, timeout=600, check=True,
+        env=dict(os.environ, PYTHONPATH=base),
+    )  # fmt: skip
+    rounds = int(os.environ.get("NJ_BENCH_ROUNDS", "5"))
+    runs: dict[str, list[dict[str, float]]] = {"before": [], "now": []}
+    for _ in range(rounds):
+        runs["before"].append(_roster_memo(before, tmp_path / "before.pdf", base))
+        runs["now"].append(_roster_memo(now, tmp_path / "now.pdf", None))
+    b, a = (statistics.median(r["seconds"] for r in runs[k]) for k in ("before", "now"))
+    for key, median in (("before", b), ("now", a)):
+        first = runs[key][0]
+        shown = ", ".join(f"{r['seconds']:.2f}" for r in runs[key])
+        print(
+            f"\n50-employee Form 313 memo, {key}: {first['pages']:.0f} pages, "
+            f"{first['steps_pages']:.0f} with employees' steps; median {median:.2f} s ({shown})"
+        )
+    print(f"ratio now / before: {a / b:.2f}x")

@@ -9,8 +9,10 @@
   writes beside them: :func:`where_on_form`), the law versions modelled (from
   :mod:`nj_incentives.law.parameters`), the switches each workbook sets (the switches
   table of ``docs/interpretations.md``: :mod:`.summary`) and the sign-off block;
-- the schedules, each workbook on a new page: the file (SHA-256, template, version), its
-  failing checks, its inputs, its outputs and the tables it computes;
+- the schedules, each workbook on a new page: the file (SHA-256, template, version,
+  inputs hash, the checks' count when all pass), its failing checks, its inputs (not the
+  engagement and sign-off fields page 1 shows; blank rows and columns named, not drawn),
+  its outputs and the tables it computes;
 - Appendix A, the steps: by default (``steps="summary"``) only the NJ_* results the
   page 1 figures are computed from (:mod:`.trace`), each function's results together; with
   ``steps="all"`` every NJ_* formula cell with the function's result and every step. The
@@ -18,7 +20,9 @@
   recalculated workbook (literals, cells, ranges and defined names, the values the engine
   passed) and given to ``excel.CATALOG[name].result``. A call whose result is not what its
   cell shows (the other branch of an ``IF``) is listed as not used; results of at most
-  three steps are one table; a result of nothing but 0.00 is one line;
+  three steps are one table; a result of nothing but 0.00 is one line; the results
+  those take as given whose steps ask the same questions of each employee (the average
+  positions) are summarised, each yes/no question counted, then their totals;
 - Appendix B, the interpretations of the law the functions applied, from
   ``docs/interpretations.md`` (a copy ships in the package, so an installed copy quotes
   them too): named by default, quoted in full with ``steps="all"``, rendered (bold,

@@ -104,6 +104,29 @@ def where_on_form(recalc: Recalculation, sheet: str = "Outputs") -> tuple[str, d
     return (heading or "Where on the form (or in the law)", found) if found else ("", {})
 
 
+_EDITION = re.compile(r"\b(Form \d+) \(((?:[^()]|\([^()]*\))*edition(?:[^()]|\([^()]*\))*)\)")
+
+
+def editions(texts: Sequence[str]) -> dict[str, str]:
+    """The forms named with one edition throughout ``texts`` ("Form 313" -> "2023
+    edition, rev. October 2023"): said once, so that each line can say just "Form 313"."""
+    found: dict[str, set[str]] = {}
+    for text in texts:
+        for match in _EDITION.finditer(text):
+            found.setdefault(match[1], set()).add(match[2])
+    return {form: next(iter(eds)) for form, eds in found.items() if len(eds) == 1}
+
+
+def without_editions(text: str, named: Mapping[str, str]) -> str:
+    """``text`` with each form of ``named`` without its edition ("Form 313 Part III")."""
+    return _EDITION.sub(lambda m: m[1] if named.get(m[1]) == m[2] else m[0], text)
+
+
+def editions_note(named: Mapping[str, str]) -> str:
+    """ "Form 313: 2023 edition, rev. October 2023" for each form of ``named``."""
+    return "; ".join(f"{form}: {edition}" for form, edition in named.items())
+
+
 def _form_part(text: str) -> str:
     """The Form 313 part of a "where" text ("Form 313 Part III, line 7"), or ""."""
     return text.split(";")[0].strip() if text.startswith("Form 313") else ""
@@ -288,6 +311,26 @@ class _Context:
             self._behind = behind(self.recalc, self.figures, nj, self.names)
         return set(self._behind)
 
+    def rosters(self) -> list[NJResult]:
+        """The results one step further back than :meth:`behind` whose steps repeat a
+        question per item (the average positions, a step per employee and question):
+        the page 1 figures rest on their totals, printed as a summary."""
+        from nj_incentives.memo.trace import formula_references
+
+        first = self.behind()
+        nj = {(r.sheet, r.cell) for r in self.results if r.status != "unused"}
+        further = set(
+            behind(self.recalc, formula_references(self.recalc, first, self.names), nj, self.names)
+        )
+        return [
+            r
+            for r in self.results
+            if (r.sheet, r.cell) in further - first
+            and r.status == "ok"
+            and sum(1 for st in getattr(r.result, "steps", ()) or () if _ITEM_STEP.match(st.label))
+            >= PIVOT_STEPS
+        ]
+
 
 #: An array result of at least this many columns on the Calculations sheet is one of the
 #: workbook's schedules (the grant schedule, installments by tax year, the Form 313
@@ -329,8 +372,11 @@ def _summary(
         rows = list(
             dict.fromkeys(tuple(e.get(k, "") or "(blank)" for k in keys) for e in engagements)
         )
+        one_client = len({row[:2] for row in rows}) == 1
         if len(rows) == 1:
             blocks.append(Table(("Client", "Entity id", "Tax period(s)"), tuple(rows), small=True))
+        elif one_client:  # each workbook's period on its row of the results below
+            blocks.append(Table(("Client", "Entity id"), (rows[0][:2],), small=True))
         else:
             blocks.append(
                 Table(
@@ -343,14 +389,21 @@ def _summary(
                 )
             )
     figures: list[tuple[str, ...]] = []
-    for recalc, fact, context in zip(recalcs, all_facts, contexts, strict=True):
+    periods = len(rows) > 1 and one_client if recalcs else False
+    for recalc, fact, context, fields in zip(
+        recalcs, all_facts, contexts, engagements, strict=True
+    ):
         _heading, where_of = where_on_form(recalc)
         verdict = display(fact.master_check) or "(none)"
-        figures.append((f"{fact.name}: master check {verdict}", ""))  # the workbook's row
+        named = editions([_form_part(text) for text in where_of.values()])
+        notes = [fields.get("Tax period(s)", "") or "(blank)"] if periods else []
+        notes += [editions_note(named)] if named else []
+        shown = f"{fact.name} ({'; '.join(notes)})" if notes else fact.name
+        figures.append((f"{shown}: master check {verdict}", ""))  # the workbook's row
         for label, unit, value in labelled_values(recalc, context.formats):
             if label == "All checks pass":
                 continue  # the master check, on the workbook's row
-            part = _form_part(where_of.get(label, ""))
+            part = without_editions(_form_part(where_of.get(label, "")), named)
             where = f" ({part})" if part else ""
             figures.append(("   " + label + where, with_unit(value, unit)))
     blocks.append(Table(("Workbook and result", "Value"), tuple(figures), small=True))
@@ -370,7 +423,7 @@ def _summary(
                 (
                     "Workbook and switch (input)",
                     "Set to",
-                    "Reading (docs/interpretations.md; every reading applied: Appendix B)",
+                    "Reading (docs/interpretations.md; all applied: Appendix B)",
                 ),
                 tuple(set_rows),
                 small=True,
@@ -452,22 +505,28 @@ def _workbook(
     blocks: list[Block] = [
         Heading(2, f"{number}. {fact.name}", running=_running(fields), footer=footer)
     ]
+    lines = checks(recalc)
+    passed = sum(1 for _l, _c, result in lines if result is True)
+    every_check = bool(lines) and passed == len(lines) and steps != "all"
+    built = f" (built with {fact.built_with})" if fact.built_with else ""
     blocks.append(
         Table(
             ("Item", "Value"),
             (
                 ("File", fact.name),
                 ("SHA-256", fact.sha256),
-                ("Template", fact.template or "(not a nj-incentives template)"),
-                ("Built with", fact.built_with),
+                ("Template", (fact.template or "(not a nj-incentives template)") + built),
                 (
                     "Recalculated",
                     f"{len(recalc.formulas)} formulas, {sum(recalc.calls.values())} NJ_* calls",
                 ),
                 ("Master check", display(fact.master_check) or "(none)"),
+                *((("Checks", f"{passed} of {len(lines)} on the Checks sheet TRUE"),)
+                  if every_check else ()),
+                *_inputs_hash(recalc),
             ),
         )
-    )
+    )  # fmt: skip
     if fact.master_check is not True:
         blocks.append(
             Paragraph(
@@ -482,8 +541,7 @@ def _workbook(
         blocks.append(Table(("Cell", "Shows"), tuple((where, text) for where, text in errors)))
     if recalc.notes:
         blocks.append(Items(tuple(recalc.notes)))
-    lines = checks(recalc)
-    if lines:
+    if lines and not every_check:  # (every check TRUE: one line of the table above)
         blocks.append(Heading(3, "Checks"))
         labels = _distinct_labels(recalc, lines)
         rows = tuple(
@@ -491,7 +549,6 @@ def _workbook(
             for label, (_l, cite, result) in zip(labels, lines, strict=True)
             if steps == "all" or result is not True
         )
-        passed = sum(1 for _l, _c, result in lines if result is True)
         if rows:
             blocks.append(Table(("Check", "Citation", "Result"), rows))
         if steps != "all":
@@ -506,19 +563,29 @@ def _workbook(
     for sheet in input_sheets(recalc)[1:]:  # inputs continued on sheets of their own
         blocks.append(Heading(4, sheet))
         blocks.extend(_without_engagement(inputs_blocks(recalc, formats, sheet)))
-    outputs = labelled_values(recalc, formats)
+    outputs = [
+        (label, with_unit(value, unit))
+        for label, unit, value in labelled_values(recalc, formats)
+        if label != "All checks pass"  # the master check, in the table above
+    ]
     if outputs:
         blocks.append(Heading(3, "Outputs"))
         heading, where_of = where_on_form(recalc)
         if where_of:  # the template's own Form 313 parts and lines (or subsections)
+            named = editions(list(where_of.values()))
+            if named:
+                heading = f"{heading} ({editions_note(named)})"
             blocks.append(
                 Table(
-                    ("Output", "Unit", "Value", heading),
-                    tuple((*row, where_of.get(row[0], "")) for row in outputs),
+                    ("Output", "Value", heading),
+                    tuple(
+                        (label, value, without_editions(where_of.get(label, ""), named))
+                        for label, value in outputs
+                    ),
                 )
             )
         else:
-            blocks.append(Table(("Output", "Unit", "Value"), tuple(outputs)))
+            blocks.append(Table(("Output", "Value"), tuple(outputs)))
     if context.schedules:
         blocks.append(Heading(3, "Schedules"))
         for anchor in sorted(context.schedules, key=lambda a: cell_index(a[1])):
@@ -529,21 +596,46 @@ def _workbook(
     return blocks
 
 
+def _inputs_hash(recalc: Recalculation) -> list[tuple[str, str]]:
+    """The file table's row of the inputs hash the sign-offs are checked against (the
+    Inputs sheet's sign-off fields are not printed: page 1 gives each sign-off's state),
+    none for a workbook without one."""
+    from nj_incentives.workbooks.builder import INPUTS_HASH
+
+    try:
+        value = recalc.value(INPUTS_HASH)
+    except ValueError:
+        return []
+    if isinstance(value, list):
+        return []
+    shown = display(value).strip()
+    return [("Inputs hash", shown)] if shown else []
+
+
 def _without_engagement(blocks: Sequence[Block]) -> list[Block]:
-    """An Inputs sheet's blocks without its engagement band and fields (page 1 shows
-    them): the band's text, the "Engagement" heading and the fields' table."""
+    """An Inputs sheet's blocks without what page 1 and every page's header show: the
+    engagement band's text, the engagement fields' table and the sign-off fields' table
+    (page 1's sign-off block gives each sign-off's state), each with the heading above it."""
     kept: list[Block] = []
     for block in blocks:
-        if isinstance(block, Table) and {"Prepared by", "Reviewed by"} <= {
-            row[0] for row in block.rows if row
-        }:
-            if kept and isinstance(kept[-1], Paragraph) and kept[-1].text.startswith("Engagement"):
-                kept.pop()
-            continue
+        if isinstance(block, Table):
+            labels = {row[0] for row in block.rows if row}
+            heading = next((h for fields, h in _PAGE_1_TABLES if fields <= labels), None)
+            if heading is not None:
+                if kept and isinstance(kept[-1], Paragraph) and kept[-1].text.startswith(heading):
+                    kept.pop()
+                continue
         if isinstance(block, Paragraph) and "Prepared by:" in block.text:
             continue
         kept.append(block)
     return kept
+
+
+#: The Inputs tables page 1 shows (their rows' labels) and the heading above each.
+_PAGE_1_TABLES = (
+    ({"Client", "Entity ID"}, "Engagement"),
+    ({"Prepared by", "Reviewed by"}, "Sign-off"),
+)
 
 
 def _array_blocks(
@@ -578,15 +670,22 @@ def _array_blocks(
     kept = len(body)
     while kept > 1 and all(zero.match(cell) for cell in body[kept - 1]):
         kept -= 1
-    note: list[Block] = []
+    start = 0
+    while start < kept - 1 and any(labels) and all(zero.match(c) for c in body[start]):
+        start += 1  # rows of nothing before the first (years before an accrual's first)
+    spans = []
+    if start:
+        spans.append(f"{labels[0]} to {labels[start - 1]}" if start > 1 else labels[0])
     if kept < len(body):  # rows of nothing at the end (years after the last installment)
-        span = (
+        spans.append(
             f"{labels[kept]} to {labels[-1]}"
             if any(labels)
             else f"The last {len(body) - kept} rows"
         )
-        note = [Paragraph(f"{span}: every amount 0.00 (rows not printed).")]
-    body, labels = body[:kept], labels[:kept]
+    note: list[Block] = []
+    if spans:
+        note = [Paragraph(f"{' and '.join(spans)}: every amount 0.00 (rows not printed).")]
+    body, labels = body[start:kept], labels[start:kept]
     if any(labels):
         head = display(recalc.values.get((sheet, cell_name(r1 - 2, 1)))) if r1 > 2 else ""
         if head == _section_title(recalc, sheet, anchor[1]):
@@ -639,7 +738,10 @@ def _appendix_steps(
                 else " Only the results the page 1 figures are computed from (followed back "
                 "through the workbook's formulas to the first NJ_* result on each path); "
                 "their arguments are in the schedules. A step repeated for each employee or "
-                "year is one table. `--steps all` prints every result and every step."
+                "year is one table; the results those take as given that ask the same "
+                "questions of each employee (the average positions) are summarised, a "
+                "question counted or summed per period. `--steps all` prints every result "
+                "and every step."
             )
         ),
     ]
@@ -663,6 +765,7 @@ def _appendix_steps(
             blocks.append(Paragraph("No NJ_* result stands behind the figures on page 1."))
         if not every:
             blocks.extend(_by_function(shown, recalc, context.formats, shown_at))
+            blocks.extend(_roster_summary(context.rosters()))
             continue
         for run in _runs(shown, recalc):
             if len(run) >= 3:
@@ -696,6 +799,7 @@ def _by_function(
     for item in shown:
         groups.setdefault(item[0].call.function, []).append(item)
     blocks: list[Block] = []
+    same_as: dict[Any, str] = {}
     for function, items in groups.items():
         entry = excel.CATALOG[function]
         blocks.append(Heading(4, f"{function}: {len(items)} result(s)"))
@@ -705,10 +809,10 @@ def _by_function(
             (r, w) for r, w in items if (r, w) not in zeros and _compact(r, recalc, rows=True)
         ]
         if zeros:
-            cells = ", ".join(f"{w} ({r.label})" if r.label else w for r, w in zeros)
+            cells = ", ".join(_short_cell(r, w) for r, w in zeros)
             blocks.append(Paragraph(f"Every amount 0.00 (steps not repeated): {cells}."))
         if compact:
-            blocks.extend(_compact_table(compact, recalc, formats, entry))
+            blocks.extend(_compact_table(compact, recalc, formats, entry, same_as))
         unevaluated = [(r, w) for r, w in items if r.status == "unevaluated"]
         if unevaluated:
             cells = ", ".join(f"{w} ({r.label})" if r.label else w for r, w in unevaluated)
@@ -757,21 +861,96 @@ def _by_function(
     return blocks
 
 
+def _roster_summary(results: Sequence[NJResult]) -> list[Block]:
+    """Results whose steps ask the same questions of each item (employee) as one table
+    per function: a row per question or total, a column per result. A yes/no question
+    is counted ("27 of 30"), a number summed over the items; the other steps (the totals
+    and the average) with their arithmetic. Each item's own steps: ``--steps all``."""
+    from nj_incentives import excel
+
+    groups: dict[str, list[NJResult]] = {}
+    for result in results:
+        groups.setdefault(result.call.function, []).append(result)
+    blocks: list[Block] = []
+    for function, items in groups.items():
+        entry = excel.CATALOG[function]
+        order: list[str] = []
+        cites: dict[str, str] = {}
+        columns: list[dict[str, str]] = []
+        plural = "item's"
+        for result in items:
+            shown: dict[str, str] = {}
+            tallies: dict[str, list[Any]] = {}
+            family = ""
+            names: set[str] = set()
+            for step in result.result.steps:
+                match = _ITEM_STEP.match(step.label)
+                key = step.label
+                if match:
+                    family = match["family"]
+                    names.add(match["number"])
+                    key = f"{family}s: {match['what']}"
+                    tallies.setdefault(key, []).append(step.value)
+                else:
+                    text = step.arithmetic or _step_value(step.value)
+                    shown[key] = text if len(text) <= 90 else _step_value(step.value)
+                if key not in order:
+                    order.append(key)
+                cites.setdefault(key, step.citation or "")
+            count = f"{family}s: rows with hours or values" if family else "Items"
+            shown[count] = str(len(names))
+            plural = f"{family.lower()}'s" if family else "item's"
+            if count not in order:
+                order.insert(1 if order and order[0] in shown else 0, count)
+            for key, values in tallies.items():
+                if all(isinstance(v, bool) for v in values):
+                    shown[key] = f"{sum(1 for v in values if v)} of {len(values)}"
+                # a number asked of each item is summed by the function's own steps below
+            columns.append(shown)
+        rows = tuple(
+            (key, *(column.get(key, "") for column in columns), cites.get(key, ""))
+            for key in order
+            if any(key in column for column in columns)
+        )
+        headers = (
+            "Step",
+            *(f"{r.cell} ({r.label.split(' (')[0]})" if r.label else r.cell for r in items),
+            "Citation",
+        )
+        blocks += [
+            Heading(4, f"{function}: {len(items)} result(s), summarised"),
+            Paragraph(
+                entry.description
+                + " The results above take these as given: each yes/no question asked of "
+                f"every {plural[:-2]} counted, then the function's totals; each {plural} own "
+                "steps print with `--steps all`."
+            ),
+            Table(headers, rows),
+        ]
+    return blocks
+
+
+def _short_cell(result: NJResult, where: str) -> str:
+    """A result's cell and what it is for, short: "C30 (Accrued in 2008)" (the label up to
+    its first colon; Calculations, the sheet of every NJ_* result, not named)."""
+    label = result.label.split(": ")[0] if result.label else ""
+    cell = where.removeprefix("Calculations!")
+    return f"{cell} ({label})" if label else cell
+
+
 def _steps_table(items: Sequence[tuple[NJResult, str]]) -> list[Block]:
     """Several results of one function as one table of their steps: the cell and what it
     is for on each result's first step; a citation the step before has reads "as above"."""
     rows: list[tuple[str, ...]] = []
     previous = ""
     for result, where in items:
-        cell = where.removeprefix("Calculations!")
-        label = result.label
         for n, step in enumerate(result.result.steps, 1):
             cite = step.citation or ""
             shown = "as above" if cite and cite == previous else cite
             previous = cite
             rows.append(
                 (
-                    f"{cell}: {label}" if n == 1 else "",
+                    _short_cell(result, where) if n == 1 else "",
                     str(n),
                     step.label,
                     _step_value(step.value),
@@ -822,9 +1001,12 @@ def _compact_table(
     recalc: Recalculation,
     formats: Mapping[tuple[str, str], str],
     entry: Any,
+    same_as: dict[Any, str] | None = None,
 ) -> list[Block]:
     """Results of at most three steps, one row each: cell, what for, arguments, result and
-    the steps; a step's citation that every row shares is listed once below the table."""
+    the steps; a step's citation that every row shares is listed once below the table.
+    ``same_as``: the step columns of the tables printed before (a function whose steps
+    are another's, row for row, prints its results and names that table)."""
     all_steps = [tuple(getattr(r.result, "steps", ()) or ()) for r, _w in items]
     shared: dict[int, str] = {}
     for n in range(max((len(s) for s in all_steps), default=0)):
@@ -849,11 +1031,24 @@ def _compact_table(
             )
             for (result, where), steps in zip(items, all_steps, strict=True)
         ]  # fmt: skip
+        steps_of = (names, tuple(row[3:] for row in rows))
+        if same_as is not None and steps_of in same_as:  # another function's very steps
+            return [
+                Table(("Cell", "For", "Result"), tuple(row[:3] for row in rows)),
+                Paragraph(
+                    f"Steps: those of {same_as[steps_of]} above, row for row (the same "
+                    f"{len(names)} steps and arithmetic; this function returns another of them)."
+                ),
+            ]
+        if same_as is not None:
+            same_as[steps_of] = f"{items[0][0].call.function} ({items[0][1]} ...)"
         blocks: list[Block] = [
             Table(("Cell", "For", "Result", *(f"{n}. {x}" for n, x in enumerate(names, 1))),
                   tuple(rows))
         ]  # fmt: skip
-        legend = "; ".join(f"step {n + 1}: {cite}" for n, cite in shared.items() if cite)
+        legend = "; ".join(
+            f"step {n + 1}: {cite.rstrip('.')}" for n, cite in shared.items() if cite
+        )
         if legend:
             blocks.append(Paragraph(f"Citations, every row: {legend}."))
         return blocks
@@ -869,7 +1064,9 @@ def _compact_table(
         rows.append((cell, result.label, arguments, _shown_value(result, recalc, formats), worked))
     blocks = [Table(("Cell", "For", "Arguments", "Result", "Steps"), tuple(rows))]
     legend = "; ".join(
-        f"step {n + 1} ({all_steps[0][n].label}): {cite}" for n, cite in shared.items() if cite
+        f"step {n + 1} ({all_steps[0][n].label}): {cite.rstrip('.')}"
+        for n, cite in shared.items()
+        if cite
     )
     if legend:
         blocks.append(Paragraph(f"Citations, every row: {legend}."))

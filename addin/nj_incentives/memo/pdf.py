@@ -186,7 +186,8 @@ def _column_widths(
         )
         lengths = sorted(measure(str(t)) for t in texts)
         typical = lengths[int(0.9 * (len(lengths) - 1))]
-        floors.append(min(longest_word, 45.0) + 2.5)
+        # a short text (a row label, "Employee 12") is not broken where the room allows
+        floors.append(max(min(longest_word, 45.0), min(typical, 16.0)) + 2.5)
         wants.append(max(floors[-1], min(typical, 120.0) + 2.5))
     total = sum(wants)
     if total <= width:
@@ -291,7 +292,7 @@ def to_pdf(memo: Memo) -> bytes:
             shaping = None
         pdf.text_shaping = None
     pdf.set_margins(14, 14, 14)
-    pdf.set_auto_page_break(auto=True, margin=20)
+    pdf.set_auto_page_break(auto=True, margin=18)
     pdf.set_title(memo.title)
     pdf.set_creator(f"nj-incentives {__version__}")
     pdf.alias_nb_pages()
@@ -327,7 +328,7 @@ def to_pdf(memo: Memo) -> bytes:
                 pdf.coming = (block.running, block.footer or memo.footer)  # from the next page
             if pdf.get_y() > pdf.h - 45:  # keep a heading with what follows it
                 pdf.add_page()
-            pdf.ln(2 if block.level > 2 else 1)
+            pdf.ln(1.5 if block.level > 2 else 1)
             pdf.set_font(SANS, "B", sizes.get(block.level, 9.0))
             if block.level <= 2:
                 pdf.set_text_color(31, 56, 100)
@@ -367,6 +368,8 @@ def to_pdf(memo: Memo) -> bytes:
             pdf.ln(1.2)
         elif isinstance(block, Table):
             _pdf_table(pdf, block, FontFace)
+        elif isinstance(block, Items) and block.small and _two_columns(pdf, block.items):
+            pass  # a list of short items (the readings applied), in two columns
         elif isinstance(block, Items):
             size, height = (6.8, 3.3) if block.small else (BODY, LINE)
             pdf.set_font(SANS, "", size)
@@ -380,6 +383,43 @@ def to_pdf(memo: Memo) -> bytes:
         fresh = False
     data = pdf.output()
     return bytes(data)
+
+
+#: A small list of at least this many items prints in two columns.
+TWO_COLUMN_ITEMS = 4
+
+
+def _two_columns(pdf: Any, items: tuple[str, ...]) -> bool:
+    """A list of short items in two columns, the first half (by lines) on the left, each
+    item whole in one column; False (nothing drawn) when it is too short for it or
+    taller than a page (it prints in one column then)."""
+    if len(items) < TWO_COLUMN_ITEMS:
+        return False
+    pdf.set_font(SANS, "", 6.8)
+    gutter, height = 5.0, 3.0
+    width = (pdf.epw - gutter) / 2
+    texts = ["- " + bounded(item) for item in items]
+    lines = [len(pdf.multi_cell(width, height, t, dry_run=True, output="LINES")) for t in texts]
+    split, above = len(texts), 0
+    for index, count in enumerate(lines):
+        if above >= sum(lines) / 2:
+            split = index
+            break
+        above += count
+    need = max(sum(lines[:split]), sum(lines[split:])) * height
+    if need > pdf.h - pdf.b_margin - pdf.get_y():
+        if need > (pdf.h - pdf.b_margin - pdf.t_margin) * 0.7:
+            return False
+        pdf.add_page()
+    top = pdf.get_y()
+    for column, chunk in enumerate((texts[:split], texts[split:])):
+        pdf.set_y(top)
+        for text in chunk:
+            pdf.set_x(pdf.l_margin + column * (width + gutter))
+            pdf.multi_cell(width, height, text, align="L", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_y(top + need)
+    pdf.ln(1.2)
+    return True
 
 
 def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
@@ -438,7 +478,7 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
         align="LEFT",
         text_align=align,
         line_height=font * 0.40,
-        padding=(0.25 if table.small else 0.35, 0.8),
+        padding=(0.12 if table.small else 0.25, 0.8),
         headings_style=font_face(emphasis="BOLD", fill_color=(217, 225, 242)),
         borders_layout="ALL",
         repeat_headings=1,
@@ -450,7 +490,7 @@ def _pdf_table(pdf: Any, table: Table, font_face: Any) -> None:
             line = grid.row()
             for text in row:
                 line.cell(text)
-    pdf.ln(2)
+    pdf.ln(1.6)
 
 
 def _pdf_quote(pdf: Any, quote: Quote) -> None:

@@ -190,6 +190,7 @@ def _input_group(
         header = str(first.get(col, ""))
         unit = str(units.get(col, ""))
         names.append(f"{header} ({unit})" if unit else header)
+    first_names = list(names)
     body: list[tuple[str, ...]] = []
     for r in data:
         values = [
@@ -203,11 +204,40 @@ def _input_group(
     if not kept:
         blocks.append(Paragraph(f"{names[0]}: every row blank."))
         return blocks
+    blank = [row[0] for row in kept if not any(v for v in row[1:])]  # rows between
+    kept = [row for row in kept if any(v for v in row[1:])]
+    empty = [c for c in range(1, len(names)) if not any(c < len(r) and r[c] for r in kept)]
+    if empty:  # columns blank on every row (no tick, no source): named, not drawn
+        columns = [c for c in range(len(names)) if c not in empty]
+        names = [names[c] for c in columns]
+        kept = [tuple(row[c] if c < len(row) else "" for c in columns) for row in kept]
     blocks.append(Table(tuple(names), tuple(kept)))
-    if len(kept) < len(body):
-        blank = body[len(kept)][0], body[-1][0]
-        blocks.append(Paragraph(f"Left blank: {blank[0]} to {blank[1]}."))
+    notes = []
+    if blank:
+        notes.append(_listed(blank))
+    if len(body) > len(kept) + len(blank):
+        after = body[len(kept) + len(blank) :]
+        notes.append(f"{after[0][0]} to {after[-1][0]}" if len(after) > 1 else after[0][0])
+    if empty:
+        shown = ", ".join(header for c, header in enumerate(first_names) if c in empty)
+        notes.append(f"the column{'s' if len(empty) > 1 else ''} {shown} in every row")
+    if notes:
+        blocks.append(Paragraph(f"Left blank: {'; '.join(notes)}."))
     return blocks
+
+
+def _listed(labels: Sequence[str]) -> str:
+    """Row labels as a list, a shared first word or words said once: "Accrued in 2008,
+    2009, 2012"."""
+    words = [label.split(" ") for label in labels]
+    shared = 0
+    while len(labels) > 1 and all(
+        len(w) > shared + 1 and w[shared] == words[0][shared] for w in words
+    ):
+        shared += 1
+    if not shared:
+        return ", ".join(labels)
+    return " ".join(words[0][:shared]) + " " + ", ".join(" ".join(w[shared:]) for w in words)
 
 
 def labelled_values(

@@ -118,7 +118,7 @@ def _set_to(value: str, default: str) -> str:
     except ValueError:
         equal = shown == plain.lower()
     if (not value and plain == "blank") or equal:
-        return f"{value or '(blank)'} (the default)"
+        return f"{value or '(blank)'} (default)"
     return f"{value} (default: {plain})"
 
 

@@ -67,6 +67,19 @@ class _Cells:
                 yield address
 
 
+def formula_references(
+    recalc: Recalculation, addresses: Iterable[Address], names: Mapping[str, str]
+) -> list[Address]:
+    """The formula cells that the formulas of ``addresses`` read (one step back)."""
+    cells = _Cells(recalc, names)
+    found: dict[Address, None] = {}
+    for address in addresses:
+        for reference in _references(recalc.formulas.get(address, "")):
+            for cell in cells.formula_cells(reference, address[0]):
+                found.setdefault(cell)
+    return list(found)
+
+
 def behind(
     recalc: Recalculation,
     figures: Iterable[Address],
