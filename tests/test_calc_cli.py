@@ -173,7 +173,7 @@ def test_the_memo_has_hashes_version_law_steps_citations_and_interpretations(
     # a result with its steps: 2011's late approval moves its five installments to 2018
     assert "NJ\\_BEIP\\_CONVERSION\\_SCHEDULE" not in text  # intraword _ is left alone
     assert "#### NJ_BEIP_CONVERSION_SCHEDULE: 18 result(s)" in text
-    assert "| C57: Accrued in 2011: conversion schedule" in text
+    assert "| C57 (Accrued in 2011) |" in text
     assert "in State fiscal year 2018 (2017-07-01 to 2018-06-30)" in text
     # steps 1-3: the paragraph, approved on or after 2016-07-01, the State fiscal year
     assert "| 4 | Tax year 2018 | 24,000.02 | 480,000.55 x 5% = 24,000.0275" in text
