@@ -183,8 +183,10 @@ def _roster_memo(workbook: Path, target: Path, base: str | None) -> dict[str, fl
         env["PYTHONPATH"] = base
     done = subprocess.run(
         [sys.executable, "-c", ROSTER_SCRIPT, str(workbook), str(target)],
-        capture_output=True, text=True, timeout=900, env=env, check=True,
+        capture_output=True, text=True, timeout=1800, env=env, check=False,
     )  # fmt: skip
+    if done.returncode != 0:
+        raise AssertionError(f"{base or 'now'}: {done.stderr.strip()[-2000:]}")
     figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     text = subprocess.run(
         ["pdftotext", "-layout", str(target), "-"], capture_output=True, text=True, check=True
