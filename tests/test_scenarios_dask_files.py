@@ -170,3 +170,39 @@ def test_an_early_client_that_cannot_connect_says_so(tmp_path: Path, mixed: Path
     code = main(["scenarios", str(mixed), "-o", str(out), *dask_args, "--no-progress"])
     assert code == 2
     assert not out.exists()
+
+
+def test_workers_started_with_malloc_trim_are_named(
+    cluster: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Dask's nanny starts the module's workers with MALLOC_TRIM_THRESHOLD_=65536: the
+    # command says so and where the docs say how to start them without it
+    out = tmp_path / "out.parquet"
+    main(["scenarios", str(source), "-o", str(out), "--engine", "dask", "--scheduler", cluster])
+    err = capsys.readouterr().err
+    assert "note: 2 of the cluster's workers were started with MALLOC_TRIM_THRESHOLD_=65536" in err
+    assert "docs/scenarios.md" in err
+
+
+def test_workers_started_without_malloc_trim_get_no_note(
+    source: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dask
+
+    # a LocalCluster started in this process before (the module's) set the variable in
+    # os.environ, which a new worker process would inherit
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    unset = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+    with (
+        dask.config.set(unset),
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as local,
+    ):
+        out = tmp_path / "out.parquet"
+        args = ["--engine", "dask", "--scheduler", local.scheduler_address]
+        main(["scenarios", str(source), "-o", str(out), *args])
+    assert "MALLOC_TRIM_THRESHOLD_" not in capsys.readouterr().err

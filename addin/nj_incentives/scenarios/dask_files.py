@@ -157,14 +157,26 @@ def run_part(
     return {"rows": rows, "errors": errors, "failed": failed, "summary": builder}
 
 
-def _warm_up() -> None:
-    """On a worker: import what :func:`run_part` imports (its first task would pay it)."""
+def _warm_up() -> str | None:
+    """On a worker: import what :func:`run_part` imports (its first task would pay it);
+    the worker's ``MALLOC_TRIM_THRESHOLD_``, if it was started with one."""
     import pyarrow.parquet  # noqa: F401
 
     import nj_incentives.scenarios.io
     import nj_incentives.scenarios.kernel
     import nj_incentives.scenarios.runner
     import nj_incentives.scenarios.stream  # noqa: F401
+
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+
+#: What the command says when the workers were started with MALLOC_TRIM_THRESHOLD_ (as
+#: Dask's nanny starts them by default): they spend most of the run returning memory.
+TRIM_NOTE = (
+    "{workers} of the cluster's workers were started with MALLOC_TRIM_THRESHOLD_={value} "
+    "(Dask's default), which made two workers spend 12-15 s of system time on 2,000,000 "
+    "rows against about 2 s without it; docs/scenarios.md says how to start them without it"
+)
 
 
 class EarlyClient:
@@ -179,12 +191,17 @@ class EarlyClient:
         from concurrent.futures import ThreadPoolExecutor
 
         self._stack = contextlib.ExitStack()
+        #: a note for the user about the cluster (:data:`TRIM_NOTE`), or None
+        self.note: str | None = None
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="nj-dask-client")
         self._future = self._pool.submit(self._open, scheduler)
 
     def _open(self, scheduler: str | None) -> Any:
         client = self._stack.enter_context(_client(scheduler))
-        client.run(_warm_up)
+        trims = [value for value in client.run(_warm_up).values() if value]
+        if trims:
+            values = ", ".join(sorted(set(trims)))
+            self.note = TRIM_NOTE.format(workers=len(trims), value=values)
         return client
 
     def get(self) -> Any:
