@@ -192,6 +192,26 @@ def test_drill_part_time_threshold_from_july(weekly_25: P.Parameter[int]) -> Non
     assert equivalents.num.tolist() == [2_380_952_381, 0]
 
 
+def test_drill_law_as_of(full_150: P.Parameter[int]) -> None:
+    # the drill act was approved 2027-05-01: the law as of the day before knew 140 hours
+    # throughout: 2027 as 2026, (140 x 24 + 0) / 1,680 = 2; from that day, 49,980 /
+    # 25,200 = 1.9833333333 as above; each names the act whose figures it applied
+    then = ertc.average_positions(ertc.roster(STAFF), first_month=IN_2027, law_as_of="2027-04-30")
+    now = ertc.average_positions(ertc.roster(STAFF), first_month=IN_2027, law_as_of="2027-05-01")
+    assert (then.average, now.average) == (D(2), D("1.9833333333"))
+    assert (then.version, now.version) == (P.first_modelled("ertc").name, DRILL_ACT.name)
+    # int64: the same roster in two rows, the law as of each date
+    employees = [_int64_employee(hours) for hours in STAFF]
+    as_of = _days(dt.date(2027, 4, 30), dt.date(2027, 5, 1))
+    _, _, _, _, average = ertc.positions_rule(
+        Int64(), employees, False, _days(IN_2027, IN_2027), as_of
+    )
+    assert average.num.tolist() == [20_000_000_000, 19_833_333_333]
+    with pytest.raises(InputError) as caught:
+        ertc.average_positions(ertc.roster(STAFF), first_month=IN_2027, law_as_of="2002-12-31")
+    assert caught.value.argument == "law_as_of"
+
+
 def test_the_excel_function_takes_the_first_month(full_150: P.Parameter[int]) -> None:
     from nj_incentives import excel
 
@@ -199,6 +219,8 @@ def test_the_excel_function_takes_the_first_month(full_150: P.Parameter[int]) ->
     assert got == [[pytest.approx(1.9833333333), pytest.approx(0.4833333333)]]
     before = excel.NJ_ERTC_AVG_POSITIONS(STAFF, None, None, None, dt.date(2026, 1, 1))
     assert before == [[2.0, 0.0]]
+    then = excel.NJ_ERTC_AVG_POSITIONS(STAFF, None, None, None, IN_2027, dt.date(2027, 4, 30))
+    assert then == [[2.0, 0.0]]
 
 
 def test_a_first_month_that_is_not_a_date() -> None:
@@ -217,15 +239,16 @@ _hours = st.decimals(min_value=0, max_value=300, places=2, allow_nan=False)
     rows=st.lists(st.lists(_hours, min_size=12, max_size=12), min_size=1, max_size=6),
     first=st.dates(dt.date(1990, 1, 1), dt.date(2100, 12, 1)),
     test=st.sampled_from(ertc.PART_TIME_TESTS),
+    as_of=st.none() | st.dates(dt.date(2003, 1, 1), dt.date(2100, 12, 31)),
 )
 def test_without_a_change_the_dated_roster_is_todays(
-    rows: list[list[Decimal]], first: dt.date, test: str
+    rows: list[list[Decimal]], first: dt.date, test: str, as_of: dt.date | None
 ) -> None:
-    # with every figure at one version, a dated roster is the undated one: the same
-    # counts, equivalents, average (exact_average's formula) and steps (after the step
-    # naming the first month)
+    # with every figure at one version, a dated roster is the undated one whatever the
+    # law_as_of: the same counts, equivalents, average (exact_average's formula) and steps
+    # (after the step naming the first month)
     staff = ertc.roster(rows)
-    dated = ertc.average_positions(staff, test, first)
+    dated = ertc.average_positions(staff, test, first, as_of)
     undated = ertc.average_positions(staff, test)
     assert dated.model_dump(exclude={"first_month", "steps"}) == undated.model_dump(
         exclude={"first_month", "steps"}

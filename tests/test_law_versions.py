@@ -51,6 +51,9 @@ CORE: dict[str, Callable[..., Any]] = {
     "NJ_BEIP_REMOTE_WORK_CHECK": beip.remote_work_check,
     "NJ_BEIP_REMOTE_WORK_COMMITMENT_END": beip.remote_work_commitment_end,
     "NJ_ERTC_FTE": ertc.explain_fte,
+    "NJ_ERTC_AVG_POSITIONS": lambda hours, law_as_of=None: ertc.average_positions(
+        ertc.roster(hours), law_as_of=law_as_of
+    ),
 }
 
 #: The statute whose versions each function's ``law_as_of`` names (its citation's).
@@ -122,16 +125,22 @@ def test_an_amended_figure_is_read_only_by_functions_taking_law_as_of(
     assert set(reading) <= takes_law_as_of(), reading
 
 
-def test_a_dated_full_time_month_is_read_by_fte_taking_law_as_of(
+def test_a_dated_full_time_month_is_read_by_functions_taking_law_as_of(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # tests/test_ertc_months.py's drill (150 hours a month from July 2027) makes the
-    # full-time month dated: NJ_ERTC_FTE over a dated period reads it, and takes law_as_of
+    # full-time month dated: NJ_ERTC_FTE and NJ_ERTC_AVG_POSITIONS over a dated period
+    # read it, and take law_as_of
     drill = P.Act("ertc", "P.L.2027, c.999 (drill)", dt.date(2027, 5, 1), source="test fixture")
     full_150 = P.Version(150, drill, applies_from=dt.date(2027, 7, 1))
+    january = dt.date(2027, 1, 1)
+    calls = {
+        "NJ_ERTC_FTE": (2100, None, january),
+        "NJ_ERTC_AVG_POSITIONS": ([[145] * 12, [150] * 12], None, None, None, january),
+    }
     with P.amended(P.FULL_TIME_HOURS_PER_MONTH, full_150):
-        reading = _dated_reads(monkeypatch, {"NJ_ERTC_FTE": (2100, None, dt.date(2027, 1, 1))})
-    assert reading == {"NJ_ERTC_FTE": {"ertc.full_time_hours_per_month"}}
+        reading = _dated_reads(monkeypatch, calls)
+    assert reading == {name: {"ertc.full_time_hours_per_month"} for name in calls}
     assert set(reading) <= takes_law_as_of()
 
 

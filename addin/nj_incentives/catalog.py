@@ -946,7 +946,7 @@ calculation(
         "equivalents included in it, as a 1x2 row (N.J.S.A. 52:27BBB-55e.)."
     ),
     example=([[160] * 12, [100] * 12], None, None),
-    optional=("temporary", "excluded", "part_time_months", "first_month"),
+    optional=("temporary", "excluded", "part_time_months", "first_month", "law_as_of"),
     hours=raw(
         "Hours worked: one row per employee, 12 columns (one per month); a blank month is 0,"
         " a blank row no employee"
@@ -960,6 +960,7 @@ calculation(
         "Any day of the roster's first month: each month reads its figures at its own date"
         f" ({P.FULL_TIME_HOURS_PER_MONTH.brief()} a month full time); blank = undated"
     ),
+    law_as_of=_LAW_AS_OF_ERTC,
 )
 
 

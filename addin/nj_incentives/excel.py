@@ -668,6 +668,7 @@ def NJ_ERTC_AVG_POSITIONS(
     excluded: Cell = None,
     part_time_months: Cell = None,
     first_month: Cell = None,
+    law_as_of: Cell = None,
 ) -> Any:
     from nj_incentives.law import ertc
 
@@ -679,7 +680,7 @@ def NJ_ERTC_AVG_POSITIONS(
     }
     return ertc.average_positions(
         ertc.roster(table, **given(**flags)),
-        **given(part_time_months=part_time_months, first_month=first_month),
+        **given(part_time_months=part_time_months, first_month=first_month, law_as_of=law_as_of),
     )
 
 

@@ -1151,14 +1151,12 @@ def explain_fte(
             rule=f"must be from 1 to {DATED_MONTHS_MAX:,} with a first_month (each month is read)",
         )
     args = (hours, count, first, as_of)
-    days = [None] if first is None else [EXACT.add_months(first, k) for k in range(count)]
-    applied = P.applied("ertc", [(P.FULL_TIME_HOURS_PER_MONTH, day) for day in days], as_of)
     return FullTimeEquivalents(
         fte=fte_rule(EXACT, *args),
         part_time_hours=hours,
         months=count,
         first_month=first,
-        version=applied.name,
+        version=_version(FTE_FIGURES, first, count, as_of),
         steps=partial(_fte_steps, *args),
     )
 
@@ -1315,6 +1313,8 @@ class PositionCount(Explained):
     not_counted: int
     #: The first day of the roster's first month (None: the months were not dated).
     first_month: dt.date | None = None
+    #: The act whose version of the figures read by month applied (the latest of them).
+    version: str = ""
 
 
 def exact_average(full_time_months: int, part_time_hours: Decimal) -> Fraction:
@@ -1336,6 +1336,10 @@ MONTH_FIGURES = (
     P.WEEKS_PER_YEAR,
     P.PART_TIME_MINIMUM_MONTHS,
 )
+#: Those read at each month's date, and those read at the first month's (with the months
+#: of the year, by which the part-time test's hours a week become a month's).
+_BY_MONTH = (P.FULL_TIME_HOURS_PER_MONTH, P.PART_TIME_HOURS_PER_WEEK, P.WEEKS_PER_YEAR)
+_AT_FIRST_MONTH = (P.PART_TIME_MINIMUM_MONTHS, P.CREDIT_YEAR_MONTHS)
 
 
 #: The figure :func:`fte` reads for each month of a dated period.
@@ -1370,6 +1374,7 @@ def average_positions(
     roster: Sequence[EmployeeHours],
     part_time_months: str = "non_full_time",
     first_month: DateLike | None = None,
+    law_as_of: DateLike | None = None,
 ) -> PositionCount:
     """The average full-time positions and equivalents in a 12-month period,
     N.J.S.A. 52:27BBB-55e. (:func:`positions_rule`).
@@ -1377,7 +1382,8 @@ def average_positions(
     ``first_month``: any day of the roster's first month; the twelve months follow it, and
     each reads the figures of law (140 hours, 20 hours a week) at its own date, so an
     amendment from a month inside the period applies from that month. Blank: the months
-    are not dated (allowed while each such figure has one version).
+    are not dated (allowed while each such figure has one version). ``law_as_of``: the
+    law as it stood on that date (an act approved later is not read).
 
     A month of at least 140 hours is a full-time position-month (e. "full time
     position"). An employee with at least three non-full-time months of at least
@@ -1390,10 +1396,11 @@ def average_positions(
     """
     test = as_choice(part_time_months, "part_time_months", PART_TIME_TESTS, CITE_PART_TIME)
     first = first_month_of(first_month)
+    as_of = as_law_as_of(law_as_of, "ertc")
     for number, employee in enumerate(roster, 1):
         if employee._checked is not employee.hours:  # not read by roster()
             _checked_hours(employee.hours, number)
-    args = (_roster_columns(roster), test == "all_months", first)
+    args = (_roster_columns(roster), test == "all_months", first, as_of)
     employees, months, hours, equivalents, average = positions_rule(EXACT, *args)
     return PositionCount(
         full_time_months=months,
@@ -1404,19 +1411,39 @@ def average_positions(
         part_time_employees=sum(1 for _, part_time, _, _ in employees if part_time),
         not_counted=sum(1 for counted, *_ in employees if not counted),
         first_month=first,
+        version=_version(_BY_MONTH, first, CREDIT_YEAR_MONTHS, as_of, _AT_FIRST_MONTH),
         steps=partial(_position_steps, *args),
     )
 
 
 def _position_steps(
-    employees: tuple[_Employee, ...], all_months: bool, first: dt.date | None
+    employees: tuple[_Employee, ...],
+    all_months: bool,
+    first: dt.date | None,
+    as_of: dt.date | None,
 ) -> tuple[Step, ...]:
     """The steps of :func:`positions_rule`, after the one naming the first month (the
     months of the labels count from it)."""
-    steps = _steps(positions_rule, employees, all_months, first)
+    steps = _steps(positions_rule, employees, all_months, first, as_of)
     if first is None:
         return steps
     return (_first_month_step(first, CREDIT_YEAR_MONTHS), *steps)
+
+
+def _version(
+    by_month: Sequence[P.Parameter[int]],
+    first: dt.date | None,
+    months: int,
+    as_of: dt.date | None,
+    at_first: Sequence[P.Parameter[int]] = (),
+) -> str:
+    """The act whose version a dated period's result applied (:func:`.parameters.applied`):
+    ``by_month`` read at each of the ``months`` months from ``first`` (undated: their
+    latest versions), ``at_first`` at the first month."""
+    days = [None] if first is None else [EXACT.add_months(first, k) for k in range(months)]
+    reads = [(param, day) for day in days for param in by_month]
+    reads += [(param, days[0]) for param in at_first]
+    return P.applied("ertc", reads, as_of).name
 
 
 def _first_month_step(first: dt.date, months: int) -> Step:
@@ -1494,20 +1521,20 @@ def _by_month(texts: list[str]) -> str:
     )
 
 
-def month_figures_rule(r: Rules, first_month: V = None) -> MonthFigures:
+def month_figures_rule(r: Rules, first_month: V = None, as_of: V = None) -> MonthFigures:
     """e.: the figures of law for each month of a roster whose first month begins on
     ``first_month`` (None: undated, the figures' latest versions): the full-time hours
     ("at least 140 hours per month") and the part-time test ("at least 20 hours per
     week", read as 20 x 52 / 12 a month) at each month's own date; the three months of
-    the part-time test at the first month's."""
+    the part-time test at the first month's; each under the law as of ``as_of``."""
     months = [
         None if first_month is None else r.add_months(first_month, k)
         for k in range(CREDIT_YEAR_MONTHS)
     ]
-    full = [r.law(P.FULL_TIME_HOURS_PER_MONTH, month) for month in months]
-    weekly = [r.law(P.PART_TIME_HOURS_PER_WEEK, month) for month in months]
-    weeks = [r.law(P.WEEKS_PER_YEAR, month) for month in months]
-    per_year = r.law(P.CREDIT_YEAR_MONTHS, months[0])
+    full = [r.law(P.FULL_TIME_HOURS_PER_MONTH, month, as_of) for month in months]
+    weekly = [r.law(P.PART_TIME_HOURS_PER_WEEK, month, as_of) for month in months]
+    weeks = [r.law(P.WEEKS_PER_YEAR, month, as_of) for month in months]
+    per_year = r.law(P.CREDIT_YEAR_MONTHS, months[0], as_of)
     single = all(
         len(_values(param)) == 1
         for param in (P.PART_TIME_HOURS_PER_WEEK, P.WEEKS_PER_YEAR, P.CREDIT_YEAR_MONTHS)
@@ -1524,7 +1551,7 @@ def month_figures_rule(r: Rules, first_month: V = None) -> MonthFigures:
         weeks=weeks,
         per_year=per_year,
         threshold=threshold,
-        minimum_months=r.law(P.PART_TIME_MINIMUM_MONTHS, months[0]),
+        minimum_months=r.law(P.PART_TIME_MINIMUM_MONTHS, months[0], as_of),
     )
 
 
@@ -1619,7 +1646,11 @@ def employee_positions_rule(
 
 
 def positions_rule(
-    r: Rules, employees: Sequence[_Employee], all_months: bool, first_month: V = None
+    r: Rules,
+    employees: Sequence[_Employee],
+    all_months: bool,
+    first_month: V = None,
+    as_of: V = None,
 ) -> tuple[list[tuple[V, V, V, V]], V, V, V, V]:
     """e. "new full time position": the average number of full-time positions and
     equivalents in a 12-month period: ([(counted, part-time, full-time months, hours) per
@@ -1632,8 +1663,8 @@ def positions_rule(
     full-time hours differ between months, each month's hours count at its own figure:
     average = (sum over months of position-months + part-time hours / that month's
     full-time hours) / 12, exact (docs/interpretations.md, "e. A roster's months are
-    dated")."""
-    figures = month_figures_rule(r, first_month)
+    dated"); each figure under the law as of ``as_of``."""
+    figures = month_figures_rule(r, first_month, as_of)
     rows = [employee_positions_rule(r, employee, all_months, figures) for employee in employees]
     months = r.count(
         (month for *_, each, _ in rows for month in each),
@@ -1648,7 +1679,7 @@ def positions_rule(
     values = figures.full_time_values
     if len(values) == 1:  # one full-time figure for every month
         full_time = values[0]
-        equivalents = fte_rule(r, hours, CREDIT_YEAR_MONTHS)
+        equivalents = fte_rule(r, hours, CREDIT_YEAR_MONTHS, None, as_of)
         average = r.quotient(
             r.add(r.times(full_time, months), hours),
             full_time * CREDIT_YEAR_MONTHS,

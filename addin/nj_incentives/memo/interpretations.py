@@ -117,7 +117,7 @@ INTERPRETATIONS.update(
             "e. Credit year one starts on the first of the month after operations start",
         ),
         "NJ_ERTC_FTE": (*_POSITIONS[2:], *_LAW_AS_OF),
-        "NJ_ERTC_AVG_POSITIONS": _POSITIONS,
+        "NJ_ERTC_AVG_POSITIONS": (*_POSITIONS, *_LAW_AS_OF),
         "NJ_ERTC_NEW_POSITIONS": (*_WHOLE, _POSITIONS[-1]),
         "NJ_ERTC_CREDIT": (*_GENERAL, *_WHOLE),
         "NJ_ERTC_SUSTAINED_EFFORT_RATIO": ("e. Sustained effort ratio",),
