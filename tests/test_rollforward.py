@@ -15,6 +15,7 @@ import datetime as dt
 import json
 import subprocess
 from collections.abc import Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -495,3 +496,117 @@ def test_the_sources_and_tickmarks_are_kept_but_the_new_figures(tmp_path: Path) 
     assert column(recalc, "WithholdingsSource")[:3] == ["WR-30 2010", None, "projection"]
     assert column(recalc, "WithholdingsTick")[0] == "W"
     assert column(recalc, "Withholdings")[:2] == [600_000, 610_000]
+
+
+# --------------------------------------------------------------------------- past 8 periods
+
+#: Ten more years after ERTC_FIRST's three: the template's 8 periods fill after five rolls,
+#: then each roll drops the oldest period and carries its outcome in (OpeningCarried and
+#: OpeningBefore, per credit year). After 2025 credit year one has 1,300 left (12,500 -
+#: 3,500 - 2,500 used - 5,200 refunded) and year two 5,000. Liabilities just over the
+#: $2,000 minimum keep the limit small (liability - 2,000: 150, 100, 200, 120, 180, 100,
+#: 160, 130 in 2026-2033, 1,140 in all, year one's first), so with a carryforward limit
+#: of 9 periods year one's credit (allowed 2024) expires in 2033 (1,300 - 1,140 = 160)
+#: and year two's (2025) in 2034 (5,000 - 110 used = 4,890): after their periods were
+#: dropped, from the credit carried in.
+LONG_LIABILITIES = [2_150, 2_100, 2_200, 2_120, 2_180, 2_100, 2_160, 2_130, 2_110, 2_400]
+LONG_LIMIT = 9
+
+
+@pytest.fixture(scope="module")
+def ertc_long(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    root = tmp_path_factory.mktemp("ertc-long")
+    first = {**ERTC_FIRST, "CarryforwardYears": LONG_LIMIT}
+    paths = [fill("ertc-form-313", {**ENGAGEMENT, **first}, root / "year1.xlsx").path]
+    for n, liability in enumerate(LONG_LIABILITIES, 2):
+        data = {"GrossReceipts": 2_000_000, "Liabilities": liability, "OtherCredits": 0}
+        paths.append(rollforward(paths[-1], root / f"year{n}.xlsx", data).path)
+    return paths
+
+
+def _long_schedule() -> Any:
+    """The core over all 13 periods at once (2023-2035), the figures every rolled
+    workbook must show for its own periods."""
+    from nj_incentives.law import cbt, ertc
+
+    receipts = [*ERTC_FIRST["GrossReceipts"], *[2_000_000] * len(LONG_LIABILITIES)]
+    liabilities = [*ERTC_FIRST["Liabilities"], *LONG_LIABILITIES]
+    others = [*ERTC_FIRST["OtherCredits"], *[0] * len(LONG_LIABILITIES)]
+    ends = [dt.date(2023 + k, 12, 31) for k in range(len(liabilities))]
+    minimums = [cbt.minimum_tax(r).amount for r in receipts]
+    periods = ertc.privilege_periods(ends, liabilities, others, minimums)
+    # 5 new positions in credit year one, 4 in year two (the example's roster)
+    return ertc.credit_schedule("2023-03-15", 5, 4, periods, carryforward_years=LONG_LIMIT)
+
+
+def test_ertc_rolled_ten_years_past_the_templates_periods_equals_one_long_schedule(
+    ertc_long: list[Path],
+) -> None:
+    long = _long_schedule()
+    by_end = {serial(row.period_end): row for row in long.rows}
+    fields = {
+        "New credit": "new_credit",
+        "Carried in": "carried_in",
+        "Limit": "limit",
+        "Used": "used",
+        "Refund": "refund",
+        "Expired": "expired",
+        "Carried out": "carried_out",
+    }
+    for n, path in enumerate(ertc_long, 1):
+        recalc = figures(path)
+        assert recalc.names["MasterCheck"] is True, path.name
+        header, *rows = recalc.names["CreditSchedule"]
+        table = [dict(zip(header, row, strict=True)) for row in rows if row[0] not in ("", None)]
+        count = min(n + 2, 8)  # 3 periods, one more a year, at most the template's 8
+        assert len(table) == count, path.name
+        # the window of the last 8 periods (or fewer): 2023 + (n + 2 - count) on
+        assert table[0]["Period end"] == serial(dt.date(2023 + n + 2 - count, 12, 31))
+        for row in table:
+            expected = by_end[row["Period end"]]
+            for header_, field in fields.items():
+                assert row[header_] == pytest.approx(float(getattr(expected, field))), (
+                    path.name,
+                    row["Period end"],
+                    header_,
+                )
+        last = by_end[table[-1]["Period end"]]
+        assert recalc.names["CarriedForward"] == pytest.approx(float(last.carried_out))
+    # the last workbook shows 2028-2035: both credits expired in it, after their periods
+    # (2024, 2025) were dropped
+    assert [r.expired for r in long.rows[10:12]] == [Decimal("160.00"), Decimal("4890.00")]
+
+
+def test_ertc_a_full_template_carries_its_first_periods_outcome_per_credit_year(
+    ertc_long: list[Path],
+) -> None:
+    from nj_incentives.law import ertc
+
+    long = _long_schedule()
+    # year 7 (periods 2024-2031) dropped 2023 (no credit yet: nothing carried in);
+    # year 8 (2025-2032) dropped 2024: year one's credit, allowed in 2024, carried in
+    seventh, eighth, last = (figures(ertc_long[i]) for i in (6, 7, -1))
+    assert column(seventh, "OpeningCarried") == [None, None]
+    carried, before = ertc.opening_after(long, 2)  # after the periods 2023 and 2024
+    assert before == [1, None]  # year two is allowed in 2025, a period shown
+    assert carried[0] == Decimal("9000.00")  # 12,500 - 3,500 used in 2024
+    assert column(eighth, "OpeningCarried")[0] == pytest.approx(float(carried[0]))
+    assert column(eighth, "OpeningBefore")[0] == 1
+    # the last (2028-2035): both credits carried in, allowed 4 and 3 periods before 2028
+    assert column(last, "OpeningBefore") == [4, 3]
+    amounts, _ = ertc.opening_after(long, 5)
+    assert column(last, "OpeningCarried") == [pytest.approx(float(a)) for a in amounts]
+    assert last.names["CarriedIn"] == pytest.approx(float(sum(amounts)))
+
+
+def test_the_command_says_what_a_full_template_dropped_and_carried(
+    ertc_long: list[Path], tmp_path: Path, capsys: Any
+) -> None:
+    out = tmp_path / "next.xlsx"
+    code = cli.main(["rollforward", str(ertc_long[-1]), "-o", str(out)])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "the periods ending 2028-12-31 dropped: all 8 privilege periods" in printed
+    assert "OpeningCarried[1] = " in printed
+    assert "OpeningBefore[1] = 5" in printed
+    assert "N.J.S.A. 52:27BBB-55b.(2)" in printed

@@ -232,6 +232,17 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
         C(3),
         dt.date(2022, 3, 31),
     ),
+    ertc.opening_rule: (
+        C(0),
+        B(False),
+        dt.date(2025, 1, 1),
+        dt.date(2024, 3, 31),
+        B(True),
+        M("1300.00"),
+        C(2),
+        M("12500.00"),
+        C(5),
+    ),
     ertc.refund_rule: (M("15000.00"), Q("10"), Q("8")),
     ertc.schedule_rule: (
         TERMS,
@@ -298,6 +309,25 @@ def test_rule_under_every_evaluator(rule: Callable[..., Any]) -> None:
         return
     got = rule(Int64(), *int64_value(list(typed)))
     same(exact, got, rule.__qualname__)
+
+
+#: A schedule starting after credit year one ended: year one's credit carried in (allowed
+#: 2 periods before the first), expiring in period 1 with a limit of 3; year two allowed
+#: in period 0, its refund of year one's credit there.
+TERMS_CARRIED_IN = TERMS._replace(
+    allowed_1=C(-2), allowed_2=C(0), keep=C(3), opening_1=M("1300.00"), opening_2=M("0.00")
+)
+
+
+def test_schedule_rule_with_credit_carried_in_under_every_evaluator() -> None:
+    typed = (TERMS_CARRIED_IN, *CASES[ertc.schedule_rule][1:])
+    exact_args = exact_value(list(typed))
+    exact = ertc.schedule_rule(EXACT, *exact_args)
+    values, steps = explain(ertc.schedule_rule, *exact_args)
+    assert values == exact
+    assert all(step.citation for step in steps)
+    assert exact[0].carried_in == Decimal("1300.00")
+    same(exact, ertc.schedule_rule(Int64(), *int64_value(list(typed))), "carried in")
 
 
 def test_schedule_totals_rule_under_every_evaluator() -> None:

@@ -145,6 +145,10 @@ def ertc_rows(draw: st.DrawFn) -> dict[str, object]:
         "tax_type": draw(st.sampled_from([None, "cbt", "insurance", "CBT", "other"])),
         "carryforward_years": draw(st.sampled_from([None, None, 0, 1, 2, 5, -1])),
     }
+    if draw(st.integers(0, 2)) == 0:  # credit carried into period 1 (b.(2), a roll forward)
+        for n in (1, 2):
+            row[f"opening_year{n}"] = draw(st.sampled_from([None, 0.0, 500.0, 3000.01, 1e6]))
+            row[f"opening_year{n}_before"] = draw(st.sampled_from([None, 0, 1, 2, 3, 6]))
     count = draw(st.integers(1, 5))
     end = draw(
         st.one_of(
@@ -214,6 +218,9 @@ def test_kernel_equals_scalar_core_on_a_noisy_table(seed: int) -> None:
     assert fast["error"].notna().sum() > 50
     for column in ("grant_total", "credit_refund_total", "ertc_refunded", "ertc_expired"):
         assert (fast[column].fillna(0) > 0).sum() > 10, column
+    # and schedules that start with credit carried in (b.(2)), used or expired
+    carried_in = frame["opening_year2"].notna() & fast["error"].isna()
+    assert (carried_in & (fast["ertc_used"] > 0)).sum() > 5
 
 
 def _noisy_table(n: int, seed: int) -> pd.DataFrame:
@@ -260,8 +267,19 @@ def _noisy_table(n: int, seed: int) -> pd.DataFrame:
         tax_type=some([None, "cbt", "cbt", "insurance"]),
         carryforward_years=some([None, None, 0, 1, 2, 5]),
     )
-    base = rng.integers(0, 3, n)
+    base = rng.integers(0, 4, n)
+    # the last: periods after the credit years, valid with the credit carried in (b.(2)),
+    # its origin given where an amount is (now and then not: the core's message)
     starts = [dt.date(2022, 12, 31), dt.date(2023, 6, 30), dt.date(2023, 12, 31)]
+    starts.append(dt.date(2027, 12, 31))
+    later = base == 3
+    for k, amounts, before in ((1, [0.0, 1500.0, 2e5], [3, 4, 5, 6]), (2, [0.0, 700.0, 5e4], [3])):
+        carried = some(amounts)
+        carried[~later & (rng.random(n) < 0.97)] = None
+        d[f"opening_year{k}"] = carried
+        periods_before = some([*before, None], p_blank=0.0)
+        periods_before[carried == None] = None  # noqa: E711  (an object array)
+        d[f"opening_year{k}_before"] = periods_before
     for k in range(1, 6):
         d[f"period_end_{k}"] = np.array(
             [dt.date(starts[b].year + k - 1, starts[b].month, starts[b].day) for b in base],

@@ -86,6 +86,9 @@ PRESENTATION = {
         rf"^=IF\((?:AND\()?COUNT\(.*\)\)?,(?:ROUND\()?SUM\(.*\)(?:,2\))?,{_NOT}\)$"
     ),
     "a count of results above 0": re.compile(r'^=COUNTIF\([^,()]+,">0"\)$'),
+    "the first row of a result": re.compile(
+        rf"^=IF\(COUNT\([^()]+\)>0,(?:'[^']+'|\w+)!\$[A-Z]+\$\d+,{_NOT}\)$"
+    ),
     "the last row of a result": re.compile(
         rf"^=IF\(COUNT\(([^()]+)\)>0,INDEX\([^()]+,COUNT\(\1\)\),{_NOT}\)$"
     ),

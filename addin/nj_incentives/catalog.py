@@ -1079,6 +1079,8 @@ calculation(
         "tax_type",
         "ratio_fractional",
         "refund_period_limit",
+        "opening_carried",
+        "opening_before",
     ),
     operations_start=a_date("Date initial or expanded operations began (Excel date)"),
     year1_new=_YEAR1_NEW,
@@ -1100,6 +1102,15 @@ calculation(
     refund_period_limit=single(
         '"b3": year-one credit held to the b.(3) limit before the refund; "notwithstanding":'
         ' not (c.(1)); blank = "b3"'
+    ),
+    opening_carried=each(
+        "Unused credit carried into the first period, dollars: credit year one's, then credit"
+        " year two's (allowed before the first period); blank = none (that credit year ends in"
+        " a period given)"
+    ),
+    opening_before=each(
+        "Periods before the first in which each credit carried in was allowed (1 = the period"
+        " just before): year one, year two; needed with carryforward_years"
     ),
 )
 

@@ -766,6 +766,8 @@ def NJ_ERTC_SCHEDULE(
     tax_type: Cell = None,
     ratio_fractional: Cell = None,
     refund_period_limit: Cell = None,
+    opening_carried: Cell = None,
+    opening_before: Cell = None,
 ) -> Any:
     from nj_incentives.law import ertc
 
@@ -781,6 +783,8 @@ def NJ_ERTC_SCHEDULE(
             tax_type=tax_type,
             ratio_fractional=ratio_fractional,
             refund_period_limit=refund_period_limit,
+            opening_carried=opening_carried,
+            opening_before=opening_before,
         ),
     )
 

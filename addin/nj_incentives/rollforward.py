@@ -24,7 +24,10 @@ own builder) with:
 A period past the law's last year is refused: a grant year past the term (at most 10
 years, N.J.S.A. 34:1B-129c.), a conversion tax year after the last installment (e.(12)
 and e.(13) issue the 2024 and 2025 accruals in the 2025 tax period; e.(1)'s late approvals
-later), an ERTC period past the template's eight.
+later). An ERTC workbook whose 8 periods are full drops its oldest period and carries
+its outcome in as the credit carried into the new first period, per credit year with the
+period it was allowed in (``OpeningCarried``, ``OpeningBefore``; N.J.S.A. 52:27BBB-55b.(2),
+:func:`nj_incentives.law.ertc.opening_after`): it rolls for as long as the credit runs.
 
 Exit status (as ``fill``): 0 written; 1 a value refused (a cell of LAST, a DATA value, a
 period past the law's last year; each named, nothing written); 2 not done: LAST missing
@@ -103,6 +106,11 @@ CARRIED: Mapping[str, tuple[tuple[str, str, str], ...]] = {
             "CarriedForward",
             "Carried in of the new period (the periods kept)",
             "N.J.S.A. 52:27BBB-55b.(2)",
+        ),
+        (
+            "the oldest period's carried out, per credit year (8 periods full)",
+            "OpeningCarried, OpeningBefore (the oldest period dropped)",
+            "N.J.S.A. 52:27BBB-55b.(1), (2), c.(2)",
         ),
     ),
 }
@@ -371,17 +379,13 @@ def _roll_ertc(
     last = ends[period - 1]
     if not isinstance(last, dt.date):
         raise _refused(f"{where} {ref}: PeriodEnds[{period}] = {last!r} is not a date")
-    if period + 1 > MAX_PERIODS:
-        raise _refused(
-            f"{where} {_row_cell(ref, period)} (PeriodEnds[{period}]): all {MAX_PERIODS} "
-            "privilege periods of the template are used "
-            f"(the last ends {last}); roll the carryforward into a new workbook by hand "
-            f"({ertc.CITE_B2})"
-        )
+    carried = []
     kept = ends[period] if period < len(ends) else None
+    if period + 1 > MAX_PERIODS:
+        carried += _drop_periods(values, recalc, period + 1 - MAX_PERIODS, where, ref)
+        period, kept = MAX_PERIODS - 1, None
     following = kept if isinstance(kept, dt.date) and kept > last else _year_end(last)
     _set_row(values, "PeriodEnds", period + 1, following)
-    carried = []
     forward = recalc.names.get("CarriedForward")
     carried.append(
         f"credit carried forward after the period ending {last}: {_money(forward)}, carried "
@@ -393,6 +397,78 @@ def _roll_ertc(
         carried,
         period + 1,
     )
+
+
+def _drop_periods(
+    values: dict[str, object], recalc: Any, drop: int, where: str, ref: str
+) -> list[str]:
+    """The template's periods are full: its first ``drop`` periods dropped (every period
+    row moves up), and what they carry out written as the credit carried into the new
+    first period, per credit year with the period it was allowed in (``OpeningCarried``,
+    ``OpeningBefore``: :func:`nj_incentives.law.ertc.opening_after`, N.J.S.A.
+    52:27BBB-55b.(2)), so that the rolled schedule's figures are those of one schedule over
+    every period."""
+    from nj_incentives.law import ertc
+    from nj_incentives.memo.calls import nj_results
+    from nj_incentives.workbooks.ertc_credit import MAX_PERIODS
+
+    schedule = next(
+        (
+            found.result
+            for found in nj_results(recalc)
+            if found.call.function == "NJ_ERTC_SCHEDULE" and found.status == "ok"
+        ),
+        None,
+    )
+    if not isinstance(schedule, ertc.CreditSchedule) or len(schedule.rows) < drop:
+        raise _refused(
+            f"{where} {ref}: all {MAX_PERIODS} privilege periods of the template are used and "
+            "the credit schedule is not computed (see its Checks sheet): what the first "
+            f"period carries out is not known, nothing to carry in ({ertc.CITE_B2})"
+        )
+    amounts, before = ertc.opening_after(schedule, drop)
+    ends = [row.period_end for row in schedule.rows[:drop]]
+    for name, declared in _period_columns(values).items():
+        column = list(declared)
+        values[name] = column[drop:] + [None] * min(drop, len(column))
+    values["OpeningCarried"] = [None if a is None else float(a) for a in amounts]
+    values["OpeningBefore"] = before
+    for suffix in ("Tick", "Source"):
+        values[f"OpeningCarried{suffix}"] = None  # a new figure: not yet ticked or sourced
+    which = ("one", "two")
+    lines = [
+        f"the periods ending {ends[0]}"
+        + (f" to {ends[-1]}" if drop > 1 else "")
+        + f" dropped: all {MAX_PERIODS} privilege periods of the template were used; "
+        "the rest moved up a row"
+    ]
+    for n, (amount, periods) in enumerate(zip(amounts, before, strict=True)):
+        if amount is None or periods is None:
+            continue
+        index = drop - periods
+        allowed = (
+            f"allowed in the period ending {schedule.rows[index].period_end}"
+            if index >= 0
+            else f"allowed {-index} period(s) before the first LAST shows"
+        )
+        lines.append(
+            f"OpeningCarried[{n + 1}] = {_money(float(amount))}, OpeningBefore[{n + 1}] = "
+            f"{periods}: credit year {which[n]}'s credit ({allowed}) unused after the "
+            f"period ending {ends[-1]}, carried into the new first period ({ertc.CITE_B2})"
+        )
+    return lines
+
+
+def _period_columns(values: Mapping[str, object]) -> dict[str, list[object]]:
+    """The Form 313 template's period table: every input with one row per period."""
+    from nj_incentives.fill import template_inputs
+    from nj_incentives.workbooks.ertc_credit import MAX_PERIODS
+
+    return {
+        name: list(values.get(name) or [])  # type: ignore[call-overload]
+        for name, declared in template_inputs("ertc-form-313").items()
+        if declared.rows == MAX_PERIODS
+    }
 
 
 def _roll_conversion(

@@ -118,6 +118,8 @@ __all__ = [
     "fte_rule",
     "month_figures_rule",
     "new_positions",
+    "opening_after",
+    "opening_rule",
     "period_order_rule",
     "positions_priced_rule",
     "positions_rule",
@@ -547,23 +549,6 @@ def period_order_rule(r: Rules, earlier: V, later: V) -> tuple[V, V]:
     return increasing, within
 
 
-def _period_index(periods: Sequence[PrivilegePeriod], ends_on: dt.date, which: str) -> int:
-    """The period "in which or with which" a credit year ends, N.J.S.A. 52:27BBB-55b.(1).
-
-    Period k > 0 covers (end of period k-1, its end]; the first period is taken to cover
-    the twelve months ending on its end date (:func:`allowance_period_rule`).
-    """
-    ends = [period.end for period in periods]
-    index, found, first_start = allowance_period_rule(EXACT, ends, len(ends), ends_on)
-    if not found:
-        rule = (
-            f"credit year {which} ends {ends_on}, outside every period given "
-            f"({first_start} to {periods[-1].end})"
-        )
-        raise InputError("period_ends", ends, rule, CITE_B1)
-    return int(index)
-
-
 def allowance_period_rule(
     r: Rules, period_ends: Sequence[V], count: V, year_end: V
 ) -> tuple[V, V, V]:
@@ -655,6 +640,10 @@ class PeriodRow(BaseModel):
     carried_out: Decimal
     expired: Decimal
     note: str = ""
+    #: the part of ``carried_out`` that is credit year one's, and credit year two's
+    #: (what a roll forward carries into the next workbook, :func:`opening_after`)
+    carried_out_year1: Decimal = Decimal(0)
+    carried_out_year2: Decimal = Decimal(0)
 
 
 class CreditSchedule(Explained):
@@ -676,6 +665,11 @@ class CreditSchedule(Explained):
     expired: Decimal
     #: Unused credit after the last period (its carried_out).
     carried_out: Decimal
+    #: The credit carried into the first period (``opening_carried``, b.(2)).
+    carried_in: Decimal = Decimal(0)
+    #: The index of the period each credit year's credit is allowed in (b.(1)); negative:
+    #: before the first period (-1 the period just before), its credit carried in.
+    allowed_in: tuple[int, int] = (0, 0)
 
 
 class ScheduleTerms(NamedTuple):
@@ -697,6 +691,11 @@ class ScheduleTerms(NamedTuple):
     keep: V
     #: the insurance premiums taxes (b.(3)'s 50% and minimum-tax limit not stated)
     insurance: V
+    #: b.(2): the unused credit of credit year one and of credit year two carried into the
+    #: first period (allowed before it: ``allowed_*`` is then negative, -k = k periods
+    #: before the first); 0 when none is carried in
+    opening_1: V = ZERO
+    opening_2: V = ZERO
 
 
 class PeriodFigures(NamedTuple):
@@ -709,6 +708,10 @@ class PeriodFigures(NamedTuple):
     refund: V
     expired: V
     carried_out: V
+    #: the part of ``carried_out`` that is credit year one's, and credit year two's
+    #: (b.(2) with a limit and c.(2) tell them apart: a roll forward carries each in)
+    carried_out_1: V = ZERO
+    carried_out_2: V = ZERO
 
 
 def schedule_rule(
@@ -732,12 +735,14 @@ def schedule_rule(
     - c.(2): in the period in which credit year two ends, the year-one credit still
       unused x the sustained effort ratio is refunded (:func:`refund_rule`);
     - b.(2): the rest carries forward; with a carryforward limit, what is left of credit
-      allowed ``keep`` periods ago expires.
+      allowed ``keep`` periods ago expires. The credit carried into the first period
+      (``terms.opening_*``, allowed before it) is used, refunded and expires as it would
+      have in one schedule over every period.
 
     ``names``: each period's name in the explanation ("Period ending 2024-12-31: ").
     """
-    remaining_1: V = ZERO
-    remaining_2: V = ZERO
+    remaining_1: V = terms.opening_1
+    remaining_2: V = terms.opening_2
     has_keep = r.ge(terms.keep, 0)
     rows = []
     for index, (liability, others, minimum) in enumerate(
@@ -782,12 +787,17 @@ def schedule_rule(
             label=f"{name}carried out",
             cite=CITE_B2,
         )
-        rows.append(PeriodFigures(new, carried_in, shown, used, refund, expired, carried_out))
+        rows.append(
+            PeriodFigures(
+                new, carried_in, shown, used, refund, expired, carried_out, remaining_1, remaining_2
+            )
+        )
     return rows
 
 
 class ScheduleTotals(NamedTuple):
-    """The schedule's totals (``credits_allowed = used + refunded + expired + carried_out``)."""
+    """The schedule's totals (``carried_in + credits_allowed = used + refunded + expired +
+    carried_out``)."""
 
     credits_allowed: V
     used: V
@@ -795,6 +805,8 @@ class ScheduleTotals(NamedTuple):
     expired: V
     #: unused credit after the last period (its carried_out)
     carried_out: V
+    #: the credit carried into the first period (allowed before it, b.(2))
+    carried_in: V = ZERO
 
 
 def schedule_totals_rule(r: Rules, figures: Sequence[PeriodFigures], count: V) -> ScheduleTotals:
@@ -816,7 +828,40 @@ def schedule_totals_rule(r: Rules, figures: Sequence[PeriodFigures], count: V) -
         refunded=summed([f.refund for f in figures]),
         expired=summed([f.expired for f in figures]),
         carried_out=carried_out,
+        carried_in=figures[0].carried_in if figures else ZERO,
     )
+
+
+def opening_rule(
+    r: Rules,
+    index: V,
+    found: V,
+    first_start: V,
+    year_end: V,
+    given: V,
+    amount: V,
+    before: V,
+    credit: V,
+    keep: V,
+) -> tuple[V, V]:
+    """b.(1), b.(2): a credit year's credit carried into the first period (``given``:
+    ``amount`` of it unused, allowed ``before`` periods before the first): (the index of
+    the period its credit is allowed in, -``before`` when carried in, else ``index``
+    from :func:`allowance_period_rule`; whether the inputs agree).
+
+    They agree when the credit is not carried in and its credit year ends in a period
+    given (``found``), or when it is carried in, its credit year ended before the first
+    period (b.(1): it was allowed in an earlier one), the amount is at most the credit
+    (only unused credit carries, b.(2)) and, with a carryforward limit ``keep`` >= 0, the
+    credit had not expired (``before`` <= ``keep``) unless nothing of it is left.
+    """
+    allowed = r.where(given, -before, index)  # -k: k periods before the first
+    carried_ok = r.both(
+        r.lt(year_end, first_start),
+        r.le(amount, credit),
+        r.either(r.lt(keep, 0), r.le(before, keep), r.le(amount, 0)),
+    )
+    return allowed, r.where(given, carried_ok, found)
 
 
 def credit_schedule(
@@ -829,6 +874,8 @@ def credit_schedule(
     tax_type: str = "cbt",
     ratio_fractional: Flag | None = None,
     refund_period_limit: str = "b3",
+    opening_carried: Sequence[Number | None] | None = None,
+    opening_before: Sequence[Number | None] | None = None,
 ) -> CreditSchedule:
     """The credit allowed, used, refunded, carried forward and expired per period,
     N.J.S.A. 52:27BBB-55b. and c. (:func:`schedule_rule`).
@@ -847,6 +894,14 @@ def credit_schedule(
     whole positions; ``refund_period_limit="notwithstanding"`` applies the year-one
     credit against the whole liability (less other credits) in the period in which credit
     year two ends, before the refund, instead of holding it to the b.(3) limit.
+
+    A schedule that starts after credit year one (or two) ended, as a workpaper rolled
+    forward past its first periods does (b.(2), docs/interpretations.md "Credit carried
+    into the first period"): ``opening_carried`` = [year one's, year two's] unused credit
+    carried into the first period (blank: none: that credit year must end in a period
+    given), ``opening_before`` = [the number of periods before the first in which each
+    was allowed: 1 the period just before] (needed with ``carryforward_years``, when the
+    credit expires by the period it was allowed in; blank without a limit).
     """
     years = credit_years(operations_start)
     checked = _checked_periods(periods)
@@ -868,12 +923,21 @@ def credit_schedule(
     y2 = credit_amount(priced_2, 2, fractional)
     ratio_1 = Fraction(measured_1 if ratio_fraction else math.floor(measured_1))
     ratio_2 = Fraction(measured_2 if ratio_fraction else math.floor(measured_2))
+    keep = _carryforward(carryforward_years)
+    openings = _openings(opening_carried, opening_before, keep)
+    allowed_in = {
+        n: _allowed_in(checked, end, n, openings[n - 1], credit.amount, keep)
+        for n, end, credit in ((1, years.year_one_end, y1), (2, years.year_two_end, y2))
+    }
+    if allowed_in[1] > allowed_in[2]:
+        rule = (
+            f"credit year one allowed {-allowed_in[1]} period(s) before the first, credit year "
+            f"two {-allowed_in[2]}: year one's credit is allowed first (b.(1))"
+        )
+        raise InputError("opening_before", list(opening_before or []), rule, CITE_B1)
     plan = _Plan(
-        allowed_in={
-            1: _period_index(checked, years.year_one_end, "one"),
-            2: _period_index(checked, years.year_two_end, "two"),
-        },
-        keep=_carryforward(carryforward_years),
+        allowed_in=allowed_in,
+        keep=keep,
         tax_type=as_choice(tax_type, "tax_type", TAX_TYPES, CITE_A),
         notwithstanding=limit_reading == "notwithstanding",
     )
@@ -886,6 +950,8 @@ def credit_schedule(
         year2_new=ratio_2,
         keep=-1 if plan.keep is None else plan.keep,
         insurance=plan.tax_type == "insurance",
+        opening_1=openings[0][0] or ZERO,
+        opening_2=openings[1][0] or ZERO,
     )
     columns = (
         [period.liability for period in checked],
@@ -906,7 +972,9 @@ def credit_schedule(
             refund=f.refund,
             carried_out=f.carried_out,
             expired=f.expired,
-            note=_note(index, plan, f.expired),
+            note=_note(index, plan, f.expired, terms),
+            carried_out_year1=f.carried_out_1,
+            carried_out_year2=f.carried_out_2,
         )
         for index, (period, f) in enumerate(zip(checked, figures, strict=True))
     ]
@@ -928,6 +996,8 @@ def credit_schedule(
         refunded=totals.refunded,
         expired=totals.expired,
         carried_out=totals.carried_out,
+        carried_in=cents_down(totals.carried_in),
+        allowed_in=(plan.allowed_in[1], plan.allowed_in[2]),
         steps=explainer,
     )
 
@@ -952,8 +1022,138 @@ def _carryforward(carryforward_years: Number | None) -> int | None:
     return as_int(carryforward_years, "carryforward_years", f"{CITE_B2}; {CITE_FORM_313}", low=0)
 
 
-def _note(index: int, plan: _Plan, expired: Decimal) -> str:
+_ORDINAL = {1: "one", 2: "two"}
+
+
+def _openings(
+    carried: Sequence[Number | None] | None,
+    before: Sequence[Number | None] | None,
+    keep: int | None,
+) -> list[tuple[Decimal | None, int | None]]:
+    """[(year one's credit carried into the first period or None, the periods before the
+    first it was allowed in or None), the same for year two], or InputError."""
+    cite = CITE_B2
+    columns = {"opening_carried": list(carried or []), "opening_before": list(before or [])}
+    for argument, values in columns.items():
+        if len(values) > len(_ORDINAL):
+            rule = f"one value per credit year (year one, year two), not {len(values)}"
+            raise InputError(argument, values, rule, cite)
+        values += [None] * (len(_ORDINAL) - len(values))
+    found: list[tuple[Decimal | None, int | None]] = []
+    for n, amount, periods in zip(
+        _ORDINAL, columns["opening_carried"], columns["opening_before"], strict=True
+    ):
+        money = None if amount is None else as_money(amount, "opening_carried", cite)
+        count = None if periods is None else as_int(periods, "opening_before", cite, low=1)
+        if money is None and count is not None:
+            rule = (
+                f"gives when credit year {_ORDINAL[n]}'s credit was allowed, but not the "
+                "credit carried in (opening_carried)"
+            )
+            raise InputError("opening_before", list(before or []), rule, cite)
+        if keep is not None and money and count is None:
+            rule = (
+                f"is required for credit year {_ORDINAL[n]}'s credit carried in with a "
+                f"carryforward limit of {keep} periods: it expires by the period it was "
+                "allowed in (1 = the period before the first)"
+            )
+            raise InputError("opening_before", list(before or []), rule, f"{cite}; {CITE_FORM_313}")
+        found.append((money, count))
+    return found
+
+
+def _allowed_in(
+    periods: Sequence[PrivilegePeriod],
+    ends_on: dt.date,
+    year: int,
+    opening: tuple[Decimal | None, int | None],
+    credit: Decimal,
+    keep: int | None,
+) -> int:
+    """The period "in which or with which" credit year ``year`` ends, b.(1); before the
+    first (negative) when its credit is carried in (:func:`opening_rule`); or InputError."""
+    ends = [period.end for period in periods]
+    which = _ORDINAL[year]
+    index, found, first_start = allowance_period_rule(EXACT, ends, len(ends), ends_on)
+    amount, before = opening
+    allowed, agree = opening_rule(
+        EXACT,
+        index,
+        found,
+        first_start,
+        ends_on,
+        amount is not None,
+        amount or ZERO,
+        before or 1,
+        credit,
+        -1 if keep is None else keep,
+    )
+    if agree:
+        return int(allowed)
+    if amount is None:
+        rule = (
+            f"credit year {which} ends {ends_on}, outside every period given "
+            f"({first_start} to {periods[-1].end})"
+        )
+        if ends_on < first_start:
+            rule += (
+                f"; a schedule that starts after it gives credit year {which}'s unused credit "
+                "carried in (opening_carried)"
+            )
+        raise InputError("period_ends", ends, rule, CITE_B1)
+    if ends_on >= first_start:
+        rule = (
+            f"credit year {which} ends {ends_on}, not before the first period given (from "
+            f"{first_start}): its credit is allowed in the period in which it ends (b.(1)), "
+            "not carried in"
+        )
+        raise InputError("opening_carried", amount, rule, CITE_B1)
+    if amount > credit:
+        rule = (
+            f"credit year {which}'s {fmt_money(amount)} carried in is more than its credit, "
+            f"{fmt_money(credit)}: only unused credit carries forward"
+        )
+        raise InputError("opening_carried", amount, rule, CITE_B2)
+    rule = (
+        f"credit year {which}'s credit, allowed {before} periods before the first, expired "
+        f"after {keep} (carryforward_years): none of it is left to carry in"
+    )
+    raise InputError("opening_carried", amount, rule, f"{CITE_B2}; {CITE_FORM_313}")
+
+
+def opening_after(
+    schedule: CreditSchedule, dropped: int
+) -> tuple[list[Decimal | None], list[int | None]]:
+    """What the first ``dropped`` periods of ``schedule`` carry into a schedule of the
+    periods after them (a workpaper rolled forward past its first periods), b.(2): per
+    credit year (one, two), its unused credit after period ``dropped`` (None when its
+    credit year ends in a later period: allowed there, not carried) and the number of
+    periods before the new first period in which it was allowed (:func:`credit_schedule`'s
+    ``opening_carried`` and ``opening_before``). The schedule of the later periods with
+    these gives the figures of ``schedule`` for those periods."""
+    if not 1 <= dropped <= len(schedule.rows):
+        raise ValueError(f"dropped = {dropped}: 1 to {len(schedule.rows)} periods")
+    row = schedule.rows[dropped - 1]
+    carried: list[Decimal | None] = []
+    before: list[int | None] = []
+    for allowed, amount in zip(
+        schedule.allowed_in, (row.carried_out_year1, row.carried_out_year2), strict=True
+    ):
+        inside = allowed < dropped
+        carried.append(amount if inside else None)
+        before.append(dropped - allowed if inside else None)
+    return carried, before
+
+
+def _note(index: int, plan: _Plan, expired: Decimal, terms: ScheduleTerms) -> str:
     notes = []
+    if index == 0 and min(plan.allowed_in.values()) < 0:
+        carried = [
+            f"credit year {which}'s {fmt_money(amount)}"
+            for n, which, amount in ((1, "one", terms.opening_1), (2, "two", terms.opening_2))
+            if plan.allowed_in[n] < 0
+        ]
+        notes.append(f"carried in from earlier periods: {', '.join(carried)} ({CITE_B2})")
     if plan.allowed_in[1] == index:
         notes.append(f"credit year one ends: year-one credit allowed ({CITE_B1})")
     if plan.allowed_in[2] == index:
@@ -985,12 +1185,17 @@ def _schedule_steps(
     steps = [*years.steps, *y1.steps, *y2.steps]
     steps += _ratio_steps(terms.year1_new, terms.year2_new)
     steps += explain(schedule_rule, terms, *columns, notwithstanding, names)[1]
+    opening = f"{fmt_money(totals.carried_in)} carried in + " if totals.carried_in else ""
     steps.append(
         Step(
-            label="Credits allowed = used + refunded + expired + carried out",
+            label=(
+                "Credit carried in + credits allowed = used + refunded + expired + carried out"
+                if totals.carried_in
+                else "Credits allowed = used + refunded + expired + carried out"
+            ),
             value=totals.credits_allowed,
             arithmetic=(
-                f"{fmt_money(totals.credits_allowed)} = {fmt_money(totals.used)} + "
+                f"{opening}{fmt_money(totals.credits_allowed)} = {fmt_money(totals.used)} + "
                 f"{fmt_money(totals.refunded)} + {fmt_money(totals.expired)} + "
                 f"{fmt_money(totals.carried_out)}"
             ),

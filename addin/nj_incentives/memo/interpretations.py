@@ -130,6 +130,8 @@ INTERPRETATIONS.update(
             "b.(1) A privilege period is at most 12 months (53 weeks)",
             "b.(2) Order of use: oldest first",
             "b.(2) Carryforward: no limit by default; the Form 313 five years as a switch",
+            "b.(2) Credit carried into the first period: by credit year, with the period it was"
+            " allowed in",
             *_LIMIT,
             "c. Order in the period in which credit year two ends: use, then refund, then expiry",
             "c.(1) The period in which credit year two ends: the b.(3) limit before the refund",

@@ -438,6 +438,44 @@ INPUTS: tuple[InputSpec, ...] = (
         trigger=False,
     ),
     InputSpec(
+        "opening_year1",
+        Kind.MONEY,
+        "ertc",
+        "Unused credit of credit year one carried into period 1, allowed before it (a schedule"
+        " that starts after credit year one ended, as a rolled-forward workpaper; blank = none:"
+        " credit year one ends in a period given).",
+        _money(ertc.CITE_B2),
+        trigger=False,
+    ),
+    InputSpec(
+        "opening_year1_before",
+        Kind.COUNT,
+        "ertc",
+        "Periods before period 1 in which credit year one's credit carried in was allowed"
+        " (1 = the period just before); needed with carryforward_years.",
+        _count(ertc.CITE_B2),
+        trigger=False,
+    ),
+    InputSpec(
+        "opening_year2",
+        Kind.MONEY,
+        "ertc",
+        "Unused credit of credit year two carried into period 1, allowed before it (a schedule"
+        " that starts after credit year two ended, as a rolled-forward workpaper; blank = none:"
+        " credit year two ends in a period given).",
+        _money(ertc.CITE_B2),
+        trigger=False,
+    ),
+    InputSpec(
+        "opening_year2_before",
+        Kind.COUNT,
+        "ertc",
+        "Periods before period 1 in which credit year two's credit carried in was allowed"
+        " (1 = the period just before); needed with carryforward_years.",
+        _count(ertc.CITE_B2),
+        trigger=False,
+    ),
+    InputSpec(
         "fractional",
         Kind.BOOL,
         "ertc",
@@ -660,8 +698,18 @@ class Layout:
             OutputSpec("ertc_year1_credit", m, "ertc", "Credit for credit year one."),
             OutputSpec("ertc_year2_credit", m, "ertc", "Credit for credit year two."),
             OutputSpec("ertc_sustained_effort_ratio", f, "ertc", "Ratio, to 10 places."),
-            OutputSpec("ertc_year1_period", i, "ertc", "Period (1..) year one is allowed in."),
-            OutputSpec("ertc_year2_period", i, "ertc", "Period (1..) year two is allowed in."),
+            OutputSpec(
+                "ertc_year1_period",
+                i,
+                "ertc",
+                "Period (1..) year one is allowed in; 0 or less: before period 1 (carried in).",
+            ),
+            OutputSpec(
+                "ertc_year2_period",
+                i,
+                "ertc",
+                "Period (1..) year two is allowed in; 0 or less: before period 1 (carried in).",
+            ),
             OutputSpec("ertc_credits_allowed", m, "ertc", "Credits allowed."),
             OutputSpec("ertc_used", m, "ertc", "Credit used against the tax."),
             OutputSpec("ertc_refunded", m, "ertc", "Year-one credit refunded."),

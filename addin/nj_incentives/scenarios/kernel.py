@@ -515,22 +515,51 @@ def ertc_schedule(chunk: Chunk, layout: Layout) -> SectionOut:
         np.where(fast & (k <= count), values["period_end"][k - 1], _NO_PERIOD)
         for k in range(1, width + 1)
     ]
-    allowed_1, found_1, _ = ertc.allowance_period_rule(_INT64, ends, count, one_end)
-    allowed_2, found_2, _ = ertc.allowance_period_rule(_INT64, ends, count, two_end)
-    fast &= found_1 & found_2
+    index_1, found_1, first_start = ertc.allowance_period_rule(_INT64, ends, count, one_end)
+    index_2, found_2, _ = ertc.allowance_period_rule(_INT64, ends, count, two_end)
 
     # a., e.: the credits and the ratio; positions / 10^8
     positions_1 = Ratio(np.where(fast, y1.values, 0), _S_POS)
     positions_2 = Ratio(np.where(fast, y2.values, 0), _S_POS)
+    credit_1 = ertc.credit_amount_rule(_INT64, positions_1, 1)  # <= 2.5 x 10^11 cents
+    credit_2 = ertc.credit_amount_rule(_INT64, positions_2, 2)
+    keep = np.where(carry.blank, -1, carry.values)
+
+    # b.(2): the credit carried into period 1, allowed before it (blank: none)
+    opening = []
+    allowed = []
+    for n, index, found, year_end, credit in (
+        (1, index_1, found_1, one_end, credit_1),
+        (2, index_2, found_2, two_end, credit_2),
+    ):
+        amount, before = chunk.col(f"opening_year{n}"), chunk.col(f"opening_year{n}_before")
+        fast &= ~amount.bad & ~before.bad
+        given_ = ~amount.blank
+        # a count given without its amount, a limit without the count: the core's message
+        fast &= ~(amount.blank & ~before.blank)
+        fast &= ~(given_ & ~carry.blank & before.blank & (amount.values > 0))
+        fast &= before.blank | (before.values >= 1)
+        cents = np.where(given_, amount.values, 0)
+        periods_before = np.where(before.blank, 1, before.values)
+        where, agree = ertc.opening_rule(
+            _INT64, index, found, first_start, year_end, given_, cents, periods_before, credit, keep
+        )
+        fast &= agree
+        opening.append(np.where(fast, cents, 0))
+        allowed.append(where)
+    allowed_1, allowed_2 = allowed
+    fast &= allowed_1 <= allowed_2  # the core's check of the order (b.(1))
     terms = ertc.ScheduleTerms(
         allowed_1=allowed_1,
         allowed_2=allowed_2,
-        credit_1=ertc.credit_amount_rule(_INT64, positions_1, 1),  # <= 2.5 x 10^11 cents
-        credit_2=ertc.credit_amount_rule(_INT64, positions_2, 2),
+        credit_1=credit_1,
+        credit_2=credit_2,
         year1_new=positions_1,
         year2_new=positions_2,
-        keep=np.where(carry.blank, -1, carry.values),
+        keep=keep,
         insurance=tax_type.values == _INSURANCE,
+        opening_1=opening[0],
+        opening_2=opening[1],
     )
     ratio = ertc.sustained_effort_ratio_rule(_INT64, positions_1, positions_2)
 

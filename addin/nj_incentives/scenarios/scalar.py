@@ -332,6 +332,8 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
         tax_type="cbt" if tax_type is None else tax_type,
         ratio_fractional=_get(values, "ratio_fractional"),
         refund_period_limit=_or(_get(values, "refund_period_limit"), "b3"),
+        opening_carried=[_get(values, "opening_year1"), _get(values, "opening_year2")],
+        opening_before=[_get(values, "opening_year1_before"), _get(values, "opening_year2_before")],
     )
     for column in ("year1_new", "year2_new"):
         _count_limit(values, column, as_number(_get(values, column), column))
@@ -339,11 +341,10 @@ def ertc_schedule(values: Values, layout: Layout) -> Outputs:
         _money_limit(values, f"liability_{k}", period.liability)
         _money_limit(values, f"other_credits_{k}", period.other_credits)
         _money_limit(values, f"minimum_tax_{k}", period.minimum_tax)
-    period_ends = [period.end for period in periods]
-    years = schedule.credit_years
-    count = len(period_ends)
-    one = ertc.allowance_period_rule(EXACT, period_ends, count, years.year_one_end)[0]
-    two = ertc.allowance_period_rule(EXACT, period_ends, count, years.year_two_end)[0]
+    for column in ("opening_year1", "opening_year2"):
+        if _get(values, column) is not None:
+            _money_limit(values, column, as_money(_get(values, column), column, ertc.CITE_B2))
+    one, two = schedule.allowed_in  # b.(1); negative: before period 1 (carried in)
     out: Outputs = {
         "ertc_year1_credit": schedule.year_one_credit,
         "ertc_year2_credit": schedule.year_two_credit,

@@ -45,7 +45,8 @@ Every figure a template shows comes from an NJ_* function: a rule of law, a read
 it or a switch between readings is computed by the core, never by an Excel formula. What
 a formula around the NJ_* results may do is presentation only, and limited to:
 
-- show an NJ_* result's cell (a spilled table's cell, its last row with INDEX/COUNT) or an
+- show an NJ_* result's cell (a spilled table's cell, its first row or its last with
+  INDEX/COUNT, :data:`NOT_COMPUTED` when the table has no row) or an
   input again for the reader (the conversion template's liabilities beside the credits);
 - blank a row no input fills (``IF(ISNUMBER(year), ..., "")``, ``IF(ISBLANK(end), "", ...)``),
   read a blank amount as none (``IF(ISBLANK(x), 0, x)``), or skip a function the inputs

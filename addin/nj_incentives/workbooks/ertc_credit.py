@@ -613,6 +613,44 @@ _PART_III: tuple[LineItem, ...] = (
         ),
         label_header="Period",
     ),
+    Skip(),
+    Section(
+        f"Credit carried into the first period ({F.FORM_313_CARRYOVER.label(what=False)}; "
+        "N.J.S.A. 52:27BBB-55b.(2))"
+    ),
+    Note(
+        "Only when period 1 comes after credit year one (or two) ended, as in a workbook "
+        "rolled forward past its first periods (nj-incentives rollforward writes these): "
+        "each credit year's unused credit carried into period 1 (0 if none is left) and how "
+        "many periods before period 1 it was allowed in (1 = the period just before; needed "
+        "with a carryforward limit). Blank: nothing carried in."
+    ),
+    InputTable(
+        ("Credit year one", "Credit year two"),
+        (
+            Column(
+                "Credit carried into period 1",
+                Kind.MONEY,
+                "$",
+                name="OpeningCarried",
+                key="opening_carried",
+                help="Unused credit of this credit year carried into period 1 (b.(2)); blank "
+                "when its credit year ends in a period listed above.",
+            ),
+            Column(
+                "Allowed, periods before period 1",
+                Kind.COUNT,
+                "periods",
+                name="OpeningBefore",
+                key="opening_before",
+                minimum=1,
+                maximum=50,
+                help="The privilege period its credit was allowed in (b.(1)), counted back "
+                "from period 1: 1 = the period just before.",
+            ),
+        ),
+        label_header="Credit",
+    ),
 )
 
 #: Inputs: where Part II is, and Part III's periods (the blank template's).
@@ -853,7 +891,7 @@ _CALCULATIONS_AFTER: tuple[LineItem, ...] = (
     ArrayTable(
         "NJ_ERTC_SCHEDULE(OperationsStart,Year1ForRatio,Year2ForRatio,PeriodEnds,"
         "Liabilities,OtherCredits,MinimumTaxes,CarryforwardYears,Fractional,TaxType,"
-        "RatioFractional,RefundPeriodLimit)",
+        "RatioFractional,RefundPeriodLimit,OpeningCarried,OpeningBefore)",
         SCHEDULE_COLUMNS,
         rows=MAX_PERIODS,
         label="Part III: the credit per privilege period (N.J.S.A. 52:27BBB-55b., c.)",
@@ -861,6 +899,15 @@ _CALCULATIONS_AFTER: tuple[LineItem, ...] = (
         name="CreditSchedule",
     ),
     Section("Totals", width=3, sheet=CALCULATIONS),
+    Item(
+        "Credit carried into the first period (allowed before it)",
+        "CarriedIn",
+        Kind.MONEY,
+        "$",
+        f"IF(COUNT({_SCHEDULE('Period end')})>0,[[at:CreditSchedule:Carried in:0]],"
+        f'"{NOT_COMPUTED}")',
+        role="total",
+    ),
     Total("Credit allowed (years one and two)", _SCHEDULE("New credit"), name="TotalAllowed"),
     Total("Credit used", _SCHEDULE("Used"), name="TotalUsed"),
     Total("Credit refunded (overpayment)", _SCHEDULE("Refund"), name="TotalRefund"),
@@ -945,6 +992,13 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         f"{F.FORM_313_LIMIT.label(what=False)} (after the 50% / minimum-tax limit and other "
         f"credits); to {F.SCHEDULE_A3_ERTC.label()}",
     ),
+    _output(
+        "Credit carried in from earlier periods",
+        "CarriedIn",
+        Kind.MONEY,
+        "$",
+        f"{_CITE}b.(2) (the credit carried into the first period, on Inputs)",
+    ),
     _output("Credit refunded (overpayment)", "TotalRefund", Kind.MONEY, "$", f"{_CITE}c.(2)"),
     _output(
         "Credit expired",
@@ -980,6 +1034,11 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
 _TOLERANCE = CENT_TOLERANCE
 
 
+def _blank(cell: str) -> str:
+    """TRUE when ``cell`` is blank as the functions read it (spaces are blank too)."""
+    return f'LEN(TRIM({cell}&""))=0'
+
+
 def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     """The Checks sheet's lines, each input read by ``read``
     (:func:`nj_incentives.workbooks.inputs.reader`: as the NJ_* functions read it, so that
@@ -1012,14 +1071,15 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
             "N.J.S.A. 52:27BBB-55b.(1)",
         ),
         Check.equal(
-            "The schedule allows the credits of credit years one and two",
+            "The schedule allows the credits of credit years one and two (but one carried in)",
             "[[name:TotalAllowed]]",
-            "CreditYearOne+CreditYearTwo",
+            f"IF({_blank('[[at:OpeningCarried:0]]')},CreditYearOne,0)"
+            f"+IF({_blank('[[at:OpeningCarried:1]]')},CreditYearTwo,0)",
             "N.J.S.A. 52:27BBB-55a., b.(1)",
         ),
         Check.equal(
-            "Credit allowed = used + refunded + expired + carried forward",
-            "[[name:TotalAllowed]]",
+            "Credit carried in + allowed = used + refunded + expired + carried forward",
+            "[[name:CarriedIn]]+[[name:TotalAllowed]]",
             "[[name:TotalUsed]]+[[name:TotalRefund]]+[[name:TotalExpired]]+[[name:CarriedForward]]",
             "N.J.S.A. 52:27BBB-55b., c.",
         ),
