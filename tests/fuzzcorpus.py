@@ -211,8 +211,13 @@ def corpus_calls(catalog: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 #: Arguments that are text for a message, where any value is taken as its text: NJ_INPUT's
-#: input name, citation, rule (and its choices, unused by the example's kind)
-FREE_TEXT = frozenset({("NJ_INPUT", 1), ("NJ_INPUT", 5), ("NJ_INPUT", 6), ("NJ_INPUT", 7)})
+#: and NJ_INPUT_REFUSED's input name, citation, rule (and its choices, unused by the
+#: example's kind); and NJ_INPUT_REFUSED's value, whose refusal is its result (the text
+#: naming the cell), not an error
+FREE_TEXT = frozenset(
+    {(name, index) for name in ("NJ_INPUT", "NJ_INPUT_REFUSED") for index in (1, 5, 6, 7)}
+    | {("NJ_INPUT_REFUSED", 2)}
+)
 
 
 def random_value(rng: random.Random) -> object:

@@ -446,6 +446,14 @@ CASES = [
     # an input as every function reads it: "40%" is 0.4, "320,000.00" is 320000
     Case("NJ_INPUT", ("fraction", "pct", "40%", 0, 0.8), lambda: D("0.4")),
     Case("NJ_INPUT", ("money", "W", "320,000.00"), lambda: D(320000)),
+    # the first cell of a range its rule refuses, named by the range's address: B3 (the
+    # second row's first cell of B2:M3); blank when every cell is read
+    Case(
+        "NJ_INPUT_REFUSED",
+        ("quantity", "'Hours'!B2:M3", [[160, 160], [-5, 0]], 0, 744),
+        lambda: "'Hours'!B3 = -5: must not be negative (NJ_INPUT, docs/functions.md)",
+    ),
+    Case("NJ_INPUT_REFUSED", ("boolean", "X", [[True, 1, "yes", "N", 0, None]]), lambda: ""),
     Case(
         "NJ_INCENTIVES_VERSION",
         (),
@@ -588,7 +596,10 @@ EVERY_ARGUMENT = [
     (name, index)
     for name, entry in excel.CATALOG.items()
     for index in range(len(entry.example))
-    if (name, index) != ("NJ_INPUT", 1)  # the input's name for the message: any text
+    # the input's name for the message: any text
+    if (name, index) not in (("NJ_INPUT", 1), ("NJ_INPUT_REFUSED", 1))
+    # NJ_INPUT_REFUSED's refusal of its value is its result: the text naming the cell
+    and (name, index) != ("NJ_INPUT_REFUSED", 2)
     # NJ_INPUTS_HASH hashes a value its rule refuses as "?" and its text (so that
     # correcting it changes the hash; tests/test_signoff.py): only its kinds is refused
     and (name != "NJ_INPUTS_HASH" or index == 0)

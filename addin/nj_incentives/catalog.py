@@ -1264,6 +1264,35 @@ calculation(
 
 
 calculation(
+    "NJ_INPUT_REFUSED",
+    cite="",
+    description=(
+        "The first cell of an input range that NJ_INPUT would refuse, as its message: the "
+        "cell (by the range's address), the value, the rule and citation; blank when every "
+        "cell is blank or read. One call checks a whole range (a roster of 250 x 12)."
+    ),
+    example=("quantity", "'Hours'!B2:M3", [[160, 160], [-5, 0]], 0, 744),
+    optional=("value", "low", "high", "citation", "rule", "choices"),
+    kind=single(
+        'How each cell is read: "money", "fraction", "count", "number", "quantity", '
+        '"date", "boolean" or "choice"'
+    ),
+    input_name=single(
+        "The range's address as text (\"'Sheet'!D6:O255\"): a refused cell is named by "
+        "its own address; other text names cells name[1], name[2] ... along the rows"
+    ),
+    value=raw("The range, read cell by cell; blank cells are accepted"),
+    low=single("Lowest value allowed; blank = none beyond the kind's own"),
+    high=single("Highest value allowed; blank = none beyond the kind's own"),
+    citation=single(
+        "What a refusal cites (the law or the reading); blank = NJ_INPUT's own reference"
+    ),
+    rule=single("The rule as a refusal states it; blank = the bounds in words"),
+    choices=single('A choice\'s allowed words, separated by "|"'),
+)
+
+
+calculation(
     "NJ_INCENTIVES_VERSION",
     cite="",
     description=(

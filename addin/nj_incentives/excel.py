@@ -36,6 +36,7 @@ import datetime as dt
 import functools
 import inspect
 import logging
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -933,6 +934,64 @@ def NJ_INPUT(
         [one(cell, f"{argument}[{i * width + j + 1}]") for j, cell in enumerate(row)]
         for i, row in enumerate(rows)
     ]
+
+
+#: A range's address as NJ_INPUT_REFUSED takes it: ``'Part II base year'!D6:O255``.
+_ADDRESS = re.compile(
+    r"(?P<sheet>(?:'(?:[^']|'')+'|[^'!]+)!)?\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[0-9]{1,7})"
+    r"(?::\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?"
+)
+
+
+def _cell_namer(where: str, width: int) -> Callable[[int, int], str]:
+    """``named(i, j)``: the cell ``i`` rows down and ``j`` columns right of ``where``'s
+    top left, as ``'Sheet'!F12`` when ``where`` is an address, else ``where[n]`` (n
+    counting along rows ``width`` wide from 1, as NJ_INPUT names a range's cells)."""
+    match = _ADDRESS.fullmatch(where.strip())
+    if match is None:
+        return lambda i, j: f"{where}[{i * width + j + 1}]"
+    from nj_incentives.cells import cell_index, cell_name
+
+    row, col = cell_index(match["col"] + match["row"])
+    sheet = match["sheet"] or ""
+    return lambda i, j: f"{sheet}{cell_name(row + i, col + j)}"
+
+
+@excel_function()
+def NJ_INPUT_REFUSED(
+    kind: Cell,
+    input_name: Cell,
+    value: Cell = None,
+    low: Cell = None,
+    high: Cell = None,
+    citation: Cell = None,
+    rule: Cell = None,
+    choices: Cell = None,
+) -> str:
+    from nj_incentives.law.inputs import InputError, InputKind
+
+    declared = _input_rule(kind, low, high, citation, rule, choices)
+    where = str(input_name)
+    rows = as_rows(value)
+
+    def read(cell: Cell, shown: str) -> None:
+        refuse_error_cells(cell, shown, declared.citation)
+        if declared.kind is InputKind.DATE:
+            cell = as_date_cell(cell, shown, declared.citation)
+        declared.parse(cell, shown)
+
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            if is_blank(cell):
+                continue
+            try:
+                read(cell, where)
+            except InputError:  # read again under the cell's own name, for the message
+                try:
+                    read(cell, _cell_namer(where, max(len(r) for r in rows))(i, j))
+                except InputError as refused:
+                    return str(refused)
+    return ""
 
 
 @excel_function()

@@ -41,6 +41,7 @@ from nj_incentives.catalog import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.law import beip, cbt
 from nj_incentives.law import forms as F
 from nj_incentives.law import parameters as P
+from nj_incentives.law.inputs import InputKind
 from nj_incentives.workbooks import inputs
 from nj_incentives.workbooks.builder import (
     CALCULATIONS,
@@ -572,8 +573,12 @@ _APPLICATION_COLUMNS = (
     Column("Return: period end", Kind.DATE, "date", name="ReturnPeriodEnds", width=12),
 )
 
-#: Per tax year: the credit issued and the liability (one array formula each, for the
-#: reader), the credit applied and the refund (N.J.S.A. 34:1B-129f.), the return's period.
+#: Each tax year's liability as the input rule reads it ("1,000" is 1000; "$1,000.00" is
+#: refused, the refusal shown), as NJ_BEIP_CREDIT_APPLIED reads it.
+_LIABILITIES = inputs.read_for("TaxLiabilities", InputKind.MONEY, "NJ_BEIP_CREDIT_APPLIED")
+
+#: Per tax year: the credit issued and the liability as read (one array formula each, for
+#: the reader), the credit applied and the refund (N.J.S.A. 34:1B-129f.), the return's period.
 APPLICATION: tuple[LineItem, ...] = (
     Section(
         "Credit applied against each tax year's liability (N.J.S.A. 34:1B-129f.)",
@@ -585,7 +590,7 @@ APPLICATION: tuple[LineItem, ...] = (
         tuple(
             (
                 Spill("[[name:CreditIssued]]", 1, len(TAX_YEARS)) if n == 0 else None,
-                Spill('IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)', 1, len(TAX_YEARS))
+                Spill(f'IF(ISBLANK(TaxLiabilities),"",{_LIABILITIES})', 1, len(TAX_YEARS))
                 if n == 0
                 else None,
                 *(
@@ -608,7 +613,7 @@ APPLICATION: tuple[LineItem, ...] = (
 #: tax year: the figures of the table above shown again.
 _RETURN_COLUMNS = (
     (F.FORM_324_APPROVED, "Form324ApprovedCredit", "[[name:CreditIssued]]"),
-    (F.FORM_324_LIABILITY, "Form324TaxLiability", 'IF(ISBLANK(TaxLiabilities),"",TaxLiabilities)'),
+    (F.FORM_324_LIABILITY, "Form324TaxLiability", "[[data:Application:Tax liability]]"),
     (F.FORM_324_ALLOWABLE, "Form324AllowableCredit", "[[name:CreditApplied]]"),
     (F.FORM_324_REFUND, "Form324Refund", "[[name:CreditRefund]]"),
     (F.SCHEDULE_A3_BEIP, "ScheduleA3BEIP", "[[name:CreditApplied]]"),
@@ -661,6 +666,12 @@ def _total(ref: str) -> str:
 
 
 _ON = CALCULATIONS
+#: The three Yes/No switches, read as the functions read a boolean (TRUE, 1, "yes" are
+#: Yes; a value that is neither is refused, naming the rule), each citing the function it
+#: turns on (the citation of its input check).
+_TRANSFER = inputs.yes_no("TransferProposed", "NJ_BEIP_TRANSFER_MIN_PRICE")
+_ELECTION = inputs.yes_no("RemoteWorkElection", "NJ_BEIP_REMOTE_WORK_PAYMENT")
+_C40_WAIVER = inputs.yes_no("RemoteWorkC40", "NJ_BEIP_REMOTE_WORK_CHECK")
 #: The tax year whose credit the remote-work payment is a share of, in the matrix's rows.
 _REMOTE_WORK_ROW = TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)
 
@@ -698,17 +709,23 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         "TransferMinPrice",
         MONEY,
         "$",
-        'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,'
-        'DiscountRate,0,SaleDate,CreditPeriodEnd),"")',
+        inputs.switch(
+            _TRANSFER,
+            "NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,DiscountRate,0,SaleDate,CreditPeriodEnd)",
+            '""',
+        ),
     ),
     Item(
         "The proposed sale (OK, or every reason it is not lawful)",
         "TransferVerdict",
         Kind.TEXT,
         "verdict",
-        'IF(TransferProposed="Yes",NJ_BEIP_TRANSFER_CHECK(CertificateAmount,'
-        "TransferAmount,Consideration,DiscountRate,0,SaleDate,CreditPeriodEnd,"
-        'SellerIsTransferee),"no sale proposed")',
+        inputs.switch(
+            _TRANSFER,
+            "NJ_BEIP_TRANSFER_CHECK(CertificateAmount,TransferAmount,Consideration,"
+            "DiscountRate,0,SaleDate,CreditPeriodEnd,SellerIsTransferee)",
+            '"no sale proposed"',
+        ),
     ),
     Skip(sheet=_ON),
     Section("Remote-work election (N.J.S.A. 34:1B-129h.)", sheet=_ON),
@@ -731,15 +748,18 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         "RemoteWorkPayment",
         MONEY,
         "$",
-        'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_PAYMENT(Credit2022),0)',
+        inputs.switch(_ELECTION, "NJ_BEIP_REMOTE_WORK_PAYMENT(Credit2022)", "0"),
     ),
     Item(
         "The election (OK, or every reason it fails)",
         "RemoteWorkVerdict",
         Kind.TEXT,
         "verdict",
-        'IF(RemoteWorkElection="Yes",NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,'
-        'ShareAtFacility),"no election made")',
+        inputs.switch(
+            _ELECTION,
+            "NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,ShareAtFacility)",
+            '"no election made"',
+        ),
     ),
     Skip(sheet=_ON),
     Section(f"Remote-work waiver from {_C40} (P.L.2024, c.40)", sheet=_ON),
@@ -748,8 +768,12 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         "RemoteWorkC40Verdict",
         Kind.TEXT,
         "verdict",
-        f'IF(RemoteWorkC40="Yes",NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,ShareAtFacilityC40,'
-        f'"emergency_ended","{_C40}",EnhancedArea,CommitmentEnd),"no waiver claimed")',
+        inputs.switch(
+            _C40_WAIVER,
+            f'NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,ShareAtFacilityC40,"emergency_ended",'
+            f'"{_C40}",EnhancedArea,CommitmentEnd)',
+            '"no waiver claimed"',
+        ),
     ),
     Item(
         "The commitment period, extended by two years, ends",
@@ -884,6 +908,10 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     (:func:`nj_incentives.workbooks.inputs.reader`: as the NJ_* functions read it, so that
     an amount typed as text, "320,000.00", counts as the functions count it)."""
     amounts = read("ApprovedAmounts")
+    # each liability as the input rule reads it (Calculations, "Tax liability": "1,000" is
+    # 1000 and "$1,000.00" refused, as the functions read them): numbers compared, never
+    # the text typed
+    liabilities = "[[data:Application:Tax liability]]"
     return (
         Check(
             "Every approved amount is a number, or blank for none",
@@ -917,7 +945,11 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
         ),
         Check(
             "No tax year's credit applied exceeds its tax liability",
-            f"SUMPRODUCT(--({_APPLIED}>TaxLiabilities+{CENT_TOLERANCE}))=0",
+            # every liability read (a refused one fails here too, by its rule), and no
+            # year's credit applied above the liability as read (a blank one: none)
+            f'AND(SUMPRODUCT(--(LEFT({liabilities},7)="#VALUE!"))=0,'
+            f"SUMPRODUCT(--ISNUMBER({liabilities}),"
+            f"--({_APPLIED}-{CENT_TOLERANCE}>{liabilities}))=0)",
             "N.J.S.A. 34:1B-129f.",
         ),
         Check.equal(
@@ -928,13 +960,16 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
         ),
         Check(
             "The proposed sale of the transfer certificate is lawful (or none is proposed)",
-            'OR(TransferProposed="No",AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
+            f"OR(NOT({read('TransferProposed')}),"
+            'AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
             "N.J.S.A. 34:1B-129g.(3)",
         ),
         Check(
             f"The remote-work election and the waiver from {_C40} meet h. (or none is claimed)",
-            'AND(OR(RemoteWorkElection="No",AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment))),'
-            'OR(RemoteWorkC40="No",AND(RemoteWorkC40Verdict="OK",ISNUMBER(RemoteWorkC40Total))))',
+            f"AND(OR(NOT({read('RemoteWorkElection')}),"
+            'AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment))),'
+            f"OR(NOT({read('RemoteWorkC40')}),"
+            'AND(RemoteWorkC40Verdict="OK",ISNUMBER(RemoteWorkC40Total))))',
             "N.J.S.A. 34:1B-129h., h.(1), h.(2); P.L.2024, c.40",
         ),
         Check(

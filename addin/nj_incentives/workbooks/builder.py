@@ -414,6 +414,11 @@ CHECK_OK_FILL = "#C6EFCE"
 CHECK_OK_FONT = "#006100"
 CHECK_FAIL_FILL = "#FFC7CE"
 CHECK_FAIL_FONT = "#9C0006"
+#: What a refusal check's line adds after its label when a cell is refused (then the
+#: cell, its value, the rule and citation: NJ_INPUT_REFUSED's text).
+REFUSED = "; the first cell refused: "
+#: Characters of that text a refusal check's printed row leaves room for.
+REFUSAL_ROOM = 110
 BORDER_COLOR = "#BFBFBF"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
@@ -751,11 +756,21 @@ class Chart:
 class Check:
     """One line of the Checks sheet: ``formula`` must be TRUE (an error counts as FALSE).
     Its constructors :meth:`equal`, :meth:`at_most` and :meth:`numbers` write the
-    common ones."""
+    common ones; :meth:`refused` a check that names the first cell its rule refuses."""
 
     label: str
     formula: str
     citation: str = ""
+    #: A formula giving blank, or the text naming the first cell refused (NJ_INPUT_REFUSED):
+    #: the check is TRUE when it is blank, and its label then says which cell and why.
+    refusal: str = ""
+
+    @classmethod
+    def refused(cls, label: str, refusal: str, citation: str = "") -> Check:
+        """TRUE when ``refusal`` (one NJ_INPUT_REFUSED call over a whole range) is blank;
+        else FALSE, and the line reads ``label; the first cell refused: 'Sheet'!E7 = 800:
+        rule (citation)``."""
+        return cls(label, "", citation, refusal)
 
     @classmethod
     def equal(cls, label: str, a: str, b: str, citation: str = "") -> Check:
@@ -1692,6 +1707,7 @@ class _Check:
     label: str
     formula: str
     citation: str = ""
+    refusal: str = ""
 
 
 class TemplateBuilder:
@@ -1817,6 +1833,8 @@ class TemplateBuilder:
           returns); ``[[data:T:H]]`` its column H, ``[[data:T:H:a:b]]`` the rows a to b
           of it (a Python slice: ``1:``, ``:-1``); ``[[columns:T:H1:H2]]`` its columns H1
           to H2; ``[[at:T:H:i]]`` the i-th cell of column H;
+        - ``[[address:N]]``: the address of the defined name N as text, ``"'Part II base
+          year'!D6:O255"`` (what NJ_INPUT_REFUSED names a refused cell by);
         - ``[[stack:T1:T2:H]]``: column H of the tables T1 to T2 laid out one below the
           other, from T1's first row (its header) to T2's last; ``[[labels:T1:T2]]`` their
           row labels' column.
@@ -1828,6 +1846,9 @@ class TemplateBuilder:
             kind, parts = match.group(1), match.group(2).split(":")[1:]
             if kind in _OWN_TABLE_KINDS:
                 return match.group(0)
+            if kind == "address" and len(parts) == 1:  # the text 'Sheet'!D6:O255
+                address = self._reference("name", parts, row, formula).a1
+                return '"' + address.replace('"', '""') + '"'
             return self._reference(kind, parts, row, formula).a
 
         return _REFERENCE.sub(replace, formula)
@@ -1950,7 +1971,12 @@ class TemplateBuilder:
                     x_title=item.x_title,
                 )
             elif isinstance(item, Check):
-                self.check(item.label, self.resolve(self.spell(item.formula)), item.citation)
+                self.check(
+                    item.label,
+                    self.resolve(self.spell(item.formula)) if item.formula else "",
+                    item.citation,
+                    refusal=self.resolve(self.spell(item.refusal)) if item.refusal else "",
+                )
             elif isinstance(item, Section):
                 self.writer(item.sheet).section(item.text, width=item.width)
             elif isinstance(item, Note):
@@ -2225,9 +2251,17 @@ class TemplateBuilder:
         )
 
     # -- checks
-    def check(self, label: str, formula: str, citation: str = "") -> None:
-        """A check: ``formula`` must be TRUE. An error counts as FALSE."""
-        self.checks.append(_Check(label, _formula(formula)[1:], citation))
+    def check(self, label: str, formula: str, citation: str = "", *, refusal: str = "") -> None:
+        """A check: ``formula`` must be TRUE. An error counts as FALSE. With ``refusal``
+        (:meth:`Check.refused`), TRUE when that formula gives blank."""
+        self.checks.append(
+            _Check(
+                label,
+                _formula(formula)[1:] if formula else "",
+                citation,
+                _formula(refusal)[1:] if refusal else "",
+            )
+        )
 
     def check_numbers(self, label: str, ref: Ref) -> None:
         """Every cell of ``ref`` is a number or blank (no error, no message text)."""
@@ -2398,13 +2432,31 @@ class TemplateBuilder:
         header = style("header")
         for col, text in enumerate(("Check", "Citation", "Result")):
             ws.write_string(first - 1, col, text, header)
+        refusals = any(check.refusal for check in self.checks)
+        if refusals:  # a hidden column: the one call a refusal check makes
+            ws.write_string(first - 1, 3, "First cell refused", header)
         if not self.checks:
             ws.write_formula(first, 2, "=TRUE", style("check", Kind.CHECK))
         for i, check in enumerate(self.checks):
-            ws.write_string(first + i, 0, check.label, style("note"))
-            ws.write_string(first + i, 1, check.citation, style("unit"))
+            ws.write_string(first + i, 1, check.citation, style("source"))  # wrapped
+            if not check.refusal:
+                ws.write_string(first + i, 0, check.label, style("note"))
+                ws.write_formula(
+                    first + i, 2, f"=IFERROR({check.formula},FALSE)", style("check", Kind.CHECK)
+                )
+                continue
+            detail = Ref(CHECKS, first + i, 3).local
+            ws.write_formula(first + i, 3, f"={check.refusal}", style("note"))
+            label = '"' + check.label.replace('"', '""') + '"'
             ws.write_formula(
-                first + i, 2, f"=IFERROR({check.formula},FALSE)", style("check", Kind.CHECK)
+                first + i,
+                0,
+                f'=IFERROR(IF({detail}="",{label},{label}&"{REFUSED}"&{detail}),{label})',
+                style("note"),
+                check.label,
+            )
+            ws.write_formula(
+                first + i, 2, f'=IFERROR({detail}="",FALSE)', style("check", Kind.CHECK)
             )
         ok = self.workbook.add_format({"bg_color": CHECK_OK_FILL, "font_color": CHECK_OK_FONT})
         fail = self.workbook.add_format(
@@ -2424,11 +2476,17 @@ class TemplateBuilder:
         widths = {0: 70.0, 1: 28.0, 2: 12.0}
         for col, width in widths.items():
             ws.set_column(col, col, width)
+        if refusals:
+            ws.set_column(3, 3, 40.0, None, {"hidden": True})
         heights = page.wrapped_heights(
             (
                 (first + i, text, widths[col])
                 for i, check in enumerate(self.checks)
-                for col, text in ((0, check.label), (1, check.citation))
+                for col, text in (
+                    # a refusal check: room for the cell, value and rule it may name
+                    (0, check.label + (REFUSED + "x" * REFUSAL_ROOM if check.refusal else "")),
+                    (1, check.citation),
+                )
             ),
             {0: 24, BAND_ROW: self.band_height(widths, 2)},
         )

@@ -1111,17 +1111,74 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     )
 
 
-#: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
-_DRAFT: tuple[LineItem, ...] = (
-    *SCREENING,
-    *_part_ii_and_iii(),
-    *(item for key, label, name in PERIODS for item in _roster(key, label, name, 1, 1)),
-    *_calculation_items(),
-    *OUTPUT_ITEMS,
-    *_checks(str),
-)
-#: The Checks sheet's lines: each input as the functions read it, then the template's.
-CHECKS: tuple[LineItem, ...] = (*inputs.input_checks(_DRAFT), *_checks(inputs.reader(_DRAFT)))
+def _draft(sheets: int = 1) -> tuple[LineItem, ...]:
+    """The inputs as the functions read them (each rule as ``fill`` has it: the same
+    items), with ``sheets`` roster sheets per period."""
+    return (
+        *SCREENING,
+        *_part_ii_and_iii(sheets),
+        *(
+            item
+            for key, label, name in PERIODS
+            for part in range(1, sheets + 1)
+            for item in _roster(key, label, name, part, sheets)
+        ),
+        *_calculation_items(sheets),
+        *OUTPUT_ITEMS,
+        *_checks(str),
+    )
+
+
+_DRAFT = _draft()
+
+
+def _roster_checks(sheets: int = 1) -> tuple[Check, ...]:
+    """One check per roster range, one NJ_INPUT_REFUSED call each (not one a cell: a
+    250 x 12 roster stays cheap to recalculate): every sheet's hours by the rule the
+    functions and the payroll import read them by (``ertc.HOURS_INPUT``), and a
+    continuation sheet's two flags (the first sheet's have their input checks). A
+    failed one names the first cell refused, its value, the rule and its citation."""
+    names = roster_sheet_names(sheets)
+    hours = ertc.HOURS_INPUT
+    flags = inputs.rules(_draft(sheets)) if sheets > 1 else {}
+    found = []
+    for key, _, name in PERIODS:
+        for part in range(1, sheets + 1):
+            sheet = names[key][part - 1]
+            found.append(
+                Check.refused(
+                    f"{sheet}: each month's hours are a number, not negative, and {hours.rule}",
+                    inputs.refusal_formula(f"Hours{name}{_suffix(part)}", hours),
+                    hours.citation,
+                )
+            )
+            if key != PERIODS[0][0] or part == 1:
+                continue
+            for column in _roster_columns(part)[1:]:
+                rule = flags[str(column.name)]
+                assert rule is not None
+                found.append(
+                    Check.refused(
+                        f"{sheet}, {column.header}: {rule.describe()}",
+                        inputs.refusal_formula(str(column.name), rule),
+                        rule.citation,
+                    )
+                )
+    return tuple(found)
+
+
+def checks(sheets: int = 1) -> tuple[LineItem, ...]:
+    """The Checks sheet's lines with ``sheets`` roster sheets per period: each input as
+    the functions read it, each roster range, then the template's."""
+    return (
+        *inputs.input_checks(_DRAFT),
+        *_roster_checks(sheets),
+        *_checks(inputs.reader(_DRAFT)),
+    )
+
+
+#: The Checks sheet's lines (the blank template's).
+CHECKS: tuple[LineItem, ...] = checks()
 
 
 #: Calculations, in order (the blank template's).
@@ -1142,7 +1199,7 @@ def template(sheets: int = 1) -> tuple[LineItem, ...]:
         ),
         *_calculation_items(sheets),
         *OUTPUT_ITEMS,
-        *CHECKS,
+        *checks(sheets),
     )
 
 

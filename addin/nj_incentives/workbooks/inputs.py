@@ -46,14 +46,20 @@ __all__ = [
     "input_checks",
     "input_rule",
     "law_rules",
+    "read_for",
     "read_formula",
+    "refusal_formula",
     "rules",
+    "switch",
+    "yes_no",
 ]
 
 _NJ = re.compile(r"\bNJ_[A-Z0-9_]+(?=\s*\()")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: The function that reads an input as the others do; its calls cite no law of their own.
 READER = "NJ_INPUT"
+#: The function that names the first cell of a range its rule refuses (one call a range).
+REFUSAL = "NJ_INPUT_REFUSED"
 
 
 def citations(items: Iterable[Any]) -> dict[str, str]:
@@ -71,7 +77,9 @@ def citations(items: Iterable[Any]) -> dict[str, str]:
             formulas += [formula for _, formula in item.leading]
     found: dict[str, str] = {}
     for formula in formulas:
-        calls = [c for c in _NJ.findall(formula) if c in CALCULATIONS and c != READER]
+        calls = [
+            c for c in _NJ.findall(formula) if c in CALCULATIONS and c not in (READER, REFUSAL)
+        ]
         if not calls:
             continue
         citation = CALCULATIONS[calls[0]].message_citation
@@ -160,10 +168,22 @@ def _bound(value: Decimal | int | None) -> str:
 def read_formula(name: str, rule: InputRule, ref: str | None = None) -> str:
     """The NJ_INPUT call reading the input ``name`` (or the reference ``ref``, a cell of
     it) by ``rule``: its value as the functions read it, or their error."""
+    return _call(READER, _text(name), ref or name, rule)
+
+
+def refusal_formula(name: str, rule: InputRule) -> str:
+    """The NJ_INPUT_REFUSED call over the whole range ``name`` (a defined name): blank
+    when ``rule`` reads every cell, else the first cell refused, named by its address
+    (``'Part II base year'!E7 = 800: must be at most 744 ... (citation)``). One call a
+    range, however many cells: a 250 x 12 roster stays cheap to recalculate."""
+    return _call(REFUSAL, f"[[address:{name}]]", name, rule)
+
+
+def _call(function: str, shown: str, ref: str, rule: InputRule) -> str:
     args = [
         _text(rule.kind.value),
-        _text(name),
-        ref or name,
+        shown,
+        ref,
         _bound(rule.low),
         _bound(rule.high),
         _text(rule.citation) if rule.citation else "",
@@ -174,7 +194,31 @@ def read_formula(name: str, rule: InputRule, ref: str | None = None) -> str:
         args.pop()
     # an empty argument is 0 to some engines (the formulas library): "" is a blank to all
     blank = '""'
-    return READER + "(" + ",".join(arg or blank for arg in args) + ")"
+    return function + "(" + ",".join(arg or blank for arg in args) + ")"
+
+
+def read_for(name: str, kind: InputKind, function: str) -> str:
+    """The input ``name`` (of ``kind``, no bounds) read as the NJ_* function ``function``
+    reads it, citing ``function``'s citation: the rule :func:`rules` finds for an input
+    that ``function`` is the first to read, so that the input check and this formula carry
+    one rule (tested). For a formula declared before the reader of its template exists."""
+    return read_formula(name, InputRule(kind, CALCULATIONS[function].message_citation))
+
+
+def yes_no(name: str, function: str) -> str:
+    """The Yes/No input ``name`` read as every NJ_* function reads a boolean (TRUE/FALSE,
+    1/0, yes/no/y/n in any case: ``law.inputs.as_bool``): NJ_INPUT's boolean call, TRUE
+    or FALSE, blank when the cell is, else the refusal naming the rule; cited as
+    ``function``, the NJ_* function the switch turns on (:func:`read_for`)."""
+    return read_for(name, InputKind.BOOLEAN, function)
+
+
+def switch(read: str, yes: str, no: str) -> str:
+    """``yes`` when the Yes/No input ``read`` (:func:`yes_no`) is TRUE, ``no`` when it is
+    FALSE or blank; a refused value shows its refusal (a text in the classic add-in and
+    the headless engine, an error in Office.js), never ``no``: a cell holding TRUE, 1 or
+    "yes" is Yes, as the functions read it, not only the text "Yes"."""
+    return f"IF(ISTEXT({read}),{read},IF({read},{yes},{no}))"
 
 
 def reader(items: Sequence[LineItem]) -> Callable[[str], str]:
