@@ -82,9 +82,10 @@ def test_the_results_workbook_holds_values_not_formulas(main_job: dict[str, Any]
         for cell in row
         if cell.data_type == "f"
     ]
-    assert book["Outputs"]["A20"].value == "Credit carried forward after the last period"
-    assert book["Outputs"]["C20"].value == 800.0
-    assert book["Outputs"]["C20"].number_format == "#,##0.00;[Red]-#,##0.00"
+    # (the row below "Credit carried in from earlier periods", issue 20 item 4)
+    assert book["Outputs"]["A21"].value == "Credit carried forward after the last period"
+    assert book["Outputs"]["C21"].value == 800.0
+    assert book["Outputs"]["C21"].number_format == "#,##0.00;[Red]-#,##0.00"
 
 
 def test_the_results_workbook_and_the_run_stamp_name_the_engagement(

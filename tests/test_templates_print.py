@@ -71,7 +71,9 @@ PAGES: dict[str, dict[str, int]] = {
         ROSTER_SHEETS["base"]: 5,
         ROSTER_SHEETS["year1"]: 3,
         ROSTER_SHEETS["year2"]: 3,
-        "Calculations": 2,
+        # the totals, with the credit carried into the first period (issue 20 item 4),
+        # print on a third page
+        "Calculations": 3,
         "Outputs": 1,
         "Checks": 2,  # an input check per input (issue 20 item 6), the header on each page
         CONFIG: 1,
