@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tooling import missing
 
 import nj_incentives.law
 from nj_incentives.law import cbt, ertc
@@ -26,7 +27,8 @@ FOREIGN = ("de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "es_ES.UTF-
 @pytest.fixture
 def foreign_time() -> Iterator[str]:
     """LC_TIME set to a non-English locale for the test, restored after; skips where none
-    is installed (test_no_locale_month_formats_in_law covers that machine)."""
+    is installed, fails instead under CI=true (test_no_locale_month_formats_in_law covers
+    that machine)."""
     saved = locale.setlocale(locale.LC_TIME)
     for name in FOREIGN:
         try:
@@ -40,7 +42,10 @@ def foreign_time() -> Iterator[str]:
         finally:
             locale.setlocale(locale.LC_TIME, saved)
         return
-    pytest.skip(f"no non-English locale installed (tried {', '.join(FOREIGN)})")
+    missing(
+        f"no non-English locale installed (tried {', '.join(FOREIGN)})",
+        ".ci/install-system makes de_DE.UTF-8 with localedef",
+    )
 
 
 def test_month_year() -> None:

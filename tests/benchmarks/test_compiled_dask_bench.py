@@ -12,6 +12,7 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -142,16 +143,21 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
     def start(tree: str | None, **config: Any) -> str:
         os.environ.clear()
         os.environ.update(user_env)
-        if tree is not None:  # the workers are spawned with the tree first on the path
-            os.environ["PYTHONPATH"] = os.pathsep.join(
-                [tree, *filter(None, [user_env.get("PYTHONPATH")])]
-            )
-        with dask.config.set(config):
-            cluster = stack.enter_context(
-                distributed.LocalCluster(
-                    n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        # the workers are spawned with the tree first on the path: multiprocessing's spawn
+        # gives a child this process's sys.path (PYTHONPATH alone was overridden by it, so
+        # an older tree's cluster had run this tree's code)
+        path = list(sys.path)
+        if tree is not None:
+            sys.path.insert(0, tree)
+        try:
+            with dask.config.set(config):
+                cluster = stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                    )
                 )
-            )
+        finally:
+            sys.path[:] = path
         os.environ.clear()
         os.environ.update(user_env)
         return str(cluster.scheduler_address)
