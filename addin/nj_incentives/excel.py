@@ -901,6 +901,17 @@ def _read_cells(read: Any) -> Any:
     return read
 
 
+def _read_input(declared: Any, cell: Cell, shown: str) -> Any:
+    """One cell (not blank) read by ``declared`` (a :class:`~.law.inputs.Input`), as the
+    NJ_* functions read their arguments: error cells refused, dates from serials."""
+    from nj_incentives.law.inputs import InputKind
+
+    refuse_error_cells(cell, shown, declared.citation)
+    if declared.kind is InputKind.DATE:
+        cell = as_date_cell(cell, shown, declared.citation)
+    return declared.parse(cell, shown)
+
+
 @excel_function(show=_read_cells)
 def NJ_INPUT(
     kind: Cell,
@@ -912,18 +923,12 @@ def NJ_INPUT(
     rule: Cell = None,
     choices: Cell = None,
 ) -> Any:
-    from nj_incentives.law.inputs import InputKind
 
     declared = _input_rule(kind, low, high, citation, rule, choices)
     argument = str(input_name)
 
     def one(cell: Cell, shown: str) -> Any:
-        if is_blank(cell):
-            return None
-        refuse_error_cells(cell, shown, declared.citation)
-        if declared.kind is InputKind.DATE:
-            cell = as_date_cell(cell, shown, declared.citation)
-        return declared.parse(cell, shown)
+        return None if is_blank(cell) else _read_input(declared, cell, shown)
 
     value = python_value(value)
     if not isinstance(value, (list, tuple)):
@@ -968,27 +973,21 @@ def NJ_INPUT_REFUSED(
     rule: Cell = None,
     choices: Cell = None,
 ) -> str:
-    from nj_incentives.law.inputs import InputError, InputKind
+    from nj_incentives.law.inputs import InputError
 
     declared = _input_rule(kind, low, high, citation, rule, choices)
     where = str(input_name)
     rows = as_rows(value)
-
-    def read(cell: Cell, shown: str) -> None:
-        refuse_error_cells(cell, shown, declared.citation)
-        if declared.kind is InputKind.DATE:
-            cell = as_date_cell(cell, shown, declared.citation)
-        declared.parse(cell, shown)
-
     for i, row in enumerate(rows):
         for j, cell in enumerate(row):
             if is_blank(cell):
                 continue
             try:
-                read(cell, where)
+                _read_input(declared, cell, where)
             except InputError:  # read again under the cell's own name, for the message
+                named = _cell_namer(where, max(len(r) for r in rows))(i, j)
                 try:
-                    read(cell, _cell_namer(where, max(len(r) for r in rows))(i, j))
+                    _read_input(declared, cell, named)
                 except InputError as refused:
                     return str(refused)
     return ""
