@@ -12,7 +12,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from nj_incentives.recalc.safety import dynamic_arrays
 from nj_incentives.recalc.templates import shipped_layouts
 from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
-from tooling import need
+from tooling import libreoffice_save, need
 
 pytestmark = pytest.mark.slow
 
@@ -195,21 +194,7 @@ def test_a_filled_workbook_saved_by_libreoffice_computes(
     filled: dict[str, Path], tmp_path: Path, capsys: Any
 ) -> None:
     soffice = need("soffice", "opens and saves the filled workbooks as a LibreOffice user would")
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
-            "--headless",
-            "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
-            "--outdir",
-            str(tmp_path / "saved"),
-            *map(str, filled.values()),
-        ],
-        capture_output=True,
-        timeout=600,
-        check=False,
-    )
+    libreoffice_save(soffice, filled.values(), tmp_path / "saved", tmp_path / "profile")
     saved = [tmp_path / "saved" / path.name for path in filled.values()]
     assert all(path.exists() for path in saved)
     before = calc_json(list(filled.values()), tmp_path / "before", capsys)

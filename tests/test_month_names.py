@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tooling import missing
 
 import nj_incentives.law
 from nj_incentives.law import cbt, ertc
 from nj_incentives.law import parameters as P
+from tooling import missing
 
 LAW = Path(nj_incentives.law.__file__).parent
 

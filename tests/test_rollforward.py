@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -30,7 +29,7 @@ from nj_incentives.recalc import vet_workbook
 from nj_incentives.recalc.prebuilt import recalculate_template
 from nj_incentives.rollforward import SIGNOFF_FIELDS, rollforward
 from nj_incentives.workbooks import ertc_credit
-from tooling import need
+from tooling import libreoffice_save, need
 
 pytestmark = pytest.mark.slow
 
@@ -376,21 +375,7 @@ def test_a_rolled_workbook_saved_by_libreoffice_computes(
     rolled = [tmp_path / "ertc.xlsx", tmp_path / "conversion.xlsx"]
     for source, target in zip((ertc_rolled[-1], conversion_rolled[-1]), rolled, strict=True):
         target.write_bytes(source.read_bytes())
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
-            "--headless",
-            "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
-            "--outdir",
-            str(tmp_path / "saved"),
-            *map(str, rolled),
-        ],
-        capture_output=True,
-        timeout=600,
-        check=False,
-    )
+    libreoffice_save(soffice, rolled, tmp_path / "saved", tmp_path / "profile")
     saved = [tmp_path / "saved" / path.name for path in rolled]
     assert all(path.exists() for path in saved)
     code = cli.main(

@@ -17,7 +17,6 @@ then ``calc``).
 from __future__ import annotations
 
 import re
-import subprocess
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,7 @@ from nj_incentives.memo.sheets import checks
 from nj_incentives.recalc import recalculate
 from nj_incentives.workbooks import ertc_credit
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
-from tooling import need
+from tooling import libreoffice_save, need
 
 EXAMPLES = DEFAULT_DIRECTORY / "examples"
 CONVERSION = EXAMPLES / "beip-credit-conversion-example.xlsx"
@@ -156,21 +155,7 @@ def test_switches_through_libreoffice(tmp_path: Path) -> None:
     sources = []
     for n, (value, _) in enumerate(cases):
         sources.append(_with(CONVERSION, tmp_path / f"switch{n}.xlsx", RemoteWorkElection=value))
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={(tmp_path / 'profile').as_uri()}",
-            "--headless",
-            "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
-            "--outdir",
-            str(tmp_path / "saved"),
-            *map(str, sources),
-        ],
-        capture_output=True,
-        timeout=600,
-        check=False,
-    )
+    libreoffice_save(soffice, sources, tmp_path / "saved", tmp_path / "profile")
     for source, (_, yes) in zip(sources, cases, strict=True):
         saved = tmp_path / "saved" / source.name
         assert saved.exists(), source.name

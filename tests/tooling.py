@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +100,24 @@ def once_per_run(factory: pytest.TempPathFactory, name: str, compute: Callable[[
             folder.mkdir(exist_ok=True)
             result.write_text(json.dumps(compute(folder)))
     return json.loads(result.read_text())
+
+
+def libreoffice_save(soffice: str, sources: Iterable[Path], outdir: Path, profile: Path) -> None:
+    """Open each of ``sources`` in LibreOffice headless and save it as XLSX into ``outdir``
+    (its own profile ``profile``), as a LibreOffice user opening and saving would; what
+    it could not save is missing from ``outdir`` for the caller's assertions."""
+    subprocess.run(
+        [
+            soffice,
+            f"-env:UserInstallation={profile.as_uri()}",
+            "--headless",
+            "--convert-to",
+            "xlsx:Calc MS Excel 2007 XML",
+            "--outdir",
+            str(outdir),
+            *map(str, sources),
+        ],
+        capture_output=True,
+        timeout=600,
+        check=False,
+    )
