@@ -960,15 +960,15 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
         ),
         Check(
             "The proposed sale of the transfer certificate is lawful (or none is proposed)",
-            f"OR(NOT({read('TransferProposed')}),"
+            f"OR(NOT({inputs.yes_or_open('TransferProposed', read('TransferProposed'))}),"
             'AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
             "N.J.S.A. 34:1B-129g.(3)",
         ),
         Check(
             f"The remote-work election and the waiver from {_C40} meet h. (or none is claimed)",
-            f"AND(OR(NOT({read('RemoteWorkElection')}),"
+            f"AND(OR(NOT({inputs.yes_or_open('RemoteWorkElection', read('RemoteWorkElection'))}),"
             'AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment))),'
-            f"OR(NOT({read('RemoteWorkC40')}),"
+            f"OR(NOT({inputs.yes_or_open('RemoteWorkC40', read('RemoteWorkC40'))}),"
             'AND(RemoteWorkC40Verdict="OK",ISNUMBER(RemoteWorkC40Total))))',
             "N.J.S.A. 34:1B-129h., h.(1), h.(2); P.L.2024, c.40",
         ),

@@ -1034,11 +1034,6 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
 _TOLERANCE = CENT_TOLERANCE
 
 
-def _blank(cell: str) -> str:
-    """TRUE when ``cell`` is blank as the functions read it (spaces are blank too)."""
-    return f'LEN(TRIM({cell}&""))=0'
-
-
 def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     """The Checks sheet's lines, each input read by ``read``
     (:func:`nj_incentives.workbooks.inputs.reader`: as the NJ_* functions read it, so that
@@ -1073,8 +1068,8 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
         Check.equal(
             "The schedule allows the credits of credit years one and two (but one carried in)",
             "[[name:TotalAllowed]]",
-            f"IF({_blank('[[at:OpeningCarried:0]]')},CreditYearOne,0)"
-            f"+IF({_blank('[[at:OpeningCarried:1]]')},CreditYearTwo,0)",
+            f"IF({inputs.blank('[[at:OpeningCarried:0]]')},CreditYearOne,0)"
+            f"+IF({inputs.blank('[[at:OpeningCarried:1]]')},CreditYearTwo,0)",
             "N.J.S.A. 52:27BBB-55a., b.(1)",
         ),
         Check.equal(

@@ -213,6 +213,19 @@ def yes_no(name: str, function: str) -> str:
     return read_for(name, InputKind.BOOLEAN, function)
 
 
+def blank(cell: str) -> str:
+    """TRUE when ``cell`` is blank as the functions read it (spaces are blank too)."""
+    return f'LEN(TRIM({cell}&""))=0'
+
+
+def yes_or_open(name: str, read: str) -> str:
+    """TRUE when the Yes/No input ``name`` (read by ``read``, :func:`yes_no`) is Yes or
+    not answered yet; FALSE only for No. A check that a claim is lawful "or none is made"
+    passes on No or on the claim's verdict: a blank question fails it until answered, as
+    an open question on a workpaper does (the calculation reads blank as No)."""
+    return f"OR({blank(name)},{read})"
+
+
 def switch(read: str, yes: str, no: str) -> str:
     """``yes`` when the Yes/No input ``read`` (:func:`yes_no`) is TRUE, ``no`` when it is
     FALSE or blank; a refused value shows its refusal (a text in the classic add-in and
