@@ -19,6 +19,7 @@ import openpyxl
 import pytest
 
 import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
+from ertc_roster import ertc_csv
 from nj_incentives import cli
 from nj_incentives.fill import FillError, fill, template_inputs
 from nj_incentives.law import ertc
@@ -64,32 +65,6 @@ Withholdings: [600000, 600000, 650000, 700000, 700000]
 NewEmployees: [10, 12, 14, 15, 15]
 OtherGrants: [0, 50000, 0, 0, 100000]
 """
-
-
-def ertc_csv(path: Path) -> Path:
-    """The ERTC example's inputs but the roster, as DATA in CSV: one input a row."""
-    example = ertc_credit.EXAMPLE
-    periods = list(zip(*example["periods"], strict=True))
-    rows = [
-        ["input", "value"],
-        ["EngagementClient", example["engagement"]["client"]],
-        ["EngagementDate", "2026-12-01"],
-        ["InQualifiedMunicipality", "Yes"],
-        ["ReceivesUEZBenefit", "No"],
-        ["PriorCreditPeriod", "No"],
-        ["OperationsStart", "2023-03-15"],
-        ["TaxType", "cbt"],
-        ["SCorporation", "No"],
-        ["GroupPayroll", "0"],
-        ["Fractional", "No"],
-        ["PeriodEnds", *(d.isoformat() for d in periods[0])],
-        ["GrossReceipts", *map(str, periods[1])],
-        ["Liabilities", *map(str, periods[2])],
-        ["OtherCredits", *map(str, periods[3])],
-    ]
-    with path.open("w", newline="") as handle:
-        csv.writer(handle).writerows(rows)
-    return path
 
 
 def calendar_months(start: dt.date) -> list[str]:

@@ -923,7 +923,6 @@ def NJ_INPUT(
     rule: Cell = None,
     choices: Cell = None,
 ) -> Any:
-
     declared = _input_rule(kind, low, high, citation, rule, choices)
     argument = str(input_name)
 
