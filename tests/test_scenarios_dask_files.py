@@ -4,6 +4,7 @@ output is the pandas engine's streaming output. On a LocalCluster started here (
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 from nj_incentives.cli import main
 from nj_incentives.scenarios import stream
 from nj_incentives.scenarios.generate import example_portfolio
+from nj_incentives.scenarios.parquet_join import footer_of
 
 distributed = pytest.importorskip("distributed")
 
@@ -34,6 +36,33 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("dask") / "in.parquet"
     frame.to_parquet(path, index=False, row_group_size=1_000)  # three row groups
     return path
+
+
+def test_a_parquet_output_is_the_pandas_engines_row_groups_byte_for_byte(
+    cluster: str, source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # where the input's row groups are whole chunks (1,000 rows, chunks of 500), the
+    # workers encode the row groups the pandas engine encodes, and the client moves them
+    # into the output unchanged (parquet_join): the file is the same up to its footer,
+    # and the footer's every row group is the same
+    monkeypatch.setattr(stream, "STREAM_ROWS", 500)
+    on_dask, on_pandas = tmp_path / "dask.parquet", tmp_path / "pandas.parquet"
+    dask_args = ["--engine", "dask", "--scheduler", cluster, "--partitions", "4"]
+    assert main(["scenarios", str(source), "-o", str(on_dask), *dask_args]) == 1
+    assert main(["scenarios", str(source), "-o", str(on_pandas)]) == 1
+    with on_dask.open("rb") as d, on_pandas.open("rb") as p:
+        end = footer_of(d, on_dask.stat().st_size)[1]
+        assert footer_of(p, on_pandas.stat().st_size)[1] == end
+    assert on_dask.read_bytes()[:end] == on_pandas.read_bytes()[:end]
+    meta_d, meta_p = pq.read_metadata(on_dask), pq.read_metadata(on_pandas)
+    assert meta_d.num_row_groups == meta_p.num_row_groups == 6  # 3,000 rows / 500
+    for g in range(6):
+        assert meta_d.row_group(g).to_dict() == meta_p.row_group(g).to_dict()
+    # the footers differ only in the stamp's engine and time
+    stamps = [json.loads(m.metadata[b"nj_incentives"]) for m in (meta_d, meta_p)]
+    assert [s.pop("engine") for s in stamps] == ["dask", "pandas"]
+    assert [bool(s.pop("created_utc")) for s in stamps] == [True, True]
+    assert stamps[0] == stamps[1]
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])
@@ -172,37 +201,66 @@ def test_an_early_client_that_cannot_connect_says_so(tmp_path: Path, mixed: Path
     assert not out.exists()
 
 
-def test_workers_started_with_malloc_trim_are_named(
-    cluster: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # Dask's nanny starts the module's workers with MALLOC_TRIM_THRESHOLD_=65536: the
-    # command says so and where the docs say how to start them without it
-    out = tmp_path / "out.parquet"
-    main(["scenarios", str(source), "-o", str(out), "--engine", "dask", "--scheduler", cluster])
-    err = capsys.readouterr().err
-    assert "note: 2 of the cluster's workers were started with MALLOC_TRIM_THRESHOLD_=65536" in err
-    assert "docs/scenarios.md" in err
+def _page_faults(kept: bool) -> int:
+    """On a worker, in a task: the minor page faults of making and freeing 200 columns of
+    a chunk (1 MiB each), with the task's heap kept (dask_files._heap_kept) or not."""
+    import contextlib
+    import resource
+
+    import numpy as np
+
+    from nj_incentives.scenarios.dask_files import _heap_kept
+
+    with _heap_kept() if kept else contextlib.nullcontext():
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        for _ in range(200):
+            column = np.ones(131_072)
+            del column
+        return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 
 
-def test_workers_started_without_malloc_trim_get_no_note(
-    source: Path,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+def test_a_task_keeps_its_heap_on_workers_started_with_malloc_trim(cluster: str) -> None:
+    # Dask's nanny starts the module's workers with MALLOC_TRIM_THRESHOLD_=65536, which
+    # also pins glibc's mmap threshold at 128 KiB: each 1 MiB column is mapped and
+    # unmapped, 256 page faults a column (200 x 256 = 51,200); within the task the
+    # thresholds grow as glibc's defaults do, so the freed column is used again
+    with distributed.Client(cluster, set_as_default=False) as client:
+        assert set(client.run(os.getenv, "MALLOC_TRIM_THRESHOLD_").values()) == {"65536"}
+        plain = client.submit(_page_faults, False, pure=False).result()
+        kept = client.submit(_page_faults, True, pure=False).result()
+        after = client.submit(_page_faults, False, pure=False).result()
+    assert plain > 40_000
+    assert kept < 2_000
+    assert after > 40_000  # set back when the task ended: the worker trims again
+
+
+def test_the_heap_thresholds_are_set_once_and_put_back_by_the_last_task(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import dask
+    from nj_incentives.scenarios import dask_files
 
-    # a LocalCluster started in this process before (the module's) set the variable in
-    # os.environ, which a new worker process would inherit
-    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
-    unset = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
-    with (
-        dask.config.set(unset),
-        distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as local,
-    ):
-        out = tmp_path / "out.parquet"
-        args = ["--engine", "dask", "--scheduler", local.scheduler_address]
-        main(["scenarios", str(source), "-o", str(out), *args])
-    assert "MALLOC_TRIM_THRESHOLD_" not in capsys.readouterr().err
+    calls: list[tuple[str, int, int] | tuple[str, int]] = []
+
+    class Libc:
+        def mallopt(self, param: int, value: int) -> int:
+            calls.append(("mallopt", param, value))
+            return 1
+
+        def malloc_trim(self, pad: int) -> int:
+            calls.append(("trim", pad))
+            return 1
+
+    monkeypatch.setattr(dask_files, "_glibc", Libc)
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    with dask_files._heap_kept():
+        with dask_files._heap_kept():  # a second task on another thread of the worker
+            pass
+        assert calls == [("mallopt", -3, 32 << 20), ("mallopt", -1, 64 << 20)]
+    # the last task out: the worker's own trim threshold, glibc's fixed mmap threshold
+    assert calls[2:] == [("mallopt", -1, 65536), ("mallopt", -3, 128 << 10), ("trim", 0)]
+    calls.clear()
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_")
+    with dask_files._heap_kept():  # a worker started without it: nothing is changed
+        pass
+    assert calls == []

@@ -510,8 +510,6 @@ def _run_streaming(
             )
             found["run"] = (rows, errors, builder)
             stamp.update(rows=rows, rows_with_errors=errors)
-            if early is not None and early.note:
-                print(f"nj-incentives scenarios: note: {early.note}", file=sys.stderr)
             for number, ident, message in first:
                 where = f"row {number}" + (f" (id {ident})" if ident is not None else "")
                 failed.append((where, message))

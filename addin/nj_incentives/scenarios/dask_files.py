@@ -28,6 +28,7 @@ import math
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from typing import Any
 
 from nj_incentives.scenarios.analysis import SummaryBuilder
 from nj_incentives.scenarios.columns import Layout, ScenarioError
+from nj_incentives.scenarios.parquet_join import JoinError, ParquetJoiner, SchemaMismatch
 from nj_incentives.scenarios.runner import Money
 
 __all__ = ["EarlyClient", "Part", "run_parquet_to_file"]
@@ -74,37 +76,6 @@ def _tasks(source: Path, parts_dir: Path, wanted: int, batch_rows: int) -> list[
     return parts
 
 
-class _ArrowPart:
-    """A part of a Parquet output: an uncompressed Arrow IPC file, one record batch per
-    chunk. The client encodes the results into Parquet once, when it joins the parts
-    (Parquet parts were encoded by the worker, decoded and encoded again by the client)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.schema: Any = None
-        self._writer: Any = None
-        self._sink: Any = None
-
-    def write(self, frame: Any) -> None:
-        import pyarrow as pa
-
-        from nj_incentives.scenarios.io import arrow_table
-
-        table = arrow_table(frame, self.schema)
-        if self._writer is None:
-            self.schema = table.schema
-            self._sink = pa.OSFile(str(self.path), "wb")
-            self._writer = pa.ipc.new_file(self._sink, table.schema)
-        for batch in table.combine_chunks().to_batches():
-            self._writer.write_batch(batch)
-
-    def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-        if self._sink is not None:
-            self._sink.close()
-
-
 def run_part(
     part: Part,
     fmt: str,
@@ -114,15 +85,30 @@ def run_part(
     keep: Sequence[str],
 ) -> dict[str, Any]:
     """A worker's task: read, compute and write one part; its counts and summary."""
+    with _heap_kept():
+        return _run_part(part, fmt, layout, total, money, keep)
+
+
+def _run_part(
+    part: Part,
+    fmt: str,
+    layout: Layout,
+    total: int,
+    money: Money,
+    keep: Sequence[str],
+) -> dict[str, Any]:
     import pyarrow.parquet as pq
 
-    from nj_incentives.scenarios.io import CsvWriter
+    from nj_incentives.scenarios.io import CsvWriter, ParquetWriter
     from nj_incentives.scenarios.runner import run_scenarios
     from nj_incentives.scenarios.stream import PARQUET_READ, batch_frame, row_ids
 
     builder = SummaryBuilder(total)
-    writer: Any = CsvWriter(Path(part.path), header=part.first_row == 0) if fmt == "csv" else None
-    writer = writer or _ArrowPart(Path(part.path))
+    writer: Any = (
+        CsvWriter(Path(part.path), header=part.first_row == 0)
+        if fmt == "csv"
+        else ParquetWriter(Path(part.path))
+    )
     rows = errors = 0
     failed: list[tuple[int, Any, str]] = []
     file = pq.ParquetFile(part.source, **PARQUET_READ)
@@ -157,9 +143,8 @@ def run_part(
     return {"rows": rows, "errors": errors, "failed": failed, "summary": builder}
 
 
-def _warm_up() -> str | None:
-    """On a worker: import what :func:`run_part` imports (its first task would pay it);
-    the worker's ``MALLOC_TRIM_THRESHOLD_``, if it was started with one."""
+def _warm_up() -> None:
+    """On a worker: import what :func:`run_part` imports (its first task would pay it)."""
     import pyarrow.parquet  # noqa: F401
 
     import nj_incentives.scenarios.io
@@ -167,16 +152,66 @@ def _warm_up() -> str | None:
     import nj_incentives.scenarios.runner
     import nj_incentives.scenarios.stream  # noqa: F401
 
-    return os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+# glibc's mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+#: glibc's default mmap threshold, which a MALLOC_TRIM_THRESHOLD_ in the environment fixes
+#: (it turns off the threshold's growth), and its largest on 64-bit
+_MMAP_DEFAULT, _MMAP_MAX = 128 * 1024, 32 * 1024 * 1024
+_heap_lock = threading.Lock()
+_heap_users = 0
 
 
-#: What the command says when the workers were started with MALLOC_TRIM_THRESHOLD_ (as
-#: Dask's nanny starts them by default): they spend most of the run returning memory.
-TRIM_NOTE = (
-    "{workers} of the cluster's workers were started with MALLOC_TRIM_THRESHOLD_={value} "
-    "(Dask's default), which made two workers spend 12-15 s of system time on 2,000,000 "
-    "rows against about 2 s without it; docs/scenarios.md says how to start them without it"
-)
+@contextlib.contextmanager
+def _heap_kept() -> Iterator[None]:
+    """A task run with glibc's malloc keeping freed memory for the next chunk, on a worker
+    started with ``MALLOC_TRIM_THRESHOLD_`` (as Dask's nanny starts every worker).
+
+    That variable also fixes glibc's mmap threshold at 128 KiB, so every column of a chunk
+    (1 MiB at 131,072 rows) is mapped from the kernel and returned to it when freed: two
+    such workers spent 12-15 s of system time on 2,000,000 rows, against 2 s without the
+    variable (docs/performance.md). For the task's duration the thresholds are glibc's
+    defaults as they grow (mmap 32 MiB, trim 64 MiB); when the worker's last such task
+    ends they are set back to what the variable made them, and ``malloc_trim`` returns
+    the memory kept, which is what the variable is there for. Nothing changes on a worker
+    without the variable or without glibc."""
+    global _heap_users
+    value = os.environ.get("MALLOC_TRIM_THRESHOLD_", "").strip()
+    libc = _glibc() if value.isdigit() else None
+    if libc is None:
+        yield
+        return
+    with _heap_lock:
+        _heap_users += 1
+        if _heap_users == 1:
+            libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_MAX)
+            libc.mallopt(_M_TRIM_THRESHOLD, 2 * _MMAP_MAX)
+    try:
+        yield
+    finally:
+        with _heap_lock:
+            _heap_users -= 1
+            if _heap_users == 0:
+                mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_", "").strip()
+                libc.mallopt(_M_TRIM_THRESHOLD, int(value))
+                libc.mallopt(_M_MMAP_THRESHOLD, int(mmap) if mmap.isdigit() else _MMAP_DEFAULT)
+                libc.malloc_trim(0)
+
+
+def _glibc() -> Any:
+    """The process's C library, if it is glibc (``mallopt`` and ``malloc_trim``)."""
+    import ctypes
+    import platform
+
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return None
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
+        libc.malloc_trim.argtypes = [ctypes.c_size_t]
+        return libc
+    except (OSError, AttributeError):  # pragma: no cover - not glibc after all
+        return None
 
 
 class EarlyClient:
@@ -191,17 +226,12 @@ class EarlyClient:
         from concurrent.futures import ThreadPoolExecutor
 
         self._stack = contextlib.ExitStack()
-        #: a note for the user about the cluster (:data:`TRIM_NOTE`), or None
-        self.note: str | None = None
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="nj-dask-client")
         self._future = self._pool.submit(self._open, scheduler)
 
     def _open(self, scheduler: str | None) -> Any:
         client = self._stack.enter_context(_client(scheduler))
-        trims = [value for value in client.run(_warm_up).values() if value]
-        if trims:
-            values = ", ".join(sorted(set(trims)))
-            self.note = TRIM_NOTE.format(workers=len(trims), value=values)
+        client.run(_warm_up)
         return client
 
     def get(self) -> Any:
@@ -309,49 +339,71 @@ def run_parquet_to_file(
 
 
 class _Joiner:
-    """The parts, in row order, appended to one file as they arrive (CSV byte for byte,
-    Parquet one row group per chunk, as the pandas engine's streaming writer writes
-    them); each part is removed once joined. ``stamp``, when set, goes in the Parquet
-    file's metadata (key ``nj_incentives``)."""
+    """The parts, in row order, appended to one file as they arrive (CSV byte for byte;
+    Parquet row groups as the bytes the workers encoded, :mod:`.parquet_join`, so the
+    file is the pandas engine's); each part is removed once joined. ``stamp``, when set,
+    goes in the Parquet file's metadata (key ``nj_incentives``). A Parquet part whose
+    schema is not the first part's is cast to it, as the pandas engine casts every chunk
+    to its first chunk's schema."""
 
     def __init__(self, target: Path, fmt: str) -> None:
         self.target, self.fmt = target, fmt
         self.stamp: dict[str, Any] | None = None
         self._csv: Any = None
-        self._parquet: Any = None
+        self._parquet: ParquetJoiner | None = None
+        self._schema: Any = None
 
     def __enter__(self) -> _Joiner:
         if self.fmt == "csv":
             self._csv = self.target.open("wb")
+        else:
+            self._parquet = ParquetJoiner(self.target)
         return self
 
     def add(self, task: Part) -> None:
+        path = Path(task.path)
         if self._csv is not None:
-            with open(task.path, "rb") as part:
+            with path.open("rb") as part:
                 shutil.copyfileobj(part, self._csv, 1 << 20)
-        else:
-            import pyarrow as pa
+        elif self._parquet is not None and path.exists():  # a part with no rows: no file
             import pyarrow.parquet as pq
 
-            from nj_incentives.scenarios.io import parquet_options
+            if self._schema is None:
+                self._schema = pq.read_schema(path)
+            try:
+                self._parquet.add(path)
+            except SchemaMismatch:
+                cast = _cast_part(path, self._schema)
+                try:
+                    self._parquet.add(cast, cast=True)
+                finally:
+                    cast.unlink()
+            except JoinError as error:
+                raise ScenarioError(f"{task.path}: {error}") from error
+        path.unlink(missing_ok=True)
 
-            with pa.memory_map(task.path) as source:
-                reader = pa.ipc.open_file(source)
-                for i in range(reader.num_record_batches):
-                    table = pa.Table.from_batches([reader.get_batch(i)])
-                    if self._parquet is None:
-                        schema = table.schema
-                        self._parquet = pq.ParquetWriter(
-                            self.target, schema, **parquet_options(schema)
-                        )
-                    self._parquet.write_table(table)
-        os.remove(task.path)
-
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         if self._csv is not None:
             self._csv.close()
         if self._parquet is not None:
+            if exc_type is not None:
+                self._parquet.abort()
+                return
+            text = None
             if self.stamp is not None:
-                text = json.dumps(self.stamp, sort_keys=True, default=str)
-                self._parquet.add_key_value_metadata({"nj_incentives": text})
-            self._parquet.close()
+                text = {"nj_incentives": json.dumps(self.stamp, sort_keys=True, default=str)}
+            self._parquet.close(text)
+
+
+def _cast_part(path: Path, schema: Any) -> Path:
+    """A part's row groups cast to ``schema`` (the first part's), encoded again."""
+    import pyarrow.parquet as pq
+
+    from nj_incentives.scenarios.io import parquet_options
+
+    cast = path.with_name(path.name + ".cast")
+    source = pq.ParquetFile(path)
+    with pq.ParquetWriter(cast, schema, **parquet_options(schema)) as writer:
+        for group in range(source.num_row_groups):
+            writer.write_table(source.read_row_group(group).cast(schema))
+    return cast
