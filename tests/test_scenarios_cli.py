@@ -258,3 +258,15 @@ def test_the_installed_command(work: Path) -> None:
     )
     assert "--monte-carlo" in result.stdout
     assert "--grid" in result.stdout
+
+
+@pytest.mark.parametrize("size", [0, 1, (8 << 20) - 1, 8 << 20, (16 << 20) + 3])
+def test_the_input_hash_is_the_files_sha256_across_block_ends(tmp_path: Path, size: int) -> None:
+    import hashlib
+
+    from nj_incentives.scenarios.io import file_sha256
+
+    path = tmp_path / "in.bin"
+    data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    path.write_bytes(data)
+    assert file_sha256(path) == hashlib.sha256(data).hexdigest()

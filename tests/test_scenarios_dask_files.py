@@ -224,14 +224,19 @@ def test_a_task_keeps_its_heap_on_workers_started_with_malloc_trim(cluster: str)
     # also pins glibc's mmap threshold at 128 KiB: each 1 MiB column is mapped and
     # unmapped, 256 page faults a column (200 x 256 = 51,200); within the task the
     # thresholds grow as glibc's defaults do, so the freed column is used again
+    from nj_incentives.scenarios import dask_files
+
     with distributed.Client(cluster, set_as_default=False) as client:
         assert set(client.run(os.getenv, "MALLOC_TRIM_THRESHOLD_").values()) == {"65536"}
         plain = client.submit(_page_faults, False, pure=False).result()
         kept = client.submit(_page_faults, True, pure=False).result()
+        kept_again = client.submit(_page_faults, True, pure=False).result()
+        client.run(dask_files._heap_settled)  # HEAP_GRACE after the last task
         after = client.submit(_page_faults, False, pure=False).result()
     assert plain > 40_000
     assert kept < 2_000
-    assert after > 40_000  # set back when the task ended: the worker trims again
+    assert kept_again < 1_000  # the next task, within the grace: the heap was kept
+    assert after > 40_000  # set back after the grace: the worker trims again
 
 
 def test_the_heap_thresholds_are_set_once_and_put_back_by_the_last_task(
@@ -251,14 +256,25 @@ def test_the_heap_thresholds_are_set_once_and_put_back_by_the_last_task(
             return 1
 
     monkeypatch.setattr(dask_files, "_glibc", Libc)
+    monkeypatch.setattr(dask_files, "HEAP_GRACE", 0.05)
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
     monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    kept = [("mallopt", -3, 32 << 20), ("mallopt", -1, 64 << 20)]
     with dask_files._heap_kept():
         with dask_files._heap_kept():  # a second task on another thread of the worker
             pass
-        assert calls == [("mallopt", -3, 32 << 20), ("mallopt", -1, 64 << 20)]
-    # the last task out: the worker's own trim threshold, glibc's fixed mmap threshold
+        assert calls == kept
+    with dask_files._heap_kept():  # the run's next task, within the grace
+        pass
+    assert calls == kept
+    dask_files._heap_settled()
+    # the grace over: the worker's own trim threshold, glibc's fixed mmap threshold
     assert calls[2:] == [("mallopt", -1, 65536), ("mallopt", -3, 128 << 10), ("trim", 0)]
+    calls.clear()
+    with dask_files._heap_kept():  # the next run: kept again
+        pass
+    dask_files._heap_settled()
+    assert calls == [*kept, ("mallopt", -1, 65536), ("mallopt", -3, 128 << 10), ("trim", 0)]
     calls.clear()
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_")
     with dask_files._heap_kept():  # a worker started without it: nothing is changed

@@ -25,6 +25,7 @@ in dollars (``$1,250,000``, never a ``1e6`` offset).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -99,6 +100,17 @@ _SUMMARY_COLUMNS = [
 ]
 
 
+@functools.lru_cache(maxsize=4)
+def _sample_rows(total_rows: int) -> np.ndarray:
+    """The row numbers whose values the percentiles of a run of ``total_rows`` rows come
+    from (a fixed seed); computed once per process and run: a Dask worker builds a summary
+    for every task of a run (24 ms each at 2,000,000 rows). Read-only."""
+    rng = np.random.default_rng(20261201)
+    picks = np.sort(rng.choice(total_rows, SAMPLE_ROWS, replace=False))
+    picks.flags.writeable = False
+    return picks
+
+
 class SummaryBuilder:
     """The summary of a run built in one pass over its results, chunk by chunk.
 
@@ -114,8 +126,7 @@ class SummaryBuilder:
         self.columns = list(columns) if columns is not None else None
         self.picks: np.ndarray | None = None
         if total_rows > SAMPLE_ROWS:
-            rng = np.random.default_rng(20261201)
-            self.picks = np.sort(rng.choice(total_rows, SAMPLE_ROWS, replace=False))
+            self.picks = _sample_rows(total_rows)
         self._stats: dict[str, list[float]] = {}
         self._samples: dict[str, list[np.ndarray]] = {}
 

@@ -158,8 +158,13 @@ _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 #: glibc's default mmap threshold, which a MALLOC_TRIM_THRESHOLD_ in the environment fixes
 #: (it turns off the threshold's growth), and its largest on 64-bit
 _MMAP_DEFAULT, _MMAP_MAX = 128 * 1024, 32 * 1024 * 1024
+#: seconds a worker keeps its heap after its last task of a run ends: the run's next task
+#: arrives within milliseconds, and each task would otherwise map its chunk's memory anew
+HEAP_GRACE = 1.0
 _heap_lock = threading.Lock()
 _heap_users = 0
+_heap_kept_now = False
+_heap_timer: threading.Timer | None = None
 
 
 @contextlib.contextmanager
@@ -170,12 +175,13 @@ def _heap_kept() -> Iterator[None]:
     That variable also fixes glibc's mmap threshold at 128 KiB, so every column of a chunk
     (1 MiB at 131,072 rows) is mapped from the kernel and returned to it when freed: two
     such workers spent 12-15 s of system time on 2,000,000 rows, against 2 s without the
-    variable (docs/performance.md). For the task's duration the thresholds are glibc's
-    defaults as they grow (mmap 32 MiB, trim 64 MiB); when the worker's last such task
-    ends they are set back to what the variable made them, and ``malloc_trim`` returns
-    the memory kept, which is what the variable is there for. Nothing changes on a worker
-    without the variable or without glibc."""
-    global _heap_users
+    variable (docs/performance.md). While the worker runs these tasks the thresholds are
+    glibc's defaults as they grow (mmap 32 MiB, trim 64 MiB); :data:`HEAP_GRACE` seconds
+    after its last one ends (no other started meanwhile) they are set back to what the
+    variable made them and ``malloc_trim`` returns the memory kept, which is what the
+    variable is there for. Nothing changes on a worker without the variable or without
+    glibc."""
+    global _heap_users, _heap_kept_now, _heap_timer
     value = os.environ.get("MALLOC_TRIM_THRESHOLD_", "").strip()
     libc = _glibc() if value.isdigit() else None
     if libc is None:
@@ -183,19 +189,42 @@ def _heap_kept() -> Iterator[None]:
         return
     with _heap_lock:
         _heap_users += 1
-        if _heap_users == 1:
+        if _heap_timer is not None:
+            _heap_timer.cancel()
+            _heap_timer = None
+        if not _heap_kept_now:
             libc.mallopt(_M_MMAP_THRESHOLD, _MMAP_MAX)
             libc.mallopt(_M_TRIM_THRESHOLD, 2 * _MMAP_MAX)
+            _heap_kept_now = True
     try:
         yield
     finally:
         with _heap_lock:
             _heap_users -= 1
             if _heap_users == 0:
-                mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_", "").strip()
-                libc.mallopt(_M_TRIM_THRESHOLD, int(value))
-                libc.mallopt(_M_MMAP_THRESHOLD, int(mmap) if mmap.isdigit() else _MMAP_DEFAULT)
-                libc.malloc_trim(0)
+                _heap_timer = threading.Timer(HEAP_GRACE, _heap_given_back, (libc, int(value)))
+                _heap_timer.daemon = True
+                _heap_timer.start()
+
+
+def _heap_given_back(libc: Any, trim: int) -> None:
+    """The worker's thresholds as its variables set them; the memory kept returned."""
+    global _heap_kept_now, _heap_timer
+    with _heap_lock:
+        if _heap_users or not _heap_kept_now:  # a task started meanwhile: it keeps it
+            return
+        mmap = os.environ.get("MALLOC_MMAP_THRESHOLD_", "").strip()
+        libc.mallopt(_M_TRIM_THRESHOLD, trim)
+        libc.mallopt(_M_MMAP_THRESHOLD, int(mmap) if mmap.isdigit() else _MMAP_DEFAULT)
+        libc.malloc_trim(0)
+        _heap_kept_now, _heap_timer = False, None
+
+
+def _heap_settled() -> None:
+    """Wait for a pending :func:`_heap_given_back` (tests)."""
+    timer = _heap_timer
+    if timer is not None:
+        timer.join()
 
 
 def _glibc() -> Any:

@@ -72,10 +72,14 @@ def format_of(path: Path) -> str:
 
 
 def file_sha256(path: Path) -> str:
+    """The file's SHA-256, read in 8 MiB blocks: the read and the hashing release the GIL,
+    and with the Dask client connecting in another thread, 1 MiB blocks waited for it
+    after each block (a 245 MB input: 0.54-0.90 s against 0.30 s)."""
     digest = hashlib.sha256()
+    buffer = memoryview(bytearray(8 << 20))
     with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+        while size := handle.readinto(buffer):
+            digest.update(buffer[:size])
     return digest.hexdigest()
 
 
