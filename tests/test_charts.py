@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nj_incentives.cli import main
 from nj_incentives.scenarios import analysis
@@ -191,3 +193,110 @@ def test_cell_formats_reads_a_workbook_once_and_hands_out_copies(
     assert ("Nowhere", "A1") not in second
     assert second
     assert set(second) == set(first) - {("Nowhere", "A1")}
+
+
+# ------------------------------------------------- number formats from the cells' tags
+
+
+def _shipped_workbooks() -> list[Path]:
+    from nj_incentives.calc import bundled_examples
+
+    root = Path(__file__).resolve().parents[1] / "workbooks"
+    return [*bundled_examples(), *sorted(root.glob("*.xlsx"))]
+
+
+@pytest.mark.parametrize("path", _shipped_workbooks(), ids=lambda p: p.name)
+def test_formats_from_the_cells_tags_are_openpyxls(path: Path) -> None:
+    from nj_incentives.recalc import charts
+
+    data = path.read_bytes()
+    formats = charts._read_formats(data)
+    assert formats == charts._formats_by_openpyxl(data)
+    assert formats  # every shipped workbook formats its money and dates
+
+
+def test_formats_of_libreoffice_and_openpyxl_saved_copies_and_results(tmp_path: Path) -> None:
+    # the spellings other writers save (LibreOffice's styles and its cells; openpyxl's),
+    # and calc's own results workbooks
+    import openpyxl
+
+    from nj_incentives.recalc import charts
+    from tooling import libreoffice_save, need
+
+    soffice = need("soffice", "LibreOffice saves the copies")
+    sources = [p for p in _shipped_workbooks() if "example" in p.name]
+    libreoffice_save(soffice, sources, tmp_path / "saved", tmp_path / "profile")
+    copies = sorted((tmp_path / "saved").glob("*.xlsx"))
+    assert len(copies) == len(sources)
+    for source in sources:
+        book = openpyxl.load_workbook(source)
+        book.save(tmp_path / f"openpyxl-{source.name}")
+        copies.append(tmp_path / f"openpyxl-{source.name}")
+    assert main(["calc", *map(str, sources), "-o", str(tmp_path / "out"), "--no-progress"]) in (
+        0,
+        1,
+    )
+    results = sorted((tmp_path / "out").glob("*.xlsx"))
+    assert results
+    for path in [*copies, *results]:
+        data = path.read_bytes()
+        assert charts._read_formats(data) == charts._formats_by_openpyxl(data), path.name
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    cells=st.lists(
+        st.tuples(
+            st.integers(1, 40),
+            st.integers(1, 12),
+            st.sampled_from(
+                ["General", "0.00", "#,##0", "mm-dd-yy", "yyyy-mm-dd", '"$"#,##0.00', "0%", "@"]
+            ),
+        ),
+        max_size=30,
+    ),
+    prefix=st.booleans(),
+    no_ref=st.booleans(),
+)
+def test_formats_of_written_workbooks_and_the_cases_left_to_openpyxl(
+    cells: list[tuple[int, int, str]], prefix: bool, no_ref: bool
+) -> None:
+    # a workbook openpyxl writes with these formats; its sheet XML then spelled with a
+    # namespace prefix (as some writers do) or with a cell's r left out (openpyxl counts
+    # its way to that cell: this reading hands the workbook to openpyxl's)
+    import io
+    import re
+    import zipfile
+
+    import openpyxl
+
+    from nj_incentives.recalc import charts
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row, column, code in cells:
+        cell = sheet.cell(row, column, value=row * column)
+        cell.number_format = code
+    buffer = io.BytesIO()
+    book.save(buffer)
+    data = buffer.getvalue()
+    if prefix or no_ref:
+        out = io.BytesIO()
+        with zipfile.ZipFile(io.BytesIO(data)) as source, zipfile.ZipFile(out, "w") as target:
+            for item in source.infolist():
+                xml = source.read(item)
+                if item.filename.startswith("xl/worksheets/sheet"):
+                    if prefix:
+                        xml = xml.replace(b"<worksheet xmlns=", b"<x:worksheet xmlns:x=")
+                        xml = re.sub(rb"<(/?)(?!x:|\?)", rb"<\1x:", xml)
+                    if no_ref:
+                        xml = re.sub(rb' r="[A-Z]+[0-9]+"', b"", xml, count=1)
+                target.writestr(item, xml)
+        data = out.getvalue()
+    expected = charts._formats_by_openpyxl(data)
+    assert charts._read_formats(data) == expected
+    if not no_ref:
+        wanted = {}
+        for row, column, code in cells:
+            wanted[("Sheet", f"{openpyxl.utils.get_column_letter(column)}{row}")] = code
+        assert expected == {k: v for k, v in wanted.items() if v != "General"}

@@ -27,6 +27,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from nj_incentives.recalc.engine import CellValue, Recalculation
 
@@ -70,6 +71,82 @@ def cell_formats(recalc: Recalculation) -> dict[tuple[str, str], str]:
 
 
 def _read_formats(data: bytes) -> dict[tuple[str, str], str]:
+    """Each cell's number format other than General, as openpyxl's read-only cells give
+    them. openpyxl reads the workbook's parts and its styles (``ExcelReader``); each
+    sheet's cells are read here from their start tags (``r`` and ``s``), which is all a
+    format needs. openpyxl's cell iteration built every cell's value and type to give
+    its format, after reading the shared strings and each sheet's size: 0.22 s for the
+    Form 313 example's 11,971 formatted cells, 0.34 s of the main job's 2.6 s. A workbook
+    this reading does not take as it is (a cell without ``r``, CDATA, a style index out
+    of range, a format on style 0) is read by openpyxl's iteration
+    (:func:`_formats_by_openpyxl`, which the tests hold this reading to)."""
+    import io
+
+    from openpyxl.reader.excel import ExcelReader
+    from openpyxl.styles.stylesheet import apply_stylesheet
+
+    formats: dict[tuple[str, str], str] = {}
+    try:
+        reader = ExcelReader(io.BytesIO(data), read_only=True)
+        reader.read_manifest()
+        reader.read_workbook()
+        apply_stylesheet(reader.archive, reader.wb)
+        book = reader.wb
+        for sheet, rel in reader.parser.find_sheets():
+            if rel.target not in reader.valid_files or "chartsheet" in rel.Type:
+                continue
+            found = _sheet_formats(book, reader.archive.read(rel.target))
+            if found is None:
+                return _formats_by_openpyxl(data)
+            formats.update(((sheet.name, cell), code) for cell, code in found.items())
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+        return _formats_by_openpyxl(data)
+    return formats
+
+
+_CELL_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?c\b([^>]*)>")
+_REF_ATTR = re.compile(rb"""(?:^|\s)r\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_STYLE_ATTR = re.compile(rb"""(?:^|\s)s\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def _sheet_formats(book: Any, xml: bytes) -> dict[str, str] | None:
+    """A sheet's formats by cell, from its cells' start tags; None where this reading
+    does not apply."""
+    from openpyxl.utils.cell import coordinate_to_tuple, get_column_letter
+
+    styles, customs = book._cell_styles, book._number_formats
+    if b"<![CDATA[" in xml or (styles and _style_code(styles[0].numFmtId, customs) != "General"):
+        return None  # text that may look like a tag; cells without ``s`` formatted
+    codes: dict[int, str] = {}
+    found: dict[str, str] = {}
+    for match in _CELL_TAG.finditer(xml):
+        attributes = match.group(1)
+        style = _STYLE_ATTR.search(attributes)
+        if style is None:
+            continue  # style 0: General
+        index = int(style.group(1) or style.group(2) or 0)
+        if index not in codes:
+            codes[index] = _style_code(styles[index].numFmtId, customs)
+        if codes[index] == "General":
+            continue
+        ref = _REF_ATTR.search(attributes)
+        if ref is None:
+            return None  # openpyxl counts its way to such a cell
+        row, column = coordinate_to_tuple((ref.group(1) or ref.group(2)).decode())
+        found[f"{get_column_letter(column)}{row}"] = codes[index]
+    return found
+
+
+def _style_code(number: int, customs: Any) -> str:
+    from openpyxl.styles.numbers import BUILTIN_FORMATS, BUILTIN_FORMATS_MAX_SIZE
+
+    if number < BUILTIN_FORMATS_MAX_SIZE:
+        return str(BUILTIN_FORMATS.get(number, "General"))
+    return str(customs[number - BUILTIN_FORMATS_MAX_SIZE])
+
+
+def _formats_by_openpyxl(data: bytes) -> dict[tuple[str, str], str]:
+    """Each cell's number format other than General, through openpyxl's read-only cells."""
     import io
 
     import openpyxl
