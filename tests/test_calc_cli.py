@@ -335,3 +335,61 @@ def test_the_memo_date_is_given_or_now() -> None:
     moment = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
     document = memo.build_memo([], moment)
     assert "2025-03-01T12:00:00+00:00" in memo.render(document, ".md")
+
+
+# --------------------------------------------------------------------------- refusal checks
+
+
+def _citations_once(line: str, *citations: str) -> None:
+    for citation in citations:
+        assert line.count(citation) == 1, (citation, line)
+
+
+def test_a_refused_roster_cell_is_named_with_its_rule_and_citation_once(
+    tmp_path: Path, capsys: Any
+) -> None:
+    # before: "...; the first cell refused: 'Part II base year'!H10 = 800: must be at most
+    # 744, ... (N.J.S.A. 52:27BBB-55e. "full time position") (N.J.S.A. 52:27BBB-55e. "full
+    # time position")": the check's label (with its rule) and the refusal (the rule and its
+    # citation), then calc added the check's citation again
+    book = openpyxl.load_workbook(EXAMPLES_DIRECTORY / "ertc-form-313-example.xlsx")
+    book["Part II base year"]["H10"] = 800  # employee 4, base month 3: over 31 x 24 = 744
+    book.save(tmp_path / "roster.xlsx")
+    status = run_calc(str(tmp_path / "roster.xlsx"), "-o", str(tmp_path / "out"))
+    err = capsys.readouterr().err.splitlines()
+    assert status == 1
+    cite = 'N.J.S.A. 52:27BBB-55e. "full time position"'
+    line = (
+        "  failed: Part II base year, hours; the first cell refused: 'Part II base year'!H10 = "
+        f"800: must be at most 744, the hours in a 31-day month ({cite})"
+    )
+    assert line in err
+    _citations_once(line, cite, "must be at most 744")
+    # page 1 of the memo names the failed checks the same way
+    from nj_incentives.recalc import recalculate
+
+    text = memo.to_markdown(memo.build_memo([recalculate(tmp_path / "roster.xlsx")]))
+    (warning,) = [row for row in text.splitlines() if "WARNING" in row]
+    assert line.removeprefix("  failed: ") in warning
+    _citations_once(warning, cite)
+
+
+def test_a_refused_flag_on_a_continuation_sheet_cites_once(tmp_path: Path, capsys: Any) -> None:
+    # the other refusal check: a continuation roster sheet's Yes/No columns (the first
+    # sheet's have input checks, whose labels carry no citation)
+    employees = [
+        {"name": f"E{n}", "base": [0] * 12, "year1": [160] * 12, "year2": [160] * 12}
+        for n in range(ertc_credit.MAX_EMPLOYEES + 1)
+    ]
+    employees[-1]["temporary"] = "perhaps"  # employee 251: the first row of sheet (2)
+    path = ertc_credit.build(tmp_path / "e.xlsx", {**ertc_credit.EXAMPLE, "employees": employees})
+    status = run_calc(str(path), "-o", str(tmp_path / "out"))
+    err = capsys.readouterr().err.splitlines()
+    assert status == 1
+    line = (
+        "  failed: Part II base year (2), Temporary or seasonal; the first cell refused: "
+        "'Part II base year (2)'!D7 = 'perhaps': must be TRUE or FALSE (or Yes/No, 1/0) "
+        "(N.J.S.A. 52:27BBB-55e.)"
+    )
+    assert line in err
+    _citations_once(line, "(N.J.S.A. 52:27BBB-55e.)")

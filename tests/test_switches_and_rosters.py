@@ -8,7 +8,8 @@
 - the conversion's check "no tax year's credit applied exceeds its tax liability"
   compares the liabilities as the input rule reads them, never the text typed;
 - the Form 313 roster's hours: one check per roster range (one NJ_INPUT_REFUSED call
-  each), which names the first cell refused, its value, the rule and its citation.
+  each), which names the first cell refused, its value, the rule and its citation, each
+  once (the check's label gives way to its sheet: the refusal states the rule).
 
 Through the headless recalculation (``calc``) and through LibreOffice (open and save,
 then ``calc``).
@@ -228,8 +229,7 @@ def test_a_bad_hours_cell_fails_the_roster_check_naming_the_cell(
     cell.value = value
     book.save(tmp_path / "e.xlsx")
     failed = _failed(recalculate(tmp_path / "e.xlsx"))
-    label = f"{sheet}: each month's hours are a number, not negative, and {ertc.HOURS_INPUT.rule}"
-    (line,) = [(text, c) for text, c in failed if text.startswith(label)]
+    (line,) = [(text, c) for text, c in failed if text.startswith(f"{sheet}, hours")]
     assert line[1] == ertc.HOURS_INPUT.citation
     try:
         ertc.HOURS_INPUT.parse(value, f"'{sheet}'!{cell.coordinate}")
@@ -237,10 +237,19 @@ def test_a_bad_hours_cell_fails_the_roster_check_naming_the_cell(
         refusal = str(error)
     else:  # pragma: no cover - every value above is refused
         raise AssertionError(value)
-    assert line[0] == f"{label}; the first cell refused: {refusal}"
+    # the sheet, then the cell, its value, the rule broken and its citation, each once
+    assert line[0] == f"{sheet}, hours; the first cell refused: {refusal}"
     assert f"'{sheet}'!{cell.coordinate} = " in line[0]
     if rule is not None:
         assert refusal.endswith(f": {rule} ({cite})")
+        assert line[0].count(rule) == line[0].count(f"({cite})") == 1
+
+
+def test_a_roster_check_that_passes_reads_its_rule() -> None:
+    recalc = recalculate(ERTC)
+    (line,) = [label for label, _, ok in checks(recalc) if label.startswith("Part II base year")]
+    rule = ertc.HOURS_INPUT.rule
+    assert line == f"Part II base year: each month's hours are a number, not negative, and {rule}"
 
 
 def test_hours_typed_as_text_the_rule_reads_pass(tmp_path: Path) -> None:
@@ -265,13 +274,12 @@ def test_a_continuation_sheet_is_checked_too(tmp_path: Path) -> None:
     year2 = f"{ertc_credit.ROSTER_SHEETS['year2']} (2)"
     base = f"{ertc_credit.ROSTER_SHEETS['base']} (2)"
     assert any(
-        label.startswith(f"{year2}: each month's hours")
-        and f"the first cell refused: '{year2}'!" in label
+        label.startswith(f"{year2}, hours; the first cell refused: '{year2}'!")
         and "= 745: " in label
         for label in failed
     ), failed
     assert any(
-        label.startswith(f"{base}, Temporary or seasonal: Yes or No")
+        label.startswith(f"{base}, Temporary or seasonal; the first cell refused: ")
         and "= 'perhaps': must be TRUE or FALSE" in label
         for label in failed
     ), failed

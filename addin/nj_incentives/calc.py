@@ -609,6 +609,7 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     """Print a workbook's outputs (to ``out``, unless None) and what failed (to standard
     error); fill its JSON ``entry``; its exit status (0 or 1)."""
     from nj_incentives.memo import (
+        check_line,
         checks,
         engagement,
         labelled_values,
@@ -683,7 +684,7 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
         f"nj-incentives calc: {name}: MASTER CHECK FALSE: {len(failed)} check(s) failed; "
         "do not use its figures"
     ]
-    lines += [f"  failed: {label}" + (f" ({cite})" if cite else "") for label, cite in failed]
+    lines += [f"  failed: {check_line(label, cite)}" for label, cite in failed]
     legacy = [note for note in spills if "computed as legacy array formulas" in note]
     lines += [f"  likely cause: {note}" for note in legacy]
     # the first is usually the cause; those after it, what depends on it

@@ -96,6 +96,7 @@ from nj_incentives.memo.pdf import to_pdf
 from nj_incentives.memo.sheets import (
     ENGAGEMENT_FIELDS,
     about,
+    check_line,
     checks,
     display,
     engagement,
@@ -132,6 +133,7 @@ __all__ = [
     "about",
     "build_memo",
     "cell_label",
+    "check_line",
     "checks",
     "defined_names",
     "display",

@@ -34,6 +34,7 @@ from nj_incentives.memo.interpretations import (
 from nj_incentives.memo.sheets import (
     ENGAGEMENT_FIELDS,
     about,
+    check_line,
     checks,
     display,
     engagement,
@@ -348,9 +349,7 @@ def _warning(recalc: Recalculation, fact: WorkbookFacts) -> str:
     """Page 1's warning for a workbook whose master check is not TRUE: which checks fail."""
     shown = display(fact.master_check) or "missing"
     failed = [
-        label + (f" ({cite})" if cite else "")
-        for label, cite, result in checks(recalc)
-        if result is not True
+        check_line(label, cite) for label, cite, result in checks(recalc) if result is not True
     ]
     text = f"WARNING: {fact.name}: the master check is {shown}; its figures must not be used."
     if failed:

@@ -268,6 +268,13 @@ def checks(recalc: Recalculation) -> list[tuple[str, str, CellValue]]:
     ]
 
 
+def check_line(label: str, citation: str) -> str:
+    """A check as one line of text: its label and its citation in parentheses, once (a
+    refusal check's label already ends with it: the refused cell's rule and citation)."""
+    cited = f" ({citation})" if citation else ""
+    return label if label.endswith(cited) else label + cited
+
+
 def about(recalc: Recalculation, label: str) -> str:
     """The About sheet's value for ``label`` ("Template", "Package"), or ""."""
     for _row, cells in sorted(sheet_rows(recalc, "About").items()):

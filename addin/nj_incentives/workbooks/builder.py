@@ -414,7 +414,7 @@ CHECK_OK_FILL = "#C6EFCE"
 CHECK_OK_FONT = "#006100"
 CHECK_FAIL_FILL = "#FFC7CE"
 CHECK_FAIL_FONT = "#9C0006"
-#: What a refusal check's line adds after its label when a cell is refused (then the
+#: What a refusal check's line adds after its subject when a cell is refused (then the
 #: cell, its value, the rule and citation: NJ_INPUT_REFUSED's text).
 REFUSED = "; the first cell refused: "
 #: Characters of that text a refusal check's printed row leaves room for.
@@ -762,15 +762,18 @@ class Check:
     formula: str
     citation: str = ""
     #: A formula giving blank, or the text naming the first cell refused (NJ_INPUT_REFUSED):
-    #: the check is TRUE when it is blank, and its label then says which cell and why.
+    #: the check is TRUE when it is blank, else its line says which cell and why.
     refusal: str = ""
+    #: What a refused line says before the cell: the label without its rule, which the
+    #: refusal states with its citation (each once: the cell, value, rule and citation).
+    subject: str = ""
 
     @classmethod
-    def refused(cls, label: str, refusal: str, citation: str = "") -> Check:
-        """TRUE when ``refusal`` (one NJ_INPUT_REFUSED call over a whole range) is blank;
-        else FALSE, and the line reads ``label; the first cell refused: 'Sheet'!E7 = 800:
-        rule (citation)``."""
-        return cls(label, "", citation, refusal)
+    def refused(cls, label: str, subject: str, refusal: str, citation: str = "") -> Check:
+        """TRUE when ``refusal`` (one NJ_INPUT_REFUSED call over a whole range) is blank,
+        and the line reads ``label``; else FALSE, and the line reads ``subject; the first
+        cell refused: 'Sheet'!E7 = 800: rule (citation)``."""
+        return cls(label, "", citation, refusal, subject)
 
     @classmethod
     def equal(cls, label: str, a: str, b: str, citation: str = "") -> Check:
@@ -1708,6 +1711,7 @@ class _Check:
     formula: str
     citation: str = ""
     refusal: str = ""
+    subject: str = ""
 
 
 class TemplateBuilder:
@@ -1976,6 +1980,7 @@ class TemplateBuilder:
                     self.resolve(self.spell(item.formula)) if item.formula else "",
                     item.citation,
                     refusal=self.resolve(self.spell(item.refusal)) if item.refusal else "",
+                    subject=item.subject,
                 )
             elif isinstance(item, Section):
                 self.writer(item.sheet).section(item.text, width=item.width)
@@ -2251,15 +2256,19 @@ class TemplateBuilder:
         )
 
     # -- checks
-    def check(self, label: str, formula: str, citation: str = "", *, refusal: str = "") -> None:
+    def check(
+        self, label: str, formula: str, citation: str = "", *, refusal: str = "", subject: str = ""
+    ) -> None:
         """A check: ``formula`` must be TRUE. An error counts as FALSE. With ``refusal``
-        (:meth:`Check.refused`), TRUE when that formula gives blank."""
+        (:meth:`Check.refused`), TRUE when that formula gives blank; else the line reads
+        ``subject`` (``label`` if none) and the cell refused."""
         self.checks.append(
             _Check(
                 label,
                 _formula(formula)[1:] if formula else "",
                 citation,
                 _formula(refusal)[1:] if refusal else "",
+                subject or label,
             )
         )
 
@@ -2447,11 +2456,13 @@ class TemplateBuilder:
                 continue
             detail = Ref(CHECKS, first + i, 3).local
             ws.write_formula(first + i, 3, f"={check.refusal}", style("note"))
-            label = '"' + check.label.replace('"', '""') + '"'
+            label, subject = (
+                '"' + text.replace('"', '""') + '"' for text in (check.label, check.subject)
+            )
             ws.write_formula(
                 first + i,
                 0,
-                f'=IFERROR(IF({detail}="",{label},{label}&"{REFUSED}"&{detail}),{label})',
+                f'=IFERROR(IF({detail}="",{label},{subject}&"{REFUSED}"&{detail}),{label})',
                 style("note"),
                 check.label,
             )
@@ -2483,8 +2494,14 @@ class TemplateBuilder:
                 (first + i, text, widths[col])
                 for i, check in enumerate(self.checks)
                 for col, text in (
-                    # a refusal check: room for the cell, value and rule it may name
-                    (0, check.label + (REFUSED + "x" * REFUSAL_ROOM if check.refusal else "")),
+                    # a refusal check: room for the longer of its lines, the label or
+                    # the subject and the cell, value and rule it may name
+                    (
+                        0,
+                        max(check.label, check.subject + REFUSED + "x" * REFUSAL_ROOM, key=len)
+                        if check.refusal
+                        else check.label,
+                    ),
                     (1, check.citation),
                 )
             ),

@@ -1132,7 +1132,8 @@ def _roster_checks(sheets: int = 1) -> tuple[Check, ...]:
     250 x 12 roster stays cheap to recalculate): every sheet's hours by the rule the
     functions and the payroll import read them by (``ertc.HOURS_INPUT``), and a
     continuation sheet's two flags (the first sheet's have their input checks). A
-    failed one names the first cell refused, its value, the rule and its citation."""
+    failed one names the sheet (and column), then the first cell refused, its value, the
+    rule broken and its citation, each once."""
     names = roster_sheet_names(sheets)
     hours = ertc.HOURS_INPUT
     flags = inputs.rules(_draft(sheets)) if sheets > 1 else {}
@@ -1143,6 +1144,7 @@ def _roster_checks(sheets: int = 1) -> tuple[Check, ...]:
             found.append(
                 Check.refused(
                     f"{sheet}: each month's hours are a number, not negative, and {hours.rule}",
+                    f"{sheet}, hours",
                     inputs.refusal_formula(f"Hours{name}{_suffix(part)}", hours),
                     hours.citation,
                 )
@@ -1155,6 +1157,7 @@ def _roster_checks(sheets: int = 1) -> tuple[Check, ...]:
                 found.append(
                     Check.refused(
                         f"{sheet}, {column.header}: {rule.describe()}",
+                        f"{sheet}, {column.header}",
                         inputs.refusal_formula(str(column.name), rule),
                         rule.citation,
                     )
