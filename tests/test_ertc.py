@@ -9,6 +9,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import math
+import re
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -649,3 +650,46 @@ def test_adding_full_time_employees_adds_exactly_that_many(
     year = base + [EmployeeHours(hours=(D(160),) * 12)] * added
     count = new_positions(average_positions(base).average, average_positions(year).average)
     assert count == added
+
+
+# --------------------------------------------------------------------------- employees' labels
+
+_LABELLED = re.compile(r"^Employee (\d+): ")
+
+
+def _labelled(hours: list[list[int | None]]) -> set[int]:
+    """The employee numbers the steps of a period's average positions name."""
+    steps = average_positions(roster(hours)).steps
+    return {int(m[1]) for step in steps if (m := _LABELLED.match(step.label))}
+
+
+def test_an_employee_keeps_their_roster_row_in_every_period() -> None:
+    # The template's roster: the same employee in the same row on every period's sheet.
+    # Row 1 works in the base year only, row 2 from credit year one, row 3 throughout.
+    # Before: the steps numbered the employees with hours in the period, so row 3 was
+    # "Employee 2" in both periods and row 2 was "Employee 1" in credit year one.
+    blank: list[int | None] = [None] * 12
+    base = [[160] * 12, blank, [90] * 12]
+    year = [blank, [160] * 12, [90] * 12]
+    assert _labelled(base) == {1, 3}
+    assert _labelled(year) == {2, 3}
+    (step,) = [
+        s
+        for s in average_positions(roster(year)).steps
+        if s.label.startswith("Employee 3: part-time hours")
+    ]
+    assert step.value == D(1080)  # row 3's 12 x 90 hours, in credit year one too
+
+
+@given(
+    rows=st.lists(
+        st.one_of(st.none(), st.lists(st.integers(0, 200), min_size=12, max_size=12)),
+        max_size=8,
+    )
+)
+def test_the_steps_name_each_employee_by_their_row(rows: list[list[int] | None]) -> None:
+    # whatever rows are blank (no employee in the period): the steps name exactly the
+    # rows with hours, each by its number in the roster
+    table: list[list[int | None]] = [[None] * 12 if row is None else list(row) for row in rows]
+    assert _labelled(table) == {n for n, row in enumerate(rows, 1) if row is not None}
+    assert [e.row for e in roster(table)] == [n for n, r in enumerate(rows, 1) if r is not None]

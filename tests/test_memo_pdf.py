@@ -475,8 +475,25 @@ def test_a_50_employee_memo_prints_the_roster_not_each_employees_steps(tmp_path:
     assert "Employees: counted (neither temporary or seasonal nor an owner or owner's " in joined
     assert "25 of 30" in joined
     every = memo.render(memo.build_memo([recalc], steps="all"), ".md")
-    # (the core numbers the employees with hours in the period: 40 in credit year one)
-    assert "Employee 40: full-time months (140 hours or more)" in every
+    # each employee's steps under their roster row (the Row column of the roster in the
+    # schedules: "Employee 4" is Employee 004) in every period. Before, the core numbered
+    # the employees with hours in the period: row 4 (pattern 4, hired in credit year
+    # one's fourth month) was "Employee 3" in credit year one, row 50 "Employee 40".
+    sections = every.split("\n#### ")
+    period: dict[str, str] = {}
+    for cell, name in (("C22", "base"), ("C27", "year1"), ("C32", "year2")):
+        (period[name],) = [s for s in sections if s.startswith(f"Calculations!{cell}: NJ_ERTC_AVG")]
+    named = {
+        name: {int(n) for n in re.findall(r"\| Employee (\d+): counted ", text)}
+        for name, text in period.items()
+    }
+    # hours in the base year: patterns 1, 3 and 5 (n = 1, 3, 0 mod 5); in credit years one
+    # and two: patterns 2 to 5 (n = 2, 3, 4, 0 mod 5)
+    assert named["base"] == {n for n in range(1, 51) if n % 5 in (1, 3, 0)}
+    assert named["year1"] == named["year2"] == {n for n in range(1, 51) if n % 5 != 1}
+    # row 4: no base-year hours, 9 full-time months (150 hours) in credit year one, 4 in two
+    assert "| Employee 4: full-time months (140 hours or more) | 9 |" in period["year1"]
+    assert "| Employee 4: full-time months (140 hours or more) | 4 |" in period["year2"]
 
 
 def test_page_1_holds_two_long_signoffs_per_workbook(tmp_path: Path) -> None:

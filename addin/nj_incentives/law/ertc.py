@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import partial
 from typing import NamedTuple, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from nj_incentives.law import parameters as P
 from nj_incentives.law.cbt import deemed_period_end_rule
@@ -1442,6 +1442,11 @@ class EmployeeHours(BaseModel):
     temporary: bool = False
     excluded: bool = False
     name: str = ""
+    #: the employee's row in the roster read (1 for the first: :func:`roster`), by which
+    #: the steps name them ("Employee 3"): a row with no hours in a period is skipped, not
+    #: renumbered, so the employee of a row has one label in every period, as on the
+    #: template's roster (Row "Employee 3"). 0: their place in the roster given.
+    row: int = Field(default=0, ge=0)
     #: the hours tuple checked when the row was read (:func:`roster`): that very tuple is
     #: not checked again (a copy with other hours is)
     _checked: object = PrivateAttr(default=None)
@@ -1456,7 +1461,9 @@ def roster(
     columns) and optional flags, one per employee, N.J.S.A. 52:27BBB-55e.
 
     A blank month in a row that has other hours is 0 hours (an employee not yet hired,
-    or gone); a wholly blank row is no employee, and its flags are ignored.
+    or gone); a wholly blank row is no employee, and its flags are ignored. Each employee
+    keeps their row's number (:attr:`EmployeeHours.row`): the rows of the employees
+    without hours in the period are skipped, not closed up.
     """
     count = len(hours)
     flags = {
@@ -1479,6 +1486,7 @@ def roster(
             hours=months,
             temporary=as_bool(is_temporary, "temporary", CITE_FULL_TIME),
             excluded=as_bool(is_excluded, "excluded", CITE_EMPLOYEE),
+            row=number,
         )
         employee._checked = employee.hours
         rows.append(employee)
@@ -1604,7 +1612,7 @@ def average_positions(
     as_of = as_law_as_of(law_as_of, "ertc")
     for number, employee in enumerate(roster, 1):
         if employee._checked is not employee.hours:  # not read by roster()
-            _checked_hours(employee.hours, number)
+            _checked_hours(employee.hours, employee.row or number)
     args = (_roster_columns(roster), test == "all_months", first, as_of)
     employees, months, hours, equivalents, average = positions_rule(EXACT, *args)
     return PositionCount(
@@ -1676,9 +1684,11 @@ class _Employee(NamedTuple):
 
 
 def _roster_columns(roster: Sequence[EmployeeHours]) -> tuple[_Employee, ...]:
+    """The employees named by their roster rows (:attr:`EmployeeHours.row`), else by
+    their places in ``roster``."""
     return tuple(
         _Employee(
-            f"Employee {number}" + (f" ({employee.name})" if employee.name else ""),
+            f"Employee {employee.row or number}" + (f" ({employee.name})" if employee.name else ""),
             employee.hours,
             employee.temporary,
             employee.excluded,
