@@ -158,3 +158,44 @@ def test_format_table_aligns_numbers_right() -> None:
         "a         1.50",
         "bb    1,234.00",
     ]
+
+
+def test_conditional_colours_become_fixed_cell_formats(tmp_path: Path) -> None:
+    """The Checks sheet's rules (TRUE green, anything else red) are applied to the cells
+    and dropped (LibreOffice 7.4 aborted printing them: tests/test_results_print.py); a
+    rule the writer cannot evaluate stays live; TRUE and FALSE get a number format that
+    shows them as such in LibreOffice."""
+    from nj_incentives.recalc.colours import BOOLEAN_FORMAT
+
+    path = tmp_path / "checks.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    sheet = book.add_worksheet("Checks")
+    sheet.write_formula("A1", "=1=1")  # TRUE
+    sheet.write_formula("A2", "=1=2")  # FALSE
+    sheet.write_number("A3", 1)  # 1 is not TRUE in Excel's comparison: red
+    sheet.write_string("A4", "TRUE")  # nor is the text
+    sheet.write_formula("B1", "=2*3")
+    ok = book.add_format({"bg_color": "#C6EFCE", "font_color": "#006100"})
+    fail = book.add_format({"bg_color": "#FFC7CE", "font_color": "#9C0006"})
+    sheet.conditional_format(
+        "A1:A4", {"type": "cell", "criteria": "==", "value": "TRUE", "format": ok}
+    )
+    sheet.conditional_format(
+        "A1:A4", {"type": "cell", "criteria": "!=", "value": "TRUE", "format": fail}
+    )
+    sheet.conditional_format("B1", {"type": "formula", "criteria": "=$B$1>A1", "format": fail})
+    book.close()
+
+    out = write_values(recalculate(path, {}), tmp_path / "checks-results.xlsx")
+    ws = openpyxl.load_workbook(out)["Checks"]
+    assert [ws[f"A{r}"].value for r in range(1, 5)] == [True, False, 1, "TRUE"]
+    fills = [ws[f"A{r}"].fill.fgColor.rgb for r in range(1, 5)]
+    fonts = [ws[f"A{r}"].font.color.rgb for r in range(1, 5)]
+    assert fills == ["FFC6EFCE", "FFFFC7CE", "FFFFC7CE", "FFFFC7CE"]
+    assert fonts == ["FF006100", "FF9C0006", "FF9C0006", "FF9C0006"]
+    assert [ws[f"A{r}"].number_format for r in range(1, 3)] == [BOOLEAN_FORMAT] * 2
+    assert ws["A3"].number_format == "General"
+    # only the rule the writer cannot evaluate is left
+    assert [str(rng.sqref) for rng in ws.conditional_formatting] == ["B1"]
+    assert ws["B1"].value == 6
+    vet_workbook(out)

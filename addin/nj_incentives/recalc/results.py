@@ -8,7 +8,12 @@ Outputs charts, whose caches are rebuilt from the recalculated values (dates as 
 :mod:`~nj_incentives.recalc.charts`), so that a viewer that does not recalculate shows
 the real figures. Two parts go:
 the calculation chain (it lists formula cells, and none remain) and, for a
-macro-enabled source, the VBA project (the results are an ``.xlsx``). The input file
+macro-enabled source, the VBA project (the results are an ``.xlsx``). Conditional
+colours, which can no longer change, are applied to the cells as fixed formats and the
+rules dropped (LibreOffice 7.4 could not print the Checks sheet's rules over values:
+:mod:`~nj_incentives.recalc.colours`), and a TRUE or FALSE gets a number format that
+LibreOffice shows as TRUE or FALSE (it shows a logical value that is no formula's result
+as 1 or 0); a rule the writer cannot evaluate stays as it was. The input file
 is never written to: the results go to a new path, through a temporary file in the same
 folder renamed into place, so a reader never sees half a file.
 
@@ -35,6 +40,7 @@ from nj_incentives.cells import cell_index, cell_name
 from nj_incentives.csv_safety import neutralise_text
 from nj_incentives.files import atomic_path, same_file
 from nj_incentives.recalc.charts import cell_formats, refresh_caches
+from nj_incentives.recalc.colours import StaticColours, blocks, styles_part
 from nj_incentives.recalc.engine import CellValue, ExcelError, Recalculation
 from nj_incentives.recalc.safety import sheet_parts
 
@@ -168,11 +174,23 @@ class _Filter(_Rewriter):
 
 
 class _SheetValues(_Rewriter):
-    """Replaces the listed cells of a worksheet by their values (adding missing cells)."""
+    """Replaces the listed cells of a worksheet by their values (adding missing cells);
+    gives the cells of ``restyle`` their new style and drops the worksheet's
+    conditional formats numbered (from 0, in file order) in ``drop_formats``."""
 
-    def __init__(self, replacements: Mapping[int, dict[int, CellValue]]) -> None:
+    def __init__(
+        self,
+        replacements: Mapping[int, dict[int, CellValue]],
+        restyle: Mapping[tuple[int, int], int] | None = None,
+        drop_formats: set[int] | frozenset[int] = frozenset(),
+    ) -> None:
         super().__init__()
         self.rows = {r: dict(cells) for r, cells in replacements.items()}
+        self.restyle = restyle or {}
+        self.drop_formats = drop_formats
+        self.depth = 0
+        self.formats_seen = 0
+        self.skipping = 0
         self.in_data = False
         self.row: int | None = None
         self.last_row = 0
@@ -185,6 +203,15 @@ class _SheetValues(_Rewriter):
 
     # -- elements
     def start(self, name: str, attrs: list[tuple[str, str]]) -> None:
+        self.depth += 1
+        if self.skipping:
+            self.skipping += 1
+            return
+        if self.depth == 2 and name.rpartition(":")[2] == "conditionalFormatting":
+            self.formats_seen += 1
+            if self.formats_seen - 1 in self.drop_formats:
+                self.skipping = 1
+                return
         if self.cell is not None:
             self.cell_depth += 1
             self.cell.append(_start_tag(name, attrs))
@@ -204,6 +231,8 @@ class _SheetValues(_Rewriter):
             at = cell_index(found) if found else (self.row, self.last_col + 1)
             self.last_col = at[1]
             self._flush_cells(self.row, below=at[1])
+            if at in self.restyle:
+                attrs = [(k, v) for k, v in attrs if k != "s"] + [("s", str(self.restyle[at]))]
             self.cell, self.cell_at, self.cell_attrs, self.cell_depth = (
                 [_start_tag(name, attrs)],
                 at,
@@ -214,6 +243,10 @@ class _SheetValues(_Rewriter):
         super().start(name, attrs)
 
     def end(self, name: str) -> None:
+        self.depth -= 1
+        if self.skipping:
+            self.skipping -= 1
+            return
         if self.cell is not None:
             if self.cell_depth:
                 self.cell_depth -= 1
@@ -239,6 +272,8 @@ class _SheetValues(_Rewriter):
         super().end(name)
 
     def text(self, data: str) -> None:
+        if self.skipping:
+            return
         if self.cell is not None:
             self.cell.append(_escape_text(data))
         else:
@@ -248,8 +283,10 @@ class _SheetValues(_Rewriter):
     def _flush_cells(self, row: int, below: int | None) -> None:
         pending = self.rows.get(row, {})
         for col in sorted(c for c in pending if below is None or c < below):
-            ref = cell_name(row, col)
-            self.emit(_value_cell(self.prefix[:-1], [("r", ref)], pending.pop(col)))
+            attrs = [("r", cell_name(row, col))]
+            if (row, col) in self.restyle:
+                attrs.append(("s", str(self.restyle[row, col])))
+            self.emit(_value_cell(self.prefix[:-1], attrs, pending.pop(col)))
 
     def _flush_rows(self, below: int | None) -> None:
         for row in sorted(r for r in self.rows if below is None or r < below):
@@ -315,6 +352,7 @@ def write_values(
         }
         names = {info.filename.lower() for info in source.infolist()}
         add_custom = bool(properties) and _CUSTOM_PART not in names
+        colours, restyle, drop = _fixed_colours(recalc, source, parts)
         with (
             atomic_path(target, protect=[recalc.source]) as temporary,
             zipfile.ZipFile(temporary, "w", zipfile.ZIP_DEFLATED) as out,
@@ -325,7 +363,12 @@ def write_values(
                     continue
                 data = source.read(info)
                 if lower in sheet_of_part:
-                    data = _SheetValues(replacements.get(sheet_of_part[lower], {})).run(data)
+                    title = sheet_of_part[lower]
+                    data = _SheetValues(
+                        replacements.get(title, {}), restyle.get(title), drop.get(title, set())
+                    ).run(data)
+                elif colours is not None and lower == colours[0]:
+                    data = colours[1].render()
                 elif lower == "[content_types].xml":
                     data = _content_types(data, removed, add_custom)
                 elif lower.endswith(".rels"):
@@ -343,6 +386,35 @@ def write_values(
                 added = _CustomProperties(properties).run(empty.encode())
                 out.writestr("docProps/custom.xml", added)
     return target
+
+
+def _fixed_colours(
+    recalc: Recalculation, source: zipfile.ZipFile, parts: Mapping[str, str]
+) -> tuple[
+    tuple[str, StaticColours] | None,
+    dict[str, dict[tuple[int, int], int]],
+    dict[str, set[int]],
+]:
+    """The conditional colours made fixed (:mod:`~nj_incentives.recalc.colours`): the
+    styles part (its lower-case name) with the cell formats they need, each sheet's
+    restyled cells and the conditional formats it drops."""
+    styles = styles_part(source)
+    if styles is None or styles not in source.namelist():
+        return None, {}, {}
+    colours = StaticColours(source.read(styles))
+    values: dict[str, dict[tuple[int, int], CellValue]] = {}
+    for (title, cell), value in recalc.values.items():
+        values.setdefault(title, {})[cell_index(cell)] = value
+    restyle: dict[str, dict[tuple[int, int], int]] = {}
+    drop: dict[str, set[int]] = {}
+    for title, part in parts.items():
+        if part not in source.namelist():
+            continue
+        found, cell_styles = blocks(source.read(part))
+        restyle[title], drop[title] = colours.colour_sheet(
+            found, cell_styles, values.get(title, {})
+        )
+    return (styles.lower(), colours), restyle, drop
 
 
 _CUSTOM_PART = "docprops/custom.xml"
