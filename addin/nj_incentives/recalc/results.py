@@ -410,7 +410,11 @@ def _fixed_colours(
     for title, part in parts.items():
         if part not in source.namelist():
             continue
-        found, cell_styles = blocks(source.read(part))
+        data = source.read(part)
+        logical = any(isinstance(v, bool) for v in values.get(title, {}).values())
+        if not logical and b"conditionalFormatting" not in data:
+            continue  # nothing to colour or to show as TRUE/FALSE: not parsed
+        found, cell_styles = blocks(data)
         restyle[title], drop[title] = colours.colour_sheet(
             found, cell_styles, values.get(title, {})
         )
