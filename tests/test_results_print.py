@@ -31,7 +31,7 @@ import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any 
 from nj_incentives import calc
 from nj_incentives.workbooks.builder import FONT
 from test_templates_print import PAGES
-from tooling import need, need_font
+from tooling import libreoffice_convert, need, need_font
 
 #: runs per workbook: before the fix the grant example's export aborted in 4 of 4 runs,
 #: the Form 313 example's in 3 of 4 and 1 of 2, the conversion example's in 2 of 4
@@ -55,23 +55,7 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def export(soffice: str, workbook: Path, outdir: Path, profile: Path) -> tuple[Path, str]:
     """Print ``workbook`` to PDF in its own LibreOffice process and profile; the PDF's path
     and what LibreOffice said."""
-    done = subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={profile.as_uri()}",
-            "--headless",
-            "--norestore",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(outdir),
-            str(workbook),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    done = libreoffice_convert(soffice, [workbook], outdir, profile, "pdf", norestore=True)
     said = f"exit {done.returncode}: {(done.stdout + done.stderr).strip()[:300]}"
     return outdir / f"{workbook.stem}.pdf", said
 

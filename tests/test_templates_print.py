@@ -34,7 +34,7 @@ from nj_incentives.workbooks import page
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 from nj_incentives.workbooks.builder import CONFIG, FONT
 from nj_incentives.workbooks.ertc_credit import MAX_EMPLOYEES, ROSTER_SHEETS
-from tooling import need, need_font
+from tooling import libreoffice_convert, need, need_font
 
 WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
     DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES
@@ -95,21 +95,9 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     for path in WORKBOOKS:
         shutil.copy(path, folder / path.name)
     profile = folder / "profile"
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={profile.as_uri()}",
-            "--headless",
-            "--norestore",
-            "--convert-to",
-            "pdf",
-            "--outdir",
-            str(folder / "pdf"),
-            *(str(folder / path.name) for path in WORKBOOKS),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
+    copies = [folder / path.name for path in WORKBOOKS]
+    libreoffice_convert(
+        soffice, copies, folder / "pdf", profile, "pdf", norestore=True, timeout=300, check=True
     )
     pages = {}
     for path in WORKBOOKS:

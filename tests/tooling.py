@@ -102,22 +102,40 @@ def once_per_run(factory: pytest.TempPathFactory, name: str, compute: Callable[[
     return json.loads(result.read_text())
 
 
-def libreoffice_save(soffice: str, sources: Iterable[Path], outdir: Path, profile: Path) -> None:
-    """Open each of ``sources`` in LibreOffice headless and save it as XLSX into ``outdir``
-    (its own profile ``profile``), as a LibreOffice user opening and saving would; what
-    it could not save is missing from ``outdir`` for the caller's assertions."""
-    subprocess.run(
+def libreoffice_convert(
+    soffice: str,
+    sources: Iterable[Path],
+    outdir: Path,
+    profile: Path,
+    to: str,
+    *,
+    norestore: bool = False,
+    timeout: int = 600,
+    check: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """``soffice --headless --convert-to TO`` of each of ``sources`` into ``outdir``, in
+    its own profile ``profile``; what LibreOffice said (``check``: raise on its failure)."""
+    return subprocess.run(
         [
             soffice,
             f"-env:UserInstallation={profile.as_uri()}",
             "--headless",
+            *(["--norestore"] if norestore else []),
             "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
+            to,
             "--outdir",
             str(outdir),
             *map(str, sources),
         ],
         capture_output=True,
-        timeout=600,
-        check=False,
+        text=True,
+        timeout=timeout,
+        check=check,
     )
+
+
+def libreoffice_save(soffice: str, sources: Iterable[Path], outdir: Path, profile: Path) -> None:
+    """Open each of ``sources`` in LibreOffice headless and save it as XLSX into ``outdir``
+    (its own profile ``profile``), as a LibreOffice user opening and saving would; what
+    it could not save is missing from ``outdir`` for the caller's assertions."""
+    libreoffice_convert(soffice, sources, outdir, profile, "xlsx:Calc MS Excel 2007 XML")
