@@ -228,6 +228,7 @@ def test_a_task_keeps_its_heap_on_workers_started_with_malloc_trim(cluster: str)
 
     with distributed.Client(cluster, set_as_default=False) as client:
         assert set(client.run(os.getenv, "MALLOC_TRIM_THRESHOLD_").values()) == {"65536"}
+        client.run(dask_files._heap_settled)  # an earlier test's run: its grace over
         plain = client.submit(_page_faults, False, pure=False).result()
         kept = client.submit(_page_faults, True, pure=False).result()
         kept_again = client.submit(_page_faults, True, pure=False).result()
@@ -255,6 +256,10 @@ def test_the_heap_thresholds_are_set_once_and_put_back_by_the_last_task(
             calls.append(("trim", pad))
             return 1
 
+    # an own-cluster run earlier in this process (its worker threads are this process's)
+    # may have left its grace pending: settled with the real C library first
+    dask_files._heap_settled()
+    assert (dask_files._heap_users, dask_files._heap_kept_now) == (0, False)
     monkeypatch.setattr(dask_files, "_glibc", Libc)
     monkeypatch.setattr(dask_files, "HEAP_GRACE", 0.05)
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")

@@ -84,63 +84,53 @@ def run_part(
     money: Money,
     keep: Sequence[str],
 ) -> dict[str, Any]:
-    """A worker's task: read, compute and write one part; its counts and summary."""
+    """A worker's task: read, compute and write one part; its counts and summary (with
+    the worker's heap kept, :func:`_heap_kept`)."""
     with _heap_kept():
-        return _run_part(part, fmt, layout, total, money, keep)
+        import pyarrow.parquet as pq
 
+        from nj_incentives.scenarios.io import CsvWriter, ParquetWriter
+        from nj_incentives.scenarios.runner import run_scenarios
+        from nj_incentives.scenarios.stream import PARQUET_READ, batch_frame, row_ids
 
-def _run_part(
-    part: Part,
-    fmt: str,
-    layout: Layout,
-    total: int,
-    money: Money,
-    keep: Sequence[str],
-) -> dict[str, Any]:
-    import pyarrow.parquet as pq
-
-    from nj_incentives.scenarios.io import CsvWriter, ParquetWriter
-    from nj_incentives.scenarios.runner import run_scenarios
-    from nj_incentives.scenarios.stream import PARQUET_READ, batch_frame, row_ids
-
-    builder = SummaryBuilder(total)
-    writer: Any = (
-        CsvWriter(Path(part.path), header=part.first_row == 0)
-        if fmt == "csv"
-        else ParquetWriter(Path(part.path))
-    )
-    rows = errors = 0
-    failed: list[tuple[int, Any, str]] = []
-    file = pq.ParquetFile(part.source, **PARQUET_READ)
-    try:
-        batches = file.iter_batches(batch_size=part.batch_rows, row_groups=[part.group])
-        for i, batch in enumerate(batches):
-            if i < part.first:
-                continue
-            if i >= part.last:
-                break
-            frame = batch_frame(batch, "parquet")
-            start = part.first_row + rows
-            if "id" not in frame.columns:
-                frame.insert(0, "id", row_ids(start, len(frame)))
-            results = run_scenarios(
-                frame,
-                money=money,
-                detail=layout.detail,
-                keep=keep,
-                layout=layout,
-            )
-            writer.write(results)
-            builder.add(results, start)
-            bad = results["error"].notna().to_numpy().nonzero()[0]
-            errors += len(bad)
-            for position in bad[: max(0, 5 - len(failed))]:
-                row = results.iloc[int(position)]
-                failed.append((start + int(position) + 1, row.get("id"), str(row["error"])))
-            rows += len(results)
-    finally:
-        writer.close()
-    return {"rows": rows, "errors": errors, "failed": failed, "summary": builder}
+        builder = SummaryBuilder(total)
+        writer: Any = (
+            CsvWriter(Path(part.path), header=part.first_row == 0)
+            if fmt == "csv"
+            else ParquetWriter(Path(part.path))
+        )
+        rows = errors = 0
+        failed: list[tuple[int, Any, str]] = []
+        file = pq.ParquetFile(part.source, **PARQUET_READ)
+        try:
+            batches = file.iter_batches(batch_size=part.batch_rows, row_groups=[part.group])
+            for i, batch in enumerate(batches):
+                if i < part.first:
+                    continue
+                if i >= part.last:
+                    break
+                frame = batch_frame(batch, "parquet")
+                start = part.first_row + rows
+                if "id" not in frame.columns:
+                    frame.insert(0, "id", row_ids(start, len(frame)))
+                results = run_scenarios(
+                    frame,
+                    money=money,
+                    detail=layout.detail,
+                    keep=keep,
+                    layout=layout,
+                )
+                writer.write(results)
+                builder.add(results, start)
+                bad = results["error"].notna().to_numpy().nonzero()[0]
+                errors += len(bad)
+                for position in bad[: max(0, 5 - len(failed))]:
+                    row = results.iloc[int(position)]
+                    failed.append((start + int(position) + 1, row.get("id"), str(row["error"])))
+                rows += len(results)
+        finally:
+            writer.close()
+        return {"rows": rows, "errors": errors, "failed": failed, "summary": builder}
 
 
 def _warm_up() -> None:
