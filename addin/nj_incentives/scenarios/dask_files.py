@@ -7,11 +7,13 @@ about two per worker thread. Each task runs on a worker: it reads its rows from 
 input file itself, computes them chunk by chunk with the same kernel, and writes them
 to a part file beside the output, returning only its counts, its first failed rows and
 its part of the summary (:class:`~.analysis.SummaryBuilder`). No table goes through
-the client. For a Parquet output the parts are uncompressed Arrow IPC files, so the
-results are encoded into Parquet once. The client joins each part into the output as
-soon as it and the parts before it are done, while the workers compute the later ones
-(Parquet one row group per chunk, CSV byte for byte), and removes it. The results are the same
-file as the pandas engine's streaming run.
+the client. For a Parquet output a part is Parquet, one row group per chunk, encoded by
+the worker with the pandas engine's writer. The client joins each part into the output
+as soon as it and the parts before it are done, while the workers compute the later
+ones, and removes it: CSV byte for byte, Parquet row groups moved as the bytes the
+worker wrote (:mod:`.parquet_join`). The output holds the pandas engine's rows, values
+and schema; where the input's row groups are whole chunks it is the pandas engine's file
+byte for byte but for the stamp's engine and time.
 
 The input and output paths must be the same for the client and every worker (a shared
 folder on a cluster). ``scheduler``: a distributed scheduler address
@@ -359,8 +361,8 @@ def run_parquet_to_file(
 
 class _Joiner:
     """The parts, in row order, appended to one file as they arrive (CSV byte for byte;
-    Parquet row groups as the bytes the workers encoded, :mod:`.parquet_join`, so the
-    file is the pandas engine's); each part is removed once joined. ``stamp``, when set,
+    Parquet row groups as the bytes the workers encoded, :mod:`.parquet_join`); each part
+    is removed once joined. ``stamp``, when set,
     goes in the Parquet file's metadata (key ``nj_incentives``). A Parquet part whose
     schema is not the first part's is cast to it, as the pandas engine casts every chunk
     to its first chunk's schema."""
@@ -390,13 +392,14 @@ class _Joiner:
             if self._schema is None:
                 self._schema = pq.read_schema(path)
             try:
-                self._parquet.add(path)
-            except SchemaMismatch:
-                cast = _cast_part(path, self._schema)
                 try:
-                    self._parquet.add(cast, cast=True)
-                finally:
-                    cast.unlink()
+                    self._parquet.add(path)
+                except SchemaMismatch:
+                    cast = _cast_part(path, self._schema)
+                    try:
+                        self._parquet.add(cast, cast=True)
+                    finally:
+                        cast.unlink()
             except JoinError as error:
                 raise ScenarioError(f"{task.path}: {error}") from error
         path.unlink(missing_ok=True)

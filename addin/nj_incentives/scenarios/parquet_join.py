@@ -5,17 +5,16 @@ Each Dask worker encodes its part of a run's results into a Parquet file of its 
 whole file); the client appends each part's row groups, as bytes, to the output, and
 writes one footer that lists them all. A row group's pages do not depend on where they
 sit in the file; only the footer's offsets do, so they are shifted by the part's new
-position. The output is the file the pandas engine writes, byte for byte when the stamp
-is the same (``tests/test_parquet_join.py``).
+position. Joined parts are the file one writer writes from the same chunks, byte for
+byte (``tests/test_parquet_join.py``).
 
 The footer is Thrift's compact protocol (the Parquet format's ``FileMetaData``). This
 module reads it field by field, keeps every field it does not change as the bytes it
 read, and re-encodes only the offsets, the row count, the row groups' ordinals and the
 key-value metadata it adds to. Not a library: pyarrow has no API to move row groups
 between files (its ``FileMetaData`` cannot set offsets), and fastparquet's Thrift
-objects re-encode only the fields fastparquet knows, so a footer written through them
-lost what newer writers add (pyarrow's size statistics, for one) and was not the pandas
-engine's footer.
+objects re-encode only the fields fastparquet knows: a footer of pyarrow's, 1,360
+bytes, came out of them 103 bytes shorter.
 
 A part whose schema differs from the first part's is refused (:class:`SchemaMismatch`)
 before a byte of it is written; the caller casts it and encodes it again.
