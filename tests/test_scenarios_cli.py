@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import shutil
 import subprocess
@@ -262,11 +263,53 @@ def test_the_installed_command(work: Path) -> None:
 
 @pytest.mark.parametrize("size", [0, 1, (8 << 20) - 1, 8 << 20, (16 << 20) + 3])
 def test_the_input_hash_is_the_files_sha256_across_block_ends(tmp_path: Path, size: int) -> None:
-    import hashlib
-
     from nj_incentives.scenarios.io import file_sha256
 
     path = tmp_path / "in.bin"
     data = bytes(range(256)) * (size // 256) + bytes(size % 256)
     path.write_bytes(data)
     assert file_sha256(path) == hashlib.sha256(data).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("name", "extra"),
+    [
+        ("out.csv", []),  # streamed: the stamp beside the CSV
+        ("out.parquet", []),  # streamed: the stamp in the Parquet footer
+        ("grid.csv", ["--grid", "pct=0.3,0.4"]),  # in memory
+    ],
+)
+def test_the_stamp_holds_the_inputs_hashes(work: Path, name: str, extra: list[str]) -> None:
+    # the input's SHA-256 is read in a thread while the run computes (cli._InputHashes);
+    # the stamp must hold the file's hash, and the inputs hash over it and the options
+    # that shape the rows, whichever path wrote the stamp
+    import pyarrow.parquet as pq
+
+    source = work / "scenarios.csv"
+    out = work / name
+    assert run(source, "-o", out, *extra) == 1  # the bad-pct row
+    if out.suffix == ".parquet":
+        stamp = json.loads(pq.read_metadata(out).metadata[b"nj_incentives"])
+    else:
+        stamp = json.loads(out.with_suffix(".json").read_text())
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    assert stamp["input_file_sha256"] == digest
+    shaped = [b'{"grid":{"pct":[0.3,0.4]},"sheet":null}'] if extra else [b'{"sheet":null}']
+    assert stamp["inputs_sha256"] == hashlib.sha256(digest.encode() + b"".join(shaped)).hexdigest()
+
+
+def test_an_input_that_cannot_be_hashed_is_the_commands_message(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the hash is read in a thread; what it raises reaches the command's one-line message
+    # when the stamp is written, not a traceback, and no output is left behind
+    from nj_incentives.scenarios import io
+
+    def unreadable(path: Path) -> str:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(io, "file_sha256", unreadable)
+    out = work / "out.csv"
+    assert run(work / "scenarios.csv", "-o", out) == 2
+    assert "Permission denied" in capsys.readouterr().err
+    assert not out.exists()

@@ -3,6 +3,7 @@ output is the pandas engine's streaming output. On a LocalCluster started here (
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -63,6 +64,13 @@ def test_a_parquet_output_is_the_pandas_engines_row_groups_byte_for_byte(
     assert [s.pop("engine") for s in stamps] == ["dask", "pandas"]
     assert [bool(s.pop("created_utc")) for s in stamps] == [True, True]
     assert stamps[0] == stamps[1]
+    # the input's hash, read in a thread while the workers ran, is the file's (not blank)
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    assert stamps[0]["input_file_sha256"] == digest
+    assert (
+        stamps[0]["inputs_sha256"]
+        == hashlib.sha256(digest.encode() + b'{"sheet":null}').hexdigest()
+    )
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".csv"])

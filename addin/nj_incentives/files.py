@@ -3,9 +3,10 @@ without leaving temporary files behind.
 
 One helper for the whole package (:func:`atomic_path`; :func:`atomic_write` calls it):
 
-- The output is written to a temporary file beside the target, flushed to disk and
-  renamed onto the target (``os.replace``, atomic on one file system): a reader sees the
-  old file or the new one, never half of one.
+- The output is written to a temporary file beside the target, flushed to disk (every
+  second while it is written, then the rest) and renamed onto the target
+  (``os.replace``, atomic on one file system): a reader sees the old file or the new
+  one, never half of one. The file replaced is freed in a thread.
 - The temporary file's name says what it is: ``results.csv.incomplete-<pid>-<token>.tmp``,
   visible (no leading dot), with the process id of the run writing it. It is removed on
   every exit Python sees: success, an exception, Ctrl+C, ``sys.exit``, and SIGTERM in the
@@ -237,7 +238,8 @@ def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]
         with open(temporary, "xb"):
             pass
         try:
-            yield temporary
+            with _flushed_meanwhile(temporary):
+                yield temporary
             with temporary.open("rb+") as written:
                 os.fsync(written.fileno())
         except Exception as error:
@@ -251,7 +253,11 @@ def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]
                 kept = _conflict_name(target)
                 os.replace(temporary, kept)
                 raise ConcurrentWriteError(target, kept)
-            os.replace(temporary, target)
+            replaced = _held(target)
+            try:
+                os.replace(temporary, target)
+            finally:
+                _release_in_background(replaced)
             with _GUARD:
                 _CLAIMED[resolved] = _state(target)
     finally:
@@ -259,6 +265,67 @@ def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]
             temporary.unlink()
         with _GUARD:
             _LIVE.discard(temporary)
+
+
+#: Seconds between the flushes of a temporary file to disk while it is written.
+FLUSH_EVERY = 1.0
+
+
+@contextlib.contextmanager
+def _flushed_meanwhile(temporary: Path) -> Iterator[None]:
+    """While the block writes ``temporary``: what it has written is flushed to disk every
+    :data:`FLUSH_EVERY` seconds in a thread (``fdatasync``), so that the flush before the
+    rename has only the last second's data left. Without it a large output waited at the
+    end for all of it: 0.56-0.70 s for 550 MB of Parquet (2,000,000 scenarios), beneath
+    the kernel's writeback threshold of a tenth of the memory. A write of less than a
+    second starts the thread and nothing else. POSIX only (elsewhere the final flush does
+    it all); a flush that fails is left to the final one, which reports it."""
+    if os.name != "posix":
+        yield
+        return
+    sync = getattr(os, "fdatasync", os.fsync)
+    done = threading.Event()
+
+    def flush() -> None:
+        try:
+            handle = os.open(temporary, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            while not done.wait(FLUSH_EVERY):
+                sync(handle)
+        except OSError:
+            pass
+        finally:
+            os.close(handle)
+
+    thread = threading.Thread(target=flush, name="nj-flush", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+
+
+def _held(target: Path) -> int | None:
+    """A descriptor of the file ``target`` names (None if none, or not on POSIX): held
+    across the rename onto it, so that freeing the replaced file (its blocks and its
+    cached pages: 0.02-0.4 s for 550 MB) happens when it is closed, in
+    :func:`_release_in_background`. On Windows an open file cannot be replaced."""
+    if os.name != "posix":
+        return None
+    try:
+        return os.open(target, os.O_RDONLY)
+    except OSError:
+        return None
+
+
+def _release_in_background(handle: int | None) -> None:
+    """Close a replaced file's last descriptor in a thread (the run goes on with its
+    summary and report meanwhile; at exit the kernel closes it if the thread has not)."""
+    if handle is not None:
+        threading.Thread(target=os.close, args=(handle,), name="nj-release", daemon=True).start()
 
 
 def atomic_write(path: Path, write: Callable[[Path], None], protect: Sequence[Path] = ()) -> None:

@@ -31,7 +31,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -318,10 +318,13 @@ def run_parquet_to_file(
     batch_rows: int,
     stamp: dict[str, Any],
     early: EarlyClient | None = None,
+    stamped: Callable[[], None] | None = None,
 ) -> tuple[int, int, SummaryBuilder, list[tuple[int, Any, str]]]:
     """Run a Parquet table on Dask workers into ``target`` (CSV or Parquet); the rows,
     rows with errors, the summary and the first failed rows (row number, id, error).
-    ``early``: the client the command started connecting before (its ``scheduler``)."""
+    ``early``: the client the command started connecting before (its ``scheduler``).
+    ``stamped``: called once every part is done, before ``stamp`` goes in the file (the
+    command fills in the input's hash, computed meanwhile)."""
     parts_dir = Path(
         tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".parts")
     )
@@ -351,6 +354,8 @@ def run_parquet_to_file(
                 errors = sum(d["errors"] for d in done)
                 if rows != total:
                     raise ScenarioError(f"{source}: the file changed during the run; run it again")
+                if stamped is not None:
+                    stamped()
                 joiner.stamp = stamp | {"rows": rows, "rows_with_errors": errors}
         summary = SummaryBuilder.merged([d["summary"] for d in done])
         failed = [f for d in done for f in d["failed"]][:5]
