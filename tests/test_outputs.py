@@ -202,3 +202,26 @@ def test_the_replaced_file_is_freed_and_no_descriptor_is_left(tmp_path: Path) ->
     # and a target that did not exist is written as before
     files.atomic_write(tmp_path / "new.csv", lambda p: p.write_bytes(b"first"))
     assert (tmp_path / "new.csv").read_bytes() == b"first"
+
+
+def test_without_threads_outputs_are_written_and_flushed_at_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pyodide (xlwings Lite's runtime) starts no threads: no flush while writing, and the
+    # replaced file is closed in line; the output is written as before
+    import threading
+
+    monkeypatch.setattr(files, "_THREADS", False)
+    started: list[str] = []
+    real_start = threading.Thread.start
+
+    def start(self: threading.Thread) -> None:
+        started.append(self.name)
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    target = tmp_path / "out.csv"
+    target.write_text("old\n")
+    files.atomic_write(target, lambda p: p.write_text("new\n"))
+    assert target.read_text() == "new\n"
+    assert started == []

@@ -34,6 +34,7 @@ import os
 import re
 import secrets
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -269,6 +270,8 @@ def atomic_path(target: Path, *, protect: Sequence[Path] = ()) -> Iterator[Path]
 
 #: Seconds between the flushes of a temporary file to disk while it is written.
 FLUSH_EVERY = 1.0
+#: Whether this Python can start threads (not in Pyodide, xlwings Lite's runtime).
+_THREADS = sys.platform not in ("emscripten", "wasi")
 
 
 @contextlib.contextmanager
@@ -280,7 +283,7 @@ def _flushed_meanwhile(temporary: Path) -> Iterator[None]:
     the kernel's writeback threshold of a tenth of the memory. A write of less than a
     second starts the thread and nothing else. POSIX only (elsewhere the final flush does
     it all); a flush that fails is left to the final one, which reports it."""
-    if os.name != "posix":
+    if os.name != "posix" or not _THREADS:
         yield
         return
     sync = getattr(os, "fdatasync", os.fsync)
@@ -324,8 +327,12 @@ def _held(target: Path) -> int | None:
 def _release_in_background(handle: int | None) -> None:
     """Close a replaced file's last descriptor in a thread (the run goes on with its
     summary and report meanwhile; at exit the kernel closes it if the thread has not)."""
-    if handle is not None:
-        threading.Thread(target=os.close, args=(handle,), name="nj-release", daemon=True).start()
+    if handle is None:
+        return
+    if not _THREADS:
+        os.close(handle)
+        return
+    threading.Thread(target=os.close, args=(handle,), name="nj-release", daemon=True).start()
 
 
 def atomic_write(path: Path, write: Callable[[Path], None], protect: Sequence[Path] = ()) -> None:
