@@ -20,10 +20,10 @@ from nj_incentives import excel, fill
 from nj_incentives.law import beip
 from nj_incentives.law.inputs import InputError, InputKind, InputRule
 from nj_incentives.memo import checks
-from nj_incentives.recalc import recalculate
 from nj_incentives.workbooks import beip_grant
 from nj_incentives.workbooks import inputs as template_inputs
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from tooling import recalculate_as_calc as recalculate
 
 GRANT = DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx"
 NJ_INPUT = excel.functions(errors="raise")["NJ_INPUT"]

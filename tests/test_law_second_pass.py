@@ -349,7 +349,7 @@ def test_6_the_term_methods_share_one_total(befores: list[int], employees: list[
 
 
 def test_6_the_grant_template_offers_the_switch(tmp_path: Any) -> None:
-    from nj_incentives.recalc import recalculate
+    from tooling import recalculate_as_calc as recalculate
 
     values = dict(beip_grant.EXAMPLE, cap_method="whole_term")
     result = recalculate(beip_grant.build(tmp_path / "whole.xlsx", values))
@@ -539,8 +539,8 @@ def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
     """The Form 313 template's switches give the core's schedule for the same inputs."""
     import copy
 
-    from nj_incentives.recalc import recalculate
     from nj_incentives.workbooks import ertc_credit
+    from tooling import recalculate_as_calc as recalculate
 
     values = copy.deepcopy(dict(ertc_credit.EXAMPLE))
     values.update(ratio_measured=True, refund_period_limit="notwithstanding")
@@ -576,8 +576,8 @@ def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
 
 
 def test_5c_the_conversion_template_offers_the_minimum_tax_switch(tmp_path: Any) -> None:
-    from nj_incentives.recalc import recalculate
     from nj_incentives.workbooks import beip_conversion
+    from tooling import recalculate_as_calc as recalculate
 
     values = dict(beip_conversion.EXAMPLE, credit_minimum_tax=2000)
     result = recalculate(beip_conversion.build(tmp_path / "floor.xlsx", values))

@@ -14,8 +14,9 @@ import pytest
 import nj_incentives.excel  # noqa: F401  (xlwings imported as usual)
 from nj_incentives import memo
 from nj_incentives.law.forms import FORM_313_LINE_7
-from nj_incentives.recalc import Recalculation, recalculate
+from nj_incentives.recalc import Recalculation
 from tooling import need, need_module
+from tooling import recalculate_as_calc as recalculate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "workbooks" / "examples"
 NAMES = (

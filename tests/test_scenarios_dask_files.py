@@ -201,10 +201,15 @@ def test_a_column_error_closes_the_cluster_it_started(
 
 
 def test_an_early_client_that_cannot_connect_says_so(tmp_path: Path, mixed: Path) -> None:
-    # nothing listens there: the connection error is the command's message, exit 2
+    # nothing listens there: the connection error is the command's message, exit 2.
+    # distributed retries a refused connection until its connect timeout (30 s by
+    # default, a user's dask config can change it); 2 s here
+    import dask
+
     out = tmp_path / "out.parquet"
     dask_args = ["--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"]
-    code = main(["scenarios", str(mixed), "-o", str(out), *dask_args, "--no-progress"])
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        code = main(["scenarios", str(mixed), "-o", str(out), *dask_args, "--no-progress"])
     assert code == 2
     assert not out.exists()
 

@@ -24,11 +24,11 @@ import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any 
 from nj_incentives import cli
 from nj_incentives.fill import fill, template_inputs
 from nj_incentives.inputs_hash import canonical, inputs_hash
-from nj_incentives.recalc import recalculate
 from nj_incentives.signoff import SignError, SignOff, sign, status
 from nj_incentives.workbooks import builder
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 from tooling import need
+from tooling import recalculate_as_calc as recalculate
 
 EXAMPLE = {name.split("-example")[0]: DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES}
 GRANT = EXAMPLE["beip-grant-schedule"]

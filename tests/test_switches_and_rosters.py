@@ -31,10 +31,10 @@ from nj_incentives import excel
 from nj_incentives.law import ertc
 from nj_incentives.law.inputs import InputError, InputKind, InputRule
 from nj_incentives.memo.sheets import checks
-from nj_incentives.recalc import recalculate
 from nj_incentives.workbooks import ertc_credit
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
 from tooling import libreoffice_save, need
+from tooling import recalculate_as_calc as recalculate
 
 EXAMPLES = DEFAULT_DIRECTORY / "examples"
 CONVERSION = EXAMPLES / "beip-credit-conversion-example.xlsx"

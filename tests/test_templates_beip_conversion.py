@@ -17,11 +17,11 @@ import pytest
 from nj_incentives import cells
 from nj_incentives.law import beip, cbt
 from nj_incentives.memo import checks
-from nj_incentives.recalc import recalculate
 from nj_incentives.workbooks import beip_conversion
 from nj_incentives.workbooks.beip_conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
 from nj_incentives.workbooks.builder import NOT_COMPUTED
+from tooling import recalculate_as_calc as recalculate
 
 TEMPLATE = DEFAULT_DIRECTORY / "beip-credit-conversion.xlsx"
 FILLED = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"

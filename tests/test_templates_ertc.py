@@ -16,11 +16,12 @@ import pytest
 
 from nj_incentives.catalog import ERTC_SCHEDULE_COLUMNS, headers
 from nj_incentives.law import cbt, ertc
-from nj_incentives.recalc import excel_serial, recalculate
+from nj_incentives.recalc import excel_serial
 from nj_incentives.workbooks import ertc_credit
 from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
 from nj_incentives.workbooks.builder import NOT_COMPUTED
 from nj_incentives.workbooks.ertc_credit import EXAMPLE, MAX_PERIODS
+from tooling import recalculate_as_calc as recalculate
 
 TEMPLATE = DEFAULT_DIRECTORY / "ertc-form-313.xlsx"
 FILLED = DEFAULT_DIRECTORY / "examples" / "ertc-form-313-example.xlsx"

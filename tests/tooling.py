@@ -139,3 +139,17 @@ def libreoffice_save(soffice: str, sources: Iterable[Path], outdir: Path, profil
     (its own profile ``profile``), as a LibreOffice user opening and saving would; what
     it could not save is missing from ``outdir`` for the caller's assertions."""
     libreoffice_convert(soffice, sources, outdir, profile, "xlsx:Calc MS Excel 2007 XML")
+
+
+def recalculate_as_calc(path: Path) -> Any:
+    """``path`` recalculated as ``nj-incentives calc`` does it: vetted, then from its
+    template's prebuilt form where it is a filled template (a full recalculation with a
+    note otherwise). The prebuilt path equals the full recalculation on every example,
+    saved copies and random inputs (tests/test_recalc_prebuilt.py); a template's
+    behaviour is tested on the path a user's workbook takes, in a fraction of the time
+    of compiling the generic model for each workbook (6-7 s a workbook on a slow
+    machine)."""
+    from nj_incentives.recalc import DEFAULT_LIMITS, vet_workbook
+    from nj_incentives.recalc.prebuilt import recalculate_template
+
+    return recalculate_template(vet_workbook(Path(path), DEFAULT_LIMITS))
