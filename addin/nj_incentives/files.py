@@ -34,6 +34,7 @@ import os
 import re
 import secrets
 import signal
+import stat
 import sys
 import threading
 import time
@@ -318,10 +319,14 @@ def _held(target: Path) -> int | None:
     :func:`_release_in_background`. On Windows an open file cannot be replaced."""
     if os.name != "posix":
         return None
-    try:
-        return os.open(target, os.O_RDONLY)
+    try:  # non-blocking: a FIFO named as the output must not wait for a writer
+        handle = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
+    if not stat.S_ISREG(os.fstat(handle).st_mode):  # only a file's blocks are worth it
+        os.close(handle)
+        return None
+    return handle
 
 
 def _release_in_background(handle: int | None) -> None:
