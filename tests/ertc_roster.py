@@ -23,9 +23,9 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.fill import fill
-from nj_incentives.law import ertc
-from nj_incentives.workbooks import ertc_credit
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.workpapers.fill import fill
+from nj_incentives.workpapers.templates import ertc_credit
 
 #: Monthly hours (base year, credit year one, credit year two) of the five employees of a
 #: cycle.

@@ -315,7 +315,7 @@ def check_outcome(call: dict[str, Any], outcome: dict[str, Any], elapsed: float)
 
 
 if __name__ == "__main__":  # pragma: no cover - a tool for replaying the corpus elsewhere
-    from nj_incentives import excel
+    from nj_incentives.runtimes import xlwings_classic as excel
 
     calls = list(corpus_calls(excel.CATALOG)) + list(random_calls(excel.CATALOG, 5000))
     print(json.dumps(calls))

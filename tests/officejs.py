@@ -18,7 +18,7 @@ from typing import Any
 import xlwings as xw
 import xlwings.server
 
-from nj_incentives import excel
+from nj_incentives.runtimes import xlwings_classic as excel
 
 EXCEL_EPOCH = dt.date(1899, 12, 30)
 

@@ -3,7 +3,8 @@
 openpyxl (and pandas, which writes through it) keeps every formula of a filled example
 but drops Excel's dynamic-array marking: the spilled tables become legacy array formulas
 over their last range, and rows below a shorter result show #N/A. Before
-nj_incentives.recalc.templates, an example loaded and saved unchanged with openpyxl failed
+nj_incentives.workpapers.recalc.templates, an example loaded and saved unchanged with openpyxl
+failed
 6 checks (ERTC) and 5 (grant schedule) and ``doctor`` said the file was fine. Now ``calc``
 recognises the template, restores its spilled ranges from the template's layout, says so,
 and gives the original's figures; ``doctor`` names the ranges; a file that matches no
@@ -24,13 +25,14 @@ import openpyxl
 import pandas as pd
 import pytest
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
-from nj_incentives import cli, doctor
-from nj_incentives.recalc import recalculate, vet_workbook
-from nj_incentives.recalc.safety import array_formulas, dynamic_arrays
-from nj_incentives.recalc.templates import recognise_template, spill_report
-from nj_incentives.shipped import SCENARIO_EXAMPLES
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
+from nj_incentives import cli
+from nj_incentives.cli import doctor
+from nj_incentives.support.shipped import SCENARIO_EXAMPLES
+from nj_incentives.workpapers.recalc import recalculate, vet_workbook
+from nj_incentives.workpapers.recalc.safety import array_formulas, dynamic_arrays
+from nj_incentives.workpapers.recalc.templates import recognise_template, spill_report
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 
 pytestmark = pytest.mark.slow
 

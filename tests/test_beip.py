@@ -1,4 +1,5 @@
-"""The BEIP grant core (nj_incentives.law.beip): N.J.S.A. 34:1B-129, 34:1B-134, N.J.A.C. 19:31I.
+"""The BEIP grant core (nj_incentives.programs.beip.rules): N.J.S.A. 34:1B-129, 34:1B-134, N.J.A.C.
+19:31I.
 
 Worked examples carry their arithmetic in comments; invariants are property-tested.
 """
@@ -14,8 +15,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip
-from nj_incentives.law.beip import (
+from nj_incentives.core.common import Explained, InputError
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.beip.rules import (
     Basis,
     TransferCheck,
     TransferPrice,
@@ -33,7 +35,6 @@ from nj_incentives.law.beip import (
     transfer_min_price,
     validate_term,
 )
-from nj_incentives.law.common import Explained, InputError
 
 D = Decimal
 money = st.decimals(min_value=0, max_value=10**10, places=2, allow_nan=False, allow_infinity=False)

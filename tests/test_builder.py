@@ -16,9 +16,9 @@ import openpyxl
 import pytest
 
 from nj_incentives import LAW_CURRENT_TO, __version__
-from nj_incentives.inputs_hash import inputs_hash
-from nj_incentives.recalc import recalculate, write_values
-from nj_incentives.workbooks.builder import (
+from nj_incentives.functions.inputs_hash import inputs_hash
+from nj_incentives.workpapers.recalc import recalculate, write_values
+from nj_incentives.workpapers.templates.builder import (
     CALCULATIONS,
     INPUT_FILL,
     NOT_COMPUTED,
@@ -485,14 +485,15 @@ def test_a_template_is_declared_and_touches_no_worksheet(module: str) -> None:
     import ast
     import importlib
 
-    from nj_incentives.workbooks import builder
+    from nj_incentives.workpapers.templates import builder
 
-    loaded = importlib.import_module(f"nj_incentives.workbooks.{module}")
+    loaded = importlib.import_module(f"nj_incentives.workpapers.templates.{module}")
     tree = ast.parse(Path(loaded.__file__ or "").read_text(encoding="utf-8"))
     imported = {
         alias.name
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "nj_incentives.workbooks.builder"
+        if isinstance(node, ast.ImportFrom)
+        and node.module == "nj_incentives.workpapers.templates.builder"
         for alias in node.names
     }
     assert imported.isdisjoint({"SheetWriter", "Ref", "nth_cell", "TableRefs"})

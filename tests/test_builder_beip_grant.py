@@ -1,7 +1,8 @@
 """Template 1, the BEIP grant schedule: committed files are current, the example
 recalculates to the core's results to the cent, bad inputs fail visibly (issue 5).
 
-After a deliberate change to a template, rebuild: ``python -m nj_incentives.workbooks.build``.
+After a deliberate change to a template, rebuild: ``python -m
+nj_incentives.workpapers.templates.build``.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from nj_incentives.law import beip
-from nj_incentives.recalc import recalculate
-from nj_incentives.workbooks import beip_grant
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
-from nj_incentives.workbooks.builder import NOT_COMPUTED
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.workpapers.recalc import recalculate
+from nj_incentives.workpapers.templates import beip_grant
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import NOT_COMPUTED
 
 TEMPLATE = DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
 EXAMPLE = DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx"

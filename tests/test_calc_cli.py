@@ -20,11 +20,13 @@ from typing import Any
 import openpyxl
 import pytest
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
-from nj_incentives import LAW_CURRENT_TO, __version__, calc, cli, memo
-from nj_incentives.excel import CATALOG
-from nj_incentives.workbooks import beip_conversion, ertc_credit
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, INTERPRETATIONS
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
+from nj_incentives import LAW_CURRENT_TO, __version__, cli
+from nj_incentives.cli import calc
+from nj_incentives.runtimes.xlwings_classic import CATALOG
+from nj_incentives.workpapers import memo
+from nj_incentives.workpapers.templates import beip_conversion, ertc_credit
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, INTERPRETATIONS
 
 EXAMPLES_DIRECTORY = DEFAULT_DIRECTORY / "examples"
 
@@ -137,7 +139,7 @@ def test_the_results_workbook_and_the_run_stamp_name_the_engagement(
 
 
 def test_custom_properties_are_added_to_a_workbook_without_them(tmp_path: Path) -> None:
-    from nj_incentives.recalc import recalculate, write_values
+    from nj_incentives.workpapers.recalc import recalculate, write_values
 
     plain = openpyxl.Workbook()
     plain.active["A1"] = 2
@@ -366,7 +368,7 @@ def test_a_refused_roster_cell_is_named_with_its_rule_and_citation_once(
     assert line in err
     _citations_once(line, cite, "must be at most 744")
     # page 1 of the memo names the failed checks the same way
-    from nj_incentives.recalc import recalculate
+    from nj_incentives.workpapers.recalc import recalculate
 
     text = memo.to_markdown(memo.build_memo([recalculate(tmp_path / "roster.xlsx")]))
     (warning,) = [row for row in text.splitlines() if "WARNING" in row]

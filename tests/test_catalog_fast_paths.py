@@ -17,9 +17,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives import excel
-from nj_incentives.catalog import CALCULATIONS, Calculation, ResultColumn, headers, result_table
-from nj_incentives.law.inputs import _bounded, as_number
+from nj_incentives.core.inputs import _bounded, as_number
+from nj_incentives.functions.catalog import (
+    CALCULATIONS,
+    Calculation,
+    ResultColumn,
+    headers,
+    result_table,
+)
+from nj_incentives.runtimes import xlwings_classic as excel
 
 #: Cells as xlwings and the recalculation pass them: blanks, numbers (serials too),
 #: booleans, text (numeric, dates, errors, blanks), flat rows and 2-D ranges.

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives.law.cbt import (
+from nj_incentives.core.common import InputError
+from nj_incentives.programs.cbt.rules import (
     GROUP_MINIMUM_TAX,
     GROUP_PAYROLL_THRESHOLD,
     MINIMUM_TAX_TABLE,
     bracket_for,
     minimum_tax,
 )
-from nj_incentives.law.common import InputError
 
 D = Decimal
 

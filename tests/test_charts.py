@@ -131,7 +131,7 @@ def test_the_results_workbook_charts_cache_real_values_and_dates(tmp_path: Path)
     import re
     import zipfile
 
-    from nj_incentives.recalc import recalculate, write_values
+    from nj_incentives.workpapers.recalc import recalculate, write_values
 
     source = EXAMPLES / "ertc-form-313-example.xlsx"
     with zipfile.ZipFile(source) as archive:  # the template's chart: zeros, serials
@@ -148,7 +148,7 @@ def test_the_results_workbook_charts_cache_real_values_and_dates(tmp_path: Path)
     first_cell = cells.split(":")[0].replace("$", "")
     serial = recalc.values[(sheet, first_cell)]
     assert isinstance(serial, int | float)
-    from nj_incentives.cells import date_from_serial
+    from nj_incentives.functions.cells import date_from_serial
 
     day = date_from_serial(float(serial))
     assert day is not None
@@ -174,7 +174,7 @@ def test_cell_formats_reads_a_workbook_once_and_hands_out_copies(
     """calc asks for one workbook's formats up to four times (outputs, memo summary, memo
     detail, results charts); each read parsed every sheet again (about 0.18 s a read on
     the ERTC example). The bytes' digest keys a small cache; callers get copies."""
-    from nj_incentives.recalc import charts, recalculate
+    from nj_incentives.workpapers.recalc import charts, recalculate
 
     reads: list[int] = []
     real = charts._read_formats
@@ -199,7 +199,7 @@ def test_cell_formats_reads_a_workbook_once_and_hands_out_copies(
 
 
 def _shipped_workbooks() -> list[Path]:
-    from nj_incentives.calc import bundled_examples
+    from nj_incentives.cli.calc import bundled_examples
 
     root = Path(__file__).resolve().parents[1] / "workbooks"
     return [*bundled_examples(), *sorted(root.glob("*.xlsx"))]
@@ -207,7 +207,7 @@ def _shipped_workbooks() -> list[Path]:
 
 @pytest.mark.parametrize("path", _shipped_workbooks(), ids=lambda p: p.name)
 def test_formats_from_the_cells_tags_are_openpyxls(path: Path) -> None:
-    from nj_incentives.recalc import charts
+    from nj_incentives.workpapers.recalc import charts
 
     data = path.read_bytes()
     formats = charts._read_formats(data)
@@ -220,7 +220,7 @@ def test_formats_of_libreoffice_and_openpyxl_saved_copies_and_results(tmp_path: 
     # and calc's own results workbooks
     import openpyxl
 
-    from nj_incentives.recalc import charts
+    from nj_incentives.workpapers.recalc import charts
     from tooling import libreoffice_save, need
 
     soffice = need("soffice", "LibreOffice saves the copies")
@@ -270,7 +270,7 @@ def test_formats_of_written_workbooks_and_the_cases_left_to_openpyxl(
 
     import openpyxl
 
-    from nj_incentives.recalc import charts
+    from nj_incentives.workpapers.recalc import charts
 
     book = openpyxl.Workbook()
     sheet = book.active

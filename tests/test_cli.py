@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_incentives.cli import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
-from nj_incentives.workbooks import beip_conversion
+from nj_incentives.workpapers.templates import beip_conversion
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "workbooks" / "examples"
 
@@ -190,8 +190,8 @@ def test_scenarios_show_progress_once_the_run_lasts_the_delay(
 ) -> None:  # fmt: skip
     # before: a bar only from 200,000 rows; now from 2 s, whatever the size (10 rows here,
     # one step made to last 0.8 s: the bar is drawn while it runs, after `delay`)
-    from nj_incentives import progress
     from nj_incentives.scenarios import runner
+    from nj_incentives.support import progress
 
     monkeypatch.setattr(progress, "PROGRESS_DELAY", delay)
     terminal(runner, "_isolated_chunk", 0.8)
@@ -207,8 +207,8 @@ def test_calc_shows_progress_once_the_run_lasts_the_delay(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     # before: a bar only for more than one workbook; now for one too, once it takes 2 s
-    from nj_incentives import progress
-    from nj_incentives.recalc import prebuilt
+    from nj_incentives.support import progress
+    from nj_incentives.workpapers.recalc import prebuilt
 
     monkeypatch.setattr(progress, "PROGRESS_DELAY", delay)
     terminal(prebuilt, "recalculate_template", 0.8)
@@ -277,7 +277,7 @@ def test_malformed_or_out_of_range_percent_text_names_the_rule(tmp_path: Path) -
 
 @given(st.decimals(min_value=0, max_value=1, places=7))
 def test_percent_text_reads_back_exactly(fraction: Decimal) -> None:
-    from nj_incentives.law.inputs import as_fraction
+    from nj_incentives.core.inputs import as_fraction
 
     text = f"{(fraction * 100).normalize():f}%"
     assert as_fraction(text, "pct") == fraction

@@ -49,8 +49,8 @@ def test_min_tax(capsys: pytest.CaptureFixture[str]) -> None:
 def test_every_topic_takes_its_arguments_from_the_catalog() -> None:
     """Nothing re-declares a calculation's arguments: each topic's parameters are its
     catalog entry's (names and help), less those one custom option stands for."""
-    from nj_incentives.catalog import CALCULATIONS
-    from nj_incentives.explain import TOPICS, command
+    from nj_incentives.cli.explain import TOPICS, command
+    from nj_incentives.functions.catalog import CALCULATIONS
 
     for name, topic in TOPICS.items():
         entry = CALCULATIONS[topic.calculation]

@@ -1,4 +1,4 @@
-"""The shared money, input and explanation helpers (nj_incentives.law.common)."""
+"""The shared money, input and explanation helpers (nj_incentives.core.common)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from nj_incentives.law.common import (
+from nj_incentives.core.common import (
     InputError,
     as_bool,
     as_date,

@@ -1,4 +1,4 @@
-"""The Economic Recovery Tax Credit, N.J.S.A. 52:27BBB-55 (nj_incentives.law.ertc).
+"""The Economic Recovery Tax Credit, N.J.S.A. 52:27BBB-55 (nj_incentives.programs.ertc.rules).
 
 Worked examples by subsection (a., b., c., d., e.), each with its arithmetic, then the
 property tests of the schedule, the limit, the refund and the position counts.
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nj_incentives.law.common import InputError, cents_down
-from nj_incentives.law.ertc import (
+from nj_incentives.core.common import InputError, cents_down
+from nj_incentives.programs.ertc.rules import (
     CREDIT_YEAR_ONE_AMOUNT,
     CREDIT_YEAR_TWO_AMOUNT,
     FORM_313_CARRYFORWARD_YEARS,

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nj_incentives.law import ertc
-from nj_incentives.law.common import InputError
+from nj_incentives.core.common import InputError
+from nj_incentives.programs.ertc import rules as ertc
 
 
 def periods(first_year: int, liabilities: list[int], minimum_tax: int = 2000) -> tuple:

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives.law import ertc
-from nj_incentives.law import parameters as P
-from nj_incentives.law.common import InputError
-from nj_incentives.law.rules import EXACT, Int64, Ratio, explain
+from nj_incentives.core import parameters as P
+from nj_incentives.core.common import InputError
+from nj_incentives.core.rules import EXACT, Int64, Ratio, explain
+from nj_incentives.programs.ertc import rules as ertc
 
 D = Decimal
 EPOCH = dt.date(1970, 1, 1)
@@ -213,7 +213,7 @@ def test_drill_law_as_of(full_150: P.Parameter[int]) -> None:
 
 
 def test_the_excel_function_takes_the_first_month(full_150: P.Parameter[int]) -> None:
-    from nj_incentives import excel
+    from nj_incentives.runtimes import xlwings_classic as excel
 
     got = excel.NJ_ERTC_AVG_POSITIONS(STAFF, None, None, None, dt.date(2027, 1, 1))
     assert got == [[pytest.approx(1.9833333333), pytest.approx(0.4833333333)]]
@@ -368,7 +368,7 @@ def test_fte_undated_is_refused_once_the_figure_is_dated(full_150: P.Parameter[i
 
 
 def test_fte_excel_function_takes_the_first_month(full_150: P.Parameter[int]) -> None:
-    from nj_incentives import excel
+    from nj_incentives.runtimes import xlwings_classic as excel
 
     assert excel.NJ_ERTC_FTE(2100, None, dt.date(2027, 1, 1)) == pytest.approx(1.2068965517)
     assert excel.NJ_ERTC_FTE(2100, None, dt.date(2027, 1, 1), dt.date(2027, 4, 30)) == 1.25

@@ -18,8 +18,9 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives.law import cbt, ertc
-from nj_incentives.law.rules import EXACT, Int64, Ratio, explain
+from nj_incentives.core.rules import EXACT, Int64, Ratio, explain
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios.scalar import grown_rule, next_period_end_rule
 
 INT64 = Int64()

@@ -17,10 +17,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from nj_incentives.recalc import ExcelError, Recalculation, recalculate
-from nj_incentives.recalc.safety import sheet_parts
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES
-from nj_incentives.workbooks.cached import write_cached_values
+from nj_incentives.workpapers.recalc import ExcelError, Recalculation, recalculate
+from nj_incentives.workpapers.recalc.safety import sheet_parts
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
+from nj_incentives.workpapers.templates.cached import write_cached_values
 
 EXAMPLE_PATHS = [DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES]
 EPOCH = dt.datetime(1899, 12, 30)

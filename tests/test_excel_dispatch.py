@@ -20,8 +20,11 @@ import xlwings as xw
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nj_incentives import LAW_CURRENT_TO, __version__, excel
-from nj_incentives.law import beip, cbt, ertc
+from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.scenarios.table import scenarios_table
 from officejs import call, call_raw, cell_value, office_args, serial
 

@@ -21,10 +21,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives import cells as conventions
-from nj_incentives import excel
-from nj_incentives.law import beip, ertc
-from nj_incentives.law.common import InputError
+from nj_incentives.core.common import InputError
+from nj_incentives.functions import cells as conventions
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.runtimes import xlwings_classic as excel
 
 PLAIN_ENV = {
     key: value
@@ -52,8 +53,9 @@ def test_module_imports_and_works_without_server_mode() -> None:
         """
         import datetime as dt, json, sys
         import nj_incentives.excel as e
-        lazy = [m for m in ("nj_incentives.law.beip", "nj_incentives.law.ertc",
-                            "nj_incentives.law.cbt", "pydantic") if m in sys.modules]
+        lazy = [m for m in ("nj_incentives.programs.beip.rules",
+                            "nj_incentives.programs.ertc.rules",
+                            "nj_incentives.programs.cbt.rules", "pydantic") if m in sys.modules]
         print(json.dumps({
             "runtime": e.RUNTIME,
             "server": [m for m in ("xlwings.server", "xlwings.pro.udfs_officejs")

@@ -18,17 +18,17 @@ from typing import Any
 import openpyxl
 import pytest
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from ertc_roster import ertc_csv
 from nj_incentives import cli
-from nj_incentives.fill import FillError, fill, template_inputs
-from nj_incentives.law import ertc
-from nj_incentives.payroll import PayrollError, read_payroll
-from nj_incentives.recalc import recalculate, vet_workbook
-from nj_incentives.recalc.safety import dynamic_arrays
-from nj_incentives.recalc.templates import shipped_layouts
-from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.workpapers.fill import FillError, fill, template_inputs
+from nj_incentives.workpapers.payroll import PayrollError, read_payroll
+from nj_incentives.workpapers.recalc import recalculate, vet_workbook
+from nj_incentives.workpapers.recalc.safety import dynamic_arrays
+from nj_incentives.workpapers.recalc.templates import shipped_layouts
+from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from tooling import libreoffice_save, need
 
 pytestmark = pytest.mark.slow

@@ -13,11 +13,17 @@ from typing import Any
 
 import pytest
 
-from nj_incentives.law import forms as F
-from nj_incentives.recalc import recalculate
-from nj_incentives.workbooks import beip_conversion, ertc_credit
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
-from nj_incentives.workbooks.builder import FormulaTable, Item, Section, SourceHeading, Title
+from nj_incentives.core import forms as F
+from nj_incentives.workpapers.recalc import recalculate
+from nj_incentives.workpapers.templates import beip_conversion, ertc_credit
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import (
+    FormulaTable,
+    Item,
+    Section,
+    SourceHeading,
+    Title,
+)
 
 FILLED = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"
 NOTES = Path(__file__).resolve().parents[2] / "shared" / "legal-notes.md"

@@ -1,10 +1,10 @@
-"""nj_incentives.formula: calls and their arguments read by openpyxl's tokenizer."""
+"""nj_incentives.support.formula: calls and their arguments read by openpyxl's tokenizer."""
 
 from __future__ import annotations
 
 import pytest
 
-from nj_incentives.formula import FunctionCall, function_calls
+from nj_incentives.support.formula import FunctionCall, function_calls
 
 
 def test_calls_nested_and_in_order_with_their_arguments_as_written() -> None:

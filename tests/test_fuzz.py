@@ -30,8 +30,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import fuzzcorpus
-from nj_incentives import excel
-from nj_incentives.law.common import InputError
+from nj_incentives.core.common import InputError
+from nj_incentives.runtimes import xlwings_classic as excel
 from officejs import payload
 
 pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")

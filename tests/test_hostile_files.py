@@ -22,19 +22,19 @@ from hypothesis import strategies as st
 from openpyxl.utils import get_column_letter
 
 import hostile_workbooks as hostile
-from nj_incentives import excel
-from nj_incentives.recalc import recalculate, vet_workbook
-from nj_incentives.recalc.safety import (
+from nj_incentives.runtimes import xlwings_classic as excel
+from nj_incentives.scenarios import runner
+from nj_incentives.scenarios.columns import ScenarioError
+from nj_incentives.scenarios.io import read_table
+from nj_incentives.scenarios.runner import run_scenarios
+from nj_incentives.workpapers.recalc import recalculate, vet_workbook
+from nj_incentives.workpapers.recalc.safety import (
     BudgetExceeded,
     Limits,
     UnsafeWorkbookError,
     budgets,
     formula_problem,
 )
-from nj_incentives.scenarios import runner
-from nj_incentives.scenarios.columns import ScenarioError
-from nj_incentives.scenarios.io import read_table
-from nj_incentives.scenarios.runner import run_scenarios
 
 
 def workbook(path: Path, fill: object) -> Path:
@@ -588,7 +588,7 @@ def test_every_hostile_workbook_gets_one_line_from_calc_and_doctor(
 def test_doctor_reads_a_vetted_workbook_as_a_stream(tmp_path: Path) -> None:
     # a workbook that passes: doctor finds its formulas and its xlwings.conf sheet from
     # the vetted bytes (shared strings and all)
-    from nj_incentives import doctor
+    from nj_incentives.cli import doctor
 
     path = hostile.conf_workbook(tmp_path / "conf.xlsm")
     checks = {check.what: check for check in doctor.check_workbook(path, "classic")}

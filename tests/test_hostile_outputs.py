@@ -30,8 +30,9 @@ from typing import Any
 
 import pytest
 
-from nj_incentives import cli, files
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from nj_incentives import cli
+from nj_incentives.support import files
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "workbooks" / "examples"
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="POSIX file-size limits and links")
@@ -223,7 +224,7 @@ def test_templates_never_follow_an_examples_link_out_of_dir(tmp_path: Path, caps
 def test_templates_on_a_full_disk_leave_no_file_and_name_the_target(tmp_path: Path) -> None:
     # issue 22 item 10: a full disk left truncated templates, which a re-run then refused
     # as existing; the message named the packaged source, not the target
-    from nj_incentives.templates import shipped_workbooks
+    from nj_incentives.cli.templates import shipped_workbooks
 
     sizes = sorted(path.stat().st_size for path in shipped_workbooks().values())
     limit = sizes[-1] - 1  # every file fits but the largest
@@ -305,8 +306,8 @@ def test_repeated_parquet_columns_get_a_short_message(tmp_path: Path, capsys: An
 
 def test_nj_explain_names_the_explained_functions_argument() -> None:
     # issue 22 item 11: NJ_EXPLAIN("NJ_BEIP_GRANT", 1250000, "#N/A") named args, not pct
-    from nj_incentives.excel import FUNCTIONS
-    from nj_incentives.law.common import InputError
+    from nj_incentives.core.common import InputError
+    from nj_incentives.runtimes.xlwings_classic import FUNCTIONS
 
     for call in (
         lambda: FUNCTIONS["NJ_EXPLAIN"]("NJ_BEIP_GRANT", 1250000, "#N/A"),

@@ -18,8 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip, ertc, inputs
-from nj_incentives.law.inputs import InputError, InputKind, InputRule
+from nj_incentives.core import inputs
+from nj_incentives.core.inputs import InputError, InputKind, InputRule
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios import columns, convert, scalar
 from nj_incentives.scenarios.columns import INPUTS, SCALE, InputSpec, Kind
 

@@ -16,9 +16,7 @@ import pandas as pd
 import pytest
 
 import fuzzcorpus
-from nj_incentives import cells, excel
-from nj_incentives.law import cbt, ertc
-from nj_incentives.law.inputs import (
+from nj_incentives.core.inputs import (
     CITE_BOUNDS,
     InputError,
     InputKind,
@@ -29,6 +27,10 @@ from nj_incentives.law.inputs import (
     as_money,
     as_number,
 )
+from nj_incentives.functions import cells
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.scenarios.runner import run_scenarios
 
 D = Decimal

@@ -18,11 +18,12 @@ from typing import Any
 import pandas as pd
 import pytest
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
-from nj_incentives import excel, files
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives.cli import EXIT_FAILED, main
-from nj_incentives.workbooks import beip_grant, ertc_credit
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from nj_incentives.runtimes import xlwings_classic as excel
+from nj_incentives.support import files
+from nj_incentives.workpapers.templates import beip_grant, ertc_credit
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 
 EXAMPLES = DEFAULT_DIRECTORY / "examples"
 

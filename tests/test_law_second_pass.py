@@ -18,11 +18,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives import cells, excel
-from nj_incentives.law import beip, cbt, ertc
-from nj_incentives.law.common import InputError
+from nj_incentives.core.common import InputError
+from nj_incentives.functions import cells
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.scenarios.runner import run_scenarios
-from nj_incentives.workbooks import beip_grant
+from nj_incentives.workpapers.templates import beip_grant
 
 D = Decimal
 CALL = excel.functions(errors="raise")
@@ -539,7 +542,7 @@ def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
     """The Form 313 template's switches give the core's schedule for the same inputs."""
     import copy
 
-    from nj_incentives.workbooks import ertc_credit
+    from nj_incentives.workpapers.templates import ertc_credit
     from tooling import recalculate_as_calc as recalculate
 
     values = copy.deepcopy(dict(ertc_credit.EXAMPLE))
@@ -576,7 +579,7 @@ def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
 
 
 def test_5c_the_conversion_template_offers_the_minimum_tax_switch(tmp_path: Any) -> None:
-    from nj_incentives.workbooks import beip_conversion
+    from nj_incentives.workpapers.templates import beip_conversion
     from tooling import recalculate_as_calc as recalculate
 
     values = dict(beip_conversion.EXAMPLE, credit_minimum_tax=2000)

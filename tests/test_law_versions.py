@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from nj_incentives import excel
-from nj_incentives.catalog import CALCULATIONS
-from nj_incentives.law import beip, ertc
-from nj_incentives.law import parameters as P
-from nj_incentives.law.common import InputError
+from nj_incentives.core import parameters as P
+from nj_incentives.core.common import InputError
+from nj_incentives.functions.catalog import CALCULATIONS
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.runtimes import xlwings_classic as excel
 
 D = Decimal
 
@@ -315,7 +316,7 @@ def _stamp_and_properties(results: Any) -> tuple[dict[str, Any], dict[str, Any]]
 
 
 def test_calc_law_as_of_applies_to_every_call_and_is_recorded(tmp_path: Any, capsys: Any) -> None:
-    from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+    from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 
     example = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"
     # the law in force: the example's waiver from 2024-04-01 holds under P.L.2024, c.40
@@ -344,7 +345,7 @@ def test_calc_law_as_of_applies_to_every_call_and_is_recorded(tmp_path: Any, cap
 
 
 def test_calc_law_as_of_replaces_a_workbooks_own(tmp_path: Any, capsys: Any) -> None:
-    from nj_incentives.workbooks import beip_grant
+    from nj_incentives.workpapers.templates import beip_grant
 
     source = beip_grant.build(
         tmp_path / "own.xlsx", dict(beip_grant.EXAMPLE, law_as_of=dt.date(2023, 1, 1))

@@ -3,7 +3,7 @@
 LibreOffice headless opens each filled example and saves it as a LibreOffice user would
 (``--convert-to 'xlsx:Calc MS Excel 2007 XML'``, its own profile). That save drops the
 dynamic-array marking and writes the NJ_* names in lower case (checked below, so the
-test cannot pass on a file LibreOffice left alone); before nj_incentives.recalc.templates
+test cannot pass on a file LibreOffice left alone); before nj_incentives.workpapers.recalc.templates
 two of the three examples then failed their master check. Now ``nj-incentives calc`` gives
 the same figures for the saved copy as for the original, every computed cell the same,
 with a note saying what LibreOffice did; where it cannot restore a formula (a template it
@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
-from nj_incentives.recalc import ExcelError, recalculate
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES
-from nj_incentives.workbooks.cached import write_cached_values
+from nj_incentives.workpapers.recalc import ExcelError, recalculate
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
+from nj_incentives.workpapers.templates.cached import write_cached_values
 from tooling import need
 
 pytestmark = pytest.mark.slow

@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, main
-from nj_incentives.lists import ListError, ambiguous_comma, split_values
 from nj_incentives.scenarios import generate
 from nj_incentives.scenarios.columns import ScenarioError
+from nj_incentives.support.lists import ListError, ambiguous_comma, split_values
 
 SCHEDULE = ["explain", "grant-schedule", "--pct", "50%", "--agreement-date", "2010-01-01"]
 

@@ -27,12 +27,12 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
 
 import nj_incentives
-from nj_incentives import lite
-from nj_incentives.excel import CATALOG
-from nj_incentives.recalc import recalculate
-from nj_incentives.spelling import base_name, calls, respell, spelled
-from nj_incentives.workbooks import beip_grant
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from nj_incentives.runtimes import lite
+from nj_incentives.runtimes.spelling import base_name, calls, respell, spelled
+from nj_incentives.runtimes.xlwings_classic import CATALOG
+from nj_incentives.workpapers.recalc import recalculate
+from nj_incentives.workpapers.templates import beip_grant
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 
 KNOWN = list(CATALOG)
 

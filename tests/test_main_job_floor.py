@@ -12,7 +12,7 @@ from typing import Any
 import openpyxl
 import pytest
 
-from nj_incentives import calc
+from nj_incentives.cli import calc
 
 FLOOR = Path(__file__).parent / "benchmarks" / "main_job_floor.py"
 
@@ -51,8 +51,8 @@ def test_the_floor_writes_what_calc_writes(tmp_path: Path) -> None:
     import pickle
 
     recorded = pickle.loads(record.read_bytes())
-    from nj_incentives.recalc import prebuilt
-    from nj_incentives.recalc.safety import vet_workbook
+    from nj_incentives.workpapers.recalc import prebuilt
+    from nj_incentives.workpapers.recalc.safety import vet_workbook
 
     for example in examples:
         calls, _result = recorded[str(example)]

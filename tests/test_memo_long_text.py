@@ -4,8 +4,8 @@ Before: an engagement field of 1,007 characters stopped the memo ("the row ... c
 rendered on a single page"), 2,007 to 10,000 raised RecursionError inside fpdf2 (the
 footer or header overflowing its page), 10,007 ran past 120 s and 100,007 past 11
 minutes; characters outside Latin-1 printed as ``?``. Now every text from a workbook is
-bounded before fpdf2 sees it (a table cell to :data:`~nj_incentives.memo.pdf.CELL_LINES`
-lines, a paragraph to :data:`~nj_incentives.memo.pdf.TEXT_CHARACTERS` characters, the
+bounded before fpdf2 sees it (a table cell to :data:`~nj_incentives.workpapers.memo.pdf.CELL_LINES`
+lines, a paragraph to :data:`~nj_incentives.workpapers.memo.pdf.TEXT_CHARACTERS` characters, the
 running header to three lines, the footer to two), cut with a note naming the length,
 and the PDF is set in DejaVu Sans. The budget is tested by counting the characters fpdf2
 is given, not by timing (the time is a figure of tests/benchmarks/test_memo_bench.py).
@@ -23,10 +23,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual)
-from nj_incentives import memo
-from nj_incentives.memo import pdf as memo_pdf
-from nj_incentives.recalc import Recalculation, recalculate
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual)
+from nj_incentives.workpapers import memo
+from nj_incentives.workpapers.memo import pdf as memo_pdf
+from nj_incentives.workpapers.recalc import Recalculation, recalculate
 from tooling import need
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "workbooks" / "examples"

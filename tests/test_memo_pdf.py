@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual)
-from nj_incentives import memo
-from nj_incentives.law.forms import FORM_313_LINE_7
-from nj_incentives.recalc import Recalculation
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual)
+from nj_incentives.core.forms import FORM_313_LINE_7
+from nj_incentives.workpapers import memo
+from nj_incentives.workpapers.recalc import Recalculation
 from tooling import need, need_module
 from tooling import recalculate_as_calc as recalculate
 
@@ -184,7 +184,7 @@ def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) 
         line = next(line for line in first.splitlines() if recalc.source.name in line)
         assert "TRUE" in line
     # the law versions modelled, from law/parameters.py
-    from nj_incentives.law import parameters as P
+    from nj_incentives.core import parameters as P
 
     for record in P.STATUTES.values():
         assert squeezed(record.citation) in squeezed(first)
@@ -231,7 +231,7 @@ def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) 
 
 def test_a_false_master_check_is_a_warning_on_page_1(tmp_path: Path) -> None:
     # before: the warning first appeared on page 2, in the workbook's detail
-    from nj_incentives.workbooks import beip_conversion
+    from nj_incentives.workpapers.templates import beip_conversion
 
     values = dict(beip_conversion.EXAMPLE)
     values["amounts"] = {**values["amounts"], 2014: "400k"}  # refused: the check fails
@@ -264,7 +264,7 @@ def test_the_steps_are_those_behind_page_1_unless_all(recalcs: list[Recalculatio
     assert "Employee 3: full-time months" not in default
     assert "Employee 3: full-time months" in every
     # where such steps are printed in the summary form, one table: a row per employee
-    from nj_incentives.memo.build import step_blocks
+    from nj_incentives.workpapers.memo.build import step_blocks
 
     averages = next(
         r for r in memo.nj_results(recalcs[2]) if r.call.function == "NJ_ERTC_AVG_POSITIONS"
@@ -409,8 +409,8 @@ def test_page_1_says_when_the_inputs_changed_after_a_signoff(tmp_path: Path) -> 
     # (names typed, no hash): "no hash stored"
     import openpyxl
 
-    from nj_incentives.workbooks import beip_grant
-    from nj_incentives.workbooks.cached import cache_values
+    from nj_incentives.workpapers.templates import beip_grant
+    from nj_incentives.workpapers.templates.cached import cache_values
 
     def status(recalc: Recalculation) -> str:
         document = memo.build_memo([recalc])
@@ -431,7 +431,7 @@ def test_page_1_says_when_the_inputs_changed_after_a_signoff(tmp_path: Path) -> 
 def test_the_signoff_status_names_each_role_when_they_differ() -> None:
     from types import SimpleNamespace
 
-    from nj_incentives.memo.summary import signoff_status
+    from nj_incentives.workpapers.memo.summary import signoff_status
 
     def one(role: str, signed: bool, stored: str, stale: bool | None) -> SimpleNamespace:
         return SimpleNamespace(role=role, signed=signed, stored=stored, stale=stale)
@@ -503,7 +503,7 @@ def test_page_1_holds_two_long_signoffs_per_workbook(tmp_path: Path) -> None:
     # sign-off block with a row per workbook at its end; the sections start on page 2
     import shutil
 
-    from nj_incentives.signoff import sign
+    from nj_incentives.workpapers.signoff import sign
 
     signed = []
     for number, name in enumerate(NAMES):

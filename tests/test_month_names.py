@@ -1,5 +1,5 @@
 """Month names in the law's texts are English whatever the locale (issue 19): they come
-from :data:`nj_incentives.law.parameters.MONTH_NAMES` through :func:`~nj_incentives.law.
+from :data:`nj_incentives.core.parameters.MONTH_NAMES` through :func:`~nj_incentives.core.
 parameters.month_year`, never from strftime's ``%B``/``%b``, which follow LC_TIME."""
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import nj_incentives.law
-from nj_incentives.law import cbt, ertc
-from nj_incentives.law import parameters as P
+import nj_incentives.core
+from nj_incentives.core import parameters as P
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.ertc import rules as ertc
 from tooling import missing
 
-LAW = Path(nj_incentives.law.__file__).parent
+LAW = Path(nj_incentives.core.__file__).parent
 
 #: Locales whose month names differ from English (the first one installed is used).
 FOREIGN = ("de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "es_ES.UTF-8", "it_IT.UTF-8")

@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nj_incentives import files
 from nj_incentives.scenarios.io import Outputs, planned_paths, write_results
+from nj_incentives.support import files
 
 
 def _outputs() -> Outputs:
@@ -83,7 +83,7 @@ def test_a_killed_run_leaves_no_hidden_partial_tmp_beside_the_target(tmp_path: P
         f"""
         import sys, time
         from pathlib import Path
-        from nj_incentives import files
+        from nj_incentives.support import files
         files.exit_on_sigterm()
         def slow(path):
             path.write_text("partial")
@@ -104,7 +104,7 @@ def test_a_killed_run_leaves_no_hidden_partial_tmp_beside_the_target(tmp_path: P
 
 
 def test_the_package_has_one_atomic_write_helper() -> None:
-    from nj_incentives.recalc import results
+    from nj_incentives.workpapers.recalc import results
 
     assert results.atomic_path is files.atomic_path
     root = Path(files.__file__).parent

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip
-from nj_incentives.law import parameters as P
-from nj_incentives.law.common import InputError, as_law_as_of
-from nj_incentives.law.rules import EXACT, Int64, explain
+from nj_incentives.core import parameters as P
+from nj_incentives.core.common import InputError, as_law_as_of
+from nj_incentives.core.rules import EXACT, Int64, explain
+from nj_incentives.programs.beip import rules as beip
 
 D = Decimal
 
@@ -328,17 +328,29 @@ PACKAGE = Path(__file__).resolve().parent.parent / "addin" / "nj_incentives"
 
 #: (module, figure) -> how many hits are not the figure, and why (each checked by hand).
 NOT_LAW = {
-    ("calc.py", "beip.average_cap"): (1, "--max-formulas help: 50,000 formulas"),
-    ("calc.py", "cbt.group_payroll_threshold"): (1, "--max-area help: 5,000,000 cells"),
-    ("recalc/safety.py", "beip.average_cap"): (1, "max_formulas = 50_000"),
-    ("recalc/safety.py", "cbt.group_payroll_threshold"): (1, "max_area = 5_000_000"),
+    ("cli/calc.py", "beip.average_cap"): (1, "--max-formulas help: 50,000 formulas"),
+    ("cli/calc.py", "cbt.group_payroll_threshold"): (1, "--max-area help: 5,000,000 cells"),
+    ("workpapers/recalc/safety.py", "beip.average_cap"): (1, "max_formulas = 50_000"),
+    ("workpapers/recalc/safety.py", "cbt.group_payroll_threshold"): (1, "max_area = 5_000_000"),
     ("scenarios/analysis.py", "beip.average_cap"): (1, "SAMPLE_ROWS = 50_000"),
-    ("catalog.py", "beip.average_cap"): (2, "example inputs: a 50,000 transfer price, liability"),
-    ("workbooks/beip_grant.py", "beip.average_cap"): (1, "example input: other grants"),
-    ("catalog.py", "beip.remote_work_election_before"): (1, "example period end 2023-12-31"),
-    ("catalog.py", "beip.remote_work_waiver_end"): (1, "example period end 2023-12-31"),
-    ("workbooks/ertc_credit.py", "beip.remote_work_election_before"): (2, "example period end"),
-    ("workbooks/ertc_credit.py", "beip.remote_work_waiver_end"): (2, "example period end"),
+    ("functions/catalog.py", "beip.average_cap"): (
+        2,
+        "example inputs: a 50,000 transfer price, liability",
+    ),
+    ("workpapers/templates/beip_grant.py", "beip.average_cap"): (1, "example input: other grants"),
+    ("functions/catalog.py", "beip.remote_work_election_before"): (
+        1,
+        "example period end 2023-12-31",
+    ),
+    ("functions/catalog.py", "beip.remote_work_waiver_end"): (1, "example period end 2023-12-31"),
+    ("workpapers/templates/ertc_credit.py", "beip.remote_work_election_before"): (
+        2,
+        "example period end",
+    ),
+    ("workpapers/templates/ertc_credit.py", "beip.remote_work_waiver_end"): (
+        2,
+        "example period end",
+    ),
 }
 #: Subsection h.: moved to the parameters with its three versions (issue 19, item 2).
 PENDING_H: dict[tuple[str, str], int] = {}
@@ -348,7 +360,7 @@ def _found() -> dict[tuple[str, str], list[tuple[int, str]]]:
     found: dict[tuple[str, str], list[tuple[int, str]]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         name = path.relative_to(PACKAGE).as_posix()
-        if name == "law/parameters.py":
+        if name == "core/parameters.py":
             continue
         for line, key, form in hits(path):
             found.setdefault((name, key), []).append((line, form))
@@ -361,7 +373,7 @@ def test_no_statutory_literal_outside_parameters() -> None:
     for key, count in PENDING_H.items():
         allowed[key] = allowed.get(key, 0) + count
     extra = {key: lines for key, lines in found.items() if len(lines) > allowed.get(key, 0)}
-    assert not extra, f"a figure of law retyped: read it from law/parameters.py: {extra}"
+    assert not extra, f"a figure of law retyped: read it from core/parameters.py: {extra}"
     # the lists shrink as figures move: an entry that no longer matches is removed
     stale = {key: count for key, count in allowed.items() if len(found.get(key, ())) < count}
     assert not stale, f"allow-list entries no longer found: {stale}"
@@ -391,7 +403,7 @@ SHARE = "75 percent"
 
 
 def test_memo_headings_are_the_interpretations_headings() -> None:
-    from nj_incentives.memo import interpretations
+    from nj_incentives.workpapers.memo import interpretations
 
     text = (PACKAGE.parent.parent / "docs" / "interpretations.md").read_text(encoding="utf-8")
     for heading in (interpretations.CAP_PER_YEAR, interpretations.CAP_WHOLE_TERM):
@@ -479,7 +491,8 @@ def test_amendment_drill_scenario_runner(
 
 
 def test_law_currency_texts_are_generated_and_current() -> None:
-    from nj_incentives import LAW_CURRENT_TO, law_currency
+    from nj_incentives import LAW_CURRENT_TO
+    from nj_incentives.support import law_currency
 
     root = PACKAGE.parent.parent
     for name in law_currency.FILES:
@@ -553,7 +566,7 @@ def test_law_as_of_column_in_the_scenario_runner(
 
 
 def test_law_as_of_excel_functions_side_by_side(cap_60000: P.Parameter[Decimal]) -> None:
-    from nj_incentives import excel
+    from nj_incentives.runtimes import xlwings_classic as excel
 
     args = ([[1000000]], [[5]], 0.5, dt.date(2025, 1, 1))
     now = excel.NJ_BEIP_GRANT_SCHEDULE(*args)
@@ -574,12 +587,12 @@ def test_amendment_drill_catalog_and_templates_texts() -> None:
     script = """
 import datetime as dt
 from decimal import Decimal
-from nj_incentives.law import parameters as P
+from nj_incentives.core import parameters as P
 act = P.Act("beip", "P.L.2024, c.999 (drill)", dt.date(2024, 12, 1), source="test")
 P.AVERAGE_CAP._set((*P.AVERAGE_CAP.versions, P.Version(Decimal(60000), act, dt.date(2025, 1, 1))))
-from nj_incentives import catalog
+from nj_incentives.functions import catalog
 from nj_incentives.scenarios.columns import input_spec
-from nj_incentives.workbooks import beip_grant
+from nj_incentives.workpapers.templates import beip_grant
 text = catalog.CALCULATIONS["NJ_BEIP_CAP_APPLIES"].description
 assert "$50,000; $60,000 from 2025-01-01" in text, text
 assert "$60,000 for agreement dates from 2025-01-01" in input_spec("agreement_date")[0].doc

@@ -1,4 +1,5 @@
-"""One way to write a sheet title in a reference (nj_incentives.cells.quote_sheet), used by
+"""One way to write a sheet title in a reference (nj_incentives.functions.cells.quote_sheet), used
+by
 the template builder, the recalculation engine, its template notes and the memo."""
 
 from __future__ import annotations
@@ -8,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl.formula.tokenizer import Tokenizer
 
-from nj_incentives.cells import quote_sheet
-from nj_incentives.recalc.engine import split_reference
+from nj_incentives.functions.cells import quote_sheet
+from nj_incentives.workpapers.recalc.engine import split_reference
 
 
 @pytest.mark.parametrize(

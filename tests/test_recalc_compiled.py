@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from nj_incentives import shipped
-from nj_incentives.recalc import compiled, engine
-from nj_incentives.recalc.safety import DEFAULT_LIMITS, sheet_parts, vet_workbook
+from nj_incentives.support import shipped
+from nj_incentives.workpapers.recalc import compiled, engine
+from nj_incentives.workpapers.recalc.safety import DEFAULT_LIMITS, sheet_parts, vet_workbook
 
 EXAMPLES = sorted(shipped.EXAMPLES)
 FIELDS = (

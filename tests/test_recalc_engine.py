@@ -12,8 +12,8 @@ import formulas
 import pytest
 import xlsxwriter
 
-from nj_incentives.recalc import ExcelError, excel_serial, recalculate
-from nj_incentives.recalc.engine import function_variants
+from nj_incentives.workpapers.recalc import ExcelError, excel_serial, recalculate
+from nj_incentives.workpapers.recalc.engine import function_variants
 
 
 def schedule(amounts: Any, pct: Any) -> list[list[Any]]:
@@ -221,7 +221,7 @@ def test_excel_serial_numbers() -> None:
 
 def test_the_nj_functions_are_served_by_the_excel_module(tmp_path: Path) -> None:
     """The default functions are nj_incentives.excel's: the same adapters Excel calls."""
-    from nj_incentives.law import beip
+    from nj_incentives.programs.beip import rules as beip
 
     path = tmp_path / "beip.xlsx"
     book = xlsxwriter.Workbook(str(path))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import xlsxwriter
 
-from nj_incentives.recalc import recalculate
+from nj_incentives.workpapers.recalc import recalculate
 
 
 def workbook(path: Path, formulas: dict[str, str], values: dict[str, float]) -> Path:
@@ -69,11 +69,11 @@ def test_scipy_is_imported_only_when_a_workbook_needs_it(tmp_path: Path) -> None
     script = textwrap.dedent(
         """
         import sys
-        from nj_incentives.recalc.imports import import_engine
+        from nj_incentives.workpapers.recalc.imports import import_engine
         import_engine()
         assert "scipy.stats" not in sys.modules, "scipy.stats imported with the engine"
         from formulas.functions import stat
-        from nj_incentives.recalc import recalculate
+        from nj_incentives.workpapers.recalc import recalculate
         result = recalculate(sys.argv[1], {})
         from scipy import stats
         assert type(sys.modules["scipy.stats"]).__name__ == "module"
@@ -99,8 +99,8 @@ def test_scipy_is_imported_only_when_a_workbook_needs_it(tmp_path: Path) -> None
 def test_the_engine_reads_a_saved_namespace_with_an_underscore() -> None:
     """The engine had its own copy of the spelling rule, whose saved-namespace pattern
     missed ``_xldudf_XLWINGS_DEV_`` (xlwings Server's dev namespace as Excel saves it);
-    it now uses nj_incentives.spelling, the one rule for every runtime."""
-    from nj_incentives.recalc.engine import function_variants
+    it now uses nj_incentives.runtimes.spelling, the one rule for every runtime."""
+    from nj_incentives.workpapers.recalc.engine import function_variants
 
     found = function_variants(
         "=_xldudf_XLWINGS_DEV_NJ_BEIP_GRANT(1,0.2)+XLWINGS.NJ_BEIP_GRANT(1,0.2)",

@@ -29,11 +29,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
-from nj_incentives import shipped
-from nj_incentives.recalc import engine, prebuilt
-from nj_incentives.recalc.safety import UnsafeWorkbookError, sheet_parts, vet_workbook
-from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from nj_incentives.support import shipped
+from nj_incentives.workpapers.recalc import engine, prebuilt
+from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, sheet_parts, vet_workbook
+from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from test_any_saver import SAVERS  # the same folder (rootless import)
 from tooling import need
 
@@ -83,10 +83,11 @@ def both(path: Path) -> tuple[engine.Recalculation | None, engine.Recalculation]
 @pytest.mark.parametrize("name", list(TEMPLATES))
 def test_the_committed_form_is_the_form_of_the_template_as_built(name: str) -> None:
     # fails when a template changed and its form was not rebuilt with it: run
-    # python -m nj_incentives.workbooks.build (it writes the templates and the forms)
+    # python -m nj_incentives.workpapers.templates.build (it writes the templates and the forms)
     committed = prebuilt.form_path(name).read_text(encoding="utf-8")
     assert committed == prebuilt.build_form(TEMPLATES[name]).to_json(), (
-        f"{prebuilt.form_path(name)} is stale: run python -m nj_incentives.workbooks.build"
+        f"{prebuilt.form_path(name)} is stale: "
+        "run python -m nj_incentives.workpapers.templates.build"
     )
 
 
@@ -369,7 +370,7 @@ def test_an_unsafe_copy_of_a_template_is_refused_before_any_fast_path(tmp_path: 
 
 
 def test_calc_uses_the_prebuilt_form_for_each_example(tmp_path: Path) -> None:
-    from nj_incentives import calc
+    from nj_incentives.cli import calc
 
     before = prebuilt.STATS["prebuilt"]
     assert calc.run(list(EXAMPLES.values()), tmp_path / "out") == 0
@@ -503,7 +504,7 @@ def test_an_inline_string_is_openpyxl_s_text(element: str) -> None:
 
     from openpyxl.cell.text import Text
 
-    from nj_incentives.recalc.ooxml import InlineString
+    from nj_incentives.workpapers.recalc.ooxml import InlineString
 
     namespace = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
     document = f'<c xmlns="{namespace}" r="A1" t="inlineStr">{element}</c>'

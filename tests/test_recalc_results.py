@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 import xlsxwriter
 
-from nj_incentives.recalc import (
+from nj_incentives.workpapers.recalc import (
     format_table,
     neutralise_csv_text,
     recalculate,
@@ -91,7 +91,7 @@ def test_the_input_is_never_overwritten(recalculated) -> None:  # type: ignore[n
 
 
 def test_a_failed_write_leaves_no_file(recalculated, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import nj_incentives.recalc.results as results
+    import nj_incentives.workpapers.recalc.results as results
 
     def broken(*args: object) -> bytes:
         raise RuntimeError("disk full")
@@ -165,7 +165,7 @@ def test_conditional_colours_become_fixed_cell_formats(tmp_path: Path) -> None:
     and dropped (LibreOffice 7.4 aborted printing them: tests/test_results_print.py); a
     rule the writer cannot evaluate stays live; TRUE and FALSE get a number format that
     shows them as such in LibreOffice."""
-    from nj_incentives.recalc.colours import BOOLEAN_FORMAT
+    from nj_incentives.workpapers.recalc.colours import BOOLEAN_FORMAT
 
     path = tmp_path / "checks.xlsx"
     book = xlsxwriter.Workbook(str(path))

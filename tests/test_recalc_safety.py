@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import xlsxwriter
 
-from nj_incentives.recalc import (
+from nj_incentives.workpapers.recalc import (
     Limits,
     UnsafeWorkbookError,
     recalculate,

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from nj_incentives.shipped import SCENARIO_EXAMPLES
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.support.shipped import SCENARIO_EXAMPLES
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 
 REPOSITORY = DEFAULT_DIRECTORY.parent
 
@@ -137,7 +137,7 @@ def test_the_wheel_ships_every_template_and_example(wheel: Path) -> None:
         for name in SCENARIO_EXAMPLES:  # the scenario runner's example inputs (issue 20)
             packaged = archive.read(f"nj_incentives/data/{name}")
             assert packaged == (DEFAULT_DIRECTORY / "examples" / name).read_bytes(), name
-        # copied by the build from their one home each (nj_incentives.wheel_data)
+        # copied by the build from their one home each (nj_incentives.support.wheel_data)
         interpretations = archive.read("nj_incentives/data/interpretations.md")
         assert interpretations == (REPOSITORY / "docs" / "interpretations.md").read_bytes()
     assert "nj_incentives/data/interpretations.md" in names
@@ -149,15 +149,15 @@ def test_the_wheel_ships_the_prebuilt_forms_and_calc_uses_them(
 ) -> None:
     # issue 23: each template's prebuilt form is package data, the committed copy, and an
     # installed package recalculates its bundled examples from them (no model compiled)
-    from nj_incentives.recalc import prebuilt
+    from nj_incentives.workpapers.recalc import prebuilt
 
     with zipfile.ZipFile(wheel) as archive:
         for name in TEMPLATES:
             form = prebuilt.form_path(name)
-            packaged = archive.read(f"nj_incentives/recalc/forms/{form.name}")
+            packaged = archive.read(f"nj_incentives/workpapers/recalc/forms/{form.name}")
             assert packaged == form.read_bytes(), name
     code = (
-        "from nj_incentives import calc; from nj_incentives.recalc import prebuilt;"
+        "from nj_incentives.cli import calc; from nj_incentives.workpapers.recalc import prebuilt;"
         "import pathlib, sys; status = calc.run([], pathlib.Path('out'));"
         "print(status, prebuilt.STATS['prebuilt'], len(prebuilt.load_forms()))"
     )
@@ -179,19 +179,25 @@ def test_rebuilding_never_writes_into_the_installed_package(
     data = installed / "nj_incentives" / "data"
     before = {path.name: sha256(path) for path in data.iterdir()}
 
-    no_directory = run_installed(installed, "-m", "nj_incentives.workbooks.build", cwd=tmp_path)
+    no_directory = run_installed(
+        installed, "-m", "nj_incentives.workpapers.templates.build", cwd=tmp_path
+    )
     assert no_directory.returncode == 2
     assert "give the directory" in no_directory.stderr
     assert "nj-incentives templates DIR" in no_directory.stderr
 
     inside = run_installed(
-        installed, "-m", "nj_incentives.workbooks.build", str(data / "x"), cwd=tmp_path
+        installed, "-m", "nj_incentives.workpapers.templates.build", str(data / "x"), cwd=tmp_path
     )
     assert inside.returncode == 2
     assert "inside the installed package" in inside.stderr
 
     elsewhere = run_installed(
-        installed, "-m", "nj_incentives.workbooks.build", str(tmp_path / "wb"), cwd=tmp_path
+        installed,
+        "-m",
+        "nj_incentives.workpapers.templates.build",
+        str(tmp_path / "wb"),
+        cwd=tmp_path,
     )
     assert elsewhere.returncode == 0, elsewhere.stderr
     assert len(elsewhere.stdout.split()) == len(TEMPLATES) + len(EXAMPLES)  # 3 + 3, no data

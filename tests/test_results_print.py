@@ -5,7 +5,7 @@ LibreOffice 7.4's PDF export aborted ("Unspecified Application Error", signal 6 
 in most runs (the conversion example's in some): the Checks sheet's conditional colours
 ("cell is TRUE" green, "cell is not TRUE" red) over check cells that hold values, not
 formulas. The writer now applies the colours as fixed cell formats
-(:mod:`nj_incentives.recalc.colours`). The abort was intermittent, so each workbook is
+(:mod:`nj_incentives.workpapers.recalc.colours`). The abort was intermittent, so each workbook is
 exported in several runs, each in its own LibreOffice process and profile; every run must
 write a PDF with pages.
 
@@ -27,9 +27,9 @@ from pathlib import Path
 
 import pytest
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
-from nj_incentives import calc
-from nj_incentives.workbooks.builder import FONT
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
+from nj_incentives.cli import calc
+from nj_incentives.workpapers.templates.builder import FONT
 from test_templates_print import PAGES
 from tooling import libreoffice_convert, need, need_font
 

@@ -22,13 +22,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc.run)
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
-from nj_incentives.fill import FillError, fill
-from nj_incentives.recalc import vet_workbook
-from nj_incentives.recalc.prebuilt import recalculate_template
-from nj_incentives.rollforward import SIGNOFF_FIELDS, rollforward
-from nj_incentives.workbooks import ertc_credit
+from nj_incentives.workpapers.fill import FillError, fill
+from nj_incentives.workpapers.recalc import vet_workbook
+from nj_incentives.workpapers.recalc.prebuilt import recalculate_template
+from nj_incentives.workpapers.rollforward import SIGNOFF_FIELDS, rollforward
+from nj_incentives.workpapers.templates import ertc_credit
 from tooling import libreoffice_save, need
 
 pytestmark = pytest.mark.slow
@@ -512,7 +512,8 @@ def ertc_long(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 def _long_schedule() -> Any:
     """The core over all 13 periods at once (2023-2035), the figures every rolled
     workbook must show for its own periods."""
-    from nj_incentives.law import cbt, ertc
+    from nj_incentives.programs.cbt import rules as cbt
+    from nj_incentives.programs.ertc import rules as ertc
 
     receipts = [*ERTC_FIRST["GrossReceipts"], *[2_000_000] * len(LONG_LIABILITIES)]
     liabilities = [*ERTC_FIRST["Liabilities"], *LONG_LIABILITIES]
@@ -565,7 +566,7 @@ def test_ertc_rolled_ten_years_past_the_templates_periods_equals_one_long_schedu
 def test_ertc_a_full_template_carries_its_first_periods_outcome_per_credit_year(
     ertc_long: list[Path],
 ) -> None:
-    from nj_incentives.law import ertc
+    from nj_incentives.programs.ertc import rules as ertc
 
     long = _long_schedule()
     # year 7 (periods 2024-2031) dropped 2023 (no credit yet: nothing carried in);

@@ -1,6 +1,6 @@
 """The rule language: one rule text, three evaluators, the same figures to the cent.
 
-Every operation of :mod:`nj_incentives.law.rules` run by the exact evaluator, the
+Every operation of :mod:`nj_incentives.core.rules` run by the exact evaluator, the
 explaining one and the int64 one over random operands gives the same result (the int64
 one in cents); the explanation records only labelled operations the result depends on.
 """
@@ -15,9 +15,8 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip
-from nj_incentives.law.common import cents_down
-from nj_incentives.law.rules import (
+from nj_incentives.core.common import cents_down
+from nj_incentives.core.rules import (
     EXACT,
     Int64,
     Ratio,
@@ -29,6 +28,7 @@ from nj_incentives.law.rules import (
     mul_frac,
     muldiv_floor,
 )
+from nj_incentives.programs.beip import rules as beip
 
 D = Decimal
 SCALE = 10**9

@@ -26,8 +26,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from nj_incentives.law import beip, cbt, ertc
-from nj_incentives.law.rules import EXACT, Int64, Ratio, Rules, explain
+from nj_incentives.core.rules import EXACT, Int64, Ratio, Rules, explain
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios import scalar
 
 EPOCH = dt.date(1970, 1, 1)

@@ -16,9 +16,10 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip, ertc
-from nj_incentives.law import parameters as P
-from nj_incentives.law.rules import EXACT, explain
+from nj_incentives.core import parameters as P
+from nj_incentives.core.rules import EXACT, explain
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 
 D = Decimal
 CENT = D("0.01")

@@ -51,7 +51,8 @@ import pytest
 import xlwings as xw
 
 import fuzzcorpus
-from nj_incentives import __version__, excel
+from nj_incentives import __version__
+from nj_incentives.runtimes import xlwings_classic as excel
 from officejs import BAD_CALLS, call, office_args, payload
 from test_excel_dispatch import CASES
 from test_fuzz import CORPUS, RANDOM, hypothesis_calls
@@ -117,7 +118,8 @@ def pyodide_wheels(root: Path) -> Path:
     source = root / "source"
     shutil.copytree(ROOT / "addin", source / "addin", ignore=shutil.ignore_patterns("*.egg-info"))
     (source / "docs").mkdir()
-    # the workbooks and interpretations the wheel ships (copied in by nj_incentives.wheel_data)
+    # the workbooks and interpretations the wheel ships (copied in by
+    # nj_incentives.support.wheel_data)
     shutil.copytree(ROOT / "workbooks", source / "workbooks")
     for name in ("pyproject.toml", "README.md", "docs/LICENSE", "docs/interpretations.md"):
         if (ROOT / name).exists():

@@ -1,7 +1,7 @@
 """The real xlwings Server (PyPI ``xlwings-server``) serving ``nj_incentives.excel``.
 
 Not a stand-in, and set up by the documented steps, literally (docs/install.md and the
-About sheets, "xlwings Server", generated from ``nj_incentives.setup_steps``, whose
+About sheets, "xlwings Server", generated from ``nj_incentives.runtimes.setup_steps``, whose
 constants this test uses): ``xlwings-server init DIR``; in ``DIR/.env``
 ``XLWINGS_ENVIRONMENT="prod"`` and the licence key (the noncommercial one: tests only; the
 server does not start without a key); ``custom_functions/__init__.py`` and
@@ -21,7 +21,7 @@ Then, as Excel does:
 - run the server's own JavaScript client (the custom-functions-code.js it serves) under
   Node (tests/js/xlwings_client.mjs) and call every function's example through it;
 - check that the namespace it serves is the one ``nj-incentives templates --runtime
-  server`` writes, and run the re-entry script (``nj_incentives.server``) through
+  server`` writes, and run the re-entry script (``nj_incentives.runtimes.server``) through
   ``/xlwings/custom-scripts-call/nj_reenter_formulas`` with the book its client sends.
 
 One server per test session (per xdist worker: a few seconds each).
@@ -46,8 +46,9 @@ from typing import Any
 import pytest
 import xlwings as xw
 
-from nj_incentives import excel, setup_steps
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+from nj_incentives.runtimes import setup_steps
+from nj_incentives.runtimes import xlwings_classic as excel
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from officejs import BAD_CALLS, call_raw, office_args, payload
 from test_excel_dispatch import CASES, Case, assert_same_cells
 from tooling import need, need_module
@@ -129,7 +130,8 @@ def set_dotenv(path: Path, values: dict[str, str]) -> None:
 
 
 def follow_the_steps(project: Path) -> None:
-    """docs/install.md's xlwings Server steps 1-3, literally (nj_incentives.setup_steps)."""
+    """docs/install.md's xlwings Server steps 1-3, literally
+    (nj_incentives.runtimes.setup_steps)."""
     init = subprocess.run(
         [program(setup_steps.SERVER_INIT[0]), *setup_steps.SERVER_INIT[1:-1], str(project)],
         capture_output=True,
@@ -339,7 +341,7 @@ def test_the_client_shows_value_error_with_the_message(
 def test_the_served_namespace_is_the_one_the_server_templates_spell(server: Server) -> None:
     """The #NAME? of issue 21: init's "dev" served XLWINGS_DEV while the templates said
     XLWINGS. After the steps, the manifest and ``templates --runtime server`` agree."""
-    from nj_incentives.templates import RUNTIME_NAMESPACES
+    from nj_incentives.cli.templates import RUNTIME_NAMESPACES
 
     root = ET.fromstring(server.get("/manifest.xml")[1])
     strings = {s.get("id"): s.get("DefaultValue") for s in root.iter(f"{BT}String")}
@@ -390,8 +392,8 @@ def _address(row: int, column: int) -> str:
 def test_the_reentry_script_writes_every_template_formula_in_the_server_namespace(
     server: Server, name: str
 ) -> None:
-    from nj_incentives import server as script
-    from nj_incentives.spelling import respell
+    from nj_incentives.runtimes import server as script
+    from nj_incentives.runtimes.spelling import respell
 
     path = DEFAULT_DIRECTORY / f"{name}.xlsx"
     if not path.exists():

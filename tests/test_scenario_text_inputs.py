@@ -24,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nj_incentives.cli import main
-from nj_incentives.law.common import InputError
+from nj_incentives.core.common import InputError
 from nj_incentives.scenarios import run_scenarios
 from nj_incentives.scenarios.columns import SCALE, column_spec
 from nj_incentives.scenarios.convert import convert
@@ -158,7 +158,7 @@ def test_true_false_in_an_xlsx_number_column_is_refused(tmp_path: Path) -> None:
 
 def test_every_reader_refuses_true_false_in_a_number_column(tmp_path: Path) -> None:
     # one rule: CSV text, a Parquet boolean column, and the cells NJ_SCENARIOS passes
-    from nj_incentives.excel import FUNCTIONS
+    from nj_incentives.runtimes.xlwings_classic import FUNCTIONS
 
     header = ["id", "accrual_year", "conversion_amount"]
     (tmp_path / "in.csv").write_text("id,accrual_year,conversion_amount\na,2012,FALSE\n")

@@ -14,11 +14,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from nj_incentives import LAW_CURRENT_TO, __version__, files
+from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.cli import main
 from nj_incentives.scenarios import io as scenario_io
 from nj_incentives.scenarios import run_scenarios
 from nj_incentives.scenarios.io import read_table
+from nj_incentives.support import files
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "workbooks" / "examples"
 PNG = b"\x89PNG\r\n\x1a\n"

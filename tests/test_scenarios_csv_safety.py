@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nj_incentives.cli import main
-from nj_incentives.csv_safety import FORMULA_START, neutralise_text
 from nj_incentives.scenarios.io import read_table, write_csv
+from nj_incentives.support.csv_safety import FORMULA_START, neutralise_text
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "workbooks" / "examples"
 HOSTILE = [

@@ -22,8 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip, ertc
-from nj_incentives.law.common import InputError
+from nj_incentives.core.common import InputError
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios.runner import _run_frame, plan_layout, run_scenarios
 
 D = Decimal

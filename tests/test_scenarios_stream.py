@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from python_calamine import CalamineWorkbook
 
 from nj_incentives.cli import main
+from nj_incentives.cli import scenarios as scenarios_cli
 from nj_incentives.scenarios import analysis, stream
-from nj_incentives.scenarios import cli as scenarios_cli
 from nj_incentives.scenarios.generate import example_portfolio
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "workbooks" / "examples"

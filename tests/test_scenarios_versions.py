@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip
-from nj_incentives.law import parameters as P
-from nj_incentives.law.common import InputError
-from nj_incentives.law.rules import EXACT, Int64
+from nj_incentives.core import parameters as P
+from nj_incentives.core.common import InputError
+from nj_incentives.core.rules import EXACT, Int64
+from nj_incentives.programs.beip import rules as beip
 from nj_incentives.scenarios import analysis, kernel, run_scenarios
 from nj_incentives.scenarios.columns import OutKind, version_categories
 from nj_incentives.scenarios.io import Outputs, write_results

@@ -4,10 +4,10 @@
   every attempt to import ``pyodide``; reading a range of 10,000 cells through xlwings'
   Office.js engine makes none after :mod:`nj_incentives.excel` is imported (xlwings
   0.37.8 made one per cell, and one per argument).
-- :func:`nj_incentives.serving.check_call`, in process: each kind of malformed call is
+- :func:`nj_incentives.runtimes.serving.check_call`, in process: each kind of malformed call is
   refused with a one-line message naming what is wrong; well-formed calls pass; a
   1,000 x 1,000 range is refused by its cell count.
-- The real xlwings Server (``uvicorn nj_incentives.serving:app`` on 127.0.0.1, the
+- The real xlwings Server (``uvicorn nj_incentives.runtimes.serving:app`` on 127.0.0.1, the
   deployment docs/install.md gives): a bounded loop of malformed requests, systematic and
   seeded random ones, loopback only, every answer 400 with a message and none 500; a
   body of 200 MB refused from its Content-Length; a 1,000 x 1,000 range answered 400
@@ -33,7 +33,8 @@ from typing import Any
 
 import pytest
 
-from nj_incentives import excel, serving
+from nj_incentives.runtimes import serving
+from nj_incentives.runtimes import xlwings_classic as excel
 from officejs import office_args, payload
 from tooling import need_module
 
@@ -287,7 +288,9 @@ class Served:
         return status, answer.split(b"\r\n\r\n", 1)[-1].decode(errors="replace")
 
 
-def start(project_root: Path, app: str = "nj_incentives.serving:app") -> tuple[Any, Served]:
+def start(
+    project_root: Path, app: str = "nj_incentives.runtimes.serving:app"
+) -> tuple[Any, Served]:
     """xlwings Server (``xlwings-server init`` project serving nj_incentives.excel) under
     uvicorn on 127.0.0.1, as docs/install.md deploys it."""
     project = project_root / "project"

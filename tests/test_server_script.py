@@ -1,4 +1,4 @@
-"""xlwings Server's re-entry script, in process (nj_incentives.server; issue 21 item 4).
+"""xlwings Server's re-entry script, in process (nj_incentives.runtimes.server; issue 21 item 4).
 
 tests/test_runtime_xlwings_server.py runs it through the real server; here the cases the
 server test does not reach: each namespace a server may have, a workbook missing one of
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from nj_incentives import server
-from nj_incentives.shipped import TEMPLATES
-from nj_incentives.spelling import calls
+from nj_incentives.runtimes import server
+from nj_incentives.runtimes.spelling import calls
+from nj_incentives.support.shipped import TEMPLATES
 
 
 @dataclass

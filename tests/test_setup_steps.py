@@ -1,5 +1,5 @@
 """The setup steps written once (issue 9, items 4 and 8): the About sheets and
-docs/install.md show the same steps and licences from ``nj_incentives.setup_steps``; the
+docs/install.md show the same steps and licences from ``nj_incentives.runtimes.setup_steps``; the
 xlwings.conf sheet carries the workbook's keys; ``nj-incentives doctor`` checks what can
 be checked here and prints the next step.
 """
@@ -16,9 +16,11 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from nj_incentives import cli, doctor, setup_steps
-from nj_incentives.workbooks import beip_grant
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives import cli
+from nj_incentives.cli import doctor
+from nj_incentives.runtimes import setup_steps
+from nj_incentives.workpapers.templates import beip_grant
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 
 INSTALL = DEFAULT_DIRECTORY.parent / "docs" / "install.md"
 WORKBOOKS = [DEFAULT_DIRECTORY / n for n in TEMPLATES] + [
@@ -30,7 +32,7 @@ TEMPLATE = DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
 def test_install_md_shows_the_generated_steps() -> None:
     text = INSTALL.read_text(encoding="utf-8")
     assert setup_steps.rewrite(text) == text, (
-        "regenerate: python -m nj_incentives.setup_steps docs/install.md"
+        "regenerate: python -m nj_incentives.runtimes.setup_steps docs/install.md"
     )
 
 
@@ -237,7 +239,7 @@ def test_no_sheet_name_breaks_import_functions() -> None:
 def test_every_description_and_argument_help_fits_the_function_wizard() -> None:
     """The classic add-in's MacroOptions cut descriptions and argument help at 255
     characters (xlwings 0.37 udfs.py); checked on the catalog itself, in any runtime."""
-    from nj_incentives.catalog import CALCULATIONS
+    from nj_incentives.functions.catalog import CALCULATIONS
 
     assert CALCULATIONS
     for name, entry in CALCULATIONS.items():

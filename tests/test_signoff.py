@@ -1,6 +1,6 @@
 """Sign-offs that go stale (issue 20 item 2): sign a real workbook, change an input, and
 see the sign-off flagged by ``calc``, by the Checks sheet (recalculated headlessly) and
-by :func:`nj_incentives.signoff.status`; a reformat leaves it current; LibreOffice's
+by :func:`nj_incentives.workpapers.signoff.status`; a reformat leaves it current; LibreOffice's
 open and save keeps it; the sources and tickmarks beside every input.
 """
 
@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import nj_incentives.excel  # noqa: F401  (xlwings imported as usual before any calc)
+import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc)
 from nj_incentives import cli
-from nj_incentives.fill import fill, template_inputs
-from nj_incentives.inputs_hash import canonical, inputs_hash
-from nj_incentives.signoff import SignError, SignOff, sign, status
-from nj_incentives.workbooks import builder
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.functions.inputs_hash import canonical, inputs_hash
+from nj_incentives.workpapers.fill import fill, template_inputs
+from nj_incentives.workpapers.signoff import SignError, SignOff, sign, status
+from nj_incentives.workpapers.templates import builder
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 from tooling import need
 from tooling import recalculate_as_calc as recalculate
 
@@ -73,7 +73,7 @@ def test_a_refused_value_hashes_as_its_text() -> None:
 
 
 def test_kinds_must_match_the_ranges() -> None:
-    from nj_incentives.law.inputs import InputError
+    from nj_incentives.core.inputs import InputError
 
     with pytest.raises(InputError, match="one letter per range: 1 letters, 2 ranges"):
         inputs_hash("m", 1, 2)
@@ -142,8 +142,8 @@ def test_every_declared_input_has_its_tick_and_source() -> None:
 def unsigned(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The grant example as the build writes it before signing it (names typed, no dates
     or hashes): the shipped example is signed (build.signed_example)."""
-    from nj_incentives.workbooks import beip_grant
-    from nj_incentives.workbooks.cached import cache_values
+    from nj_incentives.workpapers.templates import beip_grant
+    from nj_incentives.workpapers.templates.cached import cache_values
 
     path = tmp_path_factory.mktemp("unsigned") / "grant.xlsx"
     return cache_values(beip_grant.build(path, beip_grant.EXAMPLE))

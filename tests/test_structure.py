@@ -164,10 +164,16 @@ def package() -> dict[str, Module]:
 
 def test_the_reader_sees_the_whole_package(package: dict[str, Module]) -> None:
     # the modules the checks below are about, and edges that are known to exist
-    for name in ("nj_incentives.excel", "nj_incentives.cells", "nj_incentives.law.beip"):
+    for name in (
+        "nj_incentives.runtimes.xlwings_classic",
+        "nj_incentives.functions.cells",
+        "nj_incentives.programs.beip.rules",
+    ):
         assert name in package
-    assert "nj_incentives.law.common" in package["nj_incentives.law.beip"].imports
-    assert "nj_incentives.cells" in package["nj_incentives.excel"].imports
+    assert "nj_incentives.core.common" in package["nj_incentives.programs.beip.rules"].imports
+    assert (
+        "nj_incentives.functions.cells" in package["nj_incentives.runtimes.xlwings_classic"].imports
+    )
 
 
 def test_the_package_has_no_import_circle(package: dict[str, Module]) -> None:
@@ -175,15 +181,49 @@ def test_the_package_has_no_import_circle(package: dict[str, Module]) -> None:
     assert not found, "import circles: " + " | ".join(_describe(package, c) for c in found)
 
 
-def test_law_imports_nothing_outside_law(package: dict[str, Module]) -> None:
-    outside = [
+def _layer(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _upward(package: dict[str, Module], layer: str, allowed: set[str]) -> list[str]:
+    return [
         f"{name} -> {target} (line {lines[0]})"
         for name, module in package.items()
-        if name == f"{PACKAGE}.law" or name.startswith(f"{PACKAGE}.law.")
+        if _layer(name) == layer
         for target, lines in module.imports.items()
-        if not (target == f"{PACKAGE}.law" or target.startswith(f"{PACKAGE}.law."))
+        if _layer(target) not in allowed
     ]
-    assert not outside
+
+
+def test_core_imports_nothing_outside_core(package: dict[str, Module]) -> None:
+    assert "nj_incentives.core.parameters" in package  # the layer is there to check
+    assert not _upward(package, "core", {"core"})
+
+
+def test_programs_import_only_core_and_programs(package: dict[str, Module]) -> None:
+    assert "nj_incentives.programs.beip.rules" in package
+    assert not _upward(package, "programs", {"core", "programs"})
+
+
+def test_the_layer_check_can_fail(tmp_path: Path) -> None:
+    root = _write(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "core/__init__.py": "",
+            "core/a.py": "from pkg.programs import b\n",
+            "programs/__init__.py": "",
+            "programs/b.py": "from pkg.core import a\nfrom pkg.cli import c\n",
+            "cli/__init__.py": "",
+            "cli/c.py": "",
+        },
+    )
+    modules = read_package(root)
+    assert _upward(modules, "core", {"core"}) == ["pkg.core.a -> pkg.programs.b (line 1)"]
+    assert _upward(modules, "programs", {"core", "programs"}) == [
+        "pkg.programs.b -> pkg.cli.c (line 2)"
+    ]
 
 
 def test_no_module_uses_another_modules_private_names(package: dict[str, Module]) -> None:
@@ -196,7 +236,7 @@ def test_no_module_uses_another_modules_private_names(package: dict[str, Module]
 
 
 def test_the_xlwings_free_modules_do_not_import_xlwings(package: dict[str, Module]) -> None:
-    for name in ("nj_incentives.cells", "nj_incentives.vba"):
+    for name in ("nj_incentives.functions.cells", "nj_incentives.runtimes.vba"):
         tree = ast.parse(package[name].path.read_text(encoding="utf-8"))
         imported = {
             alias.name.split(".")[0]

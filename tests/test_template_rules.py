@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives.law import beip, ertc
-from nj_incentives.law.common import InputError
+from nj_incentives.core.common import InputError
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 
 
 def test_the_base_year_is_the_twelve_months_before_credit_year_one() -> None:

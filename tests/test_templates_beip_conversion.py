@@ -2,7 +2,8 @@
 styled and validated, the example recalculates to the core's results to the cent, and bad
 inputs fail visibly with the functions' messages (issue 5).
 
-After a deliberate change to the template, rebuild: ``python -m nj_incentives.workbooks.build``.
+After a deliberate change to the template, rebuild: ``python -m
+nj_incentives.workpapers.templates.build``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from nj_incentives import cells
-from nj_incentives.law import beip, cbt
-from nj_incentives.memo import checks
-from nj_incentives.workbooks import beip_conversion
-from nj_incentives.workbooks.beip_conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
-from nj_incentives.workbooks.builder import NOT_COMPUTED
+from nj_incentives.functions import cells
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.workpapers.memo import checks
+from nj_incentives.workpapers.templates import beip_conversion
+from nj_incentives.workpapers.templates.beip_conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import NOT_COMPUTED
 from tooling import recalculate_as_calc as recalculate
 
 TEMPLATE = DEFAULT_DIRECTORY / "beip-credit-conversion.xlsx"

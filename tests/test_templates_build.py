@@ -1,7 +1,8 @@
 """Every template and filled example (issue 5): the committed file is what the builder
 makes today, and its inputs are styled and validated with everything else locked.
 
-After a deliberate change to a template, rebuild: ``python -m nj_incentives.workbooks.build``.
+After a deliberate change to a template, rebuild: ``python -m
+nj_incentives.workpapers.templates.build``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
-from nj_incentives.workbooks.builder import NOT_COMPUTED, audit, fingerprint
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workpapers.templates.builder import NOT_COMPUTED, audit, fingerprint
 
 WORKBOOKS: dict[Path, Callable[[Path], Path]] = {
     **{DEFAULT_DIRECTORY / name: build for name, build in TEMPLATES.items()},
@@ -26,7 +27,7 @@ WORKBOOKS: dict[Path, Callable[[Path], Path]] = {
 def test_the_committed_workbook_is_current(committed: Path, tmp_path: Path) -> None:
     rebuilt = WORKBOOKS[committed](tmp_path / committed.name)
     assert fingerprint(rebuilt) == fingerprint(committed), (
-        "rebuild with: python -m nj_incentives.workbooks.build"
+        "rebuild with: python -m nj_incentives.workpapers.templates.build"
     )
 
 
@@ -62,7 +63,7 @@ def test_the_engagement_fields_are_named_inputs_on_inputs(path: Path) -> None:
 
 
 def test_the_examples_fill_the_engagement_and_every_sheet_shows_it() -> None:
-    from nj_incentives.recalc import recalculate
+    from nj_incentives.workpapers.recalc import recalculate
 
     path = DEFAULT_DIRECTORY / "examples" / "ertc-form-313-example.xlsx"
     result = recalculate(path)
@@ -153,7 +154,7 @@ def test_the_band_of_a_blank_template_fits_long_names_typed_later(path: Path) ->
     # row leaves room for names as long as these on each sheet's printed width
     import openpyxl
 
-    from nj_incentives.workbooks import page
+    from nj_incentives.workpapers.templates import page
 
     book = openpyxl.load_workbook(path)
     checked = 0

@@ -2,7 +2,8 @@
 are current, every input is styled and validated, the example recalculates to the core's
 results to the cent, and bad inputs fail visibly with the functions' messages (issue 5).
 
-After a deliberate change to the template, rebuild: ``python -m nj_incentives.workbooks.build``.
+After a deliberate change to the template, rebuild: ``python -m
+nj_incentives.workpapers.templates.build``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from typing import Any
 
 import pytest
 
-from nj_incentives.catalog import ERTC_SCHEDULE_COLUMNS, headers
-from nj_incentives.law import cbt, ertc
-from nj_incentives.recalc import excel_serial
-from nj_incentives.workbooks import ertc_credit
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
-from nj_incentives.workbooks.builder import NOT_COMPUTED
-from nj_incentives.workbooks.ertc_credit import EXAMPLE, MAX_PERIODS
+from nj_incentives.functions.catalog import ERTC_SCHEDULE_COLUMNS, headers
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.workpapers.recalc import excel_serial
+from nj_incentives.workpapers.templates import ertc_credit
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import NOT_COMPUTED
+from nj_incentives.workpapers.templates.ertc_credit import EXAMPLE, MAX_PERIODS
 from tooling import recalculate_as_calc as recalculate
 
 TEMPLATE = DEFAULT_DIRECTORY / "ertc-form-313.xlsx"

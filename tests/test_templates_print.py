@@ -30,10 +30,10 @@ import openpyxl
 import pytest
 
 from nj_incentives import __version__
-from nj_incentives.workbooks import page
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
-from nj_incentives.workbooks.builder import CONFIG, FONT
-from nj_incentives.workbooks.ertc_credit import MAX_EMPLOYEES, ROSTER_SHEETS
+from nj_incentives.workpapers.templates import page
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workpapers.templates.builder import CONFIG, FONT
+from nj_incentives.workpapers.templates.ertc_credit import MAX_EMPLOYEES, ROSTER_SHEETS
 from tooling import libreoffice_convert, need, need_font
 
 WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [

@@ -149,7 +149,7 @@ def recalculate_as_calc(path: Path) -> Any:
     behaviour is tested on the path a user's workbook takes, in a fraction of the time
     of compiling the generic model for each workbook (6-7 s a workbook on a slow
     machine)."""
-    from nj_incentives.recalc import DEFAULT_LIMITS, vet_workbook
-    from nj_incentives.recalc.prebuilt import recalculate_template
+    from nj_incentives.workpapers.recalc import DEFAULT_LIMITS, vet_workbook
+    from nj_incentives.workpapers.recalc.prebuilt import recalculate_template
 
     return recalculate_template(vet_workbook(Path(path), DEFAULT_LIMITS))

@@ -1,6 +1,6 @@
 """nj-incentives: New Jersey business-incentive amounts, exact to the cent.
 
-The calculation core is :mod:`nj_incentives.law` (one module per statute). Everything
+The calculation core is :mod:`nj_incentives.core` (one module per statute). Everything
 else (the Excel functions in :mod:`nj_incentives.excel`, the template workbooks, the
 headless recalculation, the scenario runner and the command line) is built on it.
 """
@@ -23,7 +23,7 @@ def __getattr__(name: str) -> Any:
     package's top-level module (``xlwings.server.custom_functions_meta(nj_incentives)``)
     finds them all, while ``import nj_incentives`` stays as cheap as before."""
     if name.startswith("NJ_") or name in _SCRIPTS:
-        from nj_incentives import lite
+        from nj_incentives.runtimes import lite
 
         if hasattr(lite, name):
             return getattr(lite, name)
@@ -31,6 +31,6 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    from nj_incentives import lite
+    from nj_incentives.runtimes import lite
 
     return sorted({*globals(), *(n for n in lite.__all__ if n.startswith("NJ_")), *_SCRIPTS})

@@ -3,7 +3,7 @@ the functions, the CLIs, the memo and the workbooks' run stamps)."""
 
 from __future__ import annotations
 
-from nj_incentives.law.parameters import law_current_to
+from nj_incentives.core.parameters import law_current_to
 
 __all__ = ["LAW_CURRENT_TO", "__version__"]
 

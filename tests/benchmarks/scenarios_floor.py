@@ -28,8 +28,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from nj_incentives.law import beip, ertc
-from nj_incentives.law import parameters as P
+from nj_incentives.core import parameters as P
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios.columns import Layout
 
 try:

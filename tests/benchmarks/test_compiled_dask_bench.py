@@ -59,8 +59,8 @@ def _libreoffice(path: Path, profile: Path, out: Path) -> float:
 
 
 def test_compiled_recalculation_against_full() -> None:
-    from nj_incentives.recalc import compiled, engine
-    from nj_incentives.recalc.safety import DEFAULT_LIMITS, vet_workbook
+    from nj_incentives.workpapers.recalc import compiled, engine
+    from nj_incentives.workpapers.recalc.safety import DEFAULT_LIMITS, vet_workbook
 
     repeats = int(os.environ.get("NJ_BENCH_REPEATS", "5"))
     office = shutil.which("soffice")

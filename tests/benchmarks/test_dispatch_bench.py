@@ -64,7 +64,8 @@ if sys.argv[1] == "pyodide":
     sys.modules.update({"pyodide": pyodide, "pyodide.ffi": ffi})
 import xlwings as xw
 from xlwings.pro import udfs_officejs
-from nj_incentives import cells, excel
+from nj_incentives import excel
+from nj_incentives.functions import cells
 
 CALLS, ROUNDS = int(sys.argv[2]), int(sys.argv[3])
 call = udfs_officejs.custom_functions_call

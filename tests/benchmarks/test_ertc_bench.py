@@ -35,7 +35,7 @@ HERE = Path(__file__).resolve().parents[2] / "addin"
 
 _CORE = r"""
 import json, sys, timeit
-from nj_incentives.law import ertc
+from nj_incentives.core import ertc
 
 periods = ertc.privilege_periods(
     ["2023-12-31", "2024-12-31", "2025-12-31", "2026-12-31"],

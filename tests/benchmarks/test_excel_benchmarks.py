@@ -30,7 +30,8 @@ import pytest
 import xlwings as xw
 import xlwings.server
 
-from nj_incentives import cells, excel
+from nj_incentives.functions import cells
+from nj_incentives.runtimes import xlwings_classic as excel
 
 pytestmark = pytest.mark.benchmark
 

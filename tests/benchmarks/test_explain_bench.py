@@ -101,7 +101,8 @@ def _time(function: Callable[..., Any], args: tuple, explained: bool, calls: int
 
 
 def test_core_time_with_and_without_steps(tmp_path: Path) -> None:
-    from nj_incentives.law import beip, ertc
+    from nj_incentives.programs.beip import rules as beip
+    from nj_incentives.programs.ertc import rules as ertc
 
     trees = {"after": _cases(beip, ertc)}
     before = os.environ.get("NJ_BENCH_BEFORE")

@@ -29,7 +29,7 @@ from typing import Any
 import openpyxl
 import pytest
 
-from nj_incentives.workbooks import ertc_credit
+from nj_incentives.workpapers.templates import ertc_credit
 
 pytestmark = pytest.mark.benchmark
 

@@ -40,7 +40,7 @@ def _figures(label: str, seconds: list[float]) -> str:
 def test_fuzz_call_time_in_cpython() -> None:
     import xlwings.server
 
-    from nj_incentives import excel
+    from nj_incentives.runtimes import xlwings_classic as excel
     from officejs import payload
     from test_fuzz import CORPUS, RANDOM, hypothesis_calls
 

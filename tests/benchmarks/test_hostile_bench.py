@@ -117,8 +117,8 @@ _VET_SCRIPT = r"""
 import json, statistics, sys, time
 if sys.argv[1]:
     sys.path.insert(0, sys.argv[1])
-from nj_incentives.recalc import safety
-from nj_incentives.recalc.safety import vet_workbook
+from nj_incentives.workpapers.recalc import safety
+from nj_incentives.workpapers.recalc.safety import vet_workbook
 timings = {}
 for path in sys.argv[2:]:
     vet_workbook(path)
@@ -138,7 +138,7 @@ def test_vetting_cost_on_the_templates() -> None:
     # what the finer vetting (tokenized formulas and names, positions as openpyxl reads
     # them) costs on the shipped templates: the median CPU time of 15 vettings (the
     # machine is shared), trees alternated in fresh processes, 3 rounds, the median round
-    from nj_incentives.workbooks.build import DEFAULT_DIRECTORY
+    from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 
     paths = sorted(str(p) for p in Path(DEFAULT_DIRECTORY).glob("*.xlsx"))
     trees = [("before", BEFORE)] if BEFORE else []
@@ -181,7 +181,7 @@ def test_the_vetting_alone() -> None:
 
 
 def _vet(path: Path) -> str:
-    from nj_incentives.recalc.safety import UnsafeWorkbookError, vet_workbook
+    from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, vet_workbook
 
     try:
         vet_workbook(path)

@@ -67,7 +67,7 @@ def _show(label: str, times: list[float]) -> float:
 
 
 def test_main_job_against_its_floor_and_an_earlier_tree(tmp_path: Path) -> None:
-    from nj_incentives.calc import bundled_examples
+    from nj_incentives.cli.calc import bundled_examples
 
     examples = [str(p) for p in bundled_examples()]
     record = tmp_path / "calls.pickle"
@@ -92,7 +92,7 @@ def test_main_job_against_its_floor_and_an_earlier_tree(tmp_path: Path) -> None:
 
 
 def test_forty_filled_workbooks_of_one_template(tmp_path: Path) -> None:
-    from nj_incentives.workbooks import beip_grant
+    from nj_incentives.workpapers.templates import beip_grant
 
     folder = tmp_path / "filled"
     folder.mkdir()
@@ -121,8 +121,8 @@ def test_forty_filled_workbooks_of_one_template(tmp_path: Path) -> None:
 
 
 def test_first_run_costs(tmp_path: Path) -> None:
-    from nj_incentives.recalc import prebuilt
-    from nj_incentives.shipped import TEMPLATES, shipped_file
+    from nj_incentives.support.shipped import TEMPLATES, shipped_file
+    from nj_incentives.workpapers.recalc import prebuilt
 
     env = _env(ROOT)
     command = _calc("--memo", "out/memo.html")

@@ -31,8 +31,8 @@ SCRIPT = """
 import dataclasses, json, sys, time
 started = time.perf_counter()
 import nj_incentives.excel
-from nj_incentives import memo
-from nj_incentives.recalc import recalculate
+from nj_incentives.workpapers import memo
+from nj_incentives.workpapers.recalc import recalculate
 recalc = recalculate(sys.argv[1])
 length = int(sys.argv[2])
 if length:
@@ -105,8 +105,8 @@ def test_memo_with_a_100000_character_client() -> None:
 EXAMPLES_SCRIPT = r"""
 import json, sys, time
 import nj_incentives.excel
-from nj_incentives import memo
-from nj_incentives.recalc import recalculate
+from nj_incentives.workpapers import memo
+from nj_incentives.workpapers.recalc import recalculate
 recalcs = [recalculate(path) for path in sys.argv[1:]]
 began = time.perf_counter()
 data = memo.to_pdf(memo.build_memo(recalcs))
@@ -165,8 +165,8 @@ def test_the_default_memo_of_the_examples_against_the_memo_before() -> None:
 ROSTER_SCRIPT = r"""
 import json, sys, time
 import nj_incentives.excel
-from nj_incentives import memo
-from nj_incentives.recalc import recalculate
+from nj_incentives.workpapers import memo
+from nj_incentives.workpapers.recalc import recalculate
 recalc = recalculate(sys.argv[1])
 began = time.perf_counter()
 data = memo.to_pdf(memo.build_memo([recalc]))

@@ -6,7 +6,8 @@ figures go in docs/performance.md, "Headless recalculation (issue 5)".
 The workbook is template-shaped: a legacy array formula over an explicit range whose
 custom function returns a table with a header row, per-year formulas
 (``IFERROR``/``SUM``), and checks (``AND``/``ISNUMBER``/``ABS``/``SUMPRODUCT``). The same
-workbook is recalculated by ``formulas`` (through :func:`nj_incentives.recalc.recalculate`)
+workbook is recalculated by ``formulas`` (through
+:func:`nj_incentives.workpapers.recalc.recalculate`)
 and, when it is importable, by ``pycel`` (not a dependency: install it next to the
 project to compare, e.g. ``pip install --target /tmp/pycel pycel networkx`` and
 ``PYTHONPATH=/tmp/pycel``).
@@ -24,7 +25,7 @@ from typing import Any
 import pytest
 import xlsxwriter
 
-from nj_incentives.recalc import recalculate
+from nj_incentives.workpapers.recalc import recalculate
 
 pytestmark = pytest.mark.benchmark
 
@@ -105,7 +106,7 @@ def test_formulas_engine_cold(tmp_path: Path) -> None:
     count = template_workbook(path, 10, 18)
     script = (
         "import sys, time; t = time.perf_counter();"
-        "from nj_incentives.recalc import recalculate;"
+        "from nj_incentives.workpapers.recalc import recalculate;"
         "sys.path.insert(0, sys.argv[2]);"
         "from test_recalc_benchmarks import schedule;"
         "r = recalculate(sys.argv[1], {'NJ_SCHED': schedule});"

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from nj_incentives.workbooks import beip_conversion, beip_grant, ertc_credit
+from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
 
 pytestmark = pytest.mark.benchmark
 

@@ -26,9 +26,9 @@ REPEATS = int(os.environ.get("NJ_BENCH_REPEATS", "5"))
 
 
 def test_saved_copies_on_the_prebuilt_form_against_full(tmp_path: Path) -> None:
-    from nj_incentives import shipped
-    from nj_incentives.recalc import engine, prebuilt
-    from nj_incentives.recalc.safety import vet_workbook
+    from nj_incentives.support import shipped
+    from nj_incentives.workpapers.recalc import engine, prebuilt
+    from nj_incentives.workpapers.recalc.safety import vet_workbook
     from test_any_saver import SAVERS
 
     print()

@@ -3,7 +3,7 @@
 Run with ``pytest tests/benchmarks/test_server_bench.py -m benchmark -s``; the figures go
 in docs/performance.md, "xlwings Server under load". Set ``NJ_BENCH_BASE`` to the
 ``addin`` folder of an older tree to serve that tree too (``xlwings_server.main:main_app``
-as it was deployed before), side by side with this one (``nj_incentives.serving:app``).
+as it was deployed before), side by side with this one (``nj_incentives.runtimes.serving:app``).
 
 1. xlwings' cell reading (``_xlofficejs.Engine.clean_value_data``) per cell, with xlwings'
    own ``JsNull`` check (an import attempt per cell) and with the cached one, as a ratio to
@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from nj_incentives import excel, serving
+from nj_incentives.runtimes import serving
+from nj_incentives.runtimes import xlwings_classic as excel
 from officejs import payload
 from test_server_load import GRANT_ARGS, MALFORMED, random_malformed, start, stop
 
@@ -165,7 +166,7 @@ def test_server_under_load(tmp_path: Path) -> None:
     base = os.environ.get("NJ_BENCH_BASE")
     if base:
         runs.append(_serve("before", tmp_path / "before", "xlwings_server.main:main_app", base))
-    runs.append(_serve("after", tmp_path / "after", "nj_incentives.serving:app", None))
+    runs.append(_serve("after", tmp_path / "after", "nj_incentives.runtimes.serving:app", None))
     for figures in runs:
         print(f"\nxlwings Server, {figures['label']}:")
         for name in ("1000x1000 floats", "1000x1000 ints"):

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from nj_incentives.recalc import recalculate
-from nj_incentives.workbooks.build import DEFAULT_DIRECTORY, EXAMPLES
+from nj_incentives.workpapers.recalc import recalculate
+from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 
 pytestmark = pytest.mark.benchmark
 

@@ -15,9 +15,9 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from nj_incentives.law import beip
-from nj_incentives.law import parameters as P
-from nj_incentives.law.rules import Int64
+from nj_incentives.core import parameters as P
+from nj_incentives.core.rules import Int64
+from nj_incentives.programs.beip import rules as beip
 from nj_incentives.scenarios.columns import Layout
 from nj_incentives.scenarios.runner import CHUNK_ROWS, _Sink
 

@@ -30,7 +30,7 @@ async def run_calls(calls: list[dict[str, Any]], seconds: list[float] | None = N
     """One outcome per call; each call's time appended to ``seconds`` when given."""
     import xlwings.server
 
-    from nj_incentives import excel
+    from nj_incentives.runtimes import xlwings_classic as excel
 
     outcomes = []
     for call in calls:

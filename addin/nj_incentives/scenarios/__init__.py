@@ -6,7 +6,7 @@
 - :func:`scenarios_table`: the same for a worksheet range (header row + rows), for the
   Excel function ``NJ_SCENARIOS(table)``.
 - :func:`make_grid` / :func:`monte_carlo`: scenario tables from a base case.
-- ``nj-incentives scenarios``: the command line (:mod:`nj_incentives.scenarios.cli`).
+- ``nj-incentives scenarios``: the command line (:mod:`nj_incentives.cli.scenarios`).
 
 Submodules are imported on first use, so ``import nj_incentives.scenarios`` is cheap.
 """

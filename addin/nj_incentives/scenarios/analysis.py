@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from nj_incentives.catalog import ERTC_PERIOD_COLUMNS
+from nj_incentives.functions.catalog import ERTC_PERIOD_COLUMNS
 from nj_incentives.scenarios.columns import Kind, ScenarioError, input_spec
 
 __all__ = [

@@ -15,7 +15,7 @@ The full description of every column is ``docs/scenarios.md``; this module is th
 machine-readable version of it (:data:`INPUTS`, :func:`input_spec`, :class:`Layout`).
 
 One declaration per input: each column's :attr:`InputSpec.rule` is a
-:class:`~nj_incentives.law.inputs.InputRule` (its kind, its bounds taken from the law's
+:class:`~nj_incentives.core.inputs.InputRule` (its kind, its bounds taken from the law's
 constants or the runner's limits below, and its citation). The vectorised masks
 (:mod:`nj_incentives.scenarios.convert`) and the scalar path's runner limits
 (:mod:`nj_incentives.scenarios.scalar`) both read it; nothing else states a bound.
@@ -30,10 +30,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
-from nj_incentives.law import beip, ertc
-from nj_incentives.law import parameters as P
-from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule
+from nj_incentives.core import parameters as P
+from nj_incentives.core.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule
+from nj_incentives.functions.catalog import (
+    CONVERSION_YEAR_COLUMNS,
+    ERTC_PERIOD_COLUMNS,
+    GRANT_YEAR_COLUMNS,
+)
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 
 __all__ = [
     "FIRST_TAX_YEAR",
@@ -615,7 +620,7 @@ class OutputSpec:
 
 def version_categories(statute: str) -> tuple[str, ...]:
     """The values of a column naming the version applied: the names of the acts modelled
-    for ``statute`` in :func:`~nj_incentives.law.parameters.act_order` (a code is a
+    for ``statute`` in :func:`~nj_incentives.core.parameters.act_order` (a code is a
     position in it)."""
     return tuple(act.name for act in P.act_order(statute))
 

@@ -5,7 +5,7 @@ cents, 10^-9 of a fraction, 10^-8 of a position, days since 1970-01-01 for dates
 two masks: ``blank`` and ``ok``. ``ok`` means: the value reads exactly as the core reads
 it (``common.as_number`` reads a float by its shortest round-trip text), lies within the
 bounds of the column's declaration (:attr:`~nj_incentives.scenarios.columns.InputSpec.rule`,
-a :class:`~nj_incentives.law.inputs.InputRule`: the law's bounds and the runner's limits)
+a :class:`~nj_incentives.core.inputs.InputRule`: the law's bounds and the runner's limits)
 and obeys the core's coercion rules (non-negative money, fractions from 0 to 1, whole
 counts, ISO dates, TRUE/FALSE, one of the declared choices). A non-blank value that is
 not ``ok`` sends its row's section to the scalar path
@@ -29,10 +29,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nj_incentives.law.common import InputError, as_bool, as_choice, as_date, as_number
-from nj_incentives.law.ertc import TAX_TYPES
-from nj_incentives.law.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule, percent_text
-from nj_incentives.law.inputs import is_blank as blank_value
+from nj_incentives.core.common import InputError, as_bool, as_choice, as_date, as_number
+from nj_incentives.core.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule, percent_text
+from nj_incentives.core.inputs import is_blank as blank_value
+from nj_incentives.programs.ertc.rules import TAX_TYPES
 from nj_incentives.scenarios.columns import SCALE, InputSpec, Kind
 
 __all__ = ["TAX_TYPES", "ConvertedColumn", "convert", "is_blank", "numbers_from_text", "raw_values"]
@@ -66,7 +66,7 @@ class ConvertedColumn:
 
 def is_blank(value: object) -> bool:
     """A blank cell: NaN, NaT, pandas NA, or a blank input
-    (:func:`nj_incentives.law.inputs.is_blank`: None, text empty or only spaces)."""
+    (:func:`nj_incentives.core.inputs.is_blank`: None, text empty or only spaces)."""
     if value is pd.NA or value is pd.NaT:
         return True
     if isinstance(value, float):

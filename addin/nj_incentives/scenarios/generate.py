@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nj_incentives.law import parameters as P
-from nj_incentives.lists import ambiguous_comma
+from nj_incentives.core import parameters as P
 from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
+from nj_incentives.support.lists import ambiguous_comma
 
 __all__ = [
     "Distribution",
@@ -167,7 +167,7 @@ def parse_grid(spec: str | Mapping[str, Any]) -> dict[str, list[object]]:
 
 
 def _refuse_thousands(column: str, text: str) -> None:
-    """The command line's one list rule (:mod:`nj_incentives.lists`): commas separate the
+    """The command line's one list rule (:mod:`nj_incentives.support.lists`): commas separate the
     values of an inline spec, so a comma that may also separate thousands is refused."""
     clash = ambiguous_comma(text)
     if clash is not None:

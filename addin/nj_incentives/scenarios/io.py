@@ -13,7 +13,7 @@
   the key ``nj_incentives`` (written when the file is closed), and beside a CSV as
   ``<stem>.json``.
 - CSV: every text field quoted; formula-leading text in headers and values neutralised,
-  also after a CR or LF inside a value (:mod:`nj_incentives.csv_safety`); money to the
+  also after a CR or LF inside a value (:mod:`nj_incentives.support.csv_safety`); money to the
   cent. XLSX text is always written as text (never as a formula).
 - The writers (:class:`CsvWriter`, :class:`ParquetWriter`) take the results chunk by
   chunk, so that a streaming run (:mod:`~.stream`) writes as it computes.
@@ -35,10 +35,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nj_incentives.csv_safety import neutralise_arrow, neutralise_text
-from nj_incentives.files import atomic_write
 from nj_incentives.scenarios.analysis import Tornado, charted, format_value, label, unit
 from nj_incentives.scenarios.columns import ScenarioError
+from nj_incentives.support.csv_safety import neutralise_arrow, neutralise_text
+from nj_incentives.support.files import atomic_write
 
 __all__ = [
     "FORMATS",
@@ -172,9 +172,9 @@ XLSX_MAX_AREA = 40_000_000
 
 def _read_xlsx(path: Path, sheet: str | None) -> pd.DataFrame:
     """A workbook that may come from anyone: vetted first (zip bombs, XML entity tricks,
-    malformed archives: :mod:`nj_incentives.recalc.safety`), then its cells read from the
+    malformed archives: :mod:`nj_incentives.workpapers.recalc.safety`), then its cells read from the
     vetted bytes; nothing in it is executed or followed."""
-    from nj_incentives.recalc.safety import Limits, UnsafeWorkbookError, vet_workbook
+    from nj_incentives.workpapers.recalc.safety import Limits, UnsafeWorkbookError, vet_workbook
 
     mib = 1024 * 1024
     # the runner's documented limits for XLSX inputs (docs/scenarios.md, "Runner limits"):
@@ -224,8 +224,8 @@ def refuse_inputs(outputs: Iterable[Path], inputs: Iterable[Path]) -> None:
 def claim_outputs(output: Path) -> None:
     """Claim a run's results, stamp and summary when it starts: if another run writes one
     of them meanwhile, this run keeps its own beside it and says so, instead of
-    overwriting it (:mod:`nj_incentives.files`)."""
-    from nj_incentives.files import claim
+    overwriting it (:mod:`nj_incentives.support.files`)."""
+    from nj_incentives.support.files import claim
 
     stem = Path(output).with_suffix("")
     claim([Path(output), Path(f"{stem}.json"), Path(f"{stem}.summary.csv")])
@@ -233,7 +233,7 @@ def claim_outputs(output: Path) -> None:
 
 def neutralise_csv(frame: pd.DataFrame) -> pd.DataFrame:
     """The frame as the CSV writer writes its text: formula-leading text (headers too)
-    prefixed with an apostrophe (:mod:`nj_incentives.csv_safety`)."""
+    prefixed with an apostrophe (:mod:`nj_incentives.support.csv_safety`)."""
     out = frame.rename(columns=lambda c: neutralise_text(str(c)))
     for column in out.columns:
         series = out[column]
@@ -306,7 +306,7 @@ class CsvWriter:
     """Results written as CSV chunk by chunk (pyarrow's writer).
 
     Every text field is quoted (so a quote, comma, CR or LF never splits a row), text and
-    headers are neutralised (:mod:`nj_incentives.csv_safety`), money columns are written
+    headers are neutralised (:mod:`nj_incentives.support.csv_safety`), money columns are written
     to the cent (``1234.50``, never ``1.2345e+03``), blanks are empty fields.
     """
 

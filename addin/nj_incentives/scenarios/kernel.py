@@ -31,15 +31,15 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
-from nj_incentives.law import beip, ertc
-from nj_incentives.law import parameters as P
-from nj_incentives.law.rules import (
-    Int64,
-    Ratio,
-    mul_frac,
-    muldiv_floor,
+from nj_incentives.core import parameters as P
+from nj_incentives.core.rules import Int64, Ratio, mul_frac, muldiv_floor
+from nj_incentives.functions.catalog import (
+    CONVERSION_YEAR_COLUMNS,
+    ERTC_PERIOD_COLUMNS,
+    GRANT_YEAR_COLUMNS,
 )
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios.columns import (
     MAX_MONEY_CENTS,
     MAX_TERM,
@@ -72,7 +72,7 @@ _INT64 = Int64()
 
 # ----------------------------------------------------------------------- calendar
 # mul_frac, muldiv_floor and the day-number calendar (civil_from_days, days_from_civil,
-# days_in_month) are the int64 evaluator's, in nj_incentives.law.rules.
+# days_in_month) are the int64 evaluator's, in nj_incentives.core.rules.
 
 
 # ----------------------------------------------------------------------- chunks

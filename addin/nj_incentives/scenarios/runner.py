@@ -413,7 +413,7 @@ def _run_frame(
     sink.add(layout.outputs(), 0)
     bar: Any = None
     if progress:
-        from nj_incentives.progress import bar as progress_bar
+        from nj_incentives.support.progress import bar as progress_bar
 
         # rows in steps of at most PROGRESS_ROWS, so that the bar moves
         chunk_rows = min(chunk_rows, PROGRESS_ROWS)

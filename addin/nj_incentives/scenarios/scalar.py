@@ -1,7 +1,7 @@
 """The scalar path: one scenario row at a time, straight through the calculation core.
 
 This is the reference the kernel must equal, the source of every row error message
-(the core's :class:`~nj_incentives.law.common.InputError` text), and the per-row loop
+(the core's :class:`~nj_incentives.core.common.InputError` text), and the per-row loop
 the benchmark compares with. A row's values are a mapping column -> plain Python value,
 blank cells as None (:func:`nj_incentives.scenarios.convert.raw_values`).
 
@@ -21,10 +21,15 @@ from collections.abc import Mapping
 from decimal import Decimal, localcontext
 from typing import Any
 
-from nj_incentives.catalog import CONVERSION_YEAR_COLUMNS, ERTC_PERIOD_COLUMNS, GRANT_YEAR_COLUMNS
-from nj_incentives.law import beip, ertc
-from nj_incentives.law.common import InputError, as_date, as_money, as_number
-from nj_incentives.law.rules import EXACT, Rules, V
+from nj_incentives.core.common import InputError, as_date, as_money, as_number
+from nj_incentives.core.rules import EXACT, Rules, V
+from nj_incentives.functions.catalog import (
+    CONVERSION_YEAR_COLUMNS,
+    ERTC_PERIOD_COLUMNS,
+    GRANT_YEAR_COLUMNS,
+)
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios.columns import RUNNER_LIMIT, SECTIONS, Layout, input_rule
 
 __all__ = [

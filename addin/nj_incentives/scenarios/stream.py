@@ -197,7 +197,7 @@ def stream_results(
     done = errors = 0
     bar: Any = None
     if progress:
-        from nj_incentives.progress import bar as progress_bar
+        from nj_incentives.support.progress import bar as progress_bar
 
         bar = progress_bar(total, progress_delay, desc="scenarios", unit="row", unit_scale=True)
     try:

@@ -1,0 +1,162 @@
+"""The exact evaluator (:class:`Exact`, :data:`EXACT`): ``Decimal`` money, exact fractions,
+``datetime.date``; the amounts path of the core. It records nothing. Its arithmetic
+helpers (``exact_share``, ``discounted``, ``to_money``) are shared with the explaining
+evaluator."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import math
+from collections.abc import Iterable
+from decimal import ROUND_DOWN, Decimal, localcontext
+from fractions import Fraction
+from typing import Any
+
+from nj_incentives.core.common import CENT, cents_down
+from nj_incentives.core.rules.language import OPS, Rules, V
+
+__all__ = ["EXACT", "ZERO", "Exact", "discounted", "exact_share", "to_money"]
+
+
+def exact_share(a: Decimal, p: Decimal | Fraction | int) -> tuple[Decimal, Decimal | Fraction]:
+    """(``cents_down(a x p)``, the exact product)."""
+    if isinstance(p, Fraction):
+        exact = Fraction(a) * p
+        cents = math.floor(exact * 100)
+        return (Decimal(cents) / 100).quantize(CENT), exact
+    product = a * p
+    return cents_down(product), product
+
+
+def discounted(value: Decimal, rate: Decimal, years: Decimal, digits: int) -> Decimal:
+    """``value / (1 + rate) ** years`` carried to ``digits`` significant digits."""
+    with localcontext() as context:
+        context.prec = digits
+        return value / (1 + rate) ** years
+
+
+def _places(value: Fraction, places: int) -> Decimal:
+    """An exact fraction to ``places`` decimal places, half to even."""
+    return Decimal(round(value * 10**places)).scaleb(-places)
+
+
+def _months_later(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month0 = divmod(index, 12)
+    last = calendar.monthrange(year, month0 + 1)[1]
+    return dt.date(year, month0 + 1, min(day.day, last))
+
+
+def to_money(value: Any) -> Any:
+    """Money as ``Decimal`` (a whole number given as ``int`` converted; others unchanged)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Decimal(value).quantize(CENT)
+    return value
+
+
+class Exact(Rules):
+    """Exact arithmetic on one case: the amounts path (records nothing)."""
+
+    def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
+        if type(p) is Decimal and type(a) is Decimal:  # the common case, directly
+            return (a * p).quantize(CENT, rounding=ROUND_DOWN)
+        return exact_share(to_money(a), p)[0]
+
+    def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        return to_money(a) * n
+
+    def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        return exact_share(to_money(a), Fraction(1, n))[0]
+
+    def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        if n == 0:
+            return ZERO
+        return exact_share(to_money(a), Fraction(n) / Fraction(d))[0]
+
+    def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
+        return exact_share(to_money(rate), Fraction(n))[0]
+
+    def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
+        return _places(Fraction(n) / Fraction(d) if n != 0 else Fraction(0), places)
+
+    def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
+        return sum(1 for cond in conds if cond)
+
+    def discount(
+        self, a: V, p: V, rate: V, years: V, digits: int, label: str = "", cite: str = ""
+    ) -> V:
+        return cents_down(discounted(to_money(a) * p, rate, years, digits))
+
+    def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        result = xs[0]
+        for x in xs[1:]:
+            result = result + x
+        return result if type(result) is Decimal else to_money(result)
+
+    def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return to_money(a - b)
+
+    def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return to_money(b if b < a else a)
+
+    def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return to_money(b if b > a else a)
+
+    def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a if cond else b
+
+    def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
+        return bool(OPS[op](a, b))
+
+    # the comparisons directly (the amounts path: no dispatch on the operator)
+    def ge(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a >= b
+
+    def gt(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a > b
+
+    def le(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a <= b
+
+    def lt(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a < b
+
+    def eq(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return a == b
+
+    def whole(self, x: V, label: str = "", cite: str = "") -> V:
+        return Fraction(x).denominator == 1
+
+    def both(self, *conds: V, label: str = "", cite: str = "") -> V:
+        return all(conds)
+
+    def either(self, *conds: V, label: str = "", cite: str = "") -> V:
+        return any(conds)
+
+    def not_(self, cond: V, label: str = "", cite: str = "") -> V:
+        return not cond
+
+    def fiscal_year(
+        self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
+    ) -> V:
+        return day.year + 1 if day.month >= start_month else day.year
+
+    def month_start(self, day: V, label: str = "", cite: str = "") -> V:
+        return day.replace(day=1)
+
+    def month_end(self, day: V, label: str = "", cite: str = "") -> V:
+        return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+    def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
+        return _months_later(day, months)
+
+    def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
+        return day + dt.timedelta(days=days)
+
+
+#: Zero dollars, for a running total's start.
+ZERO = Decimal("0.00")
+
+#: The exact evaluator (stateless: one is enough).
+EXACT = Exact()

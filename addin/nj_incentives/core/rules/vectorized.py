@@ -1,0 +1,414 @@
+"""The int64 evaluator (:class:`Int64`) for the scenario runner: many rows at once, over
+numpy arrays: money in int64 cents, fractions as :class:`Ratio`, dates as day numbers
+since 1970-01-01; and its exact integer helpers (:func:`mul_frac`, :func:`muldiv_floor`,
+the civil-date conversions). numpy is imported only when it is used, so the exact path
+stays import-light (xlwings Lite, Pyodide)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable, Iterable, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from nj_incentives.core.parameters import Parameter, act_order
+from nj_incentives.core.rules.language import OPS, Rules, V
+
+if TYPE_CHECKING:  # numpy is imported at run time only by the int64 evaluator
+    from numpy import ndarray
+
+__all__ = [
+    "Int64",
+    "Ratio",
+    "civil_from_days",
+    "days_from_civil",
+    "days_in_month",
+    "mul_frac",
+    "muldiv_floor",
+]
+
+_EPOCH = dt.date(1970, 1, 1)
+
+
+class Ratio(NamedTuple):
+    """A fraction column for :class:`Int64`: ``num / den`` (``num`` an int64 array or int)."""
+
+    num: Any
+    den: int
+
+
+def mul_frac(a: Any, num: Any, den: int) -> ndarray:
+    """``floor(a x num / den)`` exactly, for ``a >= 0``, ``0 <= num`` and ``den x num < 2^63``.
+
+    Where ``max(a) x max(num)`` fits in int64, directly; otherwise, with
+    ``a = q x den + r``: ``q x num + floor(r x num / den)``; ``r x num < den x num``.
+    """
+    import numpy as np
+
+    a = np.asarray(a)
+    if not a.size:
+        return np.asarray(a.copy())
+    if int(a.max()) * int(np.max(num)) < 2**63:  # the product fits: one division
+        return np.asarray((a * num) // den)
+    q, r = np.divmod(a, den)
+    return np.asarray(q * num + (r * num) // den)
+
+
+def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
+    """``floor(a x b / c)`` exactly, for ``a, b >= 0``, ``c > 0``, a result below 2^53 and
+    ``c < 2^61``, even where ``a x b`` exceeds int64.
+
+    A float64 estimate is within one of the result (relative error < 2^-50); the exact
+    remainder ``a x b - q x c`` is small, so computing it modulo 2^64 (uint64
+    arithmetic, which wraps by definition) gives its true value; one step fixes ``q``.
+    """
+    import numpy as np
+
+    # any of the three may be the column (a fixed dollar figure x a column of counts):
+    # broadcast them to one shape (issue 19: ``a`` a constant failed)
+    a, b, c = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c))
+    if a.size == 0:
+        return np.asarray(a.copy())
+    i64 = np.dtype(np.int64)
+    if int(a.max()) * int(b.max()) < 2**63:
+        return np.asarray((a * b) // c)
+    estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
+    q = estimate.astype(i64)
+    au, bu, cu = a.astype(np.uint64), b.astype(np.uint64), c.astype(np.uint64)
+    for _ in range(4):
+        remainder = (au * bu - q.astype(np.uint64) * cu).view(i64)
+        low = remainder < 0
+        high = remainder >= c
+        if not (low.any() or high.any()):
+            return np.asarray(q)
+        q = q - low + high
+    raise AssertionError("muldiv_floor did not converge")  # pragma: no cover
+
+
+# Days since 1970-01-01 <-> (year, month, day) in integer arithmetic (H. Hinnant's
+# "chrono-compatible low-level date algorithms"): numpy's datetime64 unit casts cost
+# about 70 ns a value; these cost a few.
+
+
+def civil_from_days(days: Any) -> tuple[ndarray, ndarray, ndarray]:
+    """(year, month 1-12, day 1-31) of each day number."""
+    import numpy as np
+
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = np.where(mp < 10, mp + 3, mp - 9)
+    year = yoe + era * 400 + (month <= 2)
+    return year, month, day
+
+
+def days_from_civil(year: Any, month: Any, day: Any) -> ndarray:
+    """Day number of each (year, month, day); the day must exist."""
+    import numpy as np
+
+    y = year - (month <= 2)
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * np.where(month > 2, month - 3, month + 9) + 2) // 5 + day - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return np.asarray(era * 146097 + doe - 719468)
+
+
+#: Days in month m beyond 28, two bits per month (m = 1..12: 3, 0, 3, 2, 3, 2, 3, 3, 2, 3,
+#: 2, 3): shifts instead of a table look-up.
+_MONTH_EXTRA_BITS = 0x3BBEECC
+
+
+def days_in_month(year: Any, month: Any) -> ndarray:
+    import numpy as np
+
+    leap = ((year & 3) == 0) & ((year % 100 != 0) | (year % 400 == 0))
+    extra = (_MONTH_EXTRA_BITS >> (2 * month)) & 3
+    return np.asarray(28 + extra + ((month == 2) & leap))
+
+
+def _scaled(value: Any, den: int) -> Any:
+    """A fraction constant as a numerator over ``den``, exactly; a column of whole counts
+    (an array beside a :class:`Ratio`: months, say) times ``den``."""
+    if not isinstance(value, (Decimal, Fraction, int)):
+        return value * den
+    scaled = Fraction(value) * den
+    if scaled.denominator != 1:
+        raise ValueError(f"{value} is not a whole number of 1/{den}")
+    return int(scaled)
+
+
+class Int64(Rules):
+    """Many cases at once: int64 cents, :class:`Ratio` fractions, day numbers.
+
+    Each operation is one or a few numpy operations over whole columns; the results are
+    exact to the cent (every rounding is a floor of a non-negative rational done in
+    integers, :func:`mul_frac`, :func:`muldiv_floor`). The caller keeps every value within
+    the bounds that keep sums and products inside int64 (the runner's limits).
+    """
+
+    def __init__(self) -> None:
+        import numpy
+
+        self.np = numpy
+        #: (day numbers, their (year, month, day)) of the last few dates computed or
+        #: converted: a date rule converts each column of day numbers once. Keyed by the
+        #: array itself (identity); no operation changes an array in place.
+        self._civil_memo: list[tuple[Any, tuple[Any, Any, Any]]] = []
+
+    def _civil(self, days: Any) -> tuple[Any, Any, Any]:
+        for key, parts in self._civil_memo:
+            if key is days:
+                return parts
+        parts = civil_from_days(days)
+        self._remember(days, parts)
+        return parts
+
+    def _remember(self, days: Any, parts: tuple[Any, Any, Any]) -> None:
+        self._civil_memo = [(days, parts), *self._civil_memo[:5]]
+
+    # ---------------------------------------------------------------- operands
+    def _m(self, x: Any) -> Any:
+        """A money (or count, or date) operand: arrays as they are, constants converted."""
+        if isinstance(x, Ratio):
+            raise TypeError("a fraction where money is expected")
+        if isinstance(x, dt.date):
+            return (x - _EPOCH).days
+        if isinstance(x, (Decimal, Fraction)):
+            cents = Fraction(x) * 100
+            if cents.denominator != 1:
+                raise ValueError(f"{x} is not a whole number of cents")
+            return int(cents)
+        return x
+
+    @staticmethod
+    def _ratio(p: Any) -> tuple[Any, int]:
+        if isinstance(p, Ratio):
+            return p.num, p.den
+        fraction = Fraction(p)
+        return fraction.numerator, fraction.denominator
+
+    # ---------------------------------------------------------------- money
+    def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
+        num, den = self._ratio(p)
+        return mul_frac(self._m(a), num, den)
+
+    def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio):  # a quantity (hours) x a whole count: exact
+            return Ratio(a.num * n, a.den)
+        return self._m(a) * n
+
+    def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        return self._m(a) // self.np.maximum(n, 1)
+
+    def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
+        n, d = self._counts(n, d)
+        return muldiv_floor(self._m(a), self._m(n), self.np.maximum(self._m(d), 1))
+
+    def _counts(self, n: V, d: V) -> tuple[Any, Any]:
+        """Two counts as plain numerators (fractions over one denominator: theirs)."""
+        if isinstance(n, Ratio) or isinstance(d, Ratio):
+            (n, d), _ = self._fractions((n, d))
+        return n, d
+
+    def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
+        if isinstance(n, Ratio):  # floor(num x rate / den): den x rate stays in int64
+            return mul_frac(n.num, self._m(rate), n.den)
+        return self.np.asarray(n) * self._m(rate)
+
+    def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
+        """``Ratio(q, 10^places)``: ``q = round_half_even(n x 10^places / d)``, exactly."""
+        np = self.np
+        i64 = np.dtype(np.int64)
+        num, den = self._counts(n, d)
+        num, den = np.asarray(num, i64), np.asarray(den, i64)
+        scale = 10**places
+        safe = np.maximum(den, 1)
+        q = muldiv_floor(num, np.full_like(num, scale), safe)
+        # the exact remainder n x 10^places - q x d (in [0, d)), computed modulo 2^64
+        remainder = (
+            num.astype(np.uint64) * np.uint64(scale) - q.astype(np.uint64) * safe.astype(np.uint64)
+        ).view(i64)
+        twice = 2 * remainder
+        q = q + ((twice > safe) | ((twice == safe) & (q % 2 == 1)))
+        return Ratio(np.where(num == 0, 0, q), scale)
+
+    def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
+        result: Any = 0
+        for cond in conds:
+            result = result + self.np.asarray(cond).astype(self.np.int64)
+        return result
+
+    def _fractions(self, xs: Sequence[V]) -> tuple[list[Any], int]:
+        """Fraction operands as numerators over one denominator (theirs; constants scaled):
+        the step of every operation on two or more values of which one is a
+        :class:`Ratio` (add, sub, min, max, where, the comparisons, a quotient's counts)."""
+        den = next(x.den for x in xs if isinstance(x, Ratio))
+        nums = []
+        for x in xs:
+            if isinstance(x, Ratio) and x.den != den:
+                raise ValueError("fractions over different denominators")
+            nums.append(x.num if isinstance(x, Ratio) else _scaled(x, den))
+        return nums, den
+
+    def add(self, *xs: V, label: str = "", cite: str = "") -> V:
+        if any(isinstance(x, Ratio) for x in xs):  # fractions (1 + a rate, say)
+            nums, den = self._fractions(xs)
+            return Ratio(sum(nums[1:], nums[0]), den)
+        result = self._m(xs[0])
+        for x in xs[1:]:
+            result = result + self._m(x)
+        return result
+
+    def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            (left, right), den = self._fractions((a, b))
+            return Ratio(left - right, den)
+        return self._m(a) - self._m(b)
+
+    def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._pick(self.np.minimum, a, b)
+
+    def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
+        return self._pick(self.np.maximum, a, b)
+
+    def _pick(self, extreme: Callable[[Any, Any], Any], a: V, b: V) -> V:
+        """``extreme`` (numpy's minimum or maximum) of two money, count or fraction columns."""
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            (left, right), den = self._fractions((a, b))
+            return Ratio(extreme(left, right), den)
+        return extreme(self._m(a), self._m(b))
+
+    def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            (num_a, num_b), den = self._fractions((a, b))
+            return Ratio(self.np.where(cond, num_a, num_b), den)
+        return self.np.where(cond, self._m(a), self._m(b))
+
+    # ---------------------------------------------------------------- conditions
+    def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:
+        if isinstance(a, Ratio) or isinstance(b, Ratio):
+            (left, right), _ = self._fractions((a, b))
+            return OPS[op](left, right)
+        return OPS[op](self._m(a), self._m(b))
+
+    def whole(self, x: V, label: str = "", cite: str = "") -> V:
+        if isinstance(x, Ratio):
+            return x.num % x.den == 0
+        return self.np.ones(self.np.shape(x), bool)
+
+    def both(self, *conds: V, label: str = "", cite: str = "") -> V:
+        result = conds[0]
+        for cond in conds[1:]:
+            result = result & cond
+        return result
+
+    def either(self, *conds: V, label: str = "", cite: str = "") -> V:
+        result = conds[0]
+        for cond in conds[1:]:
+            result = result | cond
+        return result
+
+    def not_(self, cond: V, label: str = "", cite: str = "") -> V:
+        return ~cond
+
+    def fiscal_year(
+        self, day: V, start_month: int, name: str = "fiscal year", label: str = "", cite: str = ""
+    ) -> V:
+        year, month, _ = self._civil(self._m(day))
+        return year + (month >= start_month) if start_month > 1 else year
+
+    def month_start(self, day: V, label: str = "", cite: str = "") -> V:
+        days = self._m(day)
+        year, month, dom = self._civil(days)
+        result = days - dom + 1
+        self._remember(result, (year, month, self.np.ones_like(dom)))
+        return result
+
+    def month_end(self, day: V, label: str = "", cite: str = "") -> V:
+        days = self._m(day)
+        year, month, dom = self._civil(days)
+        last = days_in_month(year, month)
+        result = days - dom + last
+        self._remember(result, (year, month, last))
+        return result
+
+    def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
+        np = self.np
+        year, month, dom = self._civil(self._m(day))
+        later, month0 = np.divmod(year * 12 + month - 1 + months, 12)
+        month = month0 + 1
+        if np.size(dom) and int(np.max(dom)) > 28:  # a day that a shorter month lacks
+            dom = np.minimum(dom, days_in_month(later, month))
+        result = days_from_civil(later, month, dom)
+        self._remember(result, (later, month, dom))
+        return result
+
+    def add_days(self, day: V, days: int, label: str = "", cite: str = "") -> V:
+        return self._m(day) + days
+
+    # ---------------------------------------------------------------- figures of law
+    def law(self, param: Parameter[Any], at: V = None, as_of: V = None) -> V:
+        """The figure per row (:meth:`_version_of`). Money in cents, fractions a
+        :class:`Ratio` over the versions' common denominator, dates day numbers."""
+        versions = param.versions
+        if len(versions) == 1:
+            return versions[0].value
+        fractions = param.kind == "fraction"
+        den = math.lcm(*(Fraction(v.value).denominator for v in versions)) if fractions else 1
+
+        def scaled(value: Any) -> Any:
+            return _scaled(value, den) if fractions else self._m(value)
+
+        result = self._version_of(param, at, as_of, [scaled(v.value) for v in versions])
+        return Ratio(result, den) if fractions else result
+
+    def applied(
+        self, statute: str, reads: Iterable[tuple[Parameter[Any], V]], as_of: V = None
+    ) -> V:
+        """The act applied per row, as its code (its position in
+        :func:`~.parameters.act_order`): the largest of the codes of the acts whose
+        versions the figures ``reads`` take (:meth:`_version_of`), 0 (the first act
+        modelled) where none was amended. One code for every row (an int) while the
+        figures read have one version each."""
+        order = act_order(statute)
+        code: Any = 0
+        for param, at in reads:
+            codes = [order.index(v.act) for v in param.versions]
+            chosen = self._version_of(param, at, as_of, codes)
+            if isinstance(chosen, int) and isinstance(code, int):
+                code = max(code, chosen)
+            else:
+                code = self.np.maximum(code, chosen)
+        return code
+
+    def _version_of(self, param: Parameter[Any], at: V, as_of: V, values: Sequence[Any]) -> Any:
+        """``values[i]`` (one per version of ``param``, in this evaluator's units) of the
+        version that applies per row: the versions in
+        :meth:`~.parameters.Parameter.version`'s order, each later one replacing the value
+        where its act is known on ``as_of`` (day numbers; None or a day number at or past
+        the act: known) and ``at`` (day numbers) is on or after its first date."""
+        versions = param.versions
+        if len(versions) == 1:
+            return values[0]
+        np = self.np
+        days = None if at is None else self._m(at)
+        known = None if as_of is None else self._m(as_of)
+        result: Any = values[0]
+        for v, value in zip(versions[1:], values[1:], strict=True):
+            applies: Any = True
+            if days is not None and v.applies_from is not None:
+                applies = days >= (v.applies_from - _EPOCH).days
+            if known is not None:
+                applies = applies & (known >= (v.act.date - _EPOCH).days)
+            if isinstance(applies, bool):  # one date for every row
+                result = value if applies else result
+            else:
+                result = np.where(applies, value, result)
+        return result

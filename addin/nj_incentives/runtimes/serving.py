@@ -1,0 +1,356 @@
+"""Serving the NJ_* functions with xlwings Server: bounded requests, clear refusals.
+
+Two things, both outside xlwings Server's own code (we do not patch site-packages):
+
+- :func:`cache_jsnull_checks`, called when :mod:`nj_incentives.excel` is imported for the
+  Office.js runtime. xlwings 0.37.8 asks ``from pyodide.ffi import JsNull`` for every
+  cell of every range argument (``xlwings.utils.is_jsnull``, called by
+  ``xlwings.pro._xlofficejs._clean_value_data_element``) and for every argument
+  (``xlwings.pro.udfs_officejs.js_to_none``). Outside Pyodide that import fails each
+  time, after a search of ``sys.path``: about 90 µs a cell on a quiet machine, so that a
+  4 MB request held the server for about 100 s. The import is attempted once here and
+  both checks answer from its result (the same answers: ``isinstance(value, JsNull)``
+  inside Pyodide, False outside).
+- :data:`app` (``uvicorn nj_incentives.serving:app``): xlwings Server's app
+  (``xlwings_server.main:main_app``) with :class:`RequestGuard`, which answers a call
+  to ``/xlwings/custom-functions-call`` that is too large or malformed with 400 and a
+  one-line message before xlwings Server reads it (xlwings Server itself answers an
+  empty body, a missing ``func_name`` or ``args``, an unknown name or a malformed cell
+  with 500 "An error occurred.", which the Office.js client retries three times). The
+  limits (docs/install.md, "xlwings Server"): :data:`MAX_BYTES` of body and
+  :data:`MAX_CELLS` cells in one call, set by the environment variables
+  ``NJ_INCENTIVES_MAX_REQUEST_BYTES`` and ``NJ_INCENTIVES_MAX_REQUEST_CELLS``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_CELLS",
+    "REPLACED",
+    "Refused",
+    "RequestGuard",
+    "cache_jsnull_checks",
+    "check_body",
+    "check_call",
+]
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: The largest request body accepted (bytes): 8 MiB, the JSON of :data:`MAX_CELLS` cells
+#: of up to 15 characters each; parsed in about 0.1 s.
+MAX_BYTES = 8 * 1024 * 1024
+#: The most cells in one call: 500,000 (a 20,000-row ``NJ_SCENARIOS`` table of 25
+#: columns); a 1,000 x 1,000 range is refused.
+MAX_CELLS = 500_000
+
+CALL_PATH = "/xlwings/custom-functions-call"
+
+
+# =========================================================================== the cell checks
+
+#: xlwings' own checks, as :func:`cache_jsnull_checks` found them (for the benchmark).
+REPLACED: dict[str, Callable[..., Any]] = {}
+
+
+def cache_jsnull_checks() -> bool:
+    """Make xlwings' per-cell and per-argument ``JsNull`` checks attempt the
+    ``pyodide.ffi`` import once (now) instead of on every call. True when both checks
+    were found and replaced (xlwings 0.37.x); False leaves xlwings as it is."""
+    import xlwings.utils
+
+    try:
+        from xlwings.pro import udfs_officejs
+    except Exception:  # no licence key, or another xlwings: nothing to replace
+        return False
+    try:
+        from pyodide.ffi import JsNull
+    except ImportError:
+        JsNull = None
+
+    if JsNull is None:
+
+        def is_jsnull(value: object) -> bool:
+            return False
+
+        def js_to_none(arg: Any) -> Any:
+            return arg
+
+    else:
+
+        def is_jsnull(value: object) -> bool:
+            return isinstance(value, JsNull)
+
+        def js_to_none(arg: Any) -> Any:
+            return None if isinstance(arg, JsNull) else arg
+
+    found = callable(getattr(xlwings.utils, "is_jsnull", None)) and callable(
+        getattr(udfs_officejs, "js_to_none", None)
+    )
+    if found and "is_jsnull" not in REPLACED:
+        REPLACED.update(is_jsnull=xlwings.utils.is_jsnull, js_to_none=udfs_officejs.js_to_none)
+        xlwings.utils.is_jsnull = is_jsnull
+        udfs_officejs.js_to_none = js_to_none
+    return found
+
+
+# =========================================================================== the request
+
+
+class Refused(ValueError):
+    """A call refused before xlwings Server reads it: the message is the 400's text."""
+
+
+def _shown(value: object) -> str:
+    """A value of the request, short (a list or an object by its size, not its items)."""
+    if isinstance(value, list):
+        small = len(value) <= 3 and all(not isinstance(v, list | dict) or not v for v in value)
+        return json.dumps(value) if small else f"[a list of {len(value):,}]"
+    if isinstance(value, dict):
+        return f"{{an object of {len(value):,} keys}}" if value else "{}"
+    text = json.dumps(value[:40] + "..." if isinstance(value, str) and len(value) > 40 else value)
+    return text
+
+
+#: The types of a plain cell value in the JSON of a call.
+_SCALARS = frozenset({type(None), bool, int, float, str})
+
+
+def _is_cell(value: object) -> bool:
+    if type(value) in _SCALARS:
+        return True
+    # an Office.js data type (an error cell, a formatted number): xlwings reads these keys
+    return isinstance(value, dict) and isinstance(value.get("type"), str) and "basicValue" in value
+
+
+def _shape(value: object, where: str) -> int:
+    """The cells of one argument as Office.js sends it, a cell or a range (a list of rows
+    of one length, each a list), counted from its shape; raises :class:`Refused` for any
+    other shape. The cells themselves are checked by :func:`_check_cells`."""
+    if not isinstance(value, list):
+        if _is_cell(value):
+            return 1
+        raise Refused(f"{where} = {_shown(value)}: not a cell value")
+    if not value:
+        raise Refused(f"{where} = []: a range has at least one row")
+    width = len(value[0]) if isinstance(value[0], list) else 0
+    for row in value:
+        if not isinstance(row, list):
+            raise Refused(f"{where}: a range is a list of rows, not {_shown(row)}")
+        if len(row) != width or not row:
+            raise Refused(f"{where}: a range's rows have one length, at least 1")
+    return width * len(value)
+
+
+def _check_cells(value: object, where: str) -> None:
+    """Every cell of a range (already shaped by :func:`_shape`) a cell value."""
+    if not isinstance(value, list):
+        return
+    for row in value:
+        if not _SCALARS.issuperset(map(type, row)):  # the common case at C speed
+            for cell in row:
+                if not _is_cell(cell):
+                    raise Refused(f"{where}: {_shown(cell)} is not a cell value")
+
+
+def check_call(data: object, module: Any, max_cells: int = MAX_CELLS) -> None:
+    """Raise :class:`Refused` unless ``data`` is a call xlwings Server can run: a JSON
+    object with ``func_name`` naming a custom function of ``module`` (exactly as
+    registered) and ``args`` a list of at most as many arguments as it takes (more only
+    for its repeating argument), each a cell or a range, with at most ``max_cells``
+    cells in all."""
+    if not isinstance(data, dict):
+        raise Refused(
+            f"the request is {_shown(data)}: a custom function call is a JSON object "
+            "with func_name and args"
+        )
+    for key in ("func_name", "args", "version", "client"):
+        if key not in data:
+            raise Refused(f"the request has no {key}: a custom function call has func_name, "
+                          "args, version and client")  # fmt: skip
+    name = data["func_name"]
+    function = getattr(module, name, None) if isinstance(name, str) else None
+    info = getattr(function, "__xlfunc__", None)
+    if not isinstance(info, dict):
+        known = [n for n in dir(module) if hasattr(getattr(module, n, None), "__xlfunc__")]
+        close = [n for n in known if isinstance(name, str) and n.upper() == name.upper()]
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise Refused(f"func_name = {_shown(name)}: not a function of this server{hint}")
+    args = data["args"]
+    if not isinstance(args, list):
+        raise Refused(f"args = {_shown(args)}: must be a list of {name}'s arguments")
+    declared = info.get("args", [])
+    repeating = bool(declared) and bool(declared[-1].get("vararg"))
+    if len(args) > len(declared) and not repeating:
+        raise Refused(f"{name} takes at most {len(declared)} arguments ({len(args)} given)")
+    if not isinstance(data["version"], str):
+        raise Refused(f"version = {_shown(data['version'])}: must be the client's version text")
+    parts: list[tuple[str, object]] = []
+    for index, value in enumerate(args):
+        spec = declared[min(index, len(declared) - 1)] if declared else {}
+        label = f"argument {index + 1} ({spec.get('name', '?')})"
+        if spec.get("vararg"):
+            if not isinstance(value, list):
+                raise Refused(f"{label} = {_shown(value)}: a repeating argument is a list")
+            parts.extend((label, part) for part in value)
+        else:
+            parts.append((label, value))
+    total = sum(_shape(value, label) for label, value in parts)
+    if total > max_cells:
+        raise Refused(
+            f"args: {total:,} cells, more than {max_cells:,} in one call "
+            "(NJ_INCENTIVES_MAX_REQUEST_CELLS); split the range"
+        )
+    for label, value in parts:
+        _check_cells(value, label)
+
+
+def check_body(body: bytes, module: Any, max_cells: int = MAX_CELLS) -> None:
+    """:func:`check_call` on a request body (raises :class:`Refused` for a body that is
+    empty or not JSON)."""
+    if not body.strip():
+        raise Refused("the request body is empty: a custom function call is a JSON "
+                      "object with func_name and args")  # fmt: skip
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError) as error:
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deep"
+        raise Refused(f"the request body is not JSON ({reason})") from None
+    check_call(data, module, max_cells)
+
+
+def _limit(variable: str, default: int) -> int:
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"{variable} = {text!r}: must be a whole number") from None
+    if value < 1:
+        raise ValueError(f"{variable} = {text!r}: must be at least 1")
+    return value
+
+
+class RequestGuard:
+    """ASGI middleware: a POST to ``.../xlwings/custom-functions-call`` is read (up to
+    ``max_bytes``), parsed and checked (:func:`check_call`) off the event loop, and
+    either refused with 400 and a one-line message or passed on, body unchanged, to
+    ``app``. Every other request goes to ``app`` as it is."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        module: Callable[[], Any],
+        max_bytes: int | None = None,
+        max_cells: int | None = None,
+    ) -> None:
+        self.app = app
+        self.module = module  # the served functions (looked up when first needed)
+        self.max_bytes = max_bytes or _limit("NJ_INCENTIVES_MAX_REQUEST_BYTES", MAX_BYTES)
+        self.max_cells = max_cells or _limit("NJ_INCENTIVES_MAX_REQUEST_CELLS", MAX_CELLS)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not (
+            scope["type"] == "http"
+            and scope.get("method") == "POST"
+            and str(scope.get("path", "")).endswith(CALL_PATH)
+        ):
+            await self.app(scope, receive, send)
+            return
+        try:
+            body = await self._body(scope, receive)
+            await asyncio.to_thread(self._check, body)
+        except Refused as refused:
+            await self._refuse(send, str(refused))
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # http.disconnect
+
+        await self.app(scope, replay, send)
+
+    async def _body(self, scope: Scope, receive: Receive) -> bytes:
+        limit = f"at most {self.max_bytes:,} bytes (NJ_INCENTIVES_MAX_REQUEST_BYTES)"
+        for key, value in scope.get("headers", []):
+            if key.lower() == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    raise Refused(f"Content-Length = {value.decode(errors='replace')!r}: "
+                                  "not a number") from None  # fmt: skip
+                if declared > self.max_bytes:
+                    raise Refused(f"a request body of {declared:,} bytes: {limit}")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise Refused("the client disconnected")
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise Refused(f"a request body of more than {self.max_bytes:,} bytes: {limit}")
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    def _check(self, body: bytes) -> None:
+        check_body(body, self.module(), self.max_cells)
+
+    @staticmethod
+    async def _refuse(send: Send, text: str) -> None:
+        body = text.replace("\r", " ").replace("\n", " ").encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 400,
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def _served_module() -> Any:
+    """The module xlwings Server serves (the project's ``custom_functions``)."""
+    from xlwings_server.routers import xlwings as routes
+
+    return routes.custom_functions
+
+
+def _guarded_app() -> Any:
+    """xlwings Server's ``main_app`` with :class:`RequestGuard` added to its FastAPI app
+    (``add_middleware``, before the app starts): inside its CORS layer, so that a refusal
+    carries the same CORS headers as any other answer (Excel on the web needs them)."""
+    from xlwings_server import main
+
+    main.app.add_middleware(RequestGuard, module=_served_module)
+    return main.main_app
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: xlwings Server's app with :class:`RequestGuard`, built on first use (so
+    that importing this module never imports xlwings Server)."""
+    if name == "app":
+        guarded = _guarded_app()
+        globals()["app"] = guarded
+        return guarded
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,74 @@
+"""Build steps (setuptools commands, named in pyproject.toml's ``tool.setuptools.cmdclass``)
+that ship the data files from their one home each.
+
+The blank templates (``workbooks/``), the filled examples and the scenario runner's example
+inputs (``workbooks/examples/``) and
+``docs/interpretations.md`` live once in the repository. The source distribution carries
+them at those paths; the wheel gets a copy in the package's ``nj_incentives/data/``
+(:mod:`nj_incentives.support.shipped` finds them in either place). An editable install copies
+nothing: it reads them where they live. Used by the build only, never imported at run time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+from setuptools.command.build_py import build_py
+from setuptools.command.sdist import sdist
+
+
+def _shipped() -> ModuleType:
+    """nj_incentives.support.shipped, loaded from its file: setuptools loads this module on its
+    own, before the package can be imported."""
+    spec = importlib.util.spec_from_file_location(
+        "nj_incentives_shipped", Path(__file__).with_name("shipped.py")
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_NAMES = _shipped()
+
+__all__ = ["BuildWithData", "SdistWithData"]
+
+#: Each shipped file's home, relative to the project root (the build's working directory).
+HOMES = (
+    *(Path("workbooks", name) for name in _NAMES.TEMPLATES),
+    *(Path("workbooks", "examples", name) for name in _NAMES.EXAMPLES),
+    *(Path("workbooks", "examples", name) for name in _NAMES.SCENARIO_EXAMPLES),
+    Path("docs", _NAMES.INTERPRETATIONS),
+)
+
+
+class BuildWithData(build_py):  # type: ignore[misc]
+    """build_py, then a copy of every shipped file into ``nj_incentives/data/``."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        data = Path(self.build_lib) / "nj_incentives" / "data"
+        self.mkpath(str(data))
+        for home in HOMES:
+            if not home.is_file():
+                raise FileNotFoundError(
+                    f"{home} is missing: build it first "
+                    "(python -m nj_incentives.workpapers.templates.build)"
+                )
+            self.copy_file(str(home), str(data / home.name))
+
+
+class SdistWithData(sdist):  # type: ignore[misc]
+    """sdist with every shipped file at its home, for the wheel built from it."""
+
+    def make_release_tree(self, base_dir: str, files: list[str]) -> None:
+        super().make_release_tree(base_dir, files)
+        for home in HOMES:
+            target = Path(base_dir) / home
+            self.mkpath(str(target.parent))
+            self.copy_file(str(home), str(target))

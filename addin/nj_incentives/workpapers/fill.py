@@ -1,0 +1,864 @@
+"""``nj-incentives fill TEMPLATE DATA -o OUT.xlsx``: a template filled from data.
+
+TEMPLATE is a template's id (``beip-grant-schedule``, ``beip-credit-conversion``,
+``ertc-form-313``), its file name, or a workbook built from one (recognised as
+:mod:`nj_incentives.workpapers.recalc.templates` recognises it, whoever saved it). DATA is YAML,
+JSON or CSV keyed by the template's input names: the defined names of its input cells
+and input-table columns (``AgreementDate``, ``Withholdings``, ``PeriodEnds``), or their
+keys in the template's declaration (``agreement_date``); the engagement fields by their
+names (``EngagementClient``) or under ``engagement``. A table column takes a list, one
+value per row from the first; the ERTC roster takes ``employees`` (a list of ``name``,
+``temporary``, ``excluded``, ``base``, ``year1``, ``year2``, the last three twelve
+monthly hours each) or a payroll file (``--hours``, :mod:`nj_incentives.workpapers.payroll`).
+A CSV has one input a row: its name, then its value (a table column: its values across
+the row); a header row ``input,value`` is optional.
+
+Every value is read by the rule of its kind in :mod:`nj_incentives.core.inputs` (the
+rules the functions read their arguments by), within the bounds the template declares
+from the law's constants (a term of 1 to 10 years, N.J.S.A. 34:1B-129c.), the roster's
+hours by :data:`nj_incentives.programs.ertc.rules.HOURS_INPUT`; each refusal names the input, the
+value, the rule and the citation of the NJ_* function that reads it. Nothing is written
+when any value is refused, or when DATA names an input the template does not have.
+The workbook is written by the template's own builder (the same code that builds the
+shipped templates), so it is the template with the values in its input cells: Excel's
+dynamic-array marking intact, validation, protection and print setup as shipped. A
+roster of more than 250 employees continues on further roster sheets per period.
+
+What the inputs mean together (a grant percentage above 50% without smart growth, a
+period list out of order) is the functions' to judge, in the workbook: ``nj-incentives
+calc OUT.xlsx`` then reports the failed checks with their rules.
+
+Exit status: 0 written; 1 a value or a payroll row refused (each named; nothing
+written); 2 not done: an unknown template or input name, a workbook that is not one of
+ours, a file missing or unreadable, an output that exists (without ``--force``).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import click
+
+from nj_incentives.cli import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    cache_values_option,
+    force_option,
+    json_option,
+    namespace_option,
+)
+from nj_incentives.core.inputs import InputError, InputKind, InputRule, is_blank
+
+__all__ = [
+    "TEMPLATE_IDS",
+    "FillError",
+    "Filled",
+    "TemplateInput",
+    "check_entries",
+    "command",
+    "data_entries",
+    "fill",
+    "read_data",
+    "run",
+    "template_inputs",
+]
+
+#: The shipped templates by id, in the order of :data:`nj_incentives.support.shipped.TEMPLATES`.
+TEMPLATE_IDS = ("beip-grant-schedule", "beip-credit-conversion", "ertc-form-313")
+#: The largest DATA file read.
+MAX_DATA_BYTES = 16 * 1024 * 1024
+#: Excel's limit for a cell's text that data validation enforces on the text inputs.
+MAX_TEXT = 255
+_ROSTER_KEY = "employees"
+
+
+class FillError(ValueError):
+    """Nothing was written: ``status`` 1 (values refused) or 2 (not done), each reason
+    in ``messages``."""
+
+    def __init__(self, messages: Sequence[str], status: int) -> None:
+        self.messages = list(messages)
+        self.status = status
+        super().__init__("\n".join(self.messages))
+
+
+@dataclass(frozen=True)
+class TemplateInput:
+    """One input of a template: its defined ``name`` (what DATA and messages use), its
+    ``key`` in the builder's values, its rule, and ``rows`` (0: one cell; a table
+    column: its rows)."""
+
+    name: str
+    key: str
+    kind: str
+    rule: InputRule | None
+    rows: int = 0
+    label: str = ""
+    low: dt.date | None = None
+    high: dt.date | None = None
+    #: a table whose rows have keys (a year): DATA may give the column as key -> value
+    row_keys: tuple[object, ...] = ()
+
+    def read(self, value: object, shown: str) -> object:
+        """The value as the builder writes it, or :class:`InputError` naming ``shown``."""
+        if is_blank(value):
+            return None
+        if self.rule is None:  # text
+            text = value if isinstance(value, str) else _text(value)
+            if len(text) > MAX_TEXT:
+                raise InputError(shown, value, f"must be at most {MAX_TEXT} characters")
+            return text
+        parsed = self.rule.parse(value, shown)
+        if self.rule.kind is InputKind.DATE:
+            if (self.low and parsed < self.low) or (self.high and parsed > self.high):
+                raise InputError(
+                    shown, value, f"must be from {self.low} to {self.high}", self.rule.citation
+                )
+            return parsed
+        if isinstance(parsed, Decimal):
+            return int(parsed) if parsed == parsed.to_integral_value() else float(parsed)
+        return parsed
+
+
+@dataclass
+class Filled:
+    """What :func:`fill` wrote."""
+
+    path: Path
+    template: str
+    inputs: list[str] = field(default_factory=list)
+    employees: int = 0
+    roster_sheets: int = 0
+
+
+def _text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def _module(template: str) -> ModuleType:
+    from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
+
+    return dict(zip(TEMPLATE_IDS, (beip_grant, beip_conversion, ertc_credit), strict=True))[
+        template
+    ]
+
+
+def _citations(items: Iterable[Any]) -> dict[str, str]:
+    """Defined name -> the citation of the first NJ_* function whose formula reads it
+    (:func:`nj_incentives.workpapers.templates.inputs.citations`)."""
+    from nj_incentives.workpapers.templates import inputs
+
+    return inputs.citations(items)
+
+
+def _rule(kind: Any, citation: str, low: Any, high: Any, choices: Sequence[str]) -> Any:
+    from nj_incentives.workpapers.templates import inputs
+
+    return inputs.input_rule(kind, citation, low, high, choices)
+
+
+def template_inputs(template: str) -> dict[str, TemplateInput]:
+    """The inputs of ``template`` (an id of :data:`TEMPLATE_IDS`), by defined name, in
+    the order of the template: the engagement fields, then its declaration's inputs."""
+    from nj_incentives.programs.ertc import rules as ertc
+    from nj_incentives.workpapers.templates.builder import ALL_ENGAGEMENT_FIELDS, InputTable, Item
+
+    module = _module(template)
+    items = module.TEMPLATE
+    cites = _citations(items)
+    found: dict[str, TemplateInput] = {}
+    for engagement in ALL_ENGAGEMENT_FIELDS:
+        found[engagement.name] = TemplateInput(
+            engagement.name,
+            f"engagement.{engagement.key}",
+            engagement.kind.value,
+            _rule(engagement.kind, "", None, None, ()),
+            label=engagement.label,
+        )
+    for item in items:
+        if isinstance(item, Item) and not item.formula and item.name and item.key:
+            found[item.name] = _input(item.name, item.key, item, cites.get(item.name, ""), 0)
+        elif isinstance(item, InputTable):
+            spans = {span.name: span for span in item.spans}
+            for column in item.columns:
+                if not column.key:
+                    continue
+                if re.search(r"_month_\d+$", column.key):  # the roster's hours
+                    rule = ertc.HOURS_INPUT
+                    name = next(iter(spans), "") + "_" + column.key.rsplit("_", 1)[1]
+                    found[name] = TemplateInput(
+                        name, column.key, "number", rule, len(item.row_labels), column.header
+                    )
+                    continue
+                name = column.name or column.key
+                found[name] = _input(
+                    name,
+                    column.key,
+                    column,
+                    cites.get(name, ""),
+                    len(item.row_labels),
+                    item.row_keys,
+                )
+    if template == "ertc-form-313":
+        found["Employees"] = TemplateInput(
+            "Employees", _ROSTER_KEY, "roster", None, label="the Part II roster"
+        )
+    found.update(_source_inputs(items))
+    return found
+
+
+def _source_inputs(items: Sequence[Any]) -> dict[str, TemplateInput]:
+    """The tickmark and source cells beside the inputs (``AgreementDateTick``,
+    ``AgreementDateSource``; a table's, one per row: ``WithholdingsSource``), text."""
+    from nj_incentives.workpapers.templates.builder import (
+        SOURCE_SUFFIX,
+        TICK_SUFFIX,
+        InputTable,
+        Item,
+        source_name,
+    )
+
+    found: dict[str, TemplateInput] = {}
+    for item in items:
+        if isinstance(item, Item) and not item.formula and item.name:
+            base, rows, label = item.name, 0, item.label
+        elif isinstance(item, InputTable) and source_name(item):
+            base, rows, label = source_name(item), len(item.row_labels), "the table's rows"
+        else:
+            continue
+        for suffix, what in ((TICK_SUFFIX, "tickmark"), (SOURCE_SUFFIX, "source")):
+            name = base + suffix
+            found[name] = TemplateInput(
+                name, f"{_SOURCES_KEY}.{name}", "text", None, rows, f"{what} of {label}"
+            )
+    return found
+
+
+#: Where the builder's values hold the tickmarks and sources, by their cells' names.
+_SOURCES_KEY = "sources"
+
+
+def _law_rules() -> dict[str, InputRule]:
+    from nj_incentives.workpapers.templates import inputs
+
+    return inputs.law_rules()
+
+
+def _input(
+    name: str, key: str, declared: Any, citation: str, rows: int, row_keys: tuple[object, ...] = ()
+) -> TemplateInput:
+    low, high = declared.minimum, declared.maximum
+    return TemplateInput(
+        name,
+        key,
+        declared.kind.value,
+        _law_rules().get(key) or _rule(declared.kind, citation, low, high, declared.choices),
+        rows,
+        getattr(declared, "label", "") or getattr(declared, "header", ""),
+        low if isinstance(low, dt.date) else None,
+        high if isinstance(high, dt.date) else None,
+        tuple(row_keys),
+    )
+
+
+def resolve_template(template: str | Path) -> str:
+    """The template id ``template`` names: an id, a shipped file name, or a workbook of
+    ours. Raises :class:`FillError` (status 2) otherwise."""
+    text = str(template)
+    stem = Path(text).name.removesuffix(".xlsx")
+    path = Path(text)
+    if stem in TEMPLATE_IDS and not path.is_file():
+        return stem
+    if not path.exists():
+        raise FillError(
+            [
+                f"{text}: not a template: give one of {', '.join(TEMPLATE_IDS)} or a workbook "
+                "built from one"
+            ],
+            EXIT_USAGE,
+        )
+    from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, vet_workbook
+    from nj_incentives.workpapers.recalc.templates import recognise_template, template_id
+
+    try:
+        vetted = vet_workbook(path)
+    except UnsafeWorkbookError as error:
+        raise FillError([f"{path}: refused: {error}"], EXIT_USAGE) from error
+    match = recognise_template(vetted)
+    if match is None or match.template not in TEMPLATE_IDS:
+        named = template_id(vetted)
+        why = (
+            f"its nj_incentives_template property (docProps/custom.xml) names {named!r}, "
+            "which this version does not ship"
+            if named
+            else "it has no nj_incentives_template property (docProps/custom.xml) and its "
+            "sheets and array formulas are none of the shipped templates'"
+        )
+        raise FillError([f"{path}: not one of the nj-incentives templates: {why}"], EXIT_USAGE)
+    return match.template
+
+
+# --------------------------------------------------------------------------- data
+
+
+def read_data(path: str | Path) -> list[tuple[str, str, object]]:
+    """DATA as (where, input name, value) in file order: ``where`` names the CSV row or
+    the key. Raises :class:`FillError` (status 2) for a file it cannot read."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise FillError([f"{path}: cannot be read ({error.strerror})"], EXIT_USAGE) from error
+    if size > MAX_DATA_BYTES:
+        raise FillError([f"{path}: {size:,} bytes, more than {MAX_DATA_BYTES:,}"], EXIT_USAGE)
+    suffix = path.suffix.lower()
+    text = path.read_bytes().decode("utf-8-sig", "replace")
+    if suffix == ".csv":
+        return _csv_data(path, text)
+    if suffix == ".json":
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise FillError(
+                [f"{path}: not JSON (line {error.lineno}: {error.msg})"], EXIT_USAGE
+            ) from error
+    elif suffix in (".yaml", ".yml"):
+        try:
+            import yaml
+        except ModuleNotFoundError as missing:
+            from nj_incentives.cli import needs_extra
+
+            raise FillError([needs_extra("fill", "scenarios", "PyYAML")], EXIT_USAGE) from missing
+
+        class Loader(yaml.SafeLoader):  # type: ignore[misc]
+            """YAML's safe loader, dates left as text: the date rule reads them (with
+            its message for one that is no date)."""
+
+        Loader.yaml_implicit_resolvers = {
+            first: [(tag, rx) for tag, rx in resolvers if not tag.endswith(":timestamp")]
+            for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+        }
+        try:
+            document = yaml.load(text, Loader=Loader)
+        except (yaml.YAMLError, ValueError) as error:
+            raise FillError([f"{path}: not YAML ({error})"], EXIT_USAGE) from error
+    else:
+        raise FillError([f"{path}: expected DATA as .yaml, .yml, .json or .csv"], EXIT_USAGE)
+    if document is None:
+        return []
+    if not isinstance(document, Mapping):
+        raise FillError(
+            [f"{path}: expected a mapping of input names to values at the top"], EXIT_USAGE
+        )
+    return _entries(document, path.name)
+
+
+def _entries(document: Mapping[Any, Any], where: str) -> list[tuple[str, str, object]]:
+    """A mapping of input names to values as (where, name, value); ``engagement`` may
+    hold the engagement fields by their keys."""
+    found: list[tuple[str, str, object]] = []
+    for key, value in document.items():
+        if str(key) == "engagement" and isinstance(value, Mapping):
+            found += [(where, f"engagement.{k}", v) for k, v in value.items()]
+        elif str(key) in ("sources", "ticks") and isinstance(value, Mapping):
+            suffix = "Source" if str(key) == "sources" else "Tick"
+            found += [(where, f"{k}{suffix}", v) for k, v in value.items()]
+        else:
+            found.append((where, str(key), value))
+    return found
+
+
+def data_entries(document: Mapping[Any, Any], where: str) -> list[tuple[str, str, object]]:
+    """A mapping of input names to values as DATA's (where, input name, value) entries,
+    each message about one to start with ``where`` (``nj_incentives.workpapers.rollforward`` names a
+    workbook's cell there)."""
+    return _entries(document, where)
+
+
+def check_entries(
+    template: str, entries: Sequence[tuple[str, str, object]]
+) -> tuple[dict[str, Any], list[str], list[str], list[str]]:
+    """Every entry read by its input's rule, as :func:`fill` reads DATA: (the builder's
+    values, the inputs given, unknown names (status 2), refused values (status 1))."""
+    return _values(template, entries)
+
+
+def _csv_data(path: Path, text: str) -> list[tuple[str, str, object]]:
+    found: list[tuple[str, str, object]] = []
+    try:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as error:
+        raise FillError([f"{path}: not CSV ({error})"], EXIT_USAGE) from error
+    for number, row in enumerate(rows, 1):
+        cells = [cell.strip() for cell in row]
+        while cells and not cells[-1]:
+            cells.pop()
+        if not cells or not cells[0] or cells[0].startswith("#"):
+            continue
+        if number == 1 and cells[0].lower() in ("input", "name") and cells[1:2] == ["value"]:
+            continue
+        values: list[object] = [cell or None for cell in cells[1:]]
+        found.append(
+            (f"{path.name} row {number}", cells[0], values[0] if len(values) == 1 else values)
+        )
+    return found
+
+
+# --------------------------------------------------------------------------- filling
+
+
+def _lookup(inputs: Mapping[str, TemplateInput]) -> dict[str, TemplateInput]:
+    """Every spelling DATA may use for an input: its name and key, in any case."""
+    table: dict[str, TemplateInput] = {}
+    for declared in inputs.values():
+        for spelling in (declared.name, declared.key):
+            table.setdefault(spelling.lower(), declared)
+    return table
+
+
+def _values(
+    template: str, data: Sequence[tuple[str, str, object]]
+) -> tuple[dict[str, Any], list[str], list[str], list[str]]:
+    """The builder's values from DATA, the inputs given, and the messages: (values,
+    given, unknown names (status 2), refused values (status 1))."""
+    inputs = template_inputs(template)
+    table = _lookup(inputs)
+    values: dict[str, Any] = {}
+    engagement: dict[str, Any] = {}
+    given: list[str] = []
+    unknown: list[str] = []
+    refused: list[str] = []
+    seen: dict[str, str] = {}
+    for where, name, value in data:
+        declared = table.get(name.lower())
+        if declared is None:
+            close = [d.name for d in inputs.values() if d.name.lower().startswith(name.lower()[:4])]
+            hint = f" (did you mean {', '.join(close[:3])}?)" if close and len(name) >= 4 else ""
+            unknown.append(
+                f"{where}: {name!r} is not an input of the {template} template{hint}; its "
+                f"inputs: {', '.join(inputs)}"
+            )
+            continue
+        if declared.name in seen:
+            unknown.append(
+                f"{where}: {declared.name} is given twice (also at {seen[declared.name]})"
+            )
+            continue
+        seen[declared.name] = where
+        given.append(declared.name)
+        if declared.kind == "roster":
+            employees, problems = _roster(value, where)
+            refused += problems
+            values[_ROSTER_KEY] = employees
+            continue
+        if declared.rows and isinstance(value, Mapping):
+            keyed, problems = _keyed_column(declared, value, where)
+            refused += problems
+            values[declared.key] = keyed
+            continue
+        if declared.rows and declared.key.startswith(_SOURCES_KEY + "."):
+            cells = list(value) if isinstance(value, (list, tuple)) else [value]
+            try:
+                texts = [declared.read(c, f"{declared.name}[{n}]") for n, c in enumerate(cells, 1)]
+            except InputError as error:
+                refused.append(f"{where}: {error}")
+                continue
+            if len(texts) > declared.rows:
+                refused.append(
+                    f"{where}: {declared.name} has {len(texts)} values; its table has "
+                    f"{declared.rows} rows"
+                )
+                continue
+            values.setdefault(_SOURCES_KEY, {})[declared.name] = texts
+            continue
+        if declared.rows:
+            cells = list(value) if isinstance(value, (list, tuple)) else [value]
+            if len(cells) > declared.rows:
+                refused.append(
+                    f"{where}: {declared.name} has {len(cells)} values; its table has "
+                    f"{declared.rows} rows"
+                )
+                continue
+            read = []
+            for n, cell in enumerate(cells, 1):
+                try:
+                    read.append(declared.read(cell, f"{declared.name}[{n}]"))
+                except InputError as error:
+                    refused.append(f"{where}: {error}")
+            values[declared.key] = read
+            continue
+        if isinstance(value, (list, tuple, Mapping)):
+            refused.append(f"{where}: {declared.name} takes one value, not {type(value).__name__}")
+            continue
+        try:
+            read_value = declared.read(value, declared.name)
+        except InputError as error:
+            refused.append(f"{where}: {error}")
+            continue
+        if declared.key.startswith("engagement."):
+            engagement[declared.key.split(".", 1)[1]] = read_value
+        elif declared.key.startswith(_SOURCES_KEY + "."):
+            values.setdefault(_SOURCES_KEY, {})[declared.name] = read_value
+        else:
+            values[declared.key] = read_value
+    if engagement:
+        values["engagement"] = engagement
+    return values, given, unknown, refused
+
+
+def _keyed_column(
+    declared: TemplateInput, value: Mapping[Any, Any], where: str
+) -> tuple[dict[object, object], list[str]]:
+    """A table column given as row key -> value (a year -> an amount)."""
+    if not declared.row_keys:
+        return {}, [f"{where}: {declared.name} takes a list (one value per row), not a mapping"]
+    rows = {str(key): key for key in declared.row_keys}
+    keyed: dict[object, object] = {}
+    problems = []
+    for key, cell in value.items():
+        row = rows.get(str(key).strip())
+        if row is None:
+            first, last = declared.row_keys[0], declared.row_keys[-1]
+            problems.append(
+                f"{where}: {declared.name}[{key}]: no such row (rows {first} to {last})"
+            )
+            continue
+        try:
+            keyed[row] = declared.read(cell, f"{declared.name}[{key}]")
+        except InputError as error:
+            problems.append(f"{where}: {error}")
+    return keyed, problems
+
+
+def _roster(value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """``employees`` from DATA: each a mapping of name, flags and three periods' hours."""
+    from nj_incentives.programs.ertc import rules as ertc
+    from nj_incentives.workpapers.payroll import MONTHS, PERIODS
+
+    if not isinstance(value, (list, tuple)):
+        return [], [f"{where}: Employees takes a list of employees (name, base, year1, year2)"]
+    flag = InputRule(InputKind.BOOLEAN, ertc.CITE_E)
+    employees: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for n, entry in enumerate(value, 1):
+        shown = f"Employees[{n}]"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{where}: {shown} must be a mapping (name, base, year1, year2)")
+            continue
+        extra = sorted(set(map(str, entry)) - {"name", "temporary", "excluded", *PERIODS})
+        if extra:
+            problems.append(f"{where}: {shown}: unknown field(s) {', '.join(extra)}")
+            continue
+        employee: dict[str, Any] = {"name": _text(entry.get("name") or "")}
+        for key in ("temporary", "excluded"):
+            try:
+                employee[key] = (
+                    False
+                    if is_blank(entry.get(key))
+                    else flag.parse(entry.get(key), f"{shown}.{key}")
+                )
+            except InputError as error:
+                problems.append(f"{where}: {error}")
+        for period in PERIODS:
+            hours = entry.get(period) or []
+            if not isinstance(hours, (list, tuple)) or len(hours) > MONTHS:
+                problems.append(
+                    f"{where}: {shown}.{period} must be a list of {MONTHS} monthly hours"
+                )
+                continue
+            read: list[int | float | None] = []
+            for m, cell in enumerate([*hours, *[None] * (MONTHS - len(hours))], 1):
+                if is_blank(cell):
+                    read.append(None)
+                    continue
+                try:
+                    parsed = ertc.HOURS_INPUT.parse(cell, f"{shown}.{period} month {m}")
+                except InputError as error:
+                    problems.append(f"{where}: {error}")
+                    continue
+                read.append(int(parsed) if parsed == parsed.to_integral_value() else float(parsed))
+            employee[period] = read
+        employees.append(employee)
+    return employees, problems
+
+
+def fill(
+    template: str | Path,
+    data: str | Path | Mapping[str, Any] | None,
+    output: str | Path,
+    *,
+    hours: str | Path | None = None,
+    force: bool = False,
+    namespace: str = "",
+    cache: bool = False,
+) -> Filled:
+    """Write ``template`` filled with ``data`` to ``output`` (an .xlsx path).
+
+    ``template``: an id of :data:`TEMPLATE_IDS`, its file name, or a workbook built from
+    one. ``data``: a DATA file (.yaml, .yml, .json, .csv) or a mapping of input names to
+    values (as DATA). ``hours``: a payroll file for the ERTC roster
+    (:func:`nj_incentives.workpapers.payroll.read_payroll`). ``force``: replace an existing output.
+    ``namespace``: spell the NJ_* functions for an Office.js add-in (``XLWINGS``).
+    ``cache``: recalculate it once and store every figure as its cells' cached result
+    (as the shipped examples are), so that a viewer that does not recalculate (a file
+    preview, LibreOffice, which has no NJ_* functions) shows them.
+
+    Raises :class:`FillError` (nothing written): status 1 when a value or payroll row is
+    refused, 2 when the template, an input name or a file is wrong. Example::
+
+        from nj_incentives.workpapers.fill import fill
+        fill("beip-grant-schedule", {"AgreementDate": "2010-01-01", "Term": 5,
+             "GrantPercent": "50%", "Withholdings": [600000, 600000]}, "grant.xlsx")
+    """
+    output = Path(output)
+    template_id = resolve_template(template)
+    if output.suffix.lower() != ".xlsx":
+        raise FillError([f"-o {output}: the filled workbook is written as .xlsx"], EXIT_USAGE)
+    if output.exists() and not force:
+        raise FillError([f"{output}: exists; not overwriting it (give --force)"], EXIT_USAGE)
+    sources = [Path(p) for p in (template, data, hours) if isinstance(p, (str, Path))]
+    from nj_incentives.support.files import same_file
+
+    for source in sources:
+        if source.exists() and output.exists() and same_file(source, output):
+            raise FillError([f"{output}: refusing to overwrite an input file"], EXIT_USAGE)
+    if data is None:
+        entries: list[tuple[str, str, object]] = []
+    elif isinstance(data, Mapping):
+        entries = _entries(data, "data")
+    else:
+        entries = read_data(data)
+    values, given, unknown, refused = _values(template_id, entries)
+    if unknown:
+        raise FillError(unknown, EXIT_USAGE)
+    if hours is not None:
+        if template_id != "ertc-form-313":
+            raise FillError(
+                [f"--hours: payroll hours fill the ertc-form-313 roster, not {template_id}"],
+                EXIT_USAGE,
+            )
+        if _ROSTER_KEY in values or any("_month_" in k or k in _ROSTER_COLUMNS for k in values):
+            raise FillError(
+                ["--hours and DATA both give the roster: give it in one place"], EXIT_USAGE
+            )
+        if not refused:
+            from nj_incentives.workpapers.payroll import PayrollError, read_payroll
+
+            start = values.get("operations_start")
+            try:
+                values[_ROSTER_KEY] = read_payroll(hours, start).employees
+            except PayrollError as error:
+                raise FillError(error.messages, error.status) from error
+            given.append("Employees")
+    if refused:
+        raise FillError(refused, EXIT_FAILED)
+    module = _module(template_id)
+    employees = len(values.get(_ROSTER_KEY, ()))
+    sheets = 0
+    if template_id == "ertc-form-313":
+        sheets = module.roster_sheets_needed(employees)
+        if sheets > module.MAX_ROSTER_SHEETS:
+            most = module.MAX_ROSTER_SHEETS * module.MAX_EMPLOYEES
+            raise FillError(
+                [f"Employees: {employees:,} employees; a workbook holds at most {most:,}"],
+                EXIT_FAILED,
+            )
+    from nj_incentives.support.files import atomic_path
+
+    try:
+        with atomic_path(output, protect=sources) as temporary:
+            module.build(temporary, values, function_namespace=namespace)
+            if cache:
+                from nj_incentives.workpapers.templates.cached import cache_values
+
+                cache_values(temporary)
+    except (OSError, ValueError) as error:
+        raise FillError([f"{output}: not written: {error}"], EXIT_USAGE) from error
+    return Filled(output, template_id, given, employees, sheets)
+
+
+#: The roster's columns by key (given in DATA instead of ``employees``).
+_ROSTER_COLUMNS = ("employee_names", "temporary", "excluded")
+
+
+# --------------------------------------------------------------------------- the command
+
+EPILOG = """\
+\b
+exit status: 0 written; 1 a value or payroll row refused (each named, nothing written);
+2 not done: unknown template or input name, not one of our workbooks, a file missing or
+unreadable, the output exists (without --force).
+
+\b
+examples:
+  nj-incentives fill beip-grant-schedule grant.yaml -o filled/grant.xlsx
+  nj-incentives fill ertc-form-313 ertc.json --hours payroll.csv -o ertc.xlsx
+  nj-incentives fill ertc-form-313 --inputs      the template's input names
+"""
+
+
+@click.command(
+    "fill",
+    help="Fill a template with DATA (YAML, JSON or CSV keyed by the template's input "
+    "names) and write it as OUT.xlsx; every value is checked first, nothing is written "
+    "if any is refused.",
+    epilog=EPILOG,
+)
+@click.argument("template", metavar="TEMPLATE")
+@click.argument("data", metavar="[DATA]", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    metavar="OUT.xlsx",
+    type=click.Path(path_type=Path),
+    help="the workbook to write",
+)
+@click.option(
+    "--hours",
+    metavar="FILE",
+    type=click.Path(path_type=Path),
+    help="payroll hours (.csv or .xlsx) for the ERTC roster: one row per employee and month, "
+    "or one row per employee with twelve month columns",
+)
+@force_option("OUT.xlsx")
+@cache_values_option
+@click.option(
+    "--inputs", "list_inputs", is_flag=True, help="list the template's input names and stop"
+)
+@namespace_option
+@json_option
+def command(
+    template: str,
+    data: Path | None,
+    output: Path | None,
+    hours: Path | None,
+    force: bool,
+    cache: bool,
+    list_inputs: bool,
+    namespace: str,
+    as_json: bool,
+) -> int:
+    """``nj-incentives fill``."""
+    return run(
+        template,
+        data,
+        output,
+        hours=hours,
+        force=force,
+        cache=cache,
+        list_inputs=list_inputs,
+        namespace=namespace,
+        as_json=as_json,
+    )
+
+
+def run(
+    template: str,
+    data: Path | None,
+    output: Path | None,
+    *,
+    hours: Path | None = None,
+    force: bool = False,
+    cache: bool = False,
+    list_inputs: bool = False,
+    namespace: str = "",
+    as_json: bool = False,
+    out: Callable[[str], None] = print,
+) -> int:
+    """Fill, print what was written or why not; the exit status."""
+    if list_inputs:
+        try:
+            inputs = template_inputs(resolve_template(template))
+        except FillError as error:
+            return report_refusal(error, as_json, out)
+        if as_json:
+            out(
+                json.dumps(
+                    [
+                        {"name": i.name, "key": i.key, "kind": i.kind, "rows": i.rows}
+                        for i in inputs.values()
+                    ]
+                )
+            )
+        else:
+            for declared in inputs.values():
+                rows = f" x{declared.rows} rows" if declared.rows else ""
+                out(f"{declared.name:<28} {declared.kind}{rows}  {declared.label}")
+        return EXIT_OK
+    if output is None:
+        return report_refusal(
+            FillError(["-o OUT.xlsx: where to write the filled workbook"], EXIT_USAGE), as_json, out
+        )
+    if data is None and hours is None:
+        return report_refusal(
+            FillError(["DATA: give a .yaml, .json or .csv file of inputs"], EXIT_USAGE),
+            as_json,
+            out,
+        )
+    try:
+        filled = fill(
+            template, data, output, hours=hours, force=force, namespace=namespace, cache=cache
+        )
+    except FillError as error:
+        return report_refusal(error, as_json, out)
+    roster = (
+        f", {filled.employees:,} employees on {filled.roster_sheets} roster sheet(s) per period"
+        if filled.template == "ertc-form-313"
+        else ""
+    )
+    if as_json:
+        out(
+            json.dumps(
+                {
+                    "status": EXIT_OK,
+                    "written": str(filled.path),
+                    "template": filled.template,
+                    "inputs": filled.inputs,
+                    "employees": filled.employees,
+                    "roster_sheets": filled.roster_sheets,
+                }
+            )
+        )
+    else:
+        out(f"{filled.path}: the {filled.template} template, {len(filled.inputs)} inputs{roster}")
+    print(f"Next: nj-incentives calc {filled.path}", file=sys.stderr)
+    return EXIT_OK
+
+
+#: The most refusals printed (the JSON document has them all).
+SHOWN = 50
+
+
+def report_refusal(
+    error: FillError, as_json: bool, out: Callable[[str], None], command: str = "fill"
+) -> int:
+    """Print why nothing was written (the first :data:`SHOWN` refusals on stderr, all of
+    them in the JSON document) for ``nj-incentives COMMAND``; the exit status."""
+    messages = error.messages
+    for message in messages[:SHOWN]:
+        print(f"nj-incentives {command}: {message}", file=sys.stderr)
+    if len(messages) > SHOWN:
+        print(f"nj-incentives {command}: ... and {len(messages) - SHOWN} more", file=sys.stderr)
+    print(f"nj-incentives {command}: nothing written", file=sys.stderr)
+    if as_json:
+        out(json.dumps({"status": error.status, "errors": messages, "written": None}))
+    return error.status

@@ -1,0 +1,422 @@
+"""Payroll hours from a file, for the Form 313 roster (``nj-incentives fill --hours``).
+
+Two export shapes, told apart by their header row (names in any case; spaces, dashes
+and dots count as underscores):
+
+- **one row per employee and month** (long): ``employee``, ``month`` and ``hours``,
+  optionally ``period`` and the flags ``temporary`` and ``excluded``. Several rows of one
+  employee and month (pay periods, departments) are summed.
+- **one row per employee** (wide): ``employee``, twelve month columns ``1`` ... ``12``
+  (or ``month 1`` ... ``month 12``) with a ``period`` column, or calendar-month columns
+  (``2023-04``, ``2023-05`` ...), optionally the flags.
+
+A month is either the number 1-12 of a ``period`` (``base``, ``year1``, ``year2``; also
+``base year``, ``credit year one``, ``year one``, ``1``/``2`` for the credit years), or a
+calendar month (``2023-05``, or any date in it, ``2023-05-31``), placed by the
+operations start: the base year is the twelve months before credit year one, and credit
+years one and two follow it (:func:`nj_incentives.programs.ertc.rules.base_year`,
+:func:`~nj_incentives.programs.ertc.rules.credit_years`). Hours are read by the roster's own
+declaration (:data:`nj_incentives.programs.ertc.rules.HOURS_INPUT`: a number, not negative, at most
+744 in a month), the flags as the functions read yes/no.
+
+Every refused row is named with its reason (an unknown month or period, a month in none
+of the three periods, hours that are not a number or over 744, a month whose rows sum to
+more than 744, a row without an employee); :func:`read_payroll` returns the roster only
+when no row is refused. Files are bounded: :data:`MAX_BYTES`, :data:`MAX_ROWS`.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from nj_incentives.core.inputs import InputError, InputKind, InputRule, is_blank
+from nj_incentives.programs.ertc import rules as ertc
+
+__all__ = [
+    "MAX_BYTES",
+    "MAX_ROWS",
+    "Payroll",
+    "PayrollError",
+    "read_payroll",
+]
+
+#: The largest payroll file read (CSV or .xlsx).
+MAX_BYTES = 64 * 1024 * 1024
+#: The most data rows read.
+MAX_ROWS = 1_000_000
+#: Months in each measured period.
+MONTHS = ertc.CREDIT_YEAR_MONTHS
+PERIODS = ("base", "year1", "year2")
+_PERIOD_NAMES = {
+    "base": "base",
+    "base_year": "base",
+    "0": "base",
+    "year1": "year1",
+    "year_1": "year1",
+    "year_one": "year1",
+    "credit_year_one": "year1",
+    "credit_year_1": "year1",
+    "1": "year1",
+    "year2": "year2",
+    "year_2": "year2",
+    "year_two": "year2",
+    "credit_year_two": "year2",
+    "credit_year_2": "year2",
+    "2": "year2",
+}
+_COLUMNS = {
+    "employee": ("employee", "employee_id", "employee_name", "name", "emp_id", "worker", "id"),
+    "period": ("period", "credit_period"),
+    "month": ("month", "pay_month", "calendar_month", "date", "pay_date"),
+    "hours": ("hours", "hours_worked", "total_hours"),
+    "temporary": ("temporary", "seasonal", "temporary_or_seasonal"),
+    "excluded": ("excluded", "owner", "owner_or_relative", "owner_or_owner_s_relative"),
+}
+_MONTH_NUMBER = re.compile(r"^(?:month_?)?(\d{1,2})$")
+_CALENDAR = re.compile(r"^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[ t].*)?$")
+_FLAG = InputRule(InputKind.BOOLEAN, ertc.CITE_E)
+
+
+class PayrollError(ValueError):
+    """The file cannot be read as payroll hours (status 2), or rows were refused
+    (status 1): ``messages`` names each."""
+
+    def __init__(self, messages: Sequence[str], status: int) -> None:
+        self.messages = list(messages)
+        self.status = status
+        super().__init__("\n".join(self.messages))
+
+
+@dataclass
+class Payroll:
+    """The roster read from a payroll file: one entry per employee, in the order first
+    met (``name``, ``temporary``, ``excluded`` and twelve hours per period, None for a
+    month with no row), and how many data rows were read."""
+
+    employees: list[dict[str, Any]] = field(default_factory=list)
+    rows: int = 0
+
+
+def _normal(header: object) -> str:
+    return re.sub(r"[\s\-./']+", "_", str(header or "").strip().lower()).strip("_")
+
+
+def _rows_of(path: Path) -> Iterator[list[object]]:
+    """The rows of a CSV or .xlsx (first sheet) file, header first, bounded."""
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise PayrollError([f"{path}: cannot be read ({error.strerror})"], 2) from error
+    if size > MAX_BYTES:
+        raise PayrollError([f"{path}: {size:,} bytes, more than {MAX_BYTES:,}"], 2)
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        yield from _xlsx_rows(path)
+        return
+    if suffix not in (".csv", ".txt"):
+        raise PayrollError([f"{path}: expected a .csv or .xlsx payroll file"], 2)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", "replace")
+    yield from csv.reader(io.StringIO(text, newline=""))
+
+
+def _xlsx_rows(path: Path) -> Iterator[list[object]]:
+    from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, vet_workbook
+
+    try:
+        vetted = vet_workbook(path)
+    except UnsafeWorkbookError as error:
+        raise PayrollError([f"{path}: refused: {error}"], 2) from error
+    import openpyxl
+
+    book = openpyxl.load_workbook(io.BytesIO(vetted.data), read_only=True, data_only=True)
+    try:
+        for row in book.worksheets[0].iter_rows(values_only=True):
+            yield list(row)
+    finally:
+        book.close()
+
+
+def _month_of(value: object) -> tuple[int, int] | None:
+    """(year, month) of a calendar month or a date; None if it is neither."""
+    if isinstance(value, dt.datetime):
+        return value.year, value.month
+    if isinstance(value, dt.date):
+        return value.year, value.month
+    found = _CALENDAR.match(str(value).strip().lower())
+    if not found:
+        return None
+    year, month = int(found.group(1)), int(found.group(2))
+    if not 1 <= month <= 12:
+        return None
+    if found.group(3):
+        try:
+            dt.date(year, month, int(found.group(3)))
+        except ValueError:
+            return None
+    return year, month
+
+
+class _Calendar:
+    """Calendar months -> (period, month number) from the operations start."""
+
+    def __init__(self, operations_start: dt.date | None) -> None:
+        self.start = operations_start
+        if operations_start is not None:
+            base = ertc.base_year(operations_start).start
+            self.first = base.year * 12 + base.month - 1
+            years = ertc.credit_years(operations_start)
+            self.shown = (
+                f"base year {base:%Y-%m} to {ertc.base_year(operations_start).end:%Y-%m}, "
+                f"credit year one {years.year_one_start:%Y-%m} to {years.year_one_end:%Y-%m}, "
+                f"credit year two {years.year_two_start:%Y-%m} to {years.year_two_end:%Y-%m}"
+            )
+
+    def place(self, year: int, month: int) -> tuple[str, int] | str:
+        """(period, month 1-12), or why not."""
+        if self.start is None:
+            return (
+                f"{year:04d}-{month:02d} is a calendar month: give the operations start "
+                "(OperationsStart) to place it in the base year or a credit year"
+            )
+        index = year * 12 + month - 1 - self.first
+        if not 0 <= index < 3 * MONTHS:
+            return f"month {year:04d}-{month:02d} is in none of the three periods ({self.shown})"
+        return PERIODS[index // MONTHS], index % MONTHS + 1
+
+
+@dataclass
+class _Employee:
+    name: str
+    temporary: bool = False
+    excluded: bool = False
+    hours: dict[tuple[str, int], Decimal] = field(default_factory=dict)
+    rows: dict[tuple[str, int], list[int]] = field(default_factory=dict)
+
+
+def read_payroll(path: str | Path, operations_start: dt.date | None = None) -> Payroll:
+    """The roster in ``path`` (module docstring); raises :class:`PayrollError` naming
+    every refused row (status 1) or why the file cannot be read (status 2)."""
+    path = Path(path)
+    rows = _rows_of(path)
+    try:
+        header = next(rows)
+    except StopIteration:
+        raise PayrollError([f"{path}: empty file (expected a header row)"], 2) from None
+    except (csv.Error, OSError, ValueError) as error:
+        raise PayrollError([f"{path}: cannot be read: {error}"], 2) from error
+    names = [_normal(h) for h in header]
+    where = {}
+    for role, aliases in _COLUMNS.items():
+        for alias in aliases:
+            if alias in names:
+                where[role] = names.index(alias)
+                break
+    numbered = {
+        int(found.group(1)): j
+        for j, h in enumerate(names)
+        if (found := _MONTH_NUMBER.match(h)) and 1 <= int(found.group(1)) <= MONTHS
+    }
+    calendar_columns = {
+        j: month
+        for j, h in enumerate(header)
+        if j not in where.values() and (month := _month_of(h)) is not None and _normal(h)
+    }
+    if "employee" not in where:
+        raise PayrollError(
+            [f"{path}: no employee column (one of: {', '.join(_COLUMNS['employee'])})"], 2
+        )
+    long = "hours" in where and "month" in where
+    if not long and len(numbered) == MONTHS and "period" not in where:
+        raise PayrollError(
+            [f"{path}: month columns 1-12 need a period column (base, year1 or year2)"], 2
+        )
+    if not long and len(numbered) != MONTHS and not calendar_columns:
+        raise PayrollError(
+            [
+                f"{path}: expected one row per employee and month (columns employee, month, "
+                "hours) or one row per employee with twelve month columns (1 ... 12 with a "
+                "period column, or calendar months such as 2023-04); found columns: "
+                + ", ".join(str(h) for h in header)
+            ],
+            2,
+        )
+    calendar = _Calendar(operations_start)
+    if not long and not numbered and operations_start is None:
+        raise PayrollError(
+            [
+                f"{path}: its month columns are calendar months: give the operations start "
+                "(OperationsStart in DATA) to place them in the base year and credit years"
+            ],
+            2,
+        )
+    employees: dict[str, _Employee] = {}
+    refused: list[str] = []
+    count = 0
+    for number, row in enumerate(rows, 2):
+        if count >= MAX_ROWS:
+            raise PayrollError([f"{path}: more than {MAX_ROWS:,} rows"], 2)
+        if all(is_blank(cell) for cell in row):
+            continue
+        count += 1
+        problems = _read_row(
+            row, number, where, numbered, calendar_columns, long, calendar, employees
+        )
+        refused += [f"{path.name} row {number}: {problem}" for problem in problems]
+    for employee in employees.values():
+        for (period, m), total in employee.hours.items():
+            if total > ertc.MAX_MONTH_HOURS:
+                lines = ", ".join(map(str, employee.rows[(period, m)]))
+                refused.append(
+                    f"{path.name} rows {lines}: {employee.name}, {period} month {m}: the "
+                    f"hours sum to {_plain(total)}: {ertc.HOURS_INPUT.rule} "
+                    f"({ertc.HOURS_INPUT.citation})"
+                )
+    if refused:
+        raise PayrollError(refused, 1)
+    if not employees:
+        raise PayrollError([f"{path}: no payroll rows"], 1)
+    return Payroll([_entry(e) for e in employees.values()], count)
+
+
+def _plain(number: Decimal) -> str:
+    return f"{number.normalize():f}"
+
+
+def _cell(row: Sequence[object], j: int | None) -> object:
+    return row[j] if j is not None and j < len(row) else None
+
+
+def _read_row(
+    row: Sequence[object],
+    number: int,
+    where: dict[str, int],
+    numbered: dict[int, int],
+    calendar_columns: dict[int, tuple[int, int]],
+    long: bool,
+    calendar: _Calendar,
+    employees: dict[str, _Employee],
+) -> list[str]:
+    """Add one row's hours to its employee; the reasons it is refused (then nothing of
+    it is added)."""
+    name = _cell(row, where["employee"])
+    if is_blank(name):
+        return ["no employee (the employee column is blank)"]
+    shown = str(name).strip()
+    if len(shown) > 255:
+        return [f"employee {shown[:40]!r}...: a name of at most 255 characters"]
+    problems: list[str] = []
+    flags = {}
+    for flag in ("temporary", "excluded"):
+        value = _cell(row, where.get(flag))
+        if is_blank(value):
+            continue
+        try:
+            flags[flag] = _FLAG.parse(value, flag)
+        except InputError as error:
+            problems.append(str(error))
+    period_text = _cell(row, where.get("period"))
+    period = None
+    if not is_blank(period_text):
+        period = _PERIOD_NAMES.get(_normal(period_text))
+        if period is None:
+            problems.append(
+                f"period {str(period_text)!r}: not one of base, year1, year2 (the base year, "
+                "credit years one and two)"
+            )
+    found: list[tuple[str, int, object]] = []
+    if long:
+        month = _cell(row, where["month"])
+        placed = _place(month, period, calendar)
+        if isinstance(placed, str):
+            problems.append(placed)
+        else:
+            found.append((*placed, _cell(row, where["hours"])))
+    elif numbered and len(numbered) == MONTHS:
+        if period is None and not problems:
+            problems.append("no period (base, year1 or year2) for its month columns 1-12")
+        for m, j in sorted(numbered.items()):
+            found.append((period or "", m, _cell(row, j)))
+    else:
+        for j, (year, month) in sorted(calendar_columns.items()):
+            value = _cell(row, j)
+            if is_blank(value):
+                continue
+            placed = calendar.place(year, month)
+            if isinstance(placed, str):
+                problems.append(placed)
+            else:
+                found.append((*placed, value))
+    hours: list[tuple[str, int, Decimal]] = []
+    for period_key, m, value in found:
+        if is_blank(value):
+            continue
+        try:
+            hours.append((period_key, m, ertc.HOURS_INPUT.parse(value, "hours")))
+        except InputError as error:
+            problems.append(f"{shown}, {period_key} month {m}: {error}")
+    if problems:
+        return problems
+    employee = employees.setdefault(shown, _Employee(shown))
+    employee.temporary = employee.temporary or flags.get("temporary", False)
+    employee.excluded = employee.excluded or flags.get("excluded", False)
+    for period_key, m, value in hours:
+        key = (period_key, m)
+        employee.hours[key] = employee.hours.get(key, Decimal(0)) + value
+        employee.rows.setdefault(key, []).append(number)
+    return []
+
+
+def _place(month: object, period: str | None, calendar: _Calendar) -> tuple[str, int] | str:
+    """A long row's month as (period, month number), or why not."""
+    if is_blank(month):
+        return "no month"
+    text = str(month).strip()
+    if isinstance(month, (int, float)) or re.fullmatch(r"\d{1,2}(?:\.0)?", text):
+        m = int(float(text))
+        if not 1 <= m <= MONTHS:
+            return f"month {text!r}: not a month (1-12 of a period, YYYY-MM or a date)"
+        if period is None:
+            return f"month {m} needs a period (base, year1 or year2)"
+        return period, m
+    calendar_month = _month_of(month)
+    if calendar_month is None:
+        return f"month {text!r}: not a month (1-12 of a period, YYYY-MM or a date)"
+    placed = calendar.place(*calendar_month)
+    if isinstance(placed, tuple) and period is not None and placed[0] != period:
+        return f"month {text} is in the {placed[0]} period, not in {period}"
+    return placed
+
+
+def _entry(employee: _Employee) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "name": employee.name,
+        "temporary": employee.temporary,
+        "excluded": employee.excluded,
+    }
+    for period in PERIODS:
+        entry[period] = [_number(employee.hours.get((period, m))) for m in range(1, MONTHS + 1)]
+    return entry
+
+
+def _number(value: Decimal | None) -> int | float | None:
+    if value is None:
+        return None
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+def employees_text(employees: Iterable[dict[str, Any]]) -> str:
+    """``12 employees`` (for messages)."""
+    count = sum(1 for _ in employees)
+    return f"{count:,} employee{'s' if count != 1 else ''}"

@@ -1,0 +1,1065 @@
+"""A shipped template recalculated from its prebuilt form, without compiling a model.
+
+The templates are declared in code (:mod:`nj_incentives.workpapers.templates`), so their formulas
+are
+known before any user runs them. :func:`build_form` parses each template's formulas once,
+with the ``formulas`` engine's own parser, into a **form**: every formula (and every
+defined name) as the engine's own sequence of operands, operators and function calls, in
+the order the cells depend on each other, with the fingerprint of the template's formula
+graph. The forms are JSON files committed beside this module (``recalc/forms/``, shipped
+in the wheel as package data); ``python -m nj_incentives.workpapers.templates.build`` writes them
+with the templates, and a test fails when one is not the form of its template as built.
+
+:func:`recalculate_prebuilt` recalculates a vetted workbook whose formula graph is a
+template's (same sheets, same defined names, the same formulas in the same cells, the
+same array ranges and dynamic-array marking; inputs may differ) by walking that form:
+
+- every operator and native function is the ``formulas`` library's own object (the ones
+  the full recalculation compiles into its model: ``OPERATORS``, the function tables),
+  called with the same arguments the model passes them: a reference is the engine's
+  ``Ranges`` object over the cells' values, a computed argument the array it returned;
+- every NJ_* call goes through the same adapter (:func:`~.engine.function_adapter`), the same
+  dynamic-array spill (:func:`~.engine.spiller`) and the same result conversion and
+  collection as the full path, so the values, the calls counted, the rejected inputs and
+  the notes are the same (tested on every example, saved copies and random inputs).
+
+It returns None, and the caller recalculates in full, for anything else: a workbook whose
+formulas differ from every template's (a note says so when its sheets are a template's),
+cells the reader does not read as the engine does (error or date cells),
+a form that is missing or not its template's (a stale form is never used), or any
+unexpected exception while walking the form. An untrusted workbook is vetted
+(:func:`~.safety.vet_workbook`) before it gets here: this path only ever sees a
+:class:`~.safety.VettedWorkbook`.
+
+Only the function modules the forms call are imported: ``formulas``' statistics module
+imports SciPy at its top (1-1.5 s) for functions no template calls; it is imported with
+SciPy stand-ins that import the real SciPy on first use (:func:`_native_functions`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib
+import io
+import json
+import sys
+import time
+import types
+import zipfile
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.parsers import expat
+
+from nj_incentives.functions.cells import cell_index, cell_name, range_bounds
+from nj_incentives.runtimes.spelling import base_name
+from nj_incentives.support.shipped import TEMPLATES, shipped_file
+from nj_incentives.workpapers.recalc.ooxml import (
+    InlineString,
+    cell_number,
+    local_name,
+    shared_strings,
+)
+from nj_incentives.workpapers.recalc.safety import VettedWorkbook, sheet_parts
+
+__all__ = [
+    "FORMS",
+    "FORM_VERSION",
+    "STATS",
+    "Form",
+    "WorkbookGraph",
+    "build_form",
+    "form_path",
+    "load_forms",
+    "read_graph",
+    "recalculate_prebuilt",
+    "recalculate_template",
+    "write_forms",
+]
+
+#: The layout of a form; a form of another version is not used.
+FORM_VERSION = 1
+#: Where the forms live (package data, shipped in the wheel).
+FORMS = Path(__file__).resolve().parent / "forms"
+#: The file name the engine's references carry in a form (any name: only sheets matter).
+_BOOK = "TEMPLATE.XLSX"
+#: How workbooks were recalculated by :func:`recalculate_prebuilt` in this process.
+STATS: dict[str, int] = {"prebuilt": 0, "full": 0}
+
+Address = tuple[str, str]
+
+
+class _Unsupported(Exception):
+    """Something the prebuilt path does not read or walk exactly as the engine does."""
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class WorkbookGraph:
+    """A workbook's formula graph and its value cells, read from a vetted file's parts."""
+
+    sheets: tuple[str, ...]
+    #: workbook-level defined names: NAME (upper case) -> (name as written, text, hidden)
+    names: dict[str, tuple[str, str, bool]]
+    #: (sheet title, "A1") -> the formula text without "=" (shared formulas expanded)
+    formulas: dict[Address, str]
+    #: array formulas: (sheet title, anchor) -> range
+    arrays: dict[Address, str]
+    #: the array formulas marked as dynamic arrays
+    dynamic: set[Address]
+    #: (sheet title, "A1") -> the value as the engine reads it
+    values: dict[Address, Any]
+    #: sheet-level defined names (print areas: the engine ignores them, and so does the
+    #: fingerprint)
+    local_names: list[tuple[str, str, str]] = field(default_factory=list)
+    #: cells this reader does not read exactly as the engine does (the workbook is then
+    #: recalculated in full): why
+    unsupported: list[str] = field(default_factory=list)
+
+    def fingerprint(self, dynamic: set[Address] | None = None, normal: bool = False) -> str:
+        """SHA-256 of the formula graph: sheets, defined names, every formula with its
+        cell, array range and dynamic-array marking (``dynamic`` replaces the file's).
+        ``normal``: each formula as the tokenizer reads it (function names in capitals,
+        every NJ_* spelling as its name, no ``$``, no spaces), which a resave by another
+        application does not change."""
+        marked = self.dynamic if dynamic is None else dynamic
+        text = _normal if normal else _same
+        digest = hashlib.sha256()
+        digest.update(json.dumps(list(self.sheets)).encode())
+        for key in sorted(self.names):
+            _written, value, hidden = self.names[key]
+            digest.update(json.dumps([key, text(value), hidden]).encode())
+        for address in sorted(self.formulas):
+            entry = [
+                *address,
+                text(self.formulas[address]),
+                self.arrays.get(address),
+                address in marked,
+            ]
+            digest.update(json.dumps(entry).encode())
+        return digest.hexdigest()
+
+
+def _same(text: str) -> str:
+    return text
+
+
+@functools.lru_cache(maxsize=4096)
+def _normal(text: str) -> str:
+    from openpyxl.formula.tokenizer import Token, Tokenizer, TokenizerError
+
+    try:
+        tokens = Tokenizer("=" + text.removeprefix("=")).items
+    except TokenizerError:
+        return "\x00" + text
+    tokens = [token for token in tokens if token.type != Token.WSPACE]
+    parts = []
+    skip = False
+    for number, token in enumerate(tokens):
+        if skip:  # the ")" of TRUE() or FALSE()
+            skip = False
+            continue
+        value = token.value
+        if (
+            token.type == Token.FUNC
+            and token.subtype == Token.OPEN
+            and value.upper() in ("TRUE(", "FALSE(")
+            and number + 1 < len(tokens)
+            and tokens[number + 1].type == Token.FUNC
+            and tokens[number + 1].subtype == Token.CLOSE
+        ):  # LibreOffice writes the constants as functions: the same value
+            parts.append(f"{Token.OPERAND}:{Token.LOGICAL}:{value[:-1].upper()}")
+            skip = True
+            continue
+        if token.type == Token.FUNC and token.subtype == Token.OPEN:
+            name = value[:-1].upper().removeprefix("_XLFN.").removeprefix("_XLWS.")
+            value = (base_name(name) or name) + "("
+        elif token.type == Token.OPERAND and token.subtype == Token.RANGE:
+            value = value.replace("$", "").upper()
+        elif token.type == Token.OPERAND and token.subtype in (Token.LOGICAL, Token.ERROR):
+            value = value.upper()
+        parts.append(f"{token.type}:{token.subtype}:{value}")
+    return "\x01".join(parts)
+
+
+def _defined_names(workbook: bytes) -> tuple[dict[str, tuple[str, str, bool]], list[Any]]:
+    names: dict[str, tuple[str, str, bool]] = {}
+    local: list[tuple[str, str, str]] = []
+    state: dict[str, Any] = {"attrs": None, "text": []}
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        if local_name(name) == "definedName":
+            state["attrs"], state["text"] = attrs, []
+
+    def end(name: str) -> None:
+        if local_name(name) == "definedName" and state["attrs"] is not None:
+            attrs, text = state["attrs"], "".join(state["text"])
+            if attrs.get("localSheetId") is not None:
+                local.append((attrs.get("name", ""), attrs["localSheetId"], text))
+            else:
+                hidden = attrs.get("hidden", "0").lower() in ("1", "true")
+                names[attrs.get("name", "").upper()] = (attrs.get("name", ""), text, hidden)
+            state["attrs"] = None
+
+    def data(text: str) -> None:
+        if state["attrs"] is not None:
+            state["text"].append(text)
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = data
+    parser.Parse(workbook, True)
+    return names, local
+
+
+def _read_sheet(data: bytes, title: str, strings: list[str], graph: WorkbookGraph) -> None:
+    state: dict[str, Any] = {
+        "cell": None,
+        "in": None,
+        "text": [],
+        "f": None,
+        "v": None,
+        "inline": None,
+    }
+    found: dict[str, Any] = {}
+    shared: dict[str, tuple[str, str]] = {}  # si -> (master cell, text)
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        local = local_name(name)
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.start(local)
+        elif local == "c":
+            ref = attrs.get("r")
+            if ref is None:
+                raise _Unsupported("a cell without an address")
+            state["cell"] = (ref, attrs.get("t", "n"), "cm" in attrs)
+            state["f"] = state["v"] = state["inline"] = None
+        elif local in ("f", "v") and state["cell"] is not None:
+            state["in"], state["text"] = local, []
+            if local == "f":
+                state["fattrs"] = attrs
+        elif local == "is" and state["cell"] is not None:
+            if state["cell"][1] == "inlineStr" and inline is None:
+                state["inline"] = InlineString()
+                state["inline"].start(local)
+            else:  # not read by the engine's reader, or a second one
+                graph.unsupported.append(f"{title}!{state['cell'][0]}: an inline string")
+
+    def text(chunk: str) -> None:
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.text(chunk)
+        elif state["in"] is not None:
+            state["text"].append(chunk)
+
+    def end(name: str) -> None:
+        local = local_name(name)
+        inline = state["inline"]
+        if inline is not None and inline.open:
+            inline.end()
+        elif local in ("f", "v") and state["in"] == local:
+            state[local] = "".join(state["text"])
+            state["in"] = None
+        elif local == "c" and state["cell"] is not None:
+            ref, kind, marked = state["cell"]
+            if state["f"] is not None:
+                attrs = state["fattrs"]
+                formula = state["f"]
+                if attrs.get("t") == "shared":
+                    si = attrs.get("si", "")
+                    if formula:
+                        shared[si] = (ref, formula)
+                    elif si in shared:
+                        from openpyxl.formula.translate import Translator
+
+                        master, source = shared[si]
+                        formula = Translator("=" + source, master).translate_formula(ref)[1:]
+                    else:
+                        raise _Unsupported("a shared formula without its master")
+                elif attrs.get("t") not in (None, "normal", "array"):
+                    raise _Unsupported(f"a formula of type {attrs.get('t')!r}")
+                if formula.startswith("="):
+                    formula = formula[1:]
+                graph.formulas[(title, ref)] = formula
+                if attrs.get("t") == "array":
+                    graph.arrays[(title, ref)] = attrs.get("ref", ref)
+                    if marked:
+                        graph.dynamic.add((title, ref))
+            elif kind == "inlineStr":  # the engine's reader takes <is>, never <v>
+                inline = state["inline"]
+                if inline is not None:
+                    found[ref] = (
+                        _Unsupported("an inline string read otherwise by the engine")
+                        if inline.odd
+                        else inline.value
+                    )
+            elif state["v"] is not None:
+                raw = state["v"]
+                value: Any
+                if kind == "n":
+                    value = cell_number(raw)
+                elif kind == "s":
+                    value = strings[int(raw)]
+                elif kind == "b":
+                    value = bool(int(raw))
+                elif kind == "str":
+                    if raw.startswith("="):
+                        raise _Unsupported("a text cell that reads as a formula")
+                    value = raw
+                else:  # "e", "d": read otherwise by the engine
+                    value = _Unsupported(f"a cell of type {kind!r}")
+                found[ref] = value
+            state["cell"] = None
+
+    parser = expat.ParserCreate()
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+    parser.buffer_text = True
+    parser.Parse(data, True)
+    bounds = [
+        range_bounds(ref) if ":" in ref else (cell_index(ref),) * 2
+        for (sheet, _), ref in graph.arrays.items()
+        if sheet == title
+    ]
+    for ref, value in found.items():
+        row, col = cell_index(ref)
+        if any(r1 <= row <= r2 and c1 <= col <= c2 for (r1, c1), (r2, c2) in bounds):
+            continue  # a cached value of an array formula's cell
+        if isinstance(value, _Unsupported):
+            graph.unsupported.append(f"{title}!{ref}: {value}")
+            continue
+        graph.values[(title, ref)] = value
+
+
+def read_graph(vetted: VettedWorkbook) -> WorkbookGraph | None:
+    """The formula graph and value cells of a vetted workbook; None when it holds cells
+    this reader does not read exactly as the engine does."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
+            parts = sheet_parts(archive)
+            strings = shared_strings(archive)
+            names, local = _defined_names(archive.read("xl/workbook.xml"))
+            graph = WorkbookGraph(tuple(parts), names, {}, {}, set(), {}, sorted(local))
+            for title, part in parts.items():
+                _read_sheet(archive.read(part), title, strings, graph)
+    except (_Unsupported, expat.ExpatError, KeyError, ValueError, IndexError):
+        return None
+    return graph
+
+
+# --------------------------------------------------------------------------- the forms
+
+
+@dataclass
+class Form:
+    """A template's formulas as the engine's operations, in dependency order."""
+
+    template: str
+    template_id: str
+    source_sha256: str
+    fingerprint: str
+    normal_fingerprint: str
+    loose_fingerprint: str
+    sheets: tuple[str, ...]
+    #: NAME -> (name as written, the engine's reference)
+    names: dict[str, tuple[str, str]]
+    #: [kind ("cell"/"name"), sheet or NAME, anchor, the engine's output range, steps]
+    nodes: list[list[Any]]
+    nj: tuple[str, ...]
+    functions: tuple[str, ...]
+
+    def to_json(self) -> str:
+        document = {
+            "format": FORM_VERSION,
+            "formulas_version": _formulas_version(),
+            "template": self.template,
+            "template_id": self.template_id,
+            "source_sha256": self.source_sha256,
+            "fingerprint": self.fingerprint,
+            "normal_fingerprint": self.normal_fingerprint,
+            "loose_fingerprint": self.loose_fingerprint,
+            "sheets": list(self.sheets),
+            "names": {k: list(v) for k, v in sorted(self.names.items())},
+            "nj": list(self.nj),
+            "functions": list(self.functions),
+        }
+        head = json.dumps(document, ensure_ascii=False)[:-1]
+        nodes = ",\n".join(json.dumps(node, ensure_ascii=False) for node in self.nodes)
+        return f'{head}, "nodes": [\n{nodes}\n]}}\n'  # a formula a line: readable diffs
+
+    @classmethod
+    def from_json(cls, text: str) -> Form | None:
+        document = json.loads(text)
+        if document.get("format") != FORM_VERSION:
+            return None
+        if document.get("formulas_version") != _formulas_version():
+            return None
+        return cls(
+            template=document["template"],
+            template_id=document["template_id"],
+            source_sha256=document["source_sha256"],
+            fingerprint=document["fingerprint"],
+            normal_fingerprint=document["normal_fingerprint"],
+            loose_fingerprint=document["loose_fingerprint"],
+            sheets=tuple(document["sheets"]),
+            names={k: (v[0], v[1]) for k, v in document["names"].items()},
+            nodes=document["nodes"],
+            nj=tuple(document["nj"]),
+            functions=tuple(document["functions"]),
+        )
+
+
+def _formulas_version() -> str:
+    from importlib.metadata import version
+
+    return version("formulas")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def form_path(template: str, directory: Path = FORMS) -> Path:
+    """Where the form of ``template`` (a file name of
+    :data:`~nj_incentives.support.shipped.TEMPLATES`)
+    lives."""
+    return directory / (Path(template).stem + ".json")
+
+
+def _encode(value: Any) -> list[Any]:
+    from formulas.tokens.operand import XlError
+
+    if isinstance(value, XlError):
+        return ["e", str.__str__(value)]
+    if isinstance(value, (bool, int, float, str)):
+        return ["v", value]
+    raise _Unsupported(f"a constant {value!r}")
+
+
+@contextlib.contextmanager
+def _parsing(nj: list[str]) -> Iterator[Any]:
+    """The engine's parser with every NJ_* name and the spill helper registered, as the
+    full recalculation has them when it parses (an unknown name would parse otherwise)."""
+    import formulas
+    from formulas.builder import AstBuilder
+    from formulas.parser import Parser
+
+    from nj_incentives.workpapers.recalc import engine
+
+    registry = formulas.get_functions()
+    missing = object()
+    names = [*nj, engine.SPILL]
+    saved = {name: registry.get(name, missing) for name in names}
+    for name in names:
+        registry[name] = lambda *args: None
+    recorded: list[Any] = []
+
+    class Recorder(AstBuilder):  # type: ignore[misc]
+        def append(self, token: Any) -> None:
+            recorded.append(token)
+            super().append(token)
+
+    parser = Parser(True)
+    parser.ast_builder = Recorder
+    try:
+        with engine.double_negation():
+            yield parser, recorded
+    finally:
+        for name, previous in saved.items():
+            if previous is missing:
+                registry.pop(name, None)
+            else:
+                registry[name] = previous
+
+
+def _steps(parser: Any, recorded: list[Any], text: str, context: dict[str, Any]) -> list[Any]:
+    """The engine's operations for one formula, in the order it evaluates them."""
+    from formulas.tokens.function import Function
+    from formulas.tokens.operand import Error, Operand, Range
+    from formulas.tokens.operator import Operator
+
+    recorded.clear()
+    parser.ast("=" + text, context=context)
+    steps: list[Any] = []
+    ids: dict[str, int] = {}
+    for token in recorded:
+        if isinstance(token, (Operator, Function)):
+            if isinstance(token, Function) and token.attr.get("func_token"):
+                raise _Unsupported(f"an unknown function {token.name}")
+            kind = "o" if isinstance(token, Operator) else "f"
+            node = ids.setdefault(token.node_id, len(ids))
+            steps.append([kind, token.name.upper(), token.get_n_args, node])
+        elif isinstance(token, Range):
+            if token.attr.get("is_ranges"):
+                raise _Unsupported("a union of ranges")
+            name = token.attr["name"]
+            steps.append(["r", name])
+        elif isinstance(token, (Error, Operand)):
+            steps.append(_encode(token.compile()))
+        else:
+            raise _Unsupported(f"a token {token!r}")
+    return steps
+
+
+def _output_range(sheet: str, cells: str) -> str:
+    return f"'[{_BOOK}]{sheet.upper()}'!{cells}"
+
+
+def build_form(template: Path) -> Form:
+    """The form of a template workbook (raises ValueError for a formula it cannot walk)."""
+    from formulas.ranges import Ranges
+
+    from nj_incentives.workpapers.recalc import engine
+    from nj_incentives.workpapers.recalc.safety import vet_workbook
+
+    vetted = vet_workbook(template)
+    graph = read_graph(vetted)
+    if graph is None:
+        raise ValueError(f"{template.name}: cells the prebuilt path does not read")
+    functions = engine.default_functions()
+    variants = engine.function_variants(
+        [*graph.formulas.values(), *(t for _, t, _ in graph.names.values())], sorted(functions)
+    )
+    nj = sorted(set(variants))
+    titles = {title.upper(): title for title in graph.sheets}
+    # the cells each formula computes, to order them by their references
+    owners: dict[tuple[str, int, int], int] = {}
+    units: list[list[Any]] = []
+    names: dict[str, tuple[str, str]] = {}
+    try:
+        with _parsing(nj) as (parser, recorded):
+            for (sheet, cell), text in sorted(graph.formulas.items()):
+                span = graph.arrays.get((sheet, cell), cell)
+                if (sheet, cell) in graph.dynamic:
+                    (r1, c1), (r2, c2) = range_bounds(span if ":" in span else f"{span}:{span}")
+                    text = f"{engine.SPILL}({text},{r2 - r1 + 1},{c2 - c1 + 1})"
+                row, col = cell_index(cell)
+                context: dict[str, Any] = {
+                    "filename": _BOOK,
+                    "sheet": sheet.upper(),
+                    "directory": "",
+                    "cr": row,
+                    "cc": col,
+                }
+                steps = _steps(parser, recorded, text, context)
+                output = _output_range(sheet, span)
+                number = len(units)
+                units.append(["cell", sheet, cell, output, steps])
+                (r1, c1), (r2, c2) = range_bounds(span if ":" in span else f"{span}:{span}")
+                for r in range(r1, r2 + 1):
+                    for c in range(c1, c2 + 1):
+                        owners[(sheet.upper(), r, c)] = number
+            for key, (written, text, hidden) in sorted(graph.names.items()):
+                if hidden:
+                    continue
+                steps = _steps(parser, recorded, text, {"filename": _BOOK, "directory": ""})
+                if len(steps) != 1 or steps[0][0] != "r":
+                    raise _Unsupported(f"the defined name {written} is not a reference")
+                names[key] = (written, steps[0][1])
+                units.append(["name", key, "", steps[0][1], steps])
+    except _Unsupported as error:
+        raise ValueError(f"{template.name}: {error}") from error
+    except Exception as error:
+        raise ValueError(f"{template.name}: the engine cannot parse it ({error})") from error
+
+    index = {unit[1]: n for n, unit in enumerate(units) if unit[0] == "name"}
+
+    def depends(steps: list[Any]) -> set[int]:
+        found: set[int] = set()
+        for step in steps:
+            if step[0] != "r":
+                continue
+            name = step[1]
+            label = name.rsplit("!", 1)[-1]
+            if name.startswith(f"'[{_BOOK}]'!"):
+                if label not in index:
+                    raise ValueError(f"{template.name}: the name {label} is not defined")
+                found.add(index[label])
+                continue
+            rng = Ranges.get_range(name)
+            sheet = titles.get(str(rng["sheet"]).upper(), str(rng["sheet"])).upper()
+            for r in range(int(rng["r1"]), int(rng["r2"]) + 1):
+                for c in range(int(rng["n1"]), int(rng["n2"]) + 1):
+                    owner = owners.get((sheet, r, c))
+                    if owner is not None:
+                        found.add(owner)
+        return found
+
+    edges = [depends(unit[4]) for unit in units]
+    order: list[int] = []
+    state = [0] * len(units)  # 0 new, 1 on the path, 2 done
+    for root in range(len(units)):
+        if state[root]:
+            continue
+        stack = [(root, iter(sorted(edges[root])))]
+        state[root] = 1
+        while stack:
+            node, children = stack[-1]
+            advanced = False
+            for child in children:
+                if state[child] == 1:
+                    raise ValueError(f"{template.name}: a circular reference")
+                if state[child] == 0:
+                    state[child] = 1
+                    stack.append((child, iter(sorted(edges[child]))))
+                    advanced = True
+                    break
+            if not advanced:
+                stack.pop()
+                state[node] = 2
+                order.append(node)
+    used = sorted({s[1] for u in units for s in u[4] if s[0] == "f"} - set(nj) - {engine.SPILL})
+    from nj_incentives.workpapers.recalc.templates import template_id
+
+    return Form(
+        template=template.name,
+        template_id=template_id(vetted),
+        source_sha256=_sha256(template),
+        fingerprint=graph.fingerprint(),
+        normal_fingerprint=graph.fingerprint(normal=True),
+        loose_fingerprint=graph.fingerprint(dynamic=set(), normal=True),
+        sheets=graph.sheets,
+        names=names,
+        nodes=[units[n] for n in order],
+        nj=tuple(base_name(v) or v for v in nj),
+        functions=tuple(used),
+    )
+
+
+def write_forms(directory: Path = FORMS, templates: Mapping[str, Path] | None = None) -> list[Path]:
+    """Write the form of every shipped template into ``directory`` (default: beside this
+    module, the copies the wheel ships); returns the paths written."""
+    if templates is None:
+        templates = {name: shipped_file(name) for name in TEMPLATES}
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, path in templates.items():
+        target = form_path(name, directory)
+        text = build_form(path).to_json()
+        if not target.is_file() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+        written.append(target)
+    return written
+
+
+@functools.cache
+def load_forms() -> tuple[Form, ...]:
+    """The forms of the shipped templates that are current: a form whose template file
+    is not the one it was built from (or of another form version) is left out."""
+    forms = []
+    for name in TEMPLATES:
+        path, template = form_path(name), shipped_file(name)
+        if not path.is_file() or not template.is_file():
+            continue
+        try:
+            form = Form.from_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError):
+            continue
+        if form is not None and form.source_sha256 == _sha256(template):
+            forms.append(form)
+    return tuple(forms)
+
+
+# --------------------------------------------------------------------------- walking
+
+
+_SCIPY = ("scipy", "scipy.stats", "scipy.linalg", "scipy.interpolate")
+
+
+class _LazyModule(types.ModuleType):
+    """A stand-in for a SciPy module: the real module is imported on first use."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.__dict__["_importing"] = True
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        if self.__dict__.get("_importing"):
+            return _LazyAttribute(self.__name__, attribute)
+        return getattr(importlib.import_module(self.__name__), attribute)
+
+
+class _LazyAttribute:
+    def __init__(self, module: str, name: str) -> None:
+        self._module, self._name = module, name
+
+    def _target(self) -> Any:
+        return getattr(importlib.import_module(self._module), self._name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._target()(*args, **kwargs)
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self._target(), attribute)
+
+
+@functools.cache
+def _native_functions() -> dict[str, Any]:
+    """``formulas``' function table for the modules the templates call (what
+    ``formulas.get_functions()`` holds for those names), without importing SciPy until
+    a function that needs it runs."""
+    import formulas.functions as base
+
+    modules = [".info", ".logic", ".math", ".stat", ".text", ".look"]
+    stand_ins: dict[str, _LazyModule] = {}
+    if "formulas.functions.stat" not in sys.modules and "scipy" not in sys.modules:
+        stand_ins = {name: _LazyModule(name) for name in _SCIPY}
+        for name, module in stand_ins.items():
+            parent, _, child = name.rpartition(".")
+            if parent:
+                setattr(stand_ins[parent], child, module)
+    previous = {name: sys.modules.get(name) for name in stand_ins}
+    try:
+        sys.modules.update(stand_ins)
+        table: dict[str, Any] = {}
+        for name in modules:
+            table.update(importlib.import_module(name, "formulas.functions").FUNCTIONS)
+        table.update(base.FUNCTIONS)
+    finally:
+        for name, module in stand_ins.items():
+            module.__dict__["_importing"] = False
+            if sys.modules.get(name) is module:
+                if previous[name] is None:
+                    del sys.modules[name]
+                else:
+                    sys.modules[name] = previous[name]  # type: ignore[assignment]
+    return table
+
+
+@dataclass
+class _Runtime:
+    """What walking the forms needs, made once per process."""
+
+    functions: dict[str, Any]
+    ranges: Callable[[str], Any]
+
+
+@functools.cache
+def _runtime() -> _Runtime:
+    from formulas.ranges import Ranges
+
+    table = _native_functions()
+    return _Runtime(functions=table, ranges=functools.lru_cache(maxsize=None)(Ranges.get_range))
+
+
+def _walk(
+    form: Form,
+    graph: WorkbookGraph,
+    adapters: Mapping[str, Any],
+    spill: Any,
+) -> tuple[dict[tuple[str, int, int], Any], dict[str, Any]]:
+    """Every formula of ``form`` over the workbook's values: (SHEET, row, col) -> the
+    engine's value of each computed cell, and NAME -> the engine's value of each name."""
+    import numpy as np
+    import schedula as sh
+    from formulas.cell import format_output
+    from formulas.functions import replace_empty
+    from formulas.functions.operators import OPERATORS
+    from formulas.ranges import Ranges
+    from formulas.tokens.operand import Error
+
+    runtime = _runtime()
+    functions = runtime.functions
+    get_range = runtime.ranges
+    titles = {title.upper(): title for title in graph.sheets}
+    store: dict[tuple[str, int, int], Any] = {}
+    for (sheet, cell), value in graph.values.items():
+        row, col = cell_index(cell)
+        store[(sheet.upper(), row, col)] = value
+    names: dict[str, Any] = {}
+    spans: set[str] = set()  # the references read: the engine's range nodes
+
+    def reference(name: str) -> Any:
+        if name.startswith(f"'[{_BOOK}]'!"):
+            return names[name.rsplit("!", 1)[-1]]
+        rng = get_range(name)
+        spans.add(name)
+        sheet = titles.get(str(rng["sheet"]).upper(), str(rng["sheet"])).upper()
+        r1, r2, n1, n2 = int(rng["r1"]), int(rng["r2"]), int(rng["n1"]), int(rng["n2"])
+        grid = np.empty((r2 - r1 + 1, n2 - n1 + 1), object)
+        get = store.get
+        empty = sh.EMPTY
+        for i, r in enumerate(range(r1, r2 + 1)):
+            row = grid[i]
+            for j, c in enumerate(range(n1, n2 + 1)):
+                row[j] = get((sheet, r, c), empty)
+        found = Ranges((rng,), {rng["name"]: (rng, grid)})
+        found._value = grid
+        return found
+
+    def call(kind: str, name: str, args: list[Any]) -> Any:
+        if kind == "o":
+            return OPERATORS[name](*args)
+        if name == "_NJSPILL":
+            return spill(*args)
+        adapter = adapters.get(name)
+        if adapter is not None:
+            return adapter(*args)
+        spec = functions.get(name)
+        if spec is None:
+            raise _Unsupported(f"the function {name}")
+        if isinstance(spec, dict):
+            extra = [v for v in spec.get("extra_inputs", {}).values() if v is not sh.NONE]
+            return spec["function"](*extra, *args)
+        return spec(*args)
+
+    for kind, where, _anchor, output, steps in form.nodes:
+        stack: list[Any] = []
+        memo: dict[int, Any] = {}
+        for step in steps:
+            tag = step[0]
+            if tag == "r":
+                stack.append(reference(step[1]))
+            elif tag == "v":
+                stack.append(step[1])
+            elif tag == "e":
+                stack.append(Error.errors[step[1]])
+            else:
+                _, name, count, node = step
+                args = stack[len(stack) - count :] if count else []
+                del stack[len(stack) - count :]
+                if node in memo:
+                    stack.append(memo[node])
+                    continue
+                try:
+                    result = call(tag, name, args)
+                except NotImplementedError:
+                    result = Error.errors["#NAME?"]
+                memo[node] = result
+                stack.append(result)
+        if len(stack) != 1:
+            raise _Unsupported(f"a formula that leaves {len(stack)} values")
+        value = stack[0]
+        if kind == "name":
+            names[where] = replace_empty(value)
+            continue
+        if isinstance(value, Ranges):
+            value = value.value
+        value = replace_empty(value)
+        rng = get_range(output)
+        shaped = format_output(rng, value)
+        grid = next(iter(shaped.values.values()))[1]
+        sheet = where.upper()
+        r1, n1 = int(rng["r1"]), int(rng["n1"])
+        for i, row in enumerate(grid):
+            for j, item in enumerate(row):
+                store[(sheet, r1 + i, n1 + j)] = item
+    for name in spans:  # the engine's solution holds every cell of a range it read
+        rng = get_range(name)
+        r1, r2, n1, n2 = int(rng["r1"]), int(rng["r2"]), int(rng["n1"]), int(rng["n2"])
+        if r1 == r2 and n1 == n2:
+            continue
+        sheet = titles.get(str(rng["sheet"]).upper(), str(rng["sheet"])).upper()
+        for r in range(r1, r2 + 1):
+            for c in range(n1, n2 + 1):
+                store.setdefault((sheet, r, c), sh.EMPTY)
+    return store, names
+
+
+def _match(
+    graph: WorkbookGraph, vetted: VettedWorkbook
+) -> tuple[Form | None, list[str], set[Address]]:
+    """The form whose formula graph is the workbook's, and the notes of restoring the
+    dynamic-array marking a save by openpyxl, pandas or LibreOffice dropped (as the full
+    path restores it: :func:`nj_incentives.workpapers.recalc.templates.restore_spills`)."""
+    from nj_incentives.workpapers.recalc.templates import restore_spills
+
+    forms = load_forms()
+    if not forms:
+        return None, [], set()
+    dynamic = {a: graph.arrays[a] for a in graph.dynamic}
+    restored, notes = restore_spills(vetted, dynamic)
+    marked = graph.dynamic | set(restored)
+    exact = graph.fingerprint(marked)
+    for form in forms:
+        if form.fingerprint == exact:
+            return form, notes, marked
+    normal = graph.fingerprint(marked, normal=True)
+    for form in forms:
+        if form.normal_fingerprint == normal:
+            return form, notes, marked
+    return None, notes, marked
+
+
+def recalculate_prebuilt(vetted: VettedWorkbook) -> Any:
+    """The :class:`~.engine.Recalculation` of a workbook whose formulas are a shipped
+    template's, from the template's form; None when the full path must recalculate it
+    (see :func:`prebuilt_or_note`)."""
+    return prebuilt_or_note(vetted)[0]
+
+
+def recalculate_template(vetted: VettedWorkbook) -> Any:
+    """What ``nj-incentives calc`` runs for each vetted workbook: a shipped template's
+    from its form; a workbook whose formulas differ from its template's in full, with a
+    note saying so; anything else as :func:`~.compiled.recalculate_compiled` does (in
+    full, or by a model compiled in this process)."""
+    result, note = prebuilt_or_note(vetted)
+    if result is not None:
+        return result
+    from dataclasses import replace
+
+    from nj_incentives.workpapers.recalc import engine
+    from nj_incentives.workpapers.recalc.compiled import recalculate_compiled
+
+    if note is None:
+        return recalculate_compiled(vetted)
+    full = engine.recalculate_vetted(vetted)
+    return replace(full, notes=(*full.notes, note))
+
+
+def prebuilt_or_note(vetted: VettedWorkbook) -> tuple[Any, str | None]:
+    """(the recalculation from a template's form, None), or (None, a note for the full
+    recalculation or None) when the workbook is not a shipped template's."""
+    from nj_incentives.workpapers.recalc import engine
+
+    started = time.perf_counter()
+    graph = read_graph(vetted)
+    if graph is None:
+        return None, None
+    form, restore_notes, marked = _match(graph, vetted)
+    if form is None:
+        STATS["full"] += 1
+        return None, _difference_note(graph, vetted)
+    if graph.unsupported:  # the template's formulas, cells read otherwise: in full
+        STATS["full"] += 1
+        return None, None
+    table = engine.default_functions()
+    if not set(form.nj) <= set(table):
+        return None, None
+    journal = engine.Journal()
+    journal.notes.extend(restore_notes)
+    error_text = engine.default_error_text
+    try:
+        with engine.LOCK, engine.quiet_engine(), engine.double_negation():
+            adapters = {
+                name: engine.function_adapter(name, table[name], journal, error_text)
+                for name in form.nj
+            }
+            spill = engine.spiller(journal)
+            loaded = time.perf_counter()
+            store, names = _walk(form, graph, adapters, spill)
+            done = time.perf_counter()
+    except Exception:  # anything unexpected: the full path, never a guess
+        STATS["full"] += 1
+        return None, None
+    STATS["prebuilt"] += 1
+    result = _collect(vetted, form, graph, marked, store, names, journal)
+    return (
+        _replace_times(result, loaded - started, done - loaded),
+        None,
+    )
+
+
+def _replace_times(result: Any, load: float, calc: float) -> Any:
+    from dataclasses import replace
+
+    return replace(result, load_seconds=load, calc_seconds=calc)
+
+
+def _difference_note(graph: WorkbookGraph, vetted: VettedWorkbook) -> str | None:
+    """Why a workbook with a template's sheets was not recalculated from its form."""
+    from nj_incentives.workpapers.recalc.templates import template_id
+
+    claimed = template_id(vetted)
+    forms = sorted(
+        (form for form in load_forms() if form.sheets == graph.sheets),
+        key=lambda form: form.template_id != claimed,  # the template it names first
+    )
+    if not forms:
+        return None
+    loose = graph.fingerprint(set(), normal=True)
+    for form in forms:
+        if form.loose_fingerprint == loose:
+            return (
+                f"its array formulas are not marked as dynamic arrays where the bundled "
+                f"template {form.template} marks them (a save that drops the marking, e.g. "
+                "openpyxl's): recalculated in full as the file now says (legacy arrays: #N/A "
+                "below a shorter result); re-enter them in Excel 365 or fill the template again"
+            )
+    return (
+        f"its formulas differ from the bundled template {forms[0].template}: recalculated in"
+        " full (the template's prebuilt form is used only for the template's formulas)"
+    )
+
+
+def _collect(
+    vetted: VettedWorkbook,
+    form: Form,
+    graph: WorkbookGraph,
+    marked: set[Address],
+    store: Mapping[tuple[str, int, int], Any],
+    names: Mapping[str, Any],
+    journal: Any,
+) -> Any:
+    """The :class:`~.engine.Recalculation`, as :func:`~.engine.collect` makes it from the
+    engine's solution."""
+    import numpy as np
+    from formulas.ranges import Ranges
+
+    from nj_incentives.workpapers.recalc import engine
+
+    convert = engine.convert_value
+    titles = {title.upper(): title for title in graph.sheets}
+    values: dict[Address, Any] = {}
+    for (sheet, row, col), value in store.items():
+        values[(titles[sheet], cell_name(row, col))] = convert(value)
+    formulas_text: dict[Address, str] = {}
+    computed: set[Address] = set()
+    for (sheet, cell), text in graph.formulas.items():
+        formulas_text[(sheet, cell)] = "=" + text
+        computed.add((sheet, cell))
+    for (sheet, anchor), ref in graph.arrays.items():
+        (r1, c1), (r2, c2) = range_bounds(ref if ":" in ref else f"{ref}:{ref}")
+        computed.update(
+            (sheet, cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
+        )
+        if (sheet, anchor) not in marked:
+            formulas_text[(sheet, anchor)] = "{=" + graph.formulas[(sheet, anchor)] + "}"
+    name_values: dict[str, Any] = {}
+    for key, (written, _output) in form.names.items():
+        found = names.get(key)
+        if not isinstance(found, Ranges) or not found.ranges:
+            continue
+        rng = found.ranges[0]
+        title = titles.get(str(rng.get("sheet", "")).upper())
+        if title is None:
+            continue
+        sheet = title
+        r1, r2, n1, n2 = int(rng["r1"]), int(rng["r2"]), int(rng["n1"]), int(rng["n2"])
+        if r1 == r2 and n1 == n2 and (sheet.upper(), r1, n1) not in store:
+            continue  # a name of one empty cell: the engine has no value for it either
+        grid = np.asarray(found.value, dtype=object).reshape(r2 - r1 + 1, n2 - n1 + 1)
+        cells = [[convert(v) for v in row] for row in grid]
+        for i, row_values in enumerate(cells):
+            for j, v in enumerate(row_values):
+                values.setdefault((sheet, cell_name(r1 + i, n1 + j)), v)
+        written_name = graph.names.get(key, (written,))[0]
+        name_values[written_name] = cells[0][0] if len(cells) == len(cells[0]) == 1 else cells
+    shown = {v for a, v in values.items() if a in computed and isinstance(v, str)}
+    errors = tuple(error for error in journal.errors if error.message in shown)
+    return engine.Recalculation(
+        source=vetted.path,
+        sheets=graph.sheets,
+        values=values,
+        formulas=formulas_text,
+        array_ranges=dict(graph.arrays),
+        computed=frozenset(computed),
+        names=name_values,
+        function_errors=errors,
+        calls=dict(journal.calls),
+        notes=(*vetted.notes, *journal.notes),
+        load_seconds=0.0,
+        calc_seconds=0.0,
+        vetted=vetted,
+        method="prebuilt",
+    )

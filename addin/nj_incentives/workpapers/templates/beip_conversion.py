@@ -1,0 +1,1011 @@
+"""Template 2: BEIP grants converted to tax credits (N.J.S.A. 34:1B-129e.-h.).
+
+Inputs: the approved amount accrued but not paid in each calendar year 2008-2025, with
+its approval date (which moves paragraph (1)'s schedule, e.(1)); the tax liability of
+each tax year; a proposed sale of a tax credit transfer certificate (g.(3)); the
+remote-work election (h.).
+
+Calculations, each from the NJ_* functions:
+
+- one ``NJ_BEIP_CONVERSION_SCHEDULE`` per accrual year (18 array calls): its
+  installments by tax year, each table as long as its paragraph's installments;
+- the matrix of installments by tax year (rows, 2017-2030) and accrual year (columns),
+  in three blocks of six accrual years (so that it prints one page wide at a readable
+  size): each block is ONE array formula, ``SUMIFS`` of the schedules over the tax-year
+  column (no function call per cell), and the total credit issued per tax year;
+- per tax year, the credit applied against the liability and the refund
+  (``NJ_BEIP_CREDIT_APPLIED`` / ``NJ_BEIP_CREDIT_REFUND``, N.J.S.A. 34:1B-129f.);
+- the lowest lawful consideration and the check of a proposed sale
+  (``NJ_BEIP_TRANSFER_MIN_PRICE`` / ``NJ_BEIP_TRANSFER_CHECK``, g.(3));
+- the remote-work payment on the credit of the 2022 tax period and the check of the
+  election (``NJ_BEIP_REMOTE_WORK_PAYMENT`` / ``NJ_BEIP_REMOTE_WORK_CHECK``, h.).
+
+Why tax years run down the rows: every per-tax-year figure (installments, total,
+liability, credit applied, refund) then sits on one row, as the years of the other two
+templates do, and the builder's tables, checks and chart read columns.
+
+The template is declared: :data:`TEMPLATE` holds its line items (inputs, tables, figures,
+chart, checks), which the builder lays out; each formula names what it reads. Every
+figure comes from an NJ_* function; the formulas around them are presentation only
+(builder.py's docstring lists what they may do).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from nj_incentives.core import forms as F
+from nj_incentives.core import parameters as P
+from nj_incentives.core.inputs import InputKind
+from nj_incentives.functions.catalog import CONVERSION_SCHEDULE_COLUMNS
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.workpapers.templates import inputs
+from nj_incentives.workpapers.templates.builder import (
+    CALCULATIONS,
+    CENT_TOLERANCE,
+    NOT_COMPUTED,
+    OUTPUTS,
+    ArrayTable,
+    Chart,
+    Check,
+    Column,
+    FormulaTable,
+    InputTable,
+    Item,
+    Kind,
+    LineItem,
+    Note,
+    Section,
+    Skip,
+    SourceHeading,
+    Span,
+    Spill,
+    TemplateBuilder,
+    Title,
+)
+
+__all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "build"]
+
+MONEY = Kind.MONEY
+TEMPLATE_ID = "beip-credit-conversion"
+
+#: Calendar years whose grants subsection e. converts, N.J.S.A. 34:1B-129e.(1)-(13).
+ACCRUAL_YEARS = tuple(range(beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR + 1))
+#: The matrix's tax years: from 2017, the first tax period of e.(1), to 2030, so that an
+#: amount of paragraph (1) approved as late as June 30, 2026 (State fiscal year 2026)
+#: still has its five installments inside (a check fails if one falls outside).
+TAX_YEARS = tuple(range(beip.CONVERSION_PARAGRAPHS[0].first_tax_year, 2031))
+#: The tax period whose credit sets the remote-work payment, N.J.S.A. 34:1B-129h.(2).
+REMOTE_WORK_TAX_YEAR = P.REMOTE_WORK_TAX_YEAR.single
+#: The first day of P.L.2024, c.40's rule; the first tax year the template computes its
+#: 10% payment for (every tax year from it ends after that day, whatever the year end).
+_C40 = P.REMOTE_WORK_C40_FROM.single
+C40_FIRST_TAX_YEAR = _C40.year
+_FROM = P.REMOTE_WORK_WAIVER_START.single
+_WAIVED = P.WAIVED_SHARE_AT_FACILITY.text()
+
+#: NJ_BEIP_CONVERSION_SCHEDULE's result columns, as the catalog declares them (the three a
+#: calendar-year filer's table has: the template's filer files by calendar year)
+_SHOWN = {
+    "int": (Kind.YEAR, "", 10),
+    "fraction": (Kind.PERCENT, "%", 10),
+    "money": (Kind.MONEY, "$", 16),
+}
+SCHEDULE_COLUMNS = tuple(
+    Column(column.header, kind, unit, width=width)
+    for column in CONVERSION_SCHEDULE_COLUMNS[:3]
+    for kind, unit, width in [_SHOWN[column.unit]]
+)
+
+#: The filled example: seven accrual years with something approved, one approved late.
+EXAMPLE: Mapping[str, Any] = {
+    "engagement": {
+        "client": "Example Manufacturing LLC (fictitious)",
+        "entity_id": "00-0000000 (example)",
+        "period": "Tax years 2017-2030",
+        "preparer": "A. Preparer",
+        "reviewer": "R. Reviewer",
+        "date": dt.date(2026, 12, 1),
+    },
+    "amounts": {
+        2010: 1_250_000,
+        2011: 480_000.55,
+        2014: 400_000,
+        2016: 300_000,
+        2018: 250_000.01,
+        2020: 120_000,
+        2024: 90_000,
+    },
+    "approval_dates": {2010: dt.date(2015, 11, 20), 2011: dt.date(2017, 9, 15)},
+    "liabilities": {
+        2017: 150_000,
+        2018: 120_000,
+        2019: 400_000,
+        2020: 250_000,
+        2021: 300_000,
+        2022: 200_000,
+        2023: 100_000,
+        2024: 60_000,
+        2025: 80_000,
+    },
+    "transfer_proposed": True,
+    "certificate_amount": 245_000.16,
+    "transfer_amount": 200_000,
+    "consideration": 145_000,
+    "discount_rate": 0.05,
+    "sale_date": dt.date(2024, 6, 30),
+    "credit_period_end": dt.date(2025, 6, 30),
+    "remote_work_election": True,
+    "election_date": dt.date(2023, 6, 30),
+    "share_at_facility": 0.25,
+    "remote_work_c40": True,
+    "enhanced_area": False,
+    "share_at_facility_c40": 0.4,
+    "commitment_end": dt.date(2026, 6, 30),
+}
+
+
+def build(
+    path: str | Path, values: Mapping[str, Any] | None = None, function_namespace: str = ""
+) -> Path:
+    """Write the template to ``path`` (blank inputs), or a filled
+    workbook with ``values`` (keys as in :data:`EXAMPLE`)."""
+    values = values or {}
+    with TemplateBuilder(
+        path,
+        title="BEIP credit conversion",
+        template_id=TEMPLATE_ID,
+        function_namespace=function_namespace,
+        engagement=values.get("engagement"),
+    ) as b:
+        b.about(
+            "BEIP grants accrued but not paid in 2008-2025 and converted to tax credits: the "
+            "installments by accrual year and tax year (N.J.S.A. 34:1B-129e.(1)-(13)), the "
+            "credit applied against each year's tax and the excess refunded as an "
+            "overpayment (f.), a check of a proposed sale of a tax credit transfer "
+            "certificate (g.(3)), and the remote-work election's payment and conditions "
+            "(h.). The approved amounts are the Authority's: enter them as approved.",
+            sheet_notes=[
+                (
+                    "Calculations",
+                    "one conversion schedule per accrual year, the matrix of installments by "
+                    "tax year and accrual year, the credit applied and refunded per tax year, "
+                    "the transfer and remote-work results",
+                )
+            ],
+            sources=[
+                "N.J.S.A. 34:1B-129e. (conversion, P.L.2015, c.194), f. (application), "
+                "g. (transfer certificates), h. (remote-work election, P.L.2022, c.134)",
+                "docs/interpretations.md: rounding of installments, late approval (e.(1)), "
+                "transfer minimum price, remote-work election",
+            ],
+        )
+        b.lay_out(TEMPLATE, values)
+    return Path(path)
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+#: Inputs: the filer's returns and the dates of approval and direction.
+FILER: tuple[LineItem, ...] = (
+    Title(
+        "Inputs",
+        "Type only in the yellow cells. Money in dollars, percentages as percentages (5%).",
+    ),
+    Section("The filer's returns (N.J.S.A. 34:1B-129e.; Form CBT-100 numbering)"),
+    Item(
+        "Month the filer's privilege period ends",
+        "FilerYearEndMonth",
+        Kind.COUNT,
+        "month 1-12",
+        key="year_end_month",
+        default=12,
+        minimum=1,
+        maximum=12,
+        prompt="Month the period ends",
+        help="12 for a calendar-year filer, 6 for a June-30 filer. Tax year N is the return for "
+        "the period ending July-December of N or January-June of N+1.",
+    ),
+    Item(
+        "Numbering of tax years",
+        "TaxYearNumbering",
+        Kind.CHOICE,
+        "choice",
+        key="numbering",
+        default="form",
+        choices=cbt.TAX_YEAR_NUMBERINGS,
+        help='"form": the Division\'s form year (default); "calendar": the calendar year in '
+        "which the period ends (docs/interpretations.md).",
+    ),
+    Item(
+        "Date the business was approved for the grant",
+        "GrantApprovalDate",
+        Kind.DATE,
+        "date",
+        key="grant_approval_date",
+        prompt="Grant approval date",
+        help=f"Must be before {beip.ENACTMENT_P_L_2015_C_194}, the enactment of P.L.2015, "
+        "c.194 (e.). Blank = not checked.",
+    ),
+    Item(
+        "Date the business directed the conversion",
+        "DirectionDate",
+        Kind.DATE,
+        "date",
+        key="direction_date",
+        prompt="Conversion direction date",
+        help=f"Within {beip.DIRECTION_DAYS} days of the enactment: "
+        f"{beip.ENACTMENT_P_L_2015_C_194} to {beip.DIRECTION_DEADLINE}, the Authority's "
+        "published deadline (e.). Blank = not checked.",
+    ),
+)
+
+
+#: Inputs: the minimum the credit may not take the tax below.
+CREDIT_MINIMUM: tuple[LineItem, ...] = (
+    Item(
+        "Statutory minimum the credit may not take the tax below",
+        "CreditMinimumTax",
+        Kind.MONEY,
+        "$",
+        key="credit_minimum_tax",
+        default=0,
+        prompt="Minimum the tax is held at",
+        help="0 (default): the credit may take the tax to 0 (f.). The alternative reading: the "
+        "CBT minimum (N.J.S.A. 54:10A-5(e)), the rest refunded.",
+    ),
+)
+
+
+#: Inputs: the transfer certificate and the remote-work election.
+TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
+    Skip(),
+    Section("Tax credit transfer certificate (N.J.S.A. 34:1B-129g.(3))"),
+    Item(
+        "A sale of a transfer certificate is proposed",
+        "TransferProposed",
+        Kind.YESNO,
+        "yes/no",
+        key="transfer_proposed",
+        prompt="Certificate sale proposed?",
+        help="Yes to check a proposed sale or assignment below; No if none.",
+    ),
+    Item(
+        "Refundable credit on the certificate",
+        "CertificateAmount",
+        Kind.MONEY,
+        "$",
+        key="certificate_amount",
+        prompt="Credit on the certificate",
+        help="Tax credit issued on the transfer certificate (what remains of it, if part was "
+        "already sold).",
+    ),
+    Item(
+        "Amount of credit to be sold",
+        "TransferAmount",
+        Kind.MONEY,
+        "$",
+        key="transfer_amount",
+        help=f"At least {P.TRANSFER_MINIMUM.summary()}, or the whole credit if it is less (g.(3)).",
+    ),
+    Item(
+        "Consideration offered",
+        "Consideration",
+        Kind.MONEY,
+        "$",
+        key="consideration",
+        help="Price the business would receive for the credit sold.",
+    ),
+    Item(
+        "Discount rate to present value",
+        "DiscountRate",
+        Kind.PERCENT,
+        "% a year",
+        key="discount_rate",
+        default=0,
+        help="Annual rate for discounting the 75% minimum to present value (g.(3)), at most "
+        "20%; 0% for none.",
+    ),
+    Item(
+        "Date of the sale",
+        "SaleDate",
+        Kind.DATE,
+        "date",
+        key="sale_date",
+        help="The discount to present value runs from the sale to the end of the credit's tax "
+        "period (g.(3)). Blank (with the next) = no discounting.",
+    ),
+    Item(
+        "Last day of the tax period the credit is issued for",
+        "CreditPeriodEnd",
+        Kind.DATE,
+        "date",
+        key="credit_period_end",
+        prompt="End of the credit's tax period",
+        help="The credit may only be applied in that period (e.): the end of the discounting.",
+    ),
+    Item(
+        "The seller is itself a tax credit transferee",
+        "SellerIsTransferee",
+        Kind.YESNO,
+        "yes/no",
+        key="seller_is_transferee",
+        default="No",
+        prompt="Seller is a transferee?",
+        help="A transferee may not transfer its tax credit to any other party (g.(3)).",
+    ),
+    Skip(),
+    Section("Remote-work election (N.J.S.A. 34:1B-129h.)"),
+    Item(
+        "The business made the remote-work election",
+        "RemoteWorkElection",
+        Kind.YESNO,
+        "yes/no",
+        key="remote_work_election",
+        prompt="Remote-work election made?",
+        help=f"Yes if the business elected to waive the {_WAIVED} on-site requirement for "
+        f"{P.REMOTE_WORK_WAIVER_START.single} to {P.REMOTE_WORK_WAIVER_END.base} (extended to "
+        f"{P.REMOTE_WORK_WAIVER_END.at()} in 2024).",
+    ),
+    Item(
+        "Date of the election",
+        "ElectionDate",
+        Kind.DATE,
+        "date",
+        key="election_date",
+        help=f"On or after {P.EMERGENCY_ENDED.single} (the end of the public health emergency, "
+        f"Executive Order No. 244) and before {P.REMOTE_WORK_ELECTION_BEFORE.single} (h.).",
+    ),
+    Item(
+        "Least share of a full-time employee's time at the facility",
+        "ShareAtFacility",
+        Kind.PERCENT,
+        "%",
+        key="share_at_facility",
+        prompt="Least share of time at facility",
+        help=f"Through the 2023 tax period; at least {P.MINIMUM_SHARE_AT_FACILITY.text(_FROM)} "
+        "(h.(1)).",
+    ),
+    Item(
+        f"The business keeps the waiver from {_C40} (P.L.2024, c.40)",
+        "RemoteWorkC40",
+        Kind.YESNO,
+        "yes/no",
+        key="remote_work_c40",
+        default="No",
+        prompt=f"Waiver from {_C40}?",
+        help=f"Yes if the on-site requirement is waived for tax periods from {_C40} (P.L.2024, "
+        f"c.40): {P.MINIMUM_SHARE_AT_FACILITY.text(_C40)} on site, the commitment period "
+        f"extended, {P.REMOTE_WORK_PAYMENT_SHARE.text(_C40)} of each period's credit paid.",
+    ),
+    Item(
+        "The facility is in an enhanced area or a government-restricted municipality",
+        "EnhancedArea",
+        Kind.YESNO,
+        "yes/no",
+        key="enhanced_area",
+        prompt="In an enhanced area?",
+        help=f"A fact you state. Yes: no waiver from {_C40} (the {_WAIVED} requirement applies).",
+    ),
+    Item(
+        f"Least share of a full-time employee's time at the facility from {_C40}",
+        "ShareAtFacilityC40",
+        Kind.PERCENT,
+        "%",
+        key="share_at_facility_c40",
+        prompt=f"Least share from {_C40}",
+        help=f"During each tax period from {_C40}; at least "
+        f"{P.MINIMUM_SHARE_AT_FACILITY.text(_C40)} (P.L.2024, c.40).",
+    ),
+    Item(
+        "Last day of the commitment period",
+        "CommitmentEnd",
+        Kind.DATE,
+        "date",
+        key="commitment_end",
+        prompt="Commitment period ends",
+        help="As the incentive agreement sets it; P.L.2024, c.40 extends it by two years.",
+    ),
+)
+
+
+#: Inputs: the approved amounts by accrual year and the liabilities by tax year.
+BY_YEAR: tuple[LineItem, ...] = (
+    Skip(),
+    Section("Approved amounts by the calendar year the grant accrued (N.J.S.A. 34:1B-129e.)"),
+    Note("Leave a year blank when nothing accrued in it was converted: blank counts as 0."),
+    InputTable(
+        tuple(f"Accrued in {year}" for year in ACCRUAL_YEARS),
+        (
+            Column(
+                "Approved amount",
+                Kind.MONEY,
+                "$",
+                name="ApprovedAmounts",
+                key="amounts",
+                help="Grant accrued in the year but not paid, as approved for conversion to "
+                "tax credits; blank (or 0) if none.",
+            ),
+            Column(
+                "Approval date",
+                Kind.DATE,
+                "date",
+                name="ApprovalDates",
+                key="approval_dates",
+                help="Date the Authority approved the amount. Matters for 2008-2013 only "
+                f"(e.(1)): approved on or after {beip.STATE_FISCAL_YEAR_2017_START} moves the"
+                f" five installments. Blank = approved by {beip.STATE_FISCAL_YEAR_2017_START}.",
+            ),
+        ),
+        label_header="Accrual year",
+        row_keys=ACCRUAL_YEARS,
+    ),
+    Skip(),
+    Section("Tax liability by tax year (N.J.S.A. 34:1B-129f.)"),
+    Note("Needed for every tax year with a credit; may stay blank for a year without one."),
+    InputTable(
+        tuple(f"Tax year {year}" for year in TAX_YEARS),
+        (
+            Column(
+                "Tax liability",
+                Kind.MONEY,
+                "$",
+                name="TaxLiabilities",
+                key="liabilities",
+                help="Tax otherwise due on the return of tax year N (the period end is shown "
+                "on Calculations), before this credit (applied first, before all other "
+                "credits and payments).",
+            ),
+        ),
+        label_header="Tax year",
+        row_keys=TAX_YEARS,
+    ),
+)
+
+
+# --------------------------------------------------------------------------- calculations
+
+
+def _schedule(n: int, year: int) -> ArrayTable:
+    """The conversion schedule of the amount accrued in ``year`` (the ``n``-th accrual
+    year), each installment row labelled with its accrual year (the matrix sums by it)."""
+    paragraph = beip.conversion_paragraph(year)
+    return ArrayTable(
+        f"NJ_BEIP_CONVERSION_SCHEDULE({year},[[at:AmountsConverted:{n}]],"
+        f"[[at:ApprovalDates:{n}]],GrantApprovalDate,DirectionDate)",
+        SCHEDULE_COLUMNS,
+        rows=len(paragraph.shares),
+        label=f"Accrued in {year}: conversion schedule (N.J.S.A. 34:1B-129e.("
+        f"{paragraph.paragraph}))",
+        name=f"Conversion{year}",
+        label_header="Accrual year",
+        row_labels=(year,) * len(paragraph.shares),
+    )
+
+
+#: Accrual years per block of the matrix: three blocks of six print one page wide at a
+#: readable size (one block of eighteen printed at a third of full size).
+MATRIX_BLOCK = 6
+_CHUNKS = tuple(
+    ACCRUAL_YEARS[n : n + MATRIX_BLOCK] for n in range(0, len(ACCRUAL_YEARS), MATRIX_BLOCK)
+)
+_BLOCK_NAMES = tuple(f"Installments{chunk[0]}_{chunk[-1]}" for chunk in _CHUNKS)
+_YEARS_COLUMN = "Tax year / accrued in"
+_TOTAL_COLUMN = "Total credit issued (all years)"
+
+
+def _matrix_block(number: int) -> tuple[LineItem, ...]:
+    """One block of the installments by tax year (rows) and accrual year (columns): ONE
+    array formula, ``SUMIFS`` over the schedules above (their tax years and installments
+    stacked, each data row labelled with its accrual year); beside the last block the
+    total credit issued per tax year (named CreditIssued; the first block's tax years are
+    TaxYears)."""
+    chunk = _CHUNKS[number]
+    is_last = number == len(_CHUNKS) - 1
+    first_year, last_year = str(chunk[0]), str(chunk[-1])
+    schedules = f"Conversion{ACCRUAL_YEARS[0]}:Conversion{ACCRUAL_YEARS[-1]}"
+    tax_year = f"[[stack:{schedules}:{SCHEDULE_COLUMNS[0].header}]]"
+    installment = f"[[stack:{schedules}:{SCHEDULE_COLUMNS[2].header}]]"
+    columns = [
+        Column(
+            _YEARS_COLUMN,
+            Kind.YEAR,
+            width=12,
+            role="label",
+            name="TaxYears" if number == 0 else None,
+        ),
+        *(Column(str(year), Kind.MONEY, "$", width=14, number_header=True) for year in chunk),
+    ]
+    if is_last:
+        columns.append(
+            Column(_TOTAL_COLUMN, Kind.MONEY, "$", width=14, role="total", name="CreditIssued")
+        )
+    formula = (
+        f'IF(COUNTIF({tax_year},"{SCHEDULE_COLUMNS[0].header}")=ROWS(ApprovedAmounts),'
+        f"SUMIFS({installment},{tax_year},[[column:{_YEARS_COLUMN}]],[[labels:{schedules}]],"
+        f'[[header:{first_year}:{last_year}]]),"{NOT_COMPUTED}")'
+    )
+    # the total: this row of every block
+    parts = [f"[[line:{name}:row]]" for name in _BLOCK_NAMES[:number]]
+    parts.append(f"[[row:{first_year}:{last_year}]]")
+    total = (
+        f"IF({'+'.join(f'COUNT({r})' for r in parts)}={'+'.join(f'COLUMNS({r})' for r in parts)},"
+        f'ROUND({"+".join(f"SUM({r})" for r in parts)},2),"{NOT_COMPUTED}")'
+    )
+    rows = tuple(
+        (
+            year,
+            Spill(formula, len(chunk), len(TAX_YEARS)) if n == 0 else None,
+            *([None] * (len(chunk) - 1)),
+            *([total] if is_last else []),
+        )
+        for n, year in enumerate(TAX_YEARS)
+    )
+    return (
+        Section(
+            f"Installments by tax year, accrued in {first_year}-{last_year} (N.J.S.A. "
+            "34:1B-129e.): one array formula over the schedules above",
+            width=2 + MATRIX_BLOCK + 2,
+            sheet=CALCULATIONS,
+        ),
+        FormulaTable(
+            tuple(columns),
+            rows,
+            row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
+            label_header="Tax year",
+            spans=(
+                Span(f"AccrualYears{first_year}_{last_year}", first_year, last_year, header=True),
+                Span(_BLOCK_NAMES[number], first_year, last_year),
+            ),
+        ),
+    )
+
+
+_APPLICATION_COLUMNS = (
+    Column("Credit issued", Kind.MONEY, "$"),
+    Column("Tax liability", Kind.MONEY, "$"),
+    Column("Credit applied", Kind.MONEY, "$", name="CreditApplied"),
+    Column("Refund (overpayment)", Kind.MONEY, "$", name="CreditRefund"),
+    Column("Return: period end", Kind.DATE, "date", name="ReturnPeriodEnds", width=12),
+)
+
+#: Each tax year's liability as the input rule reads it ("1,000" is 1000; "$1,000.00" is
+#: refused, the refusal shown), as NJ_BEIP_CREDIT_APPLIED reads it.
+_LIABILITIES = inputs.read_for("TaxLiabilities", InputKind.MONEY, "NJ_BEIP_CREDIT_APPLIED")
+
+#: Per tax year: the credit issued and the liability as read (one array formula each, for
+#: the reader), the credit applied and the refund (N.J.S.A. 34:1B-129f.), the return's period.
+APPLICATION: tuple[LineItem, ...] = (
+    Section(
+        "Credit applied against each tax year's liability (N.J.S.A. 34:1B-129f.)",
+        width=2 + len(_APPLICATION_COLUMNS),
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        _APPLICATION_COLUMNS,
+        tuple(
+            (
+                Spill("[[name:CreditIssued]]", 1, len(TAX_YEARS)) if n == 0 else None,
+                Spill(f'IF(ISBLANK(TaxLiabilities),"",{_LIABILITIES})', 1, len(TAX_YEARS))
+                if n == 0
+                else None,
+                *(
+                    f"IF([[at:CreditIssued:row]]=0,0,{function}([[at:CreditIssued:row]],"
+                    "[[at:TaxLiabilities:row]],CreditMinimumTax))"
+                    for function in ("NJ_BEIP_CREDIT_APPLIED", "NJ_BEIP_CREDIT_REFUND")
+                ),
+                f"NJ_TAX_PERIOD_END({year},FilerYearEndMonth,TaxYearNumbering)",
+            )
+            for n, year in enumerate(TAX_YEARS)
+        ),
+        row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
+        label_header="Tax year",
+        name="Application",
+    ),
+)
+
+#: The return's lines per tax year (Form 324, Schedule A-3 of the CBT-100), each header
+#: the line's label with its form and edition (law/forms.py), beside the credit of the
+#: tax year: the figures of the table above shown again.
+_RETURN_COLUMNS = (
+    (F.FORM_324_APPROVED, "Form324ApprovedCredit", "[[name:CreditIssued]]"),
+    (F.FORM_324_LIABILITY, "Form324TaxLiability", "[[data:Application:Tax liability]]"),
+    (F.FORM_324_ALLOWABLE, "Form324AllowableCredit", "[[name:CreditApplied]]"),
+    (F.FORM_324_REFUND, "Form324Refund", "[[name:CreditRefund]]"),
+    (F.SCHEDULE_A3_BEIP, "ScheduleA3BEIP", "[[name:CreditApplied]]"),
+)
+RETURN_LINES: tuple[LineItem, ...] = (
+    Section(
+        f"The return, per tax year: {F.FORM_324.name} and {F.SCHEDULE_A3.name}",
+        width=2 + len(_RETURN_COLUMNS),
+        sheet=CALCULATIONS,
+    ),
+    Note(
+        f"{F.FORM_324_CERTIFICATE.label()}: the certificate of each tax year's credit. "
+        f"Line {F.FORM_324_OTHER_CREDITS.number} ({F.FORM_324_OTHER_CREDITS.what}) and line "
+        f"{F.FORM_324_NET.number} ({F.FORM_324_NET.what}) are not computed here: the credit "
+        "is applied first, before all other credits (N.J.A.C. 18:7-3.17), against the "
+        "liability of line "
+        f"{F.FORM_324_LIABILITY.number}. A line 'to be confirmed' is not given by our "
+        "sources for that edition (docs/interpretations.md, Form lines and their editions).",
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        tuple(
+            Column(line.label(), Kind.MONEY, "$", name=name) for line, name, _ in _RETURN_COLUMNS
+        ),
+        # one formula a column, over every tax year (the columns of the table above)
+        tuple(
+            tuple(
+                Spill(formula, 1, len(TAX_YEARS)) if n == 0 else None
+                for _, _, formula in _RETURN_COLUMNS
+            )
+            for n in range(len(TAX_YEARS))
+        ),
+        row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
+        label_header="Tax year",
+        name="ReturnLines",
+        sheet=CALCULATIONS,
+    ),
+)
+
+
+def _total(ref: str) -> str:
+    """The sum of ``ref`` (a reference) when every cell is a number, else
+    :data:`NOT_COMPUTED`.
+
+    Rounded to the cent: the parts are whole cents, and the rounding only removes the
+    binary floating-point residue of adding them (0.1 + 0.2), so that the total passed
+    on to an NJ_* function is the exact amount."""
+    every = f"COUNT({ref})=ROWS({ref})*COLUMNS({ref})"
+    return f'IF({every},ROUND(SUM({ref}),2),"{NOT_COMPUTED}")'
+
+
+_ON = CALCULATIONS
+#: The three Yes/No switches, read as the functions read a boolean (TRUE, 1, "yes" are
+#: Yes; a value that is neither is refused, naming the rule), each citing the function it
+#: turns on (the citation of its input check).
+_TRANSFER = inputs.yes_no("TransferProposed", "NJ_BEIP_TRANSFER_MIN_PRICE")
+_ELECTION = inputs.yes_no("RemoteWorkElection", "NJ_BEIP_REMOTE_WORK_PAYMENT")
+_C40_WAIVER = inputs.yes_no("RemoteWorkC40", "NJ_BEIP_REMOTE_WORK_CHECK")
+#: The tax year whose credit the remote-work payment is a share of, in the matrix's rows.
+_REMOTE_WORK_ROW = TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)
+
+#: Calculations: totals, the transfer certificate and the remote-work election.
+TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
+    Section("Totals", sheet=_ON),
+    Item(
+        "Total credit issued",
+        "TotalCredit",
+        MONEY,
+        "$",
+        _total("[[name:CreditIssued]]"),
+        role="total",
+    ),
+    Item(
+        "Total credit applied against the tax",
+        "TotalApplied",
+        MONEY,
+        "$",
+        _total("[[data:Application:Credit applied]]"),
+        role="total",
+    ),
+    Item(
+        "Total refunded as overpayments",
+        "TotalRefund",
+        MONEY,
+        "$",
+        _total("[[data:Application:Refund (overpayment)]]"),
+        role="total",
+    ),
+    Skip(sheet=_ON),
+    Section("Transfer certificate (N.J.S.A. 34:1B-129g.(3))", sheet=_ON),
+    Item(
+        "Lowest lawful consideration for the amount sold",
+        "TransferMinPrice",
+        MONEY,
+        "$",
+        inputs.switch(
+            _TRANSFER,
+            "NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,DiscountRate,0,SaleDate,CreditPeriodEnd)",
+            '""',
+        ),
+    ),
+    Item(
+        "The proposed sale (OK, or every reason it is not lawful)",
+        "TransferVerdict",
+        Kind.TEXT,
+        "verdict",
+        inputs.switch(
+            _TRANSFER,
+            "NJ_BEIP_TRANSFER_CHECK(CertificateAmount,TransferAmount,Consideration,"
+            "DiscountRate,0,SaleDate,CreditPeriodEnd,SellerIsTransferee)",
+            '"no sale proposed"',
+        ),
+    ),
+    Skip(sheet=_ON),
+    Section("Remote-work election (N.J.S.A. 34:1B-129h.)", sheet=_ON),
+    Item(
+        f"The {REMOTE_WORK_TAX_YEAR} tax period ends",
+        "Period2022End",
+        Kind.DATE,
+        "date",
+        f"NJ_TAX_PERIOD_END({REMOTE_WORK_TAX_YEAR},FilerYearEndMonth,TaxYearNumbering)",
+    ),
+    Item(
+        f"Tax credit for the {REMOTE_WORK_TAX_YEAR} tax period (its installments)",
+        "Credit2022",
+        MONEY,
+        "$",
+        f"[[at:CreditIssued:{_REMOTE_WORK_ROW}]]",
+    ),
+    Item(
+        "Payment owed to the Authority (5% of that credit)",
+        "RemoteWorkPayment",
+        MONEY,
+        "$",
+        inputs.switch(_ELECTION, "NJ_BEIP_REMOTE_WORK_PAYMENT(Credit2022)", "0"),
+    ),
+    Item(
+        "The election (OK, or every reason it fails)",
+        "RemoteWorkVerdict",
+        Kind.TEXT,
+        "verdict",
+        inputs.switch(
+            _ELECTION,
+            "NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,ShareAtFacility)",
+            '"no election made"',
+        ),
+    ),
+    Skip(sheet=_ON),
+    Section(f"Remote-work waiver from {_C40} (P.L.2024, c.40)", sheet=_ON),
+    Item(
+        f"The waiver from {_C40} (OK, or every reason it fails)",
+        "RemoteWorkC40Verdict",
+        Kind.TEXT,
+        "verdict",
+        inputs.switch(
+            _C40_WAIVER,
+            f'NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,ShareAtFacilityC40,"emergency_ended",'
+            f'"{_C40}",EnhancedArea,CommitmentEnd)',
+            '"no waiver claimed"',
+        ),
+    ),
+    Item(
+        "The commitment period, extended by two years, ends",
+        "ExtendedCommitmentEnd",
+        Kind.DATE,
+        "date",
+        'IF(RemoteWorkC40Verdict="OK",NJ_BEIP_REMOTE_WORK_COMMITMENT_END(CommitmentEnd),"")',
+    ),
+    FormulaTable(
+        (Column("Payment owed (non-refundable)", Kind.MONEY, "$", name="RemoteWorkC40Payments"),),
+        tuple(
+            (
+                f'IF(RemoteWorkC40Verdict="OK",NJ_BEIP_REMOTE_WORK_PAYMENT('
+                f"[[at:CreditIssued:{TAX_YEARS.index(year)}]],NJ_TAX_PERIOD_END({year},"
+                "FilerYearEndMonth,TaxYearNumbering),TaxYearNumbering),0)",
+            )
+            for year in TAX_YEARS
+            if year >= C40_FIRST_TAX_YEAR
+        ),
+        row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS if year >= C40_FIRST_TAX_YEAR),
+        label_header="Tax year",
+        sheet=_ON,
+    ),
+    Item(
+        f"Total payments owed from {_C40}",
+        "RemoteWorkC40Total",
+        MONEY,
+        "$",
+        _total("[[name:RemoteWorkC40Payments]]"),
+        role="total",
+    ),
+)
+
+#: Calculations, in order.
+CALCULATION_ITEMS: tuple[LineItem, ...] = (
+    Title(
+        "Calculations",
+        "Formulas only: every figure comes from the NJ_* functions.",
+        sheet=_ON,
+    ),
+    Section("Approved amounts converted (a blank approved amount converts nothing)", sheet=_ON),
+    FormulaTable(
+        (Column("Amount converted", Kind.MONEY, "$", name="AmountsConverted"),),
+        tuple(
+            # a blank approved amount converts nothing (text or an error still reaches the
+            # function, which rejects it with its message)
+            ("IF(ISBLANK([[at:ApprovedAmounts:row]]),0,[[at:ApprovedAmounts:row]])",)
+            for _ in ACCRUAL_YEARS
+        ),
+        row_labels=tuple(f"Accrued in {year}" for year in ACCRUAL_YEARS),
+    ),
+    Skip(sheet=_ON),
+    *(_schedule(n, year) for n, year in enumerate(ACCRUAL_YEARS)),
+    *(item for number in range(len(_CHUNKS)) for item in _matrix_block(number)),
+    *APPLICATION,
+    *RETURN_LINES,
+    *TOTALS_TRANSFER_REMOTE_WORK,
+)
+
+
+# --------------------------------------------------------------------------- outputs
+
+
+def _output(
+    label: str, formula: str, kind: Kind = MONEY, unit: str = "$", source: str = ""
+) -> Item:
+    """A figure on Outputs, with where it goes on the return (or the law it comes from)."""
+    return Item(label, None, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
+
+
+#: Where a total goes: each tax year's own return (Calculations, "The return, per tax year").
+_PER_YEAR = "each tax year's return (Calculations)"
+
+
+OUTPUT_ITEMS: tuple[LineItem, ...] = (
+    # the figures, where they go and the chart on one portrait page
+    Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS, landscape=False),
+    SourceHeading("Where on the return (or in the law)", 48),
+    _output("All checks pass", "MasterCheck", Kind.CHECK, "TRUE/FALSE", "the Checks sheet"),
+    _output(
+        "Total tax credit issued",
+        "TotalCredit",
+        source=f"{F.FORM_324_APPROVED.label(what=False)}, on {_PER_YEAR}",
+    ),
+    _output(
+        "Total credit applied against the tax",
+        "[[name:TotalApplied]]",
+        source=f"{F.FORM_324_ALLOWABLE.label(what=False)} (the allowable credit); "
+        f"{F.SCHEDULE_A3_BEIP.label()}, on {_PER_YEAR}",
+    ),
+    _output(
+        "Total refunded as overpayments",
+        "[[name:TotalRefund]]",
+        source=f"{F.FORM_324_REFUND.label(what=False)} (the refund), on {_PER_YEAR}; "
+        "N.J.S.A. 34:1B-129f.",
+    ),
+    _output("Tax years with a credit", 'COUNTIF([[name:CreditIssued]],">0")', Kind.COUNT, "years"),
+    _output("Transfer certificate: lowest lawful consideration", "TransferMinPrice"),
+    _output("Transfer certificate: the proposed sale", "TransferVerdict", Kind.TEXT, "verdict"),
+    _output("Remote-work election: payment owed", "RemoteWorkPayment"),
+    _output("Remote-work election: conditions", "RemoteWorkVerdict", Kind.TEXT, "verdict"),
+    _output(f"Remote-work waiver from {_C40}: payments owed", "RemoteWorkC40Total"),
+    _output(
+        f"Remote-work waiver from {_C40}: conditions", "RemoteWorkC40Verdict", Kind.TEXT, "verdict"
+    ),
+    Skip(sheet=OUTPUTS),
+    Chart(
+        "BEIP tax credit installments by tax year",
+        "[[name:TaxYears]]",
+        (
+            ("Credit issued (installments)", "[[name:CreditIssued]]"),
+            ("Credit applied against the tax", "[[data:Application:Credit applied]]"),
+            ("Refund (overpayment)", "[[data:Application:Refund (overpayment)]]"),
+        ),
+        y_title="$",
+        x_title="Tax year",
+    ),
+)
+
+
+# --------------------------------------------------------------------------- checks
+
+_APPLIED, _REFUND, _ISSUED = (
+    "[[data:Application:Credit applied]]",
+    "[[data:Application:Refund (overpayment)]]",
+    "[[name:CreditIssued]]",
+)
+
+
+def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
+    """The Checks sheet's lines, each input read by ``read``
+    (:func:`nj_incentives.workpapers.templates.inputs.reader`: as the NJ_* functions read it, so
+    that
+    an amount typed as text, "320,000.00", counts as the functions count it)."""
+    amounts = read("ApprovedAmounts")
+    # each liability as the input rule reads it (Calculations, "Tax liability": "1,000" is
+    # 1000 and "$1,000.00" refused, as the functions read them): numbers compared, never
+    # the text typed
+    liabilities = "[[data:Application:Tax liability]]"
+    return (
+        Check(
+            "Every approved amount is a number, or blank for none",
+            f"COUNT({amounts})+COUNTBLANK(ApprovedAmounts)=ROWS(ApprovedAmounts)",
+            "N.J.S.A. 34:1B-129e.",
+        ),
+        Check(
+            "The matrix holds a number for every tax year and accrual year",
+            "AND("
+            + ",".join(
+                f"COUNT([[name:{m}]])=ROWS([[name:{m}]])*COLUMNS([[name:{m}]])"
+                for m in _BLOCK_NAMES
+            )
+            + ")",
+        ),
+        Check.equal(
+            "The credits issued sum to the approved amounts (no installment falls outside "
+            f"{TAX_YEARS[0]}-{TAX_YEARS[-1]})",
+            "TotalCredit",
+            f"SUM({amounts})",
+            "N.J.S.A. 34:1B-129e.(1)-(13)",
+        ),
+        Check.numbers(
+            "Credit applied and refund are numbers for every tax year",
+            "[[columns:Application:Credit applied:Refund (overpayment)]]",
+        ),
+        Check(
+            "Credit applied plus refund equals the credit issued, every tax year",
+            f"SUMPRODUCT(--(ABS({_APPLIED}+{_REFUND}-{_ISSUED})>={CENT_TOLERANCE}))=0",
+            "N.J.S.A. 34:1B-129f.",
+        ),
+        Check(
+            "No tax year's credit applied exceeds its tax liability",
+            # every liability read (a refused one fails here too, by its rule), and no
+            # year's credit applied above the liability as read (a blank one: none)
+            f'AND(SUMPRODUCT(--(LEFT({liabilities},7)="#VALUE!"))=0,'
+            f"SUMPRODUCT(--ISNUMBER({liabilities}),"
+            f"--({_APPLIED}-{CENT_TOLERANCE}>{liabilities}))=0)",
+            "N.J.S.A. 34:1B-129f.",
+        ),
+        Check.equal(
+            "Total applied plus total refunded equals the total credit issued",
+            "[[name:TotalApplied]]+[[name:TotalRefund]]",
+            "TotalCredit",
+            "N.J.S.A. 34:1B-129f.",
+        ),
+        Check(
+            "The proposed sale of the transfer certificate is lawful (or none is proposed)",
+            f"OR(NOT({inputs.yes_or_open('TransferProposed', read('TransferProposed'))}),"
+            'AND(TransferVerdict="OK",ISNUMBER(TransferMinPrice)))',
+            "N.J.S.A. 34:1B-129g.(3)",
+        ),
+        Check(
+            f"The remote-work election and the waiver from {_C40} meet h. (or none is claimed)",
+            f"AND(OR(NOT({inputs.yes_or_open('RemoteWorkElection', read('RemoteWorkElection'))}),"
+            'AND(RemoteWorkVerdict="OK",ISNUMBER(RemoteWorkPayment))),'
+            f"OR(NOT({inputs.yes_or_open('RemoteWorkC40', read('RemoteWorkC40'))}),"
+            'AND(RemoteWorkC40Verdict="OK",ISNUMBER(RemoteWorkC40Total))))',
+            "N.J.S.A. 34:1B-129h., h.(1), h.(2); P.L.2024, c.40",
+        ),
+        Check(
+            f"The {REMOTE_WORK_TAX_YEAR} credit the payment is based on is a number",
+            "ISNUMBER(Credit2022)",
+            "N.J.S.A. 34:1B-129h.(2)",
+        ),
+    )
+
+
+_BEFORE_CHECKS: tuple[LineItem, ...] = (
+    *FILER,
+    *BY_YEAR,
+    *CREDIT_MINIMUM,
+    *TRANSFER_AND_REMOTE_WORK,
+    *CALCULATION_ITEMS,
+    *OUTPUT_ITEMS,
+)
+#: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
+_READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
+#: The Checks sheet's lines: each input as the functions read it, then the template's.
+CHECKS: tuple[LineItem, ...] = (
+    *inputs.input_checks((*_BEFORE_CHECKS, *_checks(str))),
+    *_checks(_READ),
+)
+
+
+#: The whole template, in the order the builder lays it out.
+TEMPLATE: tuple[LineItem, ...] = (
+    *FILER,
+    *BY_YEAR,
+    *CREDIT_MINIMUM,
+    *TRANSFER_AND_REMOTE_WORK,
+    *CALCULATION_ITEMS,
+    *OUTPUT_ITEMS,
+    *CHECKS,
+)

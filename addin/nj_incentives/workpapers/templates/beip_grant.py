@@ -1,0 +1,487 @@
+"""Template 1: the BEIP grant schedule (N.J.S.A. 34:1B-129a.-c., 34:1B-134; N.J.A.C. 19:31I-1.4).
+
+Inputs: the agreement (date, term, percentages, smart growth, the basis of the combined
+limit) and, per grant year, withholdings, partners' estimated tax, certified new
+employees and other State grants. Calculations: the statutory percentage limits, the
+grant schedule from ``NJ_BEIP_GRANT_SCHEDULE`` (grant before cap, cap room, grant,
+cumulative) and, per year, the combined-grants limit of 34:1B-134 (``NJ_BEIP_COMBINED_LIMIT``)
+with the excess over it and the grant within it. Outputs: the totals and a chart.
+
+The template is declared: :data:`TEMPLATE` holds its line items (inputs, tables, figures,
+chart, checks), which the builder lays out; each formula names what it reads. Every
+figure comes from an NJ_* function; the formulas around them are presentation only
+(builder.py's docstring lists what they may do).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from nj_incentives.core import parameters as P
+from nj_incentives.functions.catalog import GRANT_SCHEDULE_COLUMNS
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.workpapers.templates import inputs
+from nj_incentives.workpapers.templates.builder import (
+    CALCULATIONS,
+    INPUTS,
+    OUTPUTS,
+    ArrayTable,
+    Chart,
+    Check,
+    Column,
+    FormulaTable,
+    InputTable,
+    Item,
+    Kind,
+    LineItem,
+    Section,
+    Skip,
+    Spill,
+    TemplateBuilder,
+    Title,
+    Total,
+)
+
+#: The average cap as the template's texts show it (every version).
+_CAP = P.AVERAGE_CAP.summary()
+
+__all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
+
+TEMPLATE_ID = "beip-grant-schedule"
+#: The longest grant term, N.J.S.A. 34:1B-129c. (one row per possible grant year).
+MAX_TERM = beip.MAXIMUM_TERM_YEARS
+YEARS = tuple(f"Grant year {n}" for n in range(1, MAX_TERM + 1))
+
+#: NJ_BEIP_GRANT_SCHEDULE's result columns, as the catalog declares them
+SCHEDULE_COLUMNS = tuple(
+    Column(column.header, Kind.COUNT, "", width=8)
+    if column.unit == "int"
+    else Column(column.header, Kind.MONEY, "$")
+    for column in GRANT_SCHEDULE_COLUMNS
+)
+
+#: The filled example: a 2010 agreement (the $50,000 average cap applies), five years.
+EXAMPLE: Mapping[str, Any] = {
+    "engagement": {
+        "client": "Example Manufacturing LLC (fictitious)",
+        "entity_id": "00-0000000 (example)",
+        "period": "Grant years 1-5 (2010-2014)",
+        "preparer": "A. Preparer",
+        "reviewer": "R. Reviewer",
+        "date": dt.date(2026, 12, 1),
+    },
+    "agreement_date": dt.date(2010, 1, 1),
+    "term": 5,
+    "pct": 0.5,
+    "partner_pct": 0,
+    "smart_growth": False,
+    "limit_basis": "withholdings",
+    "withholdings": [600000, 600000, 650000, 700000, 700000],
+    "partner_tax": [],
+    "new_employees": [10, 12, 14, 15, 15],
+    "other_grants": [0, 50000, 0, 0, 100000],
+}
+
+
+#: The agreement's inputs (Inputs, first section).
+AGREEMENT: tuple[LineItem, ...] = (
+    Title(
+        "Inputs",
+        "Type only in the yellow cells. Percentages as percentages (50%), money in dollars.",
+    ),
+    Section("Grant agreement"),
+    Item(
+        "Agreement date",
+        "AgreementDate",
+        Kind.DATE,
+        "date",
+        key="agreement_date",
+        help=f"Date the grant agreement was entered into (the {_CAP} average cap applies to "
+        f"agreements from {P.CAP_AGREEMENTS_FROM.single.isoformat()}, N.J.S.A. 34:1B-129a.;"
+        " N.J.A.C. 19:31I-1.4(a)).",
+    ),
+    Item(
+        "Term",
+        "Term",
+        Kind.COUNT,
+        "years",
+        key="term",
+        minimum=1,
+        maximum=MAX_TERM,
+        help="Number of grant years in the agreement, 1 to 10 (N.J.S.A. 34:1B-129c.).",
+    ),
+    Item(
+        "Grant percentage of withholdings",
+        "GrantPct",
+        Kind.PERCENT,
+        "%",
+        key="pct",
+        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS),
+        help="As agreed: 10% to 50% (N.J.S.A. 34:1B-129a.), up to 80% with smart growth "
+        "(b.); 0% if the grant is based on partners' tax only.",
+    ),
+    Item(
+        "Grant percentage of partners' estimated tax",
+        "PartnerPct",
+        Kind.PERCENT,
+        "%",
+        key="partner_pct",
+        default=0,
+        maximum=float(beip.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX),
+        prompt="Grant % of partners' tax",
+        help="As agreed: 10% to 30%, 50% with smart growth (N.J.S.A. 34:1B-129a., b.); "
+        "0% if not used.",
+    ),
+    Item(
+        "Located in a smart growth area",
+        "SmartGrowth",
+        Kind.YESNO,
+        "yes/no",
+        key="smart_growth",
+        default=False,
+        help="Yes if the grant promotes smart growth: raises the maximum percentages "
+        "(N.J.S.A. 34:1B-129b.) and the combined-grants limit (34:1B-134(c)).",
+    ),
+    Item(
+        "Basis of the combined-grants limit",
+        "LimitBasis",
+        Kind.CHOICE,
+        "choice",
+        key="limit_basis",
+        default="withholdings",
+        choices=("withholdings", "partners"),
+        prompt="Basis of the combined limit",
+        help="What the 34:1B-134 limit is a share of: withholdings, or partners' estimated tax.",
+    ),
+    Item(
+        f"Reading of the {_CAP} average cap",
+        "CapMethod",
+        Kind.CHOICE,
+        "choice",
+        key="cap_method",
+        default="per_year",
+        choices=tuple(beip.CAP_METHODS),
+        prompt="Reading of the average cap",
+        help='"per_year": the N.J.A.C. 19:31I-1.4(a) example (default); "whole_term": one test '
+        'over the term; "proportional": the same, every year reduced alike.',
+    ),
+    Item(
+        "Law as of (blank: the law in force)",
+        "LawAsOf",
+        Kind.DATE,
+        "date",
+        key="law_as_of",
+        prompt="Law as of",
+        help="Blank: the law in force. A date: the law on that day (docs/interpretations.md). "
+        f"Versions: {P.versions_text('beip')}.",
+    ),
+)
+
+
+#: Inputs: one row per grant year.
+PER_YEAR: tuple[LineItem, ...] = (
+    Section("Per grant year (one row per year of the term; leave later years blank)"),
+    InputTable(
+        YEARS,
+        (
+            Column(
+                "Withholdings",
+                Kind.MONEY,
+                "$",
+                name="Withholdings",
+                key="withholdings",
+                help="Withholdings of the new employees in the grant year, dollars.",
+            ),
+            Column(
+                "Partners' estimated tax",
+                Kind.MONEY,
+                "$",
+                name="PartnerTax",
+                key="partner_tax",
+                help="Partners' estimated tax on the new employees' share; blank if none.",
+            ),
+            Column(
+                "Certified new employees",
+                Kind.COUNT,
+                "people",
+                name="NewEmployees",
+                key="new_employees",
+                help="New employees certified in the annual report for the year.",
+            ),
+            Column(
+                "Other State grants",
+                Kind.MONEY,
+                "$",
+                name="OtherGrants",
+                key="other_grants",
+                default=0,
+                help="All other State grants for the year (0 if none), N.J.S.A. 34:1B-134(b).",
+            ),
+        ),
+        label_header="Grant year",
+        sheet=INPUTS,
+    ),
+)
+
+_PCT_COLUMNS = (Column("Minimum", Kind.PERCENT, "%"), Column("Maximum", Kind.PERCENT, "%"))
+
+#: One row of the combined-limit table (``row``: the grant year's row): the limit base,
+#: the other grants and the limit for a year of the schedule, and the grant over the
+#: limit and within it (one row of two from NJ_BEIP_GRANT_OVER_LIMIT).
+_LIMIT_ROW: tuple[str | Spill | None, ...] = (
+    "IF(ISNUMBER([[at:Schedule:Year:row]]),NJ_BEIP_LIMIT_BASE(LimitBasis,"
+    '[[at:Withholdings:row]],[[at:PartnerTax:row]]),"")',
+    'IF(ISNUMBER([[at:Schedule:Year:row]]),[[at:OtherGrants:row]],"")',
+    "IF(ISNUMBER([[at:Schedule:Year:row]]),NJ_BEIP_COMBINED_LIMIT([[cell:Limit base]],"
+    '[[at:OtherGrants:row]],LimitBasis,SmartGrowth),"")',
+    Spill(
+        "IF(ISNUMBER([[at:Schedule:Year:row]]),NJ_BEIP_GRANT_OVER_LIMIT([[at:Schedule:Grant:row]],"
+        '[[cell:Combined limit]]),{"",""})',
+        2,
+    ),
+    None,
+)
+
+#: Calculations: the percentage limits, the schedule, the combined limit and the totals.
+CALCULATION_ITEMS: tuple[LineItem, ...] = (
+    Title(
+        "Calculations",
+        "Formulas only: every figure comes from the NJ_* functions.",
+        sheet=CALCULATIONS,
+    ),
+    Section("Percentage limits (N.J.S.A. 34:1B-129a., b.)", width=4, sheet=CALCULATIONS),
+    ArrayTable(
+        'NJ_BEIP_PCT_LIMITS("withholdings",SmartGrowth)',
+        _PCT_COLUMNS,
+        rows=1,
+        header_from_function=False,
+        row_labels=("Percentage of withholdings",),
+        name="PctLimits",
+    ),
+    ArrayTable(
+        'NJ_BEIP_PCT_LIMITS("partners",SmartGrowth)',
+        _PCT_COLUMNS,
+        rows=1,
+        header_from_function=False,
+        row_labels=("Percentage of partners' tax",),
+        name="PartnerPctLimits",
+    ),
+    ArrayTable(
+        "NJ_BEIP_GRANT_SCHEDULE(Withholdings,NewEmployees,GrantPct,AgreementDate,"
+        "SmartGrowth,PartnerTax,PartnerPct,CapMethod,LawAsOf)",
+        SCHEDULE_COLUMNS,
+        rows=MAX_TERM,
+        label="Grant schedule (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a))",
+        row_labels=YEARS,
+        name="Schedule",
+    ),
+    Section(
+        "Combined State grants limit (N.J.S.A. 34:1B-134(b), (c))", width=6, sheet=CALCULATIONS
+    ),
+    FormulaTable(
+        (
+            Column("Limit base", Kind.MONEY, "$", name="LimitBase"),
+            Column("Other State grants", Kind.MONEY, "$"),
+            Column("Combined limit", Kind.MONEY, "$", name="CombinedLimit"),
+            Column("Grant over the limit", Kind.MONEY, "$", name="GrantOverLimit"),
+            Column("Grant within the limit", Kind.MONEY, "$", name="GrantWithinLimit"),
+        ),
+        tuple(_LIMIT_ROW for _ in range(MAX_TERM)),
+        row_labels=YEARS,
+        name="Limits",
+    ),
+    Section("Totals", width=3, sheet=CALCULATIONS),
+    Total("Total grant", "[[data:Schedule:Grant]]", name="TotalGrant"),
+    Total(
+        "Total grant within the combined limit",
+        "[[data:Limits:Grant within the limit]]",
+        name="TotalGrantWithinLimit",
+    ),
+    Total(
+        "Total grant over the combined limit",
+        "[[data:Limits:Grant over the limit]]",
+        name="TotalGrantOverLimit",
+    ),
+)
+
+
+def _output(label: str, kind: Kind, unit: str, formula: str) -> Item:
+    """A figure on Outputs."""
+    return Item(label, None, kind, unit, formula, role="output", sheet=OUTPUTS)
+
+
+#: Outputs: the figures a reader needs and the chart.
+OUTPUT_ITEMS: tuple[LineItem, ...] = (
+    Title("Outputs", "Valid only when Checks!MasterCheck is TRUE.", sheet=OUTPUTS),
+    _output("All checks pass", Kind.CHECK, "TRUE/FALSE", "MasterCheck"),
+    Item(
+        f"The {_CAP} average cap applies",
+        "CapApplies",
+        Kind.TEXT,
+        "yes/no",
+        "NJ_BEIP_CAP_APPLIES(AgreementDate,LawAsOf)",
+        role="output",
+        sheet=OUTPUTS,
+    ),
+    _output("Total grant", Kind.MONEY, "$", "TotalGrant"),
+    _output(
+        "Total grant within the combined limit",
+        Kind.MONEY,
+        "$",
+        "TotalGrantWithinLimit",
+    ),
+    _output(
+        "Total grant over the combined limit (needs the Treasurer's approval)",
+        Kind.MONEY,
+        "$",
+        "TotalGrantOverLimit",
+    ),
+    _output(
+        "Years over the combined limit",
+        Kind.COUNT,
+        "years",
+        'COUNTIF(GrantOverLimit,">0")',
+    ),
+    Skip(sheet=OUTPUTS),
+    Chart(
+        "BEIP grant by year",
+        "[[data:Schedule:Year]]",
+        (
+            ("Grant before cap", "[[data:Schedule:Grant before cap]]"),
+            ("Grant", "[[data:Schedule:Grant]]"),
+            ("Grant within the combined limit", "[[data:Limits:Grant within the limit]]"),
+        ),
+        y_title="$",
+        x_title="Grant year",
+    ),
+)
+
+_GRANT, _BEFORE, _CAP_ROOM = (
+    "[[data:Schedule:Grant]]",
+    "[[data:Schedule:Grant before cap]]",
+    "[[data:Schedule:Cap room]]",
+)
+
+
+def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
+    """The Checks sheet's lines (after each table's own "returned its table"), each input
+    read by ``read`` (:func:`nj_incentives.workpapers.templates.inputs.reader`: as the NJ_*
+    functions
+    read it, so that "40%" or "5" typed as text counts as the functions count it)."""
+    term, pct, partner_pct = read("Term"), read("GrantPct"), read("PartnerPct")
+    return (
+        Check(
+            "Withholdings are given for every year of the term, and only those",
+            f"COUNT({read('Withholdings')})={term}",
+            "N.J.S.A. 34:1B-129c.",
+        ),
+        Check(
+            "Certified new employees are given for every year of the term",
+            f"COUNT({read('NewEmployees')})={term}",
+            "N.J.A.C. 19:31I-1.4(a)",
+        ),
+        Check("The schedule covers the term", f"COUNT([[data:Schedule:Year]])={term}"),
+        Check.numbers("The schedule holds numbers only", "[[data:Schedule]]"),
+        Check(
+            "The grant percentage is within the statutory limits (or 0%)",
+            f"OR({pct}=0,AND({pct}>=INDEX(PctLimits,1),{pct}<=INDEX(PctLimits,2)))",
+            "N.J.S.A. 34:1B-129a.",
+        ),
+        Check(
+            "The partners' percentage is within the statutory limits (or 0%)",
+            f"OR({partner_pct}=0,AND({partner_pct}>=INDEX(PartnerPctLimits,1),"
+            f"{partner_pct}<=INDEX(PartnerPctLimits,2)))",
+            "N.J.S.A. 34:1B-129b.",
+        ),
+        Check(
+            "No year's grant exceeds its grant before the cap",
+            f"SUMPRODUCT(--({_GRANT}>{_BEFORE}))=0",
+        ),
+        Check(
+            "No year's grant exceeds its cap room",
+            f"SUMPRODUCT(--ISNUMBER({_CAP_ROOM}),--({_GRANT}>{_CAP_ROOM}))=0",
+            "N.J.A.C. 19:31I-1.4(a)",
+        ),
+        Check.equal(
+            "The grants sum to the last cumulative grant",
+            "[[name:TotalGrant]]",
+            "MAX([[data:Schedule:Cumulative grant]])",
+        ),
+        *(
+            Check(
+                f"The combined-limit table has a number for each year: {header.lower()}",
+                f"COUNT([[data:Limits:{header}]])={term}",
+                "N.J.S.A. 34:1B-134(b), (c)",
+            )
+            for header in (
+                "Limit base",
+                "Combined limit",
+                "Grant over the limit",
+                "Grant within the limit",
+            )
+        ),
+        Check.equal(
+            "Grant within the limit plus grant over it equals the grant",
+            "[[name:TotalGrantWithinLimit]]+[[name:TotalGrantOverLimit]]",
+            "[[name:TotalGrant]]",
+            "N.J.S.A. 34:1B-134(b)",
+        ),
+        Check(
+            "No year's grant within the limit exceeds the combined limit",
+            "SUMPRODUCT(--([[data:Limits:Grant within the limit]]>"
+            "[[data:Limits:Combined limit]]))=0",
+            "N.J.S.A. 34:1B-134(b), (c)",
+        ),
+    )
+
+
+_BEFORE_CHECKS: tuple[LineItem, ...] = (*AGREEMENT, *PER_YEAR, *CALCULATION_ITEMS, *OUTPUT_ITEMS)
+#: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
+_READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
+#: The Checks sheet's lines: each input as the functions read it, then the template's.
+CHECKS: tuple[LineItem, ...] = (
+    *inputs.input_checks((*_BEFORE_CHECKS, *_checks(str))),
+    *_checks(_READ),
+)
+
+
+#: The whole template, in the order the builder lays it out.
+TEMPLATE: tuple[LineItem, ...] = (
+    *AGREEMENT,
+    *PER_YEAR,
+    *CALCULATION_ITEMS,
+    *OUTPUT_ITEMS,
+    *CHECKS,
+)
+
+
+def build(
+    path: str | Path, values: Mapping[str, Any] | None = None, function_namespace: str = ""
+) -> Path:
+    """Write the template to ``path`` (blank inputs), or a filled workbook with ``values``
+    (keys as in :data:`EXAMPLE`)."""
+    values = values or {}
+    with TemplateBuilder(
+        path,
+        title="BEIP grant schedule",
+        template_id=TEMPLATE_ID,
+        function_namespace=function_namespace,
+        engagement=values.get("engagement"),
+    ) as b:
+        b.about(
+            "The Business Employment Incentive Program grant year by year: the grant before "
+            f"the cap (N.J.S.A. 34:1B-129a., b.), the {_CAP} average cap per new employee "
+            "(N.J.A.C. 19:31I-1.4(a)), and the combined limit on State grants "
+            "(N.J.S.A. 34:1B-134(b), (c)). The grant percentage and term are set by the "
+            "Authority in the agreement: enter them as agreed.",
+            sources=[
+                "N.J.S.A. 34:1B-129 (as amended through P.L.2022, c.134)",
+                "N.J.S.A. 34:1B-134 (grant limitations)",
+                f"N.J.A.C. 19:31I-1.4(a) (average of {_CAP} per new employee)",
+            ],
+        )
+        b.lay_out(TEMPLATE, values)
+    return Path(path)
