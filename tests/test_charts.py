@@ -148,7 +148,7 @@ def test_the_results_workbook_charts_cache_real_values_and_dates(tmp_path: Path)
     first_cell = cells.split(":")[0].replace("$", "")
     serial = recalc.values[(sheet, first_cell)]
     assert isinstance(serial, int | float)
-    from nj_incentives.functions.cells import date_from_serial
+    from nj_incentives.core.cells import date_from_serial
 
     day = date_from_serial(float(serial))
     assert day is not None

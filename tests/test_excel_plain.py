@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nj_incentives.core import cells as conventions
 from nj_incentives.core.common import InputError
-from nj_incentives.functions import cells as conventions
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.runtimes import xlwings_classic as excel

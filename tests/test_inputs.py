@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 import fuzzcorpus
+from nj_incentives.core import cells
 from nj_incentives.core.inputs import (
     CITE_BOUNDS,
     InputError,
@@ -27,7 +28,6 @@ from nj_incentives.core.inputs import (
     as_money,
     as_number,
 )
-from nj_incentives.functions import cells
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.runtimes import xlwings_classic as excel

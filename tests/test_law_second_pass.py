@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nj_incentives.core import cells
 from nj_incentives.core.common import InputError
-from nj_incentives.functions import cells
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc

@@ -1,4 +1,4 @@
-"""One way to write a sheet title in a reference (nj_incentives.functions.cells.quote_sheet), used
+"""One way to write a sheet title in a reference (nj_incentives.core.cells.quote_sheet), used
 by
 the template builder, the recalculation engine, its template notes and the memo."""
 
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openpyxl.formula.tokenizer import Tokenizer
 
-from nj_incentives.functions.cells import quote_sheet
+from nj_incentives.core.cells import quote_sheet
 from nj_incentives.workpapers.recalc.engine import split_reference
 
 

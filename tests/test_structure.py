@@ -166,14 +166,12 @@ def test_the_reader_sees_the_whole_package(package: dict[str, Module]) -> None:
     # the modules the checks below are about, and edges that are known to exist
     for name in (
         "nj_incentives.runtimes.xlwings_classic",
-        "nj_incentives.functions.cells",
+        "nj_incentives.core.cells",
         "nj_incentives.programs.beip.rules",
     ):
         assert name in package
     assert "nj_incentives.core.common" in package["nj_incentives.programs.beip.rules"].imports
-    assert (
-        "nj_incentives.functions.cells" in package["nj_incentives.runtimes.xlwings_classic"].imports
-    )
+    assert "nj_incentives.core.cells" in package["nj_incentives.runtimes.xlwings_classic"].imports
 
 
 def test_the_package_has_no_import_circle(package: dict[str, Module]) -> None:
@@ -236,7 +234,7 @@ def test_no_module_uses_another_modules_private_names(package: dict[str, Module]
 
 
 def test_the_xlwings_free_modules_do_not_import_xlwings(package: dict[str, Module]) -> None:
-    for name in ("nj_incentives.functions.cells", "nj_incentives.runtimes.vba"):
+    for name in ("nj_incentives.core.cells", "nj_incentives.runtimes.vba"):
         tree = ast.parse(package[name].path.read_text(encoding="utf-8"))
         imported = {
             alias.name.split(".")[0]

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from nj_incentives.functions import cells
+from nj_incentives.core import cells
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.workpapers.memo import checks

@@ -65,7 +65,7 @@ if sys.argv[1] == "pyodide":
 import xlwings as xw
 from xlwings.pro import udfs_officejs
 from nj_incentives import excel
-from nj_incentives.functions import cells
+from nj_incentives.core import cells
 
 CALLS, ROUNDS = int(sys.argv[2]), int(sys.argv[3])
 call = udfs_officejs.custom_functions_call

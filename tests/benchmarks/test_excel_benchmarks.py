@@ -30,7 +30,7 @@ import pytest
 import xlwings as xw
 import xlwings.server
 
-from nj_incentives.functions import cells
+from nj_incentives.core import cells
 from nj_incentives.runtimes import xlwings_classic as excel
 
 pytestmark = pytest.mark.benchmark

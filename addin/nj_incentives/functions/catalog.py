@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Literal
 
 from nj_incentives.core import parameters as P
-from nj_incentives.functions.cells import (
+from nj_incentives.core.cells import (
     Cell,
     as_date_cell,
     as_scalar,
@@ -119,7 +119,7 @@ class Argument:
 
 
 def law_date_cell(value: Cell, argument: str, citation: str) -> Cell:
-    """A ``law_as_of`` cell: a date cell (:func:`~nj_incentives.functions.cells.as_date_cell`) whose
+    """A ``law_as_of`` cell: a date cell (:func:`~nj_incentives.core.cells.as_date_cell`) whose
     refusal, like the core's (:func:`nj_incentives.core.inputs.as_law_as_of`), names the
     versions available of the statute ``citation`` cites."""
     try:

@@ -103,7 +103,7 @@ def canonical(kind: str, value: Any) -> str:
     if kind == "h":
         return _text(value).lower()
     if kind == "d" and isinstance(value, (int, float)) and not isinstance(value, bool):
-        from nj_incentives.functions.cells import date_from_serial
+        from nj_incentives.core.cells import date_from_serial
 
         day = date_from_serial(float(value))
         return day.isoformat() if day is not None else "?" + _text(value)

@@ -7,7 +7,7 @@ cells; every rule of law lives in :mod:`nj_incentives.core`. The core is importe
 first call, not at import: importing this module costs little more than ``import xlwings``.
 
 The cell conventions (blanks, ranges, serial dates, error cells, how results become
-cells) are those of :mod:`nj_incentives.functions.cells`. Functions are deterministic and not
+cells) are those of :mod:`nj_incentives.core.cells`. Functions are deterministic and not
 volatile.
 
 Beyond issue 4's catalog (names and argument order fixed), some functions take further
@@ -16,7 +16,7 @@ years, ``NJ_ERTC_SCHEDULE``'s fractional and tax_type), and three functions are 
 ``NJ_ERTC_CREDIT_YEARS``, ``NJ_ERTC_ELIGIBILITY_CHECK`` and ``NJ_EXPLAIN`` (the steps
 behind any function's result, with their citations).
 
-Errors (:func:`nj_incentives.functions.cells.error_message`): a bad input never yields a number and
+Errors (:func:`nj_incentives.core.cells.error_message`): a bad input never yields a number and
 never a traceback. The message is short: ``argument = value: rule (citation)``.
 
 - Office.js (xlwings Lite, xlwings Server): the function raises ``xlwings.XlwingsError``
@@ -45,22 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import xlwings as xw
 
-from nj_incentives.functions.catalog import (
-    BASE_YEAR_COLUMNS,
-    BEIP_LAW,
-    CALCULATIONS,
-    CONVERSION_SCHEDULE_COLUMNS,
-    CREDIT_YEARS_COLUMNS,
-    ERTC_SCHEDULE_COLUMNS,
-    EXPLAIN_COLUMNS,
-    GRANT_SCHEDULE_COLUMNS,
-    Argument,
-    Calculation,
-    ResultColumn,
-    headers,
-    result_table,
-)
-from nj_incentives.functions.cells import (
+from nj_incentives.core.cells import (
     Cell,
     CellResult,
     MissingPackage,
@@ -79,6 +64,21 @@ from nj_incentives.functions.cells import (
     to_cell_values,
     trim_blanks,
     verdict,
+)
+from nj_incentives.functions.catalog import (
+    BASE_YEAR_COLUMNS,
+    BEIP_LAW,
+    CALCULATIONS,
+    CONVERSION_SCHEDULE_COLUMNS,
+    CREDIT_YEARS_COLUMNS,
+    ERTC_SCHEDULE_COLUMNS,
+    EXPLAIN_COLUMNS,
+    GRANT_SCHEDULE_COLUMNS,
+    Argument,
+    Calculation,
+    ResultColumn,
+    headers,
+    result_table,
 )
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 
@@ -954,7 +954,7 @@ def _cell_namer(where: str, width: int) -> Callable[[int, int], str]:
     match = _ADDRESS.fullmatch(where.strip())
     if match is None:
         return lambda i, j: f"{where}[{i * width + j + 1}]"
-    from nj_incentives.functions.cells import cell_index, cell_name
+    from nj_incentives.core.cells import cell_index, cell_name
 
     row, col = cell_index(match["col"] + match["row"])
     sheet = match["sheet"] or ""

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from nj_incentives.functions.cells import date_from_serial
+from nj_incentives.core.cells import date_from_serial
 from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
 from nj_incentives.scenarios.convert import is_blank
 

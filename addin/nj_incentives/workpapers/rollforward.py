@@ -160,7 +160,7 @@ def _recalculate(last: Path) -> Any:
 
 def _cell(value: object, declared: TemplateInput) -> object:
     """A cell's value as DATA gives it: a date input's serial number as the date."""
-    from nj_incentives.functions.cells import date_from_serial
+    from nj_incentives.core.cells import date_from_serial
 
     if declared.kind == "date" and isinstance(value, (int, float)) and not isinstance(value, bool):
         return date_from_serial(float(value)) or value
@@ -517,7 +517,7 @@ def _roll_conversion(
     ends = _column(recalc.names.get("ReturnPeriodEnds"))
     refund = refunds[row - 1] if row <= len(refunds) else None
     end = ends[row - 1] if row <= len(ends) else None
-    from nj_incentives.functions.cells import date_from_serial
+    from nj_incentives.core.cells import date_from_serial
 
     period_end = date_from_serial(float(end)) if isinstance(end, (int, float)) else None
     if isinstance(refund, (int, float)) and refund > 0:

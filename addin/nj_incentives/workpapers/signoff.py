@@ -136,7 +136,7 @@ def _text(value: Any) -> str:
 
 
 def _date(value: Any) -> dt.date | None:
-    from nj_incentives.functions.cells import date_from_serial
+    from nj_incentives.core.cells import date_from_serial
 
     value = _scalar(value)
     if isinstance(value, dt.datetime):
@@ -252,7 +252,7 @@ def _write_cells(data: bytes, values: Mapping[str, str | dt.date | float]) -> by
     """The workbook ``data`` with ``values`` (defined name -> text, date or number)
     written into their cells (text as shared strings, dates as serial numbers, each
     cell's style kept)."""
-    from nj_incentives.functions.cells import serial_from_date
+    from nj_incentives.core.cells import serial_from_date
     from nj_incentives.workpapers.recalc.safety import sheet_parts
 
     with zipfile.ZipFile(io.BytesIO(data)) as source:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from nj_incentives.core.cells import cell_index, cell_name
 from nj_incentives.core.parameters import law_not_modelled
 from nj_incentives.functions.catalog import EXPLAIN_COLUMNS, headers
-from nj_incentives.functions.cells import cell_index, cell_name
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 from nj_incentives.workpapers.memo.calls import NJResult, cell_label, defined_names, nj_results
 from nj_incentives.workpapers.memo.document import (

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from nj_incentives.functions.cells import cell_index
+from nj_incentives.core.cells import cell_index
 from nj_incentives.runtimes.spelling import base_name
 from nj_incentives.support.formula import FunctionCall, function_calls
 from nj_incentives.workpapers.memo.sheets import display
@@ -188,7 +188,7 @@ def _evaluate(
     call: Call,
     names: Mapping[str, str],
 ) -> NJResult:
-    from nj_incentives.functions.cells import error_text, to_cell_values
+    from nj_incentives.core.cells import error_text, to_cell_values
     from nj_incentives.runtimes import xlwings_classic as excel
 
     entry = excel.CATALOG[call.function]

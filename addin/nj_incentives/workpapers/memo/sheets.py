@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.functions.cells import cell_index, cell_name
+from nj_incentives.core.cells import cell_index, cell_name
 from nj_incentives.workpapers.memo.document import Block, Paragraph, Table
 from nj_incentives.workpapers.recalc.engine import CellValue, ExcelError, Recalculation
 
@@ -54,7 +54,7 @@ def display(value: CellValue, number_format: str = "General") -> str:
         return value
     number = float(value)
     plain = re.sub(r'"[^"]*"|\[[^\]]*\]', "", number_format)
-    from nj_incentives.functions.cells import date_from_serial
+    from nj_incentives.core.cells import date_from_serial
 
     day = date_from_serial(number) if _DATE_FORMAT.search(plain) and "0" not in plain else None
     if day is not None:
@@ -301,7 +301,7 @@ ENGAGEMENT_FIELDS = (
 def engagement(recalc: Recalculation) -> dict[str, str]:
     """The engagement fields (label -> text, blank when absent or empty): the defined
     names ``EngagementClient`` ... ``EngagementDate`` of the workbook's Inputs."""
-    from nj_incentives.functions.cells import date_from_serial
+    from nj_incentives.core.cells import date_from_serial
 
     found: dict[str, str] = {}
     for name, label in ENGAGEMENT_FIELDS:

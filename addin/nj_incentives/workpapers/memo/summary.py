@@ -62,7 +62,7 @@ def switches(text: str) -> list[Switch]:
 
 
 def _label(recalc: Recalculation, sheet: str, cell: str) -> str:
-    from nj_incentives.functions.cells import cell_index
+    from nj_incentives.core.cells import cell_index
 
     row, _col = cell_index(cell)
     value = recalc.values.get((sheet, f"A{row}"))

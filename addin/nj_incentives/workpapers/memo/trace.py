@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from nj_incentives.functions.cells import range_bounds
+from nj_incentives.core.cells import range_bounds
 from nj_incentives.workpapers.recalc.engine import Address, Recalculation, split_reference
 
 #: The most formula cells one trace visits (a bound on the work for any workbook).

@@ -172,7 +172,7 @@ def _is_date_format(number_format: str) -> bool:
 
 def _cells(recalc: Recalculation, reference: str) -> list[tuple[str, str, CellValue]]:
     """(sheet, cell, value) of each cell of a reference, row by row."""
-    from nj_incentives.functions.cells import cell_name, range_bounds
+    from nj_incentives.core.cells import cell_name, range_bounds
     from nj_incentives.workpapers.recalc.engine import split_reference
 
     sheet, cells = split_reference(reference, recalc.sheets)
@@ -202,7 +202,7 @@ def refresh_caches(
 ) -> bytes:
     """The chart XML ``data`` with every cache rebuilt from ``recalc`` (see the module
     docstring); ``formats()`` gives each cell's number format (read once, on demand)."""
-    from nj_incentives.functions.cells import date_from_serial
+    from nj_incentives.core.cells import date_from_serial
 
     known: dict[tuple[str, str], str] | None = None
     date_formats: list[str] = []

@@ -29,7 +29,7 @@ from xml.etree.ElementTree import Element
 
 from defusedxml.ElementTree import fromstring
 
-from nj_incentives.functions.cells import cell_index, range_bounds
+from nj_incentives.core.cells import cell_index, range_bounds
 from nj_incentives.workpapers.recalc.engine import CellValue, ExcelError
 
 __all__ = ["Block", "StaticColours", "blocks", "styles_part"]

@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.parsers import expat
 
-from nj_incentives.functions.cells import cell_index, range_bounds
+from nj_incentives.core.cells import cell_index, range_bounds
 from nj_incentives.support.shipped import shipped_workbooks
 from nj_incentives.workpapers.recalc import engine
 from nj_incentives.workpapers.recalc.ooxml import (

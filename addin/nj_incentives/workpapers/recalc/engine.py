@@ -62,7 +62,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from nj_incentives.functions.cells import cell_index, cell_name, quote_sheet, range_bounds
+from nj_incentives.core.cells import cell_index, cell_name, quote_sheet, range_bounds
 from nj_incentives.runtimes.spelling import base_name
 from nj_incentives.support.formula import function_calls
 from nj_incentives.workpapers.recalc.imports import import_engine
@@ -87,7 +87,7 @@ __all__ = [
     "excel_serial",
     "function_variants",
     "plain_error_text",
-    "quote_sheet",  # nj_incentives.functions.cells' (the memo imports it from here)
+    "quote_sheet",  # nj_incentives.core.cells' (the memo imports it from here)
     "recalculate",
     "recalculate_vetted",
 ]
@@ -237,7 +237,7 @@ def default_functions() -> dict[str, Callable[..., Any]]:
 def default_error_text(exc: BaseException, function: str) -> str:
     """The text a cell shows for a failed NJ_* call, as the classic add-in shows it
     (``#VALUE! argument = value: rule (citation)``)."""
-    from nj_incentives.functions.cells import error_text
+    from nj_incentives.core.cells import error_text
 
     return error_text(exc, function)
 
@@ -275,7 +275,7 @@ def function_variants(formulas: str | Iterable[str], known: Sequence[str]) -> di
 
 def excel_serial(value: dt.date | dt.datetime) -> float | int:
     """The Excel serial number of a date (1900 date system): 2024-01-01 -> 45292."""
-    from nj_incentives.functions.cells import serial_from_date
+    from nj_incentives.core.cells import serial_from_date
 
     return serial_from_date(value)
 

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 from xml.parsers import expat
 
-from nj_incentives.functions.cells import cell_index, cell_name, range_bounds
+from nj_incentives.core.cells import cell_index, cell_name, range_bounds
 from nj_incentives.runtimes.spelling import base_name
 from nj_incentives.support.shipped import TEMPLATES, shipped_file
 from nj_incentives.workpapers.recalc.ooxml import (

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 from xml.parsers import expat
 
-from nj_incentives.functions.cells import cell_index, cell_name
+from nj_incentives.core.cells import cell_index, cell_name
 from nj_incentives.support.csv_safety import neutralise_text
 from nj_incentives.support.files import atomic_path, same_file
 from nj_incentives.workpapers.recalc.charts import cell_formats, refresh_caches

@@ -33,7 +33,7 @@ import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from nj_incentives.functions.cells import cell_index, quote_sheet
+from nj_incentives.core.cells import cell_index, quote_sheet
 from nj_incentives.support.shipped import shipped_workbooks
 from nj_incentives.workpapers.recalc.safety import (
     VettedWorkbook,

@@ -88,7 +88,7 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
-from nj_incentives.functions.cells import quote_sheet
+from nj_incentives.core.cells import quote_sheet
 from nj_incentives.runtimes import setup_steps
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 from nj_incentives.workpapers.templates import page
