@@ -449,7 +449,7 @@ def test_the_signoff_status_names_each_role_when_they_differ() -> None:
 #: The most pages the default memo of a 50-employee Form 313 workbook may take (issue 20,
 #: item 5: 29 pages before, 17 of them each employee's steps; 8 now, the roster in the
 #: schedules, the averages summarised and no employee's steps: docs/performance.md, "The
-#: memo a reviewer reads").
+#: memo").
 MAX_PAGES_50_EMPLOYEES = 9
 
 

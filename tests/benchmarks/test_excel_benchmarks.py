@@ -1,7 +1,7 @@
 """Benchmarks of the Excel functions (issue 4): figures printed, never a failure on speed.
 
 Run with ``pytest tests/benchmarks/test_excel_benchmarks.py -m benchmark -s``; the
-figures go in docs/performance.md, "Excel functions (issue 4)".
+figures go in docs/performance.md, "Excel functions".
 
 1. Per-call cost of each NJ_* function through the Office.js dispatch
    (``xlwings.server.custom_functions_call``, as xlwings Lite and xlwings Server call it),

@@ -1,7 +1,7 @@
 """Benchmarks of file-to-file scenario runs (issue 14 item 2): figures printed, never a failure.
 
 Run with ``pytest tests/benchmarks/test_files_bench.py -m benchmark -s``; the figures go
-in docs/performance.md, "Files". Every figure is a ratio to an anchor measured in the
+in docs/performance.md, "File formats". Every figure is a ratio to an anchor measured in the
 same run, alternated with it (subject, anchor, subject, anchor, ...), median of the
 repeats; each run in a fresh process so that its peak memory (``ru_maxrss``) is its own.
 ``NJ_BENCH_ROWS`` (default 1,000,000) and ``NJ_BENCH_REPEATS`` (default 3) scale it.

@@ -1,7 +1,7 @@
 """Benchmark of ``nj-incentives fill`` (issue 20, item 1c): figures printed, never a failure.
 
 Run with ``pytest tests/benchmarks/test_fill_bench.py -m benchmark -s``; the figures go in
-docs/performance.md, "Filling templates from data (issue 20)".
+docs/performance.md, "Fill".
 
 A 1,000-employee ERTC roster (4 roster sheets per period) two ways, alternating, each a
 fresh process as a user runs them, median of ``NJ_BENCH_ROUNDS`` (default 3):

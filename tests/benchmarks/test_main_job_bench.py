@@ -1,7 +1,7 @@
 """Benchmarks of the README's main job (issue 23 items 3-4): figures printed, never a failure.
 
 Run with ``pytest tests/benchmarks/test_main_job_bench.py -m benchmark -s`` (figures in
-docs/performance.md, "The main job at the speed of its parts"). Every figure is a fresh
+docs/performance.md, "The main job against its floor"). Every figure is a fresh
 process (``python -m nj_incentives.cli`` with the tree's ``addin/`` first on PYTHONPATH),
 the commands alternated, ``NJ_BENCH_REPEATS`` rounds (default 5), medians:
 

@@ -1,7 +1,7 @@
 """The PDF memo with long text (issue 22 item 6): figures printed, never a failure on speed.
 
 Run with ``pytest tests/benchmarks/test_memo_bench.py -m benchmark -s``; the figures go in
-docs/performance.md, "The PDF memo with long text". The grant example's memo is written
+docs/performance.md, "The memo". The grant example's memo is written
 to PDF (``memo.to_pdf``) with its own client name (the anchor) and with a client name of
 100,000 characters, alternated, each in a fresh interpreter (fonts and imports included,
 as ``nj-incentives calc --memo`` pays them); the median of the rounds, and the ratio. Set

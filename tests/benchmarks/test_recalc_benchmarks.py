@@ -1,7 +1,7 @@
 """Benchmarks of the headless recalculation (issue 5): figures printed, never a failure.
 
 Run with ``pytest tests/benchmarks/test_recalc_benchmarks.py -m benchmark -s``; the
-figures go in docs/performance.md, "Headless recalculation (issue 5)".
+figures go in docs/performance.md, "The engine: `formulas`".
 
 The workbook is template-shaped: a legacy array formula over an explicit range whose
 custom function returns a table with a header row, per-year formulas

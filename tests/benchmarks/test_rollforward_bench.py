@@ -2,7 +2,7 @@
 failure.
 
 Run with ``pytest tests/benchmarks/test_rollforward_bench.py -m benchmark -s``; the
-figures go in docs/performance.md, "Rolling forward (issue 20)".
+figures go in docs/performance.md, "Roll forward".
 
 For each template, its filled example with the engagement's period set to a year inside
 it (so that it rolls: ERTC the period ending 2026-12-31, the conversion tax year 2023, the

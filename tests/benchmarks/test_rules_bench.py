@@ -4,8 +4,9 @@ Run with ``pytest tests/benchmarks/test_rules_bench.py -m benchmark -s``; with
 ``NJ_BENCH_BEFORE=/path/to/old/addin`` (the ``addin`` folder of an earlier commit, e.g.
 ``git archive df8433e addin | tar -x -C /tmp/before``) every figure is measured for both
 trees in the same run, alternating (before, after, before, after, ...), each in a fresh
-interpreter, and the medians are printed side by side. The figures go in
-docs/performance.md, "Each rule written once (issue 12)".
+interpreter, and the medians are printed side by side. It measures a change against its
+parent: its figures went into docs/performance.md with the change (git log -p
+docs/performance.md).
 
 1. Direct core time per BEIP function: the amounts (``law.beip``'s functions called
    as the Excel adapters call them), and the same with the explanation read (``.steps``).

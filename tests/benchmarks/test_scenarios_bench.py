@@ -1,7 +1,7 @@
 """Benchmark of the scenario runner (issue 6): figures printed, never a failure.
 
 Run with ``pytest tests/benchmarks/test_scenarios_bench.py -m benchmark -s``; the figures
-go in docs/performance.md, "Scenario runner (issue 6)".
+go in docs/performance.md, "Scenario runner".
 
 What is measured, in a fresh Python process (so that its peak memory is this run's):
 

@@ -1,7 +1,7 @@
 """xlwings Server under load (issue 22 item 7): figures printed, never a failure on speed.
 
 Run with ``pytest tests/benchmarks/test_server_bench.py -m benchmark -s``; the figures go
-in docs/performance.md, "xlwings Server under load". Set ``NJ_BENCH_BASE`` to the
+in docs/performance.md, "The served app". Set ``NJ_BENCH_BASE`` to the
 ``addin`` folder of an older tree to serve that tree too (``xlwings_server.main:main_app``
 as it was deployed before), side by side with this one (``nj_incentives.runtimes.serving:app``).
 

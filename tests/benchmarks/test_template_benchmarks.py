@@ -1,7 +1,7 @@
 """Benchmarks of the filled template examples (issue 5): figures printed, never a failure.
 
 Run with ``pytest tests/benchmarks/test_template_benchmarks.py -m benchmark -s``; the
-figures go in docs/performance.md, "Headless recalculation (issue 5)", "The templates".
+figures size the examples for docs/performance.md, "Headless recalculation".
 
 - warm: ``recalculate(example)`` in one process once the engine is imported (what
   ``nj-incentives calc`` pays per workbook after the first), median of 5;

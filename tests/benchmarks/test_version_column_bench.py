@@ -2,7 +2,7 @@
 piece by piece over 1,000,000 rows in the runner's chunks (median of 15 each): figures
 printed, never a failure. Run with
 ``pytest tests/benchmarks/test_version_column_bench.py -m benchmark -s``; the figures are
-in docs/performance.md, "The scenario runner's version column"."""
+in docs/performance.md, "Scenario runner"."""
 
 from __future__ import annotations
 
