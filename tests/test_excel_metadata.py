@@ -24,9 +24,9 @@ import pytest
 import xlwings as xw
 import xlwings.server
 
+from nj_incentives.core.vba import vba_declarations, vba_identifier_problem, vba_problems
 from nj_incentives.functions import catalog, reference
 from nj_incentives.runtimes import xlwings_classic as excel
-from nj_incentives.runtimes.vba import vba_declarations, vba_identifier_problem, vba_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 

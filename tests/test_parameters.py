@@ -333,16 +333,20 @@ NOT_LAW = {
     ("workpapers/recalc/safety.py", "beip.average_cap"): (1, "max_formulas = 50_000"),
     ("workpapers/recalc/safety.py", "cbt.group_payroll_threshold"): (1, "max_area = 5_000_000"),
     ("scenarios/analysis.py", "beip.average_cap"): (1, "SAMPLE_ROWS = 50_000"),
-    ("functions/catalog.py", "beip.average_cap"): (
-        2,
-        "example inputs: a 50,000 transfer price, liability",
+    ("programs/beip/functions.py", "beip.average_cap"): (
+        1,
+        "example input: a 50,000 transfer amount",
     ),
+    ("programs/ertc/functions.py", "beip.average_cap"): (1, "example input: a 50,000 liability"),
     ("workpapers/templates/beip_grant.py", "beip.average_cap"): (1, "example input: other grants"),
-    ("functions/catalog.py", "beip.remote_work_election_before"): (
+    ("programs/ertc/functions.py", "beip.remote_work_election_before"): (
         1,
         "example period end 2023-12-31",
     ),
-    ("functions/catalog.py", "beip.remote_work_waiver_end"): (1, "example period end 2023-12-31"),
+    ("programs/ertc/functions.py", "beip.remote_work_waiver_end"): (
+        1,
+        "example period end 2023-12-31",
+    ),
     ("workpapers/templates/ertc_credit.py", "beip.remote_work_election_before"): (
         2,
         "example period end",

@@ -1,0 +1,386 @@
+"""BEIP's NJ_* functions: the grant, the combined State grants limit, the conversion to
+tax credits and their use and transfer (N.J.S.A. 34:1B-129, 34:1B-134). The remote-work
+functions of subsection h. are the shared provision's
+(:mod:`nj_incentives.programs.remote_work.functions`). Declarations:
+:mod:`nj_incentives.core.declarations`."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from nj_incentives.core import parameters as P
+from nj_incentives.core.declarations import (
+    Catalog,
+    ResultColumn,
+    a_date,
+    each,
+    law_as_of,
+    listed,
+    single,
+)
+from nj_incentives.programs.cbt.functions import NUMBERING, YEAR_END_MONTH
+
+__all__ = [
+    "BEIP_LAW",
+    "CONVERSION_SCHEDULE_COLUMNS",
+    "CONVERSION_YEAR_COLUMNS",
+    "FUNCTIONS",
+    "GRANT_SCHEDULE_COLUMNS",
+    "GRANT_YEAR_COLUMNS",
+    "LAW_AS_OF",
+]
+
+#: Every NJ_* function of the program, in the order the catalog shows them.
+FUNCTIONS = Catalog()
+calculation = FUNCTIONS.calculation
+
+#: The law the calculations cite (each entry adds its subsection).
+BEIP_LAW = "N.J.S.A. 34:1B-129"
+
+#: Figures of law as the texts below show them (core.parameters: every version).
+_CAP = P.AVERAGE_CAP.brief()
+_CAP_FROM = P.CAP_AGREEMENTS_FROM.single.isoformat()
+
+GRANT_SCHEDULE_COLUMNS = (
+    ResultColumn("Year", "year", "int", "Grant year, 1 to the term"),
+    ResultColumn(
+        "Withholdings", "withholdings", "money", "Withholdings of the year's new employees"
+    ),
+    ResultColumn("Partner tax", "partner_tax", "money", "Partners' estimated tax of the year"),
+    ResultColumn(
+        "Grant before cap",
+        "grant_before_cap",
+        "money",
+        "The year's grant before the cap",
+        scenario="grant_before_cap",
+    ),
+    ResultColumn(
+        "Cap room",
+        "cap_room",
+        "number",
+        f"What the {_CAP} average cap still allows in the year (blank: the cap does not apply)",
+    ),
+    ResultColumn(
+        "Grant", "grant", "money", "Grant paid for the year, after the cap", scenario="grant"
+    ),
+    ResultColumn("Cumulative grant", "cumulative", "money", "Grants paid so far"),
+)
+
+#: The fourth column is shown only for a filer whose year does not end in December or
+#: who numbers by the calendar year (see ``NJ_BEIP_CONVERSION_SCHEDULE``).
+CONVERSION_SCHEDULE_COLUMNS = (
+    ResultColumn("Tax year", "tax_year", "int", "Tax year the credit is issued for"),
+    ResultColumn("Share", "share", "fraction", "Share of the converted amount"),
+    ResultColumn(
+        "Installment",
+        "amount",
+        "money",
+        "Tax credit issued for the tax year",
+        scenario="installment",
+    ),
+    ResultColumn(
+        "Period end", "period_end", "date", "Last day of the privilege period of the return"
+    ),
+)
+
+
+#: The schedules' columns the scenario runner gives once per grant year (``grant_<k>``) or
+#: tax year (``installment_<year>``): ``scenario``.
+GRANT_YEAR_COLUMNS = tuple(column for column in GRANT_SCHEDULE_COLUMNS if column.scenario)
+CONVERSION_YEAR_COLUMNS = tuple(column for column in CONVERSION_SCHEDULE_COLUMNS if column.scenario)
+
+#: A BEIP calculation's ``law_as_of`` (its help names the versions modelled).
+LAW_AS_OF = law_as_of("beip")
+_BASIS = single(
+    'What the percentage applies to: "withholdings" or "partners" (estimated tax of the '
+    "partners of an eligible partnership); any case"
+)
+_SMART_GROWTH = single(
+    "TRUE if the grant promotes smart growth (N.J.S.A. 34:1B-129b.); blank = FALSE"
+)
+_DISCOUNT_RATE = single(
+    "Annual rate for discounting to present value, a fraction (5% = 0.05); blank = 0"
+)
+_MAX_DISCOUNT_RATE = single(
+    "Highest yearly discount rate accepted as a discount to present value; blank = 0.2"
+)
+_ACCRUAL_YEAR = single("Calendar year the approved grant accrued but was not paid, 2008 to 2025")
+_APPROVAL_DATE = a_date(
+    "Date the Authority approved the amount (Excel date); matters for 2008-2013 only; blank = "
+    f"approved by {P.STATE_FISCAL_YEAR_2017_START.text()}"
+)
+_CREDIT = single("BEIP tax credit issued for the tax period, dollars")
+_TAX_LIABILITY = single("Tax otherwise due for the period, dollars")
+_MINIMUM_TAX_FLOOR = single(
+    "Statutory minimum the credit may not take the tax below (the alternative reading);"
+    " blank = 0 (the credit may take the tax to 0)"
+)
+
+
+calculation(
+    "NJ_BEIP_PCT_LIMITS",
+    cite=f"{BEIP_LAW}a., b.",
+    description=(
+        "Lowest and highest BEIP grant percentage for a basis, as a 1x2 row of fractions: "
+        "withholdings 10%-50%, partners' tax 10%-30%; 80% / 50% with smart growth (N.J.S.A. "
+        "34:1B-129a., b.)."
+    ),
+    example=("withholdings", True),
+    optional=("smart_growth",),
+    basis=_BASIS,
+    smart_growth=_SMART_GROWTH,
+)
+
+
+calculation(
+    "NJ_BEIP_GRANT",
+    cite=f"{BEIP_LAW}a., b.",
+    description=(
+        "Annual BEIP grant before the cap: withholdings x pct + partners' estimated tax x "
+        "partner_pct, each part rounded down to the cent (N.J.S.A. 34:1B-129a., b.)."
+    ),
+    example=(1250000, 0.2),
+    optional=("partner_tax", "partner_pct", "smart_growth"),
+    withholdings=single("Withholdings of the business's new employees for the year, in dollars"),
+    pct=single("Grant percentage of withholdings, a fraction (20% = 0.2); 0 if not used"),
+    partner_tax=single(
+        "Estimated tax of the partners of an eligible partnership, dollars; blank = 0"
+    ),
+    partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
+    smart_growth=_SMART_GROWTH,
+)
+
+
+calculation(
+    "NJ_BEIP_CAP_APPLIES",
+    cite=f"{BEIP_LAW}a.",
+    description=(
+        f'Whether the {_CAP} average cap per new employee binds the agreement: "Yes" for an '
+        f'agreement entered into on or after {_CAP_FROM}, else "No" (N.J.S.A. 34:1B-129a.; '
+        "N.J.A.C. 19:31I-1.4(a))."
+    ),
+    example=(dt.date(2010, 1, 1),),
+    optional=("law_as_of",),
+    agreement_date=a_date("Date the grant agreement was entered into (Excel date)"),
+    law_as_of=LAW_AS_OF,
+)
+
+
+calculation(
+    "NJ_BEIP_GRANT_SCHEDULE",
+    cite=f"{BEIP_LAW}a.-c.; N.J.A.C. 19:31I-1.4(a)",
+    description=(
+        f"BEIP grant year by year over the term, after the {_CAP} average cap: "
+        f"{listed(GRANT_SCHEDULE_COLUMNS)} (N.J.S.A. 34:1B-129a.-c.; N.J.A.C. 19:31I-1.4(a))."
+    ),
+    columns=GRANT_SCHEDULE_COLUMNS,
+    example=([600000, 600000, 600000], [10, 12, 2], 0.5, dt.date(2010, 1, 1)),
+    optional=("smart_growth", "partner_tax", "partner_pct", "cap_method", "law_as_of"),
+    withholdings=each("Withholdings per grant year, dollars: one cell per year (the term)"),
+    new_employees=each("New employees certified per grant year: one cell per year"),
+    pct=single("Grant percentage of withholdings, a fraction (50% = 0.5); 0 if not used"),
+    agreement_date=a_date("Date the grant agreement was entered into (Excel date)"),
+    smart_growth=_SMART_GROWTH,
+    partner_tax=each("Partners' estimated tax per grant year, dollars; blank = 0 each year"),
+    partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
+    cap_method=single(
+        f'How the {_CAP} average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
+        ' "whole_term" or "proportional"; blank = "per_year"'
+    ),
+    law_as_of=LAW_AS_OF,
+)
+
+
+calculation(
+    "NJ_BEIP_LIMIT_BASE",
+    cite="N.J.S.A. 34:1B-134(b)",
+    description=(
+        "What the combined State grants limit is a share of: the withholdings, or the "
+        'partners\' estimated tax when basis is "partners"; the other may be blank '
+        "(N.J.S.A. 34:1B-134(b))."
+    ),
+    example=("withholdings", 600000),
+    optional=("withholdings", "partner_tax"),
+    basis=_BASIS,
+    withholdings=single("Withholdings of the year's new employees, dollars"),
+    partner_tax=single("Partners' estimated tax of the year, dollars"),
+)
+
+
+calculation(
+    "NJ_BEIP_COMBINED_LIMIT",
+    cite="N.J.S.A. 34:1B-134(b), (c)",
+    description=(
+        "Largest BEIP grant the combined State grants limit allows without the Treasurer's "
+        "approval: 50% of withholdings (30% of partners' tax; 80% / 50% with smart growth) less "
+        "other grants (N.J.S.A. 34:1B-134(b), (c))."
+    ),
+    example=(1000000, 150000, "withholdings"),
+    optional=("smart_growth",),
+    base_amount=single(
+        "Withholdings (or partners' estimated tax) the limit is a share of, dollars"
+    ),
+    other_grants=single("All other State grants, dollars (Office of Customized Training excluded)"),
+    basis=_BASIS,
+    smart_growth=_SMART_GROWTH,
+)
+
+
+calculation(
+    "NJ_BEIP_GRANT_OVER_LIMIT",
+    cite="N.J.S.A. 34:1B-134(b)",
+    description=(
+        "A grant split at the combined State grants limit, as a 1x2 row: over it (needs the "
+        "State Treasurer's approval), max(0, grant - combined_limit), and within it "
+        "(N.J.S.A. 34:1B-134(b))."
+    ),
+    example=(300000, 250000),
+    grant=single("The year's BEIP grant, dollars"),
+    combined_limit=single(
+        "Largest BEIP grant the combined limit allows, dollars (NJ_BEIP_COMBINED_LIMIT)"
+    ),
+)
+
+
+calculation(
+    "NJ_BEIP_CONVERSION_SCHEDULE",
+    cite=f"{BEIP_LAW}e.(1)-(13)",
+    description=(
+        "Tax credits a grant accrued but not paid converts to: "
+        f"{listed(CONVERSION_SCHEDULE_COLUMNS)} (the return it goes on); each rounded down to"
+        " the cent, the last taking the remainder (N.J.S.A. 34:1B-129e.(1)-(13))."
+    ),
+    columns=CONVERSION_SCHEDULE_COLUMNS,
+    example=(2016, 100000),
+    optional=(
+        "approval_date",
+        "grant_approval_date",
+        "direction_date",
+        "year_end_month",
+        "numbering",
+        "direction_deadline",
+    ),
+    accrual_year=_ACCRUAL_YEAR,
+    amount=single("Approved grant amount converted to tax credits, dollars"),
+    approval_date=_APPROVAL_DATE,
+    grant_approval_date=a_date(
+        "Date the business was approved for the grant, before"
+        f" {P.ENACTMENT_P_L_2015_C_194.single}; blank = not checked"
+    ),
+    direction_date=a_date(
+        f"Date the business directed the conversion; {P.ENACTMENT_P_L_2015_C_194.single} to"
+        f" {P.DIRECTION_DEADLINE_PUBLISHED.single}; blank = not checked"
+    ),
+    year_end_month=YEAR_END_MONTH,
+    numbering=NUMBERING,
+    direction_deadline=single(
+        f'"published" (through {P.DIRECTION_DEADLINE_PUBLISHED.single}, the Authority\'s'
+        ' deadline) or "strict" (through 2016-07-09, day 180); blank = "published"'
+    ),
+)
+
+
+calculation(
+    "NJ_BEIP_CONVERSION_INSTALLMENT",
+    cite=f"{BEIP_LAW}e.(1)-(13)",
+    description=(
+        "Tax credit issued for one tax year, or for the return of the privilege period ending on "
+        "the date given, from a converted grant; 0 if none (N.J.S.A. 34:1B-129e.(1)-(13))."
+    ),
+    example=(2012, 1250000, 2018),
+    optional=("approval_date", "numbering"),
+    accrual_year=_ACCRUAL_YEAR,
+    amount=single("Approved grant amount converted to tax credits, dollars"),
+    tax_year=single(
+        "Tax year whose installment is wanted (e.g. 2018), or the last day of the privilege"
+        " period of the return (an Excel date)"
+    ),
+    approval_date=_APPROVAL_DATE,
+    numbering=NUMBERING,
+)
+
+
+calculation(
+    "NJ_BEIP_CREDIT_APPLIED",
+    cite=f"{BEIP_LAW}f.",
+    description=(
+        "BEIP credit applied against the tax, before all other credits and payments: min(credit, "
+        "tax_liability - minimum_tax) (N.J.S.A. 34:1B-129f.)."
+    ),
+    example=(300000, 200000),
+    optional=("minimum_tax",),
+    credit=_CREDIT,
+    tax_liability=_TAX_LIABILITY,
+    minimum_tax=_MINIMUM_TAX_FLOOR,
+)
+
+
+calculation(
+    "NJ_BEIP_CREDIT_REFUND",
+    cite=f"{BEIP_LAW}f.",
+    description=(
+        "Excess of the BEIP credit over the tax, refunded as an overpayment (N.J.S.A. 34:1B-129f.)."
+    ),
+    example=(300000, 200000),
+    optional=("minimum_tax",),
+    credit=_CREDIT,
+    tax_liability=_TAX_LIABILITY,
+    minimum_tax=_MINIMUM_TAX_FLOOR,
+)
+
+
+calculation(
+    "NJ_BEIP_TRANSFER_MIN_PRICE",
+    cite=f"{BEIP_LAW}g.(3)",
+    description=(
+        "Lowest lawful consideration for a transfer certificate: 75% of the amount, then "
+        "discounted to present value from the sale to the credit's tax period end, / (1 + "
+        "discount_rate) ^ years, rounded down to the cent (N.J.S.A. 34:1B-129g.(3))."
+    ),
+    example=(200000, 0.1, None, dt.date(2024, 12, 31), dt.date(2025, 12, 31)),
+    optional=("discount_rate", "years", "sale_date", "credit_period_end", "max_discount_rate"),
+    transfer_amount=single("Amount of tax credit transferred, dollars"),
+    discount_rate=_DISCOUNT_RATE,
+    years=single(
+        "Years to discount over; blank = from sale_date to credit_period_end (needed to"
+        " discount, as NJ_BEIP_TRANSFER_CHECK)"
+    ),
+    sale_date=a_date("Date of the sale (Excel date); with credit_period_end it sets the years"),
+    credit_period_end=a_date("Last day of the tax period the credit is issued for (Excel date)"),
+    max_discount_rate=_MAX_DISCOUNT_RATE,
+)
+
+
+calculation(
+    "NJ_BEIP_TRANSFER_CHECK",
+    cite=f"{BEIP_LAW}g.(3)",
+    description=(
+        '"OK" if a proposed sale of a transfer certificate is lawful, or every reason it is not, '
+        "with citations (N.J.S.A. 34:1B-129g.(3))."
+    ),
+    example=(1000000, 50000, 30000),
+    optional=(
+        "discount_rate",
+        "years",
+        "sale_date",
+        "credit_period_end",
+        "seller_is_transferee",
+        "max_discount_rate",
+    ),
+    certificate_amount=single("Refundable credit on the transfer certificate, dollars"),
+    transfer_amount=single("Amount of credit sold or assigned, dollars"),
+    consideration=single("Price paid for it, dollars"),
+    discount_rate=_DISCOUNT_RATE,
+    years=single(
+        "Years to discount over; blank = from sale_date to credit_period_end (needed to discount)"
+    ),
+    sale_date=a_date("Date of the sale or assignment (Excel date); blank = no discounting"),
+    credit_period_end=a_date(
+        "Last day of the tax period the credit is issued for, and used in (Excel date)"
+    ),
+    seller_is_transferee=single(
+        "TRUE if the seller itself bought the credit (a transferee may not transfer it);"
+        " blank = FALSE"
+    ),
+    max_discount_rate=_MAX_DISCOUNT_RATE,
+)

@@ -1,0 +1,107 @@
+"""The NJ_* functions of the remote-work election, subsection h. (N.J.S.A. 34:1B-129 h.;
+P.L.2022, c.134; P.L.2024, c.40): BEIP's today, so named NJ_BEIP_REMOTE_WORK_...
+Declarations: :mod:`nj_incentives.core.declarations`."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from nj_incentives.core import parameters as P
+from nj_incentives.core.declarations import Catalog, a_date, single
+from nj_incentives.programs.beip.functions import BEIP_LAW, LAW_AS_OF
+from nj_incentives.programs.cbt.functions import NUMBERING
+
+__all__ = ["FUNCTIONS"]
+
+#: Every NJ_* function of the provision, in the order the catalog shows them.
+FUNCTIONS = Catalog()
+calculation = FUNCTIONS.calculation
+
+#: The first day of P.L.2024, c.40's rule and the election deadline of P.L.2022, c.134.
+_C40 = P.REMOTE_WORK_C40_FROM.single
+_ELECT = P.REMOTE_WORK_ELECTION_BEFORE.single
+_MOVED = P.REMOTE_WORK_WAIVER_END.at() + dt.timedelta(days=1)
+
+
+calculation(
+    "NJ_BEIP_REMOTE_WORK_PAYMENT",
+    cite=f"{BEIP_LAW}h.(2)",
+    description=(
+        "Remote-work payment to the Authority: 5% of the 2022 tax credit (P.L.2022, c.134); for a "
+        f"period ending from {_C40}, 10% of its maximum credit, non-refundable (P.L.2024, "
+        "c.40); rounded down to the cent (N.J.S.A. 34:1B-129h.(2))."
+    ),
+    example=(412345.67,),
+    optional=("period_end", "numbering", "c40_periods", "law_as_of"),
+    credit=single(
+        "Tax credit for the tax period, dollars: received for 2022, or the maximum for a"
+        f" period from {_C40}"
+    ),
+    period_end=a_date(
+        "Last day of the privilege period; it chooses the version; blank = the 2022 tax"
+        " period (not checked)"
+    ),
+    numbering=NUMBERING,
+    c40_periods=single(
+        f'"containing" (the period ending on or after {_C40} and later ones) or'
+        ' "numbered" (tax years 2024 and later); blank = "containing"'
+    ),
+    law_as_of=LAW_AS_OF,
+)
+
+
+calculation(
+    "NJ_BEIP_REMOTE_WORK_CHECK",
+    cite=f"{BEIP_LAW}h.",
+    description=(
+        '"OK" if the remote-work waiver holds for the time checked under its version of h. '
+        f"(P.L.2022, c.134; January 2024 act; P.L.2024, c.40 from {_C40}), or every reason it "
+        "does not (N.J.S.A. 34:1B-129h., h.(1))."
+    ),
+    example=(dt.date(2023, 6, 30), 0.25),
+    optional=(
+        "election_from",
+        "period_start",
+        "enhanced_area",
+        "commitment_end",
+        "election_deadline",
+        "law_as_of",
+    ),
+    election_date=a_date("Date the business made the remote-work election (Excel date)"),
+    share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
+    election_from=single(
+        f'"emergency_ended" (on or after {P.EMERGENCY_ENDED.single}, Executive Order No. 244)'
+        f' or "emergency_declared" (after {P.EMERGENCY_DECLARED.single}); blank ='
+        ' "emergency_ended"'
+    ),
+    period_start=a_date(
+        "First day of the tax period (or part) checked; it chooses the version; blank = the"
+        " 2022-2023 waiver period"
+    ),
+    enhanced_area=single(
+        f"From {_C40}: TRUE if the facility is in an enhanced area or a"
+        " government-restricted municipality (no waiver there), FALSE if not"
+    ),
+    commitment_end=a_date(
+        f"Last day of the commitment period (from {_C40} it is extended by two years)"
+    ),
+    election_deadline=single(
+        f'Under the January 2024 act: "unchanged" (elect before {_ELECT}) or "moved"'
+        f' (before {_MOVED}); blank = "unchanged"'
+    ),
+    law_as_of=LAW_AS_OF,
+)
+
+
+calculation(
+    "NJ_BEIP_REMOTE_WORK_COMMITMENT_END",
+    cite=f"{BEIP_LAW}h.",
+    description=(
+        "Last day of the commitment period extended by two years, as P.L.2024, c.40 asks for the "
+        f"remote-work waiver from {_C40} (N.J.S.A. 34:1B-129h. as amended)."
+    ),
+    example=(dt.date(2026, 6, 30),),
+    optional=("law_as_of",),
+    commitment_end=a_date("Last day of the commitment period of the incentive agreement"),
+    law_as_of=LAW_AS_OF,
+)
