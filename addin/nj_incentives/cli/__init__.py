@@ -27,6 +27,7 @@ from typing import Any
 
 import click
 
+from nj_incentives.support.status import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, needs_extra
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 
 __all__ = [
@@ -42,17 +43,8 @@ __all__ = [
     "json_option",
     "main",
     "namespace_option",
+    "needs_extra",
 ]
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_CODES = {
-    EXIT_OK: "done; every check TRUE, no row with an error",
-    EXIT_FAILED: "done, but a check failed or rows had errors (written for inspection)",
-    EXIT_USAGE: "not done: wrong arguments, or a file missing, unsafe or unreadable, "
-    "or an optional dependency not installed",
-}
 
 #: subcommand -> (module providing ``command``, one-line help, the extra it needs)
 SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
@@ -77,17 +69,17 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "",
     ),
     "fill": (
-        "nj_incentives.workpapers.fill",
+        "nj_incentives.cli.fill",
         "fill a template from data (YAML, JSON or CSV; payroll hours for the ERTC roster)",
         "calc",
     ),
     "rollforward": (
-        "nj_incentives.workpapers.rollforward",
+        "nj_incentives.cli.rollforward",
         "roll a template workbook forward to its next period (sign-offs cleared)",
         "calc",
     ),
     "sign": (
-        "nj_incentives.workpapers.signoff",
+        "nj_incentives.cli.sign",
         "sign a workbook as its preparer or reviewer (flagged when its inputs change after)",
         "calc",
     ),
@@ -168,13 +160,6 @@ def namespace_option(function: Any) -> Any:
         help="spell every NJ_* function NS.NJ_... for an Office.js add-in"
         " (xlwings Server: XLWINGS)",
     )(function)
-
-
-def needs_extra(command: str, extra: str, module: str) -> str:
-    return (
-        f"nj-incentives {command} needs the optional dependencies of the '{extra}' extra "
-        f"({module} is not installed): pip install 'nj-incentives[{extra}]'"
-    )
 
 
 # --------------------------------------------------------------------------- the group

@@ -1,0 +1,181 @@
+"""``nj-incentives fill``: the command (its library is :mod:`nj_incentives.workpapers.fill`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from nj_incentives.cli import (
+    EXIT_OK,
+    EXIT_USAGE,
+    cache_values_option,
+    force_option,
+    json_option,
+    namespace_option,
+)
+from nj_incentives.workpapers.fill import FillError, fill, resolve_template, template_inputs
+
+EPILOG = """\
+\b
+exit status: 0 written; 1 a value or payroll row refused (each named, nothing written);
+2 not done: unknown template or input name, not one of our workbooks, a file missing or
+unreadable, the output exists (without --force).
+
+\b
+examples:
+  nj-incentives fill beip-grant-schedule grant.yaml -o filled/grant.xlsx
+  nj-incentives fill ertc-form-313 ertc.json --hours payroll.csv -o ertc.xlsx
+  nj-incentives fill ertc-form-313 --inputs      the template's input names
+"""
+
+
+@click.command(
+    "fill",
+    help="Fill a template with DATA (YAML, JSON or CSV keyed by the template's input "
+    "names) and write it as OUT.xlsx; every value is checked first, nothing is written "
+    "if any is refused.",
+    epilog=EPILOG,
+)
+@click.argument("template", metavar="TEMPLATE")
+@click.argument("data", metavar="[DATA]", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "-o",
+    "--output",
+    metavar="OUT.xlsx",
+    type=click.Path(path_type=Path),
+    help="the workbook to write",
+)
+@click.option(
+    "--hours",
+    metavar="FILE",
+    type=click.Path(path_type=Path),
+    help="payroll hours (.csv or .xlsx) for the ERTC roster: one row per employee and month, "
+    "or one row per employee with twelve month columns",
+)
+@force_option("OUT.xlsx")
+@cache_values_option
+@click.option(
+    "--inputs", "list_inputs", is_flag=True, help="list the template's input names and stop"
+)
+@namespace_option
+@json_option
+def command(
+    template: str,
+    data: Path | None,
+    output: Path | None,
+    hours: Path | None,
+    force: bool,
+    cache: bool,
+    list_inputs: bool,
+    namespace: str,
+    as_json: bool,
+) -> int:
+    """``nj-incentives fill``."""
+    return run(
+        template,
+        data,
+        output,
+        hours=hours,
+        force=force,
+        cache=cache,
+        list_inputs=list_inputs,
+        namespace=namespace,
+        as_json=as_json,
+    )
+
+
+def run(
+    template: str,
+    data: Path | None,
+    output: Path | None,
+    *,
+    hours: Path | None = None,
+    force: bool = False,
+    cache: bool = False,
+    list_inputs: bool = False,
+    namespace: str = "",
+    as_json: bool = False,
+    out: Callable[[str], None] = print,
+) -> int:
+    """Fill, print what was written or why not; the exit status."""
+    if list_inputs:
+        try:
+            inputs = template_inputs(resolve_template(template))
+        except FillError as error:
+            return report_refusal(error, as_json, out)
+        if as_json:
+            out(
+                json.dumps(
+                    [
+                        {"name": i.name, "key": i.key, "kind": i.kind, "rows": i.rows}
+                        for i in inputs.values()
+                    ]
+                )
+            )
+        else:
+            for declared in inputs.values():
+                rows = f" x{declared.rows} rows" if declared.rows else ""
+                out(f"{declared.name:<28} {declared.kind}{rows}  {declared.label}")
+        return EXIT_OK
+    if output is None:
+        return report_refusal(
+            FillError(["-o OUT.xlsx: where to write the filled workbook"], EXIT_USAGE), as_json, out
+        )
+    if data is None and hours is None:
+        return report_refusal(
+            FillError(["DATA: give a .yaml, .json or .csv file of inputs"], EXIT_USAGE),
+            as_json,
+            out,
+        )
+    try:
+        filled = fill(
+            template, data, output, hours=hours, force=force, namespace=namespace, cache=cache
+        )
+    except FillError as error:
+        return report_refusal(error, as_json, out)
+    roster = (
+        f", {filled.employees:,} employees on {filled.roster_sheets} roster sheet(s) per period"
+        if filled.template == "ertc-form-313"
+        else ""
+    )
+    if as_json:
+        out(
+            json.dumps(
+                {
+                    "status": EXIT_OK,
+                    "written": str(filled.path),
+                    "template": filled.template,
+                    "inputs": filled.inputs,
+                    "employees": filled.employees,
+                    "roster_sheets": filled.roster_sheets,
+                }
+            )
+        )
+    else:
+        out(f"{filled.path}: the {filled.template} template, {len(filled.inputs)} inputs{roster}")
+    print(f"Next: nj-incentives calc {filled.path}", file=sys.stderr)
+    return EXIT_OK
+
+
+#: The most refusals printed (the JSON document has them all).
+SHOWN = 50
+
+
+def report_refusal(
+    error: FillError, as_json: bool, out: Callable[[str], None], command: str = "fill"
+) -> int:
+    """Print why nothing was written (the first :data:`SHOWN` refusals on stderr, all of
+    them in the JSON document) for ``nj-incentives COMMAND``; the exit status."""
+    messages = error.messages
+    for message in messages[:SHOWN]:
+        print(f"nj-incentives {command}: {message}", file=sys.stderr)
+    if len(messages) > SHOWN:
+        print(f"nj-incentives {command}: ... and {len(messages) - SHOWN} more", file=sys.stderr)
+    print(f"nj-incentives {command}: nothing written", file=sys.stderr)
+    if as_json:
+        out(json.dumps({"status": error.status, "errors": messages, "written": None}))
+    return error.status
