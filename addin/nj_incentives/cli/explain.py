@@ -2,7 +2,9 @@
 
 Each topic is one calculation of the catalog (:mod:`nj_incentives.functions.catalog`), whose
 arguments, help and required ones it takes from there, and the core function that
-computes it. It prints what the function returns: the result (a table where the result is
+computes it; each program declares its topics (``TOPICS`` of ``programs/<key>/functions.py``,
+:class:`~nj_incentives.core.declarations.ExplainTopic`) and the command has those of every
+registered program. It prints what the function returns: the result (a table where the result is
 a schedule), then the numbered steps, each with its arithmetic and the subsection of law
 behind it (``--json``: the same as one JSON document, amounts as exact decimal text).
 Percentages are taken as fractions (0.5) or percents (50%). Values one per year follow the
@@ -14,6 +16,7 @@ with 2.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import sys
@@ -27,10 +30,9 @@ from pydantic import BaseModel
 
 from nj_incentives.cli import EXIT_OK, EXIT_USAGE, Fraction, json_option
 from nj_incentives.core.common import Explained, InputError
+from nj_incentives.core.declarations import ExplainTopic, ItemsOption
 from nj_incentives.functions.catalog import CALCULATIONS, Calculation
-from nj_incentives.programs.beip import rules as beip
-from nj_incentives.programs.cbt import rules as cbt
-from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs import PROGRAMS
 from nj_incentives.support.lists import HELP as LIST_HELP
 from nj_incentives.support.lists import ListError, split_values
 from nj_incentives.version import LAW_CURRENT_TO, __version__
@@ -56,42 +58,45 @@ class _List(click.ParamType):  # type: ignore[type-arg]
             self.fail(str(error), param, ctx)
 
 
-class _Periods(click.ParamType):  # type: ignore[type-arg]
-    """``END:LIABILITY:OTHER:MINIMUM,...`` -> privilege periods (validated by the core)."""
+class _Items(click.ParamType):  # type: ignore[type-arg]
+    """A program's :class:`~nj_incentives.core.declarations.ItemsOption` (``explain ertc
+    --periods END:LIABILITY:OTHER:MINIMUM,...``): a list of items, each read by the
+    program's ``parse`` (validated by the core)."""
 
-    name = "periods"
-    FORMAT = (
-        "END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX per period, comma-separated (or "
-        "semicolon-separated when an amount has thousands separators)"
-    )
-    EXAMPLE = "2024-12-31:10000:0:2000,2025-12-31:50000:0:2000"
+    def __init__(self, option: ItemsOption) -> None:
+        self.option = option
+        self.name = option.name
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "END:LIABILITY:OTHER:MINIMUM,..."
+        return ":".join(self.option.fields) + ",..."
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if not isinstance(value, str):
             return value
-        periods: list[ertc.PrivilegePeriod] = []
+        option = self.option
+        found: list[Any] = []
         try:
-            items = split_values(value, "periods")
+            items = split_values(value, option.name)
         except ListError as error:
             self.fail(str(error), param, ctx)
         for number, item in enumerate(items, 1):
             fields = item.split(":")
-            if len(fields) != 4:
+            if len(fields) != len(option.fields):
                 self.fail(
-                    f"period {number} {item!r} has {len(fields)} field(s); expected "
-                    f"{self.FORMAT}, e.g. {self.EXAMPLE}",
+                    f"{option.item} {number} {item!r} has {len(fields)} field(s); expected "
+                    f"{option.format}, e.g. {option.example}",
                     param,
                     ctx,
                 )
-            end, liability, other, minimum = fields
             try:
-                periods.extend(ertc.privilege_periods([end], [liability], [other], [minimum]))
+                found.extend(option.parse(*fields))
             except InputError as error:
-                self.fail(f"period {number} {item!r}: {error} (expected {self.FORMAT})", param, ctx)
-        return periods
+                self.fail(
+                    f"{option.item} {number} {item!r}: {error} (expected {option.format})",
+                    param,
+                    ctx,
+                )
+        return found
 
 
 FRACTION = Fraction()
@@ -165,46 +170,39 @@ class Topic:
 #: "a fraction" in a catalog argument's help: a percentage given as 0.5 or 50%.
 _FRACTION_DOC = re.compile(r"\ba fraction\b")
 
-TOPICS: dict[str, Topic] = {
-    "conversion": Topic(
-        "NJ_BEIP_CONVERSION_SCHEDULE",
-        beip.conversion_schedule,
-        positional=("accrual_year", "amount"),
-    ),
-    "grant": Topic("NJ_BEIP_GRANT", beip.annual_grant, positional=("withholdings", "pct")),
-    "grant-schedule": Topic("NJ_BEIP_GRANT_SCHEDULE", beip.grant_schedule),
-    "combined-limit": Topic(
-        "NJ_BEIP_COMBINED_LIMIT",
-        beip.combined_limit,
-        positional=("base_amount", "other_grants", "basis"),
-    ),
-    "credit": Topic(
-        "NJ_BEIP_CREDIT_APPLIED", beip.apply_credit, positional=("credit", "tax_liability")
-    ),
-    "transfer": Topic(
-        "NJ_BEIP_TRANSFER_CHECK",
-        beip.transfer_check,
-        positional=("certificate_amount", "transfer_amount", "consideration"),
-    ),
-    "remote-work": Topic(
-        "NJ_BEIP_REMOTE_WORK_CHECK",
-        beip.remote_work_check,
-        positional=("election_date", "share_at_facility"),
-    ),
-    "ertc": Topic(
-        "NJ_ERTC_SCHEDULE",
-        ertc.credit_schedule,
-        replaced=("period_ends", "liabilities", "other_credits", "minimum_taxes"),
-        custom=(
+
+def _compute(path: str) -> Callable[..., Explained]:
+    """A topic's core function, from its ``"module:function"``."""
+    module, _, name = path.partition(":")
+    found: Callable[..., Explained] = getattr(importlib.import_module(module), name)
+    return found
+
+
+def _declared_topic(declared: ExplainTopic) -> Topic:
+    return Topic(
+        declared.calculation,
+        _compute(declared.compute),
+        positional=declared.positional,
+        replaced=declared.replaced,
+        custom=tuple(
             click.Option(
-                ["--periods", "periods"],
+                [f"--{option.name.replace('_', '-')}", option.name],
                 required=True,
-                type=_Periods(),
-                help="privilege periods: " + _Periods.FORMAT,
-            ),
+                type=_Items(option),
+                help=option.help,
+            )
+            for option in declared.custom
         ),
-    ),
-    "min-tax": Topic("NJ_CBT_MIN_TAX", cbt.minimum_tax, positional=("nj_gross_receipts",)),
+    )
+
+
+#: Every topic, by its command's name: each registered program's (``TOPICS`` of its
+#: ``functions.py``), in the registry's order.
+TOPICS: dict[str, Topic] = {
+    declared.name: _declared_topic(declared)
+    for found in PROGRAMS
+    if found.has("functions")
+    for declared in getattr(found.part("functions"), "TOPICS", ())
 }
 
 
@@ -215,7 +213,7 @@ def _topic_command(name: str, topic: Topic) -> click.Command:
         return _run(name, topic, values, as_json)
 
     params = topic.parameters()
-    lists = any(isinstance(getattr(p, "type", None), (_List, _Periods)) for p in params)
+    lists = any(isinstance(getattr(p, "type", None), (_List, _Items)) for p in params)
     command = click.Command(
         name,
         callback=callback,

@@ -18,7 +18,7 @@ import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Literal
+from typing import Any, Literal
 
 from nj_incentives.core import parameters as P
 from nj_incentives.core.cells import (
@@ -40,6 +40,8 @@ __all__ = [
     "Argument",
     "Calculation",
     "Catalog",
+    "ExplainTopic",
+    "ItemsOption",
     "ResultColumn",
     "Unit",
     "a_date",
@@ -413,3 +415,43 @@ def joined(catalogs: Iterable[Catalog]) -> dict[str, Calculation]:
                 raise TypeError(f"{entry.name}: declared twice")
             found[entry.name] = entry
     return found
+
+
+# =========================================================================== explain topics
+
+
+@dataclass(frozen=True)
+class ItemsOption:
+    """An option of an ``nj-incentives explain`` topic that gives several of the
+    calculation's arguments together: a list of items (the command line's list rule), each
+    ``FIELD:FIELD:...``, read by ``parse`` (each field's text -> a list of the values the
+    core takes under the option's name; a bad field raises the core's InputError)."""
+
+    #: the option (``--periods``) and the core's keyword (``periods``)
+    name: str
+    #: what one item is called in a message ("period 2 '...' has 3 field(s)")
+    item: str
+    #: the fields of an item, as the option's metavar shows them
+    fields: tuple[str, ...]
+    #: the item's format and an example, as a refusal states them
+    format: str
+    example: str
+    help: str
+    parse: Callable[..., list[Any]]
+
+
+@dataclass(frozen=True)
+class ExplainTopic:
+    """One ``nj-incentives explain`` topic: a catalog calculation and the core function that
+    computes it (``compute``: ``"module:function"``, imported when the command is built).
+    The arguments (names, help, which are required) are the calculation's; the topic says
+    only how the command line spells them: which are given in order (``positional``; the
+    others are ``--options``), and ``replaced``: arguments given together by one
+    :class:`ItemsOption` of ``custom``."""
+
+    name: str
+    calculation: str
+    compute: str
+    positional: tuple[str, ...] = ()
+    replaced: tuple[str, ...] = ()
+    custom: tuple[ItemsOption, ...] = ()

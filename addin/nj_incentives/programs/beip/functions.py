@@ -11,6 +11,7 @@ import datetime as dt
 from nj_incentives.core import parameters as P
 from nj_incentives.core.declarations import (
     Catalog,
+    ExplainTopic,
     ResultColumn,
     a_date,
     each,
@@ -28,6 +29,7 @@ __all__ = [
     "GRANT_SCHEDULE_COLUMNS",
     "GRANT_YEAR_COLUMNS",
     "LAW_AS_OF",
+    "TOPICS",
 ]
 
 #: Every NJ_* function of the program, in the order the catalog shows them.
@@ -383,4 +385,39 @@ calculation(
         " blank = FALSE"
     ),
     max_discount_rate=_MAX_DISCOUNT_RATE,
+)
+
+
+_RULES = "nj_incentives.programs.beip.rules"
+
+#: The program's ``nj-incentives explain`` topics.
+TOPICS = (
+    ExplainTopic(
+        "conversion",
+        "NJ_BEIP_CONVERSION_SCHEDULE",
+        f"{_RULES}:conversion_schedule",
+        positional=("accrual_year", "amount"),
+    ),
+    ExplainTopic(
+        "grant", "NJ_BEIP_GRANT", f"{_RULES}:annual_grant", positional=("withholdings", "pct")
+    ),
+    ExplainTopic("grant-schedule", "NJ_BEIP_GRANT_SCHEDULE", f"{_RULES}:grant_schedule"),
+    ExplainTopic(
+        "combined-limit",
+        "NJ_BEIP_COMBINED_LIMIT",
+        f"{_RULES}:combined_limit",
+        positional=("base_amount", "other_grants", "basis"),
+    ),
+    ExplainTopic(
+        "credit",
+        "NJ_BEIP_CREDIT_APPLIED",
+        f"{_RULES}:apply_credit",
+        positional=("credit", "tax_liability"),
+    ),
+    ExplainTopic(
+        "transfer",
+        "NJ_BEIP_TRANSFER_CHECK",
+        f"{_RULES}:transfer_check",
+        positional=("certificate_amount", "transfer_amount", "consideration"),
+    ),
 )

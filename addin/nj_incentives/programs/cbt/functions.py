@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 
 from nj_incentives.core import parameters as P
-from nj_incentives.core.declarations import Catalog, a_date, single
+from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
 
-__all__ = ["CBT_FORM", "FUNCTIONS", "NUMBERING", "YEAR_END_MONTH"]
+__all__ = ["CBT_FORM", "FUNCTIONS", "NUMBERING", "TOPICS", "YEAR_END_MONTH"]
 
 #: Every NJ_* function of the program, in the order the catalog shows them.
 FUNCTIONS = Catalog()
@@ -100,5 +100,16 @@ calculation(
         f'"per_month" (payroll above {P.GROUP_PAYROLL_PER_MONTH.brief()} a month, Form 313'
         f' instructions) or "prorated" ({P.GROUP_PAYROLL_THRESHOLD.brief()} x months /'
         f' {_FULL}); blank = "per_month"'
+    ),
+)
+
+
+#: The program's ``nj-incentives explain`` topics.
+TOPICS = (
+    ExplainTopic(
+        "min-tax",
+        "NJ_CBT_MIN_TAX",
+        "nj_incentives.programs.cbt.rules:minimum_tax",
+        positional=("nj_gross_receipts",),
     ),
 )

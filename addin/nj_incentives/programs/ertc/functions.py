@@ -4,10 +4,13 @@ Declarations: :mod:`nj_incentives.core.declarations`."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from nj_incentives.core import parameters as P
 from nj_incentives.core.declarations import (
     Catalog,
+    ExplainTopic,
+    ItemsOption,
     ResultColumn,
     a_date,
     each,
@@ -26,6 +29,8 @@ __all__ = [
     "ERTC_SCHEDULE_COLUMNS",
     "FUNCTIONS",
     "LAW_AS_OF",
+    "TOPICS",
+    "privilege_period",
 ]
 
 #: Every NJ_* function of the program, in the order the catalog shows them.
@@ -339,5 +344,38 @@ calculation(
     ),
     in_qualified_municipality=single(
         "TRUE if the location is in a qualified municipality; blank = TRUE"
+    ),
+)
+
+
+def privilege_period(end: str, liability: str, other_credits: str, minimum_tax: str) -> list[Any]:
+    """One item of ``explain ertc --periods`` as the core's privilege period (a bad field
+    raises the core's InputError)."""
+    from nj_incentives.programs.ertc import rules
+
+    return list(rules.privilege_periods([end], [liability], [other_credits], [minimum_tax]))
+
+
+#: The program's ``nj-incentives explain`` topics.
+TOPICS = (
+    ExplainTopic(
+        "ertc",
+        "NJ_ERTC_SCHEDULE",
+        "nj_incentives.programs.ertc.rules:credit_schedule",
+        replaced=("period_ends", "liabilities", "other_credits", "minimum_taxes"),
+        custom=(
+            ItemsOption(
+                "periods",
+                "period",
+                ("END", "LIABILITY", "OTHER", "MINIMUM"),
+                "END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX per period, comma-separated (or"
+                " semicolon-separated when an amount has thousands separators)",
+                "2024-12-31:10000:0:2000,2025-12-31:50000:0:2000",
+                "privilege periods: END:LIABILITY:OTHER_CREDITS:MINIMUM_TAX per period,"
+                " comma-separated (or semicolon-separated when an amount has thousands"
+                " separators)",
+                privilege_period,
+            ),
+        ),
     ),
 )

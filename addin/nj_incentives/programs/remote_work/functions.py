@@ -7,11 +7,11 @@ from __future__ import annotations
 import datetime as dt
 
 from nj_incentives.core import parameters as P
-from nj_incentives.core.declarations import Catalog, a_date, single
+from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
 from nj_incentives.programs.beip.functions import BEIP_LAW, LAW_AS_OF
 from nj_incentives.programs.cbt.functions import NUMBERING
 
-__all__ = ["FUNCTIONS"]
+__all__ = ["FUNCTIONS", "TOPICS"]
 
 #: Every NJ_* function of the provision, in the order the catalog shows them.
 FUNCTIONS = Catalog()
@@ -104,4 +104,15 @@ calculation(
     optional=("law_as_of",),
     commitment_end=a_date("Last day of the commitment period of the incentive agreement"),
     law_as_of=LAW_AS_OF,
+)
+
+
+#: The provision's ``nj-incentives explain`` topics.
+TOPICS = (
+    ExplainTopic(
+        "remote-work",
+        "NJ_BEIP_REMOTE_WORK_CHECK",
+        "nj_incentives.programs.beip.rules:remote_work_check",
+        positional=("election_date", "share_at_facility"),
+    ),
 )
