@@ -1,6 +1,6 @@
 """Hostile inputs for every catalog function, as JSON-serialisable Office.js payloads.
 
-Reusable outside pytest: the fuzz suite (tests/test_fuzz.py) replays it on CPython through
+Reusable outside pytest: the fuzz suite (tests/runtimes/test_fuzz.py) replays it on CPython through
 ``xlwings.server.custom_functions_call`` and through the plain callables, and the same
 calls can be replayed in a real runtime (Pyodide under Node) by dumping them with
 ``python tests/fuzzcorpus.py > calls.json``: each call is
@@ -16,7 +16,7 @@ expected, ``#N/A``, a date late in 9999, a bare ``\\r`` before a formula) and mo
 kind. Only the standard library and ``nj_incentives.excel`` are imported.
 
 :func:`check_outcome` holds the assertions, for whichever runtime made the call: the
-CPython suite and the Pyodide replay (tests/test_runtime_pyodide.py) apply the same ones.
+CPython suite and the Pyodide replay (tests/runtimes/test_runtime_pyodide.py) apply the same ones.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Small hostile workbooks, generated (issue 22 items 4, 5 and 8): each is a plain
 xlsxwriter workbook whose parts are then rewritten the way a hostile writer would. Used by
-tests/test_hostile_files.py and by the benchmark tests/benchmarks/test_hostile_bench.py.
+tests/workpapers/recalc/test_hostile_files.py and by the benchmark
+tests/benchmarks/test_hostile_bench.py.
 """
 
 from __future__ import annotations

@@ -145,7 +145,7 @@ def recalculate_as_calc(path: Path) -> Any:
     """``path`` recalculated as ``nj-incentives calc`` does it: vetted, then from its
     template's prebuilt form where it is a filled template (a full recalculation with a
     note otherwise). The prebuilt path equals the full recalculation on every example,
-    saved copies and random inputs (tests/test_recalc_prebuilt.py); a template's
+    saved copies and random inputs (tests/workpapers/recalc/test_recalc_prebuilt.py); a template's
     behaviour is tested on the path a user's workbook takes, in a fraction of the time
     of compiling the generic model for each workbook (6-7 s a workbook on a slow
     machine)."""

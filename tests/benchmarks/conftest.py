@@ -6,7 +6,17 @@ for minutes; an unmarked test here (tests/benchmarks/test_scenarios_floor.py) ru
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+# Benchmarks reuse the suite's cases (test_fuzz's calls, test_server_load's requests,
+# test_any_saver's savers): those modules' folders are importable from here.
+TESTS = Path(__file__).resolve().parents[1]
+for folder in ("runtimes", "workpapers/recalc"):
+    if str(TESTS / folder) not in sys.path:
+        sys.path.append(str(TESTS / folder))
 
 
 @pytest.fixture(autouse=True)

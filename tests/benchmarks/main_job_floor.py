@@ -14,7 +14,7 @@ through the package's functions with the recorded arguments (the cell convention
 core: no formula engine, no native formula); and write its results workbook
 (:func:`nj_incentives.workpapers.recalc.write_values`) with the recorded values to
 ``OUT/<stem>-results.xlsx``. No memo, no run stamp, no summary: ``calc``'s ratio to this
-floor counts those as overhead. ``tests/test_main_job_floor.py`` checks that the floor's
+floor counts those as overhead. ``tests/benchmarks/test_main_job_floor.py`` checks that the floor's
 results workbooks hold the same values as ``calc``'s and that it makes the same calls.
 """
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from test_files_bench import cli, make_table, med  # the same folder (rootless import)
 
 pytestmark = pytest.mark.benchmark

@@ -7,7 +7,7 @@ the margin can be read: median, 99th percentile and slowest, and the slowest as 
 of the bound. Printed, never a failure.
 
 Run with ``pytest tests/benchmarks/test_fuzz_bench.py -m benchmark -s`` (the Pyodide case
-boots Pyodide under Node, as tests/test_runtime_pyodide.py does: about two minutes).
+boots Pyodide under Node, as tests/runtimes/test_runtime_pyodide.py does: about two minutes).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_fuzz_call_time_in_cpython() -> None:
     from test_fuzz import CORPUS, RANDOM, hypothesis_calls
 
     saved = sys.modules.get("pyodide")
-    sys.modules["pyodide"] = None  # type: ignore[assignment]  # as tests/test_fuzz.py
+    sys.modules["pyodide"] = None  # type: ignore[assignment]  # as tests/runtimes/test_fuzz.py
     loop = asyncio.new_event_loop()
     wall: list[float] = []
     cpu: list[float] = []

@@ -90,7 +90,8 @@ def run(tree: str, *args: str) -> str:
     return f"exit {status}{traceback}, {figures} | {message}"
 
 
-#: the generated corpus of tests/test_hostile_files.py, and a larger file of formulas
+#: the generated corpus of tests/workpapers/recalc/test_hostile_files.py, and a larger file of
+#: formulas
 FILES: dict[str, Callable[[Path], Path]] = {
     **hostile.CORPUS,
     "300,000 formulas": lambda path: hostile.many_formulas(path, 300_000),

@@ -6,10 +6,10 @@ runner is measured against stays correct."""
 from __future__ import annotations
 
 import pandas as pd
-from scenarios_floor import floor_run
 
 from nj_incentives.scenarios import run_scenarios
 from nj_incentives.scenarios.generate import example_portfolio
+from scenarios_floor import floor_run
 
 
 def test_the_floor_gives_the_runners_results() -> None:

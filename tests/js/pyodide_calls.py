@@ -5,9 +5,9 @@ dependency resolution: every wheel is given), imports ``nj_incentives.excel`` in
 Office.js mode (as xlwings Lite does) and sends every Office.js payload of ``calls``
 (JSON: ``{"cases": [...], "fuzz": [...]}``) through ``xlwings.server.custom_functions_call``.
 Returns JSON: the runtime's versions and one outcome per call, ``{"result": cells}`` or
-``{"error": type, "message": text}``, in the form tests/test_runtime_pyodide.py computes
-in CPython; for the fuzz calls (tests/fuzzcorpus.py, tests/test_fuzz.py) also each
-call's time in seconds (``time.process_time``, as tests/test_fuzz.py measures it: CPU
+``{"error": type, "message": text}``, in the form tests/runtimes/test_runtime_pyodide.py computes
+in CPython; for the fuzz calls (tests/fuzzcorpus.py, tests/runtimes/test_fuzz.py) also each
+call's time in seconds (``time.process_time``, as tests/runtimes/test_fuzz.py measures it: CPU
 time in CPython, the wall clock in Pyodide, whose ``clock()`` has no other), all in this
 one process.
 """

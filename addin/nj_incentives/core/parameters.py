@@ -1,7 +1,7 @@
 """Every statutory figure and date, once: its values by effective date, and its sources.
 
 This module is the only place a figure of law is written (a test,
-``tests/test_parameters.py::test_no_statutory_literal_outside_parameters``, fails on one
+``tests/core/test_parameters.py::test_no_statutory_literal_outside_parameters``, fails on one
 anywhere else). It depends on nothing but the standard library, so every other module
 (the rules, the catalog, the templates, the memo, the docs) can read it.
 
@@ -55,7 +55,7 @@ How to add a dated version (an amendment)
    A figure the act replaces for every date: ``applies_from=None``; the older value stays
    for a ``law_as_of`` before the act's date.
 3. Regenerate the docs (``python -m tests.tooling`` as for docs/functions.md); the
-   amendment drill (``tests/test_parameters.py``) shows what must follow the figure.
+   amendment drill (``tests/core/test_parameters.py``) shows what must follow the figure.
 
 Tests (temporarily) amend a figure with :func:`amended`.
 """

@@ -181,7 +181,7 @@ LITE: tuple[Step, ...] = (
 )
 
 #: xlwings Server's project as its steps set it up, each piece written once: the steps
-#: below show them, and tests/test_runtime_xlwings_server.py does exactly what they say.
+#: below show them, and tests/runtimes/test_runtime_xlwings_server.py does exactly what they say.
 SERVER_INIT = ("xlwings-server", "init", "DIR")
 #: DIR/.env after ``init``: the environment (``init`` writes "dev", whose manifest gives
 #: the functions the namespace XLWINGS_DEV; "prod" gives XLWINGS, which ``nj-incentives

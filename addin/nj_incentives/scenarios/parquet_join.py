@@ -6,7 +6,7 @@ whole file); the client appends each part's row groups, as bytes, to the output,
 writes one footer that lists them all. A row group's pages do not depend on where they
 sit in the file; only the footer's offsets do, so they are shifted by the part's new
 position. Joined parts are the file one writer writes from the same chunks, byte for
-byte (``tests/test_parquet_join.py``).
+byte (``tests/scenarios/test_parquet_join.py``).
 
 The footer is Thrift's compact protocol (the Parquet format's ``FileMetaData``). This
 module reads it field by field, keeps every field it does not change as the bytes it

@@ -5,7 +5,7 @@ from __future__ import annotations
 from nj_incentives.core import parameters as P
 
 #: The headings of the cap's readings, their figure from law.parameters (the same text
-#: heads their sections of docs/interpretations.md, which tests/test_parameters.py checks).
+#: heads their sections of docs/interpretations.md, which tests/core/test_parameters.py checks).
 CAP_PER_YEAR = (
     f"The {P.AVERAGE_CAP.summary()} average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))"
 )

@@ -1,0 +1,156 @@
+"""Streaming file-to-file runs (issue 14 item 2): the same results as the table in memory,
+whatever the chunking; a file that cannot be read in chunks runs in memory."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from python_calamine import CalamineWorkbook
+
+from nj_incentives.cli import main
+from nj_incentives.cli import scenarios as scenarios_cli
+from nj_incentives.scenarios import analysis, stream
+from nj_incentives.scenarios.generate import example_portfolio
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "workbooks" / "examples"
+
+
+def _run(*args: object) -> int:
+    return main(["scenarios", *map(str, args)])
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> pd.DataFrame:
+    frame = example_portfolio(2_500, seed=7)
+    frame.loc[frame.index[::97], "pct"] = 0.95  # bad rows: the core's messages
+    frame.loc[frame.index[::131], "withholdings_1"] = -5
+    frame["label"] = [f"row {i}" if i % 3 else None for i in range(len(frame))]
+    return frame
+
+
+def _both(
+    monkeypatch: pytest.MonkeyPatch, source: Path, out: Path, *options: object
+) -> tuple[Path, Path]:
+    """The run streamed (small chunks) and in memory (exit status 1: rows with errors)."""
+    monkeypatch.setattr(stream, "STREAM_ROWS", 300)
+    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 16)
+    streamed = out.with_name("streamed" + out.suffix)
+    assert _run(source, "-o", streamed, *options) == 1
+    with monkeypatch.context() as patch:
+        patch.setattr(scenarios_cli, "_streamable", lambda _args: False)
+        memory = out.with_name("memory" + out.suffix)
+        assert _run(source, "-o", memory, *options) == 1
+    return streamed, memory
+
+
+@pytest.mark.parametrize("source_format", ["csv", "parquet"])
+def test_streamed_csv_is_the_in_memory_csv(
+    table: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source_format: str
+) -> None:
+    source = tmp_path / f"in.{source_format}"
+    if source_format == "csv":
+        table.to_csv(source, index=False)
+    else:
+        table.to_parquet(source, index=False)
+    streamed, memory = _both(monkeypatch, source, tmp_path / "out.csv")
+    assert streamed.read_bytes() == memory.read_bytes()
+    assert len(pd.read_csv(streamed)) == len(table)
+    stamp = json.loads(streamed.with_suffix(".json").read_text())
+    assert stamp["rows"] == len(table)
+    assert stamp["rows_with_errors"] > 0
+    summaries = [pd.read_csv(p.with_suffix(".summary.csv")) for p in (streamed, memory)]
+    pd.testing.assert_frame_equal(*summaries, check_exact=False, rtol=1e-12)
+
+
+def test_streamed_parquet_is_the_in_memory_parquet(
+    table: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = tmp_path / "in.parquet"
+    table.drop(columns="label").to_parquet(source, index=False)
+    streamed, memory = _both(monkeypatch, source, tmp_path / "out.parquet", "--money", "cents")
+    a, b = pq.read_table(streamed), pq.read_table(memory)
+    assert a.num_rows == len(table)
+    assert a.schema.remove_metadata().equals(b.schema.remove_metadata())
+    assert a.equals(b)
+    assert pq.ParquetFile(streamed).metadata.num_row_groups > 1  # written chunk by chunk
+    pd.testing.assert_frame_equal(pd.read_parquet(streamed), pd.read_parquet(memory))
+    stamp = json.loads(pq.read_metadata(streamed).metadata[b"nj_incentives"])
+    assert stamp["rows"] == len(table)
+
+
+def test_streamed_xlsx_is_the_in_memory_xlsx(
+    table: pd.DataFrame, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = tmp_path / "in.csv"
+    table.iloc[:700].to_csv(source, index=False)
+    streamed, memory = _both(monkeypatch, source, tmp_path / "out.xlsx")
+    books = [CalamineWorkbook.from_path(str(p)) for p in (streamed, memory)]
+    a, b = (book.get_sheet_by_name("Results").to_python() for book in books)
+    assert len(a) == 701
+    assert a == b
+    a, b = (book.get_sheet_by_name("Summary").to_python() for book in books)
+    assert [row[0] for row in a] == [row[0] for row in b]
+    assert [row[1:] for row in a[1:]] == [pytest.approx(row[1:], rel=1e-12) for row in b[1:]]
+    assert books[0].sheet_names == ["Results", "Summary", "Run"]
+
+
+def test_a_csv_whose_types_change_below_the_first_block_runs_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    frame = example_portfolio(3_000, seed=3)
+    frame["new_employees_1"] = frame["new_employees_1"].astype(object)
+    frame.loc[2_900, "new_employees_1"] = "lots"  # text far below the first block
+    frame.to_csv(tmp_path / "in.csv", index=False)
+    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 16)
+    assert _run(tmp_path / "in.csv", "-o", tmp_path / "out.csv") == 1  # the row with text
+    results = pd.read_csv(tmp_path / "out.csv")
+    assert len(results) == 3_000
+    assert "new_employees = 'lots'" in str(results.loc[2_900, "error"])
+    assert results["error"].notna().sum() == 1
+
+
+def test_an_empty_table_runs_in_memory(tmp_path: Path) -> None:
+    head = pd.read_csv(EXAMPLES / "scenarios.csv").iloc[:0]
+    head.to_csv(tmp_path / "empty.csv", index=False)
+    assert _run(tmp_path / "empty.csv", "-o", tmp_path / "out.csv") == 0
+    assert len(pd.read_csv(tmp_path / "out.csv")) == 0
+
+
+def test_the_summary_is_the_same_however_the_run_is_chunked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from nj_incentives.scenarios import run_scenarios
+
+    monkeypatch.setattr(analysis, "SAMPLE_ROWS", 400)
+    results = run_scenarios(example_portfolio(1_500, seed=11))
+    whole = analysis.summary(results)
+    builder = analysis.SummaryBuilder(len(results))
+    for start in range(0, len(results), 170):
+        builder.add(results.iloc[start : start + 170], start)
+    pd.testing.assert_frame_equal(builder.frame(), whole, check_exact=False, rtol=1e-12)
+    assert (whole.loc[whole["count"] > 400, "percentile_count"] <= 400).all()
+    # count, mean, min and max are over every row
+    grant = whole.set_index("output").loc["grant_total"]
+    values = results["grant_total"].dropna().to_numpy()
+    assert grant["count"] == values.size
+    assert grant["max"] == values.max()
+    assert grant["mean"] == pytest.approx(values.mean(), rel=1e-12)
+    assert np.isclose(grant["p50"], np.percentile(values, 50), rtol=0.2)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.floats(min_value=-1e11, max_value=1e11, allow_nan=False), min_size=1, max_size=300)
+)
+def test_percentiles_from_one_sort_are_numpys(values: list[float]) -> None:
+    array = np.asarray(values)
+    assert np.allclose(
+        analysis._percentiles(array), np.percentile(array, analysis.PERCENTILES), rtol=1e-12
+    )
