@@ -407,10 +407,10 @@ SHARE = "75 percent"
 
 
 def test_memo_headings_are_the_interpretations_headings() -> None:
-    from nj_incentives.workpapers.memo import interpretations
+    from nj_incentives.programs.beip import memo
 
     text = (PACKAGE.parent.parent / "docs" / "interpretations.md").read_text(encoding="utf-8")
-    for heading in (interpretations.CAP_PER_YEAR, interpretations.CAP_WHOLE_TERM):
+    for heading in (memo.CAP_PER_YEAR, memo.CAP_WHOLE_TERM):
         assert f"### {heading}\n" in text
 
 
