@@ -37,6 +37,7 @@ from nj_incentives.core.cells import (
 from nj_incentives.core.vba import vba_identifier_problem
 
 __all__ = [
+    "Adapter",
     "Argument",
     "Calculation",
     "Catalog",
@@ -342,12 +343,46 @@ def _plain(cells: list[Cell]) -> bool:
     return bool(cells)
 
 
+@dataclass(frozen=True)
+class Adapter:
+    """How a declared calculation runs: ``compute`` turns its converted cells into the
+    core's result (its parameters are the calculation's arguments, in order, the optional
+    ones with a default), ``show`` turns that result into cells."""
+
+    compute: Callable[..., Any]
+    show: Callable[[Any], Any]
+
+
+def _shown_as_is(result: Any) -> Any:
+    return result
+
+
 class Catalog:
     """The calculations one module declares (a program's ``functions.py``), by Excel
-    name, in the order declared."""
+    name, in the order declared, and the adapters that run them."""
 
     def __init__(self) -> None:
         self.calculations: dict[str, Calculation] = {}
+        self.adapters: dict[str, Adapter] = {}
+
+    def adapter(
+        self, show: Callable[[Any], Any] = _shown_as_is
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register the decorated function as the ``compute`` of the calculation of this
+        catalog with the same name, and ``show`` (:class:`Adapter`). The function table
+        (:mod:`nj_incentives.functions`) checks its parameters against the calculation's
+        and serves it; the decorated function is returned as it is."""
+
+        def register(compute: Callable[..., Any]) -> Callable[..., Any]:
+            name = compute.__name__
+            if name not in self.calculations:
+                raise TypeError(f"{name}: not declared in this catalog")
+            if name in self.adapters:
+                raise TypeError(f"{name}: adapter registered twice")
+            self.adapters[name] = Adapter(compute, show)
+            return compute
+
+        return register
 
     def __iter__(self) -> Iterator[Calculation]:
         return iter(self.calculations.values())

@@ -19,6 +19,7 @@ templates' tables. Pure data: no xlwings.
 from __future__ import annotations
 
 from nj_incentives.core.declarations import (
+    Adapter,
     Argument,
     Calculation,
     Catalog,
@@ -38,6 +39,7 @@ from nj_incentives.core.declarations import (
 from nj_incentives.programs import PROGRAMS, program
 
 __all__ = [
+    "ADAPTERS",
     "BASE_YEAR_COLUMNS",
     "BEIP_LAW",
     "CALCULATIONS",
@@ -211,11 +213,19 @@ calculation(
 )
 
 
+#: Each registered program's catalog (in the registry's order), then :data:`GENERAL`.
+_CATALOGS = [
+    *(found.part("functions").FUNCTIONS for found in PROGRAMS if found.has("functions")),
+    GENERAL,
+]
+
 #: Every calculation, by Excel name, in catalog order: each registered program's (in the
 #: registry's order), then :data:`GENERAL`.
-CALCULATIONS: dict[str, Calculation] = joined(
-    [
-        *(found.part("functions").FUNCTIONS for found in PROGRAMS if found.has("functions")),
-        GENERAL,
-    ]
-)
+CALCULATIONS: dict[str, Calculation] = joined(_CATALOGS)
+
+#: The adapters the programs declare beside their calculations (``@FUNCTIONS.adapter``), by
+#: Excel name, in catalog order: the function table serves each (those of the functions
+#: of no program are the table's own).
+ADAPTERS: dict[str, Adapter] = {
+    name: adapter for catalog in _CATALOGS for name, adapter in catalog.adapters.items()
+}
