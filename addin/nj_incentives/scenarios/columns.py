@@ -12,11 +12,16 @@ whose columns are all blank in a row is simply not computed for that row:
   52:27BBB-55b., c.).
 
 The full description of every column is ``docs/scenarios.md``; this module is the
-machine-readable version of it (:data:`INPUTS`, :func:`input_spec`, :class:`Layout`).
+machine-readable version of it (:data:`INPUTS`, :func:`input_spec`, :class:`Layout`). The
+sections and their input columns are declared by their programs (``SECTIONS`` and
+``INPUTS`` of ``programs/<key>/scenarios.py``: BEIP's grant, conversion and credit, the
+ERTC's ertc) and joined here in the registry's order; their result columns are the
+runner's (:class:`Layout`, computed by :mod:`nj_incentives.scenarios.kernel`).
 
 One declaration per input: each column's :attr:`InputSpec.rule` is a
 :class:`~nj_incentives.core.inputs.InputRule` (its kind, its bounds taken from the law's
-constants or the runner's limits below, and its citation). The vectorised masks
+constants or the runner's limits of :mod:`nj_incentives.core.scenario_inputs`, and its
+citation). The vectorised masks
 (:mod:`nj_incentives.scenarios.convert`) and the scalar path's runner limits
 (:mod:`nj_incentives.scenarios.scalar`) both read it; nothing else states a bound.
 """
@@ -27,18 +32,27 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from enum import StrEnum
 
 from nj_incentives.core import parameters as P
-from nj_incentives.core.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule
+from nj_incentives.core.inputs import MAX_DATE, MIN_DATE, InputRule
+from nj_incentives.core.scenario_inputs import (
+    FIRST_TAX_YEAR,
+    LAST_TAX_YEAR,
+    MAX_MONEY_CENTS,
+    MAX_PERIODS,
+    MAX_POSITIONS,
+    RUNNER_LIMIT,
+    InputSpec,
+    Kind,
+)
 from nj_incentives.functions.catalog import (
     CONVERSION_YEAR_COLUMNS,
     ERTC_PERIOD_COLUMNS,
     GRANT_YEAR_COLUMNS,
 )
+from nj_incentives.programs import PROGRAMS
 from nj_incentives.programs.beip import rules as beip
-from nj_incentives.programs.ertc import rules as ertc
 
 __all__ = [
     "FIRST_TAX_YEAR",
@@ -74,18 +88,7 @@ class ScenarioError(ValueError):
     in the row's ``error`` column."""
 
 
-class Kind(StrEnum):
-    """What an input column holds, and so how it is read."""
-
-    MONEY = "money"  # dollars, non-negative, to the cent
-    FRACTION = "fraction"  # a percentage as a fraction, 0 to 1 (0.5 = 50%)
-    GROWTH = "growth"  # a yearly growth rate, -1 to 1 (0.03 = 3% a year); runner convenience
-    COUNT = "count"  # a whole number
-    POSITIONS = "positions"  # new full-time positions (whole unless ``fractional``)
-    DATE = "date"
-    BOOL = "bool"
-    CHOICE = "choice"
-
+# Kind, InputSpec and the runner's limits: core/scenario_inputs.py (re-exported here).
 
 #: The kernel holds every value as an int64 count of these units (exact decimal scaling).
 SCALE: dict[Kind, int] = {
@@ -96,424 +99,26 @@ SCALE: dict[Kind, int] = {
     Kind.COUNT: 1,
 }
 
-# ----------------------------------------------------------------------- runner limits
-# Not rules of law: bounds that keep every amount exact in int64 cents and in the float
-# dollars of the results (at most 15 significant digits). A value beyond them is a row
-# error naming the limit, citing :data:`RUNNER_LIMIT`. The rules of law come from law/.
-
-#: The citation of the runner's own limits (not rules of law).
-RUNNER_LIMIT = "scenario runner limit, docs/scenarios.md"
-#: The largest money input, $100,000,000,000.00, in cents.
-MAX_MONEY_CENTS = 10**13
-_MAX_MONEY = Decimal(MAX_MONEY_CENTS) / 100
-#: The largest count of new employees or new positions.
-MAX_POSITIONS = 10**6
 #: Term of the grant: N.J.S.A. 34:1B-129c. ("shall not exceed 10 years").
 MAX_TERM = beip.MAXIMUM_TERM_YEARS
-#: The most privilege periods one ERTC scenario may have.
-MAX_PERIODS = 40
-#: Tax years a credit-application column may name.
-FIRST_TAX_YEAR, LAST_TAX_YEAR = 2000, 2099
-# MIN_DATE, MAX_DATE: the dates every input takes (law/inputs.py; filled-forward period
+# MIN_DATE, MAX_DATE: the dates every input takes (core/inputs.py; filled-forward period
 # ends may run later).
 
-_ABOVE_MONEY = f"exceeds the scenario runner's limit of {_MAX_MONEY:,.2f}"
-_ABOVE_COUNT = f"exceeds the scenario runner's limit of {MAX_POSITIONS:,}"
-
-
-def _money(citation: str) -> InputRule:
-    """Dollars and cents, not negative, at most the runner's money limit."""
-    return InputRule(
-        InputKind.MONEY, citation, high=_MAX_MONEY, rule=_ABOVE_MONEY, bound_citation=RUNNER_LIMIT
-    )
-
-
-def _count(citation: str) -> InputRule:
-    """A whole number, not negative, at most the runner's count limit."""
-    return InputRule(
-        InputKind.COUNT, citation, 0, MAX_POSITIONS, _ABOVE_COUNT, bound_citation=RUNNER_LIMIT
-    )
-
-
-def _positions(citation: str) -> InputRule:
-    """New full-time positions, not negative, at most the runner's count limit."""
-    return InputRule(
-        InputKind.QUANTITY,
-        citation,
-        high=MAX_POSITIONS,
-        rule=_ABOVE_COUNT,
-        bound_citation=RUNNER_LIMIT,
-    )
-
-
-#: A yearly growth rate of the fill-forward convenience (not law): -100% to 100% a year.
-_GROWTH = InputRule(
-    InputKind.NUMBER, RUNNER_LIMIT, low=-1, high=1, rule="must be from -100% to 100% a year"
+#: Every section of the scenario table: each registered program's, in the registry's order.
+SECTIONS: tuple[str, ...] = tuple(
+    section
+    for found in PROGRAMS
+    if found.has("scenarios")
+    for section in found.part("scenarios").SECTIONS
 )
-
-SECTIONS = ("grant", "conversion", "credit", "ertc")
 
 #: Columns that are not inputs of any section: passed through to the results.
 RESERVED = ("id", "label")
 
 
-@dataclass(frozen=True)
-class InputSpec:
-    """One input column (or one family: ``withholdings_{k}``)."""
-
-    name: str
-    kind: Kind
-    section: str
-    doc: str
-    #: the one declaration of what the column takes: kind, bounds, citation
-    rule: InputRule
-    #: a non-blank value makes the section present in the row (options do not)
-    trigger: bool = True
-    #: ``withholdings_{k}``: k = 1..MAX_TERM; ``period_end_{k}``: 1..MAX_PERIODS;
-    #: ``tax_liability_{year}``: a tax year
-    family: str = ""
-
-
-_PERIODS = InputRule(
-    InputKind.COUNT,
-    RUNNER_LIMIT,
-    1,
-    MAX_PERIODS,
-    f"the number of periods must be from 1 to {MAX_PERIODS}",
-)
-
-INPUTS: tuple[InputSpec, ...] = (
-    # ------------------------------------------------------------------ grant
-    InputSpec(
-        "agreement_date",
-        Kind.DATE,
-        "grant",
-        f"Date the grant agreement was entered into; the {P.AVERAGE_CAP.summary()} average cap"
-        f" applies to agreements on or after {P.CAP_AGREEMENTS_FROM.single.isoformat()}"
-        " (34:1B-129a.).",
-        InputRule(InputKind.DATE, beip.CITE_A),
-    ),
-    InputSpec(
-        "pct",
-        Kind.FRACTION,
-        "grant",
-        "Grant percentage of withholdings, as a fraction: 0 (basis not used) or 10%-50%"
-        " (80% with smart growth) (34:1B-129a., b.).",
-        InputRule(InputKind.FRACTION, beip.CITE_A),
-    ),
-    InputSpec(
-        "partner_pct",
-        Kind.FRACTION,
-        "grant",
-        "Grant percentage of the partners' estimated tax: 0 (default, basis not used) or"
-        " 10%-30% (50% with smart growth).",
-        InputRule(InputKind.FRACTION, beip.CITE_A),
-    ),
-    InputSpec(
-        "smart_growth",
-        Kind.BOOL,
-        "grant",
-        "TRUE if the grant promotes smart growth (34:1B-129b.); default FALSE.",
-        InputRule(InputKind.BOOLEAN, beip.CITE_B),
-        trigger=False,
-    ),
-    InputSpec(
-        "withholdings_{k}",
-        Kind.MONEY,
-        "grant",
-        "Withholdings of the business in grant year k (k = 1..10).",
-        _money(beip.CITE_A),
-        family="year",
-    ),
-    InputSpec(
-        "new_employees_{k}",
-        Kind.COUNT,
-        "grant",
-        "New employees certified for grant year k (whole number).",
-        _count(beip.CITE_CAP),
-        family="year",
-    ),
-    InputSpec(
-        "partner_tax_{k}",
-        Kind.MONEY,
-        "grant",
-        "Estimated tax of the partners in grant year k (all blank = none).",
-        _money(beip.CITE_A),
-        family="year",
-    ),
-    InputSpec(
-        "term",
-        Kind.COUNT,
-        "grant",
-        "Convenience: the term in years (1-10). With it, years after the term are ignored"
-        " and blank years within it are filled forward (see withholdings_growth).",
-        beip.TERM_INPUT,
-    ),
-    InputSpec(
-        "withholdings_growth",
-        Kind.GROWTH,
-        "grant",
-        "Convenience (with term): a blank withholdings_k is withholdings_(k-1) x"
-        " (1 + growth), rounded down to the cent; default 0.",
-        _GROWTH,
-        trigger=False,
-    ),
-    InputSpec(
-        "partner_tax_growth",
-        Kind.GROWTH,
-        "grant",
-        "Convenience (with term): the same for partner_tax_k; default 0.",
-        _GROWTH,
-        trigger=False,
-    ),
-    InputSpec(
-        "cap_method",
-        Kind.CHOICE,
-        "grant",
-        f'Reading of the {P.AVERAGE_CAP.summary()} average cap: "per_year" (default),'
-        ' "whole_term" or "proportional" (docs/interpretations.md). Computed by the vectorized'
-        " kernel.",
-        InputRule(InputKind.CHOICE, beip.CITE_CAP, choices=beip.CAP_METHODS),
-        trigger=False,
-    ),
-    InputSpec(
-        "law_as_of",
-        Kind.DATE,
-        "grant",
-        "The law as it stood on this date (optional; blank: every version modelled, chosen by"
-        ' the row\'s own dates; docs/interpretations.md "Law as of"). Versions:'
-        f" {P.versions_text('beip')}.",
-        InputRule(InputKind.DATE, "docs/interpretations.md"),
-        trigger=False,
-    ),
-    # ------------------------------------------------------------------ conversion
-    InputSpec(
-        "accrual_year",
-        Kind.COUNT,
-        "conversion",
-        "Calendar year (2008-2025) the grant accrued but was not paid (34:1B-129e.).",
-        beip.ACCRUAL_YEAR_INPUT,
-    ),
-    InputSpec(
-        "conversion_amount",
-        Kind.MONEY,
-        "conversion",
-        "The approved amount converted to tax credits (the core's ``amount``).",
-        _money(beip.CITE_E),
-    ),
-    InputSpec(
-        "approval_date",
-        Kind.DATE,
-        "conversion",
-        "Date the amount was approved (optional; matters for accruals 2008-2013 only:"
-        " late approval, 34:1B-129e.(1)).",
-        InputRule(InputKind.DATE, beip.CITE_E),
-    ),
-    InputSpec(
-        "grant_approval_date",
-        Kind.DATE,
-        "conversion",
-        "Date the business was approved for the grant (optional; must be before"
-        f" {beip.ENACTMENT_P_L_2015_C_194}, 34:1B-129e.). Computed by the exact path.",
-        InputRule(InputKind.DATE, beip.CITE_E),
-        trigger=False,
-    ),
-    InputSpec(
-        "direction_date",
-        Kind.DATE,
-        "conversion",
-        "Date the business directed the conversion (optional;"
-        f" {beip.ENACTMENT_P_L_2015_C_194} to {beip.DIRECTION_DEADLINE}, the published"
-        " deadline, or to the switch direction_deadline's day, 34:1B-129e.). Computed by the"
-        " exact path.",
-        InputRule(InputKind.DATE, beip.CITE_E),
-        trigger=False,
-    ),
-    InputSpec(
-        "direction_deadline",
-        Kind.CHOICE,
-        "conversion",
-        'Last day of the direction window: "published" (default,'
-        f' {beip.DIRECTION_DEADLINE_PUBLISHED}) or "strict" ({beip.DIRECTION_DAY_180}, day'
-        f" {beip.DIRECTION_DAYS}) (34:1B-129e.; docs/interpretations.md). Computed by the"
-        " exact path.",
-        InputRule(InputKind.CHOICE, beip.CITE_E, choices=beip.DIRECTION_DEADLINE_READINGS),
-        trigger=False,
-    ),
-    # ------------------------------------------------------------------ credit
-    InputSpec(
-        "tax_liability_{year}",
-        Kind.MONEY,
-        "credit",
-        "Tax liability of tax year YYYY, against which that year's installment is applied"
-        " first (34:1B-129f.).",
-        _money(beip.CITE_F),
-        family="tax_year",
-    ),
-    InputSpec(
-        "credit_minimum_tax",
-        Kind.MONEY,
-        "credit",
-        "The alternative reading of 34:1B-129f.: the statutory minimum the credit may not"
-        " take each year's tax below (blank = 0, the default reading). Computed by the"
-        " exact path.",
-        _money(beip.CITE_F),
-        trigger=False,
-    ),
-    # ------------------------------------------------------------------ ertc
-    InputSpec(
-        "operations_start",
-        Kind.DATE,
-        "ertc",
-        "Date initial or expanded operations began (credit years follow it; 52:27BBB-55e.).",
-        InputRule(InputKind.DATE, ertc.CITE_E),
-    ),
-    InputSpec(
-        "year1_new",
-        Kind.POSITIONS,
-        "ertc",
-        f"New full-time positions in credit year one ({P.CREDIT_YEAR_ONE_AMOUNT.summary()} each;"
-        " 52:27BBB-55a.).",
-        _positions(ertc.CITE_A),
-    ),
-    InputSpec(
-        "year2_new",
-        Kind.POSITIONS,
-        "ertc",
-        f"New full-time positions in credit year two ({P.CREDIT_YEAR_TWO_AMOUNT.summary()} each).",
-        _positions(ertc.CITE_A),
-    ),
-    InputSpec(
-        "period_end_{k}",
-        Kind.DATE,
-        "ertc",
-        "End date of privilege period k (strictly increasing).",
-        InputRule(InputKind.DATE, ertc.CITE_B1),
-        family="period",
-    ),
-    InputSpec(
-        "liability_{k}",
-        Kind.MONEY,
-        "ertc",
-        "Tax liability otherwise due for period k.",
-        _money(ertc.CITE_B3),
-        family="period",
-    ),
-    InputSpec(
-        "other_credits_{k}",
-        Kind.MONEY,
-        "ertc",
-        "Other credits taken before this one in period k (blank = 0).",
-        _money(ertc.CITE_PRIORITY),
-        family="period",
-    ),
-    InputSpec(
-        "minimum_tax_{k}",
-        Kind.MONEY,
-        "ertc",
-        "Statutory minimum tax of period k (54:10A-5(e)).",
-        _money(ertc.CITE_B3),
-        family="period",
-    ),
-    InputSpec(
-        "periods",
-        Kind.COUNT,
-        "ertc",
-        "Convenience: the number of periods. With it, periods after it are ignored and"
-        " blank period columns are filled forward from the period before (end date + 12"
-        " months, liability x (1 + liability_growth), other credits and minimum tax"
-        " repeated).",
-        _PERIODS,
-    ),
-    InputSpec(
-        "liability_growth",
-        Kind.GROWTH,
-        "ertc",
-        "Convenience (with periods): growth of a filled-forward liability; default 0.",
-        _GROWTH,
-        trigger=False,
-    ),
-    InputSpec(
-        "carryforward_years",
-        Kind.COUNT,
-        "ertc",
-        "Periods an unused credit may be carried forward (blank = no limit, the statute;"
-        " 5 = the 2013 Form 313 instructions).",
-        _count(f"{ertc.CITE_B2}; {ertc.CITE_FORM_313}"),
-        trigger=False,
-    ),
-    InputSpec(
-        "opening_year1",
-        Kind.MONEY,
-        "ertc",
-        "Unused credit of credit year one carried into period 1, allowed before it (a schedule"
-        " that starts after credit year one ended, as a rolled-forward workpaper; blank = none:"
-        " credit year one ends in a period given).",
-        _money(ertc.CITE_B2),
-        trigger=False,
-    ),
-    InputSpec(
-        "opening_year1_before",
-        Kind.COUNT,
-        "ertc",
-        "Periods before period 1 in which credit year one's credit carried in was allowed"
-        " (1 = the period just before); needed with carryforward_years.",
-        _count(ertc.CITE_B2),
-        trigger=False,
-    ),
-    InputSpec(
-        "opening_year2",
-        Kind.MONEY,
-        "ertc",
-        "Unused credit of credit year two carried into period 1, allowed before it (a schedule"
-        " that starts after credit year two ended, as a rolled-forward workpaper; blank = none:"
-        " credit year two ends in a period given).",
-        _money(ertc.CITE_B2),
-        trigger=False,
-    ),
-    InputSpec(
-        "opening_year2_before",
-        Kind.COUNT,
-        "ertc",
-        "Periods before period 1 in which credit year two's credit carried in was allowed"
-        " (1 = the period just before); needed with carryforward_years.",
-        _count(ertc.CITE_B2),
-        trigger=False,
-    ),
-    InputSpec(
-        "fractional",
-        Kind.BOOL,
-        "ertc",
-        "TRUE to price fractional positions; default FALSE (whole positions).",
-        InputRule(InputKind.BOOLEAN, ertc.CITE_A),
-        trigger=False,
-    ),
-    InputSpec(
-        "tax_type",
-        Kind.CHOICE,
-        "ertc",
-        '"cbt" (default) or "insurance".',
-        InputRule(InputKind.CHOICE, ertc.CITE_A, choices=ertc.TAX_TYPES),
-        trigger=False,
-    ),
-    InputSpec(
-        "ratio_fractional",
-        Kind.BOOL,
-        "ertc",
-        "TRUE: the sustained effort ratio from the measured, fractional positions; FALSE:"
-        " whole positions; blank = as fractional. Computed by the exact path.",
-        InputRule(InputKind.BOOLEAN, ertc.CITE_RATIO),
-        trigger=False,
-    ),
-    InputSpec(
-        "refund_period_limit",
-        Kind.CHOICE,
-        "ertc",
-        '"b3" (default) or "notwithstanding" (52:27BBB-55c.(1); docs/interpretations.md).'
-        " Computed by the exact path.",
-        InputRule(InputKind.CHOICE, ertc.CITE_C1, choices=ertc.REFUND_PERIOD_LIMITS),
-        trigger=False,
-    ),
+#: Every input column: each registered program's (``INPUTS`` of its ``scenarios.py``).
+INPUTS: tuple[InputSpec, ...] = tuple(
+    spec for found in PROGRAMS if found.has("scenarios") for spec in found.part("scenarios").INPUTS
 )
 
 _BY_NAME = {spec.name: spec for spec in INPUTS if not spec.family}
