@@ -6,12 +6,12 @@ workbook in full and writes to RECORD (a pickle) every NJ_* call it made, with t
 values the function received, and the recalculated cells.
 
 ``python main_job_floor.py run RECORD OUT WORKBOOK...`` (timed, a fresh process) is the
-floor: import what opening, calling and writing need (xlwings as ``calc`` imports it, the
-package's functions, the results writer); open each workbook (vetted as untrusted and its
-cells read, :func:`nj_incentives.workpapers.recalc.prebuilt.read_graph`); make each of its NJ_*
-calls
-through the package's functions with the recorded arguments (the cell conventions and the
-core: no formula engine, no native formula); and write its results workbook
+floor: import what opening, calling and writing need (the package's functions, without
+xlwings as ``calc`` imports them, and the results writer); open each workbook (vetted as
+untrusted and its cells read, :func:`nj_incentives.workpapers.recalc.prebuilt.read_graph`);
+make each of its NJ_* calls through the package's functions with the recorded arguments
+(the cell conventions and the core: no formula engine, no native formula); and write its
+results workbook
 (:func:`nj_incentives.workpapers.recalc.write_values`) with the recorded values to
 ``OUT/<stem>-results.xlsx``. No memo, no run stamp, no summary: ``calc``'s ratio to this
 floor counts those as overhead. ``tests/benchmarks/test_main_job_floor.py`` checks that the floor's
@@ -58,13 +58,11 @@ def record(target: Path, workbooks: list[Path]) -> None:
 def run(recorded: Path, out: Path, workbooks: list[Path]) -> float:
     """The floor; returns its wall time from the first import."""
     start = time.perf_counter()
-    from nj_incentives.cli.calc import _lighter_xlwings
+    from nj_incentives.functions import functions as plain
+    from nj_incentives.workpapers.recalc import vet_workbook, write_values
+    from nj_incentives.workpapers.recalc.prebuilt import read_graph
 
-    with _lighter_xlwings():
-        from nj_incentives.runtimes import xlwings_classic as excel
-        from nj_incentives.workpapers.recalc import vet_workbook, write_values
-        from nj_incentives.workpapers.recalc.prebuilt import read_graph
-    functions = excel.functions(errors="text")
+    functions = plain(errors="text")
     found = pickle.loads(recorded.read_bytes())
     out.mkdir(parents=True, exist_ok=True)
     for path in workbooks:

@@ -23,7 +23,7 @@ import pytest
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import LAW_CURRENT_TO, __version__, cli
 from nj_incentives.cli import calc
-from nj_incentives.runtimes.xlwings_classic import CATALOG
+from nj_incentives.functions import CATALOG
 from nj_incentives.workpapers import memo
 from nj_incentives.workpapers.templates import beip_conversion, ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, INTERPRETATIONS

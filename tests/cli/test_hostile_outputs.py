@@ -307,7 +307,7 @@ def test_repeated_parquet_columns_get_a_short_message(tmp_path: Path, capsys: An
 def test_nj_explain_names_the_explained_functions_argument() -> None:
     # issue 22 item 11: NJ_EXPLAIN("NJ_BEIP_GRANT", 1250000, "#N/A") named args, not pct
     from nj_incentives.core.common import InputError
-    from nj_incentives.runtimes.xlwings_classic import FUNCTIONS
+    from nj_incentives.functions import FUNCTIONS
 
     for call in (
         lambda: FUNCTIONS["NJ_EXPLAIN"]("NJ_BEIP_GRANT", 1250000, "#N/A"),

@@ -78,7 +78,7 @@ def test_c194_direction_deadline_bad_input() -> None:
 
 
 def test_c194_excel_function_takes_the_switch() -> None:
-    from nj_incentives.runtimes.xlwings_classic import functions
+    from nj_incentives.functions import functions
 
     call = functions()["NJ_BEIP_CONVERSION_SCHEDULE"]
     strict = call(2012, 100, None, None, "2016-07-11", None, None, "strict")
@@ -133,7 +133,7 @@ def test_52_53_week_conversion_installment() -> None:
     assert beip.conversion_installment(2016, 90000, period_end="2023-07-07") == D("30000.00")
     # day 8: 2023-07-08 is tax year 2023: no installment of 2016's grant
     assert beip.conversion_installment(2016, 90000, period_end="2023-07-08") == D("0.00")
-    from nj_incentives.runtimes.xlwings_classic import functions
+    from nj_incentives.functions import functions
 
     call = functions()["NJ_BEIP_CONVERSION_INSTALLMENT"]
     assert call(2016, 90000, dt.date(2023, 7, 1)) == 30000.0

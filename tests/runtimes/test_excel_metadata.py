@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import io
 import re
 import sys
@@ -25,7 +26,7 @@ import xlwings as xw
 import xlwings.server
 
 from nj_incentives.core.vba import vba_declarations, vba_identifier_problem, vba_problems
-from nj_incentives.functions import catalog, reference
+from nj_incentives.functions import catalog, reference, table
 from nj_incentives.runtimes import xlwings_classic as excel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -286,18 +287,32 @@ def test_the_catalog_refuses_a_description_without_its_law() -> None:
 
 def test_an_adapter_must_match_its_catalog_entry() -> None:
     # a function the catalog does not declare, and one whose parameters differ from it
+    registered = table.CATALOG["NJ_ERTC_FTE"]
     with pytest.raises(TypeError, match="not declared"):
 
-        @excel.excel_function()
+        @table.adapter()
         def NJ_UNDECLARED() -> None: ...
 
     with pytest.raises(TypeError, match="the catalog"):
 
-        @excel.excel_function()
+        @table.adapter()
         def NJ_ERTC_FTE(part_time_hours: object, months: object) -> None: ...
 
-    assert excel.CATALOG["NJ_ERTC_FTE"].compute is not None
-    assert "NJ_UNDECLARED" not in excel.CATALOG
+    assert table.CATALOG["NJ_ERTC_FTE"] is registered
+    assert "NJ_UNDECLARED" not in table.CATALOG
+
+
+def test_the_excel_module_decorates_the_table() -> None:
+    """``nj_incentives.excel`` declares nothing of its own: each of its NJ_* members is the
+    table's adapter, with the catalog's description, as a member of the module."""
+    assert excel.CATALOG is table.CATALOG
+    members = sorted(name for name in vars(excel) if name.startswith("NJ_"))
+    assert members == sorted(table.CATALOG)
+    for name, entry in table.CATALOG.items():
+        function = getattr(excel, name)
+        assert inspect.unwrap(function) is entry.compute
+        assert function.__doc__ == entry.description
+        assert function.__module__ == excel.__name__
 
 
 def test_every_adapter_is_registered_from_the_catalog() -> None:

@@ -158,7 +158,7 @@ def test_true_false_in_an_xlsx_number_column_is_refused(tmp_path: Path) -> None:
 
 def test_every_reader_refuses_true_false_in_a_number_column(tmp_path: Path) -> None:
     # one rule: CSV text, a Parquet boolean column, and the cells NJ_SCENARIOS passes
-    from nj_incentives.runtimes.xlwings_classic import FUNCTIONS
+    from nj_incentives.functions import FUNCTIONS
 
     header = ["id", "accrual_year", "conversion_amount"]
     (tmp_path / "in.csv").write_text("id,accrual_year,conversion_amount\na,2012,FALSE\n")

@@ -51,7 +51,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -159,36 +159,6 @@ def _write(bar: Any, text: str, file: Any) -> None:
     from nj_incentives.support.progress import write
 
     write(None if bar is None or isinstance(bar, _NoBar) else bar, text, file)
-
-
-@contextlib.contextmanager
-def _lighter_xlwings() -> Iterator[None]:
-    """Import xlwings without its optional matplotlib and pandas integrations.
-
-    ``nj_incentives.excel`` imports xlwings for its decorators; ``import xlwings`` in
-    turn imports matplotlib.pyplot and pandas when they are installed (about a second
-    on a small machine), for picture and DataFrame conversions that the recalculation
-    never uses. In this process only, and only when nothing has imported xlwings yet and
-    the Office.js runtime is not selected, the two are hidden while xlwings is imported
-    (xlwings treats them as not installed) and visible again right after. Anything
-    unexpected falls back to the ordinary import."""
-    server = os.environ.get("XLWINGS_ON_SERVER", "").strip().lower() in ("1", "true", "yes")
-    if "xlwings" in sys.modules or server:
-        yield
-        return
-    hidden = [name for name in ("matplotlib", "pandas") if name not in sys.modules]
-    for name in hidden:
-        sys.modules[name] = None  # type: ignore[assignment]
-    try:
-        import xlwings  # noqa: F401
-    except ImportError:
-        for key in [k for k in sys.modules if k == "xlwings" or k.startswith("xlwings.")]:
-            del sys.modules[key]
-    finally:
-        for name in hidden:
-            if name in sys.modules and sys.modules[name] is None:
-                del sys.modules[name]
-    yield
 
 
 @click.command(
@@ -367,18 +337,17 @@ def run(
     claim([*targets, *map(stamp_path, targets), *([memo_path] if memo_path else [])])
 
     started = time.perf_counter()
-    with _lighter_xlwings():
-        from nj_incentives.runtimes.xlwings_classic import law_as_of_applied
-        from nj_incentives.workpapers.recalc import (
-            DEFAULT_LIMITS,
-            UnsafeWorkbookError,
-            summary_table,
-            vet_workbook,
-            write_values,
-        )
-        from nj_incentives.workpapers.recalc.prebuilt import recalculate_template
-        from nj_incentives.workpapers.recalc.safety import budgets
     from nj_incentives.core import parameters as P
+    from nj_incentives.functions import law_as_of_applied
+    from nj_incentives.workpapers.recalc import (
+        DEFAULT_LIMITS,
+        UnsafeWorkbookError,
+        summary_table,
+        vet_workbook,
+        write_values,
+    )
+    from nj_incentives.workpapers.recalc.prebuilt import recalculate_template
+    from nj_incentives.workpapers.recalc.safety import budgets
 
     law_applied = P.law_as_of_text(law_as_of)
     if law_as_of is not None:

@@ -235,7 +235,7 @@ def _formulas(archive: zipfile.ZipFile, parts: Sequence[str]) -> list[str]:
 def _spellings(formulas: Sequence[str]) -> tuple[Counter[str], int, set[str]]:
     """(the count of each prefix written before NJ_ names, the count of lower-case names,
     the NJ_ names not in this version's catalog)."""
-    from nj_incentives.runtimes.xlwings_classic import CATALOG
+    from nj_incentives.functions import CATALOG
 
     prefixes: Counter[str] = Counter()
     lower, unknown = 0, set()

@@ -3,7 +3,7 @@
     python -m nj_incentives.functions.reference > docs/functions.md
 
 Everything here comes from the catalog (:mod:`nj_incentives.functions.catalog`, through
-:data:`nj_incentives.excel.CATALOG`): the description and argument help Excel's Insert
+:data:`nj_incentives.functions.CATALOG`): the description and argument help Excel's Insert
 Function dialog shows, the citation, the result columns, and a worked example whose
 result is computed by the functions themselves. A test fails when the committed
 file differs from :func:`render`'s output.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import sys
 
-from nj_incentives.runtimes.xlwings_classic import CATALOG, ExcelFunction
+from nj_incentives.functions import CATALOG, ExcelFunction
 
 COMMAND = "python -m nj_incentives.functions.reference > docs/functions.md"
 

@@ -1,47 +1,36 @@
-"""The NJ_* Excel functions: thin adapters from worksheet cells onto the calculation core.
+"""The NJ_* Excel functions as xlwings serves them: the table of
+:mod:`nj_incentives.functions`, decorated for xlwings.
 
-This is the module users name under "UDF Modules" (classic xlwings add-in on Windows) and
-import in xlwings Lite / xlwings Server (Office.js). Python names are the Excel names.
-Each function only converts cells to the core's inputs and the core's result back to
-cells; every rule of law lives in :mod:`nj_incentives.core`. The core is imported on the
-first call, not at import: importing this module costs little more than ``import xlwings``.
+This is the module users name under "UDF Modules" (classic xlwings add-in on Windows,
+as ``nj_incentives.excel``) and import in xlwings Lite / xlwings Server (Office.js,
+through :mod:`nj_incentives.lite` and ``nj_incentives.excel``). Python names are the
+Excel names. Each function here is the table's adapter
+(:data:`nj_incentives.functions.CATALOG`) with ``xw.func`` and ``xw.arg(name, doc=...)``
+for every argument (the catalog's description, with its citation, and argument help,
+which Excel's Insert Function dialog and the Office.js metadata show); nothing about a
+function is declared here. The core is imported on the first call, not at import:
+importing this module costs little more than ``import xlwings``.
 
-The cell conventions (blanks, ranges, serial dates, error cells, how results become
-cells) are those of :mod:`nj_incentives.core.cells`. Functions are deterministic and not
-volatile.
-
-Beyond issue 4's catalog (names and argument order fixed), some functions take further
-optional arguments at the end (e.g. ``NJ_BEIP_TRANSFER_CHECK``'s discount_rate and
-years, ``NJ_ERTC_SCHEDULE``'s fractional and tax_type), and three functions are added:
-``NJ_ERTC_CREDIT_YEARS``, ``NJ_ERTC_ELIGIBILITY_CHECK`` and ``NJ_EXPLAIN`` (the steps
-behind any function's result, with their citations).
-
-Errors (:func:`nj_incentives.core.cells.error_message`): a bad input never yields a number and
-never a traceback. The message is short: ``argument = value: rule (citation)``.
+Errors (:func:`nj_incentives.core.cells.error_message`): a bad input never yields a
+number and never a traceback. The message is short: ``argument = value: rule (citation)``.
 
 - Office.js (xlwings Lite, xlwings Server): the function raises ``xlwings.XlwingsError``
   with the message; the cell shows #VALUE! and the message on hover.
 - Classic add-in and plain Python calls: the function returns the text
   ``"#VALUE! " + message``; classic xlwings cannot return a real Excel error value.
 
-For the headless recalculation, :func:`functions` gives ``{EXCEL_NAME: callable}`` with
-errors as that text (``errors="text"``) or raised (``errors="raise"``, also available as
-:data:`FUNCTIONS`), independent of the xlwings runtime.
+For the headless recalculation use :mod:`nj_incentives.functions` (``functions()``,
+``FUNCTIONS``), which imports no xlwings; the names are re-exported here for callers of
+the earlier layout.
 """
 
 from __future__ import annotations
 
-import contextlib
-import datetime as dt
 import functools
 import inspect
 import logging
-import re
-from collections.abc import Callable, Iterator, Sequence
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 import xlwings as xw
 
@@ -49,41 +38,19 @@ from nj_incentives.core.cells import (
     Cell,
     CellResult,
     MissingPackage,
-    as_date_cell,
-    as_rows,
     error_message,
     error_text,
     finite,
-    given,
-    input_error,
-    is_blank,
-    money,
-    python_value,
-    refuse_error_cells,
-    serial_to_date,
-    to_cell_values,
-    trim_blanks,
-    verdict,
 )
-from nj_incentives.functions.catalog import (
-    BASE_YEAR_COLUMNS,
-    BEIP_LAW,
-    CALCULATIONS,
-    CONVERSION_SCHEDULE_COLUMNS,
-    CREDIT_YEARS_COLUMNS,
-    ERTC_SCHEDULE_COLUMNS,
-    EXPLAIN_COLUMNS,
-    GRANT_SCHEDULE_COLUMNS,
-    Argument,
-    Calculation,
-    ResultColumn,
-    headers,
-    result_table,
+from nj_incentives.functions import (
+    CATALOG,
+    FUNCTIONS,
+    ExcelFunction,
+    LawAsOfRun,
+    functions,
+    law_as_of_applied,
+    law_as_of_in_force,
 )
-from nj_incentives.version import LAW_CURRENT_TO, __version__
-
-if TYPE_CHECKING:
-    from nj_incentives.core.common import Explained
 
 __all__ = [
     "CATALOG",
@@ -92,6 +59,7 @@ __all__ = [
     "RUNTIME",
     "ExcelFunction",
     "LawAsOfRun",
+    "decorate",
     "functions",
     "law_as_of_applied",
     "law_as_of_in_force",
@@ -124,9 +92,6 @@ if RUNTIME == "office.js":
     cache_jsnull_checks()
 
 
-# =========================================================================== errors
-
-
 def _failed(function: str, exc: Exception) -> str:
     """Report a failed call the way the runtime can show it (see the module docstring)."""
     from nj_incentives.core.common import InputError
@@ -138,919 +103,49 @@ def _failed(function: str, exc: Exception) -> str:
     return error_text(exc, function)
 
 
-# =========================================================================== the registry
+def decorate(entry: ExcelFunction) -> Callable[..., CellResult]:
+    """``entry`` (a function of :data:`~nj_incentives.functions.CATALOG`) as xlwings calls
+    it: decorated with ``xw.func`` and ``xw.arg(name, doc=...)`` for every argument; it
+    converts the cells, calls ``compute``, ``show``s the result, and turns any failure
+    into the runtime's error (module docstring). Its docstring is the calculation's
+    description (with its citation), which Excel's Insert Function dialog shows."""
+    name, compute, show, convert = entry.name, entry.compute, entry.show, entry.convert
+
+    @functools.wraps(compute)
+    def cell_function(*args: Cell, **kwargs: Cell) -> CellResult:
+        try:
+            return finite(show(compute(*convert(args, kwargs))), name)
+        except Exception as exc:
+            return _failed(name, exc)
+
+    # xlwings finds a function's module (its namespace attribute) through __module__
+    cell_function.__module__ = __name__
+    # xlwings reads converters from annotations: none here, the cells arrive as they are.
+    cell_function.__annotations__ = {}
+    # The signature, worked out once: the Office.js dispatch asks for it on every call
+    # (xlwings' provide_values_for_special_args), and would otherwise rebuild it from
+    # ``compute`` each time. The same signature inspect gives through __wrapped__.
+    signature = inspect.signature(compute)
+    cell_function.__signature__ = signature  # type: ignore[attr-defined]
+    cell_function.__doc__ = entry.description
+    help_text = entry.help_text
+    decorated: Callable[..., CellResult] = cell_function
+    for parameter in reversed(list(signature.parameters.values())):
+        # err_to_str: an error cell arrives as its text ("#N/A"), not as a blank
+        decorated = xw.arg(parameter.name, doc=help_text[parameter.name], err_to_str=True)(
+            decorated
+        )
+    return xw.func(category=CATEGORY)(decorated)
+
+
+# Every NJ_* function of the table, decorated, as a member of this module (xlwings
+# collects a module's functions from its members), in catalog order.
+globals().update({name: decorate(entry) for name, entry in CATALOG.items()})
+
+if TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Callable[..., CellResult]: ...  # the NJ_* members above
 
-
-@dataclass(frozen=True)
-class ExcelFunction:
-    """One catalog calculation (:class:`nj_incentives.functions.catalog.Calculation`: name,
-    description, citation, arguments, example, result columns) and its two halves.
-
-    ``compute`` turns the (converted) cells into the core's result; ``show`` turns that
-    result into cell values. The metadata is the catalog's, the same whether or not
-    xlwings attached its own (``xw.func`` is a no-op outside a runtime).
-    """
-
-    calculation: Calculation
-    compute: Callable[..., Any]
-    show: Callable[[Any], CellResult]
-
-    @property
-    def name(self) -> str:
-        return self.calculation.name
-
-    @property
-    def description(self) -> str:
-        return self.calculation.description
-
-    @property
-    def citation(self) -> str:
-        return self.calculation.citation
-
-    @property
-    def arguments(self) -> tuple[Argument, ...]:
-        return self.calculation.arguments
-
-    @property
-    def vararg(self) -> Argument | None:
-        return self.calculation.vararg
-
-    @property
-    def example(self) -> tuple[Cell, ...]:
-        return self.calculation.example
-
-    @property
-    def message_citation(self) -> str:
-        return self.calculation.message_citation
-
-    def convert(self, args: Sequence[Cell], kwargs: dict[str, Cell]) -> list[Cell]:
-        """The arguments as the core's inputs; blank required arguments are errors."""
-        return self.calculation.convert(args, kwargs)
-
-    def result(self, *args: Cell, **kwargs: Cell) -> Any:
-        """The core's result for these cells (raises the core's InputError); inside
-        :func:`law_as_of_applied`, under that ``law_as_of`` where the function takes one."""
-        run = _LAW_AS_OF_RUN.get()
-        if run is not None:
-            args, kwargs = run.apply(self, args, kwargs)
-        return self.compute(*self.convert(args, kwargs))
-
-    def cells(self, *args: Cell, **kwargs: Cell) -> CellResult:
-        """The cell values for these cells (raises on bad input)."""
-        return finite(self.show(self.result(*args, **kwargs)), self.name)
-
-    def formula(self, args: Sequence[Cell] | None = None, namespace: str = "") -> str:
-        """The formula text calling this function (the example's by default)."""
-        return self.calculation.formula(args, namespace)
-
-
-#: Every Excel function, by name, in catalog order.
-CATALOG: dict[str, ExcelFunction] = {}
-
-
-# =========================================================================== law_as_of of a run
-
-
-@dataclass
-class LawAsOfRun:
-    """``nj-incentives calc --law-as-of DATE``: the ``law_as_of`` that every NJ_* call
-    taking one applies through :meth:`ExcelFunction.result` (the headless recalculation,
-    the memo, ``NJ_EXPLAIN``), and the calls whose own, different ``law_as_of`` it
-    replaced (function, the workbook's value)."""
-
-    date: dt.date
-    replaced: list[tuple[str, str]] = field(default_factory=list)
-
-    def apply(
-        self, entry: ExcelFunction, args: tuple[Cell, ...], kwargs: dict[str, Cell]
-    ) -> tuple[tuple[Cell, ...], dict[str, Cell]]:
-        names = [argument.name for argument in entry.arguments]
-        if "law_as_of" not in names:
-            return args, kwargs
-        index = names.index("law_as_of")
-        own = kwargs.get("law_as_of", args[index] if len(args) > index else None)
-        if not is_blank(own):
-            try:
-                day = entry.calculation.arguments[index].read(own, entry.message_citation)
-            except ValueError:
-                day = None
-            if str(day)[:10] != self.date.isoformat():
-                shown = day.isoformat() if isinstance(day, dt.date) else str(own)
-                self.replaced.append((entry.name, shown))
-        if len(args) > index:
-            args = (*args[:index], self.date, *args[index + 1 :])
-        else:
-            kwargs = {**kwargs, "law_as_of": self.date}
-        return args, kwargs
-
-
-_LAW_AS_OF_RUN: ContextVar[LawAsOfRun | None] = ContextVar("nj_law_as_of_run", default=None)
-
-
-@contextlib.contextmanager
-def law_as_of_applied(date: dt.date | None) -> Iterator[LawAsOfRun | None]:
-    """Within the block, every NJ_* call taking ``law_as_of`` applies ``date`` (None:
-    each call's own); yields the :class:`LawAsOfRun` (None for None)."""
-    run = None if date is None else LawAsOfRun(date)
-    token = _LAW_AS_OF_RUN.set(run)
-    try:
-        yield run
-    finally:
-        _LAW_AS_OF_RUN.reset(token)
-
-
-def law_as_of_in_force() -> dt.date | None:
-    """The ``law_as_of`` of the enclosing :func:`law_as_of_applied` (None: none)."""
-    run = _LAW_AS_OF_RUN.get()
-    return None if run is None else run.date
-
-
-def excel_function(
-    show: Callable[[Any], CellResult] = lambda result: result,
-) -> Callable[[Callable[..., Any]], Callable[..., CellResult]]:
-    """Register ``compute`` as the Excel function of the catalog calculation of the same
-    name (:data:`nj_incentives.functions.catalog.CALCULATIONS`), with ``show`` turning its result
-    into cells.
-
-    ``compute``'s parameters must be the calculation's arguments, in order, the optional
-    ones (and only they) with a default. The returned function is decorated with
-    ``xw.func`` and ``xw.arg(name, doc=...)`` for every argument; it converts the cells,
-    calls ``compute``, ``show``s the result, and turns any failure into the runtime's
-    error (module docstring). Its docstring is the calculation's description (with its
-    citation), which Excel's Insert Function dialog shows.
-    """
-
-    def register(compute: Callable[..., Any]) -> Callable[..., CellResult]:
-        name = compute.__name__
-        if name not in CALCULATIONS:
-            raise TypeError(f"{name}: not declared in nj_incentives.functions.catalog")
-        calculation = CALCULATIONS[name]
-        signature = inspect.signature(compute)
-        parameters = list(signature.parameters.values())
-        declared = [(a.name, a.optional) for a in calculation.arguments]
-        found = [
-            (p.name, p.default is not p.empty) for p in parameters if p.kind != p.VAR_POSITIONAL
-        ]
-        varargs = [p.name for p in parameters if p.kind == p.VAR_POSITIONAL]
-        vararg = calculation.vararg.name if calculation.vararg else None
-        if found != declared or varargs != ([vararg] if vararg else []):
-            raise TypeError(
-                f"{name}: parameters {found} + {varargs} but the catalog has {declared} + {vararg}"
-            )
-        help_text = {a.name: a.doc for a in calculation.arguments}
-        if calculation.vararg is not None:
-            help_text[calculation.vararg.name] = calculation.vararg.doc
-        entry = ExcelFunction(calculation, compute, show)
-        CATALOG[name] = entry
-        convert = calculation.convert
-
-        @functools.wraps(compute)
-        def cell_function(*args: Cell, **kwargs: Cell) -> CellResult:
-            try:
-                return finite(show(compute(*convert(args, kwargs))), name)
-            except Exception as exc:
-                return _failed(name, exc)
-
-        # xlwings reads converters from annotations: none here, the cells arrive as they are.
-        cell_function.__annotations__ = {}
-        # The signature, worked out once: the Office.js dispatch asks for it on every call
-        # (xlwings' provide_values_for_special_args), and would otherwise rebuild it from
-        # ``compute`` each time. The same signature inspect gives through __wrapped__.
-        cell_function.__signature__ = signature  # type: ignore[attr-defined]
-        cell_function.__doc__ = calculation.description
-        decorated: Callable[..., CellResult] = cell_function
-        for parameter in reversed(parameters):
-            # err_to_str: an error cell arrives as its text ("#N/A"), not as a blank
-            decorated = xw.arg(parameter.name, doc=help_text[parameter.name], err_to_str=True)(
-                decorated
-            )
-        return xw.func(category=CATEGORY)(decorated)
-
-    return register
-
-
-def functions(
-    errors: Literal["text", "raise"] = "text",
-) -> dict[str, Callable[..., CellResult]]:
-    """``{EXCEL_NAME: callable}`` for engines other than xlwings (the headless recalculation).
-
-    Each callable takes cell values (None for a blank cell; numbers, text, booleans,
-    dates or serial numbers; ranges as lists of rows or numpy arrays) and returns cell
-    values (:func:`to_cell_values`: dates as serial numbers). With ``errors="text"`` a bad
-    input returns ``"#VALUE! argument = value: rule (citation)"`` (:func:`error_text`);
-    with ``errors="raise"`` the exception propagates (the core's ``InputError`` carries
-    ``argument``, ``value``, ``rule`` and ``citation``). The same whatever runtime
-    xlwings was imported for.
-    """
-
-    def plain(entry: ExcelFunction) -> Callable[..., CellResult]:
-        def call(*args: Cell, **kwargs: Cell) -> CellResult:
-            if errors == "raise":
-                return to_cell_values(entry.cells(*args, **kwargs))
-            try:
-                return to_cell_values(entry.cells(*args, **kwargs))
-            except Exception as exc:
-                return error_text(exc, entry.name)
-
-        call.__name__ = call.__qualname__ = entry.name
-        call.__doc__ = entry.description
-        return call
-
-    return {name: plain(entry) for name, entry in CATALOG.items()}
-
-
-# =========================================================================== BEIP
-
-
-@excel_function(show=lambda limits: [[float(limits[0]), float(limits[1])]])
-def NJ_BEIP_PCT_LIMITS(basis: Cell, smart_growth: Cell = None) -> tuple[Decimal, Decimal]:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.pct_limits(basis, **given(smart_growth=smart_growth))
-
-
-@excel_function(show=lambda grant: money(grant.amount))
-def NJ_BEIP_GRANT(
-    withholdings: Cell,
-    pct: Cell,
-    partner_tax: Cell = None,
-    partner_pct: Cell = None,
-    smart_growth: Cell = None,
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.annual_grant(
-        withholdings,
-        pct,
-        **given(partner_tax=partner_tax, partner_pct=partner_pct, smart_growth=smart_growth),
-    )
-
-
-def _table(columns: Sequence[ResultColumn], rows: Sequence[Any]) -> list[list[CellResult]]:
-    """A result table: the catalog's header row, then one row of cells per row."""
-    return result_table(columns, rows)
-
-
-def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
-    return _table(GRANT_SCHEDULE_COLUMNS, schedule.rows)
-
-
-@excel_function(show=lambda cap: "Yes" if cap.applies else "No")
-def NJ_BEIP_CAP_APPLIES(agreement_date: Cell, law_as_of: Cell = None) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.explain_cap_applies(agreement_date, **given(law_as_of=law_as_of))
-
-
-@excel_function(show=_grant_schedule_table)
-def NJ_BEIP_GRANT_SCHEDULE(
-    withholdings: Cell,
-    new_employees: Cell,
-    pct: Cell,
-    agreement_date: Cell,
-    smart_growth: Cell = None,
-    partner_tax: Cell = None,
-    partner_pct: Cell = None,
-    cap_method: Cell = None,
-    law_as_of: Cell = None,
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.grant_schedule(
-        withholdings,
-        new_employees,
-        pct,
-        agreement_date,
-        **given(
-            smart_growth=smart_growth,
-            partner_tax=partner_tax,
-            partner_pct=partner_pct,
-            cap_method=cap_method,
-            law_as_of=law_as_of,
-        ),
-    )
-
-
-@excel_function(show=lambda base: money(base.amount))
-def NJ_BEIP_LIMIT_BASE(basis: Cell, withholdings: Cell = None, partner_tax: Cell = None) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.limit_base(basis, **given(withholdings=withholdings, partner_tax=partner_tax))
-
-
-@excel_function(show=lambda limit: money(limit.amount))
-def NJ_BEIP_COMBINED_LIMIT(
-    base_amount: Cell, other_grants: Cell, basis: Cell, smart_growth: Cell = None
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.combined_limit(base_amount, other_grants, basis, **given(smart_growth=smart_growth))
-
-
-@excel_function(show=lambda split: [[money(split.over), money(split.within)]])
-def NJ_BEIP_GRANT_OVER_LIMIT(grant: Cell, combined_limit: Cell) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.grant_over_limit(grant, combined_limit)
-
-
-def _conversion_table(schedule: Any) -> list[list[CellResult]]:
-    """Tax year, Share, Installment; and Period end (the return) for a filer whose year
-    does not end in December or who numbers by the calendar year (a calendar-year filer's
-    table keeps its three columns)."""
-    calendar_filer = (schedule.year_end_month, schedule.numbering) == (12, "form")
-    columns = CONVERSION_SCHEDULE_COLUMNS[:3] if calendar_filer else CONVERSION_SCHEDULE_COLUMNS
-    return _table(columns, schedule.rows)
-
-
-@excel_function(show=lambda schedule: _conversion_table(schedule))
-def NJ_BEIP_CONVERSION_SCHEDULE(
-    accrual_year: Cell,
-    amount: Cell,
-    approval_date: Cell = None,
-    grant_approval_date: Cell = None,
-    direction_date: Cell = None,
-    year_end_month: Cell = None,
-    numbering: Cell = None,
-    direction_deadline: Cell = None,
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.conversion_schedule(
-        accrual_year,
-        amount,
-        **given(
-            approval_date=approval_date,
-            year_end_month=year_end_month,
-            numbering=numbering,
-            grant_approval_date=grant_approval_date,
-            direction_date=direction_date,
-            direction_deadline=direction_deadline,
-        ),
-    )
-
-
-@excel_function(show=money)
-def NJ_BEIP_CONVERSION_INSTALLMENT(
-    accrual_year: Cell,
-    amount: Cell,
-    tax_year: Cell,
-    approval_date: Cell = None,
-    numbering: Cell = None,
-) -> Decimal:
-    from nj_incentives.programs.beip import rules as beip
-
-    period_end = _period_end_or_none(tax_year)
-    return beip.conversion_installment(
-        accrual_year,
-        amount,
-        None if period_end is not None else tax_year,
-        **given(approval_date=approval_date, period_end=period_end, numbering=numbering),
-    )
-
-
-#: A number above this in a "tax year or period end" cell is an Excel date serial.
-_LARGEST_YEAR = 9999
-
-
-def _period_end_or_none(value: Cell) -> dt.date | None:
-    """A "tax year or period end" cell: the date when it holds one (a date, ISO date text,
-    or a serial number above 9999), else None (a tax year)."""
-    if isinstance(value, dt.date):
-        return value.date() if isinstance(value, dt.datetime) else value
-    if isinstance(value, str) and len(value.strip()) >= 10 and value.strip()[4] == "-":
-        from nj_incentives.core.common import as_date
-
-        return as_date(value, "tax_year", f"{BEIP_LAW}e.")
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > _LARGEST_YEAR:
-        return serial_to_date(float(value), "tax_year", f"{BEIP_LAW}e.")
-    return None
-
-
-@excel_function(show=lambda application: money(application.applied))
-def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
-
-
-@excel_function(show=lambda application: money(application.overpayment))
-def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
-
-
-@excel_function(show=lambda price: money(price.amount))
-def NJ_BEIP_TRANSFER_MIN_PRICE(
-    transfer_amount: Cell,
-    discount_rate: Cell = None,
-    years: Cell = None,
-    sale_date: Cell = None,
-    credit_period_end: Cell = None,
-    max_discount_rate: Cell = None,
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.transfer_min_price(
-        transfer_amount,
-        **given(
-            discount_rate=discount_rate,
-            years=years,
-            sale_date=sale_date,
-            credit_period_end=credit_period_end,
-            max_discount_rate=max_discount_rate,
-        ),
-    )
-
-
-@excel_function(show=lambda check: verdict(check.ok, check.reasons))
-def NJ_BEIP_TRANSFER_CHECK(
-    certificate_amount: Cell,
-    transfer_amount: Cell,
-    consideration: Cell,
-    discount_rate: Cell = None,
-    years: Cell = None,
-    sale_date: Cell = None,
-    credit_period_end: Cell = None,
-    seller_is_transferee: Cell = None,
-    max_discount_rate: Cell = None,
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.transfer_check(
-        certificate_amount,
-        transfer_amount,
-        consideration,
-        **given(
-            discount_rate=discount_rate,
-            years=years,
-            sale_date=sale_date,
-            credit_period_end=credit_period_end,
-            seller_is_transferee=seller_is_transferee,
-            max_discount_rate=max_discount_rate,
-        ),
-    )
-
-
-@excel_function(show=lambda payment: money(payment.amount))
-def NJ_BEIP_REMOTE_WORK_PAYMENT(
-    credit: Cell,
-    period_end: Cell = None,
-    numbering: Cell = None,
-    c40_periods: Cell = None,
-    law_as_of: Cell = None,
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.remote_work_payment(
-        credit,
-        **given(
-            period_end=period_end,
-            numbering=numbering,
-            c40_periods=c40_periods,
-            law_as_of=law_as_of,
-        ),
-    )
-
-
-@excel_function(show=lambda check: verdict(check.ok, check.reasons))
-def NJ_BEIP_REMOTE_WORK_CHECK(
-    election_date: Cell,
-    share_at_facility: Cell,
-    election_from: Cell = None,
-    period_start: Cell = None,
-    enhanced_area: Cell = None,
-    commitment_end: Cell = None,
-    election_deadline: Cell = None,
-    law_as_of: Cell = None,
-) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.remote_work_check(
-        election_date,
-        share_at_facility,
-        **given(
-            election_from=election_from,
-            period_start=period_start,
-            enhanced_area=enhanced_area,
-            commitment_end=commitment_end,
-            election_deadline=election_deadline,
-            law_as_of=law_as_of,
-        ),
-    )
-
-
-@excel_function(show=lambda extension: extension.extended_end)
-def NJ_BEIP_REMOTE_WORK_COMMITMENT_END(commitment_end: Cell, law_as_of: Cell = None) -> Any:
-    from nj_incentives.programs.beip import rules as beip
-
-    return beip.remote_work_commitment_end(commitment_end, **given(law_as_of=law_as_of))
-
-
-# =========================================================================== ERTC
-
-
-@excel_function(show=lambda equivalents: float(equivalents.fte))
-def NJ_ERTC_FTE(
-    part_time_hours: Cell, months: Cell = None, first_month: Cell = None, law_as_of: Cell = None
-) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.explain_fte(
-        part_time_hours, **given(months=months, first_month=first_month, law_as_of=law_as_of)
-    )
-
-
-@excel_function(show=lambda count: [[float(count.average), float(count.fte)]])
-def NJ_ERTC_AVG_POSITIONS(
-    hours: Cell,
-    temporary: Cell = None,
-    excluded: Cell = None,
-    part_time_months: Cell = None,
-    first_month: Cell = None,
-    law_as_of: Cell = None,
-) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    table = _roster_rows(hours)
-    count, height = len(table), len(as_rows(hours))
-    flags = {
-        name: None if values is None else _flags(values, count, height)
-        for name, values in (("temporary", temporary), ("excluded", excluded))
-    }
-    return ertc.average_positions(
-        ertc.roster(table, **given(**flags)),
-        **given(part_time_months=part_time_months, first_month=first_month, law_as_of=law_as_of),
-    )
-
-
-def _roster_rows(hours: Cell) -> list[list[Cell]]:
-    """The roster's rows, trailing blank rows cut, each row as wide as the range (a blank
-    month stays a blank cell: the core reads it as 0 hours, or a wholly blank row as no
-    employee)."""
-    rows = trim_blanks(as_rows(hours))
-    return [[None if is_blank(cell) else cell for cell in row] for row in rows]
-
-
-def _flags(values: list[Cell], count: int, height: int) -> list[Cell]:
-    """One flag per roster row: a blank cell, or a missing one at the end, is FALSE. The
-    flags of the wholly blank hours rows after the last employee (``count`` rows of the
-    ``height`` the hours range has: an employee gone before the period, "No" in the flag
-    columns) are dropped, as the core ignores a blank row's flags; a flag column longer
-    than the hours range is left for the core to refuse."""
-    flags = [False if value is None else value for value in values]
-    if len(flags) <= height:
-        flags = flags[:count]
-    return flags + [False] * (count - len(flags))
-
-
-@excel_function(show=lambda positions: float(positions.count))
-def NJ_ERTC_NEW_POSITIONS(base_avg: Cell, year_avg: Cell, fractional: Cell = None) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.explain_new_positions(base_avg, year_avg, **given(fractional=fractional))
-
-
-@excel_function(show=lambda credit: money(credit.amount))
-def NJ_ERTC_CREDIT(new_positions: Cell, credit_year: Cell, fractional: Cell = None) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.credit_amount(new_positions, credit_year, **given(fractional=fractional))
-
-
-@excel_function(show=lambda ratio: float(ratio.ratio))
-def NJ_ERTC_SUSTAINED_EFFORT_RATIO(year1_new: Cell, year2_new: Cell) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.explain_sustained_effort_ratio(year1_new, year2_new)
-
-
-@excel_function(show=lambda ratio: "Yes" if ratio.fractional else "No")
-def NJ_ERTC_RATIO_FRACTIONAL(fractional: Cell = None, ratio_measured: Cell = None) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.ratio_positions(**given(fractional=fractional, ratio_measured=ratio_measured))
-
-
-@excel_function(show=lambda limit: money(limit.amount))
-def NJ_ERTC_CREDIT_LIMIT(
-    tax_liability: Cell, other_credits: Cell, minimum_tax: Cell, tax_type: Cell = None
-) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.credit_limit(tax_liability, other_credits, minimum_tax, **given(tax_type=tax_type))
-
-
-@excel_function(show=lambda refund: money(refund.amount))
-def NJ_ERTC_REFUND(year1_remaining: Cell, year1_new: Cell, year2_new: Cell) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.explain_refund(year1_remaining, year1_new, year2_new)
-
-
-def _ertc_schedule_table(schedule: Any) -> list[list[CellResult]]:
-    return _table(ERTC_SCHEDULE_COLUMNS, schedule.rows)
-
-
-@excel_function(show=_ertc_schedule_table)
-def NJ_ERTC_SCHEDULE(
-    operations_start: Cell,
-    year1_new: Cell,
-    year2_new: Cell,
-    period_ends: Cell,
-    liabilities: Cell,
-    other_credits: Cell,
-    minimum_taxes: Cell,
-    carryforward_years: Cell = None,
-    fractional: Cell = None,
-    tax_type: Cell = None,
-    ratio_fractional: Cell = None,
-    refund_period_limit: Cell = None,
-    opening_carried: Cell = None,
-    opening_before: Cell = None,
-) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    periods = ertc.privilege_periods(period_ends, liabilities, other_credits, minimum_taxes)
-    return ertc.credit_schedule(
-        operations_start,
-        year1_new,
-        year2_new,
-        periods,
-        **given(
-            carryforward_years=carryforward_years,
-            fractional=fractional,
-            tax_type=tax_type,
-            ratio_fractional=ratio_fractional,
-            refund_period_limit=refund_period_limit,
-            opening_carried=opening_carried,
-            opening_before=opening_before,
-        ),
-    )
-
-
-@excel_function(
-    show=lambda years: [
-        headers(CREDIT_YEARS_COLUMNS),
-        [1, years.year_one_start, years.year_one_end],
-        [2, years.year_two_start, years.year_two_end],
-    ]
-)
-def NJ_ERTC_CREDIT_YEARS(operations_start: Cell) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.credit_years(operations_start)
-
-
-@excel_function(show=lambda year: result_table(BASE_YEAR_COLUMNS, [year]))
-def NJ_ERTC_BASE_YEAR(operations_start: Cell) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.base_year(operations_start)
-
-
-@excel_function(show=lambda check: verdict(check.ok, check.reasons))
-def NJ_ERTC_ELIGIBILITY_CHECK(
-    receives_uez_benefit: Cell,
-    prior_credit_period_at_location: Cell,
-    in_qualified_municipality: Cell = None,
-) -> Any:
-    from nj_incentives.programs.ertc import rules as ertc
-
-    return ertc.eligibility_check(
-        receives_uez_benefit,
-        prior_credit_period_at_location,
-        **given(in_qualified_municipality=in_qualified_municipality),
-    )
-
-
-# =========================================================================== CBT
-
-
-@excel_function(show=lambda numbered: numbered.year)
-def NJ_TAX_YEAR(period_end: Cell, numbering: Cell = None) -> Any:
-    from nj_incentives.programs.cbt import rules as cbt
-
-    return cbt.tax_year(period_end, **given(numbering=numbering))
-
-
-@excel_function(show=lambda day: day)
-def NJ_TAX_PERIOD_END(tax_year: Cell, year_end_month: Cell = None, numbering: Cell = None) -> Any:
-    from nj_incentives.programs.cbt import rules as cbt
-
-    return cbt.period_end_for(tax_year, **given(month=year_end_month, numbering=numbering))
-
-
-@excel_function(show=lambda minimum: money(minimum.amount))
-def NJ_CBT_MIN_TAX(
-    nj_gross_receipts: Cell,
-    s_corporation: Cell = None,
-    group_payroll: Cell = None,
-    group_rule_for_s_corporations: Cell = None,
-    period_start_year: Cell = None,
-    months: Cell = None,
-    short_period_test: Cell = None,
-) -> Any:
-    from nj_incentives.programs.cbt import rules as cbt
-
-    return cbt.minimum_tax(
-        nj_gross_receipts,
-        **given(
-            s_corporation=s_corporation,
-            group_payroll=group_payroll,
-            group_rule_for_s_corporations=group_rule_for_s_corporations,
-            period_start_year=period_start_year,
-            months=months,
-            short_period_test=short_period_test,
-        ),
-    )
-
-
-# =========================================================================== about
-
-
-def _input_rule(
-    kind: Cell, low: Cell, high: Cell, citation: Cell, rule: Cell, choices: Cell
-) -> Any:
-    from nj_incentives.core.inputs import InputKind, InputRule, as_choice, as_number
-
-    where = "NJ_INPUT, docs/functions.md"
-    chosen = InputKind(as_choice(kind, "kind", tuple(InputKind), where))
-    bounds: list[Decimal | int | None] = [
-        None if b is None else as_number(b, n, where) for n, b in (("low", low), ("high", high))
-    ]
-    if chosen is InputKind.COUNT:  # a count's bounds are whole numbers, as the law states them
-        bounds = [None if b is None else int(b) for b in bounds]
-    return InputRule(
-        chosen,
-        # a refusal always cites something: the call's citation, else this function's reference
-        where if citation is None or not str(citation).strip() else str(citation),
-        bounds[0],
-        bounds[1],
-        "" if rule is None else str(rule),
-        tuple(c.strip() for c in str(choices or "").split("|") if c.strip()),
-    )
-
-
-def _read_cells(read: Any) -> Any:
-    if isinstance(read, list):
-        return [[_read_cells(cell) for cell in row] for row in read]
-    if isinstance(read, Decimal):
-        return float(read)
-    return read
-
-
-def _read_input(declared: Any, cell: Cell, shown: str) -> Any:
-    """One cell (not blank) read by ``declared`` (a :class:`~.law.inputs.Input`), as the
-    NJ_* functions read their arguments: error cells refused, dates from serials."""
-    from nj_incentives.core.inputs import InputKind
-
-    refuse_error_cells(cell, shown, declared.citation)
-    if declared.kind is InputKind.DATE:
-        cell = as_date_cell(cell, shown, declared.citation)
-    return declared.parse(cell, shown)
-
-
-@excel_function(show=_read_cells)
-def NJ_INPUT(
-    kind: Cell,
-    input_name: Cell,
-    value: Cell = None,
-    low: Cell = None,
-    high: Cell = None,
-    citation: Cell = None,
-    rule: Cell = None,
-    choices: Cell = None,
-) -> Any:
-    declared = _input_rule(kind, low, high, citation, rule, choices)
-    argument = str(input_name)
-
-    def one(cell: Cell, shown: str) -> Any:
-        return None if is_blank(cell) else _read_input(declared, cell, shown)
-
-    value = python_value(value)
-    if not isinstance(value, (list, tuple)):
-        return one(value, argument)
-    rows = as_rows(value)
-    width = max((len(row) for row in rows), default=0)
-    return [
-        [one(cell, f"{argument}[{i * width + j + 1}]") for j, cell in enumerate(row)]
-        for i, row in enumerate(rows)
-    ]
-
-
-#: A range's address as NJ_INPUT_REFUSED takes it: ``'Part II base year'!D6:O255``.
-_ADDRESS = re.compile(
-    r"(?P<sheet>(?:'(?:[^']|'')+'|[^'!]+)!)?\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[0-9]{1,7})"
-    r"(?::\$?[A-Za-z]{1,3}\$?[0-9]{1,7})?"
-)
-
-
-def _cell_namer(where: str, width: int) -> Callable[[int, int], str]:
-    """``named(i, j)``: the cell ``i`` rows down and ``j`` columns right of ``where``'s
-    top left, as ``'Sheet'!F12`` when ``where`` is an address, else ``where[n]`` (n
-    counting along rows ``width`` wide from 1, as NJ_INPUT names a range's cells)."""
-    match = _ADDRESS.fullmatch(where.strip())
-    if match is None:
-        return lambda i, j: f"{where}[{i * width + j + 1}]"
-    from nj_incentives.core.cells import cell_index, cell_name
-
-    row, col = cell_index(match["col"] + match["row"])
-    sheet = match["sheet"] or ""
-    return lambda i, j: f"{sheet}{cell_name(row + i, col + j)}"
-
-
-@excel_function()
-def NJ_INPUT_REFUSED(
-    kind: Cell,
-    input_name: Cell,
-    value: Cell = None,
-    low: Cell = None,
-    high: Cell = None,
-    citation: Cell = None,
-    rule: Cell = None,
-    choices: Cell = None,
-) -> str:
-    from nj_incentives.core.inputs import InputError
-
-    declared = _input_rule(kind, low, high, citation, rule, choices)
-    where = str(input_name)
-    rows = as_rows(value)
-    for i, row in enumerate(rows):
-        for j, cell in enumerate(row):
-            if is_blank(cell):
-                continue
-            try:
-                _read_input(declared, cell, where)
-            except InputError:  # read again under the cell's own name, for the message
-                named = _cell_namer(where, max(len(r) for r in rows))(i, j)
-                try:
-                    _read_input(declared, cell, named)
-                except InputError as refused:
-                    return str(refused)
-    return ""
-
-
-@excel_function()
-def NJ_INCENTIVES_VERSION(part: Cell = None) -> str:
-    from nj_incentives.core.common import as_choice
-
-    if part is None:
-        return f"nj-incentives {__version__}; law current to: {LAW_CURRENT_TO}"
-    chosen = as_choice(part, "part", ("version", "law"), "NJ_INCENTIVES_VERSION, docs/functions.md")
-    return __version__ if chosen == "version" else LAW_CURRENT_TO
-
-
-@excel_function()
-def NJ_INPUTS_HASH(kinds: Cell, *inputs: Cell) -> str:
-    from nj_incentives.functions.inputs_hash import inputs_hash
-
-    return inputs_hash(kinds, *inputs)
-
-
-@excel_function(show=lambda table: table)
-def NJ_SCENARIOS(table: Cell) -> Any:
-    try:
-        from nj_incentives.scenarios.columns import ScenarioError
-        from nj_incentives.scenarios.table import scenarios_table
-    except ImportError as missing:  # e.g. Pyodide without numpy/pandas wheels
-        raise MissingPackage(
-            f"NJ_SCENARIOS needs numpy and pandas, which this Python does not have "
-            f"({missing}): install pandas (in xlwings Lite: add it to requirements.txt), "
-            "or run the table with nj-incentives scenarios"
-        ) from None
-
-    rows = as_rows(table)
-    try:
-        return scenarios_table(rows)
-    except ScenarioError as error:
-        citation = "NJ_SCENARIOS, docs/scenarios.md"
-        raise input_error("table", rows[0] if rows else None, str(error), citation) from None
-
-
-def _explanation(result: Explained) -> list[list[CellResult]]:
-    return _table(EXPLAIN_COLUMNS, result.steps)
-
-
-@excel_function(show=_explanation)
-def NJ_EXPLAIN(function_name: Cell, *args: Cell) -> Explained:
-    from nj_incentives.core.common import Explained
-
-    chosen = str(function_name).strip().upper()
-    if chosen not in CATALOG or chosen == "NJ_EXPLAIN":
-        rule = "must be the name of an NJ_ function"
-        raise input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
-    result = CATALOG[chosen].result(*args)
-    if not isinstance(result, Explained):
-        rule = "gives a value without explanation steps"
-        raise input_error("function_name", function_name, rule, "NJ_EXPLAIN, docs/functions.md")
-    return result
-
-
-#: ``functions(errors="raise")``: the plain callables, by Excel name, raising on bad input
-#: (the core's ``InputError``; :func:`error_text` gives the cell text for any exception).
-FUNCTIONS: dict[str, Callable[..., CellResult]] = functions(errors="raise")
 
 # ``from nj_incentives.excel import *`` (xlwings Lite's main.py) brings every function.
 __all__ += list(CATALOG)

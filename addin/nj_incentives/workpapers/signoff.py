@@ -203,7 +203,6 @@ def lines(source: str | Path | Recalculation | Mapping[str, Any]) -> list[str]:
 
 
 def _recalculate(path: Path) -> Recalculation:
-    import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (the NJ_* functions the engine calls)
     from nj_incentives.workpapers.recalc import UnsafeWorkbookError, vet_workbook
     from nj_incentives.workpapers.recalc.prebuilt import recalculate_template
 

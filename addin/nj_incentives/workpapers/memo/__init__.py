@@ -18,7 +18,7 @@
   ``steps="all"`` every NJ_* formula cell with the function's result and every step. The
   steps are the core's own: each NJ_* call's arguments are read back from the
   recalculated workbook (literals, cells, ranges and defined names, the values the engine
-  passed) and given to ``excel.CATALOG[name].result``. A call whose result is not what its
+  passed) and given to ``functions.CATALOG[name].result``. A call whose result is not what its
   cell shows (the other branch of an ``IF``) is listed as not used; results of at most
   three steps are one table; a result of nothing but 0.00 is one line; the results
   those take as given whose steps ask the same questions of each employee (the average

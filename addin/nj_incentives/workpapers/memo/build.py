@@ -788,7 +788,7 @@ def _by_function(
     function computes (once), its results of nothing but 0.00 on one line, those of at
     most three steps as one table, and each other result with its arguments and steps
     (the formula and the result's table are in the schedules and the workbook)."""
-    from nj_incentives.runtimes import xlwings_classic as excel
+    from nj_incentives.functions import CATALOG
 
     groups: dict[str, list[tuple[NJResult, str]]] = {}
     for item in shown:
@@ -796,7 +796,7 @@ def _by_function(
     blocks: list[Block] = []
     same_as: dict[Any, str] = {}
     for function, items in groups.items():
-        entry = excel.CATALOG[function]
+        entry = CATALOG[function]
         blocks.append(Heading(4, f"{function}: {len(items)} result(s)"))
         blocks.append(Paragraph(entry.description))
         zeros = [(r, w) for r, w in items if r.status == "ok" and _all_zero(r, recalc, formats)]
@@ -861,14 +861,14 @@ def _roster_summary(results: Sequence[NJResult]) -> list[Block]:
     per function: a row per question or total, a column per result. A yes/no question
     is counted ("27 of 30"), a number summed over the items; the other steps (the totals
     and the average) with their arithmetic. Each item's own steps: ``--steps all``."""
-    from nj_incentives.runtimes import xlwings_classic as excel
+    from nj_incentives.functions import CATALOG
 
     groups: dict[str, list[NJResult]] = {}
     for result in results:
         groups.setdefault(result.call.function, []).append(result)
     blocks: list[Block] = []
     for function, items in groups.items():
-        entry = excel.CATALOG[function]
+        entry = CATALOG[function]
         order: list[str] = []
         cites: dict[str, str] = {}
         columns: list[dict[str, str]] = []
@@ -1108,10 +1108,10 @@ def _compact_blocks(
     """A run of one function's single-cell results as one table: the cell, what it is,
     its arguments, the result as the workbook shows it, and each step with its
     arithmetic and citation."""
-    from nj_incentives.runtimes import xlwings_classic as excel
+    from nj_incentives.functions import CATALOG
 
     function = run[0][0].call.function
-    entry = excel.CATALOG[function]
+    entry = CATALOG[function]
     rows = []
     for result, where in run:
         key = (result.sheet, result.cell)
@@ -1143,9 +1143,9 @@ def _result_blocks(
     """One NJ_* result: what the function computes, the formula, the arguments, the
     result (unless the schedules show it) and its steps; with ``every`` False the
     arguments on one line and a step repeated per employee or year as one table."""
-    from nj_incentives.runtimes import xlwings_classic as excel
+    from nj_incentives.functions import CATALOG
 
-    entry = excel.CATALOG[result.call.function]
+    entry = CATALOG[result.call.function]
     title = f"{where}: {result.call.function}" + (f" ({result.label})" if result.label else "")
     blocks: list[Block] = [
         Heading(4, title),

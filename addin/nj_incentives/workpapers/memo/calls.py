@@ -161,9 +161,9 @@ def _argument_text(value: Any, show: Any) -> str:
 def nj_results(recalc: Recalculation) -> list[NJResult]:
     """Every NJ_* formula cell of the workbook, in sheet and row order, with its call
     re-evaluated by the calculation core (see the module docstring)."""
-    from nj_incentives.runtimes import xlwings_classic as excel
+    from nj_incentives.functions import CATALOG
 
-    known = sorted(excel.CATALOG)
+    known = sorted(CATALOG)
     names = defined_names(recalc)
     order = {title: i for i, title in enumerate(recalc.sheets)}
     results: list[NJResult] = []
@@ -189,9 +189,9 @@ def _evaluate(
     names: Mapping[str, str],
 ) -> NJResult:
     from nj_incentives.core.cells import error_text, to_cell_values
-    from nj_incentives.runtimes import xlwings_classic as excel
+    from nj_incentives.functions import CATALOG
 
-    entry = excel.CATALOG[call.function]
+    entry = CATALOG[call.function]
     found = NJResult(sheet, cell, cell_label(recalc, sheet, cell), formula, call)
     labels = [a.name for a in entry.arguments]
     if entry.vararg is not None:

@@ -4,7 +4,7 @@
   following anything in it (size and zip-bomb limits, no XML entities, macros ignored,
   external links not followed).
 - :mod:`~nj_incentives.workpapers.recalc.engine`: recalculate every formula with the ``formulas``
-  engine, the NJ_* names served by :mod:`nj_incentives.excel`.
+  engine, the NJ_* names served by :mod:`nj_incentives.functions`.
 - :mod:`~nj_incentives.workpapers.recalc.results`: the results workbook (values, formats kept),
   CSV with formula-injection neutralised, and the summary table.
 

@@ -382,7 +382,7 @@ def recalculate_compiled(
             )
             result = _with_note(result, note)
         return result
-    from nj_incentives.runtimes.xlwings_classic import law_as_of_in_force
+    from nj_incentives.functions import law_as_of_in_force
 
     # a model keeps the values of its formulas of constants: one per law_as_of of a run
     as_of = law_as_of_in_force()

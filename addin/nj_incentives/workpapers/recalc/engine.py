@@ -225,13 +225,11 @@ class Recalculation:
 
 
 def default_functions() -> dict[str, Callable[..., Any]]:
-    """The NJ_* functions of :mod:`nj_incentives.excel`, by Excel name: the same adapters
-    Excel calls, as plain callables that raise on a bad input."""
-    from nj_incentives.runtimes import (
-        xlwings_classic as excel,  # the module Excel calls; imported only when needed
-    )
+    """The NJ_* functions of :mod:`nj_incentives.functions`, by Excel name: the same
+    adapters Excel calls, as plain callables that raise on a bad input (no xlwings)."""
+    from nj_incentives.functions import functions  # imported only when needed
 
-    return dict(excel.functions(errors="raise"))
+    return dict(functions(errors="raise"))
 
 
 def default_error_text(exc: BaseException, function: str) -> str:
@@ -715,9 +713,9 @@ def recalculate(
     formula.
 
     ``functions`` maps Excel names (``NJ_BEIP_GRANT``) to callables that raise on a bad
-    input; by default the functions of :mod:`nj_incentives.excel`, whose failures read
+    input; by default the functions of :mod:`nj_incentives.functions`, whose failures read
     ``#VALUE! argument = value: rule (citation)`` in the cell. ``error_text`` makes the
-    cell text of a failure (default: that of :mod:`nj_incentives.excel` for its own
+    cell text of a failure (default: that of :mod:`nj_incentives.functions` for its own
     functions, the exception's message for others). Raises
     :class:`~nj_incentives.workpapers.recalc.safety.UnsafeWorkbookError` for a refused file.
     """
