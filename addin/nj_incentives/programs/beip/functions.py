@@ -7,8 +7,19 @@ functions of subsection h. are the shared provision's
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
 
 from nj_incentives.core import parameters as P
+from nj_incentives.core.cells import (
+    Cell,
+    CellResult,
+    given,
+    money,
+    serial_to_date,
+    verdict,
+)
 from nj_incentives.core.declarations import (
     Catalog,
     ExplainTopic,
@@ -17,6 +28,7 @@ from nj_incentives.core.declarations import (
     each,
     law_as_of,
     listed,
+    result_table,
     single,
 )
 from nj_incentives.programs.cbt.functions import NUMBERING, YEAR_END_MONTH
@@ -386,6 +398,242 @@ calculation(
     ),
     max_discount_rate=_MAX_DISCOUNT_RATE,
 )
+
+
+# =========================================================================== adapters
+# How each function runs: its cells to the core's result (the rules imported on the first
+# call, not at import) and that result to cells.
+
+
+@FUNCTIONS.adapter(show=lambda limits: [[float(limits[0]), float(limits[1])]])
+def NJ_BEIP_PCT_LIMITS(basis: Cell, smart_growth: Cell = None) -> tuple[Decimal, Decimal]:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.pct_limits(basis, **given(smart_growth=smart_growth))
+
+
+@FUNCTIONS.adapter(show=lambda grant: money(grant.amount))
+def NJ_BEIP_GRANT(
+    withholdings: Cell,
+    pct: Cell,
+    partner_tax: Cell = None,
+    partner_pct: Cell = None,
+    smart_growth: Cell = None,
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.annual_grant(
+        withholdings,
+        pct,
+        **given(partner_tax=partner_tax, partner_pct=partner_pct, smart_growth=smart_growth),
+    )
+
+
+def _table(columns: Sequence[ResultColumn], rows: Sequence[Any]) -> list[list[CellResult]]:
+    """A result table: the catalog's header row, then one row of cells per row."""
+    return result_table(columns, rows)
+
+
+def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
+    return _table(GRANT_SCHEDULE_COLUMNS, schedule.rows)
+
+
+@FUNCTIONS.adapter(show=lambda cap: "Yes" if cap.applies else "No")
+def NJ_BEIP_CAP_APPLIES(agreement_date: Cell, law_as_of: Cell = None) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.explain_cap_applies(agreement_date, **given(law_as_of=law_as_of))
+
+
+@FUNCTIONS.adapter(show=_grant_schedule_table)
+def NJ_BEIP_GRANT_SCHEDULE(
+    withholdings: Cell,
+    new_employees: Cell,
+    pct: Cell,
+    agreement_date: Cell,
+    smart_growth: Cell = None,
+    partner_tax: Cell = None,
+    partner_pct: Cell = None,
+    cap_method: Cell = None,
+    law_as_of: Cell = None,
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.grant_schedule(
+        withholdings,
+        new_employees,
+        pct,
+        agreement_date,
+        **given(
+            smart_growth=smart_growth,
+            partner_tax=partner_tax,
+            partner_pct=partner_pct,
+            cap_method=cap_method,
+            law_as_of=law_as_of,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(show=lambda base: money(base.amount))
+def NJ_BEIP_LIMIT_BASE(basis: Cell, withholdings: Cell = None, partner_tax: Cell = None) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.limit_base(basis, **given(withholdings=withholdings, partner_tax=partner_tax))
+
+
+@FUNCTIONS.adapter(show=lambda limit: money(limit.amount))
+def NJ_BEIP_COMBINED_LIMIT(
+    base_amount: Cell, other_grants: Cell, basis: Cell, smart_growth: Cell = None
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.combined_limit(base_amount, other_grants, basis, **given(smart_growth=smart_growth))
+
+
+@FUNCTIONS.adapter(show=lambda split: [[money(split.over), money(split.within)]])
+def NJ_BEIP_GRANT_OVER_LIMIT(grant: Cell, combined_limit: Cell) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.grant_over_limit(grant, combined_limit)
+
+
+def _conversion_table(schedule: Any) -> list[list[CellResult]]:
+    """Tax year, Share, Installment; and Period end (the return) for a filer whose year
+    does not end in December or who numbers by the calendar year (a calendar-year filer's
+    table keeps its three columns)."""
+    calendar_filer = (schedule.year_end_month, schedule.numbering) == (12, "form")
+    columns = CONVERSION_SCHEDULE_COLUMNS[:3] if calendar_filer else CONVERSION_SCHEDULE_COLUMNS
+    return _table(columns, schedule.rows)
+
+
+@FUNCTIONS.adapter(show=lambda schedule: _conversion_table(schedule))
+def NJ_BEIP_CONVERSION_SCHEDULE(
+    accrual_year: Cell,
+    amount: Cell,
+    approval_date: Cell = None,
+    grant_approval_date: Cell = None,
+    direction_date: Cell = None,
+    year_end_month: Cell = None,
+    numbering: Cell = None,
+    direction_deadline: Cell = None,
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.conversion_schedule(
+        accrual_year,
+        amount,
+        **given(
+            approval_date=approval_date,
+            year_end_month=year_end_month,
+            numbering=numbering,
+            grant_approval_date=grant_approval_date,
+            direction_date=direction_date,
+            direction_deadline=direction_deadline,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(show=money)
+def NJ_BEIP_CONVERSION_INSTALLMENT(
+    accrual_year: Cell,
+    amount: Cell,
+    tax_year: Cell,
+    approval_date: Cell = None,
+    numbering: Cell = None,
+) -> Decimal:
+    from nj_incentives.programs.beip import rules as beip
+
+    period_end = _period_end_or_none(tax_year)
+    return beip.conversion_installment(
+        accrual_year,
+        amount,
+        None if period_end is not None else tax_year,
+        **given(approval_date=approval_date, period_end=period_end, numbering=numbering),
+    )
+
+
+#: A number above this in a "tax year or period end" cell is an Excel date serial.
+_LARGEST_YEAR = 9999
+
+
+def _period_end_or_none(value: Cell) -> dt.date | None:
+    """A "tax year or period end" cell: the date when it holds one (a date, ISO date text,
+    or a serial number above 9999), else None (a tax year)."""
+    if isinstance(value, dt.date):
+        return value.date() if isinstance(value, dt.datetime) else value
+    if isinstance(value, str) and len(value.strip()) >= 10 and value.strip()[4] == "-":
+        from nj_incentives.core.common import as_date
+
+        return as_date(value, "tax_year", f"{BEIP_LAW}e.")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > _LARGEST_YEAR:
+        return serial_to_date(float(value), "tax_year", f"{BEIP_LAW}e.")
+    return None
+
+
+@FUNCTIONS.adapter(show=lambda application: money(application.applied))
+def NJ_BEIP_CREDIT_APPLIED(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
+
+
+@FUNCTIONS.adapter(show=lambda application: money(application.overpayment))
+def NJ_BEIP_CREDIT_REFUND(credit: Cell, tax_liability: Cell, minimum_tax: Cell = None) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.apply_credit(credit, tax_liability, **given(minimum_tax=minimum_tax))
+
+
+@FUNCTIONS.adapter(show=lambda price: money(price.amount))
+def NJ_BEIP_TRANSFER_MIN_PRICE(
+    transfer_amount: Cell,
+    discount_rate: Cell = None,
+    years: Cell = None,
+    sale_date: Cell = None,
+    credit_period_end: Cell = None,
+    max_discount_rate: Cell = None,
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.transfer_min_price(
+        transfer_amount,
+        **given(
+            discount_rate=discount_rate,
+            years=years,
+            sale_date=sale_date,
+            credit_period_end=credit_period_end,
+            max_discount_rate=max_discount_rate,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(show=lambda check: verdict(check.ok, check.reasons))
+def NJ_BEIP_TRANSFER_CHECK(
+    certificate_amount: Cell,
+    transfer_amount: Cell,
+    consideration: Cell,
+    discount_rate: Cell = None,
+    years: Cell = None,
+    sale_date: Cell = None,
+    credit_period_end: Cell = None,
+    seller_is_transferee: Cell = None,
+    max_discount_rate: Cell = None,
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.transfer_check(
+        certificate_amount,
+        transfer_amount,
+        consideration,
+        **given(
+            discount_rate=discount_rate,
+            years=years,
+            sale_date=sale_date,
+            credit_period_end=credit_period_end,
+            seller_is_transferee=seller_is_transferee,
+            max_discount_rate=max_discount_rate,
+        ),
+    )
 
 
 _RULES = "nj_incentives.programs.beip.rules"

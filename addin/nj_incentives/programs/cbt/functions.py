@@ -4,8 +4,14 @@ numbering of Form CBT-100 (declarations: :mod:`nj_incentives.core.declarations`)
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from nj_incentives.core import parameters as P
+from nj_incentives.core.cells import (
+    Cell,
+    given,
+    money,
+)
 from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
 
 __all__ = ["CBT_FORM", "FUNCTIONS", "NUMBERING", "TOPICS", "YEAR_END_MONTH"]
@@ -102,6 +108,50 @@ calculation(
         f' {_FULL}); blank = "per_month"'
     ),
 )
+
+
+# =========================================================================== adapters
+# How each function runs: its cells to the core's result (the rules imported on the first
+# call, not at import) and that result to cells.
+
+
+@FUNCTIONS.adapter(show=lambda numbered: numbered.year)
+def NJ_TAX_YEAR(period_end: Cell, numbering: Cell = None) -> Any:
+    from nj_incentives.programs.cbt import rules as cbt
+
+    return cbt.tax_year(period_end, **given(numbering=numbering))
+
+
+@FUNCTIONS.adapter(show=lambda day: day)
+def NJ_TAX_PERIOD_END(tax_year: Cell, year_end_month: Cell = None, numbering: Cell = None) -> Any:
+    from nj_incentives.programs.cbt import rules as cbt
+
+    return cbt.period_end_for(tax_year, **given(month=year_end_month, numbering=numbering))
+
+
+@FUNCTIONS.adapter(show=lambda minimum: money(minimum.amount))
+def NJ_CBT_MIN_TAX(
+    nj_gross_receipts: Cell,
+    s_corporation: Cell = None,
+    group_payroll: Cell = None,
+    group_rule_for_s_corporations: Cell = None,
+    period_start_year: Cell = None,
+    months: Cell = None,
+    short_period_test: Cell = None,
+) -> Any:
+    from nj_incentives.programs.cbt import rules as cbt
+
+    return cbt.minimum_tax(
+        nj_gross_receipts,
+        **given(
+            s_corporation=s_corporation,
+            group_payroll=group_payroll,
+            group_rule_for_s_corporations=group_rule_for_s_corporations,
+            period_start_year=period_start_year,
+            months=months,
+            short_period_test=short_period_test,
+        ),
+    )
 
 
 #: The program's ``nj-incentives explain`` topics.

@@ -4,9 +4,20 @@ Declarations: :mod:`nj_incentives.core.declarations`."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from nj_incentives.core import parameters as P
+from nj_incentives.core.cells import (
+    Cell,
+    CellResult,
+    as_rows,
+    given,
+    is_blank,
+    money,
+    trim_blanks,
+    verdict,
+)
 from nj_incentives.core.declarations import (
     Catalog,
     ExplainTopic,
@@ -15,9 +26,11 @@ from nj_incentives.core.declarations import (
     a_date,
     each,
     each_date,
+    headers,
     law_as_of,
     listed,
     raw,
+    result_table,
     single,
 )
 
@@ -346,6 +359,190 @@ calculation(
         "TRUE if the location is in a qualified municipality; blank = TRUE"
     ),
 )
+
+
+# =========================================================================== adapters
+# How each function runs: its cells to the core's result (the rules imported on the first
+# call, not at import) and that result to cells.
+
+
+def _table(columns: Sequence[ResultColumn], rows: Sequence[Any]) -> list[list[CellResult]]:
+    """A result table: the catalog's header row, then one row of cells per row."""
+    return result_table(columns, rows)
+
+
+@FUNCTIONS.adapter(show=lambda equivalents: float(equivalents.fte))
+def NJ_ERTC_FTE(
+    part_time_hours: Cell, months: Cell = None, first_month: Cell = None, law_as_of: Cell = None
+) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.explain_fte(
+        part_time_hours, **given(months=months, first_month=first_month, law_as_of=law_as_of)
+    )
+
+
+@FUNCTIONS.adapter(show=lambda count: [[float(count.average), float(count.fte)]])
+def NJ_ERTC_AVG_POSITIONS(
+    hours: Cell,
+    temporary: Cell = None,
+    excluded: Cell = None,
+    part_time_months: Cell = None,
+    first_month: Cell = None,
+    law_as_of: Cell = None,
+) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    table = _roster_rows(hours)
+    count, height = len(table), len(as_rows(hours))
+    flags = {
+        name: None if values is None else _flags(values, count, height)
+        for name, values in (("temporary", temporary), ("excluded", excluded))
+    }
+    return ertc.average_positions(
+        ertc.roster(table, **given(**flags)),
+        **given(part_time_months=part_time_months, first_month=first_month, law_as_of=law_as_of),
+    )
+
+
+def _roster_rows(hours: Cell) -> list[list[Cell]]:
+    """The roster's rows, trailing blank rows cut, each row as wide as the range (a blank
+    month stays a blank cell: the core reads it as 0 hours, or a wholly blank row as no
+    employee)."""
+    rows = trim_blanks(as_rows(hours))
+    return [[None if is_blank(cell) else cell for cell in row] for row in rows]
+
+
+def _flags(values: list[Cell], count: int, height: int) -> list[Cell]:
+    """One flag per roster row: a blank cell, or a missing one at the end, is FALSE. The
+    flags of the wholly blank hours rows after the last employee (``count`` rows of the
+    ``height`` the hours range has: an employee gone before the period, "No" in the flag
+    columns) are dropped, as the core ignores a blank row's flags; a flag column longer
+    than the hours range is left for the core to refuse."""
+    flags = [False if value is None else value for value in values]
+    if len(flags) <= height:
+        flags = flags[:count]
+    return flags + [False] * (count - len(flags))
+
+
+@FUNCTIONS.adapter(show=lambda positions: float(positions.count))
+def NJ_ERTC_NEW_POSITIONS(base_avg: Cell, year_avg: Cell, fractional: Cell = None) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.explain_new_positions(base_avg, year_avg, **given(fractional=fractional))
+
+
+@FUNCTIONS.adapter(show=lambda credit: money(credit.amount))
+def NJ_ERTC_CREDIT(new_positions: Cell, credit_year: Cell, fractional: Cell = None) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.credit_amount(new_positions, credit_year, **given(fractional=fractional))
+
+
+@FUNCTIONS.adapter(show=lambda ratio: float(ratio.ratio))
+def NJ_ERTC_SUSTAINED_EFFORT_RATIO(year1_new: Cell, year2_new: Cell) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.explain_sustained_effort_ratio(year1_new, year2_new)
+
+
+@FUNCTIONS.adapter(show=lambda ratio: "Yes" if ratio.fractional else "No")
+def NJ_ERTC_RATIO_FRACTIONAL(fractional: Cell = None, ratio_measured: Cell = None) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.ratio_positions(**given(fractional=fractional, ratio_measured=ratio_measured))
+
+
+@FUNCTIONS.adapter(show=lambda limit: money(limit.amount))
+def NJ_ERTC_CREDIT_LIMIT(
+    tax_liability: Cell, other_credits: Cell, minimum_tax: Cell, tax_type: Cell = None
+) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.credit_limit(tax_liability, other_credits, minimum_tax, **given(tax_type=tax_type))
+
+
+@FUNCTIONS.adapter(show=lambda refund: money(refund.amount))
+def NJ_ERTC_REFUND(year1_remaining: Cell, year1_new: Cell, year2_new: Cell) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.explain_refund(year1_remaining, year1_new, year2_new)
+
+
+def _ertc_schedule_table(schedule: Any) -> list[list[CellResult]]:
+    return _table(ERTC_SCHEDULE_COLUMNS, schedule.rows)
+
+
+@FUNCTIONS.adapter(show=_ertc_schedule_table)
+def NJ_ERTC_SCHEDULE(
+    operations_start: Cell,
+    year1_new: Cell,
+    year2_new: Cell,
+    period_ends: Cell,
+    liabilities: Cell,
+    other_credits: Cell,
+    minimum_taxes: Cell,
+    carryforward_years: Cell = None,
+    fractional: Cell = None,
+    tax_type: Cell = None,
+    ratio_fractional: Cell = None,
+    refund_period_limit: Cell = None,
+    opening_carried: Cell = None,
+    opening_before: Cell = None,
+) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    periods = ertc.privilege_periods(period_ends, liabilities, other_credits, minimum_taxes)
+    return ertc.credit_schedule(
+        operations_start,
+        year1_new,
+        year2_new,
+        periods,
+        **given(
+            carryforward_years=carryforward_years,
+            fractional=fractional,
+            tax_type=tax_type,
+            ratio_fractional=ratio_fractional,
+            refund_period_limit=refund_period_limit,
+            opening_carried=opening_carried,
+            opening_before=opening_before,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(
+    show=lambda years: [
+        headers(CREDIT_YEARS_COLUMNS),
+        [1, years.year_one_start, years.year_one_end],
+        [2, years.year_two_start, years.year_two_end],
+    ]
+)
+def NJ_ERTC_CREDIT_YEARS(operations_start: Cell) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.credit_years(operations_start)
+
+
+@FUNCTIONS.adapter(show=lambda year: result_table(BASE_YEAR_COLUMNS, [year]))
+def NJ_ERTC_BASE_YEAR(operations_start: Cell) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.base_year(operations_start)
+
+
+@FUNCTIONS.adapter(show=lambda check: verdict(check.ok, check.reasons))
+def NJ_ERTC_ELIGIBILITY_CHECK(
+    receives_uez_benefit: Cell,
+    prior_credit_period_at_location: Cell,
+    in_qualified_municipality: Cell = None,
+) -> Any:
+    from nj_incentives.programs.ertc import rules as ertc
+
+    return ertc.eligibility_check(
+        receives_uez_benefit,
+        prior_credit_period_at_location,
+        **given(in_qualified_municipality=in_qualified_municipality),
+    )
 
 
 def privilege_period(end: str, liability: str, other_credits: str, minimum_tax: str) -> list[Any]:

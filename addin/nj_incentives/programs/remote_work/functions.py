@@ -5,8 +5,15 @@ Declarations: :mod:`nj_incentives.core.declarations`."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from nj_incentives.core import parameters as P
+from nj_incentives.core.cells import (
+    Cell,
+    given,
+    money,
+    verdict,
+)
 from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
 from nj_incentives.programs.beip.functions import BEIP_LAW, LAW_AS_OF
 from nj_incentives.programs.cbt.functions import NUMBERING
@@ -105,6 +112,66 @@ calculation(
     commitment_end=a_date("Last day of the commitment period of the incentive agreement"),
     law_as_of=LAW_AS_OF,
 )
+
+
+# =========================================================================== adapters
+# How each function runs: its cells to the core's result (the rules imported on the first
+# call, not at import) and that result to cells.
+
+
+@FUNCTIONS.adapter(show=lambda payment: money(payment.amount))
+def NJ_BEIP_REMOTE_WORK_PAYMENT(
+    credit: Cell,
+    period_end: Cell = None,
+    numbering: Cell = None,
+    c40_periods: Cell = None,
+    law_as_of: Cell = None,
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.remote_work_payment(
+        credit,
+        **given(
+            period_end=period_end,
+            numbering=numbering,
+            c40_periods=c40_periods,
+            law_as_of=law_as_of,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(show=lambda check: verdict(check.ok, check.reasons))
+def NJ_BEIP_REMOTE_WORK_CHECK(
+    election_date: Cell,
+    share_at_facility: Cell,
+    election_from: Cell = None,
+    period_start: Cell = None,
+    enhanced_area: Cell = None,
+    commitment_end: Cell = None,
+    election_deadline: Cell = None,
+    law_as_of: Cell = None,
+) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.remote_work_check(
+        election_date,
+        share_at_facility,
+        **given(
+            election_from=election_from,
+            period_start=period_start,
+            enhanced_area=enhanced_area,
+            commitment_end=commitment_end,
+            election_deadline=election_deadline,
+            law_as_of=law_as_of,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(show=lambda extension: extension.extended_end)
+def NJ_BEIP_REMOTE_WORK_COMMITMENT_END(commitment_end: Cell, law_as_of: Cell = None) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.remote_work_commitment_end(commitment_end, **given(law_as_of=law_as_of))
 
 
 #: The provision's ``nj-incentives explain`` topics.

@@ -1,0 +1,249 @@
+"""A statute is one folder: a throw-away program added to a copy of the package with its
+folder and one line of the registry is found everywhere the package lists its programs.
+
+The copy (``tmp_path/nj_incentives``) gets ``programs/toy/`` (its rules, its function
+with the adapter that runs it and its ``explain`` topic, its memo mapping, its scenario
+section) and the key ``"toy"`` in ``programs/__init__.py``'s ``KEYS``; nothing else of
+the copy is edited, which the test checks file by file. A fresh interpreter with the copy
+first on ``PYTHONPATH`` then finds the program in the catalog, the function table and
+the Excel module (the plain callable, the Office.js metadata of ``nj_incentives.lite``),
+the generated ``docs/functions.md``, ``nj-incentives explain``, the memo's readings and
+the scenario table's columns.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "addin" / "nj_incentives"
+
+#: The throw-away program: ``programs/toy/<file>`` -> its text.
+TOY = {
+    "__init__.py": '''
+        """A throw-away program for the tests: a credit of a tenth of an amount."""
+
+        from nj_incentives.core.program import Program
+
+        PROGRAM = Program(
+            key="toy",
+            title="Toy credit",
+            citation="N.J.S.A. 99:1-1",
+            parts=("rules", "functions", "memo", "scenarios"),
+        )
+    ''',
+    "rules.py": '''
+        """The toy credit: a tenth of the amount, rounded down to the cent."""
+
+        from __future__ import annotations
+
+        from decimal import Decimal
+        from functools import partial
+
+        from nj_incentives.core.common import Explained
+        from nj_incentives.core.inputs import as_money
+        from nj_incentives.core.rules import EXACT, Rules, V, explain
+
+        CITE = "N.J.S.A. 99:1-1a."
+        RATE = Decimal("0.1")
+
+
+        def credit_rule(r: Rules, amount: V) -> V:
+            return r.share(amount, RATE, label="Toy credit", cite=CITE)
+
+
+        class ToyCredit(Explained):
+            amount: Decimal
+
+
+        def _steps(amount: Decimal):
+            return explain(credit_rule, amount)[1]
+
+
+        def toy_credit(amount: object) -> ToyCredit:
+            base = as_money(amount, "amount", CITE)
+            return ToyCredit(amount=EXACT.run(credit_rule, base), steps=partial(_steps, base))
+    ''',
+    "functions.py": '''
+        """The toy credit's NJ_* function."""
+
+        from nj_incentives.core.cells import money
+        from nj_incentives.core.declarations import Catalog, ExplainTopic, single
+
+        FUNCTIONS = Catalog()
+
+        FUNCTIONS.calculation(
+            "NJ_TOY_CREDIT",
+            cite="N.J.S.A. 99:1-1a.",
+            description="Toy credit: a tenth of the amount, rounded down (N.J.S.A. 99:1-1a.).",
+            example=(1234.56,),
+            amount=single("The amount, dollars"),
+        )
+
+
+        @FUNCTIONS.adapter(show=lambda credit: money(credit.amount))
+        def NJ_TOY_CREDIT(amount):
+            from nj_incentives.programs.toy import rules
+
+            return rules.toy_credit(amount)
+
+
+        TOPICS = (
+            ExplainTopic(
+                "toy",
+                "NJ_TOY_CREDIT",
+                "nj_incentives.programs.toy.rules:toy_credit",
+                positional=("amount",),
+            ),
+        )
+    ''',
+    "memo.py": '''
+        """Which readings of docs/interpretations.md the toy credit rests on."""
+
+        from nj_incentives.core.interpretations import ROUNDING
+
+        INTERPRETATIONS = {"NJ_TOY_CREDIT": ROUNDING}
+    ''',
+    "scenarios.py": '''
+        """The toy credit's section of the scenario table."""
+
+        from nj_incentives.core.scenario_inputs import InputSpec, Kind, money_input
+
+        SECTIONS = ("toy",)
+        INPUTS = (
+            InputSpec("toy_amount", Kind.MONEY, "toy", "The amount.", money_input("99:1-1a.")),
+        )
+    ''',
+}
+
+#: What the fresh interpreter checks, printing one line per place the program is found.
+CHECKS = r"""
+import io
+import nj_incentives
+import contextlib
+import xlwings
+import xlwings.server
+
+from nj_incentives.functions import catalog, reference
+from nj_incentives.runtimes import xlwings_classic as excel
+from nj_incentives import lite
+from nj_incentives.cli import main
+from nj_incentives.cli.explain import TOPICS
+from nj_incentives.workpapers.memo.interpretations import INTERPRETATIONS
+from nj_incentives.scenarios import columns
+
+entry = catalog.CALCULATIONS["NJ_TOY_CREDIT"]
+assert entry.citation == "N.J.S.A. 99:1-1a.", entry
+print("catalog", list(catalog.CALCULATIONS).index("NJ_TOY_CREDIT"))
+
+assert excel.FUNCTIONS["NJ_TOY_CREDIT"](1234.56) == 123.45
+try:  # the module's function, as Office.js calls it: a bad input is the runtime's error
+    excel.NJ_TOY_CREDIT(-1)
+    raise AssertionError("NJ_TOY_CREDIT(-1) gave a value")
+except xlwings.XlwingsError as error:
+    assert str(error) == "amount = -1: must not be negative (N.J.S.A. 99:1-1a.)", error
+print("excel", excel.CATALOG["NJ_TOY_CREDIT"].cells(1234.56))
+
+meta = xlwings.server.custom_functions_meta(lite)
+found = [f for f in meta["functions"] if f["id"] == "NJ_TOY_CREDIT"]
+assert found and found[0]["description"] == entry.description, found
+print("office.js", [p["name"] for p in found[0]["parameters"]])
+
+text = reference.render()
+section = text.split("\n## NJ_TOY_CREDIT\n", 1)[1].split("\n## ", 1)[0]
+assert "**Example:** `=NJ_TOY_CREDIT(1234.56)` returns `123.45`." in section, section
+print("docs", "| [NJ_TOY_CREDIT](#nj_toy_credit) | N.J.S.A. 99:1-1a. |" in text)
+
+assert "toy" in TOPICS
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    assert main(["explain", "toy", "1234.56"]) == 0
+shown = out.getvalue()
+assert "amount: 123.45" in shown and "[N.J.S.A. 99:1-1a.]" in shown, shown
+print("explain", shown.splitlines()[0])
+
+explained = excel.FUNCTIONS["NJ_EXPLAIN"]("NJ_TOY_CREDIT", 1234.56)
+assert explained[1][3] == "N.J.S.A. 99:1-1a.", explained
+print("NJ_EXPLAIN", explained[1][:2])
+
+print("memo", INTERPRETATIONS["NJ_TOY_CREDIT"])
+
+assert columns.SECTIONS[-1] == "toy"
+columns.check_columns(["id", "toy_amount"])
+print("scenarios", columns.column_spec("toy_amount").section)
+print("package", nj_incentives.__file__)
+"""
+
+
+def _files(root: Path) -> dict[str, str]:
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+
+
+@pytest.mark.slow
+def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
+    copy = tmp_path / "nj_incentives"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = _files(copy)
+
+    folder = copy / "programs" / "toy"
+    folder.mkdir()
+    for name, text in TOY.items():
+        (folder / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+    registry = copy / "programs" / "__init__.py"
+    old = registry.read_text(encoding="utf-8")
+    assert '    "cbt",\n)' in old
+    registry.write_text(old.replace('    "cbt",\n)', '    "cbt",\n    "toy",\n)'), encoding="utf-8")
+
+    # Files touched: the program's folder and the registry, whose change is one line.
+    after = _files(copy)
+    touched = {name for name in after if before.get(name) != after[name]}
+    assert touched == {"programs/__init__.py", *(f"programs/toy/{name}" for name in TOY)}
+    changed = [
+        line
+        for line in difflib.unified_diff(
+            old.splitlines(), registry.read_text(encoding="utf-8").splitlines(), lineterm=""
+        )
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    assert changed == ['+    "toy",']
+
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path),
+        "XLWINGS_LICENSE_KEY": "noncommercial",
+        "XLWINGS_ON_SERVER": "true",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", CHECKS], capture_output=True, text=True, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert list(found) == [
+        "catalog",
+        "excel",
+        "office.js",
+        "docs",
+        "explain",
+        "NJ_EXPLAIN",
+        "memo",
+        "scenarios",
+        "package",
+    ]
+    assert found["excel"] == "123.45"
+    assert found["office.js"] == "['amount']"
+    assert found["docs"] == "True"
+    assert found["memo"] == "('Rounding of money',)"
+    assert found["scenarios"] == "toy"
+    assert Path(found["package"]).parent == copy  # the copy ran, not the repository's package
