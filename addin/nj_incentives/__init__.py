@@ -1,6 +1,7 @@
 """nj-incentives: New Jersey business-incentive amounts, exact to the cent.
 
-The calculation core is :mod:`nj_incentives.core` (one module per statute). Everything
+The law is :mod:`nj_incentives.core` (its machinery) and :mod:`nj_incentives.programs`
+(one folder per statute or shared provision, registered there). Everything
 else (the Excel functions in :mod:`nj_incentives.excel`, the template workbooks, the
 headless recalculation, the scenario runner and the command line) is built on it.
 """

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from nj_incentives.core import parameters as P
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.scenarios.columns import Layout
@@ -115,7 +116,7 @@ def _grant(df: pd.DataFrame, n: int) -> tuple[np.ndarray, dict[str, tuple[np.nda
     out["grant_cap_reduction"] = (before_total - paid, true)
     if version_categories is not None:
         # the version applied: the cap's figures have one version each, one act a row
-        act = P.act_order("beip").index(P.AVERAGE_CAP.versions[0].act)
+        act = P.act_order("beip").index(BEIP.AVERAGE_CAP.versions[0].act)
         out["grant_version"] = (np.full(n, act, np.int8), true)
     out.update(before_cols)
     out.update(grant_cols)

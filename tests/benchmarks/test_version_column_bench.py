@@ -17,6 +17,7 @@ import pytest
 
 from nj_incentives.core import parameters as P
 from nj_incentives.core.rules import Int64
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.scenarios.columns import Layout
 from nj_incentives.scenarios.runner import CHUNK_ROWS, _Sink
@@ -57,8 +58,8 @@ def test_version_column_pieces() -> None:
         held.arrays([spec])
 
     plain, written = _median(kernel), _median(sink)
-    later = P.Version(Decimal(60000), P.BASE_BEIP, applies_from=dt.date(2099, 1, 1))
-    with P.amended(P.AVERAGE_CAP, later):  # every read of the cap the per-row lookup
+    later = P.Version(Decimal(60000), BEIP.BASE_BEIP, applies_from=dt.date(2099, 1, 1))
+    with P.amended(BEIP.AVERAGE_CAP, later):  # every read of the cap the per-row lookup
         dated = _median(kernel)
     print(f"\ngrant_version over {ROWS:,} rows, medians of 15:")
     print(f"  kernel, every figure with one version: {plain * 1e3:.2f} ms")

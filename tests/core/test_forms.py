@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from nj_incentives.core import forms as F
+from nj_incentives.programs import forms as F
 from nj_incentives.workpapers.recalc import recalculate
 from nj_incentives.workpapers.templates import beip_conversion, ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY

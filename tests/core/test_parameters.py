@@ -1,4 +1,5 @@
-"""The law as dated data (issue 19, items 1 and 3): law.parameters, its lookup under the
+"""The law as dated data (issue 19, items 1 and 3): the model (core/parameters.py), the
+programs' figures (programs/<key>/figures.py) and their registries, the lookup under the
 three evaluators, ``law_as_of``, and the amendment drill."""
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from hypothesis import strategies as st
 from nj_incentives.core import parameters as P
 from nj_incentives.core.common import InputError, as_law_as_of
 from nj_incentives.core.rules import EXACT, Int64, explain
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import figures as ERTC
 
 D = Decimal
 
@@ -39,7 +42,7 @@ DRILL = P.Version(
 
 @pytest.fixture
 def cap_60000() -> Iterator[P.Parameter[Decimal]]:
-    with P.amended(P.AVERAGE_CAP, DRILL) as param:
+    with P.amended(BEIP.AVERAGE_CAP, DRILL) as param:
         yield param
 
 
@@ -47,13 +50,49 @@ def cap_60000() -> Iterator[P.Parameter[Decimal]]:
 
 
 def test_every_figure_is_registered_with_its_sources() -> None:
-    assert P.PARAMETERS["beip.average_cap"] is P.AVERAGE_CAP
+    assert P.PARAMETERS["beip.average_cap"] is BEIP.AVERAGE_CAP
     for param in P.PARAMETERS.values():
         assert param.citation, param
         assert param.versions, param
         for version in param.versions:
             assert version.act in P.STATUTES[param.statute].acts or version.act in P.SOURCES
             assert version.act.source, param
+
+
+def test_the_registries_hold_every_programs_figures_and_nothing_else() -> None:
+    """STATUTES, ACTS and PARAMETERS are what the registered programs' figures modules
+    declare (collected from the registry, not a list), in the registry's order, and a
+    fresh interpreter that imports only the model sees them all (the package's
+    ``__init__`` loads the registry)."""
+    import subprocess
+    import sys
+
+    from nj_incentives.programs import PROGRAMS
+
+    declared: list[str] = []
+    acts: list[P.Act] = []
+    for program in PROGRAMS:
+        if program.has("figures"):
+            names = vars(program.part("figures")).values()
+            declared += [v.key for v in names if isinstance(v, P.Parameter)]
+            acts += [
+                v for v in names if isinstance(v, P.Act) and v not in P.SOURCES and v not in acts
+            ]
+    assert declared == list(P.PARAMETERS)
+    assert acts == P.ACTS
+    assert {"beip", "remote_work", "ertc", "cbt"} <= {p.key for p in PROGRAMS if p.has("figures")}
+    fresh = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import nj_incentives.core.parameters as P;"
+            " print(len(P.PARAMETERS), len(P.ACTS), len(P.STATUTES))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert fresh.stdout.split() == [str(len(P.PARAMETERS)), str(len(P.ACTS)), str(len(P.STATUTES))]
 
 
 def test_lookup_by_date_and_law_as_of(cap_60000: P.Parameter[Decimal]) -> None:
@@ -64,7 +103,7 @@ def test_lookup_by_date_and_law_as_of(cap_60000: P.Parameter[Decimal]) -> None:
     assert cap_60000.at(dt.date(2025, 6, 1), as_of=dt.date(2024, 11, 30)) == D(50000)
     assert cap_60000.at(dt.date(2025, 6, 1), as_of=dt.date(2024, 12, 1)) == D(60000)
     assert cap_60000.version(dt.date(2025, 6, 1)).act is DRILL_ACT
-    assert cap_60000.version(dt.date(2020, 6, 1)).act is P.BASE_BEIP
+    assert cap_60000.version(dt.date(2020, 6, 1)).act is BEIP.BASE_BEIP
     assert cap_60000.summary() == (
         "$50,000; $60,000 for agreement dates from 2025-01-01"
         " (P.L.2024, c.999 (drill) (2024-12-01))"
@@ -74,18 +113,18 @@ def test_lookup_by_date_and_law_as_of(cap_60000: P.Parameter[Decimal]) -> None:
 
 
 def test_amended_restores() -> None:
-    with P.amended(P.AVERAGE_CAP, DRILL):
+    with P.amended(BEIP.AVERAGE_CAP, DRILL):
         pass
-    assert P.AVERAGE_CAP.versions == (P.Version(D(50000), P.BASE_BEIP),)
+    assert BEIP.AVERAGE_CAP.versions == (P.Version(D(50000), BEIP.BASE_BEIP),)
     assert DRILL_ACT not in P.STATUTES["beip"].acts
 
 
 def test_show() -> None:
-    assert P.AVERAGE_CAP.text() == "$50,000"
+    assert BEIP.AVERAGE_CAP.text() == "$50,000"
     assert P.show(D("562.50"), "money") == "$562.50"
-    assert P.MINIMUM_GRANT_PCT.text() == "10%"
-    assert P.CAP_AGREEMENTS_FROM.text() == "July 1, 2003"
-    assert P.FULL_TIME_HOURS_PER_MONTH.text() == "140 hours"
+    assert BEIP.MINIMUM_GRANT_PCT.text() == "10%"
+    assert BEIP.CAP_AGREEMENTS_FROM.text() == "July 1, 2003"
+    assert ERTC.FULL_TIME_HOURS_PER_MONTH.text() == "140 hours"
 
 
 # --------------------------------------------------------------------------- law_as_of
@@ -159,10 +198,10 @@ def test_amendment_drill_vectorized(cap_60000: P.Parameter[Decimal]) -> None:
     days = np.array(
         [(d - dt.date(1970, 1, 1)).days for d in (dt.date(2024, 12, 31), dt.date(2025, 1, 1))]
     )
-    cap = Int64().law(P.AVERAGE_CAP, days)
+    cap = Int64().law(BEIP.AVERAGE_CAP, days)
     assert cap.tolist() == [5_000_000, 6_000_000]  # cents
     known = np.array([(dt.date(2024, 11, 30) - dt.date(1970, 1, 1)).days] * 2)
-    assert Int64().law(P.AVERAGE_CAP, days, known).tolist() == [5_000_000, 5_000_000]
+    assert Int64().law(BEIP.AVERAGE_CAP, days, known).tolist() == [5_000_000, 5_000_000]
     w = [np.array([100_000_000, 100_000_000])] * 2  # 1,000,000.00 in cents, each year
     zero = [np.array([0, 0])] * 2
     e = [np.array([5, 5])] * 2
@@ -176,16 +215,16 @@ def test_amendment_drill_vectorized(cap_60000: P.Parameter[Decimal]) -> None:
 
 @given(st.dates(dt.date(1990, 1, 1), dt.date(2040, 12, 31)))
 def test_vectorized_lookup_is_the_exact_lookup(day: dt.date) -> None:
-    with P.amended(P.AVERAGE_CAP, DRILL):
+    with P.amended(BEIP.AVERAGE_CAP, DRILL):
         days = np.array([(day - dt.date(1970, 1, 1)).days])
-        assert Int64().law(P.AVERAGE_CAP, days)[0] == int(P.AVERAGE_CAP.at(day) * 100)
-        assert EXACT.law(P.AVERAGE_CAP, day) == P.AVERAGE_CAP.at(day)
-        value, _ = explain(lambda r, d: r.law(P.AVERAGE_CAP, d), day)
-        assert value == P.AVERAGE_CAP.at(day)
+        assert Int64().law(BEIP.AVERAGE_CAP, days)[0] == int(BEIP.AVERAGE_CAP.at(day) * 100)
+        assert EXACT.law(BEIP.AVERAGE_CAP, day) == BEIP.AVERAGE_CAP.at(day)
+        value, _ = explain(lambda r, d: r.law(BEIP.AVERAGE_CAP, d), day)
+        assert value == BEIP.AVERAGE_CAP.at(day)
 
 
 # --------------------------------------------------------------------------- no literal
-# A figure of law is written once, in law/parameters.py. The scan below finds the textual
+# A figure of law is written once, in its program's figures.py. The scan below finds the textual
 # forms of every figure in every module of the package (string and number tokens and
 # code; comments and docstrings, which no user sees, excluded):
 # - every money figure written with its dollar sign ("$100,000", "$562.50");
@@ -194,7 +233,7 @@ def test_vectorized_lookup_is_the_exact_lookup(day: dt.date) -> None:
 # - hours ("140 hours"; 140 as a number), dates (long, ISO and ``date(y, m, d)``), and
 #   fractions written "N percent".
 # Not scanned: bare small numbers, years, counts and "N%" (indistinguishable from the
-# examples and bounds that are not law); the templates are code (workbooks/) and scanned.
+# examples and bounds that are not law); the templates are code (workpapers/) and scanned.
 
 
 def _money_values(param):
@@ -364,7 +403,7 @@ def _found() -> dict[tuple[str, str], list[tuple[int, str]]]:
     found: dict[tuple[str, str], list[tuple[int, str]]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         name = path.relative_to(PACKAGE).as_posix()
-        if name == "core/parameters.py":
+        if re.fullmatch(r"programs/[^/]+/figures\.py", name):
             continue
         for line, key, form in hits(path):
             found.setdefault((name, key), []).append((line, form))
@@ -377,7 +416,7 @@ def test_no_statutory_literal_outside_parameters() -> None:
     for key, count in PENDING_H.items():
         allowed[key] = allowed.get(key, 0) + count
     extra = {key: lines for key, lines in found.items() if len(lines) > allowed.get(key, 0)}
-    assert not extra, f"a figure of law retyped: read it from core/parameters.py: {extra}"
+    assert not extra, f"a figure of law retyped: read it from programs/*/figures.py: {extra}"
     # the lists shrink as figures move: an entry that no longer matches is removed
     stale = {key: count for key, count in allowed.items() if len(found.get(key, ())) < count}
     assert not stale, f"allow-list entries no longer found: {stale}"
@@ -420,9 +459,9 @@ def test_memo_headings_are_the_interpretations_headings() -> None:
 def test_every_dated_figure_before_its_change_is_its_first_version() -> None:
     # the figures of this issue's versions and the drill: a date before a version's first
     # date (or a law_as_of before its act) reads what the figure was before the change
-    with P.amended(P.AVERAGE_CAP, DRILL):
+    with P.amended(BEIP.AVERAGE_CAP, DRILL):
         dated = [p for p in P.PARAMETERS.values() if p.dated]
-        assert P.AVERAGE_CAP in dated
+        assert BEIP.AVERAGE_CAP in dated
         for param in dated:
             for version in param.versions[1:]:
                 before = param.version(
@@ -452,7 +491,7 @@ def test_a_grant_before_the_change_is_what_it_was(
 ) -> None:
     counts = employees[: len(withholdings)]
     before = beip.grant_schedule(withholdings, counts, "0.5", day, cap_method=method)
-    with P.amended(P.AVERAGE_CAP, DRILL):
+    with P.amended(BEIP.AVERAGE_CAP, DRILL):
         after = beip.grant_schedule(withholdings, counts, "0.5", day, cap_method=method)
         assert after == before
         assert after.steps == before.steps
@@ -592,8 +631,11 @@ def test_amendment_drill_catalog_and_templates_texts() -> None:
 import datetime as dt
 from decimal import Decimal
 from nj_incentives.core import parameters as P
+from nj_incentives.programs.beip import figures as BEIP
+from nj_incentives.programs.ertc import figures as ERTC
 act = P.Act("beip", "P.L.2024, c.999 (drill)", dt.date(2024, 12, 1), source="test")
-P.AVERAGE_CAP._set((*P.AVERAGE_CAP.versions, P.Version(Decimal(60000), act, dt.date(2025, 1, 1))))
+cap = BEIP.AVERAGE_CAP
+cap._set((*cap.versions, P.Version(Decimal(60000), act, dt.date(2025, 1, 1))))
 from nj_incentives.functions import catalog
 from nj_incentives.scenarios.columns import input_spec
 from nj_incentives.workpapers.templates import beip_grant

@@ -18,7 +18,9 @@ import pytest
 from nj_incentives.core import parameters as P
 from nj_incentives.core.common import InputError
 from nj_incentives.functions.catalog import CALCULATIONS
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.runtimes import xlwings_classic as excel
 
@@ -32,7 +34,7 @@ DRILL = P.Version(D(60000), DRILL_ACT, applies_from=dt.date(2025, 1, 1))
 
 @pytest.fixture
 def cap_60000() -> Iterator[P.Parameter[Decimal]]:
-    with P.amended(P.AVERAGE_CAP, DRILL) as param:
+    with P.amended(BEIP.AVERAGE_CAP, DRILL) as param:
         yield param
 
 
@@ -139,7 +141,7 @@ def test_a_dated_full_time_month_is_read_by_functions_taking_law_as_of(
         "NJ_ERTC_FTE": (2100, None, january),
         "NJ_ERTC_AVG_POSITIONS": ([[145] * 12, [150] * 12], None, None, None, january),
     }
-    with P.amended(P.FULL_TIME_HOURS_PER_MONTH, full_150):
+    with P.amended(ERTC.FULL_TIME_HOURS_PER_MONTH, full_150):
         reading = _dated_reads(monkeypatch, calls)
     assert reading == {name: {"ertc.full_time_hours_per_month"} for name in calls}
     assert set(reading) <= takes_law_as_of()

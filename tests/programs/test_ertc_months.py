@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from nj_incentives.core import parameters as P
 from nj_incentives.core.common import InputError
 from nj_incentives.core.rules import EXACT, Int64, Ratio, explain
+from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.ertc import rules as ertc
 
 D = Decimal
@@ -37,13 +38,13 @@ WEEKLY_25 = P.Version(
 
 @pytest.fixture
 def full_150() -> Iterator[P.Parameter[int]]:
-    with P.amended(P.FULL_TIME_HOURS_PER_MONTH, FULL_150) as param:
+    with P.amended(ERTC.FULL_TIME_HOURS_PER_MONTH, FULL_150) as param:
         yield param
 
 
 @pytest.fixture
 def weekly_25() -> Iterator[P.Parameter[int]]:
-    with P.amended(P.PART_TIME_HOURS_PER_WEEK, WEEKLY_25) as param:
+    with P.amended(ERTC.PART_TIME_HOURS_PER_WEEK, WEEKLY_25) as param:
         yield param
 
 

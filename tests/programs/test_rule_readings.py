@@ -16,8 +16,8 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.rules import EXACT, explain
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.ertc import rules as ertc
 
@@ -61,7 +61,7 @@ def test_term_cap_rule_is_the_reading(
 ) -> None:
     money = [D(b) / 100 for b in befores]
     counts = employees[: len(befores)]
-    cap = P.AVERAGE_CAP.at(dt.date(2010, 1, 1))  # the cap of the reference (a 2010 agreement)
+    cap = BEIP.AVERAGE_CAP.at(dt.date(2010, 1, 1))  # the cap of the reference (a 2010 agreement)
     years, before_total = beip.term_cap_years(EXACT, money, counts, proportional, cap)
     method = "proportional" if proportional else "whole_term"
     grants = [grant for _, grant in years]

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from nj_incentives.core import parameters as P
 from nj_incentives.core.common import InputError
 from nj_incentives.core.rules import EXACT, Int64
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.scenarios import analysis, kernel, run_scenarios
 from nj_incentives.scenarios.columns import OutKind, version_categories
@@ -55,11 +56,11 @@ def _two_drills() -> Any:
 
     stack = ExitStack()
     stack.enter_context(
-        P.amended(P.AVERAGE_CAP, P.Version(D(60000), CAP_ACT, applies_from=CAP_FROM))
+        P.amended(BEIP.AVERAGE_CAP, P.Version(D(60000), CAP_ACT, applies_from=CAP_FROM))
     )
-    start = P.CAP_AGREEMENTS_FROM.base
+    start = BEIP.CAP_AGREEMENTS_FROM.base
     stack.enter_context(
-        P.amended(P.CAP_AGREEMENTS_FROM, P.Version(start, START_ACT, applies_from=START_FROM))
+        P.amended(BEIP.CAP_AGREEMENTS_FROM, P.Version(start, START_ACT, applies_from=START_FROM))
     )
     return stack
 
@@ -167,7 +168,7 @@ def test_the_rule_is_one_for_both_evaluators(two_drills: None) -> None:
     order = P.act_order("beip")
     assert [order[c].name for c in exact] == [beip.cap_version(day) for day in days]
     assert [order[c] for c in exact] == [
-        P.applied("beip", ((P.AVERAGE_CAP, d), (P.CAP_AGREEMENTS_FROM, d))) for d in days
+        P.applied("beip", ((BEIP.AVERAGE_CAP, d), (BEIP.CAP_AGREEMENTS_FROM, d))) for d in days
     ]
 
 

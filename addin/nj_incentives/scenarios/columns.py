@@ -52,6 +52,7 @@ from nj_incentives.functions.catalog import (
     GRANT_YEAR_COLUMNS,
 )
 from nj_incentives.programs import PROGRAMS
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 
 __all__ = [
@@ -258,7 +259,7 @@ class Layout:
                 "grant_cap_applies",
                 b,
                 "grant",
-                f"The {P.AVERAGE_CAP.summary()} average cap applies.",
+                f"The {BEIP.AVERAGE_CAP.summary()} average cap applies.",
             ),
             OutputSpec("grant_before_cap_total", m, "grant", "Sum of the grants before the cap."),
             OutputSpec("grant_total", m, "grant", "Total grant paid after the cap."),

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nj_incentives.core import parameters as P
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
 from nj_incentives.support.lists import ambiguous_comma
 
@@ -480,7 +480,7 @@ def example_portfolio(n: int, seed: int = 0) -> pd.DataFrame:
     five tax years' liabilities; and an ERTC over four annual privilege periods.
     """
     rng = np.random.default_rng(seed)
-    day = np.datetime64(P.CAP_AGREEMENTS_FROM.single)
+    day = np.datetime64(BEIP.CAP_AGREEMENTS_FROM.single)
     smart = rng.random(n) < 0.2
     pct = np.round(rng.uniform(0.1, 0.5, n), 4)
     df = pd.DataFrame(

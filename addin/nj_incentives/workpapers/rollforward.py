@@ -537,10 +537,10 @@ def _roll_conversion(
         for name in ("RemoteWorkVerdict", "RemoteWorkC40Verdict")
         if recalc.names.get(name) is not None
     ]
-    from nj_incentives.core import parameters as P
+    from nj_incentives.programs.remote_work import figures as RW
 
     carried.append(
-        f"the remote-work election and the waiver from {P.REMOTE_WORK_C40_FROM.single} kept "
+        f"the remote-work election and the waiver from {RW.REMOTE_WORK_C40_FROM.single} kept "
         "as entered (last year: "
         + ", ".join(verdicts)
         + f"; the election is made once, {beip.CITE_H}; the waiver is for every later tax "

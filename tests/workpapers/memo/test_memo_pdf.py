@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual)
-from nj_incentives.core.forms import FORM_313_LINE_7
+from nj_incentives.programs.forms import FORM_313_LINE_7
 from nj_incentives.workpapers import memo
 from nj_incentives.workpapers.recalc import Recalculation
 from tooling import need, need_module

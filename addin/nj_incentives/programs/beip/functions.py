@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.cells import (
     Cell,
     CellResult,
@@ -31,6 +30,7 @@ from nj_incentives.core.declarations import (
     result_table,
     single,
 )
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.cbt.functions import NUMBERING, YEAR_END_MONTH
 
 __all__ = [
@@ -52,8 +52,8 @@ calculation = FUNCTIONS.calculation
 BEIP_LAW = "N.J.S.A. 34:1B-129"
 
 #: Figures of law as the texts below show them (core.parameters: every version).
-_CAP = P.AVERAGE_CAP.brief()
-_CAP_FROM = P.CAP_AGREEMENTS_FROM.single.isoformat()
+_CAP = BEIP.AVERAGE_CAP.brief()
+_CAP_FROM = BEIP.CAP_AGREEMENTS_FROM.single.isoformat()
 
 GRANT_SCHEDULE_COLUMNS = (
     ResultColumn("Year", "year", "int", "Grant year, 1 to the term"),
@@ -121,7 +121,7 @@ _MAX_DISCOUNT_RATE = single(
 _ACCRUAL_YEAR = single("Calendar year the approved grant accrued but was not paid, 2008 to 2025")
 _APPROVAL_DATE = a_date(
     "Date the Authority approved the amount (Excel date); matters for 2008-2013 only; blank = "
-    f"approved by {P.STATE_FISCAL_YEAR_2017_START.text()}"
+    f"approved by {BEIP.STATE_FISCAL_YEAR_2017_START.text()}"
 )
 _CREDIT = single("BEIP tax credit issued for the tax period, dollars")
 _TAX_LIABILITY = single("Tax otherwise due for the period, dollars")
@@ -279,16 +279,16 @@ calculation(
     approval_date=_APPROVAL_DATE,
     grant_approval_date=a_date(
         "Date the business was approved for the grant, before"
-        f" {P.ENACTMENT_P_L_2015_C_194.single}; blank = not checked"
+        f" {BEIP.ENACTMENT_P_L_2015_C_194.single}; blank = not checked"
     ),
     direction_date=a_date(
-        f"Date the business directed the conversion; {P.ENACTMENT_P_L_2015_C_194.single} to"
-        f" {P.DIRECTION_DEADLINE_PUBLISHED.single}; blank = not checked"
+        f"Date the business directed the conversion; {BEIP.ENACTMENT_P_L_2015_C_194.single} to"
+        f" {BEIP.DIRECTION_DEADLINE_PUBLISHED.single}; blank = not checked"
     ),
     year_end_month=YEAR_END_MONTH,
     numbering=NUMBERING,
     direction_deadline=single(
-        f'"published" (through {P.DIRECTION_DEADLINE_PUBLISHED.single}, the Authority\'s'
+        f'"published" (through {BEIP.DIRECTION_DEADLINE_PUBLISHED.single}, the Authority\'s'
         ' deadline) or "strict" (through 2016-07-09, day 180); blank = "published"'
     ),
 )

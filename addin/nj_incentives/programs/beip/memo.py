@@ -3,19 +3,21 @@ their sections)."""
 
 from __future__ import annotations
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.interpretations import LAW_AS_OF, PERCENTAGES, ROUNDING
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.cbt.memo import TAX_YEAR
 
 __all__ = ["CAP_PER_YEAR", "CAP_WHOLE_TERM", "INTERPRETATIONS"]
 
 #: The headings of the cap's readings, their figure from the dated figures (the same text
-#: heads their sections of docs/interpretations.md, which tests/core/test_parameters.py checks).
+#: heads their sections of docs/interpretations.md, which tests/core/test_parameters.py
+#: checks).
 CAP_PER_YEAR = (
-    f"The {P.AVERAGE_CAP.summary()} average cap, applied year by year (a.; N.J.A.C. 19:31I-1.4(a))"
+    f"The {BEIP.AVERAGE_CAP.summary()} average cap, applied year by year"
+    " (a.; N.J.A.C. 19:31I-1.4(a))"
 )
 CAP_WHOLE_TERM = (
-    f"The {P.AVERAGE_CAP.summary()} average cap: whole-term and proportional readings"
+    f"The {BEIP.AVERAGE_CAP.summary()} average cap: whole-term and proportional readings"
     " (a.; N.J.A.C. 19:31I-1.4(a))"
 )
 

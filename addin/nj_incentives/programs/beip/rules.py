@@ -45,7 +45,9 @@ from nj_incentives.core.common import (
 )
 from nj_incentives.core.inputs import InputKind, InputRule
 from nj_incentives.core.rules import EXACT, ZERO, Rules, V, explain
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.remote_work import figures as RW
 
 __all__ = [
     "ACCRUAL_YEAR_INPUT",
@@ -183,15 +185,15 @@ class Basis(StrEnum):
 
 
 #: "not less than 10 percent" of either basis. N.J.S.A. 34:1B-129a. (b. keeps it)
-MINIMUM_GRANT_PCT = P.MINIMUM_GRANT_PCT.single
+MINIMUM_GRANT_PCT = BEIP.MINIMUM_GRANT_PCT.single
 #: "not more than 50 percent of the withholdings". N.J.S.A. 34:1B-129a.
-MAXIMUM_PCT_OF_WITHHOLDINGS = P.MAXIMUM_PCT_OF_WITHHOLDINGS.single
+MAXIMUM_PCT_OF_WITHHOLDINGS = BEIP.MAXIMUM_PCT_OF_WITHHOLDINGS.single
 #: "not more than 30 percent of the estimated tax of the partners". N.J.S.A. 34:1B-129a.
-MAXIMUM_PCT_OF_PARTNERS_TAX = P.MAXIMUM_PCT_OF_PARTNERS_TAX.single
+MAXIMUM_PCT_OF_PARTNERS_TAX = BEIP.MAXIMUM_PCT_OF_PARTNERS_TAX.single
 #: "up to 80 percent of the withholdings" with smart growth. N.J.S.A. 34:1B-129b.
-SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS = P.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS.single
+SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS = BEIP.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS.single
 #: "up to 50 percent of the estimated tax of the partners" with smart growth. 34:1B-129b.
-SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX = P.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX.single
+SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX = BEIP.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX.single
 
 _MAXIMUM_PCT: dict[tuple[Basis, bool], Decimal] = {
     (Basis.WITHHOLDINGS, False): MAXIMUM_PCT_OF_WITHHOLDINGS,
@@ -361,7 +363,7 @@ def annual_grant(
 
 # =========================================================================== c.
 #: "The term of the grant shall not exceed 10 years." N.J.S.A. 34:1B-129c.
-MAXIMUM_TERM_YEARS = P.MAXIMUM_TERM_YEARS.single
+MAXIMUM_TERM_YEARS = BEIP.MAXIMUM_TERM_YEARS.single
 
 
 #: The term as an input (its one declaration: this check and the scenario runner's mask).
@@ -390,18 +392,18 @@ def validate_term(term: Number) -> int:
 #: The cap and the date it starts from are dated figures (law.parameters): read at the
 #: agreement date by the rules below. These names are the figures as enacted in the text
 #: of shared/statutes (their first versions), kept for readers of the old constants.
-AVERAGE_CAP_PER_NEW_EMPLOYEE = P.AVERAGE_CAP.base
-CAP_AGREEMENTS_FROM = P.CAP_AGREEMENTS_FROM.base
+AVERAGE_CAP_PER_NEW_EMPLOYEE = BEIP.AVERAGE_CAP.base
+CAP_AGREEMENTS_FROM = BEIP.CAP_AGREEMENTS_FROM.base
 
 
 def cap_date_rule(r: Rules, agreement_date: V, as_of: V = None) -> V:
     """The cap binds agreements entered into on or after July 1, 2003: N.J.S.A. 34:1B-129a.
     (both figures dated: ``parameters.AVERAGE_CAP``, ``parameters.CAP_AGREEMENTS_FROM``)."""
-    start = r.law(P.CAP_AGREEMENTS_FROM, agreement_date, as_of)
-    cap = r.law(P.AVERAGE_CAP, agreement_date, as_of)
+    start = r.law(BEIP.CAP_AGREEMENTS_FROM, agreement_date, as_of)
+    cap = r.law(BEIP.AVERAGE_CAP, agreement_date, as_of)
     label = (
-        f"The {r.figure(P.AVERAGE_CAP, cap)} average cap applies (agreement entered into on or"
-        f" after {r.figure(P.CAP_AGREEMENTS_FROM, start)})"
+        f"The {r.figure(BEIP.AVERAGE_CAP, cap)} average cap applies (agreement entered into on or"
+        f" after {r.figure(BEIP.CAP_AGREEMENTS_FROM, start)})"
     )
     return r.ge(agreement_date, start, label=label, cite=CITE_A)
 
@@ -430,7 +432,7 @@ def cap_version_rule(r: Rules, agreement_date: V, as_of: V = None) -> V:
     and its start date in force for the agreement date under the law as of ``as_of``
     (:func:`~.parameters.applied`); per row under the int64 evaluator (the scenario
     runner's ``grant_version``)."""
-    reads = ((P.AVERAGE_CAP, agreement_date), (P.CAP_AGREEMENTS_FROM, agreement_date))
+    reads = ((BEIP.AVERAGE_CAP, agreement_date), (BEIP.CAP_AGREEMENTS_FROM, agreement_date))
     return r.applied("beip", reads, as_of)
 
 
@@ -446,7 +448,7 @@ class CapApplies(Explained):
 
     applies: bool
     #: the act whose version of the cap was applied (:func:`cap_version`)
-    version: str = P.BASE_BEIP.name
+    version: str = BEIP.BASE_BEIP.name
 
 
 def explain_cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> CapApplies:
@@ -485,7 +487,7 @@ class GrantSchedule(Explained):
     total: Decimal
     cap_applies: bool
     #: the act whose version of the cap was applied (:func:`cap_version`)
-    version: str = P.BASE_BEIP.name
+    version: str = BEIP.BASE_BEIP.name
 
 
 def _sequence(value: object, argument: str) -> Sequence[object]:
@@ -563,7 +565,7 @@ def term_cap_years(
     """
     term = len(befores) if term is None else term
     before_total = r.total(befores, label="Grants before the cap", cite=CITE_CAP)
-    shown = r.figure(P.AVERAGE_CAP, average_cap)
+    shown = r.figure(BEIP.AVERAGE_CAP, average_cap)
     cap = r.muldiv(
         average_cap,
         r.total(new_employees),
@@ -646,8 +648,8 @@ def grant_years(
     docs/interpretations.md).
     """
     capped = cap_date_rule(r, agreement_date, as_of)
-    average_cap = r.law(P.AVERAGE_CAP, agreement_date, as_of)
-    shown = r.figure(P.AVERAGE_CAP, average_cap)
+    average_cap = r.law(BEIP.AVERAGE_CAP, agreement_date, as_of)
+    shown = r.figure(BEIP.AVERAGE_CAP, average_cap)
     paid_before: V = ZERO
     years = []
     for year, (w, p, n) in enumerate(zip(withholdings, partner_tax, new_employees, strict=True), 1):
@@ -683,7 +685,7 @@ def grant_years_over_term(
     per year], total paid, total before the cap), as :func:`grant_years`; where the cap
     does not apply (:func:`cap_date_rule`) every year is paid its grant before the cap."""
     capped = cap_date_rule(r, agreement_date, as_of)
-    average_cap = r.law(P.AVERAGE_CAP, agreement_date, as_of)
+    average_cap = r.law(BEIP.AVERAGE_CAP, agreement_date, as_of)
     befores = [
         grant_before_cap(r, w, pct, p, partner_pct, f"Year {year} grant before cap", citation)
         for year, (w, p) in enumerate(zip(withholdings, partner_tax, strict=True), 1)
@@ -761,7 +763,7 @@ def grant_schedule(
     citation = _pct_citation(smart)
     as_of = as_law_as_of(law_as_of, "beip")
     capped = bool(cap_date_rule(EXACT, date, as_of))
-    average_cap = P.AVERAGE_CAP.at(date, as_of)
+    average_cap = BEIP.AVERAGE_CAP.at(date, as_of)
     if capped and method != "per_year":
         proportional = method == "proportional"
         args = (money_w, money_p, counts, pct_w, pct_p, date, proportional, CITE_A, as_of)
@@ -826,13 +828,13 @@ def grant_schedule(
 
 #: 50% of withholdings / 30% of partners' estimated tax. N.J.S.A. 34:1B-134(b)
 COMBINED_LIMIT_PCT = {
-    Basis.WITHHOLDINGS: P.COMBINED_LIMIT_PCT_OF_WITHHOLDINGS.single,
-    Basis.PARTNERS: P.COMBINED_LIMIT_PCT_OF_PARTNERS_TAX.single,
+    Basis.WITHHOLDINGS: BEIP.COMBINED_LIMIT_PCT_OF_WITHHOLDINGS.single,
+    Basis.PARTNERS: BEIP.COMBINED_LIMIT_PCT_OF_PARTNERS_TAX.single,
 }
 #: 80% / 50% where the grant promotes smart growth. N.J.S.A. 34:1B-134(c)
 SMART_GROWTH_COMBINED_LIMIT_PCT = {
-    Basis.WITHHOLDINGS: P.SMART_GROWTH_COMBINED_LIMIT_PCT_OF_WITHHOLDINGS.single,
-    Basis.PARTNERS: P.SMART_GROWTH_COMBINED_LIMIT_PCT_OF_PARTNERS_TAX.single,
+    Basis.WITHHOLDINGS: BEIP.SMART_GROWTH_COMBINED_LIMIT_PCT_OF_WITHHOLDINGS.single,
+    Basis.PARTNERS: BEIP.SMART_GROWTH_COMBINED_LIMIT_PCT_OF_PARTNERS_TAX.single,
 }
 
 
@@ -1036,22 +1038,22 @@ FIRST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[0].accrual_years.start  # 2008
 LAST_ACCRUAL_YEAR = CONVERSION_PARAGRAPHS[-1].accrual_years.stop - 1  # 2025
 
 #: e.(1): "approved by the authority by the commencement of State fiscal year 2017"
-STATE_FISCAL_YEAR_2017_START = P.STATE_FISCAL_YEAR_2017_START.single
+STATE_FISCAL_YEAR_2017_START = BEIP.STATE_FISCAL_YEAR_2017_START.single
 #: New Jersey's State fiscal year N runs from July 1 of N-1 to June 30 of N.
 _FISCAL_YEAR_START_MONTH = 7
 #: e.: a business "approved for a grant prior to the enactment of P.L.2015, c.194" ...
 #: P.L.2015, c.194 (S-3232/A-4834) was passed December 17, 2015 and approved (enacted)
 #: January 11, 2016 (shared/legal-notes.md, section 4; an earlier version of the notes,
 #: and of this module, said November 9, 2015: that was wrong).
-ENACTMENT_P_L_2015_C_194 = P.ENACTMENT_P_L_2015_C_194.single
+ENACTMENT_P_L_2015_C_194 = BEIP.ENACTMENT_P_L_2015_C_194.single
 #: ... may direct the conversion "within 180 days of the date of enactment".
-DIRECTION_DAYS = P.DIRECTION_DAYS.single
+DIRECTION_DAYS = BEIP.DIRECTION_DAYS.single
 #: Day 180 after the enactment: Saturday, July 9, 2016 (the strict reading's last day).
 DIRECTION_DAY_180 = ENACTMENT_P_L_2015_C_194 + dt.timedelta(days=DIRECTION_DAYS)
 #: The deadline the Authority and practitioners published: close of business Monday,
 #: July 11, 2016, the next business day after day 180 (Gibbons law alerts of January and
 #: May 2016; Walton; Reed Smith, July 2016; legal notes, section 4). The default.
-DIRECTION_DEADLINE_PUBLISHED = P.DIRECTION_DEADLINE_PUBLISHED.single
+DIRECTION_DEADLINE_PUBLISHED = BEIP.DIRECTION_DEADLINE_PUBLISHED.single
 #: ``direction_deadline``: "published" (default: through DIRECTION_DEADLINE_PUBLISHED)
 #: or "strict" (through DIRECTION_DAY_180); docs/interpretations.md.
 DIRECTION_DEADLINE_READINGS = ("published", "strict")
@@ -1429,9 +1431,9 @@ def apply_credit(
 # (docs/interpretations.md, "Transfer certificates").
 
 #: "in an amount not less than $100,000". N.J.S.A. 34:1B-129g.(3)
-TRANSFER_MINIMUM = P.TRANSFER_MINIMUM.single
+TRANSFER_MINIMUM = BEIP.TRANSFER_MINIMUM.single
 #: "not ... less than 75 percent of the transferred credit amount". N.J.S.A. 34:1B-129g.(3)
-MINIMUM_CONSIDERATION_SHARE = P.MINIMUM_CONSIDERATION_SHARE.single
+MINIMUM_CONSIDERATION_SHARE = BEIP.MINIMUM_CONSIDERATION_SHARE.single
 #: Our bound on a present-value discount rate (not a rule of law; the switch
 #: ``max_discount_rate``): a yearly rate above it is not a discount to present value.
 MAXIMUM_DISCOUNT_RATE = Decimal("0.20")
@@ -1829,38 +1831,38 @@ def _transfer_steps(first: list[Step], result: Step, args: tuple[object, ...]) -
 # to be confirmed against it (CITE_H_SOURCES).
 
 #: "may elect, before December 31, 2023". N.J.S.A. 34:1B-129h. (P.L.2022, c.134)
-REMOTE_WORK_ELECTION_BEFORE = P.REMOTE_WORK_ELECTION_BEFORE.single
+REMOTE_WORK_ELECTION_BEFORE = RW.REMOTE_WORK_ELECTION_BEFORE.single
 #: The public health emergency of Executive Order No. 103 (2020) was declared March 9, 2020
-EMERGENCY_DECLARED = P.EMERGENCY_DECLARED.single
+EMERGENCY_DECLARED = RW.EMERGENCY_DECLARED.single
 #: ... and ended by Executive Order No. 244 (2021), effective June 4, 2021.
-EMERGENCY_ENDED = P.EMERGENCY_ENDED.single
+EMERGENCY_ENDED = RW.EMERGENCY_ENDED.single
 #: ``election_from``: "emergency_ended" (default, on or after EMERGENCY_ENDED) or
 #: "emergency_declared" (the alternative: any date after EMERGENCY_DECLARED).
 ELECTION_FROM_READINGS = ("emergency_ended", "emergency_declared")
 CITE_EO = "Executive Order No. 103 (2020); Executive Order No. 244 (2021)"
 #: "the period beginning on July 1, 2022 and ending on December 31, 2023". 34:1B-129h.
-REMOTE_WORK_WAIVER_START = P.REMOTE_WORK_WAIVER_START.single
+REMOTE_WORK_WAIVER_START = RW.REMOTE_WORK_WAIVER_START.single
 #: P.L.2022, c.134's end of the waiver period (later versions: EXTENDED_WAIVER_END)
-REMOTE_WORK_WAIVER_END = P.REMOTE_WORK_WAIVER_END.base
+REMOTE_WORK_WAIVER_END = RW.REMOTE_WORK_WAIVER_END.base
 #: the requirement waived: "at least 60 percent of the employee's time". 34:1B-129h.
-WAIVED_SHARE_AT_FACILITY = P.WAIVED_SHARE_AT_FACILITY.single
+WAIVED_SHARE_AT_FACILITY = RW.WAIVED_SHARE_AT_FACILITY.single
 #: "at least 10 percent of the employee's time at the qualified business facility". h.(1)
-MINIMUM_SHARE_AT_FACILITY = P.MINIMUM_SHARE_AT_FACILITY.base
+MINIMUM_SHARE_AT_FACILITY = RW.MINIMUM_SHARE_AT_FACILITY.base
 #: "five percent of the amount of tax credit ... for the 2022 tax period". h.(2)
-REMOTE_WORK_PAYMENT_SHARE = P.REMOTE_WORK_PAYMENT_SHARE.base
+REMOTE_WORK_PAYMENT_SHARE = RW.REMOTE_WORK_PAYMENT_SHARE.base
 #: h.(2): "the 2022 tax period".
-REMOTE_WORK_TAX_YEAR = P.REMOTE_WORK_TAX_YEAR.single
+REMOTE_WORK_TAX_YEAR = RW.REMOTE_WORK_TAX_YEAR.single
 
 #: The versions of h., by the act that made each (what every result names).
-H_VERSION_2022 = P.BASE_BEIP.name
-H_VERSION_JANUARY_2024 = P.JANUARY_2024_ACT.name
-H_VERSION_C40 = P.P_L_2024_C_40.name
+H_VERSION_2022 = BEIP.BASE_BEIP.name
+H_VERSION_JANUARY_2024 = RW.JANUARY_2024_ACT.name
+H_VERSION_C40 = RW.P_L_2024_C_40.name
 H_VERSIONS = (H_VERSION_2022, H_VERSION_JANUARY_2024, H_VERSION_C40)
 #: The January 2024 act: approved January 12, 2024; P.L.2024, c.40: July 10, 2024.
-JANUARY_2024_ACT_APPROVED = P.JANUARY_2024_ACT.date
-P_L_2024_C_40_APPROVED = P.P_L_2024_C_40.date
+JANUARY_2024_ACT_APPROVED = RW.JANUARY_2024_ACT.date
+P_L_2024_C_40_APPROVED = RW.P_L_2024_C_40.date
 #: The January 2024 act and P.L.2024, c.40: the waiver runs through March 31, 2024.
-EXTENDED_WAIVER_END = P.REMOTE_WORK_WAIVER_END.at(None, JANUARY_2024_ACT_APPROVED)
+EXTENDED_WAIVER_END = RW.REMOTE_WORK_WAIVER_END.at(None, JANUARY_2024_ACT_APPROVED)
 #: ``election_deadline="moved"``: the election "before" the day after the new waiver end.
 MOVED_ELECTION_BEFORE = EXTENDED_WAIVER_END + dt.timedelta(days=1)
 #: ``election_deadline``: under the January 2024 act the election must still be made
@@ -1868,13 +1870,13 @@ MOVED_ELECTION_BEFORE = EXTENDED_WAIVER_END + dt.timedelta(days=1)
 ELECTION_DEADLINE_READINGS = ("unchanged", "moved")
 #: P.L.2024, c.40: "for the tax period beginning on April 1, 2024 and every later tax
 #: period" (the time from this day: docs/interpretations.md).
-C40_FROM = P.REMOTE_WORK_C40_FROM.single
+C40_FROM = RW.REMOTE_WORK_C40_FROM.single
 #: P.L.2024, c.40 (1): "at least 40%" of the employee's time at the facility.
-C40_MINIMUM_SHARE_AT_FACILITY = P.MINIMUM_SHARE_AT_FACILITY.at(C40_FROM)
+C40_MINIMUM_SHARE_AT_FACILITY = RW.MINIMUM_SHARE_AT_FACILITY.at(C40_FROM)
 #: P.L.2024, c.40 (2): the commitment period extended "by two years" (24 months).
-C40_COMMITMENT_EXTENSION_MONTHS = P.REMOTE_WORK_COMMITMENT_EXTENSION_MONTHS.single
+C40_COMMITMENT_EXTENSION_MONTHS = RW.REMOTE_WORK_COMMITMENT_EXTENSION_MONTHS.single
 #: P.L.2024, c.40 (3): a non-refundable payment of "10%" of the maximum tax credit.
-C40_PAYMENT_SHARE = P.REMOTE_WORK_PAYMENT_SHARE.at(C40_FROM)
+C40_PAYMENT_SHARE = RW.REMOTE_WORK_PAYMENT_SHARE.at(C40_FROM)
 #: Where the 2024 figures come from.
 CITE_H_SOURCES = "from the bill record and summaries: confirm against the enacted text"
 CITE_H_JANUARY_2024 = f"{CITE_H} as amended by the {H_VERSION_JANUARY_2024}; {CITE_H_SOURCES}"
@@ -2291,7 +2293,7 @@ def remote_work_commitment_end(
     end = as_date(commitment_end, "commitment_end", CITE_H_C40)
     as_of = as_law_as_of(law_as_of, "beip")
     if as_of is not None and as_of < P_L_2024_C_40_APPROVED:
-        version = P.applied("beip", ((P.REMOTE_WORK_WAIVER_END, None),), as_of).name
+        version = P.applied("beip", ((RW.REMOTE_WORK_WAIVER_END, None),), as_of).name
         step = Step(
             label="Commitment period (not extended)",
             value=end,

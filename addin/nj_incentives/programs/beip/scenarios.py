@@ -14,6 +14,7 @@ from nj_incentives.core.scenario_inputs import (
     count_input,
     money_input,
 )
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 
 __all__ = ["INPUTS", "SECTIONS"]
@@ -28,8 +29,8 @@ INPUTS: tuple[InputSpec, ...] = (
         "agreement_date",
         Kind.DATE,
         "grant",
-        f"Date the grant agreement was entered into; the {P.AVERAGE_CAP.summary()} average cap"
-        f" applies to agreements on or after {P.CAP_AGREEMENTS_FROM.single.isoformat()}"
+        f"Date the grant agreement was entered into; the {BEIP.AVERAGE_CAP.summary()} average cap"
+        f" applies to agreements on or after {BEIP.CAP_AGREEMENTS_FROM.single.isoformat()}"
         " (34:1B-129a.).",
         InputRule(InputKind.DATE, beip.CITE_A),
     ),
@@ -110,7 +111,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "cap_method",
         Kind.CHOICE,
         "grant",
-        f'Reading of the {P.AVERAGE_CAP.summary()} average cap: "per_year" (default),'
+        f'Reading of the {BEIP.AVERAGE_CAP.summary()} average cap: "per_year" (default),'
         ' "whole_term" or "proportional" (docs/interpretations.md). Computed by the vectorized'
         " kernel.",
         InputRule(InputKind.CHOICE, beip.CITE_CAP, choices=beip.CAP_METHODS),

@@ -6,5 +6,5 @@ PROGRAM = Program(
     key="cbt",
     title="Corporation Business Tax minimum",
     citation="N.J.S.A. 54:10A-5(e)",
-    parts=("rules", "functions", "memo"),
+    parts=("figures", "rules", "functions", "memo"),
 )

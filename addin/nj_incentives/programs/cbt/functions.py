@@ -6,13 +6,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.cells import (
     Cell,
     given,
     money,
 )
 from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
+from nj_incentives.programs.cbt import figures as CBT
 
 __all__ = ["CBT_FORM", "FUNCTIONS", "NUMBERING", "TOPICS", "YEAR_END_MONTH"]
 
@@ -66,7 +66,7 @@ calculation(
 
 
 #: The months of a full privilege period (a shorter one tests the group payroll by month).
-_FULL = P.FULL_PERIOD_MONTHS.brief()
+_FULL = CBT.FULL_PERIOD_MONTHS.brief()
 
 
 calculation(
@@ -92,7 +92,7 @@ calculation(
         " blank = 0"
     ),
     group_rule_for_s_corporations=single(
-        f"TRUE if the {P.GROUP_PAYROLL_THRESHOLD.brief()} group payroll rule also binds S"
+        f"TRUE if the {CBT.GROUP_PAYROLL_THRESHOLD.brief()} group payroll rule also binds S"
         " corporations; blank = TRUE"
     ),
     period_start_year=single(
@@ -103,8 +103,8 @@ calculation(
         f" blank = {_FULL}"
     ),
     short_period_test=single(
-        f'"per_month" (payroll above {P.GROUP_PAYROLL_PER_MONTH.brief()} a month, Form 313'
-        f' instructions) or "prorated" ({P.GROUP_PAYROLL_THRESHOLD.brief()} x months /'
+        f'"per_month" (payroll above {CBT.GROUP_PAYROLL_PER_MONTH.brief()} a month, Form 313'
+        f' instructions) or "prorated" ({CBT.GROUP_PAYROLL_THRESHOLD.brief()} x months /'
         f' {_FULL}); blank = "per_month"'
     ),
 )

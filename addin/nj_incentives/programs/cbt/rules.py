@@ -37,6 +37,7 @@ from nj_incentives.core.common import (
     fmt_money,
 )
 from nj_incentives.core.rules import EXACT, Rules, V
+from nj_incentives.programs.cbt import figures as CBT
 
 __all__ = [
     "CITE_52_53_WEEK",
@@ -86,15 +87,15 @@ class MinimumTaxBracket(NamedTuple):
 #: gross receipts, for accounting or privilege periods beginning in 2012 and after.
 #: S corporation column: P.L.2011, c.84.
 MINIMUM_TAX_TABLE: tuple[MinimumTaxBracket, ...] = tuple(
-    MinimumTaxBracket(*row) for row in P.MINIMUM_TAX_TABLE.single
+    MinimumTaxBracket(*row) for row in CBT.MINIMUM_TAX_TABLE.single
 )
 #: The table covers privilege periods beginning in this calendar year and after.
-TABLE_FIRST_PERIOD_YEAR = P.TABLE_FIRST_PERIOD_YEAR.single
+TABLE_FIRST_PERIOD_YEAR = CBT.TABLE_FIRST_PERIOD_YEAR.single
 #: N.J.A.C. 18:7-3.4(b)1: a member of an affiliated or controlled group (I.R.C. 1504 or
 #: 1563) whose group has total payroll of $5,000,000 or more ...
-GROUP_PAYROLL_THRESHOLD = P.GROUP_PAYROLL_THRESHOLD.single
+GROUP_PAYROLL_THRESHOLD = CBT.GROUP_PAYROLL_THRESHOLD.single
 #: ... pays a minimum tax of $2,000 (N.J.A.C. 18:7-3.4(b)1).
-GROUP_MINIMUM_TAX = P.GROUP_MINIMUM_TAX.single
+GROUP_MINIMUM_TAX = CBT.GROUP_MINIMUM_TAX.single
 #: ``short_period_test``: how a privilege period of less than 12 months tests its group
 #: payroll. "per_month" (default): the Form 313 instructions, "Tax periods of less than 12
 #: months are subject to the higher minimum tax if the prorated total payroll exceeds
@@ -162,7 +163,7 @@ def minimum_tax(
     group_rule_s = as_bool(
         group_rule_for_s_corporations, "group_rule_for_s_corporations", CITE_READING
     )
-    full = P.FULL_PERIOD_MONTHS.at(day)
+    full = CBT.FULL_PERIOD_MONTHS.at(day)
     count = as_int(
         months,
         "months",
@@ -185,7 +186,7 @@ def minimum_tax(
         )
     ]
     reaches, how = _group_payroll_test(payroll, count, full, test, day)
-    group_minimum = P.GROUP_MINIMUM_TAX.at(day)
+    group_minimum = CBT.GROUP_MINIMUM_TAX.at(day)
     group_applies = reaches and (not is_s or group_rule_s)
     amount = max(table_amount, group_minimum) if group_applies else table_amount
     steps.append(_group_step(how, reaches, is_s, group_rule_s, group_applies, amount, count < full))
@@ -229,7 +230,7 @@ def _group_payroll_test(
     """Whether the group payroll reaches the group minimum (N.J.A.C. 18:7-3.4(b)1), and
     how: a full period, $5,000,000 or more; a period of less than 12 months by month
     (:data:`SHORT_PERIOD_TESTS`), compared exactly."""
-    threshold = P.GROUP_PAYROLL_THRESHOLD.at(day)
+    threshold = CBT.GROUP_PAYROLL_THRESHOLD.at(day)
     given = f"group payroll {fmt_money(payroll)}"
     if months == full:
         reaches = payroll >= threshold
@@ -237,14 +238,14 @@ def _group_payroll_test(
         return reaches, f"{given} {sign} {fmt_money(threshold)}"
     period = f"for a {months}-month period"
     if test == "per_month":  # "exceeds $416,667 per month"
-        per_month = P.GROUP_PAYROLL_PER_MONTH.at(day)
+        per_month = CBT.GROUP_PAYROLL_PER_MONTH.at(day)
         bound = per_month * months
         reaches = payroll > bound
         sign = ">" if reaches else "<="
         return reaches, (
             f"{given} {period} {sign} {fmt_money(per_month)} a month x {months}"
             f" = {fmt_money(bound)} (Form 313 instructions: exceeds"
-            f" {P.GROUP_PAYROLL_PER_MONTH.show(per_month)} per month)"
+            f" {CBT.GROUP_PAYROLL_PER_MONTH.show(per_month)} per month)"
         )
     prorated = Fraction(threshold) * months / full
     reaches = Fraction(payroll) >= prorated
@@ -327,7 +328,7 @@ FORM_YEAR_FIRST_MONTH = 7
 
 CITE_52_53_WEEK = "N.J.A.C. 18:7-2.3(b)"
 #: "within seven days from the end of any calendar month". N.J.A.C. 18:7-2.3(b)
-DEEMED_MONTH_END_DAYS: int = P.DEEMED_MONTH_END_DAYS.base
+DEEMED_MONTH_END_DAYS: int = CBT.DEEMED_MONTH_END_DAYS.base
 
 
 def deemed_period_end_rule(r: Rules, end: V) -> V:

@@ -7,7 +7,6 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.cells import (
     Cell,
     CellResult,
@@ -33,6 +32,7 @@ from nj_incentives.core.declarations import (
     result_table,
     single,
 )
+from nj_incentives.programs.ertc import figures as ERTC
 
 __all__ = [
     "BASE_YEAR_COLUMNS",
@@ -54,8 +54,8 @@ calculation = FUNCTIONS.calculation
 ERTC_LAW = "N.J.S.A. 52:27BBB-55"
 
 #: Figures of law as the texts below show them (core.parameters: every version).
-_ERTC_ONE = P.CREDIT_YEAR_ONE_AMOUNT.brief()
-_ERTC_TWO = P.CREDIT_YEAR_TWO_AMOUNT.brief()
+_ERTC_ONE = ERTC.CREDIT_YEAR_ONE_AMOUNT.brief()
+_ERTC_TWO = ERTC.CREDIT_YEAR_TWO_AMOUNT.brief()
 
 ERTC_SCHEDULE_COLUMNS = (
     ResultColumn("Period end", "period_end", "date", "Last day of the privilege period"),
@@ -132,7 +132,7 @@ calculation(
     months=single("Months in the period; blank = 12"),
     first_month=a_date(
         "Any day of the period's first month: each month reads the full-time hours at its own"
-        f" date ({P.FULL_TIME_HOURS_PER_MONTH.brief()} a month); blank = undated"
+        f" date ({ERTC.FULL_TIME_HOURS_PER_MONTH.brief()} a month); blank = undated"
     ),
     law_as_of=LAW_AS_OF,
 )
@@ -158,7 +158,7 @@ calculation(
     ),
     first_month=a_date(
         "Any day of the roster's first month: each month reads its figures at its own date"
-        f" ({P.FULL_TIME_HOURS_PER_MONTH.brief()} a month full time); blank = undated"
+        f" ({ERTC.FULL_TIME_HOURS_PER_MONTH.brief()} a month full time); blank = undated"
     ),
     law_as_of=LAW_AS_OF,
 )

@@ -54,6 +54,7 @@ from nj_incentives.core.common import (
 from nj_incentives.core.inputs import InputKind, InputRule, is_blank
 from nj_incentives.core.rules import EXACT, ZERO, Rules, V, explain
 from nj_incentives.programs.cbt.rules import deemed_period_end_rule
+from nj_incentives.programs.ertc import figures as ERTC
 
 __all__ = [
     "AVERAGE_PLACES",
@@ -162,22 +163,22 @@ Flag: TypeAlias = bool | int | str
 # --------------------------------------------------------------------------- figures
 
 #: N.J.S.A. 52:27BBB-55a.: "$2,500 for each new full-time position ... in credit year one".
-CREDIT_YEAR_ONE_AMOUNT = P.CREDIT_YEAR_ONE_AMOUNT.single
+CREDIT_YEAR_ONE_AMOUNT = ERTC.CREDIT_YEAR_ONE_AMOUNT.single
 #: N.J.S.A. 52:27BBB-55a.: "$1,250 for each new full-time position ... in credit year two".
-CREDIT_YEAR_TWO_AMOUNT = P.CREDIT_YEAR_TWO_AMOUNT.single
+CREDIT_YEAR_TWO_AMOUNT = ERTC.CREDIT_YEAR_TWO_AMOUNT.single
 #: N.J.S.A. 52:27BBB-55b.(3): with all other credits, "shall not exceed 50% of the tax
 #: liability otherwise due" (Corporation Business Tax).
-LIABILITY_SHARE_LIMIT = P.LIABILITY_SHARE_LIMIT.single
+LIABILITY_SHARE_LIMIT = ERTC.LIABILITY_SHARE_LIMIT.single
 #: N.J.S.A. 52:27BBB-55a.: the taxes the credit is taken against. "cbt": the Corporation
 #: Business Tax, N.J.S.A. 54:10A-5; "insurance": the insurance premiums taxes.
 TAX_TYPES = ("cbt", "insurance")
 #: N.J.S.A. 52:27BBB-55d.: "a single 24-month continuous period" per location.
-CREDIT_PERIOD_MONTHS = P.CREDIT_PERIOD_MONTHS.single
+CREDIT_PERIOD_MONTHS = ERTC.CREDIT_PERIOD_MONTHS.single
 #: N.J.S.A. 52:27BBB-55e.: each credit year is "twelve calendar months"; so is the
 #: base period ("the twelve-month period preceding credit year one").
-CREDIT_YEAR_MONTHS = P.CREDIT_YEAR_MONTHS.single
+CREDIT_YEAR_MONTHS = ERTC.CREDIT_YEAR_MONTHS.single
 #: N.J.S.A. 52:27BBB-55e. "full time position": "at least 140 hours per month".
-FULL_TIME_HOURS_PER_MONTH = P.FULL_TIME_HOURS_PER_MONTH.single
+FULL_TIME_HOURS_PER_MONTH = ERTC.FULL_TIME_HOURS_PER_MONTH.single
 #: The most hours one employee can work in a month: 24 x 31 (a bound, not a rule).
 MAX_MONTH_HOURS = 24 * 31
 #: One employee's hours in one month, as :func:`roster` reads them (``nj-incentives fill``
@@ -189,20 +190,20 @@ HOURS_INPUT = InputRule(
     rule="must be at most 744, the hours in a 31-day month",
 )
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "at least 20 hours per week".
-PART_TIME_HOURS_PER_WEEK = P.PART_TIME_HOURS_PER_WEEK.single
+PART_TIME_HOURS_PER_WEEK = ERTC.PART_TIME_HOURS_PER_WEEK.single
 #: N.J.S.A. 52:27BBB-55e. "part-time position": "for at least three months".
-PART_TIME_MINIMUM_MONTHS = P.PART_TIME_MINIMUM_MONTHS.single
+PART_TIME_MINIMUM_MONTHS = ERTC.PART_TIME_MINIMUM_MONTHS.single
 #: Our reading of 20 hours a week with monthly payroll data: 20 x 52 / 12 = 86 2/3 hours
 #: a month, compared exactly (docs/interpretations.md).
 PART_TIME_HOURS_PER_MONTH = Fraction(
-    PART_TIME_HOURS_PER_WEEK * P.WEEKS_PER_YEAR.single, CREDIT_YEAR_MONTHS
+    PART_TIME_HOURS_PER_WEEK * ERTC.WEEKS_PER_YEAR.single, CREDIT_YEAR_MONTHS
 )
 #: N.J.S.A. 52:27BBB-55e. "sustained effort ratio": "not to exceed one".
-SUSTAINED_EFFORT_RATIO_MAXIMUM = P.SUSTAINED_EFFORT_RATIO_MAXIMUM.single
+SUSTAINED_EFFORT_RATIO_MAXIMUM = ERTC.SUSTAINED_EFFORT_RATIO_MAXIMUM.single
 #: NJ Form 313 instructions (2013): unused credit carried forward five years, then
 #: forfeited. The statute (b.(2)) states no limit: the value for the switch
 #: ``carryforward_years``, not the default.
-FORM_313_CARRYFORWARD_YEARS = P.FORM_313_CARRYFORWARD_YEARS.single
+FORM_313_CARRYFORWARD_YEARS = ERTC.FORM_313_CARRYFORWARD_YEARS.single
 #: Decimal places to which position averages, equivalents and ratios are reported.
 AVERAGE_PLACES = 10
 #: The longest privilege period between two end dates: 12 months, or 53 weeks for a
@@ -1376,7 +1377,7 @@ def fte_rule(r: Rules, part_time_hours: V, months: V, first_month: V = None, as_
     between months the divisor is their sum, hours / (sum over the months of that
     month's full-time hours), which with one figure is hours / (140 x months) to the
     digit (docs/interpretations.md, "e. A roster's months are dated")."""
-    full_time = P.FULL_TIME_HOURS_PER_MONTH
+    full_time = ERTC.FULL_TIME_HOURS_PER_MONTH
     values = _values(full_time)
     if first_month is None or len(values) == 1:  # one full-time figure for every month
         divisor = r.times(r.law(full_time, first_month, as_of), months)
@@ -1544,19 +1545,19 @@ def exact_average(full_time_months: int, part_time_hours: Decimal) -> Fraction:
 #: The figures a roster reads for each of its months (law.parameters), at the month's own
 #: date (the part-time minimum and the months of the year at the first month's).
 MONTH_FIGURES = (
-    P.FULL_TIME_HOURS_PER_MONTH,
-    P.PART_TIME_HOURS_PER_WEEK,
-    P.WEEKS_PER_YEAR,
-    P.PART_TIME_MINIMUM_MONTHS,
+    ERTC.FULL_TIME_HOURS_PER_MONTH,
+    ERTC.PART_TIME_HOURS_PER_WEEK,
+    ERTC.WEEKS_PER_YEAR,
+    ERTC.PART_TIME_MINIMUM_MONTHS,
 )
 #: Those read at each month's date, and those read at the first month's (with the months
 #: of the year, by which the part-time test's hours a week become a month's).
-_BY_MONTH = (P.FULL_TIME_HOURS_PER_MONTH, P.PART_TIME_HOURS_PER_WEEK, P.WEEKS_PER_YEAR)
-_AT_FIRST_MONTH = (P.PART_TIME_MINIMUM_MONTHS, P.CREDIT_YEAR_MONTHS)
+_BY_MONTH = (ERTC.FULL_TIME_HOURS_PER_MONTH, ERTC.PART_TIME_HOURS_PER_WEEK, ERTC.WEEKS_PER_YEAR)
+_AT_FIRST_MONTH = (ERTC.PART_TIME_MINIMUM_MONTHS, ERTC.CREDIT_YEAR_MONTHS)
 
 
 #: The figure :func:`fte` reads for each month of a dated period.
-FTE_FIGURES = (P.FULL_TIME_HOURS_PER_MONTH,)
+FTE_FIGURES = (ERTC.FULL_TIME_HOURS_PER_MONTH,)
 
 
 def first_month_of(
@@ -1746,27 +1747,30 @@ def month_figures_rule(r: Rules, first_month: V = None, as_of: V = None) -> Mont
         None if first_month is None else r.add_months(first_month, k)
         for k in range(CREDIT_YEAR_MONTHS)
     ]
-    full = [r.law(P.FULL_TIME_HOURS_PER_MONTH, month, as_of) for month in months]
-    weekly = [r.law(P.PART_TIME_HOURS_PER_WEEK, month, as_of) for month in months]
-    weeks = [r.law(P.WEEKS_PER_YEAR, month, as_of) for month in months]
-    per_year = r.law(P.CREDIT_YEAR_MONTHS, months[0], as_of)
+    full = [r.law(ERTC.FULL_TIME_HOURS_PER_MONTH, month, as_of) for month in months]
+    weekly = [r.law(ERTC.PART_TIME_HOURS_PER_WEEK, month, as_of) for month in months]
+    weeks = [r.law(ERTC.WEEKS_PER_YEAR, month, as_of) for month in months]
+    per_year = r.law(ERTC.CREDIT_YEAR_MONTHS, months[0], as_of)
     single = all(
         len(_values(param)) == 1
-        for param in (P.PART_TIME_HOURS_PER_WEEK, P.WEEKS_PER_YEAR, P.CREDIT_YEAR_MONTHS)
+        for param in (ERTC.PART_TIME_HOURS_PER_WEEK, ERTC.WEEKS_PER_YEAR, ERTC.CREDIT_YEAR_MONTHS)
     )
     threshold = (
-        Fraction(P.PART_TIME_HOURS_PER_WEEK.base * P.WEEKS_PER_YEAR.base, P.CREDIT_YEAR_MONTHS.base)
+        Fraction(
+            ERTC.PART_TIME_HOURS_PER_WEEK.base * ERTC.WEEKS_PER_YEAR.base,
+            ERTC.CREDIT_YEAR_MONTHS.base,
+        )
         if single
         else None
     )
     return MonthFigures(
         full_time=full,
-        full_time_values=_values(P.FULL_TIME_HOURS_PER_MONTH),
+        full_time_values=_values(ERTC.FULL_TIME_HOURS_PER_MONTH),
         weekly=weekly,
         weeks=weeks,
         per_year=per_year,
         threshold=threshold,
-        minimum_months=r.law(P.PART_TIME_MINIMUM_MONTHS, months[0], as_of),
+        minimum_months=r.law(ERTC.PART_TIME_MINIMUM_MONTHS, months[0], as_of),
     )
 
 
@@ -1775,15 +1779,16 @@ def _texts(figure: Callable[[P.Parameter[int], V], str], figures: MonthFigures) 
     ("140 hours in months 1-6, 150 hours in months 7-12"). ``figure``: the evaluator's
     :meth:`~nj_incentives.core.rules.Rules.figure` ("" but under the explainer)."""
     if len(figures.full_time_values) == 1:  # one figure for every month
-        full = figure(P.FULL_TIME_HOURS_PER_MONTH, figures.full_time[0])
+        full = figure(ERTC.FULL_TIME_HOURS_PER_MONTH, figures.full_time[0])
     else:
-        full = _by_month([figure(P.FULL_TIME_HOURS_PER_MONTH, f) for f in figures.full_time])
+        full = _by_month([figure(ERTC.FULL_TIME_HOURS_PER_MONTH, f) for f in figures.full_time])
     if figures.threshold is not None:
         return full, f"{_mixed(figures.threshold)} hours"
     part = _by_month(
         [
-            f"{figure(P.PART_TIME_HOURS_PER_WEEK, w)} a week x"
-            f" {figure(P.WEEKS_PER_YEAR, n)} / {figure(P.CREDIT_YEAR_MONTHS, figures.per_year)}"
+            f"{figure(ERTC.PART_TIME_HOURS_PER_WEEK, w)} a week x"
+            f" {figure(ERTC.WEEKS_PER_YEAR, n)}"
+            f" / {figure(ERTC.CREDIT_YEAR_MONTHS, figures.per_year)}"
             for w, n in zip(figures.weekly, figures.weeks, strict=True)
         ]
     )
@@ -1837,7 +1842,7 @@ def employee_positions_rule(
     )
     which = "months" if all_months else "non-full-time months"
     minimum = figures.minimum_months
-    least = r.figure(P.PART_TIME_MINIMUM_MONTHS, minimum)
+    least = r.figure(ERTC.PART_TIME_MINIMUM_MONTHS, minimum)
     part_time = r.both(
         counted,
         r.ge(qualifying, minimum),
@@ -1913,7 +1918,7 @@ def positions_rule(
         weighted_hours: list[V] = []
         weighted_all: list[V] = []
         for value in values:
-            shown = P.FULL_TIME_HOURS_PER_MONTH.show(value)
+            shown = ERTC.FULL_TIME_HOURS_PER_MONTH.show(value)
             at = [r.eq(f, value) for f in figures.full_time]
             group_hours = r.total(
                 (none, *(r.where(a, h, none) for a, h in zip(at, month_hours, strict=True))),

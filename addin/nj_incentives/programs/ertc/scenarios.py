@@ -4,7 +4,6 @@ docs/scenarios.md)."""
 
 from __future__ import annotations
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.inputs import InputKind, InputRule
 from nj_incentives.core.scenario_inputs import (
     GROWTH,
@@ -15,6 +14,7 @@ from nj_incentives.core.scenario_inputs import (
     money_input,
     positions_input,
 )
+from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.ertc import rules as ertc
 
 __all__ = ["INPUTS", "SECTIONS"]
@@ -36,7 +36,7 @@ INPUTS: tuple[InputSpec, ...] = (
         "year1_new",
         Kind.POSITIONS,
         "ertc",
-        f"New full-time positions in credit year one ({P.CREDIT_YEAR_ONE_AMOUNT.summary()} each;"
+        f"New full-time positions in credit year one ({ERTC.CREDIT_YEAR_ONE_AMOUNT.summary()} each;"
         " 52:27BBB-55a.).",
         positions_input(ertc.CITE_A),
     ),
@@ -44,7 +44,8 @@ INPUTS: tuple[InputSpec, ...] = (
         "year2_new",
         Kind.POSITIONS,
         "ertc",
-        f"New full-time positions in credit year two ({P.CREDIT_YEAR_TWO_AMOUNT.summary()} each).",
+        f"New full-time positions in credit year two"
+        f" ({ERTC.CREDIT_YEAR_TWO_AMOUNT.summary()} each).",
         positions_input(ertc.CITE_A),
     ),
     InputSpec(

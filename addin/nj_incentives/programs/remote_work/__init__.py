@@ -8,5 +8,5 @@ PROGRAM = Program(
     key="remote_work",
     title="Remote-work election (shared provision)",
     citation="N.J.S.A. 34:1B-129 h.",
-    parts=("functions", "memo"),
+    parts=("figures", "functions", "memo"),
 )

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.cells import (
     Cell,
     given,
@@ -17,6 +16,7 @@ from nj_incentives.core.cells import (
 from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
 from nj_incentives.programs.beip.functions import BEIP_LAW, LAW_AS_OF
 from nj_incentives.programs.cbt.functions import NUMBERING
+from nj_incentives.programs.remote_work import figures as RW
 
 __all__ = ["FUNCTIONS", "TOPICS"]
 
@@ -25,9 +25,9 @@ FUNCTIONS = Catalog()
 calculation = FUNCTIONS.calculation
 
 #: The first day of P.L.2024, c.40's rule and the election deadline of P.L.2022, c.134.
-_C40 = P.REMOTE_WORK_C40_FROM.single
-_ELECT = P.REMOTE_WORK_ELECTION_BEFORE.single
-_MOVED = P.REMOTE_WORK_WAIVER_END.at() + dt.timedelta(days=1)
+_C40 = RW.REMOTE_WORK_C40_FROM.single
+_ELECT = RW.REMOTE_WORK_ELECTION_BEFORE.single
+_MOVED = RW.REMOTE_WORK_WAIVER_END.at() + dt.timedelta(days=1)
 
 
 calculation(
@@ -77,8 +77,8 @@ calculation(
     election_date=a_date("Date the business made the remote-work election (Excel date)"),
     share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
     election_from=single(
-        f'"emergency_ended" (on or after {P.EMERGENCY_ENDED.single}, Executive Order No. 244)'
-        f' or "emergency_declared" (after {P.EMERGENCY_DECLARED.single}); blank ='
+        f'"emergency_ended" (on or after {RW.EMERGENCY_ENDED.single}, Executive Order No. 244)'
+        f' or "emergency_declared" (after {RW.EMERGENCY_DECLARED.single}); blank ='
         ' "emergency_ended"'
     ),
     period_start=a_date(

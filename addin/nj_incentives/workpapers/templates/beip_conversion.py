@@ -37,12 +37,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.core import forms as F
-from nj_incentives.core import parameters as P
 from nj_incentives.core.inputs import InputKind
 from nj_incentives.functions.catalog import CONVERSION_SCHEDULE_COLUMNS
+from nj_incentives.programs import forms as F
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.remote_work import figures as RW
 from nj_incentives.workpapers.templates import inputs
 from nj_incentives.workpapers.templates.builder import (
     CALCULATIONS,
@@ -80,13 +81,13 @@ ACCRUAL_YEARS = tuple(range(beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR + 1)
 #: still has its five installments inside (a check fails if one falls outside).
 TAX_YEARS = tuple(range(beip.CONVERSION_PARAGRAPHS[0].first_tax_year, 2031))
 #: The tax period whose credit sets the remote-work payment, N.J.S.A. 34:1B-129h.(2).
-REMOTE_WORK_TAX_YEAR = P.REMOTE_WORK_TAX_YEAR.single
+REMOTE_WORK_TAX_YEAR = RW.REMOTE_WORK_TAX_YEAR.single
 #: The first day of P.L.2024, c.40's rule; the first tax year the template computes its
 #: 10% payment for (every tax year from it ends after that day, whatever the year end).
-_C40 = P.REMOTE_WORK_C40_FROM.single
+_C40 = RW.REMOTE_WORK_C40_FROM.single
 C40_FIRST_TAX_YEAR = _C40.year
-_FROM = P.REMOTE_WORK_WAIVER_START.single
-_WAIVED = P.WAIVED_SHARE_AT_FACILITY.text()
+_FROM = RW.REMOTE_WORK_WAIVER_START.single
+_WAIVED = RW.WAIVED_SHARE_AT_FACILITY.text()
 
 #: NJ_BEIP_CONVERSION_SCHEDULE's result columns, as the catalog declares them (the three a
 #: calendar-year filer's table has: the template's filer files by calendar year)
@@ -291,7 +292,8 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         Kind.MONEY,
         "$",
         key="transfer_amount",
-        help=f"At least {P.TRANSFER_MINIMUM.summary()}, or the whole credit if it is less (g.(3)).",
+        help=f"At least {BEIP.TRANSFER_MINIMUM.summary()},"
+        " or the whole credit if it is less (g.(3)).",
     ),
     Item(
         "Consideration offered",
@@ -349,8 +351,8 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         key="remote_work_election",
         prompt="Remote-work election made?",
         help=f"Yes if the business elected to waive the {_WAIVED} on-site requirement for "
-        f"{P.REMOTE_WORK_WAIVER_START.single} to {P.REMOTE_WORK_WAIVER_END.base} (extended to "
-        f"{P.REMOTE_WORK_WAIVER_END.at()} in 2024).",
+        f"{RW.REMOTE_WORK_WAIVER_START.single} to {RW.REMOTE_WORK_WAIVER_END.base} (extended to "
+        f"{RW.REMOTE_WORK_WAIVER_END.at()} in 2024).",
     ),
     Item(
         "Date of the election",
@@ -358,8 +360,8 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         Kind.DATE,
         "date",
         key="election_date",
-        help=f"On or after {P.EMERGENCY_ENDED.single} (the end of the public health emergency, "
-        f"Executive Order No. 244) and before {P.REMOTE_WORK_ELECTION_BEFORE.single} (h.).",
+        help=f"On or after {RW.EMERGENCY_ENDED.single} (the end of the public health emergency, "
+        f"Executive Order No. 244) and before {RW.REMOTE_WORK_ELECTION_BEFORE.single} (h.).",
     ),
     Item(
         "Least share of a full-time employee's time at the facility",
@@ -368,7 +370,7 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         "%",
         key="share_at_facility",
         prompt="Least share of time at facility",
-        help=f"Through the 2023 tax period; at least {P.MINIMUM_SHARE_AT_FACILITY.text(_FROM)} "
+        help=f"Through the 2023 tax period; at least {RW.MINIMUM_SHARE_AT_FACILITY.text(_FROM)} "
         "(h.(1)).",
     ),
     Item(
@@ -380,8 +382,8 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         default="No",
         prompt=f"Waiver from {_C40}?",
         help=f"Yes if the on-site requirement is waived for tax periods from {_C40} (P.L.2024, "
-        f"c.40): {P.MINIMUM_SHARE_AT_FACILITY.text(_C40)} on site, the commitment period "
-        f"extended, {P.REMOTE_WORK_PAYMENT_SHARE.text(_C40)} of each period's credit paid.",
+        f"c.40): {RW.MINIMUM_SHARE_AT_FACILITY.text(_C40)} on site, the commitment period "
+        f"extended, {RW.REMOTE_WORK_PAYMENT_SHARE.text(_C40)} of each period's credit paid.",
     ),
     Item(
         "The facility is in an enhanced area or a government-restricted municipality",
@@ -400,7 +402,7 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         key="share_at_facility_c40",
         prompt=f"Least share from {_C40}",
         help=f"During each tax period from {_C40}; at least "
-        f"{P.MINIMUM_SHARE_AT_FACILITY.text(_C40)} (P.L.2024, c.40).",
+        f"{RW.MINIMUM_SHARE_AT_FACILITY.text(_C40)} (P.L.2024, c.40).",
     ),
     Item(
         "Last day of the commitment period",

@@ -22,6 +22,7 @@ from typing import Any
 
 from nj_incentives.core import parameters as P
 from nj_incentives.functions.catalog import GRANT_SCHEDULE_COLUMNS
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.workpapers.templates import inputs
 from nj_incentives.workpapers.templates.builder import (
@@ -46,7 +47,7 @@ from nj_incentives.workpapers.templates.builder import (
 )
 
 #: The average cap as the template's texts show it (every version).
-_CAP = P.AVERAGE_CAP.summary()
+_CAP = BEIP.AVERAGE_CAP.summary()
 
 __all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
 
@@ -100,7 +101,7 @@ AGREEMENT: tuple[LineItem, ...] = (
         "date",
         key="agreement_date",
         help=f"Date the grant agreement was entered into (the {_CAP} average cap applies to "
-        f"agreements from {P.CAP_AGREEMENTS_FROM.single.isoformat()}, N.J.S.A. 34:1B-129a.;"
+        f"agreements from {BEIP.CAP_AGREEMENTS_FROM.single.isoformat()}, N.J.S.A. 34:1B-129a.;"
         " N.J.A.C. 19:31I-1.4(a)).",
     ),
     Item(

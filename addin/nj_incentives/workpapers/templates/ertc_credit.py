@@ -30,9 +30,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.core import forms as F
-from nj_incentives.core import parameters as P
 from nj_incentives.functions.catalog import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
+from nj_incentives.programs import forms as F
+from nj_incentives.programs.cbt import figures as CBT
+from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.workpapers.templates import inputs
 from nj_incentives.workpapers.templates.builder import (
@@ -60,8 +61,8 @@ from nj_incentives.workpapers.templates.builder import (
 )
 
 #: The credit amounts as the template's texts show them (every version).
-_ONE = P.CREDIT_YEAR_ONE_AMOUNT.summary()
-_TWO = P.CREDIT_YEAR_TWO_AMOUNT.summary()
+_ONE = ERTC.CREDIT_YEAR_ONE_AMOUNT.summary()
+_TWO = ERTC.CREDIT_YEAR_TWO_AMOUNT.summary()
 
 __all__ = [
     "EXAMPLE",
@@ -439,8 +440,8 @@ SCREENING: tuple[LineItem, ...] = (
         key="group_payroll",
         default=0,
         prompt="Payroll of the group",
-        help=f"Total payroll of the group; {P.GROUP_PAYROLL_THRESHOLD.summary()} or more sets a"
-        f" {P.GROUP_MINIMUM_TAX.summary()} minimum (N.J.A.C. 18:7-3.4(b)1). 0 if not in a group.",
+        help=f"Total payroll of the group; {CBT.GROUP_PAYROLL_THRESHOLD.summary()} or more sets a"
+        f" {CBT.GROUP_MINIMUM_TAX.summary()} minimum (N.J.A.C. 18:7-3.4(b)1). 0 if not in a group.",
     ),
     Item(
         "Count fractional new positions",
@@ -496,7 +497,7 @@ SCREENING: tuple[LineItem, ...] = (
         choices=tuple(ertc.PART_TIME_TESTS),
         prompt="Months of the part-time test",
         help="non_full_time (default): the three months among those under"
-        f" {P.FULL_TIME_HOURS_PER_MONTH.summary()}; "
+        f" {ERTC.FULL_TIME_HOURS_PER_MONTH.summary()}; "
         "all_months: any month of 86 2/3 hours or more (e.).",
     ),
 )

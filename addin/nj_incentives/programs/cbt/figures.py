@@ -1,0 +1,152 @@
+"""The Corporation Business Tax minimum's dated figures: N.J.S.A. 54:10A-5(e) and
+N.J.A.C. 18:7-3.4(b) (model: :mod:`nj_incentives.core.parameters`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from nj_incentives.core.parameters import (
+    Parameter,
+    Selector,
+    Version,
+    declare_act,
+    declare_figure,
+    declare_source,
+    declare_statute,
+)
+
+declare_statute(
+    "cbt",
+    "Corporation Business Tax statutory minimum",
+    "N.J.S.A. 54:10A-5(e)",
+    not_modelled=(
+        "the minimum tax for privilege periods beginning before 2012",
+        "that the $5,000,000 group-payroll minimum holds for S corporations (a secondary"
+        " source: uncertain)",
+    ),
+)
+BASE_CBT = declare_act(
+    "cbt",
+    "the table for periods beginning in 2012 (S corporations: P.L.2011, c.84)",
+    dt.date(2012, 1, 1),
+    source="shared/legal-notes.md section 3; N.J.A.C. 18:7-3.4(b)",
+    note=(
+        "the table for privilege periods beginning in 2012 and after; the acts' approval"
+        " dates are not in the notes: modelled from January 1, 2012"
+    ),
+)
+
+#: (label, receipts from, receipts below or None, C corporation, S corporation)
+MINIMUM_TAX_TABLE: Parameter[tuple[tuple[str, Decimal, Decimal | None, Decimal, Decimal], ...]] = (
+    declare_figure(
+        "cbt.minimum_tax_table",
+        "cbt",
+        "Statutory minimum tax by New Jersey gross receipts",
+        "N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b)",
+        Selector.TAX_PERIOD,
+        "table",
+        Version(
+            (
+                ("less than $100,000", Decimal(0), Decimal(100_000), Decimal(500), Decimal(375)),
+                (
+                    "$100,000 to less than $250,000",
+                    Decimal(100_000),
+                    Decimal(250_000),
+                    Decimal(750),
+                    Decimal("562.50"),
+                ),
+                (
+                    "$250,000 to less than $500,000",
+                    Decimal(250_000),
+                    Decimal(500_000),
+                    Decimal(1_000),
+                    Decimal(750),
+                ),
+                (
+                    "$500,000 to less than $1,000,000",
+                    Decimal(500_000),
+                    Decimal(1_000_000),
+                    Decimal(1_500),
+                    Decimal(1_125),
+                ),
+                ("$1,000,000 or more", Decimal(1_000_000), None, Decimal(2_000), Decimal(1_500)),
+            ),
+            BASE_CBT,
+        ),
+    )
+)
+TABLE_FIRST_PERIOD_YEAR: Parameter[int] = declare_figure(
+    "cbt.table_first_period_year",
+    "cbt",
+    "The table covers privilege periods beginning from",
+    "N.J.S.A. 54:10A-5(e)",
+    Selector.FIXED,
+    "year",
+    Version(2012, BASE_CBT),
+)
+GROUP_PAYROLL_THRESHOLD: Parameter[Decimal] = declare_figure(
+    "cbt.group_payroll_threshold",
+    "cbt",
+    "Group payroll from which the group minimum applies",
+    "N.J.A.C. 18:7-3.4(b)1",
+    Selector.TAX_PERIOD,
+    "money",
+    Version(Decimal(5_000_000), BASE_CBT),
+    quote="total payroll of $5,000,000 or more",
+)
+GROUP_MINIMUM_TAX: Parameter[Decimal] = declare_figure(
+    "cbt.group_minimum_tax",
+    "cbt",
+    "Minimum tax of a member of a large group",
+    "N.J.A.C. 18:7-3.4(b)1",
+    Selector.TAX_PERIOD,
+    "money",
+    Version(Decimal(2_000), BASE_CBT),
+)
+#: An instruction, not an act: the group-payroll test of a privilege period shorter than
+#: 12 months (shared/legal-notes.md section 5). Its per-month figure is the default
+#: reading; ``short_period_test="prorated"`` reads the regulation's figure prorated instead
+#: (docs/interpretations.md, "Group payroll rule for a period of less than 12 months").
+FORM_313_2013_CBT = declare_source(
+    "cbt",
+    "NJ Form 313 instructions (2013)",
+    dt.date(2013, 1, 1),
+    source="NJ Form 313 instructions (2013), shared/legal-notes.md section 5",
+    note="the group-payroll test of a privilege period of less than 12 months",
+)
+FULL_PERIOD_MONTHS: Parameter[int] = declare_figure(
+    "cbt.full_period_months",
+    "cbt",
+    "Months of a full privilege period (a shorter one prorates the group-payroll test)",
+    "NJ Form 313 instructions (2013)",
+    Selector.TAX_PERIOD,
+    "count",
+    Version(12, FORM_313_2013_CBT),
+    quote="Tax periods of less than 12 months",
+)
+GROUP_PAYROLL_PER_MONTH: Parameter[Decimal] = declare_figure(
+    "cbt.group_payroll_per_month",
+    "cbt",
+    "Group payroll a month that a period of less than 12 months must exceed for the group minimum",
+    "NJ Form 313 instructions (2013); N.J.A.C. 18:7-3.4(b)1",
+    Selector.TAX_PERIOD,
+    "money",
+    Version(Decimal(416_667), FORM_313_2013_CBT),
+    quote="subject to the higher minimum tax if the prorated total payroll exceeds $416,667"
+    " per month",
+)
+
+#: N.J.A.C. 18:7-2.3(b): "any fiscal year which ends within seven days from the end of any
+#: calendar month shall be deemed to have ended on the last day of that calendar month"
+#: (text as published through N.J.R. Vol. 56, No. 18, September 2024).
+DEEMED_MONTH_END_DAYS: Parameter[int] = declare_figure(
+    "cbt.deemed_month_end_days",
+    "cbt",
+    "A 52-53-week year ending within this many days of a month end is deemed to end on it",
+    "N.J.A.C. 18:7-2.3(b)",
+    Selector.TAX_PERIOD,
+    "days",
+    Version(7, BASE_CBT),
+    quote="ends within seven days from the end of any calendar month",
+)
