@@ -4,16 +4,12 @@ Each function only converts cells to the core's inputs and the core's result bac
 cells (:func:`~nj_incentives.functions.table.adapter` registers it under its catalog
 entry). A program's adapters are declared in its folder, beside its calculations
 (``@FUNCTIONS.adapter`` of ``programs/<key>/functions.py``); this module registers them
-all, and holds the adapters of the functions of no program (``NJ_INPUT``,
-``NJ_SCENARIOS``, ``NJ_EXPLAIN`` ...); every rule of law lives in :mod:`nj_incentives.core` and
+all, in catalog order, and holds the adapters of the functions of no program
+(``NJ_INPUT``, ``NJ_INPUT_REFUSED``, ``NJ_INCENTIVES_VERSION``, ``NJ_INPUTS_HASH``,
+``NJ_SCENARIOS``, ``NJ_EXPLAIN``: the steps behind any function's result, with their
+citations). Every rule of law lives in :mod:`nj_incentives.core` and
 :mod:`nj_incentives.programs`, imported on the first call, not at import. Python names
 are the Excel names; importing this module imports no xlwings.
-
-Beyond issue 4's catalog (names and argument order fixed), some functions take further
-optional arguments at the end (e.g. ``NJ_BEIP_TRANSFER_CHECK``'s discount_rate and
-years, ``NJ_ERTC_SCHEDULE``'s fractional and tax_type), and three functions are added:
-``NJ_ERTC_CREDIT_YEARS``, ``NJ_ERTC_ELIGIBILITY_CHECK`` and ``NJ_EXPLAIN`` (the steps
-behind any function's result, with their citations).
 
 Errors (:func:`nj_incentives.core.cells.error_message`): a bad input never yields a
 number and never a traceback. The message is short: ``argument = value: rule (citation)``.

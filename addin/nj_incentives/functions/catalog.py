@@ -8,9 +8,10 @@ that belong to no program (``NJ_INPUT``, ``NJ_SCENARIOS``, ``NJ_EXPLAIN`` ...). 
 registered is in the catalog: nothing here names one, except the result columns kept
 under their old names for the modules that import them from here.
 
-Everything that shows or checks a calculation's shape reads it from here: the Excel
-adapters (:mod:`nj_incentives.excel`, which add the two halves that call the core and
-turn its result into cells), ``NJ_EXPLAIN`` and the memo (through the adapters), the
+Everything that shows or checks a calculation's shape reads it from here: the function
+table (:mod:`nj_incentives.functions`, which serves each calculation with its adapter:
+:data:`ADAPTERS`, declared beside it), the Excel module that decorates that table,
+``NJ_EXPLAIN`` and the memo (through the table), the
 function reference (:mod:`nj_incentives.functions.reference` -> ``docs/functions.md``), the
 scenario runner's per-period result columns (:mod:`nj_incentives.scenarios.columns`) and the
 templates' tables. Pure data: no xlwings.
