@@ -65,7 +65,10 @@ if sys.argv[1] == "pyodide":
 import xlwings as xw
 from xlwings.pro import udfs_officejs
 from nj_incentives import excel
-from nj_incentives.core import cells
+try:
+    from nj_incentives.core import cells
+except ImportError:  # NJ_BENCH_BEFORE: a tree from before the layout of 6d66094
+    from nj_incentives import cells
 
 CALLS, ROUNDS = int(sys.argv[2]), int(sys.argv[3])
 call = udfs_officejs.custom_functions_call

@@ -35,7 +35,10 @@ HERE = Path(__file__).resolve().parents[2] / "addin"
 
 _CORE = r"""
 import json, sys, timeit
-from nj_incentives.core import ertc
+try:
+    from nj_incentives.programs.ertc import rules as ertc
+except ImportError:  # NJ_BENCH_BEFORE: a tree from before the layout of 6d66094
+    from nj_incentives.law import ertc
 
 periods = ertc.privilege_periods(
     ["2023-12-31", "2024-12-31", "2025-12-31", "2026-12-31"],

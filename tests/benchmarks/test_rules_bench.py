@@ -52,7 +52,10 @@ BEIP_FUNCTIONS = (
 _CORE = r"""
 import json, sys, time, statistics
 from decimal import Decimal as D
-from nj_incentives.core import beip
+try:
+    from nj_incentives.programs.beip import rules as beip
+except ImportError:  # NJ_BENCH_BEFORE: a tree from before the layout of 6d66094
+    from nj_incentives.law import beip
 
 W10 = [D(1_000_000 + 50_000 * k) for k in range(10)]
 E10 = [10, 4, 12, 12, 3, 20, 8, 8, 15, 9]
@@ -218,8 +221,12 @@ _RULE = r"""
 import json, time
 from decimal import Decimal as D
 import numpy as np
-from nj_incentives.core import beip
-from nj_incentives.core.rules import EXACT, Int64, Ratio, explain
+try:
+    from nj_incentives.core.rules import EXACT, Int64, Ratio, explain
+    from nj_incentives.programs.beip import rules as beip
+except ImportError:  # NJ_BENCH_BEFORE: a tree from before the layout of 6d66094
+    from nj_incentives.law import beip
+    from nj_incentives.law.rules import EXACT, Int64, Ratio, explain
 
 W = [D(1000000), D(1200000), D(1500000)]
 P = [D(0)] * 3
