@@ -1,14 +1,15 @@
 """A statute is one folder: a throw-away program added to a copy of the package with its
 folder and one line of the registry is found everywhere the package lists its programs.
 
-The copy (``tmp_path/nj_incentives``) gets ``programs/toy/`` (its rules, its function
-with the adapter that runs it and its ``explain`` topic, its memo mapping, its scenario
-section) and the key ``"toy"`` in ``programs/__init__.py``'s ``KEYS``; nothing else of
-the copy is edited, which the test checks file by file. A fresh interpreter with the copy
-first on ``PYTHONPATH`` then finds the program in the catalog, the function table and
-the Excel module (the plain callable, the Office.js metadata of ``nj_incentives.lite``),
-the generated ``docs/functions.md``, ``nj-incentives explain``, the memo's readings and
-the scenario table's columns.
+The copy (``tmp_path/nj_incentives``) gets ``programs/toy/`` (its dated figure, its rule
+that reads it, its function with the adapter that runs it and its ``explain`` topic, its
+memo mapping, its scenario section) and the key ``"toy"`` in ``programs/__init__.py``'s
+``KEYS``; nothing else of the copy is edited, which the test checks file by file. A
+fresh interpreter with the copy first on ``PYTHONPATH`` then finds the program in the
+catalog, the function table and the Excel module (the plain callable, the Office.js
+metadata of ``nj_incentives.lite``), the generated ``docs/functions.md``, ``nj-
+incentives explain``, the memo's readings, the scenario table's columns, and its figure
+in the registry of figures and the generated law-currency texts.
 """
 
 from __future__ import annotations
@@ -37,7 +38,33 @@ TOY = {
             key="toy",
             title="Toy credit",
             citation="N.J.S.A. 99:1-1",
-            parts=("rules", "functions", "memo", "scenarios"),
+            parts=("figures", "rules", "functions", "memo", "scenarios"),
+        )
+    ''',
+    "figures.py": '''
+        """The toy credit's dated figure: its rate, as its one act sets it."""
+
+        import datetime as dt
+        from decimal import Decimal
+
+        from nj_incentives.core.parameters import (
+            Selector,
+            Version,
+            declare_act,
+            declare_figure,
+            declare_statute,
+        )
+
+        declare_statute("toy", "Toy credit", "N.J.S.A. 99:1-1")
+        BASE = declare_act("toy", "P.L.2099, c.1", dt.date(2099, 1, 1), source="the test")
+        RATE = declare_figure(
+            "toy.rate",
+            "toy",
+            "Share of the amount credited",
+            "N.J.S.A. 99:1-1a.",
+            Selector.FIXED,
+            "fraction",
+            Version(Decimal("0.1"), BASE),
         )
     ''',
     "rules.py": '''
@@ -51,9 +78,10 @@ TOY = {
         from nj_incentives.core.common import Explained
         from nj_incentives.core.inputs import as_money
         from nj_incentives.core.rules import EXACT, Rules, V, explain
+        from nj_incentives.programs.toy import figures
 
         CITE = "N.J.S.A. 99:1-1a."
-        RATE = Decimal("0.1")
+        RATE = figures.RATE.single
 
 
         def credit_rule(r: Rules, amount: V) -> V:
@@ -77,13 +105,17 @@ TOY = {
 
         from nj_incentives.core.cells import money
         from nj_incentives.core.declarations import Catalog, ExplainTopic, single
+        from nj_incentives.programs.toy import figures
 
         FUNCTIONS = Catalog()
 
         FUNCTIONS.calculation(
             "NJ_TOY_CREDIT",
             cite="N.J.S.A. 99:1-1a.",
-            description="Toy credit: a tenth of the amount, rounded down (N.J.S.A. 99:1-1a.).",
+            description=(
+                f"Toy credit: {figures.RATE.brief()} of the amount, rounded down"
+                " (N.J.S.A. 99:1-1a.)."
+            ),
             example=(1234.56,),
             amount=single("The amount, dollars"),
         )
@@ -140,7 +172,16 @@ from nj_incentives.cli.explain import TOPICS
 from nj_incentives.workpapers.memo.interpretations import INTERPRETATIONS
 from nj_incentives.scenarios import columns
 
+from nj_incentives.core import parameters as P
+from nj_incentives.support import law_currency
+
+assert P.PARAMETERS["toy.rate"].statute == "toy"
+block = law_currency.blocks()["amendments-toy"]
+assert "P.L.2099, c.1" in block and "`programs/toy/figures.py`" in block, block
+print("figures", P.PARAMETERS["toy.rate"].text())
+
 entry = catalog.CALCULATIONS["NJ_TOY_CREDIT"]
+assert entry.description.startswith("Toy credit: 10% of the amount"), entry
 assert entry.citation == "N.J.S.A. 99:1-1a.", entry
 print("catalog", list(catalog.CALCULATIONS).index("NJ_TOY_CREDIT"))
 
@@ -231,6 +272,7 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     found = dict(line.split(" ", 1) for line in done.stdout.splitlines())
     assert list(found) == [
+        "figures",
         "catalog",
         "excel",
         "office.js",
@@ -241,6 +283,7 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
         "scenarios",
         "package",
     ]
+    assert found["figures"] == "10%"
     assert found["excel"] == "123.45"
     assert found["office.js"] == "['amount']"
     assert found["docs"] == "True"
