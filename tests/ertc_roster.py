@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.workpapers.fill import fill
-from nj_incentives.workpapers.templates import ertc_credit
 
 #: Monthly hours (base year, credit year one, credit year two) of the five employees of a
 #: cycle.

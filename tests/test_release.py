@@ -125,6 +125,26 @@ def test_the_metadata_is_complete(metadata: Message) -> None:
     }
 
 
+def test_the_build_reads_the_shipped_names_without_the_dependencies() -> None:
+    """setuptools loads nj_incentives.support.wheel_data before the package is installed,
+    in an environment that may hold setuptools only: the shipped files' names (one pair
+    per template in the program registry) load from the source tree on the standard
+    library alone (-S: no site-packages, so no pydantic, no xlsxwriter)."""
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); "
+        "from nj_incentives.support import shipped; "
+        "print(repr((shipped.TEMPLATES, shipped.EXAMPLES)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", script, str(REPOSITORY / "addin")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == repr((tuple(TEMPLATES), tuple(EXAMPLES)))
+
+
 def test_the_wheel_ships_every_template_and_example(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())

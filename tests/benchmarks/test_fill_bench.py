@@ -29,7 +29,8 @@ from typing import Any
 import openpyxl
 import pytest
 
-from nj_incentives.workpapers.templates import ertc_credit
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
+from nj_incentives.workpapers.templates.builder import build_template
 
 pytestmark = pytest.mark.benchmark
 
@@ -116,8 +117,10 @@ def test_fill_and_calc_of_a_1000_employee_roster(tmp_path: Path) -> None:
     data.write_text(json.dumps(_data(employees)))
     nobody = {"name": None, "temporary": None, "excluded": None}
     nobody |= {key: [None] * 12 for key in ("base", "year1", "year2")}
-    blank = ertc_credit.build(
-        tmp_path / "blank.xlsx", dict(ertc_credit.EXAMPLE) | {"employees": [nobody] * EMPLOYEES}
+    blank = build_template(
+        ertc_credit,
+        tmp_path / "blank.xlsx",
+        dict(ertc_credit.EXAMPLE) | {"employees": [nobody] * EMPLOYEES},
     )
     hand = _by_hand(employees, blank, tmp_path / "hand.xlsx")
     filled_times, hand_times, fill_only = [], [], []

@@ -92,7 +92,8 @@ def test_main_job_against_its_floor_and_an_earlier_tree(tmp_path: Path) -> None:
 
 
 def test_forty_filled_workbooks_of_one_template(tmp_path: Path) -> None:
-    from nj_incentives.workpapers.templates import beip_grant
+    from nj_incentives.programs.beip.templates import grant as beip_grant
+    from nj_incentives.workpapers.templates.builder import build_template
 
     folder = tmp_path / "filled"
     folder.mkdir()
@@ -101,7 +102,7 @@ def test_forty_filled_workbooks_of_one_template(tmp_path: Path) -> None:
         values = dict(beip_grant.EXAMPLE)
         values["withholdings"] = [w + 1000 * n for w in beip_grant.EXAMPLE["withholdings"]]
         values["new_employees"] = [e + n % 3 for e in beip_grant.EXAMPLE["new_employees"]]
-        paths.append(str(beip_grant.build(folder / f"grant-{n:02d}.xlsx", values)))
+        paths.append(str(build_template(beip_grant, folder / f"grant-{n:02d}.xlsx", values)))
     record = tmp_path / "calls.pickle"
     env = _env(ROOT)
     subprocess.run([sys.executable, str(FLOOR), "record", str(record), *paths], check=True)

@@ -31,7 +31,9 @@ from pathlib import Path
 
 import pytest
 
-from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
+from nj_incentives.programs.beip.templates import conversion as beip_conversion
+from nj_incentives.programs.beip.templates import grant as beip_grant
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 
 pytestmark = pytest.mark.benchmark
 

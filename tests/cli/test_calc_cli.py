@@ -24,9 +24,11 @@ import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported a
 from nj_incentives import LAW_CURRENT_TO, __version__, cli
 from nj_incentives.cli import calc
 from nj_incentives.functions import CATALOG
+from nj_incentives.programs.beip.templates import conversion as beip_conversion
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.workpapers import memo
-from nj_incentives.workpapers.templates import beip_conversion, ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, INTERPRETATIONS
+from nj_incentives.workpapers.templates.builder import build_template
 
 EXAMPLES_DIRECTORY = DEFAULT_DIRECTORY / "examples"
 
@@ -102,7 +104,7 @@ def test_the_results_workbook_and_the_run_stamp_name_the_engagement(
         "reviewer": "Q. Checker",
         "date": dt.date(2026, 11, 30),
     }
-    source = beip_conversion.build(tmp_path / "engaged.xlsx", values)
+    source = build_template(beip_conversion, tmp_path / "engaged.xlsx", values)
     assert run_calc(str(source), "-o", str(tmp_path / "out")) == cli.EXIT_OK
     capsys.readouterr()
     results = tmp_path / "out" / "engaged-results.xlsx"
@@ -205,7 +207,7 @@ def run_calc(*args: str) -> int:
 def test_a_bad_workbook_exits_1_with_the_message(tmp_path: Path, capsys: Any) -> None:
     values = dict(beip_conversion.EXAMPLE)
     values["amounts"] = {**values["amounts"], 2014: "400k"}
-    bad = beip_conversion.build(tmp_path / "bad.xlsx", values)
+    bad = build_template(beip_conversion, tmp_path / "bad.xlsx", values)
     before = sha256(bad)
     status = run_calc(str(bad), "-o", str(tmp_path / "out"))
     captured = capsys.readouterr()
@@ -267,7 +269,7 @@ def test_the_memo_escapes_what_comes_from_the_workbook(tmp_path: Path, capsys: A
     values = dict(ertc_credit.EXAMPLE)
     evil = '<script>alert("x")</script> & | *bold* [link](http://x)'
     values["employees"] = [{**values["employees"][0], "name": evil}, *values["employees"][1:]]
-    workbook = ertc_credit.build(tmp_path / "evil.xlsx", values)
+    workbook = build_template(ertc_credit, tmp_path / "evil.xlsx", values)
     assert run_calc(str(workbook), "-o", str(tmp_path), "--memo", str(tmp_path / "m.html")) == 0
     assert run_calc(str(workbook), "-o", str(tmp_path), "--memo", str(tmp_path / "m.md")) == 0
     capsys.readouterr()
@@ -384,7 +386,9 @@ def test_a_refused_flag_on_a_continuation_sheet_cites_once(tmp_path: Path, capsy
         for n in range(ertc_credit.MAX_EMPLOYEES + 1)
     ]
     employees[-1]["temporary"] = "perhaps"  # employee 251: the first row of sheet (2)
-    path = ertc_credit.build(tmp_path / "e.xlsx", {**ertc_credit.EXAMPLE, "employees": employees})
+    path = build_template(
+        ertc_credit, tmp_path / "e.xlsx", {**ertc_credit.EXAMPLE, "employees": employees}
+    )
     status = run_calc(str(path), "-o", str(tmp_path / "out"))
     err = capsys.readouterr().err.splitlines()
     assert status == 1

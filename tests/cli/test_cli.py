@@ -16,7 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_incentives.cli import EXIT_CODES, EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
-from nj_incentives.workpapers.templates import beip_conversion
+from nj_incentives.programs.beip.templates import conversion as beip_conversion
+from nj_incentives.workpapers.templates.builder import build_template
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "workbooks" / "examples"
 
@@ -99,7 +100,7 @@ def test_explain_json(capsys: Any) -> None:
 def test_calc_json_and_exit_1_for_a_failed_check(tmp_path: Path, capsys: Any) -> None:
     values = dict(beip_conversion.EXAMPLE)
     values["amounts"] = {**values["amounts"], 2014: "400k"}
-    bad = beip_conversion.build(tmp_path / "bad.xlsx", values)
+    bad = build_template(beip_conversion, tmp_path / "bad.xlsx", values)
     good = EXAMPLES / "beip-credit-conversion-example.xlsx"
     argv = ["calc", str(good), str(bad), "-o", str(tmp_path / "out"), "--json"]
     assert main(argv) == EXIT_FAILED

@@ -20,10 +20,12 @@ import pytest
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives.cli import EXIT_FAILED, main
+from nj_incentives.programs.beip.templates import grant as beip_grant
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.support import files
-from nj_incentives.workpapers.templates import beip_grant, ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import build_template
 
 EXAMPLES = DEFAULT_DIRECTORY / "examples"
 
@@ -82,7 +84,7 @@ def test_hours_text_1e_minus_999999999_in_the_ertc_example_does_not_run_calc_pas
     # issue 11: hours text 1e-999999999 in the ERTC example ran `calc` past 300 s
     values = copy.deepcopy(ertc_credit.EXAMPLE)
     values["employees"][0]["base"][0] = "1e-999999999"
-    workbook = ertc_credit.build(tmp_path / "ertc.xlsx", values)
+    workbook = build_template(ertc_credit, tmp_path / "ertc.xlsx", values)
     status, elapsed, entry = _calc(tmp_path, workbook, capsys)
     # the whole recalculation, in CPU seconds: a generous bound (a few seconds typical), no
     # runaway (the defect ran past 300 s); no test asserts wall time
@@ -100,7 +102,7 @@ def test_a_date_with_trailing_text_does_not_pass_the_grant_example_with_a_true_m
     # passed `calc` with a TRUE master check
     values = copy.deepcopy(beip_grant.EXAMPLE)
     values["agreement_date"] = "2010-01-01 (approx.)"
-    workbook = beip_grant.build(tmp_path / "grant.xlsx", values)
+    workbook = build_template(beip_grant, tmp_path / "grant.xlsx", values)
     status, _, entry = _calc(tmp_path, workbook, capsys)
     assert status == EXIT_FAILED
     assert entry["master_check"] is False

@@ -13,17 +13,12 @@ from typing import Any
 
 import pytest
 
+from nj_incentives.core.workpaper import FormulaTable, Item, Section, SourceHeading, Title
 from nj_incentives.programs import forms as F
+from nj_incentives.programs.beip.templates import conversion as beip_conversion
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.workpapers.recalc import recalculate
-from nj_incentives.workpapers.templates import beip_conversion, ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
-from nj_incentives.workpapers.templates.builder import (
-    FormulaTable,
-    Item,
-    Section,
-    SourceHeading,
-    Title,
-)
 
 FILLED = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"
 NOTES = Path(__file__).resolve().parents[3] / "shared" / "legal-notes.md"

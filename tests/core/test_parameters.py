@@ -377,7 +377,7 @@ NOT_LAW = {
         "example input: a 50,000 transfer amount",
     ),
     ("programs/ertc/functions.py", "beip.average_cap"): (1, "example input: a 50,000 liability"),
-    ("workpapers/templates/beip_grant.py", "beip.average_cap"): (1, "example input: other grants"),
+    ("programs/beip/templates/grant.py", "beip.average_cap"): (1, "example input: other grants"),
     ("programs/ertc/functions.py", "beip.remote_work_election_before"): (
         1,
         "example period end 2023-12-31",
@@ -386,11 +386,11 @@ NOT_LAW = {
         1,
         "example period end 2023-12-31",
     ),
-    ("workpapers/templates/ertc_credit.py", "beip.remote_work_election_before"): (
+    ("programs/ertc/templates/form_313.py", "beip.remote_work_election_before"): (
         2,
         "example period end",
     ),
-    ("workpapers/templates/ertc_credit.py", "beip.remote_work_waiver_end"): (
+    ("programs/ertc/templates/form_313.py", "beip.remote_work_waiver_end"): (
         2,
         "example period end",
     ),
@@ -638,7 +638,7 @@ cap = BEIP.AVERAGE_CAP
 cap._set((*cap.versions, P.Version(Decimal(60000), act, dt.date(2025, 1, 1))))
 from nj_incentives.functions import catalog
 from nj_incentives.scenarios.columns import input_spec
-from nj_incentives.workpapers.templates import beip_grant
+from nj_incentives.programs.beip.templates import grant as beip_grant
 text = catalog.CALCULATIONS["NJ_BEIP_CAP_APPLIES"].description
 assert "$50,000; $60,000 from 2025-01-01" in text, text
 assert "$60,000 for agreement dates from 2025-01-01" in input_spec("agreement_date")[0].doc

@@ -23,6 +23,7 @@ from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.runtimes import xlwings_classic as excel
+from nj_incentives.workpapers.templates.builder import build_template
 
 D = Decimal
 
@@ -347,10 +348,10 @@ def test_calc_law_as_of_applies_to_every_call_and_is_recorded(tmp_path: Any, cap
 
 
 def test_calc_law_as_of_replaces_a_workbooks_own(tmp_path: Any, capsys: Any) -> None:
-    from nj_incentives.workpapers.templates import beip_grant
+    from nj_incentives.programs.beip.templates import grant as beip_grant
 
-    source = beip_grant.build(
-        tmp_path / "own.xlsx", dict(beip_grant.EXAMPLE, law_as_of=dt.date(2023, 1, 1))
+    source = build_template(
+        beip_grant, tmp_path / "own.xlsx", dict(beip_grant.EXAMPLE, law_as_of=dt.date(2023, 1, 1))
     )
     capsys.readouterr()
     assert _calc(str(source), "-o", str(tmp_path / "out"), "--law-as-of", "2024-07-10") == 0

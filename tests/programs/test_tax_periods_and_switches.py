@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 from nj_incentives.core import cells
 from nj_incentives.core.common import InputError
 from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.scenarios.runner import run_scenarios
-from nj_incentives.workpapers.templates import beip_grant
+from nj_incentives.workpapers.templates.builder import build_template
 
 D = Decimal
 CALL = excel.functions(errors="raise")
@@ -355,7 +356,7 @@ def test_6_the_grant_template_offers_the_switch(tmp_path: Any) -> None:
     from tooling import recalculate_as_calc as recalculate
 
     values = dict(beip_grant.EXAMPLE, cap_method="whole_term")
-    result = recalculate(beip_grant.build(tmp_path / "whole.xlsx", values))
+    result = recalculate(build_template(beip_grant, tmp_path / "whole.xlsx", values))
     core = beip.grant_schedule(
         values["withholdings"],
         values["new_employees"],
@@ -398,7 +399,7 @@ def test_7_the_approval_and_direction_dates_of_e() -> None:
 def test_7_the_grant_template_help_cites_the_right_bounds(tmp_path: Any) -> None:
     from openpyxl import load_workbook
 
-    path = beip_grant.build(tmp_path / "grant.xlsx")
+    path = build_template(beip_grant, tmp_path / "grant.xlsx")
     sheet = load_workbook(path)["Inputs"]
     prompts = " ".join((dv.prompt or "") for dv in sheet.data_validations.dataValidation)
     assert "10% to 80% (N.J.S.A. 34:1B-129a.)" not in prompts
@@ -542,12 +543,12 @@ def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
     """The Form 313 template's switches give the core's schedule for the same inputs."""
     import copy
 
-    from nj_incentives.workpapers.templates import ertc_credit
+    from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
     from tooling import recalculate_as_calc as recalculate
 
     values = copy.deepcopy(dict(ertc_credit.EXAMPLE))
     values.update(ratio_measured=True, refund_period_limit="notwithstanding")
-    result = recalculate(ertc_credit.build(tmp_path / "switched.xlsx", values))
+    result = recalculate(build_template(ertc_credit, tmp_path / "switched.xlsx", values))
     assert result.value("MasterCheck") is True
     measured = (result.value("Year1Measured"), result.value("Year2Measured"))
     # the example: 5.21... and 4.46... measured; whole 5 and 4 for the credits
@@ -574,16 +575,18 @@ def test_5_the_ertc_template_offers_the_switches(tmp_path: Any) -> None:
     table = result.value("CreditSchedule")
     assert [row[5] for row in table[1 : count + 1]] == [float(r.refund) for r in core.rows]
     assert result.value("SustainedEffortRatio") == float(core.sustained_effort_ratio)
-    default = recalculate(ertc_credit.build(tmp_path / "default.xlsx", ertc_credit.EXAMPLE))
+    default = recalculate(
+        build_template(ertc_credit, tmp_path / "default.xlsx", ertc_credit.EXAMPLE)
+    )
     assert default.value("CreditSchedule") != table
 
 
 def test_5c_the_conversion_template_offers_the_minimum_tax_switch(tmp_path: Any) -> None:
-    from nj_incentives.workpapers.templates import beip_conversion
+    from nj_incentives.programs.beip.templates import conversion as beip_conversion
     from tooling import recalculate_as_calc as recalculate
 
     values = dict(beip_conversion.EXAMPLE, credit_minimum_tax=2000)
-    result = recalculate(beip_conversion.build(tmp_path / "floor.xlsx", values))
+    result = recalculate(build_template(beip_conversion, tmp_path / "floor.xlsx", values))
     assert result.value("MasterCheck") is True
     applied = [row[0] for row in result.value("CreditApplied")]
     # 2018: credit 274,000.02 against 120,000: applied 120,000 - 2,000 = 118,000

@@ -27,12 +27,13 @@ from openpyxl.utils import get_column_letter, range_boundaries
 from openpyxl.worksheet.formula import ArrayFormula
 
 import nj_incentives
+from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.runtimes import lite
 from nj_incentives.runtimes.spelling import base_name, calls, respell, spelled
 from nj_incentives.runtimes.xlwings_classic import CATALOG
 from nj_incentives.workpapers.recalc import recalculate
-from nj_incentives.workpapers.templates import beip_grant
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import build_template
 
 KNOWN = list(CATALOG)
 
@@ -323,8 +324,8 @@ OUTPUTS = ["MasterCheck", "Outputs!A1:H40", "Calculations!A1:J60"]
 )
 def test_calc_reads_every_spelling_of_a_template(variant: str, bare: Any, tmp_path: Path) -> None:
     if variant in ("XLWINGS", "XLWINGS_DEV"):
-        path = beip_grant.build(
-            tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace=variant
+        path = build_template(
+            beip_grant, tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace=variant
         )
     else:
         rename = {
@@ -344,7 +345,9 @@ def test_calc_reads_every_spelling_of_a_template(variant: str, bare: Any, tmp_pa
 
 
 def test_the_calc_command_reads_a_namespaced_template(tmp_path: Path) -> None:
-    path = beip_grant.build(tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace="XLWINGS")
+    path = build_template(
+        beip_grant, tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace="XLWINGS"
+    )
     done = subprocess.run(
         [sys.executable, "-m", "nj_incentives.cli", "calc", str(path), "-o", str(tmp_path / "o")],
         capture_output=True,

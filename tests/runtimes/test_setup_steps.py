@@ -18,9 +18,10 @@ import pytest
 
 from nj_incentives import cli
 from nj_incentives.cli import doctor
+from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.runtimes import setup_steps
-from nj_incentives.workpapers.templates import beip_grant
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workpapers.templates.builder import build_template
 
 INSTALL = DEFAULT_DIRECTORY.parent / "docs" / "install.md"
 WORKBOOKS = [DEFAULT_DIRECTORY / n for n in TEMPLATES] + [
@@ -198,7 +199,7 @@ def test_doctor_finds_a_wrong_conf_sheet(tmp_path: Path) -> None:
 
 
 def test_doctor_checks_the_spelling_for_the_runtime(tmp_path: Path) -> None:
-    namespaced = beip_grant.build(tmp_path / "ns.xlsx", function_namespace="XLWINGS")
+    namespaced = build_template(beip_grant, tmp_path / "ns.xlsx", function_namespace="XLWINGS")
     status, text = run_doctor(str(namespaced), "--runtime", "server")
     assert status == 0, text
     assert "=XLWINGS.NJ_..." in text

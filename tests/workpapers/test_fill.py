@@ -21,13 +21,15 @@ import pytest
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from ertc_roster import ertc_csv
 from nj_incentives import cli
+from nj_incentives.programs.beip.templates import conversion as beip_conversion
+from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.workpapers.fill import FillError, fill, template_inputs
 from nj_incentives.workpapers.payroll import PayrollError, read_payroll
 from nj_incentives.workpapers.recalc import recalculate, vet_workbook
 from nj_incentives.workpapers.recalc.safety import dynamic_arrays
 from nj_incentives.workpapers.recalc.templates import shipped_layouts
-from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from tooling import libreoffice_save, need
 

@@ -17,12 +17,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_incentives.core.inputs import InputError, InputKind, InputRule
+from nj_incentives.programs import template_inputs
 from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.workpapers import fill
 from nj_incentives.workpapers.memo import checks
-from nj_incentives.workpapers.templates import beip_grant
-from nj_incentives.workpapers.templates import inputs as template_inputs
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from tooling import recalculate_as_calc as recalculate
 

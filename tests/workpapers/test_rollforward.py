@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.workpapers.fill import FillError, fill
 from nj_incentives.workpapers.recalc import vet_workbook
 from nj_incentives.workpapers.recalc.prebuilt import recalculate_template
 from nj_incentives.workpapers.rollforward import SIGNOFF_FIELDS, rollforward
-from nj_incentives.workpapers.templates import ertc_credit
 from tooling import libreoffice_save, need
 
 pytestmark = pytest.mark.slow

@@ -22,11 +22,13 @@ from hypothesis import strategies as st
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc)
 from nj_incentives import cli
+from nj_incentives.core import workpaper
 from nj_incentives.functions.inputs_hash import canonical, inputs_hash
 from nj_incentives.workpapers.fill import fill, template_inputs
 from nj_incentives.workpapers.signoff import SignError, SignOff, sign, status
 from nj_incentives.workpapers.templates import builder
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
+from nj_incentives.workpapers.templates.builder import build_template
 from tooling import need
 from tooling import recalculate_as_calc as recalculate
 
@@ -96,16 +98,16 @@ def _cells(sheet: Any, cells: str) -> list[Any]:
 def test_every_template_has_the_signoff_block_and_a_hash_of_every_input(template: str) -> None:
     book = openpyxl.load_workbook(DEFAULT_DIRECTORY / template)
     names = set(book.defined_names)
-    assert set(builder.SIGNOFF_FIELDS) <= names
-    assert {builder.INPUTS_HASH, builder.SIGNOFF_CURRENT, *builder.SIGNOFF_STATUS} <= names
-    sheet, cell = book.defined_names[builder.INPUTS_HASH].attr_text.split("!")
+    assert set(workpaper.SIGNOFF_FIELDS) <= names
+    assert {workpaper.INPUTS_HASH, workpaper.SIGNOFF_CURRENT, *workpaper.SIGNOFF_STATUS} <= names
+    sheet, cell = book.defined_names[workpaper.INPUTS_HASH].attr_text.split("!")
     formula = book[sheet][cell.replace("$", "")].value
     assert formula.startswith('=NJ_INPUTS_HASH("')
     # every unlocked cell is hashed, but the sign-off's own cells, the tickmarks and
     # the sources
     excluded: set[str] = set()
     for name, defined in book.defined_names.items():
-        if name in builder.SIGNOFF_FIELDS or name.endswith(("Tick", "Source")):
+        if name in workpaper.SIGNOFF_FIELDS or name.endswith(("Tick", "Source")):
             for title, cells in defined.destinations:
                 excluded.update(f"{title}!{c.coordinate}" for c in _cells(book[title], cells))
     covered: set[str] = set()
@@ -142,11 +144,11 @@ def test_every_declared_input_has_its_tick_and_source() -> None:
 def unsigned(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The grant example as the build writes it before signing it (names typed, no dates
     or hashes): the shipped example is signed (build.signed_example)."""
-    from nj_incentives.workpapers.templates import beip_grant
+    from nj_incentives.programs.beip.templates import grant as beip_grant
     from nj_incentives.workpapers.templates.cached import cache_values
 
     path = tmp_path_factory.mktemp("unsigned") / "grant.xlsx"
-    return cache_values(beip_grant.build(path, beip_grant.EXAMPLE))
+    return cache_values(build_template(beip_grant, path, beip_grant.EXAMPLE))
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +226,7 @@ def test_only_the_signoff_cells_change_when_signing(unsigned: Path, signed: Path
     book = openpyxl.load_workbook(signed)
     signoff_cells = {
         tuple(book.defined_names[field.name].attr_text.replace("$", "").split("!"))
-        for field in builder.SIGNOFF_INPUTS
+        for field in workpaper.SIGNOFF_INPUTS
     }
     # the preparer and reviewer were already typed in the example: same value, not changed
     assert changed <= signoff_cells
@@ -401,7 +403,7 @@ def test_libreoffice_keeps_the_signoff(libreoffice_saved: Path) -> None:
     sheet, cell = shown.defined_names["SignoffReviewed"].attr_text.replace("$", "").split("!")
     assert shown[sheet][cell].value in (
         "reviewed 2026-11-30 by R. Reviewer; inputs unchanged since",
-        "reviewed 2026-11-30 by R. Reviewer" + builder.SIGNOFF_NOT_COMPUTED,
+        "reviewed 2026-11-30 by R. Reviewer" + workpaper.SIGNOFF_NOT_COMPUTED,
     )
     # calc recomputes the hash from the saved cells: the sign-off is kept, and current
     assert [s.line for s in status(libreoffice_saved)] == [
@@ -446,7 +448,7 @@ def test_the_signed_workbook_prints_its_signoff_and_tickmark_legend(
     assert "Prepared on" in inputs
     assert "2026-11-30" in inputs
     assert "Tickmarks (the Tick column beside each input)" in inputs
-    for mark, meaning in builder.TICKMARKS:
+    for mark, meaning in workpaper.TICKMARKS:
         assert meaning in inputs, mark
     assert "Source (document, date, reference)" in inputs
     checks = next(page for page in pages if "Sheet: Checks" in page)

@@ -29,10 +29,11 @@ from hypothesis import strategies as st
 
 from nj_incentives.core.inputs import InputError, InputKind, InputRule
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.workpapers.memo.sheets import checks
-from nj_incentives.workpapers.templates import ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import build_template
 from tooling import libreoffice_save, need
 from tooling import recalculate_as_calc as recalculate
 
@@ -119,7 +120,7 @@ def test_a_switch_neither_yes_nor_no_fails_its_input_check(
 
 def test_every_switch_and_check_reads_the_value_not_the_text() -> None:
     # the three switches: no formula of the conversion template compares with "Yes"/"No"
-    from nj_incentives.workpapers.templates import beip_conversion
+    from nj_incentives.programs.beip.templates import conversion as beip_conversion
 
     formulas = [str(getattr(item, "formula", "")) for item in beip_conversion.TEMPLATE] + [
         check.refusal for check in beip_conversion.CHECKS
@@ -197,7 +198,7 @@ def test_a_liability_the_rule_refuses_fails_by_the_rule(tmp_path: Path, text: st
 def test_the_liability_check_reads_the_liabilities_as_read() -> None:
     # the check compares numbers: the Calculations' liability as the rule reads it (the
     # column the functions' reading fills), against the credit applied
-    from nj_incentives.workpapers.templates import beip_conversion
+    from nj_incentives.programs.beip.templates import conversion as beip_conversion
 
     (check,) = [c for c in beip_conversion.CHECKS if c.label == LIABILITY_CHECK]
     assert "TaxLiabilities" not in check.formula  # read on Calculations, by the rule
@@ -269,7 +270,7 @@ def test_a_continuation_sheet_is_checked_too(tmp_path: Path) -> None:
     employees[-1]["year2"] = [160] * 11 + [745]  # employee 253, month 12, on sheet (2)
     employees[-2]["temporary"] = "perhaps"
     values = {**ertc_credit.EXAMPLE, "employees": employees}
-    path = ertc_credit.build(tmp_path / "e.xlsx", values)
+    path = build_template(ertc_credit, tmp_path / "e.xlsx", values)
     failed = [label for label, _ in _failed(recalculate(path))]
     year2 = f"{ertc_credit.ROSTER_SHEETS['year2']} (2)"
     base = f"{ertc_credit.ROSTER_SHEETS['base']} (2)"

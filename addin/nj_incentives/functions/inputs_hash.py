@@ -5,7 +5,7 @@ the reviewer's name and date, the hash of every input as it was when they signed
 Checks sheet compares the stored hashes with the live one, ``=NJ_INPUTS_HASH(kinds,
 range1, range2, ...)``, written by the template builder over every input range of the
 template (the sign-off's own cells,
-:data:`nj_incentives.workpapers.templates.builder.SIGNOFF_INPUTS`,
+:data:`nj_incentives.core.workpaper.SIGNOFF_INPUTS`,
 and the tickmark and source columns excluded).
 
 The hash is of the values **as the input rules read them**

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import replace
+from types import ModuleType
 
 from nj_incentives.core.program import Program
 
-__all__ = ["KEYS", "PROGRAMS", "program"]
+__all__ = ["KEYS", "PROGRAMS", "program", "template", "templates"]
 
 #: The registered programs, in the order every list shows them.
 KEYS = (
@@ -55,3 +56,34 @@ def program(key: str) -> Program:
         if found.key == key:
             return found
     raise LookupError(f"no program {key!r}; registered: {', '.join(KEYS)}")
+
+
+def templates() -> dict[str, Program]:
+    """Every registered template's id -> its program, in the registry's order (each
+    program's ``templates`` part names its own; nothing of the law is imported)."""
+    found: dict[str, Program] = {}
+    for declaring in PROGRAMS:
+        if declaring.has("templates"):
+            for template_id in declaring.part("templates").TEMPLATES:
+                if template_id in found:
+                    raise ValueError(
+                        f"template {template_id!r} declared by {found[template_id].key!r} "
+                        f"and {declaring.key!r}"
+                    )
+                found[template_id] = declaring
+    return found
+
+
+def template(template_id: str) -> ModuleType:
+    """The module declaring template ``template_id`` (its ``TEMPLATE_ID``, ``EXAMPLE``,
+    line items and ``workpaper(values)``: :mod:`nj_incentives.core.workpaper`)."""
+    found = templates()
+    if template_id not in found:
+        raise LookupError(f"no template {template_id!r}; registered: {', '.join(found)}")
+    part = found[template_id].part("templates")
+    module = importlib.import_module(f"{part.__name__}.{part.TEMPLATES[template_id]}")
+    if template_id != module.TEMPLATE_ID:
+        raise ValueError(
+            f"{module.__name__}.TEMPLATE_ID is {module.TEMPLATE_ID!r}, not {template_id!r}"
+        )
+    return module

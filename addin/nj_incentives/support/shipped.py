@@ -14,6 +14,8 @@ from __future__ import annotations
 import importlib.resources
 from pathlib import Path
 
+from nj_incentives.programs import templates as registered_templates
+
 __all__ = [
     "EXAMPLES",
     "INTERPRETATIONS",
@@ -25,15 +27,13 @@ __all__ = [
     "shipped_workbooks",
 ]
 
-#: The blank templates (workbooks/), the filled examples (workbooks/examples/) and the
-#: interpretations (docs/), by file name: their homes relative to the repository.
-TEMPLATES = ("beip-grant-schedule.xlsx", "beip-credit-conversion.xlsx", "ertc-form-313.xlsx")
-EXAMPLES = (
-    "beip-grant-schedule-example.xlsx",
-    "beip-credit-conversion-example.xlsx",
-    "ertc-form-313-example.xlsx",
-)
-#: The scenario runner's example inputs (workbooks/examples/; docs/scenarios.md).
+#: The blank templates (workbooks/) and the filled examples (workbooks/examples/), by
+#: file name: one of each per registered template (each program's ``templates`` part
+#: names its own; reading the names imports none of the law), in the registry's order.
+TEMPLATES = tuple(f"{template_id}.xlsx" for template_id in registered_templates())
+EXAMPLES = tuple(f"{template_id}-example.xlsx" for template_id in registered_templates())
+#: The scenario runner's example inputs (workbooks/examples/; docs/scenarios.md) and the
+#: interpretations (docs/): their homes relative to the repository.
 SCENARIO_EXAMPLES = (
     "scenarios.csv",
     "scenarios.xlsx",

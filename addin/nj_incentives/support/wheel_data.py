@@ -11,7 +11,8 @@ nothing: it reads them where they live. Used by the build only, never imported a
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -20,16 +21,14 @@ from setuptools.command.sdist import sdist
 
 
 def _shipped() -> ModuleType:
-    """nj_incentives.support.shipped, loaded from its file: setuptools loads this module on its
-    own, before the package can be imported."""
-    spec = importlib.util.spec_from_file_location(
-        "nj_incentives_shipped", Path(__file__).with_name("shipped.py")
-    )
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """nj_incentives.support.shipped, imported from this source tree: setuptools loads this
+    module on its own, before the package is installed, and the names of the shipped
+    templates come from the program registry (``nj_incentives.programs``: the registry
+    and each program's ``templates`` part import nothing outside the standard library)."""
+    source = str(Path(__file__).resolve().parents[2])
+    if source not in sys.path:
+        sys.path.insert(0, source)
+    return importlib.import_module("nj_incentives.support.shipped")
 
 
 _NAMES = _shipped()

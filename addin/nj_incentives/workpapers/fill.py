@@ -47,6 +47,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from nj_incentives import programs
 from nj_incentives.core.inputs import InputError, InputKind, InputRule, is_blank
 from nj_incentives.support.status import (
     EXIT_FAILED,
@@ -65,8 +66,9 @@ __all__ = [
     "template_inputs",
 ]
 
-#: The shipped templates by id, in the order of :data:`nj_incentives.support.shipped.TEMPLATES`.
-TEMPLATE_IDS = ("beip-grant-schedule", "beip-credit-conversion", "ertc-form-313")
+#: The shipped templates by id, in the registry's order (each program's ``templates``
+#: part; :data:`nj_incentives.support.shipped.TEMPLATES` is the same list of files).
+TEMPLATE_IDS = tuple(programs.templates())
 #: The largest DATA file read.
 MAX_DATA_BYTES = 16 * 1024 * 1024
 #: Excel's limit for a cell's text that data validation enforces on the text inputs.
@@ -145,23 +147,20 @@ def _text(value: object) -> str:
 
 
 def _module(template: str) -> ModuleType:
-    from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
-
-    return dict(zip(TEMPLATE_IDS, (beip_grant, beip_conversion, ertc_credit), strict=True))[
-        template
-    ]
+    """The module declaring ``template`` (its program's ``templates`` part)."""
+    return programs.template(template)
 
 
 def _citations(items: Iterable[Any]) -> dict[str, str]:
     """Defined name -> the citation of the first NJ_* function whose formula reads it
-    (:func:`nj_incentives.workpapers.templates.inputs.citations`)."""
-    from nj_incentives.workpapers.templates import inputs
+    (:func:`nj_incentives.programs.template_inputs.citations`)."""
+    from nj_incentives.programs import template_inputs as inputs
 
     return inputs.citations(items)
 
 
 def _rule(kind: Any, citation: str, low: Any, high: Any, choices: Sequence[str]) -> Any:
-    from nj_incentives.workpapers.templates import inputs
+    from nj_incentives.programs import template_inputs as inputs
 
     return inputs.input_rule(kind, citation, low, high, choices)
 
@@ -169,8 +168,8 @@ def _rule(kind: Any, citation: str, low: Any, high: Any, choices: Sequence[str])
 def template_inputs(template: str) -> dict[str, TemplateInput]:
     """The inputs of ``template`` (an id of :data:`TEMPLATE_IDS`), by defined name, in
     the order of the template: the engagement fields, then its declaration's inputs."""
+    from nj_incentives.core.workpaper import ALL_ENGAGEMENT_FIELDS, InputTable, Item
     from nj_incentives.programs.ertc import rules as ertc
-    from nj_incentives.workpapers.templates.builder import ALL_ENGAGEMENT_FIELDS, InputTable, Item
 
     module = _module(template)
     items = module.TEMPLATE
@@ -219,13 +218,8 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
 def _source_inputs(items: Sequence[Any]) -> dict[str, TemplateInput]:
     """The tickmark and source cells beside the inputs (``AgreementDateTick``,
     ``AgreementDateSource``; a table's, one per row: ``WithholdingsSource``), text."""
-    from nj_incentives.workpapers.templates.builder import (
-        SOURCE_SUFFIX,
-        TICK_SUFFIX,
-        InputTable,
-        Item,
-        source_name,
-    )
+    from nj_incentives.core.workpaper import SOURCE_SUFFIX, TICK_SUFFIX, InputTable, Item
+    from nj_incentives.workpapers.templates.builder import source_name
 
     found: dict[str, TemplateInput] = {}
     for item in items:
@@ -248,7 +242,7 @@ _SOURCES_KEY = "sources"
 
 
 def _law_rules() -> dict[str, InputRule]:
-    from nj_incentives.workpapers.templates import inputs
+    from nj_incentives.programs import template_inputs as inputs
 
     return inputs.law_rules()
 
@@ -676,7 +670,9 @@ def fill(
 
     try:
         with atomic_path(output, protect=sources) as temporary:
-            module.build(temporary, values, function_namespace=namespace)
+            from nj_incentives.workpapers.templates.builder import build_template
+
+            build_template(module, temporary, values, function_namespace=namespace)
             if cache:
                 from nj_incentives.workpapers.templates.cached import cache_values
 

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from nj_incentives.core.inputs import InputError
+from nj_incentives.core.workpaper import SIGNOFF_FIELDS
 from nj_incentives.support.status import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -61,20 +62,6 @@ from nj_incentives.workpapers.fill import (
 
 __all__ = ["CARRIED", "SIGNOFF_FIELDS", "Rolled", "rollforward"]
 
-
-def _signoff_fields() -> tuple[str, ...]:
-    """The defined names of the sign-off cells: the builder's ``SIGNOFF_FIELDS`` where
-    it declares them, else the engagement's sign-off-like fields (reviewer, date)."""
-    from nj_incentives.workpapers.templates import builder
-
-    declared = getattr(builder, "SIGNOFF_FIELDS", None)
-    if declared:
-        return tuple(str(name) for name in declared)
-    return ("EngagementReviewer", "EngagementDate")
-
-
-#: The cells a roll forward clears (defined names).
-SIGNOFF_FIELDS = _signoff_fields()
 
 #: Per template: which of last year's outputs become which of this year's inputs, and why.
 CARRIED: Mapping[str, tuple[tuple[str, str, str], ...]] = {
@@ -352,7 +339,7 @@ def _roll_ertc(
     values: dict[str, object], recalc: Any, refers: Mapping[str, str], where: str
 ) -> tuple[str, str, list[str], int]:
     from nj_incentives.programs.ertc import rules as ertc
-    from nj_incentives.workpapers.templates.ertc_credit import MAX_PERIODS
+    from nj_incentives.programs.ertc.templates.form_313 import MAX_PERIODS
 
     ends = list(values.get("PeriodEnds") or [])  # type: ignore[call-overload]
     period = _last_row(ends)
@@ -399,8 +386,8 @@ def _drop_periods(
     52:27BBB-55b.(2)), so that the rolled schedule's figures are those of one schedule over
     every period."""
     from nj_incentives.programs.ertc import rules as ertc
+    from nj_incentives.programs.ertc.templates.form_313 import MAX_PERIODS
     from nj_incentives.workpapers.memo.calls import nj_results
-    from nj_incentives.workpapers.templates.ertc_credit import MAX_PERIODS
 
     schedule = next(
         (
@@ -451,8 +438,8 @@ def _drop_periods(
 
 def _period_columns(values: Mapping[str, object]) -> dict[str, list[object]]:
     """The Form 313 template's period table: every input with one row per period."""
+    from nj_incentives.programs.ertc.templates.form_313 import MAX_PERIODS
     from nj_incentives.workpapers.fill import template_inputs
-    from nj_incentives.workpapers.templates.ertc_credit import MAX_PERIODS
 
     return {
         name: list(values.get(name) or [])  # type: ignore[call-overload]
@@ -465,7 +452,7 @@ def _roll_conversion(
     values: dict[str, object], recalc: Any, refers: Mapping[str, str], where: str
 ) -> tuple[str, str, list[str], int]:
     from nj_incentives.programs.beip import rules as beip
-    from nj_incentives.workpapers.templates.beip_conversion import TAX_YEARS
+    from nj_incentives.programs.beip.templates.conversion import TAX_YEARS
 
     liabilities = list(values.get("TaxLiabilities") or [])  # type: ignore[call-overload]
     row = _last_row(liabilities)
@@ -583,7 +570,7 @@ def _engagement_period(template: str, values: Mapping[str, object], to: str) -> 
         ends = [v for v in values.get("PeriodEnds") or [] if isinstance(v, dt.date)]  # type: ignore[attr-defined]
         return f"Privilege period ending {current} (periods ending {ends[0]} to {ends[-1]})"
     if template == "beip-credit-conversion":
-        from nj_incentives.workpapers.templates.beip_conversion import TAX_YEARS
+        from nj_incentives.programs.beip.templates.conversion import TAX_YEARS
 
         return f"Tax year {current} (tax years {TAX_YEARS[0]}-{current})"
     term = values.get("Term")

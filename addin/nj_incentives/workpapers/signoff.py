@@ -2,7 +2,7 @@
 inputs changed since (``nj-incentives sign``; :func:`status` for the memo and ``calc``).
 
 Every template's Inputs carries a sign-off block
-(:data:`nj_incentives.workpapers.templates.builder.SIGNOFF_INPUTS`): the preparer, the date they
+(:data:`nj_incentives.core.workpaper.SIGNOFF_INPUTS`): the preparer, the date they
 signed and the inputs hash they signed, the same for the reviewer, and the workpaper's
 date. ``Inputs hash now`` (the defined name ``InputsHash``) is ``=NJ_INPUTS_HASH(...)``
 over every input the template declares except the sign-off's own cells and the tickmark
@@ -89,7 +89,7 @@ class SignOff:
     @property
     def line(self) -> str:
         """What the Checks sheet's sign-off line says (the same text)."""
-        from nj_incentives.workpapers.templates import builder as b
+        from nj_incentives.core import workpaper as b
 
         if not self.signed:
             return b.SIGNOFF_NOT_SIGNED[self.role]
@@ -173,8 +173,8 @@ def status(source: str | Path | Recalculation | Mapping[str, Any]) -> list[SignO
         ['prepared 2026-11-20 by A. Preparer; inputs unchanged since',
          'reviewed 2026-11-30 by R. Reviewer; inputs changed since']
     """
+    from nj_incentives.core.workpaper import INPUTS_HASH, SIGNOFF_ROLES
     from nj_incentives.workpapers.recalc.engine import ExcelError
-    from nj_incentives.workpapers.templates.builder import INPUTS_HASH, SIGNOFF_ROLES
 
     if isinstance(source, (str, Path)):
         source = _recalculate(Path(source))
@@ -342,8 +342,8 @@ def sign(
         sign("ertc.xlsx", reviewer="R. Reviewer", date="2026-11-30")
         [s.line for s in status("ertc.xlsx")]
     """
+    from nj_incentives.core.workpaper import INPUTS_HASH, SIGNOFF_ROLES
     from nj_incentives.support.files import atomic_path
-    from nj_incentives.workpapers.templates.builder import INPUTS_HASH, SIGNOFF_ROLES
 
     path = Path(workbook)
     who = {"prepared": preparer, "reviewed": reviewer}

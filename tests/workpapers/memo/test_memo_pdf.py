@@ -15,6 +15,7 @@ import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported a
 from nj_incentives.programs.forms import FORM_313_LINE_7
 from nj_incentives.workpapers import memo
 from nj_incentives.workpapers.recalc import Recalculation
+from nj_incentives.workpapers.templates.builder import build_template
 from tooling import need, need_module
 from tooling import recalculate_as_calc as recalculate
 
@@ -231,11 +232,11 @@ def test_the_first_page_is_the_summary(pdf: Path, recalcs: list[Recalculation]) 
 
 def test_a_false_master_check_is_a_warning_on_page_1(tmp_path: Path) -> None:
     # before: the warning first appeared on page 2, in the workbook's detail
-    from nj_incentives.workpapers.templates import beip_conversion
+    from nj_incentives.programs.beip.templates import conversion as beip_conversion
 
     values = dict(beip_conversion.EXAMPLE)
     values["amounts"] = {**values["amounts"], 2014: "400k"}  # refused: the check fails
-    bad = recalculate(beip_conversion.build(tmp_path / "bad.xlsx", values))
+    bad = recalculate(build_template(beip_conversion, tmp_path / "bad.xlsx", values))
     good = recalculate(EXAMPLES / NAMES[0])
     target = memo.write_memo(tmp_path / "memo.pdf", [good, bad])
     tool = need("pdftotext", "reads the memo PDF's first page")
@@ -409,7 +410,7 @@ def test_page_1_says_when_the_inputs_changed_after_a_signoff(tmp_path: Path) -> 
     # (names typed, no hash): "no hash stored"
     import openpyxl
 
-    from nj_incentives.workpapers.templates import beip_grant
+    from nj_incentives.programs.beip.templates import grant as beip_grant
     from nj_incentives.workpapers.templates.cached import cache_values
 
     def status(recalc: Recalculation) -> str:
@@ -424,7 +425,9 @@ def test_page_1_says_when_the_inputs_changed_after_a_signoff(tmp_path: Path) -> 
     book[sheet][cell.replace("$", "").split(":")[0]] = 610000
     book.save(tmp_path / "changed.xlsx")
     assert status(recalculate(tmp_path / "changed.xlsx")) == ("both: inputs changed since")
-    unsigned = cache_values(beip_grant.build(tmp_path / "unsigned.xlsx", beip_grant.EXAMPLE))
+    unsigned = cache_values(
+        build_template(beip_grant, tmp_path / "unsigned.xlsx", beip_grant.EXAMPLE)
+    )
     assert status(recalculate(unsigned)) == "both: no hash stored"
 
 

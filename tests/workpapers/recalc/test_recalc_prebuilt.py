@@ -29,11 +29,14 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
+from nj_incentives.programs.beip.templates import conversion as beip_conversion
+from nj_incentives.programs.beip.templates import grant as beip_grant
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.support import shipped
 from nj_incentives.workpapers.recalc import engine, prebuilt
 from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, sheet_parts, vet_workbook
-from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import build_template
 from test_any_saver import SAVERS  # the same folder (rootless import)
 from tooling import need
 
@@ -134,7 +137,7 @@ def test_rejected_inputs_and_false_checks_are_the_same(tmp_path: Path) -> None:
     # a percentage typed as 50 (not 50%) and a negative withholding: the functions refuse
     # them, their cells hold the message, the checks fail
     values = dict(beip_grant.EXAMPLE, pct=50, withholdings=[600000, -5, "abc", None, 700000])
-    path = beip_grant.build(tmp_path / "bad.xlsx", values)
+    path = build_template(beip_grant, tmp_path / "bad.xlsx", values)
     fast, full = both(path)
     assert_same(fast, full)
     assert fast is not None
@@ -145,7 +148,9 @@ def test_rejected_inputs_and_false_checks_are_the_same(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("namespace", ["XLWINGS", "XLWINGS_DEV"])
 def test_an_office_js_spelling_is_the_same_template(namespace: str, tmp_path: Path) -> None:
-    path = beip_grant.build(tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace=namespace)
+    path = build_template(
+        beip_grant, tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace=namespace
+    )
     fast, full = both(path)
     assert_same(fast, full)
 

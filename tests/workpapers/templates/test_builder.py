@@ -15,15 +15,12 @@ from typing import Any
 import openpyxl
 import pytest
 
-from nj_incentives import LAW_CURRENT_TO, __version__
-from nj_incentives.functions.inputs_hash import inputs_hash
-from nj_incentives.workpapers.recalc import recalculate, write_values
-from nj_incentives.workpapers.templates.builder import (
+from nj_incentives import LAW_CURRENT_TO, __version__, programs
+from nj_incentives.core import workpaper
+from nj_incentives.core.workpaper import (
     CALCULATIONS,
-    INPUT_FILL,
     NOT_COMPUTED,
     OUTPUTS,
-    UDF_MODULE,
     ArrayTable,
     Chart,
     Check,
@@ -33,14 +30,20 @@ from nj_incentives.workpapers.templates.builder import (
     Item,
     Kind,
     Note,
-    Ref,
     Section,
     Skip,
     Span,
     Spill,
-    TemplateBuilder,
     Title,
     Total,
+)
+from nj_incentives.functions.inputs_hash import inputs_hash
+from nj_incentives.workpapers.recalc import recalculate, write_values
+from nj_incentives.workpapers.templates.builder import (
+    INPUT_FILL,
+    UDF_MODULE,
+    Ref,
+    TemplateBuilder,
     fingerprint,
 )
 
@@ -478,42 +481,35 @@ def test_tables_and_checks_are_declarations_the_builder_places(tmp_path: Path) -
     assert result.value("MasterCheck") is True
 
 
-@pytest.mark.parametrize("module", ["beip_grant", "beip_conversion", "ertc_credit"])
-def test_a_template_is_declared_and_touches_no_worksheet(module: str) -> None:
-    """A template is a tuple of line items the builder lays out: its build calls the
-    builder's ``about`` and ``lay_out`` only, and it imports nothing that places cells
-    (no SheetWriter, no Ref, no nth_cell: it counts no rows)."""
+@pytest.mark.parametrize("template_id", list(programs.templates()))
+def test_a_template_is_declared_and_touches_no_worksheet(template_id: str) -> None:
+    """A template is a tuple of line items the engine lays out: its module (a program's
+    ``templates`` part) imports no engine, no xlsxwriter and nothing that places cells
+    (no SheetWriter, no Ref, no nth_cell: it counts no rows), and says what to write as
+    a :class:`Workpaper` of those line items."""
     import ast
-    import importlib
 
-    from nj_incentives.workpapers.templates import builder
-
-    loaded = importlib.import_module(f"nj_incentives.workpapers.templates.{module}")
+    loaded = programs.template(template_id)
     tree = ast.parse(Path(loaded.__file__ or "").read_text(encoding="utf-8"))
     imported = {
+        (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for alias in node.names
+    }
+    assert not {name for name in imported if name.startswith(("xlsxwriter", "openpyxl"))}
+    assert not {name for name in imported if name.startswith("nj_incentives.workpapers")}
+    names = {
         alias.name
         for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom)
-        and node.module == "nj_incentives.workpapers.templates.builder"
         for alias in node.names
     }
-    assert imported.isdisjoint({"SheetWriter", "Ref", "nth_cell", "TableRefs"})
-    builders = {
-        item.optional_vars.id
-        for node in ast.walk(tree)
-        if isinstance(node, ast.With)
-        for item in node.items
-        if isinstance(item.optional_vars, ast.Name)
-    }
-    used = {
-        node.attr
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id in builders
-    }
-    assert builders == {"b"}
-    assert used == {"about", "lay_out"}
-    kinds = builder.LineItem.__args__  # type: ignore[attr-defined]
+    assert names.isdisjoint({"SheetWriter", "Ref", "nth_cell", "TableRefs", "TemplateBuilder"})
+    kinds = workpaper.LineItem.__args__  # type: ignore[attr-defined]
     assert all(isinstance(item, kinds) for item in loaded.TEMPLATE)
-    assert any(isinstance(item, builder.Check) for item in loaded.TEMPLATE)
+    assert any(isinstance(item, workpaper.Check) for item in loaded.TEMPLATE)
+    blank = loaded.workpaper()
+    assert isinstance(blank, workpaper.Workpaper)
+    assert blank.template_id == template_id
+    assert blank.items == loaded.TEMPLATE

@@ -14,11 +14,12 @@ from typing import Any
 
 import pytest
 
+from nj_incentives.core.workpaper import NOT_COMPUTED
 from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.workpapers.recalc import recalculate
-from nj_incentives.workpapers.templates import beip_grant
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
-from nj_incentives.workpapers.templates.builder import NOT_COMPUTED
+from nj_incentives.workpapers.templates.builder import build_template
 
 TEMPLATE = DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
 EXAMPLE = DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx"
@@ -89,7 +90,7 @@ def test_the_example_equals_the_core_to_the_cent(example: Any) -> None:
 def filled(tmp_path: Path, **changes: Any) -> Any:
     values = dict(beip_grant.EXAMPLE)
     values.update(changes)
-    path = beip_grant.build(tmp_path / "filled.xlsx", values)
+    path = build_template(beip_grant, tmp_path / "filled.xlsx", values)
     return recalculate(path)
 
 

@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 
 from nj_incentives.core import cells
+from nj_incentives.core.workpaper import NOT_COMPUTED
 from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.beip.templates import conversion as beip_conversion
+from nj_incentives.programs.beip.templates.conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.workpapers.memo import checks
-from nj_incentives.workpapers.templates import beip_conversion
-from nj_incentives.workpapers.templates.beip_conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
-from nj_incentives.workpapers.templates.builder import NOT_COMPUTED
+from nj_incentives.workpapers.templates.builder import build_template
 from tooling import recalculate_as_calc as recalculate
 
 TEMPLATE = DEFAULT_DIRECTORY / "beip-credit-conversion.xlsx"
@@ -133,7 +134,7 @@ def test_transfer_and_remote_work_equal_the_core(example: Any) -> None:
 def filled(tmp_path: Path, **changes: Any) -> Any:
     values = dict(EXAMPLE)
     values.update(changes)
-    return recalculate(beip_conversion.build(tmp_path / "filled.xlsx", values))
+    return recalculate(build_template(beip_conversion, tmp_path / "filled.xlsx", values))
 
 
 def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:

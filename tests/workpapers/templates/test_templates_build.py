@@ -14,8 +14,9 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from nj_incentives.core.workpaper import NOT_COMPUTED
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
-from nj_incentives.workpapers.templates.builder import NOT_COMPUTED, audit, fingerprint
+from nj_incentives.workpapers.templates.builder import audit, fingerprint
 
 WORKBOOKS: dict[Path, Callable[[Path], Path]] = {
     **{DEFAULT_DIRECTORY / name: build for name, build in TEMPLATES.items()},

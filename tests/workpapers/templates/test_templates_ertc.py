@@ -15,14 +15,15 @@ from typing import Any
 
 import pytest
 
+from nj_incentives.core.workpaper import NOT_COMPUTED
 from nj_incentives.functions.catalog import ERTC_SCHEDULE_COLUMNS, headers
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
+from nj_incentives.programs.ertc.templates.form_313 import EXAMPLE, MAX_PERIODS
 from nj_incentives.workpapers.recalc import excel_serial
-from nj_incentives.workpapers.templates import ertc_credit
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
-from nj_incentives.workpapers.templates.builder import NOT_COMPUTED
-from nj_incentives.workpapers.templates.ertc_credit import EXAMPLE, MAX_PERIODS
+from nj_incentives.workpapers.templates.builder import build_template
 from tooling import recalculate_as_calc as recalculate
 
 TEMPLATE = DEFAULT_DIRECTORY / "ertc-form-313.xlsx"
@@ -116,7 +117,7 @@ def filled(tmp_path: Path, change: Any) -> Any:
     values = copy.deepcopy(dict(EXAMPLE))
     change(values)
     tmp_path.mkdir(parents=True, exist_ok=True)
-    return recalculate(ertc_credit.build(tmp_path / "filled.xlsx", values))
+    return recalculate(build_template(ertc_credit, tmp_path / "filled.xlsx", values))
 
 
 def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:

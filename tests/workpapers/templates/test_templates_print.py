@@ -30,10 +30,11 @@ import openpyxl
 import pytest
 
 from nj_incentives import __version__
+from nj_incentives.core.workpaper import CONFIG
+from nj_incentives.programs.ertc.templates.form_313 import MAX_EMPLOYEES, ROSTER_SHEETS
 from nj_incentives.workpapers.templates import page
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
-from nj_incentives.workpapers.templates.builder import CONFIG, FONT
-from nj_incentives.workpapers.templates.ertc_credit import MAX_EMPLOYEES, ROSTER_SHEETS
+from nj_incentives.workpapers.templates.builder import FONT
 from tooling import libreoffice_convert, need, need_font
 
 WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [

@@ -7,6 +7,6 @@ PROGRAM = Program(
     key="beip",
     title="Business Employment Incentive Program",
     citation="N.J.S.A. 34:1B-129",
-    parts=("figures", "rules", "functions", "memo", "scenarios"),
+    parts=("figures", "rules", "functions", "templates", "memo", "scenarios"),
     uses=("remote_work",),
 )

@@ -6,5 +6,5 @@ PROGRAM = Program(
     key="ertc",
     title="Economic Recovery Tax Credit",
     citation="N.J.S.A. 52:27BBB-55",
-    parts=("figures", "rules", "functions", "memo", "scenarios"),
+    parts=("figures", "rules", "functions", "templates", "memo", "scenarios"),
 )

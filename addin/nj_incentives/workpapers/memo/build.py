@@ -595,7 +595,7 @@ def _inputs_hash(recalc: Recalculation) -> list[tuple[str, str]]:
     """The file table's row of the inputs hash the sign-offs are checked against (the
     Inputs sheet's sign-off fields are not printed: page 1 gives each sign-off's state),
     none for a workbook without one."""
-    from nj_incentives.workpapers.templates.builder import INPUTS_HASH
+    from nj_incentives.core.workpaper import INPUTS_HASH
 
     try:
         value = recalc.value(INPUTS_HASH)

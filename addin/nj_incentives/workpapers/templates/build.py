@@ -34,8 +34,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from nj_incentives import programs
 from nj_incentives.support import shipped
-from nj_incentives.workpapers.templates import beip_conversion, beip_grant, ertc_credit
+from nj_incentives.workpapers.templates.builder import build_template
 from nj_incentives.workpapers.templates.cached import cache_values
 
 __all__ = [
@@ -54,19 +55,6 @@ __all__ = [
 #: A builder: (path, function namespace) -> the path written.
 Builder = Callable[..., Path]
 
-#: file name -> builder(path, namespace="") for each blank template
-TEMPLATES: dict[str, Builder] = dict(
-    zip(
-        shipped.TEMPLATES,  # beip-grant-schedule, beip-credit-conversion, ertc-form-313
-        (
-            lambda path, namespace="": beip_grant.build(path, function_namespace=namespace),
-            lambda path, namespace="": beip_conversion.build(path, function_namespace=namespace),
-            lambda path, namespace="": ertc_credit.build(path, function_namespace=namespace),
-        ),
-        strict=True,
-    )
-)
-
 #: The day the shipped examples' preparer signs them (the reviewer signs on the
 #: engagement's date, 2026-12-01): fixed dates, so that the build is reproducible.
 EXAMPLE_PREPARED = dt.date(2026, 11, 25)
@@ -84,37 +72,35 @@ def signed_example(path: Path, engagement: Mapping[str, Any]) -> Path:
     return path
 
 
-#: file name (under examples/) -> builder(path, namespace="") for each filled example;
-#: each is saved with its recalculated values cached in every formula cell (cached.py)
-#: and signed by its preparer and reviewer (:func:`signed_example`)
-EXAMPLES: dict[str, Builder] = dict(
-    zip(
-        shipped.EXAMPLES,  # the same three, filled
-        (
-            lambda path, namespace="": signed_example(
-                cache_values(
-                    beip_grant.build(path, beip_grant.EXAMPLE, function_namespace=namespace)
-                ),
-                beip_grant.EXAMPLE["engagement"],
-            ),
-            lambda path, namespace="": signed_example(
-                cache_values(
-                    beip_conversion.build(
-                        path, beip_conversion.EXAMPLE, function_namespace=namespace
-                    )
-                ),
-                beip_conversion.EXAMPLE["engagement"],
-            ),
-            lambda path, namespace="": signed_example(
-                cache_values(
-                    ertc_credit.build(path, ertc_credit.EXAMPLE, function_namespace=namespace)
-                ),
-                ertc_credit.EXAMPLE["engagement"],
-            ),
-        ),
-        strict=True,
-    )
-)
+def _blank(template_id: str) -> Builder:
+    def build(path: Path, namespace: str = "") -> Path:
+        return build_template(programs.template(template_id), path, function_namespace=namespace)
+
+    return build
+
+
+def _example(template_id: str) -> Builder:
+    def build(path: Path, namespace: str = "") -> Path:
+        template = programs.template(template_id)
+        built = build_template(template, path, template.EXAMPLE, function_namespace=namespace)
+        return signed_example(cache_values(built), template.EXAMPLE["engagement"])
+
+    return build
+
+
+#: file name -> builder(path, namespace="") for each blank template, one per template
+#: of the program registry (:data:`nj_incentives.support.shipped.TEMPLATES`)
+TEMPLATES: dict[str, Builder] = {
+    f"{template_id}.xlsx": _blank(template_id) for template_id in programs.templates()
+}
+
+#: file name (under examples/) -> builder(path, namespace="") for each filled example
+#: (the template's ``EXAMPLE``); each is saved with its recalculated values cached in
+#: every formula cell (cached.py) and signed by its preparer and reviewer
+#: (:func:`signed_example`)
+EXAMPLES: dict[str, Builder] = {
+    f"{template_id}-example.xlsx": _example(template_id) for template_id in programs.templates()
+}
 
 _PACKAGE = Path(__file__).resolve().parents[2]
 #: True when this package is the ``addin/nj_incentives`` of a repository checkout

@@ -23,19 +23,13 @@ About sheet says so); only input cells are unlocked. The build is deterministic:
 document properties and creation date, and xlsxwriter's fixed zip timestamps, so a
 rebuild of the same template is byte-for-byte the same file with the same xlsxwriter.
 
-A template declares what it holds and the builder writes it; no template touches a
-worksheet, and none counts rows. A template is a sequence of line items that
-:meth:`TemplateBuilder.lay_out` interprets, each written on its sheet below what is there:
-
-- :class:`Title`, :class:`Section`, :class:`Note`, :class:`Skip`, :class:`SourceHeading`;
-- :class:`Item`: one input (label, name, kind, unit, validation, help) or one figure (a
-  formula over defined names; NJ_* functions are spelled for the runtime by the builder);
-- :class:`InputTable`: a table of inputs, one :class:`Column` each (validation, name, the
-  key of its values);
-- :class:`ArrayTable`: a table-returning NJ_* function as one dynamic-array formula;
-- :class:`FormulaTable`: a table of formulas, each reading its own table's cells by header
-  (``[[cell:H]]``) and a :class:`Spill` for a row- or block-returning function;
-- :class:`Total`, :class:`Chart`, :class:`Check` (the Checks sheet's lines).
+A template declares what it holds (:mod:`nj_incentives.core.workpaper`, the schema: its
+line items, the sheet names, the engagement and sign-off fields) and this engine writes
+it: :meth:`TemplateBuilder.lay_out` interprets the line items, each written on its sheet
+below what is there; no template touches a worksheet, and none counts rows.
+:func:`build_template` writes a template module's :class:`~nj_incentives.core.workpaper.Workpaper`.
+The addresses (:class:`Ref`, :class:`TableRefs`) are the engine's: a declaration names
+what it reads, the engine finds where it is.
 
 A declared formula names what it reads: a defined name, or a reference the builder
 replaces by the address (:meth:`TemplateBuilder.resolve`: ``[[at:Withholdings:row]]`` the
@@ -70,6 +64,10 @@ Usage::
     )
     with TemplateBuilder(path, title="BEIP grant schedule", template_id="beip-grant") as b:
         b.lay_out(TEMPLATE, {"pct": 0.5, "w": [600000, 650000]})
+
+or, for a template module (``programs/beip/templates/grant.py``)::
+
+    build_template(grant, path, grant.EXAMPLE)
 """
 
 from __future__ import annotations
@@ -78,10 +76,9 @@ import datetime as dt
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
@@ -89,46 +86,66 @@ from xlsxwriter.workbook import Workbook
 from xlsxwriter.worksheet import Worksheet
 
 from nj_incentives.core.cells import quote_sheet
+from nj_incentives.core.workpaper import (
+    ABOUT,
+    ALL_ENGAGEMENT_FIELDS,
+    CALCULATIONS,
+    CENT_TOLERANCE,
+    CHECKS,
+    CONFIG,
+    ENGAGEMENT_FIELDS,
+    INPUTS,
+    INPUTS_HASH,
+    NOT_COMPUTED,
+    NUMERIC_KINDS,
+    OUTPUTS,
+    SIGNOFF_CHANGED,
+    SIGNOFF_CURRENT,
+    SIGNOFF_INPUTS,
+    SIGNOFF_NO_DATE,
+    SIGNOFF_NO_HASH,
+    SIGNOFF_NOT_COMPUTED,
+    SIGNOFF_NOT_SIGNED,
+    SIGNOFF_ROLES,
+    SIGNOFF_STATUS,
+    SIGNOFF_UNCHANGED,
+    SIGNOFF_UNKNOWN,
+    SOURCE_SUFFIX,
+    TICK_SUFFIX,
+    TICKMARKS,
+    ArrayTable,
+    Chart,
+    Check,
+    Column,
+    FormulaTable,
+    InputTable,
+    Kind,
+    LineItem,
+    Note,
+    Section,
+    Skip,
+    SourceHeading,
+    Span,
+    Spill,
+    Title,
+    Total,
+    Workpaper,
+)
 from nj_incentives.runtimes import setup_steps
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 from nj_incentives.workpapers.templates import page
 
 __all__ = [
-    "ABOUT",
-    "ALL_ENGAGEMENT_FIELDS",
     "BUILD_DATE",
-    "CALCULATIONS",
-    "CHECKS",
-    "CONFIG",
-    "INPUTS",
-    "NOT_COMPUTED",
-    "OUTPUTS",
-    "SIGNOFF_FIELDS",
-    "SIGNOFF_INPUTS",
-    "TICKMARKS",
+    "FONT",
     "UDF_MODULE",
-    "ArrayTable",
-    "Chart",
-    "Check",
-    "Column",
-    "FormulaTable",
-    "InputTable",
-    "Item",
-    "Kind",
-    "LineItem",
-    "Note",
     "Ref",
-    "Section",
     "SheetWriter",
-    "Skip",
-    "SourceHeading",
-    "Span",
-    "Spill",
     "TableRefs",
+    "Template",
     "TemplateBuilder",
-    "Title",
-    "Total",
     "audit",
+    "build_template",
     "fingerprint",
     "nth_cell",
     "numbers_only",
@@ -139,21 +156,10 @@ __all__ = [
 #: The creation date written into every template (a rebuild must not change the file).
 BUILD_DATE = dt.datetime(2025, 1, 1)
 
-#: Sheet names, in order.
-ABOUT, INPUTS, CALCULATIONS, OUTPUTS, CHECKS, CONFIG = (
-    "About",
-    "Inputs",
-    "Calculations",
-    "Outputs",
-    "Checks",
-    "xlwings.conf",
-)
 
 #: The module the classic add-in imports (the ``UDF Modules`` setting).
 UDF_MODULE = setup_steps.UDF_MODULE
 
-#: What a total shows when a cell it adds up is not a number.
-NOT_COMPUTED = "not computed: see Checks"
 
 #: An Office.js custom-functions namespace (manifest ``<Namespace>``: at most 32
 #: characters; sub-namespaces are separated by dots).
@@ -165,25 +171,6 @@ BAND_ROW = 2
 SOURCE_WIDTH = 30
 #: The width of the About sheet's text column, characters.
 ABOUT_TEXT_WIDTH = 95.0
-
-#: Tolerance of the money checks: half a cent.
-CENT_TOLERANCE = 0.005
-
-
-class Kind(StrEnum):
-    """What a cell holds; decides its number format and its validation."""
-
-    MONEY = "money"
-    PERCENT = "percent"
-    DATE = "date"
-    COUNT = "count"
-    YEAR = "year"
-    NUMBER = "number"
-    YESNO = "yesno"
-    CHOICE = "choice"
-    TEXT = "text"
-    CHECK = "check"
-
 
 NUMBER_FORMATS: dict[Kind, str] = {
     Kind.MONEY: "#,##0.00;[Red]-#,##0.00",
@@ -198,67 +185,6 @@ NUMBER_FORMATS: dict[Kind, str] = {
     Kind.CHECK: "General",
 }
 
-NUMERIC_KINDS = frozenset({Kind.MONEY, Kind.PERCENT, Kind.DATE, Kind.COUNT, Kind.YEAR, Kind.NUMBER})
-
-
-@dataclass(frozen=True)
-class EngagementField:
-    """One engagement field on Inputs; its defined ``name`` is the contract with the memo,
-    the results workbook and the run stamp."""
-
-    key: str
-    label: str
-    name: str
-    kind: Kind
-    unit: str
-    help: str
-    #: shown in the engagement band at the top of every printed page
-    band: bool = True
-
-
-#: The engagement fields every template's Inputs carries, in order (``key``: the key
-#: in a template's ``values["engagement"]``).
-ENGAGEMENT_FIELDS: tuple[EngagementField, ...] = (
-    EngagementField(
-        "client",
-        "Client",
-        "EngagementClient",
-        Kind.TEXT,
-        "name",
-        "The taxpayer, as on its returns.",
-    ),
-    EngagementField(
-        "entity_id",
-        "Entity ID",
-        "EngagementEntityId",
-        Kind.TEXT,
-        "id",
-        "The filing entity's New Jersey tax ID or FEIN (typed as text: 12-3456789).",
-    ),
-    EngagementField(
-        "period",
-        "Tax period(s)",
-        "EngagementPeriod",
-        Kind.TEXT,
-        "text",
-        "The tax period or periods this workpaper covers, e.g. 2023-01-01 to 2027-12-31.",
-    ),
-    EngagementField(
-        "preparer", "Prepared by", "EngagementPreparer", Kind.TEXT, "name", "Who prepared it."
-    ),
-    EngagementField(
-        "reviewer", "Reviewed by", "EngagementReviewer", Kind.TEXT, "name", "Who reviewed it."
-    ),
-    EngagementField(
-        "date",
-        "Date",
-        "EngagementDate",
-        Kind.DATE,
-        "date",
-        "The date of the workpaper (prepared or last reviewed).",
-    ),
-)
-
 #: The characters the engagement band's height leaves room for, per field, when the
 #: workbook is built without them (a realistic long client, firm names with credentials):
 #: the band is one merged row, which Excel does not autofit to what is typed later.
@@ -271,113 +197,6 @@ BAND_ROOM = {
     "date": 10,
 }
 
-#: The sign-off's further inputs (beside the preparer, the reviewer and the date of
-#: :data:`ENGAGEMENT_FIELDS`): when each signed, and the hash of the inputs they signed
-#: (:mod:`nj_incentives.functions.inputs_hash`), which ``nj-incentives sign`` writes.
-_SIGNOFF_EXTRA: tuple[EngagementField, ...] = (
-    EngagementField(
-        "prepared_on",
-        "Prepared on",
-        "EngagementPreparedOn",
-        Kind.DATE,
-        "date",
-        "The date the preparer signed (nj-incentives sign --preparer).",
-        band=False,
-    ),
-    EngagementField(
-        "preparer_hash",
-        "Preparer's inputs hash",
-        "EngagementPreparerHash",
-        Kind.TEXT,
-        "hash",
-        "The inputs hash when the preparer signed: copy 'Inputs hash now' here (Paste "
-        "Special > Values), or let nj-incentives sign write it.",
-        band=False,
-    ),
-    EngagementField(
-        "reviewed_on",
-        "Reviewed on",
-        "EngagementReviewedOn",
-        Kind.DATE,
-        "date",
-        "The date the reviewer signed (nj-incentives sign --reviewer).",
-        band=False,
-    ),
-    EngagementField(
-        "reviewer_hash",
-        "Reviewer's inputs hash",
-        "EngagementReviewerHash",
-        Kind.TEXT,
-        "hash",
-        "The inputs hash when the reviewer signed: copy 'Inputs hash now' here (Paste "
-        "Special > Values), or let nj-incentives sign write it.",
-        band=False,
-    ),
-)
-_BY_KEY = {field.key: field for field in (*ENGAGEMENT_FIELDS, *_SIGNOFF_EXTRA)}
-
-#: The sign-off block on Inputs, in order: who prepared it, when, the inputs hash they
-#: signed; the same for the reviewer; the workpaper's date.
-SIGNOFF_INPUTS: tuple[EngagementField, ...] = tuple(
-    _BY_KEY[key]
-    for key in (
-        "preparer",
-        "prepared_on",
-        "preparer_hash",
-        "reviewer",
-        "reviewed_on",
-        "reviewer_hash",
-        "date",
-    )
-)
-
-#: The sign-off cells' defined names: what a roll forward clears (both sign-offs' names,
-#: dates and inputs hashes, and the workpaper's date); the inputs hash leaves them out,
-#: as it leaves out the sources and tickmarks.
-SIGNOFF_FIELDS: tuple[str, ...] = tuple(field.name for field in SIGNOFF_INPUTS)
-
-#: Every engagement input on Inputs (the band's and the sign-off's), in the order written.
-ALL_ENGAGEMENT_FIELDS: tuple[EngagementField, ...] = (
-    *(field for field in ENGAGEMENT_FIELDS if field not in SIGNOFF_INPUTS),
-    *SIGNOFF_INPUTS,
-)
-
-#: The defined name of the live inputs hash on Inputs (``=NJ_INPUTS_HASH(...)``).
-INPUTS_HASH = "InputsHash"
-#: The defined names of the Checks sheet's sign-off lines (text) and of the cell that is
-#: FALSE when a sign-off's inputs changed since (not part of the master check).
-SIGNOFF_STATUS = ("SignoffPrepared", "SignoffReviewed")
-SIGNOFF_CURRENT = "SignoffCurrent"
-
-#: Each sign-off: its word, and the names of who signed, when, and the hash stored.
-SIGNOFF_ROLES: tuple[tuple[str, str, str, str], ...] = (
-    ("prepared", "EngagementPreparer", "EngagementPreparedOn", "EngagementPreparerHash"),
-    ("reviewed", "EngagementReviewer", "EngagementReviewedOn", "EngagementReviewerHash"),
-)
-#: What a sign-off line says (the Checks sheet's formulas and nj_incentives.workpapers.signoff).
-SIGNOFF_NOT_SIGNED = {
-    "prepared": "not prepared (no sign-off)",
-    "reviewed": "not reviewed (no sign-off)",
-}
-SIGNOFF_NO_DATE = "(no date)"
-SIGNOFF_NO_HASH = "; no inputs hash stored"
-SIGNOFF_UNCHANGED = "; inputs unchanged since"
-SIGNOFF_CHANGED = "; inputs changed since"
-SIGNOFF_NOT_COMPUTED = "; inputs hash not computed here (no add-in functions)"
-SIGNOFF_UNKNOWN = "not computed"
-
-#: The tickmarks and what each means (the legend printed on Inputs).
-TICKMARKS: tuple[tuple[str, str], ...] = (
-    ("A", "agreed to the source document named beside the input"),
-    ("R", "recomputed: the figure was recalculated and agrees"),
-    ("P", "agreed to the prior year's workpaper"),
-    ("T", "traced to the return or form line named in the source"),
-    ("C", "confirmed with the client or a third party"),
-    ("E", "estimate or judgment: the source says whose and why"),
-)
-#: The suffixes of the defined names of an input's tickmark and source cells
-#: (``AgreementDateTick``, ``AgreementDateSource``; a table's: its first column's name).
-TICK_SUFFIX, SOURCE_SUFFIX = "Tick", "Source"
 #: The headers of the tickmark and source columns.
 TICK_HEADER, SOURCE_HEADER = "Tick", "Source (document, date, reference)"
 SOURCE_COLUMN_WIDTH = 34.0
@@ -527,41 +346,6 @@ def nth_cell(qualified: str, n: int) -> str:
     return f"{sheet}!${column}${row}"
 
 
-@dataclass(frozen=True)
-class Column:
-    """One column of an input or result table."""
-
-    header: str
-    kind: Kind
-    unit: str = ""
-    name: str | None = None
-    choices: tuple[str, ...] = ()
-    minimum: float | dt.date | None = None
-    maximum: float | dt.date | None = None
-    help: str = ""
-    width: float = 16
-    #: the title of the input prompt when the header is longer than Excel's 32 characters
-    prompt: str = ""
-    #: the cells' role in a table of formulas (calc, output, total, label); "" = the table's
-    role: str = ""
-    #: the header written as a number (a year heading a column of a matrix)
-    number_header: bool = False
-    #: an input column's values in a filled workbook: ``values[key]`` (:class:`InputTable`)
-    key: str = ""
-    #: an input column's value in every row when the values give none
-    default: object = None
-
-
-@dataclass(frozen=True)
-class Spill:
-    """A formula returning ``height`` rows of ``width`` cells (a dynamic array), in a
-    table of formulas, written at its top-left cell: the other cells it covers are None."""
-
-    formula: str
-    width: int = 1
-    height: int = 1
-
-
 class TableRefs(dict[str, Ref]):
     """The data range of each column of a table, by header; ``header`` is the header
     row over the table's value columns."""
@@ -573,240 +357,6 @@ class TableRefs(dict[str, Ref]):
 
 # --------------------------------------------------------------------------- line items
 
-
-@dataclass(frozen=True)
-class Item:
-    """One line item of a template: an input (no ``formula``) or a figure (a formula over
-    defined names; NJ_* functions are spelled as the template's runtime needs).
-
-    ``key``: where a filled workbook's ``values`` hold the input (``default`` if absent);
-    ``name``: the workbook-level name of its cell; ``sheet``: "" for Inputs (an input) or
-    Calculations (a figure); ``role``: calc, output or total; ``source``: where the
-    figure goes on the form, or the law it comes from."""
-
-    label: str
-    name: str | None
-    kind: Kind
-    unit: str
-    formula: str = ""
-    key: str = ""
-    default: object = None
-    choices: tuple[str, ...] = ()
-    minimum: float | dt.date | None = None
-    maximum: float | dt.date | None = None
-    help: str = ""
-    prompt: str = ""
-    role: str = "calc"
-    source: str = ""
-    sheet: str = ""
-
-
-@dataclass(frozen=True)
-class Section:
-    """A section heading (``width``: the columns its fill spans)."""
-
-    text: str
-    width: int = 3
-    sheet: str = INPUTS
-
-
-@dataclass(frozen=True)
-class Note:
-    """A line of instructions, wrapped across the sheet."""
-
-    text: str
-    sheet: str = INPUTS
-
-
-@dataclass(frozen=True)
-class Skip:
-    """Blank rows."""
-
-    rows: int = 1
-    sheet: str = INPUTS
-
-
-@dataclass(frozen=True)
-class Title:
-    """A sheet's title and subtitle (its first rows; on Inputs the engagement fields
-    follow), and how it prints: ``landscape`` (None: whichever prints larger) and
-    ``narrow``: narrower (label, unit) columns for a sheet of one table with short row
-    labels."""
-
-    text: str
-    subtitle: str = ""
-    sheet: str = INPUTS
-    landscape: bool | None = None
-    narrow: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True)
-class SourceHeading:
-    """A heading over the sources written beside the figures below it, in a column
-    ``width`` characters wide."""
-
-    text: str
-    width: float
-    sheet: str = OUTPUTS
-
-
-@dataclass(frozen=True)
-class Span:
-    """A defined ``name`` for the columns ``first`` to ``last`` (headers) of a table: their
-    data cells, or with ``header`` their header cells."""
-
-    name: str
-    first: str
-    last: str
-    header: bool = False
-
-
-@dataclass(frozen=True)
-class InputTable:
-    """A table of inputs: a header row, a units row and one row per label, each column
-    validated and named (:class:`Column`). A filled workbook's ``values[column.key]`` is
-    a sequence (one value per row) or, with ``row_keys``, a mapping from a row's key to
-    its value; a column's ``default`` fills every row when the values give none.
-    ``leading``: formula columns (one formula per row, locked) before the inputs, whose
-    formulas may read ``[[at:Name:row]]`` (see :meth:`TemplateBuilder.resolve`).
-    ``repeat_header``: the header repeats on every printed page (the sheet's only
-    table). ``name``: how other formulas refer to the table (``[[data:Name:Header]]``)."""
-
-    row_labels: tuple[str, ...]
-    columns: tuple[Column, ...]
-    label_header: str = ""
-    row_keys: tuple[object, ...] = ()
-    leading: tuple[tuple[Column, str], ...] = ()
-    repeat_header: bool = False
-    spans: tuple[Span, ...] = ()
-    name: str = ""
-    sheet: str = INPUTS
-    #: per leading column, the key of the input values it shows again (a name from
-    #: another sheet): a filled workbook caches them as the formulas' results, so that
-    #: a viewer that does not recalculate (a LibreOffice print) shows them; "" for none
-    shows: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ArrayTable:
-    """A table-returning NJ_* function as one dynamic-array formula over ``rows`` rows
-    (:meth:`SheetWriter.array_table`). ``name``: the workbook-level name of its whole
-    range, and how formulas refer to its data (``[[data:Name:Header]]``,
-    ``[[at:Name:Header:i]]``)."""
-
-    formula: str
-    columns: tuple[Column, ...]
-    rows: int
-    header_from_function: bool = True
-    label: str = ""
-    row_labels: tuple[str | int, ...] = ()
-    label_header: str = ""
-    role: str = "calc"
-    name: str | None = None
-    dynamic: bool = True
-    sheet: str = CALCULATIONS
-
-
-@dataclass(frozen=True)
-class FormulaTable:
-    """A table of formulas, one per cell (a number, a :class:`Spill`, or None under a
-    spill), read by :meth:`SheetWriter.formula_table`: a formula reads its own table's
-    cells by header (``[[cell:H]]``...) and any named range or table by name
-    (:meth:`TemplateBuilder.resolve`; ``row`` is the row's index). ``name``: how other
-    formulas refer to the table; ``spans``: defined names over some of its columns."""
-
-    columns: tuple[Column, ...]
-    rows: tuple[tuple[str | float | Spill | None, ...], ...]
-    row_labels: tuple[str, ...] = ()
-    label_header: str = ""
-    role: str = "calc"
-    name: str = ""
-    spans: tuple[Span, ...] = ()
-    sheet: str = CALCULATIONS
-
-
-@dataclass(frozen=True)
-class Total:
-    """The sum of a range (``of``: a reference, e.g. ``[[data:Schedule:Grant]]``), or
-    :data:`NOT_COMPUTED` when any of its cells is not a number
-    (:meth:`SheetWriter.total`)."""
-
-    label: str
-    of: str
-    name: str | None = None
-    kind: Kind = Kind.MONEY
-    unit: str = "$"
-    role: str = "total"
-    sheet: str = CALCULATIONS
-
-
-@dataclass(frozen=True)
-class Chart:
-    """A native Excel chart: ``categories`` and each series' values are references
-    (``[[data:Table:Header]]``)."""
-
-    title: str
-    categories: str
-    series: tuple[tuple[str, str], ...]
-    y_title: str = ""
-    x_title: str = ""
-    sheet: str = OUTPUTS
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the Checks sheet: ``formula`` must be TRUE (an error counts as FALSE).
-    Its constructors :meth:`equal`, :meth:`at_most` and :meth:`numbers` write the
-    common ones; :meth:`refused` a check that names the first cell its rule refuses."""
-
-    label: str
-    formula: str
-    citation: str = ""
-    #: A formula giving blank, or the text naming the first cell refused (NJ_INPUT_REFUSED):
-    #: the check is TRUE when it is blank, else its line says which cell and why.
-    refusal: str = ""
-    #: What a refused line says before the cell: the label without its rule, which the
-    #: refusal states with its citation (each once: the cell, value, rule and citation).
-    subject: str = ""
-
-    @classmethod
-    def refused(cls, label: str, subject: str, refusal: str, citation: str = "") -> Check:
-        """TRUE when ``refusal`` (one NJ_INPUT_REFUSED call over a whole range) is blank,
-        and the line reads ``label``; else FALSE, and the line reads ``subject; the first
-        cell refused: 'Sheet'!E7 = 800: rule (citation)``."""
-        return cls(label, "", citation, refusal, subject)
-
-    @classmethod
-    def equal(cls, label: str, a: str, b: str, citation: str = "") -> Check:
-        """``a`` and ``b`` (formulas or references) agree to half a cent."""
-        return cls(label, f"ABS(({a})-({b}))<{CENT_TOLERANCE}", citation)
-
-    @classmethod
-    def at_most(cls, label: str, a: str, b: str, citation: str = "") -> Check:
-        """``a`` does not exceed ``b`` (half a cent of tolerance)."""
-        return cls(label, f"({a})<=({b})+{CENT_TOLERANCE}", citation)
-
-    @classmethod
-    def numbers(cls, label: str, ref: str, citation: str = "") -> Check:
-        """Every cell of ``ref`` (a reference) is a number or blank."""
-        return cls(label, f"COUNT({ref})+COUNTBLANK({ref})=ROWS({ref})*COLUMNS({ref})", citation)
-
-
-#: What :meth:`TemplateBuilder.lay_out` interprets.
-LineItem = (
-    Item
-    | Section
-    | Note
-    | Skip
-    | Title
-    | SourceHeading
-    | InputTable
-    | ArrayTable
-    | FormulaTable
-    | Total
-    | Chart
-    | Check
-)
 
 #: A reference to a named range or table in a declared formula: ``[[kind:part:...]]``
 #: (parts may be empty: a slice ``1:``), resolved by :meth:`TemplateBuilder.resolve`
@@ -2775,3 +2325,34 @@ def fingerprint(path: str | Path) -> dict[str, Any]:
             "charts": len(getattr(ws, "_charts", ())),
         }
     return result
+
+
+class Template(Protocol):
+    """A template's declaration, as the engine reads it: a module of a program's
+    ``templates`` part (``programs/beip/templates/grant.py``)."""
+
+    TEMPLATE_ID: str
+
+    def workpaper(self, values: Mapping[str, Any] | None = None) -> Workpaper: ...
+
+
+def build_template(
+    template: Template,
+    path: str | Path,
+    values: Mapping[str, Any] | None = None,
+    function_namespace: str = "",
+) -> Path:
+    """Write ``template`` to ``path`` (blank inputs), or a filled workbook with ``values``
+    (keys as in the template's ``EXAMPLE``)."""
+    paper = template.workpaper(values)
+    with TemplateBuilder(
+        path,
+        title=paper.title,
+        template_id=paper.template_id,
+        function_namespace=function_namespace,
+        engagement=paper.engagement,
+        input_sheets=paper.input_sheets,
+    ) as b:
+        b.about(paper.purpose, sheet_notes=paper.sheet_notes, sources=paper.sources)
+        b.lay_out(paper.items, paper.values)
+    return Path(path)

@@ -27,16 +27,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
-from nj_incentives.functions.catalog import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
-from nj_incentives.programs import forms as F
-from nj_incentives.programs.cbt import figures as CBT
-from nj_incentives.programs.ertc import figures as ERTC
-from nj_incentives.programs.ertc import rules as ertc
-from nj_incentives.workpapers.templates import inputs
-from nj_incentives.workpapers.templates.builder import (
+from nj_incentives.core.workpaper import (
     CALCULATIONS,
     CENT_TOLERANCE,
     NOT_COMPUTED,
@@ -55,10 +48,16 @@ from nj_incentives.workpapers.templates.builder import (
     Skip,
     SourceHeading,
     Span,
-    TemplateBuilder,
     Title,
     Total,
+    Workpaper,
 )
+from nj_incentives.programs import forms as F
+from nj_incentives.programs import template_inputs as inputs
+from nj_incentives.programs.cbt import figures as CBT
+from nj_incentives.programs.ertc import figures as ERTC
+from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.ertc.functions import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
 
 #: The credit amounts as the template's texts show them (every version).
 _ONE = ERTC.CREDIT_YEAR_ONE_AMOUNT.summary()
@@ -72,10 +71,10 @@ __all__ = [
     "PERIODS",
     "ROSTER_SHEETS",
     "TEMPLATE_ID",
-    "build",
     "roster_sheet_names",
     "roster_sheets_needed",
     "template",
+    "workpaper",
 ]
 
 TEMPLATE_ID = "ertc-form-313"
@@ -216,11 +215,9 @@ EXAMPLE: Mapping[str, Any] = {
 }
 
 
-def build(
-    path: str | Path, values: Mapping[str, Any] | None = None, function_namespace: str = ""
-) -> Path:
-    """Write the template to ``path`` (blank inputs), or a filled workbook with ``values``
-    (keys as in :data:`EXAMPLE`)."""
+def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
+    """The workbook for ``values`` (keys as in :data:`EXAMPLE`; none: the blank template):
+    as many roster sheets a period as its employees need."""
     values = values or {}
     sheets = roster_sheets_needed(len(values.get("employees", ())))
     if sheets > MAX_ROSTER_SHEETS:
@@ -230,71 +227,64 @@ def build(
             f"{MAX_EMPLOYEES} per period)"
         )
     names = roster_sheet_names(sheets)
-    with TemplateBuilder(
-        path,
-        title="Economic Recovery Tax Credit (Form 313 worksheet)",
-        template_id=TEMPLATE_ID,
-        function_namespace=function_namespace,
+    return Workpaper(
+        TEMPLATE_ID,
+        "Economic Recovery Tax Credit (Form 313 worksheet)",
+        "The Economic Recovery Tax Credit for new full-time positions at a location in a "
+        "qualified municipality (N.J.S.A. 52:27BBB-55), laid out after NJ "
+        f"{F.FORM_313.name}: Part "
+        "I screening questions, Part II the employees and their monthly hours, Part III "
+        "the computation with the per-period limit, the refund at the end of credit year "
+        "two and the carryforward. The CBT statutory minimum tax (N.J.S.A. 54:10A-5(e)) is "
+        "computed from each period's New Jersey gross receipts.",
+        sheet_notes=[
+            (
+                "Inputs",
+                "Part I screening, the taxpayer, Part III periods: type only in the yellow cells",
+            ),
+            (
+                ROSTER_SHEETS["base"],
+                "Part II, the employee roster: names, the two flags and the base year's "
+                "monthly hours",
+            ),
+            *(
+                (sheet, f"Part II, continued: employees {_first_row(n)} to {_last_row(n)}")
+                for n, sheet in enumerate(names["base"][1:], 2)
+            ),
+            (ROSTER_SHEETS["year1"], "Part II: the same employees' hours in credit year one"),
+            *(
+                (
+                    sheet,
+                    f"Part II, continued: year one, employees {_first_row(n)} to {_last_row(n)}",
+                )
+                for n, sheet in enumerate(names["year1"][1:], 2)
+            ),
+            (ROSTER_SHEETS["year2"], "Part II: the same employees' hours in credit year two"),
+            *(
+                (
+                    sheet,
+                    f"Part II, continued: year two, employees {_first_row(n)} to {_last_row(n)}",
+                )
+                for n, sheet in enumerate(names["year2"][1:], 2)
+            ),
+            (
+                "Calculations",
+                "eligibility, credit years, average positions per period, new positions "
+                "and credits, minimum tax per period, the credit schedule",
+            ),
+        ],
+        sources=[
+            "N.J.S.A. 52:27BBB-55 (P.L.2002, c.43, s.56, as amended through P.L.2003, c.194)",
+            "N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b) (CBT statutory minimum)",
+            f"NJ {F.FORM_313.name}, {F.FORM_313.title} (Parts I-III)",
+            "docs/interpretations.md: credit years, position counts, limit, refund, "
+            f"carryforward (the five years of the {ertc.CITE_FORM_313} as a switch)",
+        ],
+        items=template(sheets),
+        values=_table_values(values),
         engagement=values.get("engagement"),
         input_sheets=[sheet for key, _, _ in PERIODS for sheet in names[key]],
-    ) as b:
-        b.about(
-            "The Economic Recovery Tax Credit for new full-time positions at a location in a "
-            "qualified municipality (N.J.S.A. 52:27BBB-55), laid out after NJ "
-            f"{F.FORM_313.name}: Part "
-            "I screening questions, Part II the employees and their monthly hours, Part III "
-            "the computation with the per-period limit, the refund at the end of credit year "
-            "two and the carryforward. The CBT statutory minimum tax (N.J.S.A. 54:10A-5(e)) is "
-            "computed from each period's New Jersey gross receipts.",
-            sheet_notes=[
-                (
-                    "Inputs",
-                    "Part I screening, the taxpayer, Part III periods: type only in the "
-                    "yellow cells",
-                ),
-                (
-                    ROSTER_SHEETS["base"],
-                    "Part II, the employee roster: names, the two flags and the base year's "
-                    "monthly hours",
-                ),
-                *(
-                    (sheet, f"Part II, continued: employees {_first_row(n)} to {_last_row(n)}")
-                    for n, sheet in enumerate(names["base"][1:], 2)
-                ),
-                (ROSTER_SHEETS["year1"], "Part II: the same employees' hours in credit year one"),
-                *(
-                    (
-                        sheet,
-                        f"Part II, continued: year one, employees {_first_row(n)} to "
-                        f"{_last_row(n)}",
-                    )
-                    for n, sheet in enumerate(names["year1"][1:], 2)
-                ),
-                (ROSTER_SHEETS["year2"], "Part II: the same employees' hours in credit year two"),
-                *(
-                    (
-                        sheet,
-                        f"Part II, continued: year two, employees {_first_row(n)} to "
-                        f"{_last_row(n)}",
-                    )
-                    for n, sheet in enumerate(names["year2"][1:], 2)
-                ),
-                (
-                    "Calculations",
-                    "eligibility, credit years, average positions per period, new positions "
-                    "and credits, minimum tax per period, the credit schedule",
-                ),
-            ],
-            sources=[
-                "N.J.S.A. 52:27BBB-55 (P.L.2002, c.43, s.56, as amended through P.L.2003, c.194)",
-                "N.J.S.A. 54:10A-5(e); N.J.A.C. 18:7-3.4(b) (CBT statutory minimum)",
-                f"NJ {F.FORM_313.name}, {F.FORM_313.title} (Parts I-III)",
-                "docs/interpretations.md: credit years, position counts, limit, refund, "
-                f"carryforward (the five years of the {ertc.CITE_FORM_313} as a switch)",
-            ],
-        )
-        b.lay_out(template(sheets), _table_values(values))
-    return Path(path)
+    )
 
 
 def _first_row(part: int) -> int:
@@ -1037,7 +1027,7 @@ _TOLERANCE = CENT_TOLERANCE
 
 def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     """The Checks sheet's lines, each input read by ``read``
-    (:func:`nj_incentives.workpapers.templates.inputs.reader`: as the NJ_* functions read it, so
+    (:func:`nj_incentives.programs.template_inputs.reader`: as the NJ_* functions read it, so
     that
     a date or an amount typed as text counts as the functions count it)."""
     ends = read("PeriodEnds")

@@ -22,14 +22,15 @@ bounds and the citation of the first NJ_* function that reads it (:func:`rules`)
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from nj_incentives.core.declarations import Calculation
 from nj_incentives.core.inputs import InputKind, InputRule
-from nj_incentives.functions.catalog import CALCULATIONS
-from nj_incentives.workpapers.templates.builder import (
+from nj_incentives.core.workpaper import (
     ArrayTable,
     Check,
     FormulaTable,
@@ -62,6 +63,21 @@ READER = "NJ_INPUT"
 REFUSAL = "NJ_INPUT_REFUSED"
 
 
+@functools.cache
+def _calculations() -> dict[str, Calculation]:
+    """Every program's NJ_* calculations by name (each program's ``functions`` part, in
+    the registry's order): the law a template's function call cites. The functions of no
+    program (NJ_INPUT, NJ_INPUTS_HASH ...) cite none."""
+    from nj_incentives.programs import PROGRAMS
+
+    return {
+        calculation.name: calculation
+        for declaring in PROGRAMS
+        if declaring.has("functions")
+        for calculation in declaring.part("functions").FUNCTIONS
+    }
+
+
 def citations(items: Iterable[Any]) -> dict[str, str]:
     """Defined name -> the citation of the first NJ_* function whose formula reads it."""
     formulas: list[str] = []
@@ -78,11 +94,11 @@ def citations(items: Iterable[Any]) -> dict[str, str]:
     found: dict[str, str] = {}
     for formula in formulas:
         calls = [
-            c for c in _NJ.findall(formula) if c in CALCULATIONS and c not in (READER, REFUSAL)
+            c for c in _NJ.findall(formula) if c in _calculations() and c not in (READER, REFUSAL)
         ]
         if not calls:
             continue
-        citation = CALCULATIONS[calls[0]].message_citation
+        citation = _calculations()[calls[0]].message_citation
         for name in _NAME.findall(formula):
             found.setdefault(name, citation)
     for item in items:  # an input no function reads: the citation of its checks
@@ -202,7 +218,7 @@ def read_for(name: str, kind: InputKind, function: str) -> str:
     reads it, citing ``function``'s citation: the rule :func:`rules` finds for an input
     that ``function`` is the first to read, so that the input check and this formula carry
     one rule (tested). For a formula declared before the reader of its template exists."""
-    return read_formula(name, InputRule(kind, CALCULATIONS[function].message_citation))
+    return read_formula(name, InputRule(kind, _calculations()[function].message_citation))
 
 
 def yes_no(name: str, function: str) -> str:

@@ -17,15 +17,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from nj_incentives.core import parameters as P
-from nj_incentives.functions.catalog import GRANT_SCHEDULE_COLUMNS
-from nj_incentives.programs.beip import figures as BEIP
-from nj_incentives.programs.beip import rules as beip
-from nj_incentives.workpapers.templates import inputs
-from nj_incentives.workpapers.templates.builder import (
+from nj_incentives.core.workpaper import (
     CALCULATIONS,
     INPUTS,
     OUTPUTS,
@@ -41,15 +36,19 @@ from nj_incentives.workpapers.templates.builder import (
     Section,
     Skip,
     Spill,
-    TemplateBuilder,
     Title,
     Total,
+    Workpaper,
 )
+from nj_incentives.programs import template_inputs as inputs
+from nj_incentives.programs.beip import figures as BEIP
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.beip.functions import GRANT_SCHEDULE_COLUMNS
 
 #: The average cap as the template's texts show it (every version).
 _CAP = BEIP.AVERAGE_CAP.summary()
 
-__all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "build"]
+__all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "workpaper"]
 
 TEMPLATE_ID = "beip-grant-schedule"
 #: The longest grant term, N.J.S.A. 34:1B-129c. (one row per possible grant year).
@@ -369,7 +368,7 @@ _GRANT, _BEFORE, _CAP_ROOM = (
 
 def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     """The Checks sheet's lines (after each table's own "returned its table"), each input
-    read by ``read`` (:func:`nj_incentives.workpapers.templates.inputs.reader`: as the NJ_*
+    read by ``read`` (:func:`nj_incentives.programs.template_inputs.reader`: as the NJ_*
     functions
     read it, so that "40%" or "5" typed as text counts as the functions count it)."""
     term, pct, partner_pct = read("Term"), read("GrantPct"), read("PartnerPct")
@@ -459,30 +458,23 @@ TEMPLATE: tuple[LineItem, ...] = (
 )
 
 
-def build(
-    path: str | Path, values: Mapping[str, Any] | None = None, function_namespace: str = ""
-) -> Path:
-    """Write the template to ``path`` (blank inputs), or a filled workbook with ``values``
-    (keys as in :data:`EXAMPLE`)."""
+def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
+    """The workbook for ``values`` (keys as in :data:`EXAMPLE`; none: the blank template)."""
     values = values or {}
-    with TemplateBuilder(
-        path,
-        title="BEIP grant schedule",
-        template_id=TEMPLATE_ID,
-        function_namespace=function_namespace,
+    return Workpaper(
+        TEMPLATE_ID,
+        "BEIP grant schedule",
+        "The Business Employment Incentive Program grant year by year: the grant before "
+        f"the cap (N.J.S.A. 34:1B-129a., b.), the {_CAP} average cap per new employee "
+        "(N.J.A.C. 19:31I-1.4(a)), and the combined limit on State grants "
+        "(N.J.S.A. 34:1B-134(b), (c)). The grant percentage and term are set by the "
+        "Authority in the agreement: enter them as agreed.",
+        TEMPLATE,
+        values,
         engagement=values.get("engagement"),
-    ) as b:
-        b.about(
-            "The Business Employment Incentive Program grant year by year: the grant before "
-            f"the cap (N.J.S.A. 34:1B-129a., b.), the {_CAP} average cap per new employee "
-            "(N.J.A.C. 19:31I-1.4(a)), and the combined limit on State grants "
-            "(N.J.S.A. 34:1B-134(b), (c)). The grant percentage and term are set by the "
-            "Authority in the agreement: enter them as agreed.",
-            sources=[
-                "N.J.S.A. 34:1B-129 (as amended through P.L.2022, c.134)",
-                "N.J.S.A. 34:1B-134 (grant limitations)",
-                f"N.J.A.C. 19:31I-1.4(a) (average of {_CAP} per new employee)",
-            ],
-        )
-        b.lay_out(TEMPLATE, values)
-    return Path(path)
+        sources=(
+            "N.J.S.A. 34:1B-129 (as amended through P.L.2022, c.134)",
+            "N.J.S.A. 34:1B-134 (grant limitations)",
+            f"N.J.A.C. 19:31I-1.4(a) (average of {_CAP} per new employee)",
+        ),
+    )

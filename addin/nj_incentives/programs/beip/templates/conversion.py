@@ -34,18 +34,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from nj_incentives.core.inputs import InputKind
-from nj_incentives.functions.catalog import CONVERSION_SCHEDULE_COLUMNS
-from nj_incentives.programs import forms as F
-from nj_incentives.programs.beip import figures as BEIP
-from nj_incentives.programs.beip import rules as beip
-from nj_incentives.programs.cbt import rules as cbt
-from nj_incentives.programs.remote_work import figures as RW
-from nj_incentives.workpapers.templates import inputs
-from nj_incentives.workpapers.templates.builder import (
+from nj_incentives.core.workpaper import (
     CALCULATIONS,
     CENT_TOLERANCE,
     NOT_COMPUTED,
@@ -65,11 +57,18 @@ from nj_incentives.workpapers.templates.builder import (
     SourceHeading,
     Span,
     Spill,
-    TemplateBuilder,
     Title,
+    Workpaper,
 )
+from nj_incentives.programs import forms as F
+from nj_incentives.programs import template_inputs as inputs
+from nj_incentives.programs.beip import figures as BEIP
+from nj_incentives.programs.beip import rules as beip
+from nj_incentives.programs.beip.functions import CONVERSION_SCHEDULE_COLUMNS
+from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.remote_work import figures as RW
 
-__all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "build"]
+__all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "workpaper"]
 
 MONEY = Kind.MONEY
 TEMPLATE_ID = "beip-credit-conversion"
@@ -150,43 +149,36 @@ EXAMPLE: Mapping[str, Any] = {
 }
 
 
-def build(
-    path: str | Path, values: Mapping[str, Any] | None = None, function_namespace: str = ""
-) -> Path:
-    """Write the template to ``path`` (blank inputs), or a filled
-    workbook with ``values`` (keys as in :data:`EXAMPLE`)."""
+def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
+    """The workbook for ``values`` (keys as in :data:`EXAMPLE`; none: the blank template)."""
     values = values or {}
-    with TemplateBuilder(
-        path,
-        title="BEIP credit conversion",
-        template_id=TEMPLATE_ID,
-        function_namespace=function_namespace,
+    return Workpaper(
+        TEMPLATE_ID,
+        "BEIP credit conversion",
+        "BEIP grants accrued but not paid in 2008-2025 and converted to tax credits: the "
+        "installments by accrual year and tax year (N.J.S.A. 34:1B-129e.(1)-(13)), the "
+        "credit applied against each year's tax and the excess refunded as an "
+        "overpayment (f.), a check of a proposed sale of a tax credit transfer "
+        "certificate (g.(3)), and the remote-work election's payment and conditions "
+        "(h.). The approved amounts are the Authority's: enter them as approved.",
+        TEMPLATE,
+        values,
         engagement=values.get("engagement"),
-    ) as b:
-        b.about(
-            "BEIP grants accrued but not paid in 2008-2025 and converted to tax credits: the "
-            "installments by accrual year and tax year (N.J.S.A. 34:1B-129e.(1)-(13)), the "
-            "credit applied against each year's tax and the excess refunded as an "
-            "overpayment (f.), a check of a proposed sale of a tax credit transfer "
-            "certificate (g.(3)), and the remote-work election's payment and conditions "
-            "(h.). The approved amounts are the Authority's: enter them as approved.",
-            sheet_notes=[
-                (
-                    "Calculations",
-                    "one conversion schedule per accrual year, the matrix of installments by "
-                    "tax year and accrual year, the credit applied and refunded per tax year, "
-                    "the transfer and remote-work results",
-                )
-            ],
-            sources=[
-                "N.J.S.A. 34:1B-129e. (conversion, P.L.2015, c.194), f. (application), "
-                "g. (transfer certificates), h. (remote-work election, P.L.2022, c.134)",
-                "docs/interpretations.md: rounding of installments, late approval (e.(1)), "
-                "transfer minimum price, remote-work election",
-            ],
-        )
-        b.lay_out(TEMPLATE, values)
-    return Path(path)
+        sheet_notes=(
+            (
+                "Calculations",
+                "one conversion schedule per accrual year, the matrix of installments by "
+                "tax year and accrual year, the credit applied and refunded per tax year, "
+                "the transfer and remote-work results",
+            ),
+        ),
+        sources=(
+            "N.J.S.A. 34:1B-129e. (conversion, P.L.2015, c.194), f. (application), "
+            "g. (transfer certificates), h. (remote-work election, P.L.2022, c.134)",
+            "docs/interpretations.md: rounding of installments, late approval (e.(1)), "
+            "transfer minimum price, remote-work election",
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- inputs
@@ -908,7 +900,7 @@ _APPLIED, _REFUND, _ISSUED = (
 
 def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     """The Checks sheet's lines, each input read by ``read``
-    (:func:`nj_incentives.workpapers.templates.inputs.reader`: as the NJ_* functions read it, so
+    (:func:`nj_incentives.programs.template_inputs.reader`: as the NJ_* functions read it, so
     that
     an amount typed as text, "320,000.00", counts as the functions count it)."""
     amounts = read("ApprovedAmounts")
