@@ -22,6 +22,7 @@ import subprocess
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,9 +44,8 @@ from tooling import need
 EXAMPLES = {name: DEFAULT_DIRECTORY / "examples" / name for name in shipped.EXAMPLES}
 TEMPLATES = {name: DEFAULT_DIRECTORY / name for name in shipped.TEMPLATES}
 BUILDERS: dict[str, tuple[Callable[..., Path], Mapping[str, Any]]] = {
-    "beip-grant-schedule.xlsx": (beip_grant.build, beip_grant.EXAMPLE),
-    "beip-credit-conversion.xlsx": (beip_conversion.build, beip_conversion.EXAMPLE),
-    "ertc-form-313.xlsx": (ertc_credit.build, ertc_credit.EXAMPLE),
+    f"{module.TEMPLATE_ID}.xlsx": (partial(build_template, module), module.EXAMPLE)
+    for module in (beip_grant, beip_conversion, ertc_credit)
 }
 
 

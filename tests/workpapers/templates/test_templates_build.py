@@ -14,7 +14,10 @@ from pathlib import Path
 import openpyxl
 import pytest
 
+from nj_incentives import programs
 from nj_incentives.core.workpaper import NOT_COMPUTED
+from nj_incentives.support import shipped
+from nj_incentives.workpapers import fill
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 from nj_incentives.workpapers.templates.builder import audit, fingerprint
 
@@ -35,6 +38,20 @@ def test_the_committed_workbook_is_current(committed: Path, tmp_path: Path) -> N
 @pytest.mark.parametrize("path", list(WORKBOOKS), ids=lambda path: path.stem)
 def test_inputs_are_styled_validated_and_the_rest_locked(path: Path) -> None:
     assert audit(path) == []
+
+
+def test_every_list_of_templates_is_the_registrys() -> None:
+    """The shipped files, the build, fill and the templates' own ids all come from the
+    program registry (each program's ``templates`` part), in its order: no list by hand,
+    none matched by position."""
+    ids = tuple(programs.templates())
+    assert ids == ("beip-grant-schedule", "beip-credit-conversion", "ertc-form-313")
+    assert shipped.TEMPLATES == tuple(TEMPLATES) == tuple(f"{i}.xlsx" for i in ids)
+    assert shipped.EXAMPLES == tuple(EXAMPLES) == tuple(f"{i}-example.xlsx" for i in ids)
+    assert ids == fill.TEMPLATE_IDS
+    assert [programs.template(i).TEMPLATE_ID for i in ids] == list(ids)
+    with pytest.raises(LookupError, match="no template 'beip-grant'; registered: beip-grant"):
+        programs.template("beip-grant")
 
 
 def test_every_template_has_a_filled_example() -> None:

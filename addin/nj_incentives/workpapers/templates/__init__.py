@@ -1,5 +1,9 @@
-"""The template workbooks (issue 5) and the builder they are made with.
+"""The template workbooks' layout engine and build (issue 5).
 
-:mod:`nj_incentives.workpapers.templates.builder` is the FAST/ICAEW-style layer over xlsxwriter;
-each template module builds one workbook into the repository's ``workbooks/`` folder.
+The templates are declared in their programs' folders (``programs/<key>/templates/``, in
+the vocabulary of :mod:`nj_incentives.core.workpaper`) and named by the registry
+(:func:`nj_incentives.programs.templates`). :mod:`nj_incentives.workpapers.templates.builder`
+is the FAST/ICAEW-style layout engine over xlsxwriter that writes them;
+:mod:`nj_incentives.workpapers.templates.build` writes every registered template and its
+filled example into the repository's ``workbooks/``.
 """
