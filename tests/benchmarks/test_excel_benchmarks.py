@@ -244,6 +244,35 @@ def _import_seconds(statement: str, env: dict[str, str]) -> list[float]:
     return [float(x) for x in completed.stdout.strip().splitlines()[-1].split()]
 
 
+def test_cold_import_of_the_headless_functions() -> None:
+    """``import nj_incentives.functions`` (the table calc, the memo and sign-off call; no
+    xlwings) against ``import nj_incentives.excel`` (the same table decorated for
+    xlwings), alternated in fresh interpreters, medians of IMPORT_RUNS."""
+    plain = {
+        k: v for k, v in os.environ.items() if k not in ("XLWINGS_ON_SERVER", "XLWINGS_LICENSE_KEY")
+    }
+    times: dict[str, list[float]] = {"functions": [], "excel": []}
+    for _ in range(IMPORT_RUNS):
+        for name, found in times.items():
+            code = (
+                "import sys, time; t = time.perf_counter(); "
+                f"import nj_incentives.{name}; print(time.perf_counter() - t, "
+                "'xlwings' in sys.modules)"
+            )
+            done = subprocess.run(
+                [sys.executable, "-c", code], env=plain, capture_output=True, text=True, check=True
+            )
+            seconds, xlwings = done.stdout.split()
+            assert xlwings == ("False" if name == "functions" else "True")
+            found.append(float(seconds))
+    headless, excel = (statistics.median(times[n]) for n in ("functions", "excel"))
+    print(
+        f"\nimport nj_incentives.functions {headless * 1000:.0f} ms, import "
+        f"nj_incentives.excel {excel * 1000:.0f} ms (fresh interpreters, medians of "
+        f"{IMPORT_RUNS}): {headless / excel:.2f}x"
+    )
+
+
 def test_cold_import_compared_with_xlwings() -> None:
     """Two measures, each the median over fresh interpreters: the two imports in separate
     interpreters (alternating), and the package's extra cost right after ``import

@@ -5,7 +5,8 @@
 - :mod:`~nj_incentives.core.cells`: how cells become the core's inputs and results
   become cells;
 - :mod:`~nj_incentives.functions.adapters`: each function's two halves (cells to the
-  core's result, the result to cells);
+  core's result, the result to cells): the registered programs' (declared in their
+  folders) and those of the functions of no program;
 - :mod:`~nj_incentives.functions.table`: the table of them, :data:`CATALOG` (by Excel
   name, in catalog order), the plain callables :func:`functions` (and :data:`FUNCTIONS`,
   raising on a bad input), and the ``law_as_of`` of a ``calc --law-as-of`` run.

@@ -1,12 +1,13 @@
 """The NJ_* functions' table: each catalog calculation with the adapter that computes it,
 as plain callables, with no xlwings.
 
-An adapter (:mod:`nj_incentives.functions.adapters`) has two halves: ``compute`` turns
-the (converted) cells into the core's result, ``show`` turns that result into cell
-values. :func:`adapter` registers a pair under the catalog calculation of the same name
-(:data:`nj_incentives.functions.catalog.CALCULATIONS`: name, description, citation,
-arguments, example, result columns) in :data:`CATALOG`, checking that ``compute``'s
-parameters are the catalog's.
+An adapter (a program's, ``@FUNCTIONS.adapter`` in ``programs/<key>/functions.py``; those
+of the functions of no program in :mod:`nj_incentives.functions.adapters`) has two
+halves: ``compute`` turns the (converted) cells into the core's result, ``show`` turns
+that result into cell values. :func:`adapter` registers a pair under the catalog
+calculation of the same name (:data:`nj_incentives.functions.catalog.CALCULATIONS`: name,
+description, citation, arguments, example, result columns) in :data:`CATALOG`, checking
+that ``compute``'s parameters are the catalog's.
 
 Everything that calls the functions without Excel reads this table: the headless
 recalculation (:func:`functions`: ``{EXCEL_NAME: callable}``, errors as the cell's text
