@@ -3,13 +3,16 @@ folder and one line of the registry is found everywhere the package lists its pr
 
 The copy (``tmp_path/nj_incentives``) gets ``programs/toy/`` (its dated figure, its rule
 that reads it, its function with the adapter that runs it and its ``explain`` topic, its
-memo mapping, its scenario section) and the key ``"toy"`` in ``programs/__init__.py``'s
-``KEYS``; nothing else of the copy is edited, which the test checks file by file. A
-fresh interpreter with the copy first on ``PYTHONPATH`` then finds the program in the
-catalog, the function table and the Excel module (the plain callable, the Office.js
-metadata of ``nj_incentives.lite``), the generated ``docs/functions.md``, ``nj-
-incentives explain``, the memo's readings, the scenario table's columns, and its figure
-in the registry of figures and the generated law-currency texts.
+template of one input and one NJ_TOY_CREDIT line, its memo mapping, its scenario
+section) and the key ``"toy"`` in the ``KEYS`` of ``programs/__init__.py``; nothing else
+of the copy is edited, which the test checks file by file. A fresh interpreter with the
+copy first on ``PYTHONPATH`` then finds the program in the catalog, the function table
+and the Excel module (the plain callable, the Office.js metadata of
+``nj_incentives.lite``), the generated ``docs/functions.md``, ``nj-incentives explain``
+and ``NJ_EXPLAIN``, the template lists (the registry's, the shipped files', fill's), a
+built template recalculated as ``calc`` does, the memo of a ``calc`` run (the statute,
+the readings), the scenario table's columns, and its figure in the registry of figures
+and the generated law-currency texts.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ TOY = {
             key="toy",
             title="Toy credit",
             citation="N.J.S.A. 99:1-1",
-            parts=("figures", "rules", "functions", "memo", "scenarios"),
+            parts=("figures", "rules", "functions", "templates", "memo", "scenarios"),
         )
     ''',
     "figures.py": '''
@@ -137,6 +140,32 @@ TOY = {
             ),
         )
     ''',
+    "templates/__init__.py": '''
+        """The toy credit's template."""
+
+        TEMPLATES = {"toy-credit": "credit"}
+    ''',
+    "templates/credit.py": '''
+        """The toy credit's workpaper: the amount, and the credit NJ_TOY_CREDIT computes."""
+
+        from nj_incentives.core.workpaper import Item, Kind, Workpaper
+
+        TEMPLATE_ID = "toy-credit"
+        EXAMPLE = {"amount": 1234.56}
+
+
+        def workpaper(values=None):
+            return Workpaper(
+                TEMPLATE_ID,
+                "Toy credit",
+                "The toy credit of an amount (N.J.S.A. 99:1-1a.).",
+                (
+                    Item("Amount", "Amount", Kind.MONEY, "$", key="amount"),
+                    Item("Toy credit", "ToyCredit", Kind.MONEY, "$", "NJ_TOY_CREDIT(Amount)"),
+                ),
+                values or {},
+            )
+    ''',
     "memo.py": '''
         """Which readings of docs/interpretations.md the toy credit rests on."""
 
@@ -215,6 +244,24 @@ explained = excel.FUNCTIONS["NJ_EXPLAIN"]("NJ_TOY_CREDIT", 1234.56)
 assert explained[1][3] == "N.J.S.A. 99:1-1a.", explained
 print("NJ_EXPLAIN", explained[1][:2])
 
+from pathlib import Path
+from nj_incentives import programs
+from nj_incentives.support import shipped
+from nj_incentives.workpapers import fill
+from nj_incentives.workpapers.recalc.engine import recalculate
+from nj_incentives.workpapers.templates.builder import build_template
+
+assert list(programs.templates())[-1] == "toy-credit"
+assert shipped.TEMPLATES[-1] == "toy-credit.xlsx" and fill.TEMPLATE_IDS[-1] == "toy-credit"
+template = programs.template("toy-credit")
+built = build_template(template, "toy.xlsx", template.EXAMPLE)
+print("template", recalculate(built).names["ToyCredit"])
+
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    assert main(["calc", str(built), "--memo", "memo.md", "-o", "results"]) == 0
+memo = Path("memo.md").read_text(encoding="utf-8")
+assert "| N.J.S.A. 99:1-1 (Toy credit) | P.L.2099, c.1 (2099-01-01) |" in memo, memo
+assert "- Rounding of money (applied by NJ_TOY_CREDIT)" in memo, memo
 print("memo", INTERPRETATIONS["NJ_TOY_CREDIT"])
 
 assert columns.SECTIONS[-1] == "toy"
@@ -239,8 +286,8 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
     before = _files(copy)
 
     folder = copy / "programs" / "toy"
-    folder.mkdir()
     for name, text in TOY.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     registry = copy / "programs" / "__init__.py"
     old = registry.read_text(encoding="utf-8")
@@ -279,6 +326,7 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
         "docs",
         "explain",
         "NJ_EXPLAIN",
+        "template",
         "memo",
         "scenarios",
         "package",
@@ -287,6 +335,7 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
     assert found["excel"] == "123.45"
     assert found["office.js"] == "['amount']"
     assert found["docs"] == "True"
+    assert found["template"] == "123.45"
     assert found["memo"] == "('Rounding of money',)"
     assert found["scenarios"] == "toy"
     assert Path(found["package"]).parent == copy  # the copy ran, not the repository's package
