@@ -1,4 +1,5 @@
-"""Benchmarks of compiled recalculation (issue 14 item 4) and Dask file runs (item 3).
+"""Benchmarks of recalculation without compiling (issue 14 item 4: today the templates'
+prebuilt forms, the compiled model being retired in issue 30) and Dask file runs (item 3).
 
 Run with ``pytest tests/benchmarks/test_compiled_dask_bench.py -m benchmark -s``; figures
 printed, never a failure; each a ratio to an anchor measured in the same run, alternated,
@@ -59,8 +60,8 @@ def _libreoffice(path: Path, profile: Path, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def test_compiled_recalculation_against_full() -> None:
-    from nj_incentives.workpapers.recalc import compiled, engine
+def test_prebuilt_recalculation_against_full() -> None:
+    from nj_incentives.workpapers.recalc import engine, prebuilt
     from nj_incentives.workpapers.recalc.safety import DEFAULT_LIMITS, vet_workbook
 
     repeats = int(os.environ.get("NJ_BENCH_REPEATS", "5"))
@@ -73,27 +74,26 @@ def test_compiled_recalculation_against_full() -> None:
     print(f"Recalculation in a running process, median of {repeats} alternated runs:")
     engine.recalculate_vetted(vet_workbook(sorted(DATA.glob("*-example.xlsx"))[0]))  # imports
     for example in sorted(DATA.glob("*-example.xlsx")):
-        vetted = vet_workbook(example, DEFAULT_LIMITS)
-        compiled.recalculate_compiled(vetted)  # the first workbook: in full
-        compiled.recalculate_compiled(vetted)  # the second: compiles the template
+        prebuilt.recalculate_template(vet_workbook(example, DEFAULT_LIMITS))  # the forms loaded
         full, fast, soffice = [], [], []
         for _ in range(repeats):
             start = time.perf_counter()
             engine.recalculate_vetted(vet_workbook(example, DEFAULT_LIMITS))
             full.append(time.perf_counter() - start)
             start = time.perf_counter()
-            compiled.recalculate_compiled(vet_workbook(example, DEFAULT_LIMITS))
+            result = prebuilt.recalculate_template(vet_workbook(example, DEFAULT_LIMITS))
             fast.append(time.perf_counter() - start)
+            assert result.method == "prebuilt"
             if office:
                 with tempfile.TemporaryDirectory() as out:
                     soffice.append(_libreoffice(example, profile, Path(out)))
         f, c = statistics.median(full), statistics.median(fast)
-        line = f"  {example.name}: full {f:.3f} s, compiled {c:.3f} s = {f / c:.1f}x faster"
+        line = f"  {example.name}: full {f:.3f} s, prebuilt {c:.3f} s = {f / c:.1f}x faster"
         if soffice:
             s = statistics.median(soffice)
             line += f"; LibreOffice load + recalc + save (fresh soffice) {s:.2f} s = {s / c:.1f}x"
         print(line)
-        print(f"    full {[round(x, 3) for x in full]} compiled {[round(x, 3) for x in fast]}")
+        print(f"    full {[round(x, 3) for x in full]} prebuilt {[round(x, 3) for x in fast]}")
     if not office:
         print("  (LibreOffice not installed: its comparison skipped)")
     shutil.rmtree(profile, ignore_errors=True)

@@ -5,10 +5,13 @@ parser; walking it calls the engine's own operators and functions and the same N
 adapters. These tests hold it to the full recalculation (:func:`engine.recalculate_vetted`)
 field by field: on every example and blank template, on LibreOffice-saved copies, on the
 spellings other runtimes save (Office.js, Excel's ``_xldudf_``), on randomly filled inputs
-(hypothesis, including inputs the NJ_* functions reject and checks that go FALSE); and
-they check that anything else gets the full path: other formulas, a claimed template
-that is not one, a stale form. openpyxl- and pandas-saved copies (inline strings, no
-dynamic-array marking) get the form too, with the full path's values.
+(hypothesis, including inputs the NJ_* functions reject and checks that go FALSE) and on
+every input of each example moved at once; a stale committed form is never used (the
+template's form is built in the process instead); and they check that anything else gets
+the full path: other formulas, a claimed template that is not one. openpyxl- and
+pandas-saved copies (inline strings, no dynamic-array marking) get the form too, with the
+full path's values. (The compiled-model path these tests replaced was retired in issue
+30: see the module docstring of :mod:`nj_incentives.workpapers.recalc.prebuilt`.)
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.support import shipped
 from nj_incentives.workpapers.recalc import engine, prebuilt
+from nj_incentives.workpapers.recalc.prebuilt import FORMS
 from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, sheet_parts, vet_workbook
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
@@ -94,24 +98,49 @@ def test_the_committed_form_is_the_form_of_the_template_as_built(name: str) -> N
     )
 
 
-def test_every_form_is_loaded_and_a_stale_one_never_is(
+def test_every_form_is_loaded_and_a_stale_one_is_built_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # a committed form that is not its template's (here: built from another template
+    # file, and with its formulas cut, so that walking it would give wrong values) is
+    # never used: the template's form is built in the process instead, as the build
+    # writes it, and a workbook of that template gets the full path's values from it
     assert {form.template for form in prebuilt.load_forms()} == set(TEMPLATES)
     for name in TEMPLATES:
         document = json.loads(prebuilt.form_path(name).read_text(encoding="utf-8"))
         document["source_sha256"] = "0" * 64  # built from another template file
+        document["nodes"] = document["nodes"][:1]
         prebuilt.form_path(name, tmp_path).write_text(json.dumps(document), encoding="utf-8")
     monkeypatch.setattr(prebuilt, "FORMS", tmp_path)
-    prebuilt.load_forms.cache_clear()
     monkeypatch.setattr(prebuilt.form_path, "__defaults__", (tmp_path,))
+    caches = (prebuilt.load_forms, prebuilt.built_form, prebuilt._unbuilt)
+    for cache in caches:
+        cache.cache_clear()
     try:
         assert prebuilt.load_forms() == ()
-        vetted = vet_workbook(EXAMPLES["beip-grant-schedule-example.xlsx"])
-        assert prebuilt.recalculate_prebuilt(vetted) is None  # the full path, never stale
+        path = EXAMPLES["beip-grant-schedule-example.xlsx"]
+        vetted = vet_workbook(path)
+        graph = prebuilt.read_graph(vetted)
+        assert graph is not None
+        # the grant schedule and the conversion have the same sheets: both are candidates
+        candidates = prebuilt.forms_for(graph.sheets)
+        assert {form.template for form in candidates} == {
+            "beip-grant-schedule.xlsx",
+            "beip-credit-conversion.xlsx",
+        }
+        assert all(isinstance(form, prebuilt.Unbuilt) for form in candidates)
+        fast, full = both(path)
+        assert_same(fast, full)
+        # only the template it is was built, and its form is the one the build writes
+        assert prebuilt.built_form.cache_info().currsize == 1
+        built = prebuilt.built_form("beip-grant-schedule.xlsx")
+        assert built is not None
+        committed = prebuilt.form_path("beip-grant-schedule.xlsx", FORMS).read_text("utf-8")
+        assert built.to_json() == committed
     finally:
         monkeypatch.undo()
-        prebuilt.load_forms.cache_clear()
+        for cache in caches:
+            cache.cache_clear()
 
 
 def test_an_example_s_formulas_are_its_template_s() -> None:
@@ -283,6 +312,72 @@ def test_an_openpyxl_or_pandas_copy_gets_the_prebuilt_path(
     assert prebuilt.STATS["prebuilt"] == before + 1
 
 
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_an_openpyxl_copy_reads_the_values_of_its_original(name: str, tmp_path: Path) -> None:
+    # openpyxl writes every text as an inline string (the example has shared strings):
+    # the form's reader reads the same values, except the empty texts openpyxl drops
+    copy = SAVERS["openpyxl"](EXAMPLES[name], tmp_path / name)
+    with zipfile.ZipFile(copy) as archive:
+        assert "xl/sharedStrings.xml" not in archive.namelist()
+    original = prebuilt.read_graph(vet_workbook(EXAMPLES[name]))
+    saved = prebuilt.read_graph(vet_workbook(copy))
+    assert original is not None
+    assert saved is not None
+    texts = {k: v for k, v in original.values.items() if isinstance(v, str) and v}
+    assert texts
+    assert {k: v for k, v in saved.values.items() if isinstance(v, str)} == texts
+    assert {k: v for k, v in original.values.items() if v != ""} == saved.values
+
+
+def _rewrite_inputs(source: Path, target: Path, change: Callable[[str], str]) -> Path:
+    """A copy of ``source`` with its Inputs sheet's XML changed by ``change``."""
+    with zipfile.ZipFile(source) as archive:
+        part = sheet_parts(archive)["Inputs"]
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+            for info in archive.infolist():
+                data = archive.read(info)
+                if info.filename == part:
+                    data = change(data.decode()).encode()
+                copy.writestr(info, data)
+    target.write_bytes(out.getvalue())
+    return target
+
+
+def _bump(xml: str) -> str:
+    """Every plain number on the sheet moved: whole numbers + 1, others x 1.05 (cents)."""
+
+    def moved(match: re.Match[str]) -> str:
+        number = float(match.group(2))
+        new = int(number) + 1 if number.is_integer() else round(number * 1.05, 2)
+        return f"{match.group(1)}<v>{new}</v>"
+
+    return re.sub(r'(<c r="[A-Z]+\d+"(?: s="\d+")?>)<v>(-?[\d.]+(?:E-?\d+)?)</v>', moved, xml)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_every_input_moved_is_the_same(name: str, tmp_path: Path) -> None:
+    # every number of the example's Inputs sheet moved at once (the random-input test's
+    # property on one fixed, whole-sheet change; moved here from the retired compiled
+    # path's tests): the template's form, the full path's values, other values than the
+    # example's
+    changed = _rewrite_inputs(EXAMPLES[name], tmp_path / name, _bump)
+    original = prebuilt.read_graph(vet_workbook(EXAMPLES[name]))
+    graph = prebuilt.read_graph(vet_workbook(changed))
+    assert original is not None
+    assert graph is not None
+    assert graph.fingerprint() == original.fingerprint()
+    assert graph.values != original.values  # the inputs did change
+    fast, full = both(changed)
+    assert_same(fast, full)
+    assert fast is not None
+    assert fast.source == full.source == changed
+    example = prebuilt.recalculate_prebuilt(vet_workbook(EXAMPLES[name]))
+    assert example is not None
+    assert fast.values != example.values  # other inputs, other results
+
+
 def _inline_strings(source: Path, target: Path, rewrite: Callable[[str], str]) -> Path:
     """A copy of ``source`` with every inline string's ``<is>`` element rewritten."""
     with zipfile.ZipFile(source) as archive:
@@ -348,7 +443,10 @@ def test_an_unknown_workbook_gets_the_full_path_without_a_note(tmp_path: Path) -
     sheet.write_formula("A2", "=A1*3")
     book.close()
     assert prebuilt.prebuilt_or_note(vet_workbook(path)) == (None, None)
-    assert prebuilt.recalculate_template(vet_workbook(path)).value("Mine!A2") == 6
+    result = prebuilt.recalculate_template(vet_workbook(path))
+    assert result.method == "full"
+    assert result.value("Mine!A2") == 6
+    assert result.notes == engine.recalculate_vetted(vet_workbook(path)).notes
 
 
 def test_an_unsafe_copy_of_a_template_is_refused_before_any_fast_path(tmp_path: Path) -> None:

@@ -5,6 +5,9 @@
   external links not followed).
 - :mod:`~nj_incentives.workpapers.recalc.engine`: recalculate every formula with the ``formulas``
   engine, the NJ_* names served by :mod:`nj_incentives.functions`.
+- :mod:`~nj_incentives.workpapers.recalc.prebuilt`: a filled shipped template recalculated
+  from its template's prebuilt form (what ``calc``, sign-off and roll forward run first;
+  anything else goes to the engine), with the same results as the engine.
 - :mod:`~nj_incentives.workpapers.recalc.results`: the results workbook (values, formats kept),
   CSV with formula-injection neutralised, and the summary table.
 

@@ -147,9 +147,8 @@ class Recalculation:
     vetted: VettedWorkbook | None = field(default=None, repr=False, compare=False)
     #: cells in a circular reference ("Sheet1!A1"): the engine leaves them blank
     circular_references: tuple[str, ...] = ()
-    #: how it was recalculated: "full" (the engine's model), "compiled" (a compiled model
-    #: of this process, :mod:`~.compiled`) or "prebuilt" (a shipped template's form,
-    #: :mod:`~.prebuilt`); the values are the same
+    #: how it was recalculated: "full" (the engine's model) or "prebuilt" (a shipped
+    #: template's form, :mod:`~.prebuilt`); the values are the same
     method: str = field(default="full", compare=False)
 
     @property
@@ -728,17 +727,13 @@ def recalculate_vetted(
     functions: Mapping[str, Callable[..., Any]] | None = None,
     *,
     error_text: ErrorText | None = None,
-    keep: Callable[[Any, Mapping[Any, Any], Journal, list[str]], None] | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> Recalculation:
     """Recalculate a workbook that :func:`~nj_incentives.workpapers.recalc.safety.vet_workbook`
     passed,
     within the time and memory budgets of ``limits``
     (:func:`~nj_incentives.workpapers.recalc.safety.budgets`; raises
-    :class:`~nj_incentives.workpapers.recalc.safety.BudgetExceeded` past either).
-
-    ``keep`` (for :mod:`~nj_incentives.workpapers.recalc.compiled`) is given the loaded model, its
-    solution, the journal and the notes of loading, once the results are collected."""
+    :class:`~nj_incentives.workpapers.recalc.safety.BudgetExceeded` past either)."""
     import_engine()
     if functions is None:
         functions = default_functions()
@@ -763,12 +758,9 @@ def recalculate_vetted(
         model = _make_model(journal, dynamic)
         model.loads(str(copy)).finish()
         loaded = time.perf_counter()
-        load_notes = list(journal.notes)
         solution = model.calculate()
         done = time.perf_counter()
         result = collect(vetted, model, solution, journal, loaded - start, done - loaded)
-        if keep is not None:
-            keep(model, solution, journal, load_notes)
     circular = _circular_cells(result)
     if circular:
         shown = ", ".join(circular[:20]) + (" ..." if len(circular) > 20 else "")

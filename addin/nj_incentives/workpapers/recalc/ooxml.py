@@ -1,6 +1,8 @@
-"""What both readers of a workbook's XML take from it the same way: a tag's local name, the
-shared strings and a cell's number (:mod:`.prebuilt` and :mod:`.compiled`; no imports
-that cost anything, so the prebuilt path stays as cheap to import as it is)."""
+"""How the worksheet reader of the prebuilt path (:func:`.prebuilt.read_graph`, the one
+reader of worksheet XML besides the ``formulas`` engine's own) reads a cell as the engine's
+reader does: a tag's local name, the shared strings, a cell's number and an inline string
+(no imports that cost anything, so the prebuilt path stays as cheap to import as it is).
+The compiled-model path that shared it was retired in issue 30 (:mod:`.prebuilt`)."""
 
 from __future__ import annotations
 

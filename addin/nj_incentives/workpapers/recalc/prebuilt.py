@@ -1,14 +1,14 @@
 """A shipped template recalculated from its prebuilt form, without compiling a model.
 
-The templates are declared in code (:mod:`nj_incentives.workpapers.templates`), so their formulas
-are
-known before any user runs them. :func:`build_form` parses each template's formulas once,
-with the ``formulas`` engine's own parser, into a **form**: every formula (and every
-defined name) as the engine's own sequence of operands, operators and function calls, in
-the order the cells depend on each other, with the fingerprint of the template's formula
-graph. The forms are JSON files committed beside this module (``recalc/forms/``, shipped
-in the wheel as package data); ``python -m nj_incentives.workpapers.templates.build`` writes them
-with the templates, and a test fails when one is not the form of its template as built.
+The templates are declared in code (:mod:`nj_incentives.workpapers.templates`), so their
+formulas are known before any user runs them. :func:`build_form` parses each template's
+formulas once, with the ``formulas`` engine's own parser, into a **form**: every formula
+(and every defined name) as the engine's own sequence of operands, operators and function
+calls, in the order the cells depend on each other, with the fingerprint of the
+template's formula graph. The forms are JSON files committed beside this module
+(``recalc/forms/``, shipped in the wheel as package data);
+``python -m nj_incentives.workpapers.templates.build`` writes them with the templates, and
+a test fails when one is not the form of its template as built.
 
 :func:`recalculate_prebuilt` recalculates a vetted workbook whose formula graph is a
 template's (same sheets, same defined names, the same formulas in the same cells, the
@@ -23,13 +23,46 @@ same array ranges and dynamic-array marking; inputs may differ) by walking that 
   collection as the full path, so the values, the calls counted, the rejected inputs and
   the notes are the same (tested on every example, saved copies and random inputs).
 
+A committed form that is not its template's current form (missing, built from another
+template file, by another ``formulas`` version or of another form version) is never used:
+when a workbook's formula graph is such a template's (its fingerprints are read from the
+template itself, :class:`Unbuilt`), the template's form is built in the process
+(:func:`built_form`, once, as ``templates.build`` writes it) and walked.
+
 It returns None, and the caller recalculates in full, for anything else: a workbook whose
 formulas differ from every template's (a note says so when its sheets are a template's),
-cells the reader does not read as the engine does (error or date cells),
-a form that is missing or not its template's (a stale form is never used), or any
-unexpected exception while walking the form. An untrusted workbook is vetted
-(:func:`~.safety.vet_workbook`) before it gets here: this path only ever sees a
-:class:`~.safety.VettedWorkbook`.
+cells the reader does not read as the engine does (error or date cells), a form that
+cannot be built, or any unexpected exception while walking the form. An untrusted
+workbook is vetted (:func:`~.safety.vet_workbook`) before it gets here: this path only
+ever sees a :class:`~.safety.VettedWorkbook`.
+
+**One fast path, one worksheet reader** (issue 30). Until then a third path,
+``recalc.compiled``, evaluated a ``formulas`` model compiled in the process for the
+third and later workbooks of a template (keyed by a fingerprint of its raw formula XML,
+read by a second expat reader of its own). It was retired because this path and the full
+engine cover every case it served, measured on the three examples, their openpyxl-,
+pandas- and LibreOffice-saved copies, changed inputs, changed formulas, and error, date
+and odd inline-string cells:
+
+- with the shipped forms, every workbook it was handed (the ones this path left to the
+  full path without a note) was one its reader refused too (the same rules: error and
+  date cells, odd inline strings): it served no workbook by a model, only in full;
+- it served a model only when no form was usable (a stale form: a template changed
+  without its forms, or another ``formulas`` version than the forms'), and then only for
+  files whose formula XML was byte for byte a template's (no saved copy); that case is
+  now this path's (the in-process build above), which costs 0.45, 1.1 and 2.4 s a
+  template (grant, conversion, ERTC) against 0.9, 8.7 and 33 s for one full
+  recalculation of its example in the same run;
+- where it did serve a model, this path is faster: per workbook, vetting included, in one
+  process, alternated, median of 5 (load 8-13): grant 0.87 s full, 0.30 s compiled,
+  0.16 s prebuilt; conversion 8.7 / 1.5 / 0.85 s; ERTC 33 / 3.3 / 2.2 s: compiled /
+  prebuilt 1.5-1.9x. On saved copies full / prebuilt is 2.0-14.5x (compiled took none).
+
+Its results were the full recalculation's field by field, so retiring it changes no
+output byte (``calc``, sign-off and roll forward reach it only through
+:func:`recalculate_template`). The worksheet XML of a workbook is now read by this
+module's :func:`read_graph` (with :mod:`.ooxml`) on the fast path and by the ``formulas``
+engine's own reader (openpyxl) on the full path, which the first is tested against.
 
 Only the function modules the forms call are imported: ``formulas``' statistics module
 imports SciPy at its top (1-1.5 s) for functions no template calls; it is imported with
@@ -70,9 +103,12 @@ __all__ = [
     "FORM_VERSION",
     "STATS",
     "Form",
+    "Unbuilt",
     "WorkbookGraph",
     "build_form",
+    "built_form",
     "form_path",
+    "forms_for",
     "load_forms",
     "read_graph",
     "recalculate_prebuilt",
@@ -668,6 +704,66 @@ def load_forms() -> tuple[Form, ...]:
     return tuple(forms)
 
 
+@dataclass(frozen=True)
+class Unbuilt:
+    """A shipped template whose committed form is not current (missing, built from another
+    template file, by another ``formulas`` version or of another form version), with the
+    fingerprints of its formula graph read from the template itself (the form's own
+    fingerprints): its form is built in the process only when a workbook matches it."""
+
+    template: str
+    template_id: str
+    sheets: tuple[str, ...]
+    fingerprint: str
+    normal_fingerprint: str
+    loose_fingerprint: str
+
+
+def forms_for(sheets: tuple[str, ...]) -> tuple[Form | Unbuilt, ...]:
+    """What a workbook with these sheets is matched against: every current committed form
+    (:func:`load_forms`) and each shipped template with these sheets whose committed
+    form is not current (:class:`Unbuilt`; :func:`built_form` builds its form)."""
+    forms = load_forms()
+    current = {form.template for form in forms}
+    unbuilt = (_unbuilt(name) for name in TEMPLATES if name not in current)
+    return (*forms, *(u for u in unbuilt if u is not None and u.sheets == sheets))
+
+
+@functools.cache
+def _unbuilt(name: str) -> Unbuilt | None:
+    from nj_incentives.workpapers.recalc.safety import vet_workbook
+    from nj_incentives.workpapers.recalc.templates import template_id
+
+    try:
+        vetted = vet_workbook(shipped_file(name))
+        graph = read_graph(vetted)
+    except Exception:  # no such template or not readable: no form for it
+        return None
+    if graph is None:
+        return None
+    return Unbuilt(
+        template=name,
+        template_id=template_id(vetted),
+        sheets=graph.sheets,
+        fingerprint=graph.fingerprint(),
+        normal_fingerprint=graph.fingerprint(normal=True),
+        loose_fingerprint=graph.fingerprint(dynamic=set(), normal=True),
+    )
+
+
+@functools.cache
+def built_form(name: str) -> Form | None:
+    """The form of the shipped template ``name`` built in this process, as ``templates.build``
+    writes it (None when it cannot be built: its workbooks then take the full path)."""
+    from nj_incentives.workpapers.recalc import engine
+
+    try:
+        with engine.LOCK:  # parsing registers names in the engine's global function table
+            return build_form(shipped_file(name))
+    except Exception:  # a formula the installed engine parses otherwise: never a guess
+        return None
+
+
 # --------------------------------------------------------------------------- walking
 
 
@@ -868,27 +964,25 @@ def _walk(
 
 def _match(
     graph: WorkbookGraph, vetted: VettedWorkbook
-) -> tuple[Form | None, list[str], set[Address]]:
-    """The form whose formula graph is the workbook's, and the notes of restoring the
-    dynamic-array marking a save by openpyxl, pandas or LibreOffice dropped (as the full
-    path restores it: :func:`nj_incentives.workpapers.recalc.templates.restore_spills`)."""
+) -> tuple[Form | Unbuilt | None, list[str], set[Address]]:
+    """The form (or :class:`Unbuilt` form) whose formula graph is the workbook's, and the
+    notes of restoring the dynamic-array marking a save by openpyxl, pandas or LibreOffice
+    dropped (as the full path restores it:
+    :func:`nj_incentives.workpapers.recalc.templates.restore_spills`)."""
     from nj_incentives.workpapers.recalc.templates import restore_spills
 
-    forms = load_forms()
+    forms = forms_for(graph.sheets)
     if not forms:
         return None, [], set()
     dynamic = {a: graph.arrays[a] for a in graph.dynamic}
     restored, notes = restore_spills(vetted, dynamic)
     marked = graph.dynamic | set(restored)
     exact = graph.fingerprint(marked)
-    for form in forms:
-        if form.fingerprint == exact:
-            return form, notes, marked
-    normal = graph.fingerprint(marked, normal=True)
-    for form in forms:
-        if form.normal_fingerprint == normal:
-            return form, notes, marked
-    return None, notes, marked
+    found = next((form for form in forms if form.fingerprint == exact), None)
+    if found is None:
+        normal = graph.fingerprint(marked, normal=True)
+        found = next((form for form in forms if form.normal_fingerprint == normal), None)
+    return found, notes, marked
 
 
 def recalculate_prebuilt(vetted: VettedWorkbook) -> Any:
@@ -900,21 +994,17 @@ def recalculate_prebuilt(vetted: VettedWorkbook) -> Any:
 
 def recalculate_template(vetted: VettedWorkbook) -> Any:
     """What ``nj-incentives calc`` runs for each vetted workbook: a shipped template's
-    from its form; a workbook whose formulas differ from its template's in full, with a
-    note saying so; anything else as :func:`~.compiled.recalculate_compiled` does (in
-    full, or by a model compiled in this process)."""
+    from its form; anything else in full (:func:`~.engine.recalculate_vetted`), with a
+    note when its formulas differ from its template's."""
     result, note = prebuilt_or_note(vetted)
     if result is not None:
         return result
     from dataclasses import replace
 
     from nj_incentives.workpapers.recalc import engine
-    from nj_incentives.workpapers.recalc.compiled import recalculate_compiled
 
-    if note is None:
-        return recalculate_compiled(vetted)
     full = engine.recalculate_vetted(vetted)
-    return replace(full, notes=(*full.notes, note))
+    return full if note is None else replace(full, notes=(*full.notes, note))
 
 
 def prebuilt_or_note(vetted: VettedWorkbook) -> tuple[Any, str | None]:
@@ -926,11 +1016,15 @@ def prebuilt_or_note(vetted: VettedWorkbook) -> tuple[Any, str | None]:
     graph = read_graph(vetted)
     if graph is None:
         return None, None
-    form, restore_notes, marked = _match(graph, vetted)
-    if form is None:
+    found, restore_notes, marked = _match(graph, vetted)
+    if found is None:
         STATS["full"] += 1
         return None, _difference_note(graph, vetted)
     if graph.unsupported:  # the template's formulas, cells read otherwise: in full
+        STATS["full"] += 1
+        return None, None
+    form = built_form(found.template) if isinstance(found, Unbuilt) else found
+    if form is None:  # its template's form cannot be built here: in full, no guess
         STATS["full"] += 1
         return None, None
     table = engine.default_functions()
@@ -972,7 +1066,7 @@ def _difference_note(graph: WorkbookGraph, vetted: VettedWorkbook) -> str | None
 
     claimed = template_id(vetted)
     forms = sorted(
-        (form for form in load_forms() if form.sheets == graph.sheets),
+        (form for form in forms_for(graph.sheets) if form.sheets == graph.sheets),
         key=lambda form: form.template_id != claimed,  # the template it names first
     )
     if not forms:
