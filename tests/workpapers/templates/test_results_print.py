@@ -6,8 +6,12 @@ in most runs (the conversion example's in some): the Checks sheet's conditional 
 ("cell is TRUE" green, "cell is not TRUE" red) over check cells that hold values, not
 formulas. The writer now applies the colours as fixed cell formats
 (:mod:`nj_incentives.workpapers.recalc.colours`). The abort was intermittent, so each workbook is
-exported in several runs, each in its own LibreOffice process and profile; every run must
-write a PDF with pages.
+exported in several runs; every run must write a PDF with pages. A run is one LibreOffice
+process with its own profile printing the three workbooks, in an order rotated from run
+to run so that each is first in a fresh process once (an abort ends the process: the
+workbook and those after it get no PDF and fail). Four LibreOffice starts in all, where
+one a workbook and run (and three more for the pages' text) made fifteen; the pages' text
+is read from the first run's PDFs. The same exports of the same workbooks are checked.
 
 The pages themselves: as many per sheet as the template's
 (tests/workpapers/templates/test_templates_print.py checks those), and the checks print
@@ -25,6 +29,7 @@ import re
 import subprocess
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -53,12 +58,35 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return found
 
 
-def export(soffice: str, workbook: Path, outdir: Path, profile: Path) -> tuple[Path, str]:
-    """Print ``workbook`` to PDF in its own LibreOffice process and profile; the PDF's path
-    and what LibreOffice said."""
-    done = libreoffice_convert(soffice, [workbook], outdir, profile, "pdf", norestore=True)
-    said = f"exit {done.returncode}: {(done.stdout + done.stderr).strip()[:300]}"
-    return outdir / f"{workbook.stem}.pdf", said
+class Run(NamedTuple):
+    """One LibreOffice process's run: the order it printed the workbooks in, the PDF each
+    should have given, what LibreOffice said."""
+
+    order: list[str]
+    pdfs: dict[str, Path]
+    said: str
+
+
+@pytest.fixture(scope="module")
+def runs(results: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> list[Run]:
+    """The three results workbooks printed to PDF ``RUNS`` times: each run one LibreOffice
+    process with its own profile, printing all three, the order rotated so that each
+    workbook is the first a fresh process prints in at least one run. An abort while
+    printing one workbook ends its process: that workbook and the ones after it in the
+    run have no PDF, and the test below fails for each of them."""
+    soffice = need("soffice", "prints the results workbooks to PDF")
+    folder = tmp_path_factory.mktemp("runs")
+    names = list(results)
+    done = []
+    for run in range(RUNS):
+        order = names[run % len(names) :] + names[: run % len(names)]
+        outdir = folder / f"pdf{run}"
+        finished = libreoffice_convert(
+            soffice, [results[n] for n in order], outdir, folder / f"p{run}", "pdf", norestore=True
+        )
+        said = f"exit {finished.returncode}: {(finished.stdout + finished.stderr).strip()[:300]}"
+        done.append(Run(order, {n: outdir / f"{results[n].stem}.pdf" for n in names}, said))
+    return done
 
 
 def pages(pdfinfo: str, pdf: Path) -> int:
@@ -71,34 +99,28 @@ def pages(pdfinfo: str, pdf: Path) -> int:
 
 
 @pytest.mark.parametrize("name", calc.BUNDLED_EXAMPLES)
-def test_every_results_workbook_prints_to_pdf_every_time(
-    results: dict[str, Path], name: str, tmp_path: Path
-) -> None:
-    soffice = need("soffice", "prints the results workbooks to PDF")
+def test_every_results_workbook_prints_to_pdf_every_time(runs: list[Run], name: str) -> None:
     pdfinfo = need("pdfinfo", "counts the pages of the PDF")
+    assert any(run.order[0] == name for run in runs)  # first in a fresh process once
     failed = []
-    for run in range(RUNS):
-        pdf, said = export(soffice, results[name], tmp_path / f"pdf{run}", tmp_path / f"p{run}")
+    for number, run in enumerate(runs, 1):
+        pdf = run.pdfs[name]
         if not pdf.is_file() or pdf.stat().st_size == 0:
-            failed.append(f"run {run + 1}: no PDF ({said})")
+            failed.append(f"run {number} (order {run.order}): no PDF ({run.said})")
         elif pages(pdfinfo, pdf) < 1:
-            failed.append(f"run {run + 1}: a PDF without pages")
-    assert not failed, f"{results[name].name}: {len(failed)} of {RUNS} runs failed: {failed}"
+            failed.append(f"run {number}: a PDF without pages")
+    assert not failed, f"{name}: {len(failed)} of {RUNS} runs failed: {failed}"
 
 
 @pytest.fixture(scope="module")
-def printed(
-    results: dict[str, Path], tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, list[str]]:
-    """Example name -> the text of each printed page of its results workbook."""
-    soffice = need("soffice", "prints the results workbooks to PDF")
+def printed(runs: list[Run]) -> dict[str, list[str]]:
+    """Example name -> the text of each printed page of its results workbook (the first
+    run's PDFs)."""
     pdftotext = need("pdftotext", "reads the printed pages back")
     need_font(FONT, "LibreOffice paginates the workbooks as Excel does only with its metrics")
-    folder = tmp_path_factory.mktemp("printed")
     text = {}
-    for name, workbook in results.items():
-        pdf, said = export(soffice, workbook, folder / "pdf", folder / "profile")
-        assert pdf.is_file(), said
+    for name, pdf in runs[0].pdfs.items():
+        assert pdf.is_file(), runs[0].said
         out = subprocess.run(
             [pdftotext, "-layout", str(pdf), "-"],
             capture_output=True,
