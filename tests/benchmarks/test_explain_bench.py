@@ -35,7 +35,11 @@ ROUNDS = int(os.environ.get("NJ_BENCH_ROUNDS", "30"))
 LOOP_S = 0.002
 
 
-def _cases(beip: ModuleType, ertc: ModuleType) -> dict[str, tuple[Callable[..., Any], tuple]]:
+def _cases(
+    beip: ModuleType, ertc: ModuleType, remote_work: ModuleType | None = None
+) -> dict[str, tuple[Callable[..., Any], tuple]]:
+    # an old tree has subsection h. in its BEIP module
+    remote_work = remote_work or beip
     periods = ertc.privilege_periods(
         ["2024-12-31", "2025-12-31", "2026-12-31", "2027-12-31"],
         [10000, 50000, 3000, 80000],
@@ -70,8 +74,11 @@ def _cases(beip: ModuleType, ertc: ModuleType) -> dict[str, tuple[Callable[..., 
         ),
         "beip.apply_credit": (beip.apply_credit, (D("250000"), D("180000"))),
         "beip.transfer_check (discounted over the dates)": (beip.transfer_check, transfer),
-        "beip.remote_work_check": (beip.remote_work_check, ("2022-01-15", "0.3")),
-        "beip.remote_work_payment": (beip.remote_work_payment, (D("123456.78"), "2022-12-31")),
+        "remote_work.remote_work_check": (remote_work.remote_work_check, ("2022-01-15", "0.3")),
+        "remote_work.remote_work_payment": (
+            remote_work.remote_work_payment,
+            (D("123456.78"), "2022-12-31"),
+        ),
         "ertc.eligibility_check": (ertc.eligibility_check, (False, False, True)),
         "ertc.explain_fte": (ertc.explain_fte, ("2520.5", 12)),
         "ertc.average_positions (5 employees)": (ertc.average_positions, (roster,)),
@@ -103,8 +110,9 @@ def _time(function: Callable[..., Any], args: tuple, explained: bool, calls: int
 def test_core_time_with_and_without_steps(tmp_path: Path) -> None:
     from nj_incentives.programs.beip import rules as beip
     from nj_incentives.programs.ertc import rules as ertc
+    from nj_incentives.programs.remote_work import rules as remote_work
 
-    trees = {"after": _cases(beip, ertc)}
+    trees = {"after": _cases(beip, ertc, remote_work)}
     before = os.environ.get("NJ_BENCH_BEFORE")
     if before:
         trees = {"before": _cases(*_old_tree(before, tmp_path)), **trees}

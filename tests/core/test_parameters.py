@@ -378,19 +378,19 @@ NOT_LAW = {
     ),
     ("programs/ertc/functions.py", "beip.average_cap"): (1, "example input: a 50,000 liability"),
     ("programs/beip/templates/grant.py", "beip.average_cap"): (1, "example input: other grants"),
-    ("programs/ertc/functions.py", "beip.remote_work_election_before"): (
+    ("programs/ertc/functions.py", "remote_work.election_before"): (
         1,
         "example period end 2023-12-31",
     ),
-    ("programs/ertc/functions.py", "beip.remote_work_waiver_end"): (
+    ("programs/ertc/functions.py", "remote_work.waiver_end"): (
         1,
         "example period end 2023-12-31",
     ),
-    ("programs/ertc/templates/form_313.py", "beip.remote_work_election_before"): (
+    ("programs/ertc/templates/form_313.py", "remote_work.election_before"): (
         2,
         "example period end",
     ),
-    ("programs/ertc/templates/form_313.py", "beip.remote_work_waiver_end"): (
+    ("programs/ertc/templates/form_313.py", "remote_work.waiver_end"): (
         2,
         "example period end",
     ),

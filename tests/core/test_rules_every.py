@@ -30,6 +30,7 @@ from nj_incentives.core.rules import EXACT, Int64, Ratio, Rules, explain
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.remote_work import rules as remote_work
 from nj_incentives.scenarios import scalar
 
 EPOCH = dt.date(1970, 1, 1)
@@ -220,10 +221,10 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ),
     # a 5% rate (within the 20% bound) over 2 years of a dated period: both terms hold
     beip.transfer_discount_rule: (F("0.05"), F("0.2"), Q("2"), B(True)),
-    beip.remote_work_payment_rule: (M("412345.67"),),
-    beip.remote_work_rule: (dt.date(2023, 6, 30), F("0.25")),
-    beip.remote_work_c40_rule: (F("0.4"), B(False)),  # 40%, outside: waived
-    beip.commitment_extension_rule: (dt.date(2026, 2, 28),),  # + 24 months: 2028-02-28
+    remote_work.remote_work_payment_rule: (M("412345.67"),),
+    remote_work.remote_work_rule: (dt.date(2023, 6, 30), F("0.25")),
+    remote_work.remote_work_c40_rule: (F("0.4"), B(False)),  # 40%, outside: waived
+    remote_work.commitment_extension_rule: (dt.date(2026, 2, 28),),  # + 24 months: 2028-02-28
     ertc.eligibility_rule: (B(False), B(False), B(True)),
     ertc.credit_amount_rule: (Q("10.5"), 1),
     ertc.positions_priced_rule: (Q("10.5"), B(False)),

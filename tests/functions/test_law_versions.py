@@ -22,6 +22,7 @@ from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.remote_work import rules as remote_work
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.workpapers.templates.builder import build_template
 
@@ -51,9 +52,9 @@ def takes_law_as_of() -> set[str]:
 CORE: dict[str, Callable[..., Any]] = {
     "NJ_BEIP_CAP_APPLIES": beip.explain_cap_applies,
     "NJ_BEIP_GRANT_SCHEDULE": beip.grant_schedule,
-    "NJ_BEIP_REMOTE_WORK_PAYMENT": beip.remote_work_payment,
-    "NJ_BEIP_REMOTE_WORK_CHECK": beip.remote_work_check,
-    "NJ_BEIP_REMOTE_WORK_COMMITMENT_END": beip.remote_work_commitment_end,
+    "NJ_BEIP_REMOTE_WORK_PAYMENT": remote_work.remote_work_payment,
+    "NJ_BEIP_REMOTE_WORK_CHECK": remote_work.remote_work_check,
+    "NJ_BEIP_REMOTE_WORK_COMMITMENT_END": remote_work.remote_work_commitment_end,
     "NJ_ERTC_FTE": ertc.explain_fte,
     "NJ_ERTC_AVG_POSITIONS": lambda hours, law_as_of=None: ertc.average_positions(
         ertc.roster(hours), law_as_of=law_as_of
@@ -189,8 +190,10 @@ def test_remote_work_check_under_two_versions() -> None:
     assert "outside the waiver period" in then
     assert "2024-03-31" in then
     core = {"period_start": dt.date(2024, 4, 1), "enhanced_area": False}
-    core_now = beip.remote_work_check(dt.date(2024, 5, 1), 0.45, **core)
-    core_then = beip.remote_work_check(dt.date(2024, 5, 1), 0.45, **core, law_as_of="2024-07-09")
+    core_now = remote_work.remote_work_check(dt.date(2024, 5, 1), 0.45, **core)
+    core_then = remote_work.remote_work_check(
+        dt.date(2024, 5, 1), 0.45, **core, law_as_of="2024-07-09"
+    )
     assert core_now.version == "P.L.2024, c.40"
     assert core_then.version == "January 2024 act (A-5840/S-4217)"
 
@@ -209,15 +212,19 @@ def test_remote_work_payment_under_two_versions() -> None:
     assert "is before P.L.2024, c.40 (2024-07-10)" in then
     # the 2022 tax period: 5% under both, 412,345.67 x 5% = 20,617.2835 -> 20,617.28
     for law_as_of in (None, dt.date(2022, 7, 1)):
-        paid = beip.remote_work_payment(412345.67, dt.date(2022, 12, 31), law_as_of=law_as_of)
+        paid = remote_work.remote_work_payment(
+            412345.67, dt.date(2022, 12, 31), law_as_of=law_as_of
+        )
         assert (paid.amount, paid.version) == (D("20617.28"), "P.L.2022, c.134")
 
 
 def test_commitment_end_under_two_versions() -> None:
     # 2026-06-30 + 24 months = 2028-06-30 under P.L.2024, c.40; the law as of 2024-07-09
     # knew no extension: the commitment period ends 2026-06-30
-    now = beip.remote_work_commitment_end(dt.date(2026, 6, 30))
-    then = beip.remote_work_commitment_end(dt.date(2026, 6, 30), law_as_of=dt.date(2024, 7, 9))
+    now = remote_work.remote_work_commitment_end(dt.date(2026, 6, 30))
+    then = remote_work.remote_work_commitment_end(
+        dt.date(2026, 6, 30), law_as_of=dt.date(2024, 7, 9)
+    )
     assert (now.extended_end, now.version) == (dt.date(2028, 6, 30), "P.L.2024, c.40")
     assert (then.extended_end, then.version) == (
         dt.date(2026, 6, 30),

@@ -29,12 +29,11 @@ from nj_incentives.programs.beip.rules import (
     conversion_schedule,
     grant_schedule,
     pct_limits,
-    remote_work_check,
-    remote_work_payment,
     transfer_check,
     transfer_min_price,
     validate_term,
 )
+from nj_incentives.programs.remote_work.rules import remote_work_check, remote_work_payment
 
 D = Decimal
 money = st.decimals(min_value=0, max_value=10**10, places=2, allow_nan=False, allow_infinity=False)

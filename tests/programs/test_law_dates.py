@@ -17,6 +17,7 @@ from nj_incentives.core.rules import EXACT, Int64
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.remote_work import rules as remote_work
 
 # =========================================================================== item 5
 
@@ -142,7 +143,7 @@ def test_52_53_week_conversion_installment() -> None:
 def test_52_53_week_remote_work_payment_period() -> None:
     # h.(2): the 2022 tax period of a June filer on a 52-53-week year ending 2023-07-07
     # (deemed 2023-06-30): 5% x 445,000.16 = 22,250.008 -> 22,250.00
-    assert beip.remote_work_payment(D("445000.16"), "2023-07-07").amount == D("22250.00")
+    assert remote_work.remote_work_payment(D("445000.16"), "2023-07-07").amount == D("22250.00")
 
 
 def test_52_53_week_ertc_credit_year_in_which_or_with_which() -> None:
@@ -179,61 +180,64 @@ def test_52_53_week_ertc_credit_year_in_which_or_with_which() -> None:
 
 
 def test_h_versions_by_period_and_election_date() -> None:
-    version = beip.remote_work_version
+    version = remote_work.remote_work_version
     assert version(None, dt.date(2023, 6, 30)) == "P.L.2022, c.134"  # today's behaviour
     assert version(dt.date(2023, 12, 31), dt.date(2023, 6, 30)) == "P.L.2022, c.134"
     # the day the January 2024 act's extension begins, and an election made on its
     # approval day
-    assert version(dt.date(2024, 1, 1), dt.date(2023, 6, 30)) == beip.H_VERSION_JANUARY_2024
-    assert version(None, dt.date(2024, 1, 12)) == beip.H_VERSION_JANUARY_2024
+    assert version(dt.date(2024, 1, 1), dt.date(2023, 6, 30)) == remote_work.H_VERSION_JANUARY_2024
+    assert version(None, dt.date(2024, 1, 12)) == remote_work.H_VERSION_JANUARY_2024
     assert version(None, dt.date(2024, 1, 11)) == "P.L.2022, c.134"
     # March 31 / April 1, 2024: the last day of the waiver, the first of c.40's rule
-    assert version(dt.date(2024, 3, 31), None) == beip.H_VERSION_JANUARY_2024
+    assert version(dt.date(2024, 3, 31), None) == remote_work.H_VERSION_JANUARY_2024
     assert version(dt.date(2024, 4, 1), None) == "P.L.2024, c.40"
     # the law as of a date before an act's approval does not read it
-    assert version(dt.date(2024, 4, 1), None, dt.date(2024, 7, 9)) == beip.H_VERSION_JANUARY_2024
+    assert (
+        version(dt.date(2024, 4, 1), None, dt.date(2024, 7, 9))
+        == remote_work.H_VERSION_JANUARY_2024
+    )
     assert version(dt.date(2024, 4, 1), None, dt.date(2024, 1, 11)) == "P.L.2022, c.134"
 
 
 def test_h_c134_unchanged() -> None:
     # P.L.2022, c.134 as before issue 19: elected 2023-06-30, 25% on site: OK
-    check = beip.remote_work_check("2023-06-30", 0.25)
+    check = remote_work.remote_work_check("2023-06-30", 0.25)
     assert check.ok
     assert check.version == "P.L.2022, c.134"
     assert "P.L.2022, c.134" in check.steps[0].arithmetic
     # 2023-12-30 is the last day before December 31, 2023
-    assert beip.remote_work_check("2023-12-30", 0.10).ok
-    assert not beip.remote_work_check("2023-12-31", 0.10).ok
+    assert remote_work.remote_work_check("2023-12-30", 0.10).ok
+    assert not remote_work.remote_work_check("2023-12-31", 0.10).ok
 
 
 def test_h_january_2024_act_and_the_deadline_switch() -> None:
     # a time from 2024-01-01 to 2024-03-31 (the extension), elected 2023-06-30: OK
-    check = beip.remote_work_check("2023-06-30", 0.10, period_start="2024-03-31")
+    check = remote_work.remote_work_check("2023-06-30", 0.10, period_start="2024-03-31")
     assert check.ok
-    assert check.version == beip.H_VERSION_JANUARY_2024
+    assert check.version == remote_work.H_VERSION_JANUARY_2024
     assert "2022-07-01 to 2024-03-31" in check.steps[0].arithmetic
     # elected 2024-02-01: before 2023-12-31 ("unchanged", default) fails; "moved" (before
     # 2024-04-01) passes; 2024-04-01 itself fails either way
-    unchanged = beip.remote_work_check("2024-02-01", 0.2, period_start="2024-01-01")
+    unchanged = remote_work.remote_work_check("2024-02-01", 0.2, period_start="2024-01-01")
     assert not unchanged.ok
     assert "is not before 2023-12-31; election_deadline 'unchanged'" in unchanged.reasons[0]
-    moved = beip.remote_work_check(
+    moved = remote_work.remote_work_check(
         "2024-02-01", 0.2, period_start="2024-01-01", election_deadline="moved"
     )
     assert moved.ok
-    late = beip.remote_work_check(
+    late = remote_work.remote_work_check(
         "2024-04-01", 0.2, period_start="2024-01-01", election_deadline="moved"
     )
     assert not late.ok
     assert "not before 2024-04-01" in late.reasons[0]
     # under the law as of 2024-01-11 (before the act) a 2024 time is outside the waiver
-    before_act = beip.remote_work_check(
+    before_act = remote_work.remote_work_check(
         "2023-06-30", 0.2, period_start="2024-01-01", law_as_of="2024-01-11"
     )
     assert before_act.version == "P.L.2022, c.134"
     assert "outside the waiver period" in before_act.reasons[0]
     # a time before July 1, 2022 is outside every version's waiver
-    assert not beip.remote_work_check("2023-06-30", 0.2, period_start="2022-06-30").ok
+    assert not remote_work.remote_work_check("2023-06-30", 0.2, period_start="2022-06-30").ok
 
 
 @pytest.mark.parametrize(
@@ -245,7 +249,7 @@ def test_h_january_2024_act_and_the_deadline_switch() -> None:
     ],
 )
 def test_h_c40_from_april_2024(share: str, inside: bool, ok: bool) -> None:
-    check = beip.remote_work_check(
+    check = remote_work.remote_work_check(
         "2024-05-01",
         share,
         period_start="2024-04-01",
@@ -267,16 +271,18 @@ def test_h_c40_from_april_2024(share: str, inside: bool, ok: bool) -> None:
 
 def test_h_c40_needs_the_area_stated() -> None:
     with pytest.raises(InputError, match=r"enhanced_area = \(blank\): is required") as raised:
-        beip.remote_work_check("2024-05-01", 0.5, period_start="2024-04-01")
+        remote_work.remote_work_check("2024-05-01", 0.5, period_start="2024-04-01")
     assert "P.L.2024, c.40" in str(raised.value)
     with pytest.raises(InputError, match="enhanced_area = 'maybe'"):
-        beip.remote_work_check("2024-05-01", 0.5, period_start="2024-04-01", enhanced_area="maybe")
+        remote_work.remote_work_check(
+            "2024-05-01", 0.5, period_start="2024-04-01", enhanced_area="maybe"
+        )
 
 
 def test_h_commitment_end() -> None:
     # 2024-02-29 + 24 months: 2026 has no February 29: 2026-02-28
-    assert beip.remote_work_commitment_end("2024-02-29").extended_end == dt.date(2026, 2, 28)
-    assert beip.remote_work_commitment_end("2026-06-30").extended_end == dt.date(2028, 6, 30)
+    assert remote_work.remote_work_commitment_end("2024-02-29").extended_end == dt.date(2026, 2, 28)
+    assert remote_work.remote_work_commitment_end("2026-06-30").extended_end == dt.date(2028, 6, 30)
 
 
 @pytest.mark.parametrize(
@@ -296,7 +302,7 @@ def test_h_commitment_end() -> None:
     ],
 )
 def test_h_payment_by_period(period_end: str, version: str, share: str, amount: str) -> None:
-    payment = beip.remote_work_payment(100000, period_end)
+    payment = remote_work.remote_work_payment(100000, period_end)
     assert (payment.version, payment.share, payment.amount) == (version, D(share), D(amount))
     assert payment.refundable is (False if version == "P.L.2024, c.40" else None)
     assert any(version in str(step.value) for step in payment.steps)
@@ -308,22 +314,22 @@ def test_h_payment_refuses_a_period_without_one() -> None:
     # 2024-04-01 is deemed to end 2024-03-31 (52-53-week years): before as well
     for end in ("2023-12-31", "2024-03-31", "2024-04-01"):
         with pytest.raises(InputError, match=f"period_end = '{end}'"):
-            beip.remote_work_payment(100000, end)
+            remote_work.remote_work_payment(100000, end)
     # "numbered": tax year 2024 and later only: a June filer's 2023 period (ends
     # 2024-06-30) owes nothing
     with pytest.raises(InputError, match="c40_periods 'numbered'"):
-        beip.remote_work_payment(100000, "2024-06-30", c40_periods="numbered")
-    assert beip.remote_work_payment(100000, "2025-06-30", c40_periods="numbered").amount == D(
-        "10000.00"
-    )
+        remote_work.remote_work_payment(100000, "2024-06-30", c40_periods="numbered")
+    assert remote_work.remote_work_payment(
+        100000, "2025-06-30", c40_periods="numbered"
+    ).amount == D("10000.00")
     # under the law as of 2024-07-09 (before c.40) a 2024 period owes nothing
     with pytest.raises(InputError, match=r"law_as_of 2024-07-09 is before P\.L\.2024, c\.40"):
-        beip.remote_work_payment(100000, "2024-12-31", law_as_of="2024-07-09")
+        remote_work.remote_work_payment(100000, "2024-12-31", law_as_of="2024-07-09")
 
 
 def test_h_payment_before_issue_19_unchanged() -> None:
     # no period: 5% of the 2022 credit, 412,345.67 x 5% = 20,617.2835 -> 20,617.28
-    payment = beip.remote_work_payment(D("412345.67"))
+    payment = remote_work.remote_work_payment(D("412345.67"))
     assert payment.amount == D("20617.28")
     assert payment.credit_2022 == D("412345.67")
 

@@ -20,6 +20,7 @@ from nj_incentives.core.rules import EXACT, explain
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.remote_work import rules as remote_work
 
 D = Decimal
 CENT = D("0.01")
@@ -249,7 +250,7 @@ def test_transfer_discount_step_worked_example() -> None:
 )
 def test_remote_work_rule_is_h(day: dt.date, share: int, declared: bool) -> None:
     reading = "emergency_declared" if declared else "emergency_ended"
-    check = beip.remote_work_check(day, D(share) / 100, reading)
+    check = remote_work.remote_work_check(day, D(share) / 100, reading)
     follows = day > dt.date(2020, 3, 9) if declared else day >= dt.date(2021, 6, 4)
     assert check.ok == (follows and day < dt.date(2023, 12, 31) and share >= 10)
     assert len(check.reasons) == (not follows) + (day >= dt.date(2023, 12, 31)) + (share < 10)

@@ -24,6 +24,7 @@ from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.remote_work import rules as remote_work
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.scenarios.runner import run_scenarios
 from nj_incentives.workpapers.templates.builder import build_template
@@ -104,9 +105,9 @@ def test_late_approval_on_a_fiscal_filers_returns() -> None:
 
 def test_remote_work_payment_checks_the_2022_tax_period() -> None:
     # 5% x 445,000.16 = 22,250.008 -> 22,250.00; a June-30 filer's 2022 period ends 2023-06-30
-    assert beip.remote_work_payment(D("445000.16"), "2023-06-30").amount == D("22250.00")
+    assert remote_work.remote_work_payment(D("445000.16"), "2023-06-30").amount == D("22250.00")
     with pytest.raises(InputError, match="is tax year 2021"):
-        beip.remote_work_payment(D("445000.16"), "2022-06-30")
+        remote_work.remote_work_payment(D("445000.16"), "2022-06-30")
 
 
 @given(
@@ -213,12 +214,12 @@ def test_every_period_is_at_most_12_months(gaps: list[int]) -> None:
 
 def test_the_election_must_follow_the_end_of_the_emergency() -> None:
     # Executive Order No. 244 ended the emergency on 2021-06-04
-    assert not beip.remote_work_check("2019-06-30", 0.5).ok
-    assert not beip.remote_work_check("2021-06-03", 0.5).ok
-    assert beip.remote_work_check("2021-06-04", 0.5).ok
+    assert not remote_work.remote_work_check("2019-06-30", 0.5).ok
+    assert not remote_work.remote_work_check("2021-06-03", 0.5).ok
+    assert remote_work.remote_work_check("2021-06-04", 0.5).ok
     # the alternative: any date after the declaration (2020-03-09)
-    assert beip.remote_work_check("2020-03-10", 0.5, "emergency_declared").ok
-    assert not beip.remote_work_check("2020-03-09", 0.5, "emergency_declared").ok
+    assert remote_work.remote_work_check("2020-03-10", 0.5, "emergency_declared").ok
+    assert not remote_work.remote_work_check("2020-03-09", 0.5, "emergency_declared").ok
     assert CALL["NJ_BEIP_REMOTE_WORK_CHECK"](dt.date(2020, 6, 1), 0.5, "emergency_declared") == (
         "OK"
     )

@@ -24,6 +24,7 @@ from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.remote_work import rules as remote_work
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.scenarios.table import scenarios_table
 from officejs import call, call_raw, cell_value, office_args, serial
@@ -127,7 +128,7 @@ def ertc_schedule_cells(schedule: ertc.CreditSchedule) -> list[list[object]]:
     ]
 
 
-def verdict(check: beip.TransferCheck | beip.RemoteWorkCheck | ertc.EligibilityCheck) -> str:
+def verdict(check: beip.TransferCheck | remote_work.RemoteWorkCheck | ertc.EligibilityCheck) -> str:
     return "OK" if check.ok else "; ".join(check.reasons)
 
 
@@ -320,25 +321,25 @@ CASES = [
     Case(
         "NJ_BEIP_REMOTE_WORK_PAYMENT",
         (412345.67,),
-        lambda: beip.remote_work_payment(D("412345.67")).amount,
+        lambda: remote_work.remote_work_payment(D("412345.67")).amount,
     ),
     Case("NJ_BEIP_REMOTE_WORK_CHECK", (dt.date(2023, 6, 30), 0.25), lambda: "OK"),
     Case(
         "NJ_BEIP_REMOTE_WORK_CHECK",
         (dt.date(2024, 1, 15), 0.05),
-        lambda: verdict(beip.remote_work_check(dt.date(2024, 1, 15), D("0.05"))),
+        lambda: verdict(remote_work.remote_work_check(dt.date(2024, 1, 15), D("0.05"))),
     ),
     # P.L.2024, c.40: 10% x 100,000 = 10,000.00 for the period ending 2024-12-31
     Case(
         "NJ_BEIP_REMOTE_WORK_PAYMENT",
         (100000, dt.date(2024, 12, 31)),
-        lambda: beip.remote_work_payment(100000, dt.date(2024, 12, 31)).amount,
+        lambda: remote_work.remote_work_payment(100000, dt.date(2024, 12, 31)).amount,
     ),
     # the commitment period extended by two years: 2026-06-30 + 24 months = 2028-06-30
     Case(
         "NJ_BEIP_REMOTE_WORK_COMMITMENT_END",
         (dt.date(2026, 6, 30),),
-        lambda: beip.remote_work_commitment_end(dt.date(2026, 6, 30)).extended_end,
+        lambda: remote_work.remote_work_commitment_end(dt.date(2026, 6, 30)).extended_end,
     ),
     # 2,100 / (140 x 12) = 1.25; 700 / (140 x 5) = 1
     Case("NJ_ERTC_FTE", (2100,), lambda: ertc.fte(2100)),

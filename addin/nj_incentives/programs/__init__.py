@@ -22,7 +22,7 @@ from types import ModuleType
 
 from nj_incentives.core.program import Program
 
-__all__ = ["KEYS", "PROGRAMS", "program", "template", "templates"]
+__all__ = ["KEYS", "PROGRAMS", "program", "template", "templates", "users"]
 
 #: The registered programs, in the order every list shows them.
 KEYS = (
@@ -87,3 +87,10 @@ def template(template_id: str) -> ModuleType:
             f"{module.__name__}.TEMPLATE_ID is {module.TEMPLATE_ID!r}, not {template_id!r}"
         )
     return module
+
+
+def users(key: str) -> tuple[Program, ...]:
+    """The registered programs that apply the shared provision ``key`` (their
+    ``Program.uses`` names it), in the registry's order."""
+    program(key)  # a known key
+    return tuple(found for found in PROGRAMS if key in found.uses)

@@ -453,6 +453,7 @@ def _roll_conversion(
 ) -> tuple[str, str, list[str], int]:
     from nj_incentives.programs.beip import rules as beip
     from nj_incentives.programs.beip.templates.conversion import TAX_YEARS
+    from nj_incentives.programs.remote_work import rules as remote_work
 
     liabilities = list(values.get("TaxLiabilities") or [])  # type: ignore[call-overload]
     row = _last_row(liabilities)
@@ -530,7 +531,7 @@ def _roll_conversion(
         f"the remote-work election and the waiver from {RW.REMOTE_WORK_C40_FROM.single} kept "
         "as entered (last year: "
         + ", ".join(verdicts)
-        + f"; the election is made once, {beip.CITE_H}; the waiver is for every later tax "
+        + f"; the election is made once, {remote_work.CITE_H}; the waiver is for every later tax "
         "period, P.L.2024, c.40)"
     )
     return f"tax year {year}", f"tax year {year + 1}", carried, row + 1

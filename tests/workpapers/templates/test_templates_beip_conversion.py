@@ -21,6 +21,7 @@ from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.templates import conversion as beip_conversion
 from nj_incentives.programs.beip.templates.conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
 from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.remote_work import rules as remote_work
 from nj_incentives.workpapers.memo import checks
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
@@ -126,7 +127,7 @@ def test_transfer_and_remote_work_equal_the_core(example: Any) -> None:
     assert example.value("TransferVerdict") == "OK"
     credit_2022 = Decimal("445000.16")  # the installments of tax year 2022
     assert cents(example.value("Credit2022")) == credit_2022
-    payment = beip.remote_work_payment(credit_2022).amount  # 5% = 22,250.008 -> 22,250.00
+    payment = remote_work.remote_work_payment(credit_2022).amount  # 5% = 22,250.008 -> 22,250.00
     assert example.value("RemoteWorkPayment") == float(payment) == 22250.0
     assert example.value("RemoteWorkVerdict") == "OK"
 
@@ -245,7 +246,7 @@ def test_the_c40_payment_for_each_tax_year_from_2024(example: Any) -> None:
     assert example.value("RemoteWorkC40Verdict") == "OK"
     assert example.value("RemoteWorkC40Total") == 15000.0
     for year, credit in ((2024, 60000), (2025, 90000)):
-        core = beip.remote_work_payment(credit, cbt.period_end_for(year))
+        core = remote_work.remote_work_payment(credit, cbt.period_end_for(year))
         assert core.version == "P.L.2024, c.40"
         assert core.amount == Decimal(credit) / 10
     assert example.value("ExtendedCommitmentEnd") == cells.serial_from_date(dt.date(2028, 6, 30))

@@ -42,7 +42,7 @@ P_L_2024_C_40 = declare_act(
 #: and every later tax period".
 _C40_FROM = dt.date(2024, 4, 1)
 REMOTE_WORK_C40_FROM: Parameter[dt.date] = declare_figure(
-    "beip.remote_work_c40_from",
+    "remote_work.c40_from",
     "beip",
     "First day of the 40% on-site rule (outside an enhanced area or a"
     " government-restricted municipality) and of no waiver inside one",
@@ -53,7 +53,7 @@ REMOTE_WORK_C40_FROM: Parameter[dt.date] = declare_figure(
     quote="for the tax period beginning on April 1, 2024 and every later tax period",
 )
 REMOTE_WORK_COMMITMENT_EXTENSION_MONTHS: Parameter[int] = declare_figure(
-    "beip.remote_work_commitment_extension_months",
+    "remote_work.commitment_extension_months",
     "beip",
     "Extension of the commitment period for the waiver from April 1, 2024, months",
     f"{_B}h. as amended by P.L.2024, c.40",
@@ -68,7 +68,7 @@ REMOTE_WORK_COMMITMENT_EXTENSION_MONTHS: Parameter[int] = declare_figure(
     quote="extends by two years the term of its commitment period",
 )
 REMOTE_WORK_ELECTION_BEFORE: Parameter[dt.date] = declare_figure(
-    "beip.remote_work_election_before",
+    "remote_work.election_before",
     "beip",
     "Remote-work election made before",
     f"{_B}h.",
@@ -78,7 +78,7 @@ REMOTE_WORK_ELECTION_BEFORE: Parameter[dt.date] = declare_figure(
     quote="may elect, before December 31, 2023",
 )
 EMERGENCY_DECLARED: Parameter[dt.date] = declare_figure(
-    "beip.emergency_declared",
+    "remote_work.emergency_declared",
     "beip",
     "Public health emergency of Executive Order No. 103 declared",
     "Executive Order No. 103 (2020)",
@@ -87,7 +87,7 @@ EMERGENCY_DECLARED: Parameter[dt.date] = declare_figure(
     Version(dt.date(2020, 3, 9), BASE_BEIP),
 )
 EMERGENCY_ENDED: Parameter[dt.date] = declare_figure(
-    "beip.emergency_ended",
+    "remote_work.emergency_ended",
     "beip",
     "Public health emergency of Executive Order No. 103 ended",
     "Executive Order No. 244 (2021)",
@@ -96,7 +96,7 @@ EMERGENCY_ENDED: Parameter[dt.date] = declare_figure(
     Version(dt.date(2021, 6, 4), BASE_BEIP),
 )
 REMOTE_WORK_WAIVER_START: Parameter[dt.date] = declare_figure(
-    "beip.remote_work_waiver_start",
+    "remote_work.waiver_start",
     "beip",
     "Remote-work waiver period begins",
     f"{_B}h.",
@@ -106,7 +106,7 @@ REMOTE_WORK_WAIVER_START: Parameter[dt.date] = declare_figure(
     quote="for the period beginning on July 1, 2022",
 )
 REMOTE_WORK_WAIVER_END: Parameter[dt.date] = declare_figure(
-    "beip.remote_work_waiver_end",
+    "remote_work.waiver_end",
     "beip",
     "Remote-work waiver period ends",
     f"{_B}h.",
@@ -128,7 +128,7 @@ REMOTE_WORK_WAIVER_END: Parameter[dt.date] = declare_figure(
     quote="and ending on December 31, 2023",
 )
 WAIVED_SHARE_AT_FACILITY: Parameter[Decimal] = declare_figure(
-    "beip.waived_share_at_facility",
+    "remote_work.waived_share_at_facility",
     "beip",
     "On-site share the waiver waives",
     f"{_B}h.",
@@ -138,7 +138,7 @@ WAIVED_SHARE_AT_FACILITY: Parameter[Decimal] = declare_figure(
     quote="at least 60 percent of the employee's time",
 )
 MINIMUM_SHARE_AT_FACILITY: Parameter[Decimal] = declare_figure(
-    "beip.minimum_share_at_facility",
+    "remote_work.minimum_share_at_facility",
     "beip",
     "On-site share required under the waiver",
     f"{_B}h.(1)",
@@ -157,7 +157,7 @@ MINIMUM_SHARE_AT_FACILITY: Parameter[Decimal] = declare_figure(
     quote="at least 10 percent of the employee's time at the qualified business facility",
 )
 REMOTE_WORK_PAYMENT_SHARE: Parameter[Decimal] = declare_figure(
-    "beip.remote_work_payment_share",
+    "remote_work.payment_share",
     "beip",
     "Remote-work payment, share of the credit",
     f"{_B}h.(2)",
@@ -176,7 +176,7 @@ REMOTE_WORK_PAYMENT_SHARE: Parameter[Decimal] = declare_figure(
     quote="five percent of the amount of tax credit",
 )
 REMOTE_WORK_TAX_YEAR: Parameter[int] = declare_figure(
-    "beip.remote_work_tax_year",
+    "remote_work.tax_year",
     "beip",
     "Tax period of the remote-work payment",
     f"{_B}h.(2)",

@@ -127,9 +127,9 @@ def NJ_BEIP_REMOTE_WORK_PAYMENT(
     c40_periods: Cell = None,
     law_as_of: Cell = None,
 ) -> Any:
-    from nj_incentives.programs.beip import rules as beip
+    from nj_incentives.programs.remote_work import rules as remote_work
 
-    return beip.remote_work_payment(
+    return remote_work.remote_work_payment(
         credit,
         **given(
             period_end=period_end,
@@ -151,9 +151,9 @@ def NJ_BEIP_REMOTE_WORK_CHECK(
     election_deadline: Cell = None,
     law_as_of: Cell = None,
 ) -> Any:
-    from nj_incentives.programs.beip import rules as beip
+    from nj_incentives.programs.remote_work import rules as remote_work
 
-    return beip.remote_work_check(
+    return remote_work.remote_work_check(
         election_date,
         share_at_facility,
         **given(
@@ -169,9 +169,9 @@ def NJ_BEIP_REMOTE_WORK_CHECK(
 
 @FUNCTIONS.adapter(show=lambda extension: extension.extended_end)
 def NJ_BEIP_REMOTE_WORK_COMMITMENT_END(commitment_end: Cell, law_as_of: Cell = None) -> Any:
-    from nj_incentives.programs.beip import rules as beip
+    from nj_incentives.programs.remote_work import rules as remote_work
 
-    return beip.remote_work_commitment_end(commitment_end, **given(law_as_of=law_as_of))
+    return remote_work.remote_work_commitment_end(commitment_end, **given(law_as_of=law_as_of))
 
 
 #: The provision's ``nj-incentives explain`` topics.
@@ -179,7 +179,7 @@ TOPICS = (
     ExplainTopic(
         "remote-work",
         "NJ_BEIP_REMOTE_WORK_CHECK",
-        "nj_incentives.programs.beip.rules:remote_work_check",
+        "nj_incentives.programs.remote_work.rules:remote_work_check",
         positional=("election_date", "share_at_facility"),
     ),
 )
