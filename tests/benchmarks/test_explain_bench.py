@@ -86,15 +86,26 @@ def _cases(
     }
 
 
-def _old_tree(addin: str, into: Path) -> tuple[ModuleType, ModuleType]:
-    """The old tree's ``law.beip`` and ``law.ertc``, imported as package ``nj_before``."""
+def _old_tree(addin: str, into: Path) -> tuple[ModuleType, ModuleType, ModuleType | None]:
+    """The old tree's BEIP, ERTC and (where it has one) remote-work rules modules
+    (``law.beip``/``law.ertc`` before the layout, ``programs.<key>.rules`` after),
+    imported as package ``nj_before``."""
     target = into / "nj_before"
     shutil.copytree(Path(addin) / "nj_incentives", target)
     for source in target.rglob("*.py"):
         source.write_text(source.read_text().replace("nj_incentives", "nj_before"))
     sys.path.insert(0, str(into))
-    return importlib.import_module("nj_before.law.beip"), importlib.import_module(
-        "nj_before.law.ertc"
+    if not (target / "programs").is_dir():
+        return (
+            importlib.import_module("nj_before.law.beip"),
+            importlib.import_module("nj_before.law.ertc"),
+            None,
+        )
+    rules = target / "programs" / "remote_work" / "rules.py"
+    return (
+        importlib.import_module("nj_before.programs.beip.rules"),
+        importlib.import_module("nj_before.programs.ertc.rules"),
+        importlib.import_module("nj_before.programs.remote_work.rules") if rules.exists() else None,
     )
 
 
