@@ -4,7 +4,11 @@ Each folder of :mod:`nj_incentives.programs` declares one :class:`Program` in it
 ``__init__.py`` (``PROGRAM = Program(...)``): what it is, and the modules of the folder
 that declare its parts (its dated figures, rules, NJ_* function declarations, template
 declarations, scenario sections, memo mappings). The parts are named, not imported, so
-that reading the registry costs nothing; :meth:`Program.part` imports one on first use.
+that reading the registry costs little; :meth:`Program.part` imports one on first use. The
+one exception is ``figures``: the registry imports every program's figures as it loads,
+so that the registries of :mod:`nj_incentives.core.parameters` hold every figure. A
+shared provision (``remote_work``) is a program that others name in their ``uses``
+(:func:`nj_incentives.programs.users`).
 Every list the package shows (the catalog, the Excel functions, the templates, ``fill``,
 ``rollforward``, ``explain``, the memo, the scenario columns, the generated docs) is
 derived from :data:`nj_incentives.programs.PROGRAMS`, never written by hand.

@@ -1,6 +1,13 @@
 """The remote-work election's dated figures: N.J.S.A. 34:1B-129 h. and its twins
 (shared/legal-notes.md section 6.1), with the two acts that amended it after P.L.2022,
-c.134 (model: :mod:`nj_incentives.core.parameters`)."""
+c.134 (model: :mod:`nj_incentives.core.parameters`).
+
+The figures are keyed by the provision (``remote_work.*``); their law-currency record is
+BEIP's section (``statute="beip"``: the acts are versions of N.J.S.A. 34:1B-129, its one
+user today, and its first version is BEIP's base text), so the law-currency texts, the
+amendment tables and each result's ``version`` read as they did. When BRRAG, Urban
+Transit Hub and Grow NJ are added, each section's record will list the same acts.
+"""
 
 from __future__ import annotations
 
