@@ -26,7 +26,7 @@ from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 
 REPOSITORY = DEFAULT_DIRECTORY.parent
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.wheel]
 
 
 def sha256(path: Path) -> str:

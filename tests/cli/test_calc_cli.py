@@ -140,6 +140,7 @@ def test_the_results_workbook_and_the_run_stamp_name_the_engagement(
     assert stamp["results"] == str(results)
 
 
+@pytest.mark.recalc
 def test_custom_properties_are_added_to_a_workbook_without_them(tmp_path: Path) -> None:
     from nj_incentives.workpapers.recalc import recalculate, write_values
 
@@ -349,6 +350,7 @@ def _citations_once(line: str, *citations: str) -> None:
         assert line.count(citation) == 1, (citation, line)
 
 
+@pytest.mark.recalc
 def test_a_refused_roster_cell_is_named_with_its_rule_and_citation_once(
     tmp_path: Path, capsys: Any
 ) -> None:

@@ -145,6 +145,7 @@ def _column(example: Any, name: str) -> list[Any]:
     return [row[0] for row in example.value(name)]
 
 
+@pytest.mark.recalc
 def test_the_return_lines_are_the_credit_of_each_tax_year(example: Any) -> None:
     assert example.value("MasterCheck") is True
     issued = _column(example, "CreditIssued")

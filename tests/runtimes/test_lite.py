@@ -322,6 +322,7 @@ OUTPUTS = ["MasterCheck", "Outputs!A1:H40", "Calculations!A1:J60"]
     "variant",
     ["XLWINGS", "XLWINGS_DEV", "lower-case", "saved", "saved by Lite", "lower-case namespaced"],
 )
+@pytest.mark.recalc
 def test_calc_reads_every_spelling_of_a_template(variant: str, bare: Any, tmp_path: Path) -> None:
     if variant in ("XLWINGS", "XLWINGS_DEV"):
         path = build_template(

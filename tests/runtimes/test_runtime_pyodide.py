@@ -58,7 +58,11 @@ from test_excel_dispatch import CASES
 from test_fuzz import CORPUS, RANDOM, hypothesis_calls
 from tooling import missing, need, once_per_run
 
-pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
+pytestmark = [
+    pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path"),
+    pytest.mark.pyodide,
+    pytest.mark.wheel,
+]
 
 HERE = Path(__file__).resolve().parents[1]  # tests/
 ROOT = HERE.parent

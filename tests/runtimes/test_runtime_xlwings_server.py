@@ -53,7 +53,10 @@ from officejs import BAD_CALLS, call_raw, office_args, payload
 from test_excel_dispatch import CASES, Case, assert_same_cells
 from tooling import need, need_module
 
-pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
+pytestmark = [
+    pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path"),
+    pytest.mark.server,
+]
 
 HERE = Path(__file__).resolve().parents[1]  # tests/
 TEMPLATE = DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
@@ -308,6 +311,7 @@ def client_results(server: Server, tmp_path_factory: pytest.TempPathFactory) -> 
     }
 
 
+@pytest.mark.node
 def test_the_client_registers_every_function(client_results: dict[str, Any]) -> None:
     assert client_results["registered"] == sorted(excel.CATALOG)
 
@@ -315,6 +319,7 @@ def test_the_client_registers_every_function(client_results: dict[str, Any]) -> 
 @pytest.mark.parametrize(
     ("index", "case"), list(enumerate(CASES)), ids=lambda v: getattr(v, "name", v)
 )
+@pytest.mark.node
 def test_the_client_returns_the_core_cells(
     client_results: dict[str, Any], index: int, case: Case
 ) -> None:
@@ -326,6 +331,7 @@ def test_the_client_returns_the_core_cells(
 @pytest.mark.parametrize(
     ("index", "bad"), list(enumerate(BAD_CALLS)), ids=lambda v: v[0] if isinstance(v, tuple) else v
 )
+@pytest.mark.node
 def test_the_client_shows_value_error_with_the_message(
     client_results: dict[str, Any], index: int, bad: tuple[str, list[object], str]
 ) -> None:

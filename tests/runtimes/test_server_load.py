@@ -38,7 +38,10 @@ from nj_incentives.runtimes import xlwings_classic as excel
 from officejs import office_args, payload
 from tooling import need_module
 
-pytestmark = pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path")
+pytestmark = [
+    pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js path"),
+    pytest.mark.server,
+]
 
 CALL = "/xlwings/custom-functions-call"
 STARTUP_SECONDS = 90

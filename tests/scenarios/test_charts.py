@@ -127,6 +127,7 @@ def test_money_axes_are_dollars_without_an_offset(tmp_path: Path) -> None:
     assert not (tmp_path / "e.png").exists()
 
 
+@pytest.mark.recalc
 def test_the_results_workbook_charts_cache_real_values_and_dates(tmp_path: Path) -> None:
     import re
     import zipfile
@@ -168,6 +169,7 @@ def test_the_results_workbook_charts_cache_real_values_and_dates(tmp_path: Path)
     assert re.search(r"<c:v>[1-9]\d*(\.\d+)?</c:v>", chart)  # not all zeros any more
 
 
+@pytest.mark.recalc
 def test_cell_formats_reads_a_workbook_once_and_hands_out_copies(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -215,6 +217,7 @@ def test_formats_from_the_cells_tags_are_openpyxls(path: Path) -> None:
     assert formats  # every shipped workbook formats its money and dates
 
 
+@pytest.mark.libreoffice
 def test_formats_of_libreoffice_and_openpyxl_saved_copies_and_results(tmp_path: Path) -> None:
     # the spellings other writers save (LibreOffice's styles and its cells; openpyxl's),
     # and calc's own results workbooks

@@ -13,6 +13,8 @@ from nj_incentives.scenarios import run_scenarios
 from nj_incentives.scenarios.generate import example_portfolio
 from nj_incentives.scenarios.io import read_table
 
+pytestmark = pytest.mark.dask
+
 distributed = pytest.importorskip("distributed")
 pytest.importorskip("dask.dataframe")
 

@@ -19,6 +19,8 @@ from nj_incentives.scenarios import stream
 from nj_incentives.scenarios.generate import example_portfolio
 from nj_incentives.scenarios.parquet_join import footer_of
 
+pytestmark = pytest.mark.dask
+
 distributed = pytest.importorskip("distributed")
 
 

@@ -368,6 +368,7 @@ def test_a_refused_data_value_writes_nothing(conversion_rolled: list[Path], tmp_
 # --------------------------------------------------------------------------- LibreOffice
 
 
+@pytest.mark.libreoffice
 def test_a_rolled_workbook_saved_by_libreoffice_computes(
     ertc_rolled: list[Path], conversion_rolled: list[Path], tmp_path: Path, capsys: Any
 ) -> None:

@@ -396,6 +396,7 @@ def libreoffice_saved(signed: Path, tmp_path_factory: pytest.TempPathFactory) ->
 
 
 @pytest.mark.slow
+@pytest.mark.libreoffice
 def test_libreoffice_keeps_the_signoff(libreoffice_saved: Path) -> None:
     # LibreOffice has no NJ_* functions: what it shows on the Checks sheet is its own
     # recalculation (the line says the hash is not computed there) or the cached line
@@ -413,6 +414,7 @@ def test_libreoffice_keeps_the_signoff(libreoffice_saved: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.libreoffice
 def test_the_signed_workbook_prints_its_signoff_and_tickmark_legend(
     signed: Path, tmp_path: Path
 ) -> None:

@@ -149,6 +149,7 @@ def test_the_three_switches_no_and_yes(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.libreoffice
 def test_switches_through_libreoffice(tmp_path: Path) -> None:
     """Each value written by openpyxl, the file opened and saved by LibreOffice (one soffice
     run for all), then recalculated: the same reading."""

@@ -94,6 +94,7 @@ NOTE_ROOM = len(memo_pdf.cut_note(10**9))
 
 @pytest.mark.parametrize("length", [1_007, 2_007, 5_007, 10_007, 100_007])
 @pytest.mark.parametrize("field", ["EngagementClient", "EngagementPreparer"])
+@pytest.mark.recalc
 def test_a_long_engagement_field_prints_cut_with_a_note(
     grant: Recalculation, drawn: Drawn, field: str, length: int
 ) -> None:
@@ -111,6 +112,7 @@ def test_a_long_engagement_field_prints_cut_with_a_note(
 
 @pytest.mark.parametrize("kind", ["one word", "lines"])
 @pytest.mark.parametrize("field", FIELDS)
+@pytest.mark.recalc
 def test_every_field_and_shape_of_long_text_prints(
     grant: Recalculation, drawn: Drawn, field: str, kind: str
 ) -> None:
@@ -131,6 +133,7 @@ def pages(data: bytes, tmp_path: Path) -> list[str]:
     return text.split("\f")[:-1]
 
 
+@pytest.mark.recalc
 def test_a_100000_character_client_reads_cut_on_every_page(
     grant: Recalculation, tmp_path: Path
 ) -> None:
@@ -156,6 +159,7 @@ NAMES = {
 }
 
 
+@pytest.mark.recalc
 def test_names_in_other_scripts_print_in_their_letters(
     grant: Recalculation, tmp_path: Path
 ) -> None:
@@ -178,6 +182,7 @@ def test_names_in_other_scripts_print_in_their_letters(
     assert "no glyph" not in first  # DejaVu covers all of these
 
 
+@pytest.mark.recalc
 def test_characters_without_a_glyph_are_counted_in_a_note(
     grant: Recalculation, tmp_path: Path
 ) -> None:

@@ -14,6 +14,7 @@ template gets a note naming its ranges as the likely cause of its failed checks.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -29,7 +30,7 @@ import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported a
 from nj_incentives import cli
 from nj_incentives.cli import doctor
 from nj_incentives.support.shipped import SCENARIO_EXAMPLES
-from nj_incentives.workpapers.recalc import recalculate, vet_workbook
+from nj_incentives.workpapers.recalc import Recalculation, recalculate, vet_workbook
 from nj_incentives.workpapers.recalc.safety import array_formulas, dynamic_arrays
 from nj_incentives.workpapers.recalc.templates import recognise_template, spill_report
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
@@ -80,12 +81,20 @@ def test_the_tool_really_dropped_the_marking(
     assert array_formulas(copy) == array_formulas(original)  # the same ranges, now legacy
 
 
+@functools.cache
+def original_recalculated(name: str) -> Recalculation:
+    """The full recalculation of a shipped example (read only here), once per process for
+    the two savers' copies of it."""
+    return recalculate(ORIGINALS[name])
+
+
 @pytest.mark.parametrize("saver", list(SAVERS))
 @pytest.mark.parametrize("name", list(ORIGINALS))
+@pytest.mark.recalc
 def test_every_computed_cell_is_the_same(
     copies: dict[tuple[str, str], Path], saver: str, name: str
 ) -> None:
-    before, after = recalculate(ORIGINALS[name]), recalculate(copies[(saver, name)])
+    before, after = original_recalculated(name), recalculate(copies[(saver, name)])
     assert after.value("MasterCheck") is True
     assert not after.error_cells()
     differences = [
@@ -146,6 +155,7 @@ def strip_template(source: Path, target: Path, *, rename_sheet: bool) -> Path:
     return target
 
 
+@pytest.mark.recalc
 def test_without_its_property_it_is_recognised_by_its_layout(
     copies: dict[tuple[str, str], Path], tmp_path: Path
 ) -> None:

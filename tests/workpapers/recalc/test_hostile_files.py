@@ -147,6 +147,7 @@ def test_rows_of_1_to_1048576_is_not_computed_as_1(tmp_path: Path) -> None:
         assert "whole-row or whole-column" in formula_problem(formula)
 
 
+@pytest.mark.recalc
 def test_cells_in_a_circular_reference_are_reported_by_address(tmp_path: Path) -> None:
     # issue 11: cells in a circular reference came out blank with nothing reported
     def fill(sheet: object) -> None:
@@ -162,6 +163,7 @@ def test_cells_in_a_circular_reference_are_reported_by_address(tmp_path: Path) -
     assert recalc.value("Data!E1") == 10
 
 
+@pytest.mark.recalc
 def test_a_circular_reference_through_indirect_is_reported_not_left_blank(tmp_path: Path) -> None:
     # cells in a cycle through INDIRECT("B1") came out blank with nothing reported: the
     # engine follows INDIRECT of one quoted reference, and so does the cycle search now
@@ -238,6 +240,7 @@ def test_a_scenario_xlsx_with_offset_formulas_is_still_read(tmp_path: Path) -> N
     assert len(read_table(tmp_path / "grid.xlsx")) == 2
 
 
+@pytest.mark.recalc
 def test_a_workbook_without_cycles_reports_none(tmp_path: Path) -> None:
     path = workbook(
         tmp_path / "ok.xlsx", lambda s: (s.write("A1", 2), s.write_formula("A2", "=A1*3"))
@@ -375,6 +378,7 @@ def test_fuzz_corpus_payloads_are_json(tmp_path: Path) -> None:
     assert io.StringIO(json.dumps(calls)).read()
 
 
+@pytest.mark.recalc
 def test_a_cycle_through_defined_names_is_reported(tmp_path: Path) -> None:
     book = xlsxwriter.Workbook(str(tmp_path / "names.xlsx"))
     sheet = book.add_worksheet("Inputs")

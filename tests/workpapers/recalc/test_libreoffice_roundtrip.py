@@ -30,7 +30,7 @@ from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 from nj_incentives.workpapers.templates.cached import write_cached_values
 from tooling import need
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.libreoffice]
 
 ORIGINALS = {name: DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES}
 
@@ -82,6 +82,7 @@ def test_libreoffice_really_rewrote_the_file(saved: dict[str, Path], name: str) 
 
 
 @pytest.mark.parametrize("name", list(ORIGINALS))
+@pytest.mark.recalc
 def test_every_computed_cell_is_the_same(saved: dict[str, Path], name: str) -> None:
     before, after = recalculate(ORIGINALS[name]), recalculate(saved[name])
     assert after.computed == before.computed
@@ -133,6 +134,7 @@ def rename_template(source: Path, target: Path, template: str) -> None:
     target.write_bytes(buffer.getvalue())
 
 
+@pytest.mark.recalc
 def test_it_says_exactly_why_when_it_cannot(saved: dict[str, Path], tmp_path: Path) -> None:
     """An unknown template: the lost dynamic arrays stay legacy arrays (#N/A below the
     table, as Excel shows them), the master check fails and the note says why."""
@@ -152,6 +154,7 @@ def test_it_says_exactly_why_when_it_cannot(saved: dict[str, Path], tmp_path: Pa
     assert f"{sheet}!{cells}" in note  # where: the grant schedule's table
 
 
+@pytest.mark.recalc
 def test_a_cached_error_in_an_array_range_is_not_an_input(tmp_path: Path) -> None:
     """LibreOffice caches #NAME? in every cell of an NJ_* array; a formula reading one of
     those cells gets the recalculated value, not the stale error."""

@@ -15,6 +15,8 @@ import xlsxwriter
 from nj_incentives.workpapers.recalc import ExcelError, excel_serial, recalculate
 from nj_incentives.workpapers.recalc.engine import function_variants
 
+pytestmark = pytest.mark.recalc
+
 
 def schedule(amounts: Any, pct: Any) -> list[list[Any]]:
     """A toy table function: header row, then year, grant (amount x pct), cumulative."""

@@ -14,9 +14,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import xlsxwriter
 
 from nj_incentives.workpapers.recalc import recalculate
+
+pytestmark = pytest.mark.recalc
 
 
 def workbook(path: Path, formulas: dict[str, str], values: dict[str, float]) -> Path:

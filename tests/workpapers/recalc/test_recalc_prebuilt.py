@@ -98,6 +98,7 @@ def test_the_committed_form_is_the_form_of_the_template_as_built(name: str) -> N
     )
 
 
+@pytest.mark.recalc
 def test_every_form_is_loaded_and_a_stale_one_is_built_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,12 +157,14 @@ def test_an_example_s_formulas_are_its_template_s() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [*EXAMPLES.values(), *TEMPLATES.values()], ids=lambda p: p.stem)
+@pytest.mark.recalc
 def test_every_example_and_blank_template_is_the_same(path: Path) -> None:
     fast, full = both(path)
     assert_same(fast, full)
 
 
 @pytest.mark.slow
+@pytest.mark.recalc
 def test_rejected_inputs_and_false_checks_are_the_same(tmp_path: Path) -> None:
     # a percentage typed as 50 (not 50%) and a negative withholding: the functions refuse
     # them, their cells hold the message, the checks fail
@@ -176,6 +179,7 @@ def test_rejected_inputs_and_false_checks_are_the_same(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("namespace", ["XLWINGS", "XLWINGS_DEV"])
+@pytest.mark.recalc
 def test_an_office_js_spelling_is_the_same_template(namespace: str, tmp_path: Path) -> None:
     path = build_template(
         beip_grant, tmp_path / "ns.xlsx", beip_grant.EXAMPLE, function_namespace=namespace
@@ -205,6 +209,7 @@ def _respelled(source: Path, target: Path, spell: Callable[[str], str]) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.recalc
 def test_excel_s_saved_spelling_is_the_same_template(tmp_path: Path) -> None:
     # what Excel writes for an Office.js function when it saves (_xldudf_<NAMESPACE>_<NAME>),
     # with spaces after commas: no Excel here, so its saved spelling is made by hand
@@ -244,6 +249,8 @@ def libreoffice_copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Pa
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(EXAMPLES))
+@pytest.mark.libreoffice
+@pytest.mark.recalc
 def test_a_libreoffice_copy_is_its_template_again(
     name: str, libreoffice_copies: dict[str, Path]
 ) -> None:
@@ -287,6 +294,7 @@ def test_other_formulas_get_the_full_path_and_say_so(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("saver", list(SAVERS))
 @pytest.mark.parametrize("name", list(EXAMPLES))
+@pytest.mark.recalc
 def test_an_openpyxl_or_pandas_copy_gets_the_prebuilt_path(
     saver: str, name: str, tmp_path: Path
 ) -> None:
@@ -357,6 +365,7 @@ def _bump(xml: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(EXAMPLES))
+@pytest.mark.recalc
 def test_every_input_moved_is_the_same(name: str, tmp_path: Path) -> None:
     # every number of the example's Inputs sheet moved at once (the random-input test's
     # property on one fixed, whole-sheet change; moved here from the retired compiled
@@ -422,6 +431,7 @@ def _rich(element: str) -> str:
     ],
     ids=["rich-text-and-phonetic", "formula-like", "empty"],
 )
+@pytest.mark.recalc
 def test_inline_strings_are_read_as_the_engine_reads_them(
     rewrite: Callable[[str], str], tmp_path: Path
 ) -> None:
@@ -433,6 +443,7 @@ def test_inline_strings_are_read_as_the_engine_reads_them(
     assert "PHONETIC" not in repr(full.values)
 
 
+@pytest.mark.recalc
 def test_an_unknown_workbook_gets_the_full_path_without_a_note(tmp_path: Path) -> None:
     import xlsxwriter
 
@@ -519,6 +530,7 @@ def _mutated(draw: Any, value: Any, depth: int = 0) -> Any:
         ("ertc-form-313.xlsx", 3),
     ],
 )
+@pytest.mark.recalc
 def test_random_inputs_are_the_same(template: str, examples: int, tmp_path: Path) -> None:
     build, example = BUILDERS[template]
 

@@ -54,6 +54,7 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@pytest.mark.recalc
 def test_values_replace_formulas_and_formats_are_kept(recalculated, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     before = digest(recalculated.source)
     out = write_values(recalculated, tmp_path / "out" / "filled.results.xlsx")
@@ -81,6 +82,7 @@ def test_values_replace_formulas_and_formats_are_kept(recalculated, tmp_path: Pa
     assert list(out.parent.iterdir()) == [out]  # no temporary file left behind
 
 
+@pytest.mark.recalc
 def test_the_input_is_never_overwritten(recalculated) -> None:  # type: ignore[no-untyped-def]
     before = digest(recalculated.source)
     with pytest.raises(ValueError, match="refusing to overwrite the input"):
@@ -90,6 +92,7 @@ def test_the_input_is_never_overwritten(recalculated) -> None:  # type: ignore[n
     assert digest(recalculated.source) == before
 
 
+@pytest.mark.recalc
 def test_a_failed_write_leaves_no_file(recalculated, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import nj_incentives.workpapers.recalc.results as results
 
@@ -124,6 +127,7 @@ def test_csv_text_is_neutralised(text: str, safe: str) -> None:
     assert neutralise_csv_text(text) == safe
 
 
+@pytest.mark.recalc
 def test_csv_output(recalculated, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     out = write_csv(recalculated, "Data", tmp_path / "data.csv")
     with out.open(encoding="utf-8-sig", newline="") as handle:
@@ -134,6 +138,7 @@ def test_csv_output(recalculated, tmp_path: Path) -> None:  # type: ignore[no-un
     assert rows[3][1] == "TRUE"
 
 
+@pytest.mark.recalc
 def test_summary_table(recalculated) -> None:  # type: ignore[no-untyped-def]
     text = summary_table([recalculated])
     lines = text.splitlines()
@@ -160,6 +165,7 @@ def test_format_table_aligns_numbers_right() -> None:
     ]
 
 
+@pytest.mark.recalc
 def test_conditional_colours_become_fixed_cell_formats(tmp_path: Path) -> None:
     """The Checks sheet's rules (TRUE green, anything else red) are applied to the cells
     and dropped (LibreOffice 7.4 aborted printing them:

@@ -59,6 +59,7 @@ def good(tmp_path: Path) -> Path:
     return plain_workbook(tmp_path / "good.xlsx")
 
 
+@pytest.mark.recalc
 def test_a_plain_workbook_passes_and_recalculates(good: Path) -> None:
     vetted = vet_workbook(good, TINY)
     assert vetted.members > 3
@@ -254,6 +255,7 @@ def macro_workbook(good: Path, target: Path) -> Path:
     )
 
 
+@pytest.mark.recalc
 def test_macros_are_ignored_never_run_and_not_copied(good: Path, tmp_path: Path) -> None:
     xlsm = macro_workbook(good, tmp_path / "filled.xlsm")
     vetted = vet_workbook(xlsm)
@@ -273,6 +275,7 @@ def test_macros_are_ignored_never_run_and_not_copied(good: Path, tmp_path: Path)
     vet_workbook(out)  # the results are themselves a clean workbook
 
 
+@pytest.mark.recalc
 def test_external_links_are_reported_and_not_followed(tmp_path: Path) -> None:
     # a real workbook beside the source, which a formula names: it must not be read
     other = plain_workbook(tmp_path / "other.xlsx")

@@ -243,6 +243,7 @@ def test_fingerprint_sees_a_changed_input(demo: Path, tmp_path: Path) -> None:
     assert fingerprint(changed) != fingerprint(demo)
 
 
+@pytest.mark.recalc
 def test_the_demo_recalculates_headlessly(demo: Path, tmp_path: Path) -> None:
     result = recalculate(demo, FUNCTIONS)
     # grants: 100,000 x 50% = 50,000; 200,000 x 50% = 100,000; 300,000 x 50% = 150,000
@@ -256,6 +257,7 @@ def test_the_demo_recalculates_headlessly(demo: Path, tmp_path: Path) -> None:
     assert openpyxl.load_workbook(out)["Outputs"]["C5"].value == 300000
 
 
+@pytest.mark.recalc
 def test_a_bad_input_fails_the_master_check_with_the_message(tmp_path: Path) -> None:
     bad = build_demo(tmp_path / "bad.xlsx", pct=50)
     result = recalculate(bad, FUNCTIONS)
@@ -268,6 +270,7 @@ def test_a_bad_input_fails_the_master_check_with_the_message(tmp_path: Path) -> 
     assert result.error_cells()[0][0] == "Calculations!C7"
 
 
+@pytest.mark.recalc
 def test_office_js_namespace(tmp_path: Path) -> None:
     path = build_demo(tmp_path / "officejs.xlsx", namespace="XLWINGS")
     formula = openpyxl.load_workbook(path)["Calculations"]["C7"].value
@@ -316,6 +319,7 @@ def test_a_repeated_header_is_the_sheet_s_only_table_below_the_band(tmp_path: Pa
         TemplateBuilder(tmp_path / "x.xlsx", title="x", template_id="x", input_sheets=["Checks"])
 
 
+@pytest.mark.recalc
 def test_a_table_of_formulas_reads_its_own_cells_by_header(tmp_path: Path) -> None:
     """No address computed by hand: [[cell:H]] is the same row's cell of column H, and a
     Spill is one dynamic-array formula over the cells it covers (None)."""
@@ -401,6 +405,7 @@ def test_line_items_are_interpreted_by_the_builder(tmp_path: Path) -> None:
     assert book.defined_names["Pct"].attr_text == pct.a
 
 
+@pytest.mark.recalc
 def test_tables_and_checks_are_declarations_the_builder_places(tmp_path: Path) -> None:
     """Input, array and formula tables, totals, charts and checks are declared; formulas
     name the ranges they read ([[at:Amounts:row]], [[data:Grants:Grant]]) and the builder

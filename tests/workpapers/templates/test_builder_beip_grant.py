@@ -21,6 +21,8 @@ from nj_incentives.workpapers.recalc import recalculate
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
 
+pytestmark = pytest.mark.recalc
+
 TEMPLATE = DEFAULT_DIRECTORY / "beip-grant-schedule.xlsx"
 EXAMPLE = DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx"
 

@@ -44,6 +44,7 @@ def fresh(value: object) -> object:
 
 
 @pytest.mark.parametrize("path", EXAMPLE_PATHS, ids=lambda path: path.stem)
+@pytest.mark.recalc
 def test_every_cached_value_is_a_fresh_recalculation(path: Path) -> None:
     result = recalculated(path)
     book = openpyxl.load_workbook(path, data_only=True)
@@ -81,6 +82,7 @@ def test_a_viewer_sees_a_true_master_check_and_no_errors(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", EXAMPLE_PATHS, ids=lambda path: path.stem)
+@pytest.mark.recalc
 def test_the_formulas_are_still_there(path: Path) -> None:
     """Caching adds values; the workbook still computes in Excel (formulas, arrays)."""
     result = recalculated(path)
@@ -92,6 +94,7 @@ def test_the_formulas_are_still_there(path: Path) -> None:
         assert value.lstrip("{=").rstrip("}") in text or text.lstrip("{=").rstrip("}") in value
 
 
+@pytest.mark.recalc
 def test_a_stale_cached_value_is_caught(tmp_path: Path) -> None:
     """The comparison above can fail: a wrong cached value in one cell is found."""
     path = tmp_path / "stale.xlsx"

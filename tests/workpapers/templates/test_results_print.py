@@ -39,6 +39,8 @@ from nj_incentives.workpapers.templates.builder import FONT
 from test_templates_print import PAGES
 from tooling import libreoffice_convert, need, need_font
 
+pytestmark = pytest.mark.libreoffice
+
 #: runs per workbook: before the fix the grant example's export aborted in 4 of 4 runs,
 #: the Form 313 example's in 3 of 4 and 1 of 2, the conversion example's in 2 of 4
 RUNS = 4

@@ -80,6 +80,7 @@ def test_the_engagement_fields_are_named_inputs_on_inputs(path: Path) -> None:
     assert names["EngagementLine"].attr_text == "Inputs!$A$3"
 
 
+@pytest.mark.recalc
 def test_the_examples_fill_the_engagement_and_every_sheet_shows_it() -> None:
     from nj_incentives.workpapers.recalc import recalculate
 

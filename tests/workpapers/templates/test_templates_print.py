@@ -37,6 +37,8 @@ from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 from nj_incentives.workpapers.templates.builder import FONT
 from tooling import libreoffice_convert, need, need_font
 
+pytestmark = pytest.mark.libreoffice
+
 WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
     DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES
 ]
