@@ -2,7 +2,7 @@
 NJ_* functions read it (issue 20, item 6).
 
 A template input has one :class:`~nj_incentives.core.inputs.InputRule`: the law's own
-declaration where the law declares one (the term: ``law.beip.TERM_INPUT``), else the
+declaration where the law declares one (the term: ``programs.beip.rules.TERM_INPUT``), else the
 rule of its kind (money, percentage, count, date, yes/no, choice) with the template's
 bounds and the citation of the first NJ_* function that reads it (:func:`rules`).
 ``nj-incentives fill`` checks DATA by it, and the template's formulas read by it:
@@ -17,6 +17,10 @@ bounds and the citation of the first NJ_* function that reads it (:func:`rules`)
   grant must be from 1 to 10 years" cited "N.J.S.A. 34:1B-129c.", TRUE when the
   functions accept what the cell holds: a failed check names the rule that fails, in
   the words and with the citation the functions use (never retyped).
+
+The templates of every program read their inputs through this module (it lives in
+``programs/`` because a function's citation is its program's: each registered program's
+``functions`` part, read through the registry; it imports nothing above ``programs``).
 """
 
 from __future__ import annotations
