@@ -19,7 +19,7 @@ TESTS = Path(__file__).resolve().parent
 
 #: marker -> what in a test's source says it uses the program
 USES = {
-    "libreoffice": re.compile(r'need\(\s*"soffice"|\blibreoffice_(save|convert)\('),
+    "libreoffice": re.compile(r'need\(\s*"soffice"|\blibreoffice_(save|convert|saved_examples)\('),
     "node": re.compile(r'need\(\s*"node"'),
 }
 #: markers that also answer for a use (Pyodide runs under Node)

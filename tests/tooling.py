@@ -141,6 +141,27 @@ def libreoffice_save(soffice: str, sources: Iterable[Path], outdir: Path, profil
     libreoffice_convert(soffice, sources, outdir, profile, "xlsx:Calc MS Excel 2007 XML")
 
 
+def libreoffice_saved_examples(factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The shipped filled examples after a LibreOffice open-and-save (one soffice run for
+    the three, once per test run, shared by the xdist workers): example name -> its copy.
+    Read them, never change them (copy one to change it). test_libreoffice_roundtrip,
+    test_recalc_prebuilt and test_charts each ran this same conversion before."""
+    from nj_incentives.support import shipped
+
+    def save(folder: Path) -> dict[str, str]:
+        soffice = need("soffice", "opens and saves the examples as a LibreOffice user would")
+        sources = [shipped.home(name) for name in shipped.EXAMPLES]
+        done = libreoffice_convert(
+            soffice, sources, folder / "saved", folder / "profile", "xlsx:Calc MS Excel 2007 XML"
+        )
+        copies = {name: folder / "saved" / name for name in shipped.EXAMPLES}
+        missing = [name for name, path in copies.items() if not path.exists()]
+        assert not missing, f"soffice saved no {missing}: {done.stdout}\n{done.stderr}"
+        return {name: str(path) for name, path in copies.items()}
+
+    return {name: Path(path) for name, path in once_per_run(factory, "lo-examples", save).items()}
+
+
 def recalculate_as_calc(path: Path) -> Any:
     """``path`` recalculated as ``nj-incentives calc`` does it: vetted, then from its
     template's prebuilt form where it is a filled template (a full recalculation with a

@@ -218,19 +218,21 @@ def test_formats_from_the_cells_tags_are_openpyxls(path: Path) -> None:
 
 
 @pytest.mark.libreoffice
-def test_formats_of_libreoffice_and_openpyxl_saved_copies_and_results(tmp_path: Path) -> None:
+def test_formats_of_libreoffice_and_openpyxl_saved_copies_and_results(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     # the spellings other writers save (LibreOffice's styles and its cells; openpyxl's),
     # and calc's own results workbooks
     import openpyxl
 
     from nj_incentives.workpapers.recalc import charts
-    from tooling import libreoffice_save, need
+    from tooling import libreoffice_saved_examples
 
-    soffice = need("soffice", "LibreOffice saves the copies")
     sources = [p for p in _shipped_workbooks() if "example" in p.name]
-    libreoffice_save(soffice, sources, tmp_path / "saved", tmp_path / "profile")
-    copies = sorted((tmp_path / "saved").glob("*.xlsx"))
-    assert len(copies) == len(sources)
+    # the examples' LibreOffice copies, shared with the recalculation tests' (one soffice run)
+    saved = libreoffice_saved_examples(tmp_path_factory)
+    assert sorted(saved) == sorted(p.name for p in sources)
+    copies = [saved[name] for name in sorted(saved)]
     for source in sources:
         book = openpyxl.load_workbook(source)
         book.save(tmp_path / f"openpyxl-{source.name}")

@@ -16,7 +16,6 @@ import io
 import json
 import re
 import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from nj_incentives import cli
 from nj_incentives.workpapers.recalc import ExcelError, recalculate
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 from nj_incentives.workpapers.templates.cached import write_cached_values
-from tooling import need
+from tooling import libreoffice_saved_examples
 
 pytestmark = [pytest.mark.slow, pytest.mark.libreoffice]
 
@@ -37,28 +36,10 @@ ORIGINALS = {name: DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES}
 
 @pytest.fixture(scope="session")
 def saved(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each example after a LibreOffice open-and-save (one soffice run for all three)."""
-    soffice = need("soffice", "opens and saves the examples as a LibreOffice user would")
-    root = tmp_path_factory.mktemp("libreoffice")
-    run = subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={(root / 'profile').as_uri()}",
-            "--headless",
-            "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
-            "--outdir",
-            str(root / "saved"),
-            *map(str, ORIGINALS.values()),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    copies = {name: root / "saved" / name for name in ORIGINALS}
-    missing = [name for name, path in copies.items() if not path.exists()]
-    assert not missing, f"soffice saved no {missing}: {run.stdout}\n{run.stderr}"
+    """Each example after a LibreOffice open-and-save (one soffice run for all three, shared
+    with the other tests of LibreOffice copies of the examples)."""
+    copies = libreoffice_saved_examples(tmp_path_factory)
+    assert set(copies) == set(ORIGINALS)
     return copies
 
 

@@ -21,7 +21,6 @@ import io
 import json
 import re
 import shutil
-import subprocess
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -43,7 +42,7 @@ from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, sheet_pa
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
 from test_any_saver import SAVERS  # the same folder (rootless import)
-from tooling import need
+from tooling import libreoffice_saved_examples
 
 EXAMPLES = {name: DEFAULT_DIRECTORY / "examples" / name for name in shipped.EXAMPLES}
 TEMPLATES = {name: DEFAULT_DIRECTORY / name for name in shipped.TEMPLATES}
@@ -224,26 +223,10 @@ def test_excel_s_saved_spelling_is_the_same_template(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def libreoffice_copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Each example after a LibreOffice open-and-save (one soffice run for all three)."""
-    soffice = need("soffice", "opens and saves the examples as a LibreOffice user would")
-    root = tmp_path_factory.mktemp("libreoffice-prebuilt")
-    subprocess.run(
-        [
-            soffice,
-            f"-env:UserInstallation={(root / 'profile').as_uri()}",
-            "--headless",
-            "--convert-to",
-            "xlsx:Calc MS Excel 2007 XML",
-            "--outdir",
-            str(root / "saved"),
-            *map(str, EXAMPLES.values()),
-        ],
-        capture_output=True,
-        timeout=600,
-        check=False,
-    )
-    copies = {name: root / "saved" / name for name in EXAMPLES}
-    assert all(path.exists() for path in copies.values()), "soffice saved no copy"
+    """Each example after a LibreOffice open-and-save (one soffice run for all three, shared
+    with test_libreoffice_roundtrip and test_charts: tooling.libreoffice_saved_examples)."""
+    copies = libreoffice_saved_examples(tmp_path_factory)
+    assert set(copies) == set(EXAMPLES)
     return copies
 
 
