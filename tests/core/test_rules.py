@@ -12,6 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -73,22 +74,46 @@ def test_every_operation_is_the_same_exactly_and_in_int64(
     exact = _all_ops(EXACT, _dollars(a), _dollars(b), Fraction(p, SCALE), n, d, date)
     explained, _ = explain(_all_ops, _dollars(a), _dollars(b), Fraction(p, SCALE), n, d, date)
     column = np.array([a, a], np.int64)
-    vector = _all_ops(
-        INT64,
-        column,
-        np.array([b, b], np.int64),
-        Ratio(np.array([p, p], np.int64), SCALE),
-        np.array([n, n], np.int64),
-        np.array([d, d], np.int64),
-        np.array([day, day], np.int64),
-    )
+
+    def vectorized() -> tuple[V, ...]:
+        return _all_ops(
+            INT64,
+            column,
+            np.array([b, b], np.int64),
+            Ratio(np.array([p, p], np.int64), SCALE),
+            np.array([n, n], np.int64),
+            np.array([d, d], np.int64),
+            np.array([day, day], np.int64),
+        )
+
     assert explained == exact
+    if a * n >= 2**63 or a * n // d >= 2**53:
+        # beyond int64's exact range (a times a count, or a product over a count below
+        # 2^53 as muldiv_floor needs): refused, never a wrapped number
+        with pytest.raises(OverflowError, match="exact range"):
+            vectorized()
+        return
+    vector = vectorized()
     for index, (one, many) in enumerate(zip(exact, vector, strict=True)):
         many = np.asarray(many)
         expected = one * 100 if isinstance(one, Decimal) else one
         if index in (9, 11, 12):  # counts, years, flags: not money
             expected = one
         assert int(many[0]) == int(expected), (index, one, many)
+
+
+def test_a_product_beyond_int64_is_refused_not_wrapped() -> None:
+    # $100,000,000,000.00 = 10^13 cents x 10^6 positions = 10^19 > 2^63 - 1 (9.22 x 10^18):
+    # numpy would wrap it to a negative amount; the evaluator refuses it
+    money = np.array([10**13], np.int64)
+    with pytest.raises(OverflowError, match="exact range"):
+        INT64.times(money, np.array([10**6], np.int64))
+    with pytest.raises(OverflowError, match="exact range"):
+        INT64.muldiv(money, np.array([10**6], np.int64), np.array([1], np.int64))
+    # one below the line: 9,223,372,036,854 cents x 10^6 = 9.22 x 10^18 < 2^63
+    assert int(INT64.times(np.array([9_223_372_036_854]), np.array([10**6]))[0]) == (
+        9_223_372_036_854 * 10**6
+    )
 
 
 def test_shares_round_down_to_the_cent_and_fractions_are_exact() -> None:

@@ -56,6 +56,21 @@ def mul_frac(a: Any, num: Any, den: int) -> ndarray:
     return np.asarray(q * num + (r * num) // den)
 
 
+def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
+    """Refuse, rather than wrap, a product of two columns that int64 cannot hold:
+    ``max|a| x max|b| // min(divisor)`` must stay below ``limit``."""
+    import numpy as np
+
+    if not (np.size(a) and np.size(b)):
+        return
+    largest = int(np.max(np.abs(a))) * int(np.max(np.abs(b)))
+    if largest // max(int(np.min(divisor)), 1) >= limit:
+        raise OverflowError(
+            f"{what}: {int(np.max(np.abs(a))):,} x {int(np.max(np.abs(b))):,} is beyond the "
+            "int64 evaluator's exact range (scenario runner limit, docs/scenarios.md)"
+        )
+
+
 def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     """``floor(a x b / c)`` exactly, for ``a, b >= 0``, ``c > 0``, a result below 2^53 and
     ``c < 2^61``, even where ``a x b`` exceeds int64.
@@ -72,6 +87,7 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     if a.size == 0:
         return np.asarray(a.copy())
     i64 = np.dtype(np.int64)
+    _fits(a, b, 2**53, "a product over a count", c)
     if int(a.max()) * int(b.max()) < 2**63:
         return np.asarray((a * b) // c)
     estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
@@ -201,8 +217,11 @@ class Int64(Rules):
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
         if isinstance(a, Ratio):  # a quantity (hours) x a whole count: exact
+            _fits(a.num, n, 2**63, "a quantity times a count")
             return Ratio(a.num * n, a.den)
-        return self._m(a) * n
+        money = self._m(a)
+        _fits(money, n, 2**63, "an amount times a count")
+        return money * n
 
     def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
         return self._m(a) // self.np.maximum(n, 1)
