@@ -8,6 +8,7 @@ skipping (``.ci/install-system`` installs them there).
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
 import os
 import shutil
@@ -160,6 +161,23 @@ def libreoffice_saved_examples(factory: pytest.TempPathFactory) -> dict[str, Pat
         return {name: str(path) for name, path in copies.items()}
 
     return {name: Path(path) for name, path in once_per_run(factory, "lo-examples", save).items()}
+
+
+def recalculated_shipped(path: Path) -> Any:
+    """The full recalculation (``recalc.recalculate``) of a shipped template or example,
+    once per process for every test that compares against it (test_any_saver,
+    test_libreoffice_roundtrip, test_recalc_prebuilt, test_examples_cached, test_lite):
+    seconds a workbook. Keyed by the file's path, size and modification time; read the
+    result, never change it."""
+    stat = Path(path).stat()
+    return _recalculated(Path(path).resolve(), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.cache
+def _recalculated(path: Path, size: int, mtime_ns: int) -> Any:
+    from nj_incentives.workpapers.recalc import recalculate
+
+    return recalculate(path)
 
 
 def recalculate_as_calc(path: Path) -> Any:

@@ -14,7 +14,6 @@ template gets a note naming its ranges as the likely cause of its failed checks.
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import re
@@ -30,10 +29,11 @@ import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported a
 from nj_incentives import cli
 from nj_incentives.cli import doctor
 from nj_incentives.support.shipped import SCENARIO_EXAMPLES
-from nj_incentives.workpapers.recalc import Recalculation, recalculate, vet_workbook
+from nj_incentives.workpapers.recalc import recalculate, vet_workbook
 from nj_incentives.workpapers.recalc.safety import array_formulas, dynamic_arrays
 from nj_incentives.workpapers.recalc.templates import recognise_template, spill_report
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
+from tooling import recalculated_shipped
 
 pytestmark = pytest.mark.slow
 
@@ -81,20 +81,13 @@ def test_the_tool_really_dropped_the_marking(
     assert array_formulas(copy) == array_formulas(original)  # the same ranges, now legacy
 
 
-@functools.cache
-def original_recalculated(name: str) -> Recalculation:
-    """The full recalculation of a shipped example (read only here), once per process for
-    the two savers' copies of it."""
-    return recalculate(ORIGINALS[name])
-
-
 @pytest.mark.parametrize("saver", list(SAVERS))
 @pytest.mark.parametrize("name", list(ORIGINALS))
 @pytest.mark.recalc
 def test_every_computed_cell_is_the_same(
     copies: dict[tuple[str, str], Path], saver: str, name: str
 ) -> None:
-    before, after = original_recalculated(name), recalculate(copies[(saver, name)])
+    before, after = recalculated_shipped(ORIGINALS[name]), recalculate(copies[(saver, name)])
     assert after.value("MasterCheck") is True
     assert not after.error_cells()
     differences = [

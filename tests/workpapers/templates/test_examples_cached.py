@@ -10,7 +10,6 @@ them with a recalculation of the same file, cell by cell.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import zipfile
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from nj_incentives.workpapers.recalc import ExcelError, Recalculation, recalcula
 from nj_incentives.workpapers.recalc.safety import sheet_parts
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 from nj_incentives.workpapers.templates.cached import write_cached_values
+from tooling import recalculated_shipped
 
 EXAMPLE_PATHS = [DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES]
 EPOCH = dt.datetime(1899, 12, 30)
@@ -34,9 +34,9 @@ def cached(value: object) -> object:
     return value
 
 
-@functools.cache
 def recalculated(path: Path) -> Recalculation:
-    return recalculate(path)
+    result: Recalculation = recalculated_shipped(path)
+    return result
 
 
 def fresh(value: object) -> object:
