@@ -403,7 +403,11 @@ def _summary(
             figures.append(("   " + label + where, with_unit(value, unit)))
     blocks.append(Table(("Workbook and result", "Value"), tuple(figures), small=True))
     blocks.append(
-        Table(("Statute", "Versions modelled (law/parameters.py)"), tuple(law_rows()), small=True)
+        Table(
+            ("Statute", "Versions modelled (each program's figures.py)"),
+            tuple(law_rows()),
+            small=True,
+        )
     )
     table = switches(interpretations_text())
     set_rows: list[tuple[str, ...]] = []
