@@ -53,14 +53,17 @@ def unmarked(path: Path) -> list[str]:
         if isinstance(node, ast.FunctionDef):
             functions[node.name] = node
 
+    segments = {
+        name: ast.get_source_segment(source, node) or "" for name, node in functions.items()
+    }
+    words = {name: set(re.findall(r"\w+", text)) for name, text in segments.items()}
+
     def text(name: str, seen: set[str]) -> str:
         """The source of ``name`` and of the module's functions it names, transitively."""
-        own = ast.get_source_segment(source, functions[name]) or ""
-        parts = [own]
-        for other in functions:
-            if other not in seen and re.search(rf"\b{other}\b", own):
-                seen.add(other)
-                parts.append(text(other, seen))
+        parts = [segments[name]]
+        for other in sorted(words[name] & functions.keys() - seen):
+            seen.add(other)
+            parts.append(text(other, seen))
         return "\n".join(parts)
 
     missing = []

@@ -163,12 +163,63 @@ def libreoffice_saved_examples(factory: pytest.TempPathFactory) -> dict[str, Pat
     return {name: Path(path) for name, path in once_per_run(factory, "lo-examples", save).items()}
 
 
-def recalculated_shipped(path: Path) -> Any:
-    """The full recalculation (``recalc.recalculate``) of a shipped template or example,
-    once per process for every test that compares against it (test_any_saver,
-    test_libreoffice_roundtrip, test_recalc_prebuilt, test_examples_cached, test_lite):
-    seconds a workbook. Keyed by the file's path, size and modification time; read the
-    result, never change it."""
+def openpyxl_saved(source: Path, target: Path) -> Path:
+    """What a script that opens and saves a workbook with openpyxl writes."""
+    import openpyxl
+
+    openpyxl.load_workbook(source).save(target)
+    return target
+
+
+def pandas_saved(source: Path, target: Path) -> Path:
+    """What a finance team's script does: pandas writes one (unchanged) value into the
+    Inputs sheet of a copy, through openpyxl, and saves."""
+    import openpyxl
+    import pandas as pd
+
+    target.write_bytes(source.read_bytes())
+    title = openpyxl.load_workbook(source)["Inputs"]["A1"].value
+    with pd.ExcelWriter(target, engine="openpyxl", mode="a", if_sheet_exists="overlay") as out:
+        pd.DataFrame([[title]]).to_excel(
+            out, sheet_name="Inputs", header=False, index=False, startrow=0, startcol=0
+        )
+    return target
+
+
+#: the other tools a workbook is saved by (test_any_saver, test_recalc_prebuilt)
+SAVERS: dict[str, Callable[[Path, Path], Path]] = {
+    "openpyxl": openpyxl_saved,
+    "pandas": pandas_saved,
+}
+
+
+def saved_copies(factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
+    """(saver, example name) -> the shipped example saved by that saver, made once per test
+    run and shared by the xdist workers (test_any_saver and test_recalc_prebuilt each made
+    the same six copies). Read them, never change them."""
+    from nj_incentives.support import shipped
+
+    def save(folder: Path) -> dict[str, str]:
+        return {
+            f"{saver}/{name}": str(SAVERS[saver](shipped.home(name), folder / f"{saver}-{name}"))
+            for saver in SAVERS
+            for name in shipped.EXAMPLES
+        }
+
+    made = once_per_run(factory, "saved-copies", save)
+    return {
+        (saver, name): Path(path)
+        for key, path in made.items()
+        for saver, name in [key.split("/", 1)]
+    }
+
+
+def recalculated_once(path: Path) -> Any:
+    """The full recalculation (``recalc.recalculate``) of a file no test changes (a shipped
+    template or example, a saved copy of :func:`saved_copies`), once per process for every
+    test that compares against it (test_any_saver, test_libreoffice_roundtrip,
+    test_recalc_prebuilt, test_examples_cached, test_lite): seconds a workbook. Keyed by
+    the file's path, size and modification time; read the result, never change it."""
     stat = Path(path).stat()
     return _recalculated(Path(path).resolve(), stat.st_size, stat.st_mtime_ns)
 

@@ -34,7 +34,7 @@ from nj_incentives.runtimes.xlwings_classic import CATALOG
 from nj_incentives.workpapers.recalc import recalculate
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
-from tooling import recalculated_shipped
+from tooling import recalculated_once
 
 KNOWN = list(CATALOG)
 
@@ -313,7 +313,7 @@ def _respelled_copy(source: Path, target: Path, rename: Any) -> Path:
 
 @pytest.fixture(scope="module")
 def bare() -> Any:
-    return recalculated_shipped(DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx")
+    return recalculated_once(DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx")
 
 
 OUTPUTS = ["MasterCheck", "Outputs!A1:H40", "Calculations!A1:J60"]

@@ -21,8 +21,6 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-import openpyxl
-import pandas as pd
 import pytest
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
@@ -33,41 +31,22 @@ from nj_incentives.workpapers.recalc import recalculate, vet_workbook
 from nj_incentives.workpapers.recalc.safety import array_formulas, dynamic_arrays
 from nj_incentives.workpapers.recalc.templates import recognise_template, spill_report
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
-from tooling import recalculated_shipped
+from tooling import SAVERS, recalculated_once, saved_copies
 
 pytestmark = pytest.mark.slow
 
 ORIGINALS = {name: DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES}
 
 
-def openpyxl_saved(source: Path, target: Path) -> Path:
-    openpyxl.load_workbook(source).save(target)
-    return target
-
-
-def pandas_saved(source: Path, target: Path) -> Path:
-    """What a finance team's script does: pandas writes one (unchanged) value into the
-    Inputs sheet of a copy, through openpyxl, and saves."""
-    target.write_bytes(source.read_bytes())
-    title = openpyxl.load_workbook(source)["Inputs"]["A1"].value
-    with pd.ExcelWriter(target, engine="openpyxl", mode="a", if_sheet_exists="overlay") as out:
-        pd.DataFrame([[title]]).to_excel(
-            out, sheet_name="Inputs", header=False, index=False, startrow=0, startcol=0
-        )
-    return target
-
-
-SAVERS = {"openpyxl": openpyxl_saved, "pandas": pandas_saved}
+# SAVERS (openpyxl, pandas: tests/tooling.py) are imported from here by test_recalc_prebuilt
+# and the saved-copies benchmark
 
 
 @pytest.fixture(scope="module")
 def copies(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], Path]:
-    root = tmp_path_factory.mktemp("savers")
-    return {
-        (saver, name): save(source, root / f"{saver}-{name}")
-        for saver, save in SAVERS.items()
-        for name, source in ORIGINALS.items()
-    }
+    made = saved_copies(tmp_path_factory)  # once per run, shared with test_recalc_prebuilt
+    assert set(made) == {(saver, name) for saver in SAVERS for name in ORIGINALS}
+    return made
 
 
 @pytest.mark.parametrize("saver", list(SAVERS))
@@ -87,7 +66,7 @@ def test_the_tool_really_dropped_the_marking(
 def test_every_computed_cell_is_the_same(
     copies: dict[tuple[str, str], Path], saver: str, name: str
 ) -> None:
-    before, after = recalculated_shipped(ORIGINALS[name]), recalculate(copies[(saver, name)])
+    before, after = recalculated_once(ORIGINALS[name]), recalculated_once(copies[(saver, name)])
     assert after.value("MasterCheck") is True
     assert not after.error_cells()
     differences = [

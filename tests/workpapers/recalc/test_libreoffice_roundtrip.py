@@ -27,7 +27,7 @@ from nj_incentives import cli
 from nj_incentives.workpapers.recalc import ExcelError, recalculate
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 from nj_incentives.workpapers.templates.cached import write_cached_values
-from tooling import libreoffice_saved_examples, recalculated_shipped
+from tooling import libreoffice_saved_examples, recalculated_once
 
 pytestmark = [pytest.mark.slow, pytest.mark.libreoffice]
 
@@ -65,7 +65,7 @@ def test_libreoffice_really_rewrote_the_file(saved: dict[str, Path], name: str) 
 @pytest.mark.parametrize("name", list(ORIGINALS))
 @pytest.mark.recalc
 def test_every_computed_cell_is_the_same(saved: dict[str, Path], name: str) -> None:
-    before, after = recalculated_shipped(ORIGINALS[name]), recalculate(saved[name])
+    before, after = recalculated_once(ORIGINALS[name]), recalculate(saved[name])
     assert after.computed == before.computed
     differences = [
         (address, before.values.get(address), after.values.get(address))
@@ -126,7 +126,7 @@ def test_it_says_exactly_why_when_it_cannot(saved: dict[str, Path], tmp_path: Pa
     (note,) = [n for n in result.notes if "saved by LibreOffice" in n]
     assert "computed as legacy array formulas (#N/A below a shorter result)" in note
     assert "the file names template 'someone-elses', which this version does not ship" in note
-    original = recalculated_shipped(ORIGINALS["beip-grant-schedule-example.xlsx"])
+    original = recalculated_once(ORIGINALS["beip-grant-schedule-example.xlsx"])
     ((sheet, cells),) = [
         (anchor[0], cells)
         for anchor, cells in original.array_ranges.items()
@@ -141,7 +141,7 @@ def test_a_cached_error_in_an_array_range_is_not_an_input(tmp_path: Path) -> Non
     those cells gets the recalculated value, not the stale error."""
     copy = tmp_path / "stale.xlsx"
     shutil.copy(ORIGINALS["ertc-form-313-example.xlsx"], copy)
-    before = recalculated_shipped(ORIGINALS["ertc-form-313-example.xlsx"])  # the copy's bytes
+    before = recalculated_once(ORIGINALS["ertc-form-313-example.xlsx"])  # the copy's bytes
     ((sheet, anchor), cells) = next(iter(before.array_ranges.items()))
     member = next(
         address

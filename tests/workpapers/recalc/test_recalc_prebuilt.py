@@ -42,7 +42,7 @@ from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, sheet_pa
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
 from test_any_saver import SAVERS  # the same folder (rootless import)
-from tooling import libreoffice_saved_examples, recalculated_shipped
+from tooling import libreoffice_saved_examples, recalculated_once, saved_copies
 
 EXAMPLES = {name: DEFAULT_DIRECTORY / "examples" / name for name in shipped.EXAMPLES}
 TEMPLATES = {name: DEFAULT_DIRECTORY / name for name in shipped.TEMPLATES}
@@ -159,9 +159,9 @@ def test_an_example_s_formulas_are_its_template_s() -> None:
 @pytest.mark.recalc
 def test_every_example_and_blank_template_is_the_same(path: Path) -> None:
     # the full recalculation of a shipped file, once per process for every test holding
-    # something to it (tooling.recalculated_shipped: recalc.recalculate, as both() does)
+    # something to it (tooling.recalculated_once: recalc.recalculate, as both() does)
     fast = prebuilt.recalculate_prebuilt(vet_workbook(path))
-    assert_same(fast, recalculated_shipped(path))
+    assert_same(fast, recalculated_once(path))
 
 
 @pytest.mark.slow
@@ -281,13 +281,15 @@ def test_other_formulas_get_the_full_path_and_say_so(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", list(EXAMPLES))
 @pytest.mark.recalc
 def test_an_openpyxl_or_pandas_copy_gets_the_prebuilt_path(
-    saver: str, name: str, tmp_path: Path
+    saver: str, name: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """openpyxl (and pandas through it) drops the dynamic-array marking (restored from the
     template's layout, as for LibreOffice: recalc.templates, issue 20) and writes every
     text as an inline string, which the form's reader reads as the engine's reader does:
     the template's form, the same values as the full path, saying what it restored."""
-    path = SAVERS[saver](EXAMPLES[name], tmp_path / f"{saver}.xlsx")
+    # the copy test_any_saver holds to its original (tooling.saved_copies: once a run), and
+    # its full recalculation (once a process)
+    path = saved_copies(tmp_path_factory)[(saver, name)]
     with zipfile.ZipFile(path) as archive:
         xml = "".join(archive.read(part).decode() for part in sheet_parts(archive).values())
     assert 't="inlineStr"' in xml  # the copy really holds inline strings
@@ -295,8 +297,8 @@ def test_an_openpyxl_or_pandas_copy_gets_the_prebuilt_path(
     graph = prebuilt.read_graph(vetted)
     assert graph is not None
     assert graph.unsupported == []
-    fast, full = both(path)
-    assert_same(fast, full)
+    fast = prebuilt.recalculate_prebuilt(vetted)
+    assert_same(fast, recalculated_once(path))
     assert fast is not None
     assert fast.value("MasterCheck") is True
     assert any("spilled range(s) restored from the" in n for n in fast.notes), fast.notes

@@ -20,7 +20,7 @@ from nj_incentives.workpapers.recalc import ExcelError, Recalculation, recalcula
 from nj_incentives.workpapers.recalc.safety import sheet_parts
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 from nj_incentives.workpapers.templates.cached import write_cached_values
-from tooling import recalculated_shipped
+from tooling import recalculated_once
 
 EXAMPLE_PATHS = [DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES]
 EPOCH = dt.datetime(1899, 12, 30)
@@ -35,7 +35,7 @@ def cached(value: object) -> object:
 
 
 def recalculated(path: Path) -> Recalculation:
-    result: Recalculation = recalculated_shipped(path)
+    result: Recalculation = recalculated_once(path)
     return result
 
 
