@@ -12,7 +12,9 @@ and the Excel module (the plain callable, the Office.js metadata of
 and ``NJ_EXPLAIN``, the template lists (the registry's, the shipped files', fill's), a
 built template recalculated as ``calc`` does, the memo of a ``calc`` run (the statute,
 the readings), the scenario table's columns, and its figure in the registry of figures
-and the generated law-currency texts.
+and the generated law-currency texts; a workbook of its template rolled forward by its
+template's declared roll (``ROLL_FORWARD``) and filled (``fill``), both reaching it through
+the registry.
 """
 
 from __future__ import annotations
@@ -148,10 +150,23 @@ TOY = {
     "templates/credit.py": '''
         """The toy credit's workpaper: the amount, and the credit NJ_TOY_CREDIT computes."""
 
-        from nj_incentives.core.workpaper import Item, Kind, Workpaper
+        from nj_incentives.core.workpaper import Item, Kind, RolledPeriod, RollForward, Workpaper
 
         TEMPLATE_ID = "toy-credit"
         EXAMPLE = {"amount": 1234.56}
+
+
+        def roll(values, last):
+            values["Amount"] = last.names["ToyCredit"]  # last year's credit, this year's amount
+            return RolledPeriod("year 1", "year 2", [f"Amount = {values['Amount']}"], 1)
+
+
+        ROLL_FORWARD = RollForward(
+            carried=(("ToyCredit", "Amount", "N.J.S.A. 99:1-1a."),),
+            new_period=(),
+            roll=roll,
+            engagement_period=lambda values, current: f"Year {current}",
+        )
 
 
         def workpaper(values=None):
@@ -257,6 +272,27 @@ template = programs.template("toy-credit")
 built = build_template(template, "toy.xlsx", template.EXAMPLE)
 print("template", recalculate(built).names["ToyCredit"])
 
+# the build's copy of the template (as the wheel's build makes it): how a workbook of it is
+# recognised
+shipped.shipped_file("toy-credit.xlsx").parent.mkdir(exist_ok=True)
+build_template(template, shipped.shipped_file("toy-credit.xlsx"), {})
+out, err = io.StringIO(), io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    code = main(["rollforward", str(built), "-o", "rolled.xlsx"])
+assert code == 0, err.getvalue()
+assert "carried: Amount = 123.45" in out.getvalue(), out.getvalue()
+rolled = recalculate(Path("rolled.xlsx")).names
+print("rollforward", rolled["ToyCredit"])
+
+Path("toy.json").write_text('{"Amount": 10}', encoding="utf-8")
+out, err = io.StringIO(), io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    assert main(["fill", "toy-credit", "toy.json", "-o", "filled.xlsx"]) == 0, err.getvalue()
+    hours = ["fill", "toy-credit", "toy.json", "--hours", "toy.json", "-o", "no.xlsx"]
+    assert main(hours) == 2  # payroll hours fill a template with a roster only
+assert "payroll hours fill the ertc-form-313 roster, not toy-credit" in err.getvalue(), err
+print("fill", recalculate(Path("filled.xlsx")).names["ToyCredit"])
+
 with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
     assert main(["calc", str(built), "--memo", "memo.md", "-o", "results"]) == 0
 memo = Path("memo.md").read_text(encoding="utf-8")
@@ -327,6 +363,8 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
         "explain",
         "NJ_EXPLAIN",
         "template",
+        "rollforward",
+        "fill",
         "memo",
         "scenarios",
         "package",
@@ -336,6 +374,8 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
     assert found["office.js"] == "['amount']"
     assert found["docs"] == "True"
     assert found["template"] == "123.45"
+    assert found["rollforward"] == "12.34"  # 10% of last year's credit (123.45), carried in
+    assert found["fill"] == "1.0"
     assert found["memo"] == "('Rounding of money',)"
     assert found["scenarios"] == "toy"
     assert Path(found["package"]).parent == copy  # the copy ran, not the repository's package

@@ -316,6 +316,25 @@ def test_a_grant_year_past_the_term_is_refused(tmp_path: Path, capsys: Any) -> N
     _nothing_written(out, code, 1, capsys, "Term = 1", "34:1B-129c.", "Inputs!C")
 
 
+def test_a_template_that_declares_no_roll_forward_is_refused(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rollforward reaches a template's roll only through its module's ROLL_FORWARD
+    last = fill("beip-grant-schedule", {**GRANT_FIRST}, tmp_path / "one.xlsx").path
+    from nj_incentives.programs.beip.templates import grant
+
+    monkeypatch.delattr(grant, "ROLL_FORWARD")
+    out = tmp_path / "two.xlsx"
+    code = cli.main(["rollforward", str(last), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert not out.exists()
+    assert err.splitlines()[0] == (
+        f"nj-incentives rollforward: {last}: the beip-grant-schedule template declares no "
+        "roll forward"
+    ), err
+
+
 def test_a_workbook_not_of_ours_is_refused(tmp_path: Path, capsys: Any) -> None:
     import openpyxl
 

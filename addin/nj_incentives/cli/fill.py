@@ -139,7 +139,7 @@ def run(
         return report_refusal(error, as_json, out)
     roster = (
         f", {filled.employees:,} employees on {filled.roster_sheets} roster sheet(s) per period"
-        if filled.template == "ertc-form-313"
+        if filled.roster_sheets  # a template with a roster (at least one sheet)
         else ""
     )
     if as_json:

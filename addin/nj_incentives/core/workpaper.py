@@ -18,7 +18,9 @@ templates/``), so this module imports nothing but the standard library:
 
 A template module declares its ``TEMPLATE_ID``, its line items, its filled ``EXAMPLE``
 and ``workpaper(values)``, the :class:`Workpaper` the engine writes for those values
-(its title, its About sheet's text, its line items).
+(its title, its About sheet's text, its line items); and, if it has them, its payroll
+roster (``ROSTER``, :class:`Roster`) and how it rolls to its next period
+(``ROLL_FORWARD``, :class:`RollForward`), which ``fill`` and ``rollforward`` read.
 
 The rest is the contract between a template's cells and the code that reads them: the
 sheet names, the engagement and sign-off fields and their defined names
@@ -31,10 +33,13 @@ results may do (presentation only).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from nj_incentives.core.inputs import InputRule
 
 __all__ = [
     "ABOUT",
@@ -66,8 +71,13 @@ __all__ = [
     "InputTable",
     "Item",
     "Kind",
+    "Last",
     "LineItem",
     "Note",
+    "RollForward",
+    "RollRefused",
+    "RolledPeriod",
+    "Roster",
     "Section",
     "Skip",
     "SourceHeading",
@@ -76,6 +86,13 @@ __all__ = [
     "Title",
     "Total",
     "Workpaper",
+    "blank",
+    "column_values",
+    "last_row",
+    "money",
+    "named_period",
+    "row_cell",
+    "set_row",
 ]
 
 #: Sheet names, in order.
@@ -573,3 +590,153 @@ class Workpaper:
     sources: Sequence[str] = ()
     #: sheets of inputs of their own, after Inputs (a table too long for one page)
     input_sheets: Sequence[str] = ()
+
+
+# --------------------------------------------------------------------------- payroll roster
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A template's payroll roster (``ROSTER`` in its module): one row per employee, on
+    roster sheets of ``per_sheet`` rows, at most ``most_sheets`` of them per period.
+    ``fill`` takes it as ``employees`` in DATA (each a mapping of the ``fields``' keys and
+    each period's monthly hours) or from a payroll file (``--hours``); ``rollforward``
+    reads it back from the workbook by its defined names.
+
+    ``fields``: per employee field, (its key in an employee's entry, its column's defined
+    name on the first roster sheet (a further sheet's ends in 2, 3, ...), the column's key
+    in the builder's values); the first is the employee's name, the others yes/no flags
+    read by ``flag_citation``'s rule. ``hours``: per period, (its key in an employee's
+    entry, the defined name of its hours on the first roster sheet), each month's hours
+    read by ``hours_rule``."""
+
+    label: str
+    per_sheet: int
+    most_sheets: int
+    fields: tuple[tuple[str, str, str], ...]
+    hours: tuple[tuple[str, str], ...]
+    hours_rule: InputRule
+    flag_citation: str
+
+    def sheets(self, employees: int) -> int:
+        """Roster sheets per period for ``employees`` rows (at least one)."""
+        return max(1, -(-employees // self.per_sheet))
+
+
+# --------------------------------------------------------------------------- roll forward
+#
+# A template that rolls to its next period declares ``ROLL_FORWARD`` (:class:`RollForward`);
+# ``nj-incentives rollforward`` (:mod:`nj_incentives.workpapers.rollforward`) recalculates
+# the last period's workbook, reads its inputs back and hands them over as plain data
+# (:class:`Last`), and writes what the template's ``roll`` returns. A template that
+# declares none is refused by name.
+
+
+class RollRefused(ValueError):
+    """The workbook cannot be rolled forward (a period past the law's last year, none to
+    roll from): the message names the cell; nothing is written (status 1)."""
+
+
+@dataclass(frozen=True)
+class Last:
+    """The last period's workbook as a roll forward reads it, plain data: ``names``,
+    every defined name's recalculated value (a range's as a list of rows); ``refers``,
+    each defined name (upper case) -> its cells (``Inputs!C52:C59``); ``where``, the
+    workbook's file name (how messages begin); ``rows``, each input's rows (0: one cell);
+    ``results``, an NJ_* function's name -> its result in the workbook (its first
+    computed call; read on demand)."""
+
+    names: Mapping[str, Any]
+    refers: Mapping[str, str]
+    where: str
+    rows: Mapping[str, int]
+    results: Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class RolledPeriod:
+    """What a template's ``roll`` did: the periods rolled from and to (``"tax year
+    2023"``), what was carried (one line each), and the new period's row (1-based) in
+    the template's period tables."""
+
+    period_from: str
+    period_to: str
+    carried: list[str]
+    row: int
+
+
+@dataclass(frozen=True)
+class RollForward:
+    """How a template rolls to its next period.
+
+    ``carried``: which of last year's outputs become which of this year's inputs, and why
+    (output, input, citation; docs/filling.md, "Rolling forward"). ``new_period``: the
+    inputs of the new period (a row of each), in the order of the template; ``entered_if``:
+    an input of them to enter only when another input is given (``PartnerTax`` when
+    ``PartnerPct``). ``roll(values, last)``: the inputs of the last workbook (name ->
+    value, as DATA gives them) rolled in place to the next period, or
+    :class:`RollRefused`. ``engagement_period(values, current)``: the engagement's period
+    after the roll (``current``: the new period's last word, ``"2024"``)."""
+
+    carried: tuple[tuple[str, str, str], ...]
+    new_period: tuple[str, ...]
+    roll: Callable[[dict[str, object], Last], RolledPeriod]
+    engagement_period: Callable[[Mapping[str, object], str], str]
+    entered_if: Mapping[str, str] = field(default_factory=dict)
+
+
+def blank(value: object) -> bool:
+    """A blank cell: none, or text of spaces only."""
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def money(value: object) -> str:
+    """An amount as a roll forward reports it (``$245,000.16``)."""
+    return f"${float(value):,.2f}" if isinstance(value, (int, float)) else str(value)
+
+
+def last_row(column: Sequence[object]) -> int:
+    """The number (1-based) of the last non-blank row, 0 if none."""
+    return max((n for n, v in enumerate(column, 1) if not blank(v)), default=0)
+
+
+def set_row(values: dict[str, object], name: str, row: int, value: object) -> None:
+    """Row ``row`` (1-based) of the table column ``name`` set to ``value``."""
+    column = list(values.get(name) or [])  # type: ignore[call-overload]
+    column += [None] * (row - len(column))
+    column[row - 1] = value
+    values[name] = column
+
+
+def column_values(value: object) -> list[object]:
+    """A named range's rows as one column's values, trailing blanks dropped."""
+    if not isinstance(value, list):
+        return [value]
+    cells = [row[0] if isinstance(row, list) and row else row for row in value]
+    while cells and (cells[-1] is None or cells[-1] == ""):
+        cells.pop()
+    return cells
+
+
+def named_period(values: Mapping[str, object], pattern: str) -> str | None:
+    """The current period as the engagement's period names it (a roll forward writes
+    "Grant year 3 of 5", "Tax year 2024 ..."; a range names its last): None if it
+    names none."""
+    import re
+
+    text = values.get("EngagementPeriod")
+    match = re.search(pattern, text, re.IGNORECASE) if isinstance(text, str) else None
+    if match is None:
+        return None
+    return str(match.groups()[-1] or match.group(1))
+
+
+def row_cell(reference: str, row: int) -> str:
+    """The cell of row ``row`` (1-based) of a one-column range ``Sheet!C40:C47``."""
+    import re
+
+    sheet, _, cells = reference.rpartition("!")
+    match = re.fullmatch(r"([A-Z]{1,3})(\d+)(?::[A-Z]{1,3}\d+)?", cells)
+    if not match:
+        return reference
+    return f"{sheet}!{match.group(1)}{int(match.group(2)) + row - 1}"

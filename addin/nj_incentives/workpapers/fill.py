@@ -49,6 +49,7 @@ from typing import Any
 
 from nj_incentives import programs
 from nj_incentives.core.inputs import InputError, InputKind, InputRule, is_blank
+from nj_incentives.core.workpaper import Roster
 from nj_incentives.support.status import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -151,6 +152,12 @@ def _module(template: str) -> ModuleType:
     return programs.template(template)
 
 
+def _roster_of(module: ModuleType) -> Roster | None:
+    """The template's payroll roster (its module's ``ROSTER``), None if it has none."""
+    roster: Roster | None = getattr(module, "ROSTER", None)
+    return roster
+
+
 def _citations(items: Iterable[Any]) -> dict[str, str]:
     """Defined name -> the citation of the first NJ_* function whose formula reads it
     (:func:`nj_incentives.programs.template_inputs.citations`)."""
@@ -169,10 +176,10 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
     """The inputs of ``template`` (an id of :data:`TEMPLATE_IDS`), by defined name, in
     the order of the template: the engagement fields, then its declaration's inputs."""
     from nj_incentives.core.workpaper import ALL_ENGAGEMENT_FIELDS, InputTable, Item
-    from nj_incentives.programs.ertc import rules as ertc
 
     module = _module(template)
-    items = module.TEMPLATE
+    items = module.workpaper().items
+    roster = _roster_of(module)
     cites = _citations(items)
     found: dict[str, TemplateInput] = {}
     for engagement in ALL_ENGAGEMENT_FIELDS:
@@ -191,8 +198,8 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
             for column in item.columns:
                 if not column.key:
                     continue
-                if re.search(r"_month_\d+$", column.key):  # the roster's hours
-                    rule = ertc.HOURS_INPUT
+                if roster and re.search(r"_month_\d+$", column.key):  # the roster's hours
+                    rule = roster.hours_rule
                     name = next(iter(spans), "") + "_" + column.key.rsplit("_", 1)[1]
                     found[name] = TemplateInput(
                         name, column.key, "number", rule, len(item.row_labels), column.header
@@ -207,9 +214,9 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
                     len(item.row_labels),
                     item.row_keys,
                 )
-    if template == "ertc-form-313":
+    if roster:
         found["Employees"] = TemplateInput(
-            "Employees", _ROSTER_KEY, "roster", None, label="the Part II roster"
+            "Employees", _ROSTER_KEY, "roster", None, label=roster.label
         )
     found.update(_source_inputs(items))
     return found
@@ -450,7 +457,9 @@ def _values(
         seen[declared.name] = where
         given.append(declared.name)
         if declared.kind == "roster":
-            employees, problems = _roster(value, where)
+            roster = _roster_of(_module(template))
+            assert roster is not None  # the roster input is declared by a roster
+            employees, problems = _roster(roster, value, where)
             refused += problems
             values[_ROSTER_KEY] = employees
             continue
@@ -533,27 +542,29 @@ def _keyed_column(
     return keyed, problems
 
 
-def _roster(value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]:
-    """``employees`` from DATA: each a mapping of name, flags and three periods' hours."""
-    from nj_incentives.programs.ertc import rules as ertc
-    from nj_incentives.workpapers.payroll import MONTHS, PERIODS
+def _roster(roster: Roster, value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """``employees`` from DATA: each a mapping of name, flags and each period's hours."""
+    from nj_incentives.workpapers.payroll import MONTHS
 
+    name, *flags = (key for key, _, _ in roster.fields)
+    periods = [key for key, _ in roster.hours]
+    fields = ", ".join([name, *periods])
     if not isinstance(value, (list, tuple)):
-        return [], [f"{where}: Employees takes a list of employees (name, base, year1, year2)"]
-    flag = InputRule(InputKind.BOOLEAN, ertc.CITE_E)
+        return [], [f"{where}: Employees takes a list of employees ({fields})"]
+    flag = InputRule(InputKind.BOOLEAN, roster.flag_citation)
     employees: list[dict[str, Any]] = []
     problems: list[str] = []
     for n, entry in enumerate(value, 1):
         shown = f"Employees[{n}]"
         if not isinstance(entry, Mapping):
-            problems.append(f"{where}: {shown} must be a mapping (name, base, year1, year2)")
+            problems.append(f"{where}: {shown} must be a mapping ({fields})")
             continue
-        extra = sorted(set(map(str, entry)) - {"name", "temporary", "excluded", *PERIODS})
+        extra = sorted(set(map(str, entry)) - {name, *flags, *periods})
         if extra:
             problems.append(f"{where}: {shown}: unknown field(s) {', '.join(extra)}")
             continue
-        employee: dict[str, Any] = {"name": _text(entry.get("name") or "")}
-        for key in ("temporary", "excluded"):
+        employee: dict[str, Any] = {name: _text(entry.get(name) or "")}
+        for key in flags:
             try:
                 employee[key] = (
                     False
@@ -562,7 +573,7 @@ def _roster(value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]
                 )
             except InputError as error:
                 problems.append(f"{where}: {error}")
-        for period in PERIODS:
+        for period in periods:
             hours = entry.get(period) or []
             if not isinstance(hours, (list, tuple)) or len(hours) > MONTHS:
                 problems.append(
@@ -575,7 +586,7 @@ def _roster(value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]
                     read.append(None)
                     continue
                 try:
-                    parsed = ertc.HOURS_INPUT.parse(cell, f"{shown}.{period} month {m}")
+                    parsed = roster.hours_rule.parse(cell, f"{shown}.{period} month {m}")
                 except InputError as error:
                     problems.append(f"{where}: {error}")
                     continue
@@ -634,13 +645,20 @@ def fill(
     values, given, unknown, refused = _values(template_id, entries)
     if unknown:
         raise FillError(unknown, EXIT_USAGE)
+    module = _module(template_id)
+    roster = _roster_of(module)
     if hours is not None:
-        if template_id != "ertc-form-313":
+        if roster is None:
+            rostered = [t for t in TEMPLATE_IDS if _roster_of(_module(t))]
             raise FillError(
-                [f"--hours: payroll hours fill the ertc-form-313 roster, not {template_id}"],
+                [
+                    f"--hours: payroll hours fill the {' or '.join(rostered)} roster, not "
+                    f"{template_id}"
+                ],
                 EXIT_USAGE,
             )
-        if _ROSTER_KEY in values or any("_month_" in k or k in _ROSTER_COLUMNS for k in values):
+        columns = {key for _, _, key in roster.fields}
+        if _ROSTER_KEY in values or any("_month_" in k or k in columns for k in values):
             raise FillError(
                 ["--hours and DATA both give the roster: give it in one place"], EXIT_USAGE
             )
@@ -655,13 +673,12 @@ def fill(
             given.append("Employees")
     if refused:
         raise FillError(refused, EXIT_FAILED)
-    module = _module(template_id)
     employees = len(values.get(_ROSTER_KEY, ()))
     sheets = 0
-    if template_id == "ertc-form-313":
-        sheets = module.roster_sheets_needed(employees)
-        if sheets > module.MAX_ROSTER_SHEETS:
-            most = module.MAX_ROSTER_SHEETS * module.MAX_EMPLOYEES
+    if roster:
+        sheets = roster.sheets(employees)
+        if sheets > roster.most_sheets:
+            most = roster.most_sheets * roster.per_sheet
             raise FillError(
                 [f"Employees: {employees:,} employees; a workbook holds at most {most:,}"],
                 EXIT_FAILED,
@@ -680,7 +697,3 @@ def fill(
     except (OSError, ValueError) as error:
         raise FillError([f"{output}: not written: {error}"], EXIT_USAGE) from error
     return Filled(output, template_id, given, employees, sheets)
-
-
-#: The roster's columns by key (given in DATA instead of ``employees``).
-_ROSTER_COLUMNS = ("employee_names", "temporary", "excluded")

@@ -12,12 +12,12 @@ own builder) with:
   last), the conversion's next tax year, the grant's next grant year; its figures come
   from DATA (YAML, JSON or CSV keyed by input names as for ``fill``; a table column given
   one value is the new period's row) or stay blank for the preparer;
-- last year's outputs carried in as this year's inputs, per template as
-  :data:`CARRIED` states (docs/filling.md, "Rolling forward", cites the subsection that
-  makes each carry): the conversion's refund of the last tax year becomes the refundable
-  credit of its transfer certificate (N.J.S.A. 34:1B-129f., g.(2)); the ERTC carryforward
-  and the grant's cumulative grant are carried by the schedules themselves from the
-  periods kept (N.J.S.A. 52:27BBB-55b.(2); N.J.S.A. 34:1B-129a.), and reported;
+- last year's outputs carried in as this year's inputs, per template as its
+  ``ROLL_FORWARD`` states (:data:`CARRIED`; docs/filling.md, "Rolling forward", cites the
+  subsection that makes each carry): the conversion's refund of the last tax year becomes
+  the refundable credit of its transfer certificate (N.J.S.A. 34:1B-129f., g.(2)); the
+  ERTC carryforward and the grant's cumulative grant are carried by the schedules
+  themselves from the periods kept (N.J.S.A. 52:27BBB-55b.(2); N.J.S.A. 34:1B-129a.), and reported;
 - the sign-offs cleared (:data:`SIGNOFF_FIELDS`), the engagement's period named anew,
   everything else (client, sources, references) kept.
 
@@ -29,22 +29,37 @@ its outcome in as the credit carried into the new first period, per credit year 
 period it was allowed in (``OpeningCarried``, ``OpeningBefore``; N.J.S.A. 52:27BBB-55b.(2),
 :func:`nj_incentives.programs.ertc.rules.opening_after`): it rolls for as long as the credit runs.
 
+Each template declares its roll in its module (``programs/<key>/templates/<name>.py``,
+``ROLL_FORWARD``), reached through the registry; the template's ``roll`` gets LAST's inputs
+and recalculated names as plain data (:class:`~nj_incentives.core.workpaper.Last`: this
+module reads the workbook), and a template that declares none is refused (status 2).
+
 Exit status (as ``fill``): 0 written; 1 a value refused (a cell of LAST, a DATA value, a
 period past the law's last year; each named, nothing written); 2 not done: LAST missing
-or not one of ours, an unknown input name in DATA, an output that exists (without
-``--force``).
+or not one of ours, its template with no roll forward, an unknown input name in DATA, an
+output that exists (without ``--force``).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from nj_incentives import programs
 from nj_incentives.core.inputs import InputError
-from nj_incentives.core.workpaper import SIGNOFF_FIELDS
+from nj_incentives.core.workpaper import (
+    SIGNOFF_FIELDS,
+    Last,
+    RollForward,
+    RollRefused,
+    Roster,
+    blank,
+    column_values,
+    row_cell,
+    set_row,
+)
 from nj_incentives.support.status import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -60,37 +75,40 @@ from nj_incentives.workpapers.fill import (
     template_inputs,
 )
 
-__all__ = ["CARRIED", "SIGNOFF_FIELDS", "Rolled", "rollforward"]
+__all__ = ["CARRIED", "SIGNOFF_FIELDS", "Rolled", "roll_forward", "rollforward"]
 
 
-#: Per template: which of last year's outputs become which of this year's inputs, and why.
-CARRIED: Mapping[str, tuple[tuple[str, str, str], ...]] = {
-    "beip-grant-schedule": (
-        (
-            "Schedule: Cumulative grant",
-            "(the grant years kept)",
-            "N.J.S.A. 34:1B-129a. (the average cap over the term), c.",
-        ),
-    ),
-    "beip-credit-conversion": (
-        ("CreditRefund (the last tax year)", "CertificateAmount", "N.J.S.A. 34:1B-129f., g.(2)"),
-        ("ReturnPeriodEnds (the last tax year)", "CreditPeriodEnd", "N.J.S.A. 34:1B-129e."),
-        ("(a new proposal)", "TransferProposed = No; sale cleared", "N.J.S.A. 34:1B-129e., g.(3)"),
-        ("RemoteWorkVerdict, RemoteWorkC40Verdict", "(the election kept)", "h.; P.L.2024, c.40"),
-    ),
-    "ertc-form-313": (
-        (
-            "CarriedForward",
-            "Carried in of the new period (the periods kept)",
-            "N.J.S.A. 52:27BBB-55b.(2)",
-        ),
-        (
-            "the oldest period's carried out, per credit year (8 periods full)",
-            "OpeningCarried, OpeningBefore (the oldest period dropped)",
-            "N.J.S.A. 52:27BBB-55b.(1), (2), c.(2)",
-        ),
-    ),
-}
+def roll_forward(template: str) -> RollForward | None:
+    """How ``template`` rolls to its next period (its module's ``ROLL_FORWARD``,
+    :class:`nj_incentives.core.workpaper.RollForward`), None if it declares none."""
+    declared: RollForward | None = getattr(programs.template(template), "ROLL_FORWARD", None)
+    return declared
+
+
+class _Carried(Mapping[str, tuple[tuple[str, str, str], ...]]):
+    """Per template that rolls forward, its ``ROLL_FORWARD.carried``, read from the
+    registry on first use."""
+
+    def _found(self) -> dict[str, tuple[tuple[str, str, str], ...]]:
+        return {
+            template: declared.carried
+            for template in programs.templates()
+            if (declared := roll_forward(template)) is not None
+        }
+
+    def __getitem__(self, template: str) -> tuple[tuple[str, str, str], ...]:
+        return self._found()[template]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._found())
+
+    def __len__(self) -> int:
+        return len(self._found())
+
+
+#: Per template: which of last year's outputs become which of this year's inputs, and why
+#: (each template's ``ROLL_FORWARD.carried``).
+CARRIED: Mapping[str, tuple[tuple[str, str, str], ...]] = _Carried()
 
 
 @dataclass
@@ -146,65 +164,47 @@ def _cell(value: object, declared: TemplateInput) -> object:
     return value
 
 
-def _column(value: object) -> list[object]:
-    """A named range's rows as one column's values, trailing blanks dropped."""
-    if not isinstance(value, list):
-        return [value]
-    cells = [row[0] if isinstance(row, list) and row else row for row in value]
-    while cells and (cells[-1] is None or cells[-1] == ""):
-        cells.pop()
-    return cells
-
-
-_ROSTER_NAMES = ("EmployeeNames", "Temporary", "Excluded", "HoursBase", "HoursYear1", "HoursYear2")
-
-
-def _roster(names: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The ERTC roster of LAST (every roster sheet, in order) as fill's ``Employees``:
-    a wholly blank row is no employee (the template's note) and is left out."""
+def _roster(roster: Roster, names: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The roster of LAST (every roster sheet, in order) as fill's ``Employees``: a
+    wholly blank row is no employee (the template's note) and is left out."""
+    fields = [(key, name) for key, name, _ in roster.fields]
+    columns_named = [*(name for _, name in fields), *(name for _, name in roster.hours)]
     employees: list[dict[str, Any]] = []
     part = 1
     while True:
         suffix = "" if part == 1 else str(part)
-        if f"EmployeeNames{suffix}" not in names and f"HoursBase{suffix}" not in names:
+        if f"{fields[0][1]}{suffix}" not in names and f"{roster.hours[0][1]}{suffix}" not in names:
             break
         columns = {
-            name: names.get(f"{name}{suffix}") or [] for name in _ROSTER_NAMES
+            name: names.get(f"{name}{suffix}") or [] for name in columns_named
         }  # rows of values
         rows = max(len(rows) for rows in columns.values())
         for n in range(rows):
-            cells = {name: _row(columns[name], n) for name in _ROSTER_NAMES}
-            name, temporary, excluded = (
-                cells[k][0] if cells[k] else None for k in _ROSTER_NAMES[:3]
-            )
-            hours = {key: cells[f"Hours{label}"] for key, label in _HOURS}
-            if all(_blank(v) for v in (name, temporary, excluded)) and all(
-                _blank(h) for row in hours.values() for h in row
+            cells = {name: _row(columns[name], n) for name in columns_named}
+            values = {key: cells[name][0] if cells[name] else None for key, name in fields}
+            hours = {key: cells[name] for key, name in roster.hours}
+            if all(blank(v) for v in values.values()) and all(
+                blank(h) for row in hours.values() for h in row
             ):
                 continue
             employees.append(
                 {
-                    "name": "" if _blank(name) else name,
-                    "temporary": None if _blank(temporary) else temporary,
-                    "excluded": None if _blank(excluded) else excluded,
-                    **{key: [None if _blank(h) else h for h in row] for key, row in hours.items()},
+                    **{
+                        # a blank name is "" (as fill writes it), a blank flag None
+                        key: ("" if key == fields[0][0] else None) if blank(value) else value
+                        for key, value in values.items()
+                    },
+                    **{key: [None if blank(h) else h for h in row] for key, row in hours.items()},
                 }
             )
         part += 1
     return employees
 
 
-_HOURS = (("base", "Base"), ("year1", "Year1"), ("year2", "Year2"))
-
-
 def _row(rows: Sequence[object], n: int) -> list[object]:
     """Row ``n`` of a named range's rows (none past its end)."""
     row = rows[n] if n < len(rows) else []
     return list(row) if isinstance(row, list) else [row]
-
-
-def _blank(value: object) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def _read_last(
@@ -215,6 +215,8 @@ def _read_last(
     from nj_incentives.workpapers.memo.calls import defined_names
 
     inputs = template_inputs(template)
+    roster: Roster | None = getattr(programs.template(template), "ROSTER", None)
+    on_roster = {name for _, name, _ in roster.fields} if roster else set()
     refers = {k: v.replace("$", "") for k, v in defined_names(recalc).items()}
     names = recalc.names
     values: dict[str, object] = {}
@@ -222,360 +224,53 @@ def _read_last(
     for declared in inputs.values():
         if "_month_" in declared.key or declared.kind == "roster":
             continue
-        if template == "ertc-form-313" and declared.name in _ROSTER_NAMES[:3]:
+        if declared.name in on_roster:
             continue
         raw = names.get(declared.name)
         if declared.rows:
-            value: object = [_cell(v, declared) for v in _column(raw)]
+            value: object = [_cell(v, declared) for v in column_values(raw)]
         else:
             value = _cell(raw, declared)
         ref = refers.get(declared.name.upper(), declared.name).replace("$", "")
         values[declared.name] = value
         entries.append((f"{where} {ref}", declared.name, value))
-    if template == "ertc-form-313":
-        roster = _roster(names)
-        values["Employees"] = roster
-        ref = refers.get("EMPLOYEENAMES", "the roster")
-        entries.append((f"{where} {ref}", "Employees", roster))
+    if roster:
+        employees = _roster(roster, names)
+        values["Employees"] = employees
+        ref = refers.get(roster.fields[0][1].upper(), "the roster")
+        entries.append((f"{where} {ref}", "Employees", employees))
     return inputs, values, entries
 
 
 # --------------------------------------------------------------------------- the periods
 
 
-def _refused(message: str) -> FillError:
-    return FillError([message], EXIT_FAILED)
+class _Results(Mapping[str, object]):
+    """LAST's NJ_* results by function name (its first computed call), read from the
+    workbook the first time a template's roll asks for one."""
 
+    def __init__(self, recalc: Any) -> None:
+        self._recalc = recalc
+        self._found: dict[str, object] | None = None
 
-def _money(value: object) -> str:
-    return f"${float(value):,.2f}" if isinstance(value, (int, float)) else str(value)
+    def _results(self) -> dict[str, object]:
+        if self._found is None:
+            from nj_incentives.workpapers.memo.calls import nj_results
 
+            self._found = {}
+            for found in nj_results(self._recalc):
+                if found.status == "ok":
+                    self._found.setdefault(found.call.function, found.result)
+        return self._found
 
-def _last_row(column: Sequence[object]) -> int:
-    """The number (1-based) of the last non-blank row, 0 if none."""
-    return max((n for n, v in enumerate(column, 1) if not _blank(v)), default=0)
+    def __getitem__(self, name: str) -> object:
+        return self._results()[name]
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._results())
 
-def _set_row(values: dict[str, object], name: str, row: int, value: object) -> None:
-    column = list(values.get(name) or [])  # type: ignore[call-overload]
-    column += [None] * (row - len(column))
-    column[row - 1] = value
-    values[name] = column
-
-
-def _roll_grant(
-    values: dict[str, object], recalc: Any, refers: Mapping[str, str], where: str
-) -> tuple[str, str, list[str], int]:
-    from nj_incentives.programs.beip import rules as beip
-
-    filled = max(
-        _last_row(values.get(n) or [])  # type: ignore[arg-type]
-        for n in ("Withholdings", "PartnerTax", "NewEmployees")
-    )
-    named = _named_period(values, r"grant years? (\d{1,2})(?:\s*(?:-|to)\s*(\d{1,2}))?")
-    year = int(named) if named and 0 < int(named) <= filled else filled
-    if year == 0:
-        raise _refused(
-            f"{where} {refers.get('WITHHOLDINGS', 'Withholdings')}: no grant year has "
-            "withholdings, partners' tax or new employees yet: nothing to roll forward from "
-            "(fill the first grant year)"
-        )
-    term = values.get("Term")
-    limit = term if isinstance(term, int) and 0 < term <= beip.MAXIMUM_TERM_YEARS else None
-    last = limit or beip.MAXIMUM_TERM_YEARS
-    if year + 1 > last:
-        why = (
-            f"Term = {term}: grant year {year + 1} is past the term of the grant"
-            if limit
-            else f"grant year {year + 1} is past the longest term"
-        )
-        if named:
-            why += f" (EngagementPeriod {values.get('EngagementPeriod')!r} names grant year {year})"
-        raise _refused(
-            f"{where} {refers.get('TERM', 'Term')}: {why} (a term of at most "
-            f"{beip.MAXIMUM_TERM_YEARS} years, {beip.CITE_C}); nothing to roll forward to"
-        )
-    carried = []
-    schedule = recalc.names.get("Schedule")
-    if isinstance(schedule, list) and len(schedule) > year:
-        header = schedule[0]
-        if "Cumulative grant" in header:
-            cumulative = schedule[year][header.index("Cumulative grant")]
-            carried.append(
-                f"cumulative grant through grant year {year}: {_money(cumulative)}, carried by "
-                f"the schedule into grant year {year + 1} (the average cap over the term, "
-                f"{beip.CITE_CAP})"
-            )
-    return f"grant year {year}", f"grant year {year + 1}", carried, year + 1
-
-
-def _named_period(values: Mapping[str, object], pattern: str) -> str | None:
-    """The current period as the engagement's period names it (a roll forward writes
-    "Grant year 3 of 5", "Tax year 2024 ..."; a range names its last): None if it
-    names none."""
-    import re
-
-    text = values.get("EngagementPeriod")
-    match = re.search(pattern, text, re.IGNORECASE) if isinstance(text, str) else None
-    if match is None:
-        return None
-    return str(match.groups()[-1] or match.group(1))
-
-
-def _year_end(day: dt.date) -> dt.date:
-    """The same period end one year later (a month's last day stays the month's last)."""
-    import calendar
-
-    if (day + dt.timedelta(days=1)).day == 1:
-        last = calendar.monthrange(day.year + 1, day.month)[1]
-        return dt.date(day.year + 1, day.month, last)
-    try:
-        return day.replace(year=day.year + 1)
-    except ValueError:  # 29 February
-        return dt.date(day.year + 1, 2, 28)
-
-
-def _roll_ertc(
-    values: dict[str, object], recalc: Any, refers: Mapping[str, str], where: str
-) -> tuple[str, str, list[str], int]:
-    from nj_incentives.programs.ertc import rules as ertc
-    from nj_incentives.programs.ertc.templates.form_313 import MAX_PERIODS
-
-    ends = list(values.get("PeriodEnds") or [])  # type: ignore[call-overload]
-    period = _last_row(ends)
-    named = _named_period(values, r"period ending (\d{4}-\d{2}-\d{2})")
-    days = [e.isoformat() if isinstance(e, dt.date) else None for e in ends[:period]]
-    if named in days:
-        period = days.index(named) + 1
-    ref = refers.get("PERIODENDS", "PeriodEnds")
-    if period == 0:
-        raise _refused(
-            f"{where} {ref}: no privilege period yet: nothing to roll forward from (fill the "
-            "first period)"
-        )
-    last = ends[period - 1]
-    if not isinstance(last, dt.date):
-        raise _refused(f"{where} {ref}: PeriodEnds[{period}] = {last!r} is not a date")
-    carried = []
-    kept = ends[period] if period < len(ends) else None
-    if period + 1 > MAX_PERIODS:
-        carried += _drop_periods(values, recalc, period + 1 - MAX_PERIODS, where, ref)
-        period, kept = MAX_PERIODS - 1, None
-    following = kept if isinstance(kept, dt.date) and kept > last else _year_end(last)
-    _set_row(values, "PeriodEnds", period + 1, following)
-    forward = recalc.names.get("CarriedForward")
-    carried.append(
-        f"credit carried forward after the period ending {last}: {_money(forward)}, carried "
-        f"in to the period ending {following} by the schedule ({ertc.CITE_B2})"
-    )
-    return (
-        f"privilege period ending {last}",
-        f"privilege period ending {following}",
-        carried,
-        period + 1,
-    )
-
-
-def _drop_periods(
-    values: dict[str, object], recalc: Any, drop: int, where: str, ref: str
-) -> list[str]:
-    """The template's periods are full: its first ``drop`` periods dropped (every period
-    row moves up), and what they carry out written as the credit carried into the new
-    first period, per credit year with the period it was allowed in (``OpeningCarried``,
-    ``OpeningBefore``: :func:`nj_incentives.programs.ertc.rules.opening_after`, N.J.S.A.
-    52:27BBB-55b.(2)), so that the rolled schedule's figures are those of one schedule over
-    every period."""
-    from nj_incentives.programs.ertc import rules as ertc
-    from nj_incentives.programs.ertc.templates.form_313 import MAX_PERIODS
-    from nj_incentives.workpapers.memo.calls import nj_results
-
-    schedule = next(
-        (
-            found.result
-            for found in nj_results(recalc)
-            if found.call.function == "NJ_ERTC_SCHEDULE" and found.status == "ok"
-        ),
-        None,
-    )
-    if not isinstance(schedule, ertc.CreditSchedule) or len(schedule.rows) < drop:
-        raise _refused(
-            f"{where} {ref}: all {MAX_PERIODS} privilege periods of the template are used and "
-            "the credit schedule is not computed (see its Checks sheet): what the first "
-            f"period carries out is not known, nothing to carry in ({ertc.CITE_B2})"
-        )
-    amounts, before = ertc.opening_after(schedule, drop)
-    ends = [row.period_end for row in schedule.rows[:drop]]
-    for name, declared in _period_columns(values).items():
-        column = list(declared)
-        values[name] = column[drop:] + [None] * min(drop, len(column))
-    values["OpeningCarried"] = [None if a is None else float(a) for a in amounts]
-    values["OpeningBefore"] = before
-    for suffix in ("Tick", "Source"):
-        values[f"OpeningCarried{suffix}"] = None  # a new figure: not yet ticked or sourced
-    which = ("one", "two")
-    lines = [
-        f"the periods ending {ends[0]}"
-        + (f" to {ends[-1]}" if drop > 1 else "")
-        + f" dropped: all {MAX_PERIODS} privilege periods of the template were used; "
-        "the rest moved up a row"
-    ]
-    for n, (amount, periods) in enumerate(zip(amounts, before, strict=True)):
-        if amount is None or periods is None:
-            continue
-        index = drop - periods
-        allowed = (
-            f"allowed in the period ending {schedule.rows[index].period_end}"
-            if index >= 0
-            else f"allowed {-index} period(s) before the first LAST shows"
-        )
-        lines.append(
-            f"OpeningCarried[{n + 1}] = {_money(float(amount))}, OpeningBefore[{n + 1}] = "
-            f"{periods}: credit year {which[n]}'s credit ({allowed}) unused after the "
-            f"period ending {ends[-1]}, carried into the new first period ({ertc.CITE_B2})"
-        )
-    return lines
-
-
-def _period_columns(values: Mapping[str, object]) -> dict[str, list[object]]:
-    """The Form 313 template's period table: every input with one row per period."""
-    from nj_incentives.programs.ertc.templates.form_313 import MAX_PERIODS
-    from nj_incentives.workpapers.fill import template_inputs
-
-    return {
-        name: list(values.get(name) or [])  # type: ignore[call-overload]
-        for name, declared in template_inputs("ertc-form-313").items()
-        if declared.rows == MAX_PERIODS
-    }
-
-
-def _roll_conversion(
-    values: dict[str, object], recalc: Any, refers: Mapping[str, str], where: str
-) -> tuple[str, str, list[str], int]:
-    from nj_incentives.programs.beip import rules as beip
-    from nj_incentives.programs.beip.templates.conversion import TAX_YEARS
-    from nj_incentives.programs.remote_work import rules as remote_work
-
-    liabilities = list(values.get("TaxLiabilities") or [])  # type: ignore[call-overload]
-    row = _last_row(liabilities)
-    named = _named_period(values, r"tax years? (\d{4})(?:\s*(?:-|to)\s*(\d{4}))?")
-    if named and int(named) in TAX_YEARS and 0 < TAX_YEARS.index(int(named)) + 1 <= row:
-        row = TAX_YEARS.index(int(named)) + 1
-    ref = refers.get("TAXLIABILITIES", "TaxLiabilities")
-    if row == 0:
-        raise _refused(
-            f"{where} {ref}: no tax year has a tax liability yet: nothing to roll forward "
-            f"from (fill the first, tax year {TAX_YEARS[0]})"
-        )
-    year = TAX_YEARS[row - 1]
-    issued = _column(recalc.names.get("CreditIssued"))
-    law_last = max(p.first_tax_year + len(p.shares) - 1 for p in beip.CONVERSION_PARAGRAPHS)
-    with_credit = [
-        TAX_YEARS[n]
-        for n, v in enumerate(issued[: len(TAX_YEARS)])
-        if isinstance(v, (int, float)) and v > 0
-    ]
-    last = max([law_last, *with_credit])
-    if year + 1 > last or row + 1 > len(TAX_YEARS):
-        paragraph = beip.CONVERSION_PARAGRAPHS[-1]
-        raise _refused(
-            f"{where} {_row_cell(ref, row)} (TaxLiabilities, tax year {year}): tax year "
-            f"{year + 1} is past the last tax year a converted credit "
-            f"is issued for: {law_last} (grants accrued in {paragraph.accrual_years.start}, the "
-            f"last accrual year, are issued in the {paragraph.first_tax_year} tax period, "
-            f"{paragraph.citation})"
-            + (
-                f"; this workbook's last installment is in {max(with_credit)}"
-                if with_credit
-                else ""
-            )
-            + "; nothing to roll forward to"
-        )
-    carried = []
-    refunds = _column(recalc.names.get("CreditRefund"))
-    ends = _column(recalc.names.get("ReturnPeriodEnds"))
-    refund = refunds[row - 1] if row <= len(refunds) else None
-    end = ends[row - 1] if row <= len(ends) else None
-    from nj_incentives.core.cells import date_from_serial
-
-    period_end = date_from_serial(float(end)) if isinstance(end, (int, float)) else None
-    if isinstance(refund, (int, float)) and refund > 0:
-        values["CertificateAmount"] = round(float(refund), 2)
-        carried.append(
-            f"CertificateAmount = {_money(refund)}: the refund of tax year {year}, the credit "
-            f"over its liability ({beip.CITE_F}) a transfer certificate is issued for "
-            f"({beip.SECTION}g.(2))"
-        )
-    else:
-        values["CertificateAmount"] = None
-        carried.append(f"CertificateAmount blank: tax year {year} has no refund ({beip.CITE_F})")
-    values["CreditPeriodEnd"] = period_end
-    carried.append(
-        f"CreditPeriodEnd = {period_end}: the end of tax year {year}, the only period its "
-        f"credit applies in ({beip.CITE_E})"
-    )
-    for name in ("TransferAmount", "Consideration", "SaleDate"):
-        values[name] = None
-    values["TransferProposed"] = "No"
-    carried.append(
-        "TransferProposed = No, TransferAmount, Consideration and SaleDate cleared: last "
-        f"year's proposal was for last year's certificate ({beip.CITE_G3})"
-    )
-    verdicts = [
-        f"{name} {recalc.names.get(name)!r}"
-        for name in ("RemoteWorkVerdict", "RemoteWorkC40Verdict")
-        if recalc.names.get(name) is not None
-    ]
-    from nj_incentives.programs.remote_work import figures as RW
-
-    carried.append(
-        f"the remote-work election and the waiver from {RW.REMOTE_WORK_C40_FROM.single} kept "
-        "as entered (last year: "
-        + ", ".join(verdicts)
-        + f"; the election is made once, {remote_work.CITE_H}; the waiver is for every later tax "
-        "period, P.L.2024, c.40)"
-    )
-    return f"tax year {year}", f"tax year {year + 1}", carried, row + 1
-
-
-#: The inputs of each template's new period (a row of each), in the order of the template.
-NEW_PERIOD: Mapping[str, tuple[str, ...]] = {
-    "beip-grant-schedule": ("Withholdings", "PartnerTax", "NewEmployees", "OtherGrants"),
-    "beip-credit-conversion": ("TaxLiabilities",),
-    "ertc-form-313": ("GrossReceipts", "Liabilities", "OtherCredits"),
-}
-
-
-def _row_cell(reference: str, row: int) -> str:
-    """The cell of row ``row`` (1-based) of a one-column range ``Sheet!C40:C47``."""
-    import re
-
-    sheet, _, cells = reference.rpartition("!")
-    match = re.fullmatch(r"([A-Z]{1,3})(\d+)(?::[A-Z]{1,3}\d+)?", cells)
-    if not match:
-        return reference
-    return f"{sheet}!{match.group(1)}{int(match.group(2)) + row - 1}"
-
-
-_ROLLS: Mapping[str, Callable[..., tuple[str, str, list[str], int]]] = {
-    "beip-grant-schedule": _roll_grant,
-    "beip-credit-conversion": _roll_conversion,
-    "ertc-form-313": _roll_ertc,
-}
-
-
-def _engagement_period(template: str, values: Mapping[str, object], to: str) -> str:
-    """The engagement's period after the roll: the new period, and what the workbook
-    covers."""
-    current = to.rsplit(" ", 1)[1]
-    if template == "ertc-form-313":
-        ends = [v for v in values.get("PeriodEnds") or [] if isinstance(v, dt.date)]  # type: ignore[attr-defined]
-        return f"Privilege period ending {current} (periods ending {ends[0]} to {ends[-1]})"
-    if template == "beip-credit-conversion":
-        from nj_incentives.programs.beip.templates.conversion import TAX_YEARS
-
-        return f"Tax year {current} (tax years {TAX_YEARS[0]}-{current})"
-    term = values.get("Term")
-    return f"Grant year {current} of {term}" if term else f"Grant year {current}"
+    def __len__(self) -> int:
+        return len(self._results())
 
 
 # --------------------------------------------------------------------------- DATA
@@ -611,12 +306,12 @@ def _merge(
             except InputError as error:
                 refused.append(f"{where}: {error}")
                 continue
-            _set_row(values, declared.name, row, value)
+            set_row(values, declared.name, row, value)
             given = {n.lower() for _, n, _ in data}
             for suffix in ("Tick", "Source"):  # the new figure is not yet ticked or sourced
                 beside = f"{declared.name}{suffix}"
                 if beside in inputs and beside.lower() not in given:
-                    _set_row(values, beside, row, None)
+                    set_row(values, beside, row, None)
         elif declared.rows and isinstance(value, Mapping) and declared.row_keys:
             column = list(values.get(declared.name) or [])  # type: ignore[call-overload]
             column += [None] * (declared.rows - len(column))
@@ -675,6 +370,12 @@ def rollforward(
     if output.exists() and not force:
         raise FillError([f"{output}: exists; not overwriting it (give --force)"], EXIT_USAGE)
     template = resolve_template(last)
+    declared = roll_forward(template)
+    if declared is None:
+        raise FillError(
+            [f"{last}: the {template} template declares no roll forward"],
+            EXIT_USAGE,
+        )
     if data is None:
         entries: list[tuple[str, str, object]] = []
     elif isinstance(data, Mapping):
@@ -689,27 +390,40 @@ def rollforward(
     _, _, unknown, refused = check_entries(template, last_entries)
     if unknown or refused:
         raise FillError([*unknown, *refused], EXIT_FAILED)
-    period_from, period_to, carried, row = _ROLLS[template](values, recalc, refers, last.name)
+    rows = {name: declared_input.rows for name, declared_input in inputs.items()}
+    try:
+        rolled = declared.roll(
+            values, Last(recalc.names, refers, last.name, rows, _Results(recalc))
+        )
+    except RollRefused as error:
+        raise FillError([str(error)], EXIT_FAILED) from error
+    period_from, period_to, carried, row = (
+        rolled.period_from,
+        rolled.period_to,
+        rolled.carried,
+        rolled.row,
+    )
     refused = _merge(inputs, values, entries, row, template)
     if refused:
         raise FillError(refused, EXIT_FAILED)
-    cleared = [name for name in SIGNOFF_FIELDS if name in values and not _blank(values[name])]
+    cleared = [name for name in SIGNOFF_FIELDS if name in values and not blank(values[name])]
     for name in SIGNOFF_FIELDS:
         if name in values:
             values[name] = None
     if "EngagementPeriod" in values and not any(
         n.lower() in ("engagementperiod", "engagement.period") for _, n, _ in entries
     ):
-        values["EngagementPeriod"] = _engagement_period(template, values, period_to)
+        values["EngagementPeriod"] = declared.engagement_period(values, period_to.rsplit(" ", 1)[1])
     to_enter = []
-    for name in NEW_PERIOD[template]:
-        if name == "PartnerTax" and not values.get("PartnerPct"):
-            continue  # no partners' grant percentage: no partners' tax to enter
+    for name in declared.new_period:
+        given = declared.entered_if.get(name)
+        if given and not values.get(given):
+            continue  # e.g. no partners' grant percentage: no partners' tax to enter
         column = list(values.get(name) or [])  # type: ignore[call-overload]
-        if row > len(column) or _blank(column[row - 1]):
-            cell = _row_cell(refers.get(name.upper(), name), row)
+        if row > len(column) or blank(column[row - 1]):
+            cell = row_cell(refers.get(name.upper(), name), row)
             to_enter.append(f"{name}[{row}] ({cell})")
-    written = {name: value for name, value in values.items() if not _blank(value) and value != []}
+    written = {name: value for name, value in values.items() if not blank(value) and value != []}
     filled = fill(template, written, output, force=force, namespace=namespace, cache=cache)
     return Rolled(
         filled.path,

@@ -50,8 +50,12 @@ from nj_incentives.core.workpaper import (
     InputTable,
     Item,
     Kind,
+    Last,
     LineItem,
     Note,
+    RolledPeriod,
+    RollForward,
+    RollRefused,
     Section,
     Skip,
     SourceHeading,
@@ -59,6 +63,11 @@ from nj_incentives.core.workpaper import (
     Spill,
     Title,
     Workpaper,
+    column_values,
+    last_row,
+    money,
+    named_period,
+    row_cell,
 )
 from nj_incentives.programs import forms as F
 from nj_incentives.programs import template_inputs as inputs
@@ -68,7 +77,7 @@ from nj_incentives.programs.beip.functions import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.remote_work import figures as RW
 
-__all__ = ["ACCRUAL_YEARS", "EXAMPLE", "TAX_YEARS", "TEMPLATE_ID", "workpaper"]
+__all__ = ["ACCRUAL_YEARS", "EXAMPLE", "ROLL_FORWARD", "TAX_YEARS", "TEMPLATE_ID", "workpaper"]
 
 MONEY = Kind.MONEY
 TEMPLATE_ID = "beip-credit-conversion"
@@ -1002,4 +1011,110 @@ TEMPLATE: tuple[LineItem, ...] = (
     *CALCULATION_ITEMS,
     *OUTPUT_ITEMS,
     *CHECKS,
+)
+
+
+# --------------------------------------------------------------------------- roll forward
+
+
+def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
+    """The next tax year: last year's refund becomes the refundable credit of its
+    transfer certificate; refused after the last installment."""
+    from nj_incentives.core.cells import date_from_serial
+    from nj_incentives.programs.remote_work import rules as remote_work
+
+    where, refers, names = last.where, last.refers, last.names
+    liabilities = list(values.get("TaxLiabilities") or [])  # type: ignore[call-overload]
+    row = last_row(liabilities)
+    named = named_period(values, r"tax years? (\d{4})(?:\s*(?:-|to)\s*(\d{4}))?")
+    if named and int(named) in TAX_YEARS and 0 < TAX_YEARS.index(int(named)) + 1 <= row:
+        row = TAX_YEARS.index(int(named)) + 1
+    ref = refers.get("TAXLIABILITIES", "TaxLiabilities")
+    if row == 0:
+        raise RollRefused(
+            f"{where} {ref}: no tax year has a tax liability yet: nothing to roll forward "
+            f"from (fill the first, tax year {TAX_YEARS[0]})"
+        )
+    year = TAX_YEARS[row - 1]
+    issued = column_values(names.get("CreditIssued"))
+    law_last = max(p.first_tax_year + len(p.shares) - 1 for p in beip.CONVERSION_PARAGRAPHS)
+    with_credit = [
+        TAX_YEARS[n]
+        for n, v in enumerate(issued[: len(TAX_YEARS)])
+        if isinstance(v, (int, float)) and v > 0
+    ]
+    final = max([law_last, *with_credit])
+    if year + 1 > final or row + 1 > len(TAX_YEARS):
+        paragraph = beip.CONVERSION_PARAGRAPHS[-1]
+        raise RollRefused(
+            f"{where} {row_cell(ref, row)} (TaxLiabilities, tax year {year}): tax year "
+            f"{year + 1} is past the last tax year a converted credit "
+            f"is issued for: {law_last} (grants accrued in {paragraph.accrual_years.start}, the "
+            f"last accrual year, are issued in the {paragraph.first_tax_year} tax period, "
+            f"{paragraph.citation})"
+            + (
+                f"; this workbook's last installment is in {max(with_credit)}"
+                if with_credit
+                else ""
+            )
+            + "; nothing to roll forward to"
+        )
+    carried = []
+    refunds = column_values(names.get("CreditRefund"))
+    ends = column_values(names.get("ReturnPeriodEnds"))
+    refund = refunds[row - 1] if row <= len(refunds) else None
+    end = ends[row - 1] if row <= len(ends) else None
+    period_end = date_from_serial(float(end)) if isinstance(end, (int, float)) else None
+    if isinstance(refund, (int, float)) and refund > 0:
+        values["CertificateAmount"] = round(float(refund), 2)
+        carried.append(
+            f"CertificateAmount = {money(refund)}: the refund of tax year {year}, the credit "
+            f"over its liability ({beip.CITE_F}) a transfer certificate is issued for "
+            f"({beip.SECTION}g.(2))"
+        )
+    else:
+        values["CertificateAmount"] = None
+        carried.append(f"CertificateAmount blank: tax year {year} has no refund ({beip.CITE_F})")
+    values["CreditPeriodEnd"] = period_end
+    carried.append(
+        f"CreditPeriodEnd = {period_end}: the end of tax year {year}, the only period its "
+        f"credit applies in ({beip.CITE_E})"
+    )
+    for name in ("TransferAmount", "Consideration", "SaleDate"):
+        values[name] = None
+    values["TransferProposed"] = "No"
+    carried.append(
+        "TransferProposed = No, TransferAmount, Consideration and SaleDate cleared: last "
+        f"year's proposal was for last year's certificate ({beip.CITE_G3})"
+    )
+    verdicts = [
+        f"{name} {names.get(name)!r}"
+        for name in ("RemoteWorkVerdict", "RemoteWorkC40Verdict")
+        if names.get(name) is not None
+    ]
+    carried.append(
+        f"the remote-work election and the waiver from {RW.REMOTE_WORK_C40_FROM.single} kept "
+        "as entered (last year: "
+        + ", ".join(verdicts)
+        + f"; the election is made once, {remote_work.CITE_H}; the waiver is for every later tax "
+        "period, P.L.2024, c.40)"
+    )
+    return RolledPeriod(f"tax year {year}", f"tax year {year + 1}", carried, row + 1)
+
+
+def _engagement_period(values: Mapping[str, object], current: str) -> str:
+    return f"Tax year {current} (tax years {TAX_YEARS[0]}-{current})"
+
+
+#: The conversion's next tax year (``nj-incentives rollforward``).
+ROLL_FORWARD = RollForward(
+    carried=(
+        ("CreditRefund (the last tax year)", "CertificateAmount", "N.J.S.A. 34:1B-129f., g.(2)"),
+        ("ReturnPeriodEnds (the last tax year)", "CreditPeriodEnd", "N.J.S.A. 34:1B-129e."),
+        ("(a new proposal)", "TransferProposed = No; sale cleared", "N.J.S.A. 34:1B-129e., g.(3)"),
+        ("RemoteWorkVerdict, RemoteWorkC40Verdict", "(the election kept)", "h.; P.L.2024, c.40"),
+    ),
+    new_period=("TaxLiabilities",),
+    roll=_roll,
+    engagement_period=_engagement_period,
 )

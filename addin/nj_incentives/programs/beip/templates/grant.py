@@ -32,13 +32,20 @@ from nj_incentives.core.workpaper import (
     InputTable,
     Item,
     Kind,
+    Last,
     LineItem,
+    RolledPeriod,
+    RollForward,
+    RollRefused,
     Section,
     Skip,
     Spill,
     Title,
     Total,
     Workpaper,
+    last_row,
+    money,
+    named_period,
 )
 from nj_incentives.programs import template_inputs as inputs
 from nj_incentives.programs.beip import figures as BEIP
@@ -48,7 +55,7 @@ from nj_incentives.programs.beip.functions import GRANT_SCHEDULE_COLUMNS
 #: The average cap as the template's texts show it (every version).
 _CAP = BEIP.AVERAGE_CAP.summary()
 
-__all__ = ["EXAMPLE", "MAX_TERM", "TEMPLATE_ID", "workpaper"]
+__all__ = ["EXAMPLE", "MAX_TERM", "ROLL_FORWARD", "TEMPLATE_ID", "workpaper"]
 
 TEMPLATE_ID = "beip-grant-schedule"
 #: The longest grant term, N.J.S.A. 34:1B-129c. (one row per possible grant year).
@@ -478,3 +485,73 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
             f"N.J.A.C. 19:31I-1.4(a) (average of {_CAP} per new employee)",
         ),
     )
+
+
+# --------------------------------------------------------------------------- roll forward
+
+
+def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
+    """The next grant year: the last with withholdings, partners' tax or new employees
+    (or the one the engagement's period names); refused past the term."""
+    filled = max(
+        last_row(values.get(n) or [])  # type: ignore[arg-type]
+        for n in ("Withholdings", "PartnerTax", "NewEmployees")
+    )
+    named = named_period(values, r"grant years? (\d{1,2})(?:\s*(?:-|to)\s*(\d{1,2}))?")
+    year = int(named) if named and 0 < int(named) <= filled else filled
+    where, refers = last.where, last.refers
+    if year == 0:
+        raise RollRefused(
+            f"{where} {refers.get('WITHHOLDINGS', 'Withholdings')}: no grant year has "
+            "withholdings, partners' tax or new employees yet: nothing to roll forward from "
+            "(fill the first grant year)"
+        )
+    term = values.get("Term")
+    limit = term if isinstance(term, int) and 0 < term <= beip.MAXIMUM_TERM_YEARS else None
+    final = limit or beip.MAXIMUM_TERM_YEARS
+    if year + 1 > final:
+        why = (
+            f"Term = {term}: grant year {year + 1} is past the term of the grant"
+            if limit
+            else f"grant year {year + 1} is past the longest term"
+        )
+        if named:
+            why += f" (EngagementPeriod {values.get('EngagementPeriod')!r} names grant year {year})"
+        raise RollRefused(
+            f"{where} {refers.get('TERM', 'Term')}: {why} (a term of at most "
+            f"{beip.MAXIMUM_TERM_YEARS} years, {beip.CITE_C}); nothing to roll forward to"
+        )
+    carried = []
+    schedule = last.names.get("Schedule")
+    if isinstance(schedule, list) and len(schedule) > year:
+        header = schedule[0]
+        if "Cumulative grant" in header:
+            cumulative = schedule[year][header.index("Cumulative grant")]
+            carried.append(
+                f"cumulative grant through grant year {year}: {money(cumulative)}, carried by "
+                f"the schedule into grant year {year + 1} (the average cap over the term, "
+                f"{beip.CITE_CAP})"
+            )
+    return RolledPeriod(f"grant year {year}", f"grant year {year + 1}", carried, year + 1)
+
+
+def _engagement_period(values: Mapping[str, object], current: str) -> str:
+    term = values.get("Term")
+    return f"Grant year {current} of {term}" if term else f"Grant year {current}"
+
+
+#: The grant's next grant year (``nj-incentives rollforward``): the cumulative grant is
+#: carried by the schedule from the grant years kept.
+ROLL_FORWARD = RollForward(
+    carried=(
+        (
+            "Schedule: Cumulative grant",
+            "(the grant years kept)",
+            "N.J.S.A. 34:1B-129a. (the average cap over the term), c.",
+        ),
+    ),
+    new_period=("Withholdings", "PartnerTax", "NewEmployees", "OtherGrants"),
+    roll=_roll,
+    engagement_period=_engagement_period,
+    entered_if={"PartnerTax": "PartnerPct"},  # no partners' grant percentage: no partners' tax
+)

@@ -42,8 +42,13 @@ from nj_incentives.core.workpaper import (
     InputTable,
     Item,
     Kind,
+    Last,
     LineItem,
     Note,
+    RolledPeriod,
+    RollForward,
+    RollRefused,
+    Roster,
     Section,
     Skip,
     SourceHeading,
@@ -51,6 +56,10 @@ from nj_incentives.core.workpaper import (
     Title,
     Total,
     Workpaper,
+    last_row,
+    money,
+    named_period,
+    set_row,
 )
 from nj_incentives.programs import forms as F
 from nj_incentives.programs import template_inputs as inputs
@@ -69,6 +78,8 @@ __all__ = [
     "MAX_PERIODS",
     "MAX_ROSTER_SHEETS",
     "PERIODS",
+    "ROLL_FORWARD",
+    "ROSTER",
     "ROSTER_SHEETS",
     "TEMPLATE_ID",
     "roster_sheet_names",
@@ -104,9 +115,25 @@ ROSTER_SHEETS = {
 }
 
 
+#: The Part II roster (``fill``'s ``employees`` and ``--hours``, ``rollforward``).
+ROSTER = Roster(
+    label="the Part II roster",
+    per_sheet=MAX_EMPLOYEES,
+    most_sheets=MAX_ROSTER_SHEETS,
+    fields=(
+        ("name", "EmployeeNames", "employee_names"),
+        ("temporary", "Temporary", "temporary"),
+        ("excluded", "Excluded", "excluded"),
+    ),
+    hours=tuple((key, f"Hours{name}") for key, _, name in PERIODS),
+    hours_rule=ertc.HOURS_INPUT,
+    flag_citation=ertc.CITE_E,
+)
+
+
 def roster_sheets_needed(employees: int) -> int:
     """Roster sheets per period for ``employees`` rows (at least one)."""
-    return max(1, -(-employees // MAX_EMPLOYEES))
+    return ROSTER.sheets(employees)
 
 
 def roster_sheet_names(sheets: int = 1) -> dict[str, tuple[str, ...]]:
@@ -1195,3 +1222,132 @@ def template(sheets: int = 1) -> tuple[LineItem, ...]:
 
 #: The whole template, in the order the builder lays it out.
 TEMPLATE: tuple[LineItem, ...] = template()
+
+
+# --------------------------------------------------------------------------- roll forward
+
+
+def _year_end(day: dt.date) -> dt.date:
+    """The same period end one year later (a month's last day stays the month's last)."""
+    import calendar
+
+    if (day + dt.timedelta(days=1)).day == 1:
+        last = calendar.monthrange(day.year + 1, day.month)[1]
+        return dt.date(day.year + 1, day.month, last)
+    try:
+        return day.replace(year=day.year + 1)
+    except ValueError:  # 29 February
+        return dt.date(day.year + 1, 2, 28)
+
+
+def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
+    """The next privilege period (its end one year after the last); 8 periods full, the
+    oldest dropped and its outcome carried in (:func:`_drop_periods`)."""
+    ends = list(values.get("PeriodEnds") or [])  # type: ignore[call-overload]
+    period = last_row(ends)
+    named = named_period(values, r"period ending (\d{4}-\d{2}-\d{2})")
+    days = [e.isoformat() if isinstance(e, dt.date) else None for e in ends[:period]]
+    if named in days:
+        period = days.index(named) + 1
+    where = last.where
+    ref = last.refers.get("PERIODENDS", "PeriodEnds")
+    if period == 0:
+        raise RollRefused(
+            f"{where} {ref}: no privilege period yet: nothing to roll forward from (fill the "
+            "first period)"
+        )
+    final = ends[period - 1]
+    if not isinstance(final, dt.date):
+        raise RollRefused(f"{where} {ref}: PeriodEnds[{period}] = {final!r} is not a date")
+    carried = []
+    kept = ends[period] if period < len(ends) else None
+    if period + 1 > MAX_PERIODS:
+        carried += _drop_periods(values, last, period + 1 - MAX_PERIODS, ref)
+        period, kept = MAX_PERIODS - 1, None
+    following = kept if isinstance(kept, dt.date) and kept > final else _year_end(final)
+    set_row(values, "PeriodEnds", period + 1, following)
+    forward = last.names.get("CarriedForward")
+    carried.append(
+        f"credit carried forward after the period ending {final}: {money(forward)}, carried "
+        f"in to the period ending {following} by the schedule ({ertc.CITE_B2})"
+    )
+    return RolledPeriod(
+        f"privilege period ending {final}",
+        f"privilege period ending {following}",
+        carried,
+        period + 1,
+    )
+
+
+def _drop_periods(values: dict[str, object], last: Last, drop: int, ref: str) -> list[str]:
+    """The template's periods are full: its first ``drop`` periods dropped (every period
+    row moves up), and what they carry out written as the credit carried into the new
+    first period, per credit year with the period it was allowed in (``OpeningCarried``,
+    ``OpeningBefore``: :func:`nj_incentives.programs.ertc.rules.opening_after`, N.J.S.A.
+    52:27BBB-55b.(2)), so that the rolled schedule's figures are those of one schedule over
+    every period."""
+    schedule = last.results.get("NJ_ERTC_SCHEDULE")
+    if not isinstance(schedule, ertc.CreditSchedule) or len(schedule.rows) < drop:
+        raise RollRefused(
+            f"{last.where} {ref}: all {MAX_PERIODS} privilege periods of the template are used "
+            "and the credit schedule is not computed (see its Checks sheet): what the first "
+            f"period carries out is not known, nothing to carry in ({ertc.CITE_B2})"
+        )
+    amounts, before = ertc.opening_after(schedule, drop)
+    ends = [row.period_end for row in schedule.rows[:drop]]
+    # the period table: every input with one row per period
+    for name in [name for name, rows in last.rows.items() if rows == MAX_PERIODS]:
+        column = list(values.get(name) or [])  # type: ignore[call-overload]
+        values[name] = column[drop:] + [None] * min(drop, len(column))
+    values["OpeningCarried"] = [None if a is None else float(a) for a in amounts]
+    values["OpeningBefore"] = before
+    for suffix in ("Tick", "Source"):
+        values[f"OpeningCarried{suffix}"] = None  # a new figure: not yet ticked or sourced
+    which = ("one", "two")
+    lines = [
+        f"the periods ending {ends[0]}"
+        + (f" to {ends[-1]}" if drop > 1 else "")
+        + f" dropped: all {MAX_PERIODS} privilege periods of the template were used; "
+        "the rest moved up a row"
+    ]
+    for n, (amount, periods) in enumerate(zip(amounts, before, strict=True)):
+        if amount is None or periods is None:
+            continue
+        index = drop - periods
+        allowed = (
+            f"allowed in the period ending {schedule.rows[index].period_end}"
+            if index >= 0
+            else f"allowed {-index} period(s) before the first LAST shows"
+        )
+        lines.append(
+            f"OpeningCarried[{n + 1}] = {money(float(amount))}, OpeningBefore[{n + 1}] = "
+            f"{periods}: credit year {which[n]}'s credit ({allowed}) unused after the "
+            f"period ending {ends[-1]}, carried into the new first period ({ertc.CITE_B2})"
+        )
+    return lines
+
+
+def _engagement_period(values: Mapping[str, object], current: str) -> str:
+    ends = [v for v in values.get("PeriodEnds") or [] if isinstance(v, dt.date)]  # type: ignore[attr-defined]
+    return f"Privilege period ending {current} (periods ending {ends[0]} to {ends[-1]})"
+
+
+#: The ERTC's next privilege period (``nj-incentives rollforward``): the carryforward is
+#: carried by the schedule from the periods kept; 8 periods full, the oldest is dropped.
+ROLL_FORWARD = RollForward(
+    carried=(
+        (
+            "CarriedForward",
+            "Carried in of the new period (the periods kept)",
+            "N.J.S.A. 52:27BBB-55b.(2)",
+        ),
+        (
+            "the oldest period's carried out, per credit year (8 periods full)",
+            "OpeningCarried, OpeningBefore (the oldest period dropped)",
+            "N.J.S.A. 52:27BBB-55b.(1), (2), c.(2)",
+        ),
+    ),
+    new_period=("GrossReceipts", "Liabilities", "OtherCredits"),
+    roll=_roll,
+    engagement_period=_engagement_period,
+)
