@@ -67,8 +67,11 @@ from xlwings.pro import udfs_officejs
 from nj_incentives import excel
 try:
     from nj_incentives.core import cells
-except ImportError:  # NJ_BENCH_BEFORE: a tree from before the layout of 6d66094
-    from nj_incentives import cells
+except ImportError:  # NJ_BENCH_BEFORE: an earlier tree (6d66094: functions/; before it: top)
+    try:
+        from nj_incentives.functions import cells
+    except ImportError:
+        from nj_incentives import cells
 
 CALLS, ROUNDS = int(sys.argv[2]), int(sys.argv[3])
 call = udfs_officejs.custom_functions_call
