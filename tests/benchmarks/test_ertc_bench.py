@@ -73,7 +73,14 @@ from nj_incentives.scenarios.generate import example_portfolio
 rows = int(sys.argv[1])
 df = example_portfolio(rows, seed=2026)
 spent = [0.0]
-original = kernel.ertc_schedule
+try:  # the ERTC's kernel: its program's (a tree from before the move: the runner's)
+    from nj_incentives.programs.ertc import scenarios as owner
+
+    name = "ertc_kernel"
+    getattr(owner, name)
+except (ImportError, AttributeError):
+    owner, name = kernel, "ertc_schedule"
+original = getattr(owner, name)
 
 def timed(*args, **kwargs):
     start = time.perf_counter()
@@ -82,7 +89,7 @@ def timed(*args, **kwargs):
     finally:
         spent[0] += time.perf_counter() - start
 
-kernel.ertc_schedule = timed
+setattr(owner, name, timed)
 start = time.perf_counter()
 run_scenarios(df)
 total = time.perf_counter() - start
@@ -141,7 +148,7 @@ def test_ertc_share_of_a_scenario_run() -> None:
     for _ in range(rounds):
         for name, path in versions.items():
             runs[name].append(_run(_SCENARIOS, path, rows))  # type: ignore[arg-type]
-    print(f"\n{rows} rows | run_scenarios | kernel.ertc_schedule | share")
+    print(f"\n{rows} rows | run_scenarios | ERTC kernel | share")
     for name in versions:
         total = statistics.median(run["total"] for run in runs[name])
         ertc_time = statistics.median(run["ertc"] for run in runs[name])

@@ -61,7 +61,6 @@ def test_the_bounds_are_the_law_constants_not_copies() -> None:
     )
     assert columns.MIN_DATE is inputs.MIN_DATE
     assert columns.MAX_DATE is inputs.MAX_DATE
-    assert convert.TAX_TYPES is ertc.TAX_TYPES
     assert columns.input_rule("tax_type").choices is ertc.TAX_TYPES
     assert columns.input_rule("cap_method").choices is beip.CAP_METHODS
     assert columns.input_rule("refund_period_limit").choices is ertc.REFUND_PERIOD_LIMITS

@@ -26,12 +26,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from nj_incentives.core import scenario_sections
 from nj_incentives.core.rules import EXACT, Int64, Ratio, Rules, explain
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.programs.remote_work import rules as remote_work
-from nj_incentives.scenarios import scalar
 
 EPOCH = dt.date(1970, 1, 1)
 FRACTION_DEN = 10**9  # the runner's fraction scale
@@ -261,8 +261,8 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ertc.month_figures_rule: (dt.date(2023, 4, 1),),
     ertc.sustained_effort_ratio_rule: (Q("10"), Q("8")),
     cbt.deemed_period_end_rule: (dt.date(2023, 7, 7),),  # day 7: deemed 2023-06-30
-    scalar.grown_rule: (M("100000.01"), F("0.035")),
-    scalar.next_period_end_rule: (dt.date(2024, 2, 29),),
+    scenario_sections.grown_rule: (M("100000.01"), F("0.035")),
+    scenario_sections.next_period_end_rule: (dt.date(2024, 2, 29),),
 }
 
 #: Rules that cannot run under the int64 evaluator, and why.
@@ -283,7 +283,7 @@ def _is_rule(function: object) -> bool:
 
 def _all_rules() -> list[Callable[..., Any]]:
     found = []
-    for module in (beip, cbt, ertc, scalar):
+    for module in (beip, cbt, ertc, scenario_sections):
         for _, function in inspect.getmembers(module, _is_rule):
             if function.__module__ == module.__name__:
                 found.append(function)

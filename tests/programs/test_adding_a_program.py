@@ -11,10 +11,11 @@ and the Excel module (the plain callable, the Office.js metadata of
 ``nj_incentives.lite``), the generated ``docs/functions.md``, ``nj-incentives explain``
 and ``NJ_EXPLAIN``, the template lists (the registry's, the shipped files', fill's), a
 built template recalculated as ``calc`` does, the memo of a ``calc`` run (the statute,
-the readings), the scenario table's columns, and its figure in the registry of figures
-and the generated law-currency texts; a workbook of its template rolled forward by its
-template's declared roll (``ROLL_FORWARD``) and filled (``fill``), both reaching it through
-the registry.
+the readings), the scenario table's columns and its section computed by the runner (the
+kernel, and the scalar path for a row the kernel leaves), and its figure in the registry
+of figures and the generated law-currency texts; a workbook of its template rolled forward
+by its template's declared roll (``ROLL_FORWARD``) and filled (``fill``), both reaching it
+through the registry.
 """
 
 from __future__ import annotations
@@ -189,14 +190,45 @@ TOY = {
         INTERPRETATIONS = {"NJ_TOY_CREDIT": ROUNDING}
     ''',
     "scenarios.py": '''
-        """The toy credit's section of the scenario table."""
+        """The toy credit's section of the scenario table: its input column, its result
+        column and its computation, the rule credit_rule run twice: by the int64 evaluator
+        over many rows (the kernel) and through toy_credit for one row (the scalar path,
+        which gives a row's error)."""
+
+        import numpy as np
 
         from nj_incentives.core.scenario_inputs import InputSpec, Kind, money_input
+        from nj_incentives.core.scenario_sections import (
+            INT64,
+            OutKind,
+            OutputSpec,
+            Section,
+            SectionOut,
+        )
+        from nj_incentives.programs.toy import rules
 
-        SECTIONS = ("toy",)
         INPUTS = (
             InputSpec("toy_amount", Kind.MONEY, "toy", "The amount.", money_input("99:1-1a.")),
         )
+
+
+        def outputs(layout):
+            return [OutputSpec("toy_credit", OutKind.MONEY, "toy", "The toy credit.")]
+
+
+        def kernel(chunk, layout, done):
+            amount = chunk.col("toy_amount")
+            present = chunk.present("toy")
+            fast = present & amount.ok
+            credit = np.asarray(rules.credit_rule(INT64, amount.values))
+            return SectionOut(present, fast, {"toy_credit": (credit, fast)})
+
+
+        def row(values, layout):
+            return {"toy_credit": rules.toy_credit(values.get("toy_amount")).amount}
+
+
+        SECTIONS = (Section("toy", outputs, kernel, row),)
     ''',
 }
 
@@ -302,7 +334,23 @@ print("memo", INTERPRETATIONS["NJ_TOY_CREDIT"])
 
 assert columns.SECTIONS[-1] == "toy"
 columns.check_columns(["id", "toy_amount"])
-print("scenarios", columns.column_spec("toy_amount").section)
+import pandas as pd
+from nj_incentives.scenarios import kernel as scenario_kernel, run_scenarios
+from nj_incentives.scenarios.runner import _run_frame, plan_layout
+
+frame = pd.DataFrame({"id": [1, 2, 3], "toy_amount": [1234.56, -1.0, None]})
+computed = columns.section_of("toy").kernel(scenario_kernel.Chunk(frame), None, {})
+assert computed.fast.tolist() == [True, False, False], computed  # row 2: the scalar path's
+result = run_scenarios(frame, money="cents")
+exact = _run_frame(frame, plan_layout(frame), money="cents", force_scalar=True)
+for found in (result, exact):
+    assert list(found.columns) == ["id", "error", "toy_credit"], found.columns
+    assert found["toy_credit"].tolist()[:1] == [12345] and found["toy_credit"].isna().tolist() == [
+        False, True, True
+    ], found
+    assert found["error"].tolist()[::2] == [None, None], found
+    assert "must not be negative" in found["error"][1], found
+print("scenarios", columns.column_spec("toy_amount").section, result["toy_credit"][0])
 print("package", nj_incentives.__file__)
 """
 
@@ -377,5 +425,5 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
     assert found["rollforward"] == "12.34"  # 10% of last year's credit (123.45), carried in
     assert found["fill"] == "1.0"
     assert found["memo"] == "('Rounding of money',)"
-    assert found["scenarios"] == "toy"
+    assert found["scenarios"] == "toy 12345"
     assert Path(found["package"]).parent == copy  # the copy ran, not the repository's package

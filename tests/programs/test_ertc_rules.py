@@ -19,9 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nj_incentives.core.rules import EXACT, Int64, Ratio, explain
+from nj_incentives.core.scenario_sections import grown_rule, next_period_end_rule
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
-from nj_incentives.scenarios.scalar import grown_rule, next_period_end_rule
 
 INT64 = Int64()
 EPOCH = dt.date(1970, 1, 1)

@@ -578,5 +578,6 @@ def test_whole_term_and_proportional_cap_rows_are_vectorized() -> None:
     assert grants[2] == [30_000_000, 30_000_000, 0]
     # the kernel computed them: no row went to the scalar path
     from nj_incentives.scenarios import kernel
+    from nj_incentives.scenarios.columns import Layout, section_of
 
-    assert kernel.grant(kernel.Chunk(frame)).fast.all()
+    assert section_of("grant").kernel(kernel.Chunk(frame), Layout(), {}).fast.all()

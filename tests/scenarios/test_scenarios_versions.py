@@ -25,7 +25,7 @@ from nj_incentives.core.rules import EXACT, Int64
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.scenarios import analysis, kernel, run_scenarios
-from nj_incentives.scenarios.columns import OutKind, version_categories
+from nj_incentives.scenarios.columns import OutKind, section_of, version_categories
 from nj_incentives.scenarios.io import Outputs, write_results
 from nj_incentives.scenarios.runner import _run_frame, plan_layout
 from nj_incentives.scenarios.table import scenarios_table
@@ -130,7 +130,7 @@ def test_grant_version_is_the_cores_version(
             failed = result["error"].notna().tolist()
             assert failed == [v is None for v in expected]
         # the kernel computed every row the core computes (none left to the scalar path)
-        grant = kernel.grant(kernel.Chunk(frame))
+        grant = section_of("grant").kernel(kernel.Chunk(frame), layout, {})
         assert grant.fast.tolist() == [v is not None for v in expected]
         categories = version_categories("beip")
         codes = grant.values["grant_version"][0]

@@ -16,14 +16,16 @@ machine-readable version of it (:data:`INPUTS`, :func:`input_spec`, :class:`Layo
 sections and their input columns are declared by their programs (``SECTIONS`` and
 ``INPUTS`` of ``programs/<key>/scenarios.py``: BEIP's grant, conversion and credit, the
 ERTC's ertc) and joined here in the registry's order; their result columns are the
-runner's (:class:`Layout`, computed by :mod:`nj_incentives.scenarios.kernel`).
+sections' own, and so is their computation (each a
+:class:`~nj_incentives.core.scenario_sections.Section`: :data:`REGISTERED`; the runner runs
+them generically).
 
 One declaration per input: each column's :attr:`InputSpec.rule` is a
 :class:`~nj_incentives.core.inputs.InputRule` (its kind, its bounds taken from the law's
 constants or the runner's limits of :mod:`nj_incentives.core.scenario_inputs`, and its
 citation). The vectorised masks
 (:mod:`nj_incentives.scenarios.convert`) and the scalar path's runner limits
-(:mod:`nj_incentives.scenarios.scalar`) both read it; nothing else states a bound.
+(the programs' scalar paths) both read it; nothing else states a bound.
 """
 
 from __future__ import annotations
@@ -32,9 +34,7 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.inputs import MAX_DATE, MIN_DATE, InputRule
 from nj_incentives.core.scenario_inputs import (
     FIRST_TAX_YEAR,
@@ -46,14 +46,14 @@ from nj_incentives.core.scenario_inputs import (
     InputSpec,
     Kind,
 )
-from nj_incentives.functions.catalog import (
-    CONVERSION_YEAR_COLUMNS,
-    ERTC_PERIOD_COLUMNS,
-    GRANT_YEAR_COLUMNS,
+from nj_incentives.core.scenario_sections import (
+    SCALE,
+    OutKind,
+    OutputSpec,
+    Section,
+    version_categories,
 )
 from nj_incentives.programs import PROGRAMS
-from nj_incentives.programs.beip import figures as BEIP
-from nj_incentives.programs.beip import rules as beip
 
 __all__ = [
     "FIRST_TAX_YEAR",
@@ -65,6 +65,7 @@ __all__ = [
     "MAX_POSITIONS",
     "MAX_TERM",
     "MIN_DATE",
+    "REGISTERED",
     "RESERVED",
     "RUNNER_LIMIT",
     "SCALE",
@@ -75,10 +76,12 @@ __all__ = [
     "OutKind",
     "OutputSpec",
     "ScenarioError",
+    "Section",
     "check_columns",
     "column_spec",
     "input_rule",
     "input_spec",
+    "section_of",
     "version_categories",
 ]
 
@@ -89,29 +92,33 @@ class ScenarioError(ValueError):
     in the row's ``error`` column."""
 
 
-# Kind, InputSpec and the runner's limits: core/scenario_inputs.py (re-exported here).
+# Kind, InputSpec and the runner's limits: core/scenario_inputs.py; SCALE, OutKind,
+# OutputSpec and version_categories: core/scenario_sections.py (re-exported here).
 
-#: The kernel holds every value as an int64 count of these units (exact decimal scaling).
-SCALE: dict[Kind, int] = {
-    Kind.MONEY: 100,  # cents
-    Kind.FRACTION: 10**9,  # 0.000000001 (a percentage to 7 decimals of a percent)
-    Kind.GROWTH: 10**9,
-    Kind.POSITIONS: 10**8,
-    Kind.COUNT: 1,
-}
-
-#: Term of the grant: N.J.S.A. 34:1B-129c. ("shall not exceed 10 years").
-MAX_TERM = beip.MAXIMUM_TERM_YEARS
-# MIN_DATE, MAX_DATE: the dates every input takes (core/inputs.py; filled-forward period
-# ends may run later).
-
-#: Every section of the scenario table: each registered program's, in the registry's order.
-SECTIONS: tuple[str, ...] = tuple(
+#: Every section of the scenario table, with its computation: each registered program's
+#: (``SECTIONS`` of its ``scenarios.py``), in the registry's order.
+REGISTERED: tuple[Section, ...] = tuple(
     section
     for found in PROGRAMS
     if found.has("scenarios")
     for section in found.part("scenarios").SECTIONS
 )
+
+#: The names of the sections, in the order the results show them.
+SECTIONS: tuple[str, ...] = tuple(section.name for section in REGISTERED)
+
+_SECTION = {section.name: section for section in REGISTERED}
+
+#: The most grant years a ``year`` family column numbers (the BEIP's term, 34:1B-129c.).
+MAX_TERM = max((section.years for section in REGISTERED), default=0)
+# MIN_DATE, MAX_DATE: the dates every input takes (core/inputs.py; filled-forward period
+# ends may run later).
+
+
+def section_of(name: str) -> Section:
+    """The registered section ``name`` (KeyError if none)."""
+    return _SECTION[name]
+
 
 #: Columns that are not inputs of any section: passed through to the results.
 RESERVED = ("id", "label")
@@ -205,32 +212,6 @@ def check_columns(columns: Iterable[object], keep: Sequence[str] = ()) -> None:
 # ======================================================================= outputs
 
 
-class OutKind(StrEnum):
-    MONEY = "money"
-    INT = "int"
-    BOOL = "bool"
-    FLOAT = "float"
-    TEXT = "text"
-
-
-@dataclass(frozen=True)
-class OutputSpec:
-    name: str
-    kind: OutKind
-    section: str
-    doc: str
-    #: a text column's values (OutKind.TEXT): the kernel holds each row's as its
-    #: position here (a code), the results as a categorical (a dictionary column)
-    categories: tuple[str, ...] = ()
-
-
-def version_categories(statute: str) -> tuple[str, ...]:
-    """The values of a column naming the version applied: the names of the acts modelled
-    for ``statute`` in :func:`~nj_incentives.core.parameters.act_order` (a code is a
-    position in it)."""
-    return tuple(act.name for act in P.act_order(statute))
-
-
 @dataclass(frozen=True)
 class Layout:
     """The shape of a run's results: how many periods and which tax years get columns.
@@ -252,86 +233,8 @@ class Layout:
 
     def outputs(self) -> list[OutputSpec]:
         """Every result column of the sections, in order (``id`` etc. come first)."""
-        m, i, b, f = OutKind.MONEY, OutKind.INT, OutKind.BOOL, OutKind.FLOAT
-        out = [
-            OutputSpec("grant_term", i, "grant", "Term of the grant in years."),
-            OutputSpec(
-                "grant_cap_applies",
-                b,
-                "grant",
-                f"The {BEIP.AVERAGE_CAP.summary()} average cap applies.",
-            ),
-            OutputSpec("grant_before_cap_total", m, "grant", "Sum of the grants before the cap."),
-            OutputSpec("grant_total", m, "grant", "Total grant paid after the cap."),
-            OutputSpec("grant_cap_reduction", m, "grant", "What the cap took away."),
-            OutputSpec(
-                "grant_version",
-                OutKind.TEXT,
-                "grant",
-                "The act whose version of 34:1B-129a. the cap applied (the core's"
-                " ``version``: beip.cap_version).",
-                version_categories("beip"),
-            ),
-        ]
-        if self.detail:  # the grant schedule's columns, once per grant year (the catalog's)
-            for column in GRANT_YEAR_COLUMNS:
-                doc = f"{column.doc}: grant year k."
-                out += [
-                    OutputSpec(f"{column.scenario}_{k}", m, "grant", doc)
-                    for k in range(1, MAX_TERM + 1)
-                ]
-        out += [
-            OutputSpec("conversion_paragraph", i, "conversion", "Paragraph of 34:1B-129e."),
-            OutputSpec("conversion_first_year", i, "conversion", "First tax year of the credits."),
-            OutputSpec("conversion_total", m, "conversion", "Sum of the installments."),
-        ]
-        if self.detail:  # the conversion schedule's, once per tax year (the catalog's)
-            for column in CONVERSION_YEAR_COLUMNS:
-                doc = f"{column.doc}: tax year y."
-                out += [
-                    OutputSpec(f"{column.scenario}_{y}", m, "conversion", doc)
-                    for y in self.tax_years
-                ]
-        out += [
-            OutputSpec("credit_applied_total", m, "credit", "Credit applied against the tax."),
-            OutputSpec("credit_refund_total", m, "credit", "Excess refunded as overpayment."),
-        ]
-        if self.detail:
-            out += [
-                OutputSpec(f"credit_applied_{y}", m, "credit", "Applied in tax year y.")
-                for y in self.tax_years
-            ]
-            out += [
-                OutputSpec(f"credit_refund_{y}", m, "credit", "Overpayment of tax year y.")
-                for y in self.tax_years
-            ]
-        out += [
-            OutputSpec("ertc_year1_credit", m, "ertc", "Credit for credit year one."),
-            OutputSpec("ertc_year2_credit", m, "ertc", "Credit for credit year two."),
-            OutputSpec("ertc_sustained_effort_ratio", f, "ertc", "Ratio, to 10 places."),
-            OutputSpec(
-                "ertc_year1_period",
-                i,
-                "ertc",
-                "Period (1..) year one is allowed in; 0 or less: before period 1 (carried in).",
-            ),
-            OutputSpec(
-                "ertc_year2_period",
-                i,
-                "ertc",
-                "Period (1..) year two is allowed in; 0 or less: before period 1 (carried in).",
-            ),
-            OutputSpec("ertc_credits_allowed", m, "ertc", "Credits allowed."),
-            OutputSpec("ertc_used", m, "ertc", "Credit used against the tax."),
-            OutputSpec("ertc_refunded", m, "ertc", "Year-one credit refunded."),
-            OutputSpec("ertc_expired", m, "ertc", "Credit expired (carryforward limit)."),
-            OutputSpec("ertc_carried_forward", m, "ertc", "Unused after the last period."),
-        ]
-        if self.detail:  # the ERTC schedule's, once per period (the catalog's)
-            for column in ERTC_PERIOD_COLUMNS:
-                doc = column.doc.replace("the period", "period k") + "."
-                out += [
-                    OutputSpec(f"{column.scenario}_{k}", m, "ertc", doc)
-                    for k in range(1, self.periods + 1)
-                ]
-        return [spec for spec in out if spec.section in self.sections]
+        out: list[OutputSpec] = []
+        for section in REGISTERED:  # each section's own columns (its program's)
+            if section.name in self.sections:
+                out += section.outputs(self)
+        return out

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -32,36 +31,17 @@ import pandas as pd
 from nj_incentives.core.common import InputError, as_bool, as_choice, as_date, as_number
 from nj_incentives.core.inputs import MAX_DATE, MIN_DATE, InputKind, InputRule, percent_text
 from nj_incentives.core.inputs import is_blank as blank_value
-from nj_incentives.programs.ertc.rules import TAX_TYPES
-from nj_incentives.scenarios.columns import SCALE, InputSpec, Kind
+from nj_incentives.core.scenario_sections import SCALE, ConvertedColumn
+from nj_incentives.scenarios.columns import InputSpec, Kind
 
-__all__ = ["TAX_TYPES", "ConvertedColumn", "convert", "is_blank", "numbers_from_text", "raw_values"]
+__all__ = ["ConvertedColumn", "convert", "is_blank", "numbers_from_text", "raw_values"]
 
-# ``tax_type`` codes in the kernel: the index into its declared choices, the law's
-# ertc.TAX_TYPES (N.J.S.A. 52:27BBB-55a.), re-exported here.
+# A choice's code in the kernel: the index into its declared choices (``tax_type``: the
+# law's ertc.TAX_TYPES, N.J.S.A. 52:27BBB-55a.).
 _EPOCH = dt.date(1970, 1, 1)
 _MIN_DAY, _MAX_DAY = (MIN_DATE - _EPOCH).days, (MAX_DATE - _EPOCH).days
 
 I64 = np.dtype(np.int64)
-
-
-@dataclass
-class ConvertedColumn:
-    """One input column of a chunk, as exact integers."""
-
-    values: np.ndarray  # int64; 0 where blank or not ok
-    blank: np.ndarray  # bool
-    ok: np.ndarray  # bool: not blank, and exactly representable and valid for the kernel
-
-    @property
-    def bad(self) -> np.ndarray:
-        """Non-blank values the kernel cannot take (their section goes to the scalar path)."""
-        bad: np.ndarray = ~self.blank & ~self.ok
-        return bad
-
-    @classmethod
-    def empty(cls, n: int) -> ConvertedColumn:
-        return cls(np.zeros(n, I64), np.ones(n, bool), np.zeros(n, bool))
 
 
 def is_blank(value: object) -> bool:

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from nj_incentives.programs.beip import figures as BEIP
+from nj_incentives.programs import PROGRAMS
 from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
 from nj_incentives.support.lists import ambiguous_comma
 
@@ -480,37 +480,8 @@ def example_portfolio(n: int, seed: int = 0) -> pd.DataFrame:
     five tax years' liabilities; and an ERTC over four annual privilege periods.
     """
     rng = np.random.default_rng(seed)
-    day = np.datetime64(BEIP.CAP_AGREEMENTS_FROM.single)
-    smart = rng.random(n) < 0.2
-    pct = np.round(rng.uniform(0.1, 0.5, n), 4)
-    df = pd.DataFrame(
-        {
-            "id": np.arange(1, n + 1),
-            "agreement_date": day + rng.integers(-1500, 4000, n).astype("timedelta64[D]"),
-            "pct": np.where(smart, np.round(pct * 1.6, 4), pct),
-            "smart_growth": smart,
-            "term": rng.integers(1, 11, n),
-            "withholdings_1": np.round(rng.lognormal(13, 1, n), 2),
-            "withholdings_growth": np.round(rng.normal(0.03, 0.02, n), 4),
-            "new_employees_1": rng.integers(0, 60, n),
-            "accrual_year": rng.integers(2008, 2026, n),
-            "conversion_amount": np.round(rng.lognormal(12.5, 1, n), 2),
-            "approval_date": np.datetime64("2016-01-01")
-            + rng.integers(0, 1200, n).astype("timedelta64[D]"),
-        }
-    )
-    for year in range(2017, 2026):
-        df[f"tax_liability_{year}"] = np.round(rng.lognormal(11, 1.5, n), 2)
-    df["operations_start"] = np.datetime64("2021-01-01") + rng.integers(0, 365, n).astype(
-        "timedelta64[D]"
-    )
-    df["year1_new"] = rng.integers(0, 40, n)
-    df["year2_new"] = rng.integers(0, 40, n)
-    df["periods"] = 4
-    df["period_end_1"] = np.datetime64("2021-12-31")
-    df["liability_1"] = np.round(rng.lognormal(10.5, 1.2, n), 2)
-    df["liability_growth"] = np.round(rng.normal(0.05, 0.05, n), 4)
-    df["other_credits_1"] = np.round(rng.uniform(0, 2000, n), 2)
-    df["minimum_tax_1"] = rng.choice([500.0, 750.0, 1000.0, 1500.0, 2000.0], n)
-    df["carryforward_years"] = rng.choice([1.0, 2.0, 5.0, np.nan, np.nan], n)
-    return df
+    columns: dict[str, Any] = {"id": np.arange(1, n + 1)}
+    for found in PROGRAMS:  # each program's columns, drawn in the registry's order
+        if found.has("scenarios"):
+            columns.update(found.part("scenarios").example_columns(rng, n))
+    return pd.DataFrame(columns)

@@ -1,8 +1,9 @@
 """``run_scenarios``: a DataFrame of scenarios in, a DataFrame of results out.
 
 The pandas engine cuts the table into chunks; each chunk goes through the exact kernel
-(:mod:`nj_incentives.scenarios.kernel`), and the few rows the kernel leaves (bad inputs,
-values it cannot hold exactly) through the scalar core (:mod:`~.scalar`). The Dask
+of every registered section (its program's, :data:`~.columns.REGISTERED`, on a
+:class:`~.kernel.Chunk`), and the few rows the kernel leaves (bad inputs, values it cannot
+hold exactly) through the scalar core (:mod:`~.scalar`). The Dask
 engine maps the same function over dask.dataframe partitions. Results are identical,
 row for row: rows out = rows in, same order, same ``id``.
 """
@@ -23,8 +24,10 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
+from nj_incentives.core.scenario_sections import SectionOut
 from nj_incentives.scenarios import kernel, scalar
 from nj_incentives.scenarios.columns import (
+    REGISTERED,
     SECTIONS,
     Layout,
     OutKind,
@@ -72,10 +75,12 @@ def _named_layout(columns: Sequence[object], detail: bool) -> Layout:
             periods = max(periods, index)
         elif found[0].family == "tax_year":
             first_year, last_year = min(first_year, index), max(last_year, index)
-    if "credit" in sections:
-        sections.add("conversion")
+    for section in REGISTERED:  # a section's needs get result columns with it
+        if section.name in sections:
+            sections.update(section.needs)
+    has_periods = any(s.periods_column and s.name in sections for s in REGISTERED)
     return Layout(
-        periods=periods if "ertc" in sections else 0,
+        periods=periods if has_periods else 0,
         first_tax_year=first_year,
         last_tax_year=last_year,
         detail=detail,
@@ -89,16 +94,19 @@ def _rows_layout(chunk: kernel.Chunk, layout: Layout) -> Layout:
     periods, first_year, last_year = layout.periods, layout.first_tax_year, layout.last_tax_year
     if not chunk.n:
         return layout
-    if "ertc" in layout.sections and "periods" in chunk.frame.columns:
-        counts = chunk.col("periods")
-        usable = counts.ok  # 1 to MAX_PERIODS: the column's declaration
-        if usable.any():
-            periods = max(periods, int(counts.values[usable].max()))
-    if "conversion" in layout.sections and _has_conversion_columns(chunk):
-        ok, start, last = kernel.conversion_years(chunk)
-        if ok.any():
-            first_year = min(first_year, int(start[ok].min()))
-            last_year = max(last_year, int(last[ok].max()))
+    for section in REGISTERED:
+        if section.name not in layout.sections:
+            continue
+        if section.periods_column and section.periods_column in chunk.frame.columns:
+            counts = chunk.col(section.periods_column)
+            usable = counts.ok  # 1 to MAX_PERIODS: the column's declaration
+            if usable.any():
+                periods = max(periods, int(counts.values[usable].max()))
+        if section.tax_years is not None and _has_columns(chunk, section.name):
+            ok, start, last = section.tax_years(chunk)
+            if ok.any():
+                first_year = min(first_year, int(start[ok].min()))
+                last_year = max(last_year, int(last[ok].max()))
     if (periods, first_year, last_year) == (
         layout.periods,
         layout.first_tax_year,
@@ -108,8 +116,8 @@ def _rows_layout(chunk: kernel.Chunk, layout: Layout) -> Layout:
     return replace(layout, periods=periods, first_tax_year=first_year, last_tax_year=last_year)
 
 
-def _has_conversion_columns(chunk: kernel.Chunk) -> bool:
-    return any(True for _ in chunk.section_columns("conversion"))
+def _has_columns(chunk: kernel.Chunk, section: str) -> bool:
+    return any(True for _ in chunk.section_columns(section))
 
 
 def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:
@@ -132,7 +140,7 @@ class _Part:
     """What one chunk computed: the kernel's sections, the scalar path's rows, the errors."""
 
     n: int
-    outs: dict[str, kernel.SectionOut]
+    outs: dict[str, SectionOut]
     #: (row in the chunk, its results by column) for the rows the scalar path computed
     rows: list[tuple[int, dict[str, object]]]
     errors: list[str | None]
@@ -152,15 +160,10 @@ def _compute_chunk(frame: pd.DataFrame, layout: Layout, force_scalar: bool = Fal
     """Results of one chunk: the kernel's sections, and the scalar path's rows."""
     n = len(frame)
     chunk = _chunk_of(frame)
-    outs: dict[str, kernel.SectionOut] = {}
-    if "grant" in layout.sections:
-        outs["grant"] = kernel.grant(chunk)
-    if "conversion" in layout.sections:
-        outs["conversion"] = kernel.conversion(chunk, layout)
-    if "credit" in layout.sections:
-        outs["credit"] = kernel.credit(chunk, layout, outs["conversion"])
-    if "ertc" in layout.sections:
-        outs["ertc"] = kernel.ertc_schedule(chunk, layout)
+    outs: dict[str, SectionOut] = {}
+    for section in REGISTERED:  # in order: a section after those it needs
+        if section.name in layout.sections:
+            outs[section.name] = section.kernel(chunk, layout, outs)
     if force_scalar:
         for out in outs.values():
             out.fast = np.zeros(n, bool)
@@ -223,6 +226,11 @@ def _failed_row(exc: Exception) -> _Part:
 # ======================================================================= result frame
 
 
+#: Each section's result column valid where it computed (a tax-year column added later
+#: holds 0 there).
+_TAX_YEAR_TOTAL = {s.name: s.tax_year_total for s in REGISTERED if s.tax_year_total}
+
+
 class _Sink:
     """The result columns of a whole frame, allocated once and written chunk by chunk:
     each chunk's values go straight into their rows of the final column (money as float
@@ -259,8 +267,7 @@ class _Sink:
             self.specs[spec.name] = spec
             if not done:
                 continue
-            total = {"conversion": "conversion_total", "credit": "credit_applied_total"}
-            known = total.get(spec.section)
+            known = _TAX_YEAR_TOTAL.get(spec.section)
             valid = self.valid(known, done) if known in self.columns else None
             self.write(spec, 0, done, np.zeros(1, np.int64), valid, {})
 
