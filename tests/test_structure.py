@@ -209,22 +209,7 @@ def test_programs_import_only_core_and_programs(package: dict[str, Module]) -> N
 REGISTRY = frozenset({"programs", "programs.forms", "programs.template_inputs"})
 #: The imports of one statute's own module from above programs/ that remain, each with
 #: its reason; the list only shrinks (an entry no longer needed fails the test below).
-_KERNEL = (
-    "the scenario kernel's per-section computations (exact int64 columns) are not yet"
-    " declared by their programs"
-)
-_PAYROLL = "the payroll import (--hours) reads files, which programs do not; ERTC's roster rules"
-STATUTE_SPECIFIC: dict[tuple[str, str], str] = {
-    ("nj_incentives.scenarios.columns", "nj_incentives.programs.beip.rules"): _KERNEL,
-    ("nj_incentives.scenarios.columns", "nj_incentives.programs.beip.figures"): _KERNEL,
-    ("nj_incentives.scenarios.convert", "nj_incentives.programs.ertc.rules"): _KERNEL,
-    ("nj_incentives.scenarios.generate", "nj_incentives.programs.beip.figures"): _KERNEL,
-    ("nj_incentives.scenarios.kernel", "nj_incentives.programs.ertc.rules"): _KERNEL,
-    ("nj_incentives.scenarios.kernel", "nj_incentives.programs.beip.rules"): _KERNEL,
-    ("nj_incentives.scenarios.scalar", "nj_incentives.programs.ertc.rules"): _KERNEL,
-    ("nj_incentives.scenarios.scalar", "nj_incentives.programs.beip.rules"): _KERNEL,
-    ("nj_incentives.workpapers.payroll", "nj_incentives.programs.ertc.rules"): _PAYROLL,
-}
+STATUTE_SPECIFIC: dict[tuple[str, str], str] = {}
 
 
 def _statute_imports(package: dict[str, Module]) -> dict[tuple[str, str], int]:

@@ -25,6 +25,7 @@ from nj_incentives.programs.beip.templates import conversion as beip_conversion
 from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
+from nj_incentives.programs.ertc.templates.form_313 import ROSTER
 from nj_incentives.workpapers.fill import FillError, fill, template_inputs
 from nj_incentives.workpapers.payroll import PayrollError, read_payroll
 from nj_incentives.workpapers.recalc import recalculate, vet_workbook
@@ -196,8 +197,9 @@ def test_a_wide_payroll_export_gives_the_same_roster(tmp_path: Path) -> None:
         for e in employees:
             hours = [*e["base"], *e["year1"], *e["year2"]]
             out.writerow([e["name"], e["temporary"], e["excluded"], *hours])
-    wide = read_payroll(path, start).employees
-    long = read_payroll(payroll_long(tmp_path / "long.csv", employees, start), start).employees
+    wide = read_payroll(path, ROSTER, start).employees
+    long_path = payroll_long(tmp_path / "long.csv", employees, start)
+    long = read_payroll(long_path, ROSTER, start).employees
     assert [e["name"] for e in wide] == [e["name"] for e in employees]
     for a, b, e in zip(wide, long, employees, strict=True):
         for period in ("base", "year1", "year2"):
@@ -213,7 +215,7 @@ def test_twelve_month_columns_with_a_period_column(tmp_path: Path) -> None:
         "A,year1,160,160,160,160,160,160,160,160,160,160,160,160\n"
         "B,year one,0,0,0,140,140,140,140,140,140,140,140,140\n"
     )
-    roster = read_payroll(path).employees
+    roster = read_payroll(path, ROSTER).employees
     assert [e["name"] for e in roster] == ["A", "B"]
     assert roster[1]["year1"] == [0, 0, 0, *[140] * 9]
     assert roster[1]["base"] == [None] * 12  # no row: blank months (0 hours)
@@ -233,7 +235,7 @@ def test_every_refused_payroll_row_is_named(tmp_path: Path) -> None:
         "E,2023-07,lots\n"  # row 9: not a number
     )
     with pytest.raises(PayrollError) as refused:
-        read_payroll(path, dt.date(2023, 3, 15))
+        read_payroll(path, ROSTER, dt.date(2023, 3, 15))
     assert refused.value.status == 1
     text = "\n".join(refused.value.messages)
     assert "bad.csv row 3: month '2023-13': not a month" in text

@@ -608,7 +608,14 @@ class Roster:
     in the builder's values); the first is the employee's name, the others yes/no flags
     read by ``flag_citation``'s rule. ``hours``: per period, (its key in an employee's
     entry, the defined name of its hours on the first roster sheet), each month's hours
-    read by ``hours_rule``."""
+    read by ``hours_rule`` (a month's hours, and a month's hours summed over a payroll
+    file's rows). ``months``: months in each period.
+
+    A payroll file (``--hours``, :mod:`nj_incentives.workpapers.payroll`) names a period
+    by its key or one of its ``period_names``, and may give calendar months instead,
+    placed by ``calendar``: from the date the template's data names ``calendar_from``
+    by (its key in DATA, e.g. ``operations_start``), each period's first and last day, in
+    the order of ``hours``; ``period_labels`` name the periods in messages."""
 
     label: str
     per_sheet: int
@@ -617,6 +624,16 @@ class Roster:
     hours: tuple[tuple[str, str], ...]
     hours_rule: InputRule
     flag_citation: str
+    months: int = 12
+    period_labels: tuple[str, ...] = ()
+    period_names: Mapping[str, str] = field(default_factory=dict)
+    calendar_from: str = ""
+    calendar: Callable[[dt.date], tuple[tuple[dt.date, dt.date], ...]] | None = None
+
+    @property
+    def periods(self) -> tuple[str, ...]:
+        """The periods' keys, in order."""
+        return tuple(key for key, _ in self.hours)
 
     def sheets(self, employees: int) -> int:
         """Roster sheets per period for ``employees`` rows (at least one)."""

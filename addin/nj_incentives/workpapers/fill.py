@@ -544,10 +544,9 @@ def _keyed_column(
 
 def _roster(roster: Roster, value: object, where: str) -> tuple[list[dict[str, Any]], list[str]]:
     """``employees`` from DATA: each a mapping of name, flags and each period's hours."""
-    from nj_incentives.workpapers.payroll import MONTHS
-
+    months = roster.months
     name, *flags = (key for key, _, _ in roster.fields)
-    periods = [key for key, _ in roster.hours]
+    periods = list(roster.periods)
     fields = ", ".join([name, *periods])
     if not isinstance(value, (list, tuple)):
         return [], [f"{where}: Employees takes a list of employees ({fields})"]
@@ -575,13 +574,13 @@ def _roster(roster: Roster, value: object, where: str) -> tuple[list[dict[str, A
                 problems.append(f"{where}: {error}")
         for period in periods:
             hours = entry.get(period) or []
-            if not isinstance(hours, (list, tuple)) or len(hours) > MONTHS:
+            if not isinstance(hours, (list, tuple)) or len(hours) > months:
                 problems.append(
-                    f"{where}: {shown}.{period} must be a list of {MONTHS} monthly hours"
+                    f"{where}: {shown}.{period} must be a list of {months} monthly hours"
                 )
                 continue
             read: list[int | float | None] = []
-            for m, cell in enumerate([*hours, *[None] * (MONTHS - len(hours))], 1):
+            for m, cell in enumerate([*hours, *[None] * (months - len(hours))], 1):
                 if is_blank(cell):
                     read.append(None)
                     continue
@@ -665,9 +664,9 @@ def fill(
         if not refused:
             from nj_incentives.workpapers.payroll import PayrollError, read_payroll
 
-            start = values.get("operations_start")
+            start = values.get(roster.calendar_from) if roster.calendar_from else None
             try:
-                values[_ROSTER_KEY] = read_payroll(hours, start).employees
+                values[_ROSTER_KEY] = read_payroll(hours, roster, start).employees
             except PayrollError as error:
                 raise FillError(error.messages, error.status) from error
             given.append("Employees")

@@ -1,4 +1,8 @@
-"""Payroll hours from a file, for the Form 313 roster (``nj-incentives fill --hours``).
+"""Payroll hours from a file, for a template's payroll roster (``nj-incentives fill
+--hours``): Form 313's Part II, the one template that declares a roster today
+(:class:`nj_incentives.core.workpaper.Roster`, ``ROSTER`` in its module). Everything
+statute-specific (the periods, their names and calendar, the months, the hours' rule and
+the flags' citation) is the roster's; this module reads files.
 
 Two export shapes, told apart by their header row (names in any case; spaces, dashes
 and dots count as underscores):
@@ -10,14 +14,14 @@ and dots count as underscores):
   (or ``month 1`` ... ``month 12``) with a ``period`` column, or calendar-month columns
   (``2023-04``, ``2023-05`` ...), optionally the flags.
 
-A month is either the number 1-12 of a ``period`` (``base``, ``year1``, ``year2``; also
-``base year``, ``credit year one``, ``year one``, ``1``/``2`` for the credit years), or a
-calendar month (``2023-05``, or any date in it, ``2023-05-31``), placed by the
-operations start: the base year is the twelve months before credit year one, and credit
-years one and two follow it (:func:`nj_incentives.programs.ertc.rules.base_year`,
-:func:`~nj_incentives.programs.ertc.rules.credit_years`). Hours are read by the roster's own
-declaration (:data:`nj_incentives.programs.ertc.rules.HOURS_INPUT`: a number, not negative, at most
-744 in a month), the flags as the functions read yes/no.
+A month is either the number 1-12 of a ``period`` (Form 313's: ``base``, ``year1``,
+``year2``; also ``base year``, ``credit year one``, ``year one``, ``1``/``2`` for the
+credit years: the roster's ``period_names``), or a calendar month (``2023-05``, or any
+date in it, ``2023-05-31``), placed by the roster's ``calendar`` from the date its
+``calendar_from`` names (Form 313: the operations start; the base year is the twelve
+months before credit year one, and credit years one and two follow it). Hours are read
+by the roster's own rule (``hours_rule``; Form 313's: a number, not negative, at most 744
+in a month), the flags as the functions read yes/no.
 
 Every refused row is named with its reason (an unknown month or period, a month in none
 of the three periods, hours that are not a number or over 744, a month whose rows sum to
@@ -38,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from nj_incentives.core.inputs import InputError, InputKind, InputRule, is_blank
-from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.core.workpaper import Roster
 
 __all__ = [
     "MAX_BYTES",
@@ -52,26 +56,6 @@ __all__ = [
 MAX_BYTES = 64 * 1024 * 1024
 #: The most data rows read.
 MAX_ROWS = 1_000_000
-#: Months in each measured period.
-MONTHS = ertc.CREDIT_YEAR_MONTHS
-PERIODS = ("base", "year1", "year2")
-_PERIOD_NAMES = {
-    "base": "base",
-    "base_year": "base",
-    "0": "base",
-    "year1": "year1",
-    "year_1": "year1",
-    "year_one": "year1",
-    "credit_year_one": "year1",
-    "credit_year_1": "year1",
-    "1": "year1",
-    "year2": "year2",
-    "year_2": "year2",
-    "year_two": "year2",
-    "credit_year_two": "year2",
-    "credit_year_2": "year2",
-    "2": "year2",
-}
 _COLUMNS = {
     "employee": ("employee", "employee_id", "employee_name", "name", "emp_id", "worker", "id"),
     "period": ("period", "credit_period"),
@@ -82,7 +66,6 @@ _COLUMNS = {
 }
 _MONTH_NUMBER = re.compile(r"^(?:month_?)?(\d{1,2})$")
 _CALENDAR = re.compile(r"^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[ t].*)?$")
-_FLAG = InputRule(InputKind.BOOLEAN, ertc.CITE_E)
 
 
 class PayrollError(ValueError):
@@ -168,32 +151,59 @@ def _month_of(value: object) -> tuple[int, int] | None:
     return year, month
 
 
-class _Calendar:
-    """Calendar months -> (period, month number) from the operations start."""
+def _camel(key: str) -> str:
+    """``operations_start`` -> ``OperationsStart`` (DATA's spelling)."""
+    return "".join(part.title() for part in key.split("_"))
 
-    def __init__(self, operations_start: dt.date | None) -> None:
-        self.start = operations_start
-        if operations_start is not None:
-            base = ertc.base_year(operations_start).start
-            self.first = base.year * 12 + base.month - 1
-            years = ertc.credit_years(operations_start)
-            self.shown = (
-                f"base year {base:%Y-%m} to {ertc.base_year(operations_start).end:%Y-%m}, "
-                f"credit year one {years.year_one_start:%Y-%m} to {years.year_one_end:%Y-%m}, "
-                f"credit year two {years.year_two_start:%Y-%m} to {years.year_two_end:%Y-%m}"
+
+def _labels(roster: Roster) -> str:
+    return ", ".join(roster.period_labels or roster.periods)
+
+
+class _Calendar:
+    """Calendar months -> (period, month number), placed by the roster's calendar from
+    the date its ``calendar_from`` names (Form 313: the operations start)."""
+
+    def __init__(self, roster: Roster, start: dt.date | None) -> None:
+        self.roster = roster
+        self.start = start if roster.calendar is not None else None
+        self.months = roster.months
+        if self.start is not None and roster.calendar is not None:
+            spans = roster.calendar(self.start)
+            first = spans[0][0]
+            self.first = first.year * 12 + first.month - 1
+            labels = roster.period_labels or roster.periods
+            self.shown = ", ".join(
+                f"{label} {a:%Y-%m} to {b:%Y-%m}"
+                for label, (a, b) in zip(labels, spans, strict=False)
             )
+
+    def needs(self) -> str:
+        """What placing a calendar month needs, when it cannot be placed."""
+        if self.roster.calendar is None:
+            return "give each period's months 1-12 with its period"
+        return (
+            f"give the {self.roster.calendar_from.replace('_', ' ')} "
+            f"({_camel(self.roster.calendar_from)} in DATA) to place it in a period "
+            f"({_labels(self.roster)})"
+        )
 
     def place(self, year: int, month: int) -> tuple[str, int] | str:
         """(period, month 1-12), or why not."""
         if self.start is None:
-            return (
-                f"{year:04d}-{month:02d} is a calendar month: give the operations start "
-                "(OperationsStart) to place it in the base year or a credit year"
-            )
+            return f"{year:04d}-{month:02d} is a calendar month: {self.needs()}"
+        periods = self.roster.periods
         index = year * 12 + month - 1 - self.first
-        if not 0 <= index < 3 * MONTHS:
-            return f"month {year:04d}-{month:02d} is in none of the three periods ({self.shown})"
-        return PERIODS[index // MONTHS], index % MONTHS + 1
+        if not 0 <= index < len(periods) * self.months:
+            return (
+                f"month {year:04d}-{month:02d} is in none of the {_count(len(periods))} "
+                f"periods ({self.shown})"
+            )
+        return periods[index // self.months], index % self.months + 1
+
+
+def _count(n: int) -> str:
+    return {2: "two", 3: "three", 4: "four"}.get(n, str(n))
 
 
 @dataclass
@@ -205,10 +215,14 @@ class _Employee:
     rows: dict[tuple[str, int], list[int]] = field(default_factory=dict)
 
 
-def read_payroll(path: str | Path, operations_start: dt.date | None = None) -> Payroll:
-    """The roster in ``path`` (module docstring); raises :class:`PayrollError` naming
-    every refused row (status 1) or why the file cannot be read (status 2)."""
+def read_payroll(path: str | Path, roster: Roster, start: dt.date | None = None) -> Payroll:
+    """``roster``'s employees in ``path`` (module docstring); ``start``: the date the
+    roster's calendar places calendar months from (its ``calendar_from``: Form 313's
+    operations start), if given. Raises :class:`PayrollError` naming every refused row
+    (status 1) or why the file cannot be read (status 2)."""
     path = Path(path)
+    months = roster.months
+    names_of_periods = ", ".join(roster.periods)
     rows = _rows_of(path)
     try:
         header = next(rows)
@@ -226,7 +240,7 @@ def read_payroll(path: str | Path, operations_start: dt.date | None = None) -> P
     numbered = {
         int(found.group(1)): j
         for j, h in enumerate(names)
-        if (found := _MONTH_NUMBER.match(h)) and 1 <= int(found.group(1)) <= MONTHS
+        if (found := _MONTH_NUMBER.match(h)) and 1 <= int(found.group(1)) <= months
     }
     calendar_columns = {
         j: month
@@ -238,29 +252,24 @@ def read_payroll(path: str | Path, operations_start: dt.date | None = None) -> P
             [f"{path}: no employee column (one of: {', '.join(_COLUMNS['employee'])})"], 2
         )
     long = "hours" in where and "month" in where
-    if not long and len(numbered) == MONTHS and "period" not in where:
+    if not long and len(numbered) == months and "period" not in where:
         raise PayrollError(
-            [f"{path}: month columns 1-12 need a period column (base, year1 or year2)"], 2
+            [f"{path}: month columns 1-{months} need a period column ({names_of_periods})"], 2
         )
-    if not long and len(numbered) != MONTHS and not calendar_columns:
+    if not long and len(numbered) != months and not calendar_columns:
         raise PayrollError(
             [
                 f"{path}: expected one row per employee and month (columns employee, month, "
-                "hours) or one row per employee with twelve month columns (1 ... 12 with a "
-                "period column, or calendar months such as 2023-04); found columns: "
+                f"hours) or one row per employee with {months} month columns (1 ... {months} "
+                "with a period column, or calendar months such as 2023-04); found columns: "
                 + ", ".join(str(h) for h in header)
             ],
             2,
         )
-    calendar = _Calendar(operations_start)
-    if not long and not numbered and operations_start is None:
-        raise PayrollError(
-            [
-                f"{path}: its month columns are calendar months: give the operations start "
-                "(OperationsStart in DATA) to place them in the base year and credit years"
-            ],
-            2,
-        )
+    calendar = _Calendar(roster, start)
+    if not long and not numbered and calendar.start is None:
+        needs = calendar.needs()
+        raise PayrollError([f"{path}: its month columns are calendar months: {needs}"], 2)
     employees: dict[str, _Employee] = {}
     refused: list[str] = []
     count = 0
@@ -271,23 +280,25 @@ def read_payroll(path: str | Path, operations_start: dt.date | None = None) -> P
             continue
         count += 1
         problems = _read_row(
-            row, number, where, numbered, calendar_columns, long, calendar, employees
+            row, number, where, numbered, calendar_columns, long, calendar, employees, roster
         )
         refused += [f"{path.name} row {number}: {problem}" for problem in problems]
     for employee in employees.values():
         for (period, m), total in employee.hours.items():
-            if total > ertc.MAX_MONTH_HOURS:
+            try:
+                roster.hours_rule.parse(total, "hours")
+            except InputError:
                 lines = ", ".join(map(str, employee.rows[(period, m)]))
                 refused.append(
                     f"{path.name} rows {lines}: {employee.name}, {period} month {m}: the "
-                    f"hours sum to {_plain(total)}: {ertc.HOURS_INPUT.rule} "
-                    f"({ertc.HOURS_INPUT.citation})"
+                    f"hours sum to {_plain(total)}: {roster.hours_rule.rule} "
+                    f"({roster.hours_rule.citation})"
                 )
     if refused:
         raise PayrollError(refused, 1)
     if not employees:
         raise PayrollError([f"{path}: no payroll rows"], 1)
-    return Payroll([_entry(e) for e in employees.values()], count)
+    return Payroll([_entry(e, roster) for e in employees.values()], count)
 
 
 def _plain(number: Decimal) -> str:
@@ -307,6 +318,7 @@ def _read_row(
     long: bool,
     calendar: _Calendar,
     employees: dict[str, _Employee],
+    roster: Roster,
 ) -> list[str]:
     """Add one row's hours to its employee; the reasons it is refused (then nothing of
     it is added)."""
@@ -323,29 +335,31 @@ def _read_row(
         if is_blank(value):
             continue
         try:
-            flags[flag] = _FLAG.parse(value, flag)
+            flags[flag] = InputRule(InputKind.BOOLEAN, roster.flag_citation).parse(value, flag)
         except InputError as error:
             problems.append(str(error))
     period_text = _cell(row, where.get("period"))
     period = None
     if not is_blank(period_text):
-        period = _PERIOD_NAMES.get(_normal(period_text))
+        period = _period_named(roster, _normal(period_text))
         if period is None:
             problems.append(
-                f"period {str(period_text)!r}: not one of base, year1, year2 (the base year, "
-                "credit years one and two)"
+                f"period {str(period_text)!r}: not one of {', '.join(roster.periods)} "
+                f"({_labels(roster)})"
             )
     found: list[tuple[str, int, object]] = []
     if long:
         month = _cell(row, where["month"])
-        placed = _place(month, period, calendar)
+        placed = _place(month, period, calendar, roster)
         if isinstance(placed, str):
             problems.append(placed)
         else:
             found.append((*placed, _cell(row, where["hours"])))
-    elif numbered and len(numbered) == MONTHS:
+    elif numbered and len(numbered) == roster.months:
         if period is None and not problems:
-            problems.append("no period (base, year1 or year2) for its month columns 1-12")
+            problems.append(
+                f"no period ({', '.join(roster.periods)}) for its month columns 1-{roster.months}"
+            )
         for m, j in sorted(numbered.items()):
             found.append((period or "", m, _cell(row, j)))
     else:
@@ -363,7 +377,7 @@ def _read_row(
         if is_blank(value):
             continue
         try:
-            hours.append((period_key, m, ertc.HOURS_INPUT.parse(value, "hours")))
+            hours.append((period_key, m, roster.hours_rule.parse(value, "hours")))
         except InputError as error:
             problems.append(f"{shown}, {period_key} month {m}: {error}")
     if problems:
@@ -378,17 +392,26 @@ def _read_row(
     return []
 
 
-def _place(month: object, period: str | None, calendar: _Calendar) -> tuple[str, int] | str:
+def _period_named(roster: Roster, name: str) -> str | None:
+    """The period ``name`` (normalized) names: its key, or one of its other names."""
+    if name in roster.periods:
+        return name
+    return roster.period_names.get(name)
+
+
+def _place(
+    month: object, period: str | None, calendar: _Calendar, roster: Roster
+) -> tuple[str, int] | str:
     """A long row's month as (period, month number), or why not."""
     if is_blank(month):
         return "no month"
     text = str(month).strip()
     if isinstance(month, (int, float)) or re.fullmatch(r"\d{1,2}(?:\.0)?", text):
         m = int(float(text))
-        if not 1 <= m <= MONTHS:
-            return f"month {text!r}: not a month (1-12 of a period, YYYY-MM or a date)"
+        if not 1 <= m <= roster.months:
+            return f"month {text!r}: not a month (1-{roster.months} of a period, YYYY-MM or a date)"
         if period is None:
-            return f"month {m} needs a period (base, year1 or year2)"
+            return f"month {m} needs a period ({', '.join(roster.periods)})"
         return period, m
     calendar_month = _month_of(month)
     if calendar_month is None:
@@ -399,14 +422,16 @@ def _place(month: object, period: str | None, calendar: _Calendar) -> tuple[str,
     return placed
 
 
-def _entry(employee: _Employee) -> dict[str, Any]:
+def _entry(employee: _Employee, roster: Roster) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "name": employee.name,
         "temporary": employee.temporary,
         "excluded": employee.excluded,
     }
-    for period in PERIODS:
-        entry[period] = [_number(employee.hours.get((period, m))) for m in range(1, MONTHS + 1)]
+    for period in roster.periods:
+        entry[period] = [
+            _number(employee.hours.get((period, m))) for m in range(1, roster.months + 1)
+        ]
     return entry
 
 

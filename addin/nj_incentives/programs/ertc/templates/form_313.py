@@ -115,6 +115,17 @@ ROSTER_SHEETS = {
 }
 
 
+def _periods(operations_start: dt.date) -> tuple[tuple[dt.date, dt.date], ...]:
+    """The base year and credit years one and two of ``operations_start`` (e.)."""
+    base = ertc.base_year(operations_start)
+    years = ertc.credit_years(operations_start)
+    return (
+        (base.start, base.end),
+        (years.year_one_start, years.year_one_end),
+        (years.year_two_start, years.year_two_end),
+    )
+
+
 #: The Part II roster (``fill``'s ``employees`` and ``--hours``, ``rollforward``).
 ROSTER = Roster(
     label="the Part II roster",
@@ -128,6 +139,24 @@ ROSTER = Roster(
     hours=tuple((key, f"Hours{name}") for key, _, name in PERIODS),
     hours_rule=ertc.HOURS_INPUT,
     flag_citation=ertc.CITE_E,
+    months=MONTHS,
+    period_labels=("base year", "credit year one", "credit year two"),
+    period_names={
+        "base_year": "base",
+        "0": "base",
+        "year_1": "year1",
+        "year_one": "year1",
+        "credit_year_one": "year1",
+        "credit_year_1": "year1",
+        "1": "year1",
+        "year_2": "year2",
+        "year_two": "year2",
+        "credit_year_two": "year2",
+        "credit_year_2": "year2",
+        "2": "year2",
+    },
+    calendar_from="operations_start",
+    calendar=_periods,
 )
 
 
