@@ -375,8 +375,12 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
         (folder / name).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
     registry = copy / "programs" / "__init__.py"
     old = registry.read_text(encoding="utf-8")
-    assert '    "cbt",\n)' in old
-    registry.write_text(old.replace('    "cbt",\n)', '    "cbt",\n    "toy",\n)'), encoding="utf-8")
+    # the key appended as the last line of KEYS (whichever program is last today)
+    head, keys_open, rest = old.partition("KEYS = (\n")
+    assert keys_open, "no KEYS tuple in the registry"
+    keys, closing, tail = rest.partition("\n)\n")
+    assert closing and keys.strip().startswith('"beip"')
+    registry.write_text(f'{head}{keys_open}{keys}\n    "toy",{closing}{tail}', encoding="utf-8")
 
     # Files touched: the program's folder and the registry, whose change is one line.
     after = _files(copy)

@@ -18,11 +18,11 @@ from nj_incentives.programs.remote_work import rules as remote_work
 PACKAGE = Path(__file__).resolve().parents[2] / "addin" / "nj_incentives"
 
 
-def test_beip_is_the_one_user_of_remote_work_today() -> None:
-    assert [found.key for found in users("remote_work")] == ["beip"]
+def test_the_four_programs_that_share_subsection_h_use_remote_work() -> None:
+    assert [found.key for found in users("remote_work")] == ["beip", "brrag", "uth", "grow_nj"]
     assert users("beip") == ()
-    with pytest.raises(LookupError, match="no program 'brrag'"):
-        users("brrag")
+    with pytest.raises(LookupError, match="no program 'aspire'"):
+        users("aspire")
 
 
 def test_every_program_used_is_registered() -> None:

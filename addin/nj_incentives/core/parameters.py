@@ -203,7 +203,8 @@ class Parameter(Generic[T]):
         self.title = title
         self.citation = citation
         self.selector = selector
-        #: "money", "fraction", "count", "hours", "days", "date", "year", "table"
+        #: "money", "fraction", "count", "hours", "days", "date", "year", "table",
+        #: "number" (a multiple), "month_day" (a (month, day) that recurs each year)
         self.kind = kind
         self.quote = quote
         self._set(versions)
@@ -343,6 +344,9 @@ def show(value: Any, kind: str) -> str:
         return f"{value} hours"
     if kind == "days":
         return f"{value} days"
+    if kind == "month_day":
+        month, day_of_month = value
+        return f"{MONTH_NAMES[month - 1]} {day_of_month}"
     if kind in ("count", "year"):
         return f"{value:,}" if kind == "count" else str(value)
     return str(value)

@@ -30,6 +30,9 @@ KEYS = (
     "remote_work",
     "ertc",
     "cbt",
+    "brrag",
+    "uth",
+    "grow_nj",
 )
 
 

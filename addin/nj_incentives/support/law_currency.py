@@ -25,7 +25,7 @@ COMMAND = "python -m nj_incentives.support.law_currency"
 FILES = ("README.md", "docs/interpretations.md")
 
 _BLOCK = re.compile(
-    r"(<!-- law-currency:(?P<name>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /law-currency:(?P=name) -->)",
+    r"(<!-- law-currency:(?P<name>[a-z_-]+) -->\n)(?P<body>.*?)(<!-- /law-currency:(?P=name) -->)",
     re.S,
 )
 

@@ -1,0 +1,113 @@
+"""Grow NJ's dated figures: N.J.S.A. 34:1B-242 to -250 and N.J.A.C. 19:31Q-1
+(shared/legal-notes.md sections 6.2.2 and 6.3; model: :mod:`nj_incentives.core.parameters`).
+
+Sources are marked as in the notes: a statute's or rule's text (mirrors) is primary; a
+figure the notes mark secondary is a documented assumption (docs/interpretations.md).
+An amount the Authority decides (the award, a bonus) is an input, never a figure here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from nj_incentives.core.parameters import (
+    Parameter,
+    Selector,
+    Version,
+    declare_act,
+    declare_figure,
+    declare_statute,
+)
+
+declare_statute(
+    "grow_nj",
+    "Grow New Jersey Assistance Program",
+    "N.J.S.A. 34:1B-242 to -250",
+    not_modelled=(
+        "the subsection letter of the remote-work text in N.J.S.A. 34:1B-247 (not found:"
+        " cited without a letter)",
+        "base and bonus amounts per job other than $5,000 (N.J.A.C. 19:31Q-1.8(b); secondary"
+        " ranges only): the approved award is an input",
+        "the facility-level forfeiture threshold of N.J.A.C. 19:31Q-1.15(b) (excerpt cut"
+        " off): forfeiture for a period is an input",
+        "the COVID suspension of the 2020-2024 tax periods (34:1B-247): an input",
+    ),
+)
+
+#: P.L.2011, c.149 (signed January 5, 2012): the Grow NJ program as enacted.
+P_L_2011_C_149 = declare_act(
+    "grow_nj",
+    "P.L.2011, c.149",
+    dt.date(2012, 1, 5),
+    source=(
+        "Division of Taxation, Notice: Grow New Jersey Assistance Program (P.L.2011, c.149);"
+        " N.J.S.A. 34:1B-245 (2013 edition, L.2011, c.149, s.4), justia (shared/legal-notes.md"
+        " 6.3 [S46][S15])"
+    ),
+)
+#: P.L.2013, c.161 (Economic Opportunity Act of 2013), effective September 18, 2013.
+P_L_2013_C_161 = declare_act(
+    "grow_nj",
+    "P.L.2013, c.161",
+    dt.date(2013, 9, 18),
+    source=(
+        "N.J.S.A. 34:1B-209.1 history (c.161, eff. 9/18/2013); N.J.A.C. 19:31Q-1.3, 19:31Q-1.9,"
+        " 19:31Q-1.11, 19:31Q-1.15 (casetext mirrors; shared/legal-notes.md 6.2.2, 6.3)"
+    ),
+)
+#: P.L.2014, c.63 (effective October 24, 2014): transfer certificates (34:1B-248).
+P_L_2014_C_63 = declare_act(
+    "grow_nj",
+    "P.L.2014, c.63",
+    dt.date(2014, 10, 24),
+    source="N.J.S.A. 34:1B-248 as amended by P.L.2014, c.63 (onecle mirror [S31])",
+)
+
+_G = "N.J.S.A. 34:1B-247"
+
+ELIGIBILITY_YEARS: Parameter[int] = declare_figure(
+    "grow_nj.eligibility_years",
+    "grow_nj",
+    "Longest eligibility period (years)",
+    "N.J.S.A. 34:1B-244 a.",
+    Selector.APPROVAL_DATE,
+    "count",
+    Version(10, P_L_2011_C_149),
+)
+CARRYFORWARD_PERIODS: Parameter[int] = declare_figure(
+    "grow_nj.carryforward_periods",
+    "grow_nj",
+    "Tax periods a credit may be carried forward",
+    f"{_G}; N.J.A.C. 19:31Q-1.9(c)",
+    Selector.APPROVAL_DATE,
+    "count",
+    Version(20, P_L_2011_C_149),
+)
+COMMITMENT_MULTIPLE: Parameter[Decimal] = declare_figure(
+    "grow_nj.commitment_multiple",
+    "grow_nj",
+    "Commitment period, times the term of the tax credits",
+    "N.J.S.A. 34:1B-245 d. (P.L.2011, c.149); N.J.A.C. 19:31Q-1.10(b)3",
+    Selector.APPROVAL_DATE,
+    "number",
+    Version(Decimal("1.5"), P_L_2011_C_149),
+)
+ANNUAL_REPORT_DAYS: Parameter[int] = declare_figure(
+    "grow_nj.annual_report_days",
+    "grow_nj",
+    "Annual report due, days after the end of the privilege period",
+    "N.J.A.C. 19:31Q-1.11(a)1",
+    Selector.TAX_PERIOD,
+    "days",
+    Version(120, P_L_2013_C_161),
+)
+STATEWIDE_REDUCTION: Parameter[Decimal] = declare_figure(
+    "grow_nj.statewide_reduction",
+    "grow_nj",
+    "Statewide full-time employees may fall by at most (more: that period's credit forfeited)",
+    "N.J.A.C. 19:31Q-1.15(a)",
+    Selector.TAX_PERIOD,
+    "fraction",
+    Version(Decimal("0.20"), P_L_2013_C_161),
+)
