@@ -314,3 +314,35 @@ def test_an_input_that_cannot_be_hashed_is_the_commands_message(
     assert run(work / "scenarios.csv", "-o", out) == 2
     assert "Permission denied" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_output_folder_is_created_as_calc_and_fill_do(work: Path) -> None:
+    out = work / "out" / "deeper" / "results.csv"
+    assert run(work / "scenarios.csv", "-o", out) in (0, 1)
+    assert out.is_file()
+    xlsx = work / "new" / "results.xlsx"
+    assert run(work / "scenarios-base.csv", "-o", xlsx, "--grid", "pct=0.3,0.4") == 0
+    assert xlsx.is_file()
+
+
+def test_a_large_xlsx_output_is_warned_about_and_reports_progress_in_a_log(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from nj_incentives.support import progress
+
+    monkeypatch.setattr(scenario_io, "XLSX_WARN_ROWS", 5)
+    monkeypatch.setattr(scenario_io, "XLSX_PROGRESS_ROWS", 4)
+    monkeypatch.setattr(progress, "LINE_SECONDS", 0.0)
+    out = work / "g.xlsx"
+    assert run(work / "scenarios-base.csv", "-o", out, "--grid", "year1_new=1:10:1") == 0
+    err = capsys.readouterr().err  # captured: not a terminal
+    assert "warning: 10 rows to XLSX (more than 5)" in err
+    assert f"{work / 'g'}.parquet" in err
+    lines = [line for line in err.splitlines() if line.startswith("writing g.xlsx")]
+    assert lines == [
+        "writing g.xlsx: 4 of 10 rows (40%)",
+        "writing g.xlsx: 8 of 10 rows (80%)",
+        "writing g.xlsx: 10 of 10 rows (100%)",
+    ]
+    assert run(work / "scenarios-base.csv", "-o", out, "--grid", "year1_new=1:4:1") == 0
+    assert "warning" not in capsys.readouterr().err  # up to the documented size: none

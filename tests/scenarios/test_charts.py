@@ -305,3 +305,83 @@ def test_formats_of_written_workbooks_and_the_cases_left_to_openpyxl(
         for row, column, code in cells:
             wanted[("Sheet", f"{openpyxl.utils.get_column_letter(column)}{row}")] = code
         assert expected == {k: v for k, v in wanted.items() if v != "General"}
+
+
+# =================================================== issue 35: one P95, refusals, new charts
+
+
+def test_one_p95_in_cents_printed_summarised_and_charted(
+    tmp_path: Path, capsys: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run's target has one P95: the line printed, the summary's and the chart's
+    mark; exact over every row even beyond the summary's sample, and a cent amount."""
+    monkeypatch.setattr(analysis, "SAMPLE_ROWS", 150)  # 400 draws: the others sampled
+    out = tmp_path / "mc.parquet"
+    argv = ["scenarios", str(EXAMPLES / "scenarios-base.csv"), "-o", str(out)]
+    argv += ["--monte-carlo", "400", "--seed", "42", "--target", "ertc_used", "--json"]
+    argv += ["--distributions", str(EXAMPLES / "scenarios-montecarlo.json")]
+    assert main(argv) == 0
+    document = json.loads(capsys.readouterr().out)
+    summary = pd.read_csv(tmp_path / "mc.summary.csv").set_index("output")
+    values = pd.read_parquet(out)["ertc_used"].dropna().to_numpy()
+    exact = np.percentile(values, 95, method="inverted_cdf")
+    assert document["target_summary"]["p95"] == summary.loc["ertc_used", "p95"] == exact
+    assert summary.loc["ertc_used", "percentile_count"] == values.size == 400
+    assert (summary["percentile_count"] < summary["count"]).any()  # the others: a sample
+    assert exact in values  # an amount a draw gave
+    assert round(exact, 2) == exact  # in cents
+    assert analysis.percentile_marks(values)[95] == exact  # the chart's mark
+
+
+def test_a_monte_carlo_spec_that_cannot_give_a_valid_row_is_refused() -> None:
+    from nj_incentives.scenarios.columns import ScenarioError
+    from nj_incentives.scenarios.generate import parse_distributions
+
+    with pytest.raises(ScenarioError) as caught:
+        parse_distributions("pct=uniform(20,50)")
+    message = str(caught.value)
+    assert "pct: uniform(20,50) draws values from 20 to 50" in message
+    assert "0 to 1, N.J.S.A. 34:1B-129a." in message
+    assert "0.2 to 0.5 for 20% to 50%" in message
+    with pytest.raises(ScenarioError, match=r"term: integers\(11,20\).*1 to 10"):
+        parse_distributions("term=integers(11,20)")
+    with pytest.raises(ScenarioError, match="year1_new"):  # clipped below zero: all -1
+        parse_distributions("year1_new=normal(5,3,max=-1)")
+    # a spec some of whose draws are valid runs (the others are row errors)
+    assert parse_distributions("pct=normal(0.9,0.2);term=integers(8,14)")
+
+
+def test_a_grid_range_too_long_names_the_limit() -> None:
+    from nj_incentives.scenarios.columns import ScenarioError
+    from nj_incentives.scenarios.generate import MAX_ROWS, parse_grid
+
+    with pytest.raises(ScenarioError) as caught:
+        parse_grid("year1_new=1:100000000:1")
+    assert f"100,000,000 values, more than the {MAX_ROWS:,}" in str(caught.value)
+
+
+def test_the_line_and_the_heat_map_sweep_the_inputs_that_move_the_target(
+    tmp_path: Path,
+) -> None:
+    base = {"agreement_date": "2011-04-01", "term": 1, "withholdings_1": 100000}
+    base |= {"new_employees_1": 1000, "pct": 0.5}
+    ranges = {"pct": (0.1, 0.5, 0.5), "withholdings_1": (100000.0, 100000.0, 200000.0)}
+    xs = analysis.sweep_values("pct", ranges, None, 5)
+    assert xs == [0.1, 0.2, 0.3, 0.4, 0.5]
+    line = analysis.sweep(base, ranges, ["pct"], [xs], "grant_total", run_scenarios, "b")
+    # a one-year grant: withholdings 100,000 x pct
+    assert line.values.tolist() == [10000, 20000, 30000, 40000, 50000]
+    assert line.base == 0.5
+    ys = analysis.sweep_values("withholdings_1", ranges, {"withholdings_1": [1e5, 2e5]}, 15)
+    heat = analysis.sweep(
+        base, ranges, ["pct", "withholdings_1"], [xs, ys], "grant_total", run_scenarios
+    )
+    # rows: withholdings 100,000 then 200,000; columns: pct 10% .. 50%
+    assert heat.values.tolist() == [
+        [10000 * k for k in range(1, 6)],
+        [20000 * k for k in range(1, 6)],
+    ]
+    analysis.line_png(line, tmp_path / "l.png")
+    analysis.heatmap_png(heat, tmp_path / "h.png")
+    for name in ("l.png", "h.png"):
+        assert (tmp_path / name).read_bytes().startswith(b"\x89PNG")

@@ -344,16 +344,37 @@ def _run_table(
     errors = int(results["error"].notna().sum())
     stamp.update(rows=len(results), rows_with_errors=errors)
 
-    summary = analysis.summary(results, analysis.numeric_outputs(results, varied))
+    exact = [args.target] if args.target else []  # its P95 printed, summarised, charted
+    summary = analysis.summary(results, analysis.numeric_outputs(results, varied), exact)
     outputs = Outputs(results=results, stamp=stamp, summary=summary)
     notes: list[str] = []
     if args.target:
         notes = _charts(args, outputs, base, scenarios, varied, grid, options)
     refuse_inputs(planned_paths(output, outputs), inputs)
-    written = write_results(output, outputs, inputs)
+    report, close = _xlsx_progress(args, output, len(results))
+    try:
+        written = write_results(output, outputs, inputs, report)
+    finally:
+        close()
 
     failed = _failed_rows(results)
     return _report(args, stamp, errors, failed, written, started, summary, outputs.target, notes)
+
+
+def _xlsx_progress(args: Any, output: Path, rows: int) -> tuple[Any, Any]:
+    """The warning for a large XLSX output (printed now), and its progress (report,
+    close): a bar on a terminal, a line every few seconds in a log."""
+    from nj_incentives.scenarios.io import XLSX_WARN_ROWS, format_of, xlsx_warning
+    from nj_incentives.support.progress import reporter
+
+    if format_of(output) != "xlsx":
+        return None, lambda: None
+    warning = xlsx_warning(rows, output)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    if rows <= XLSX_WARN_ROWS:
+        return None, lambda: None
+    return reporter(rows, f"writing {output.name}", args.progress)
 
 
 def _report(
@@ -383,9 +404,16 @@ def _report(
         if len(row) and row["count"].iloc[0]:
             r = row.iloc[0]
             target_line = {k: float(r[k]) for k in ("p5", "p50", "p95", "mean")}
+            sampled = int(r["percentile_count"]) < int(r["count"])
+            target_line["percentile_count"] = int(r["percentile_count"])
             print(
                 f"{target}: P5 {r['p5']:,.2f}  P50 {r['p50']:,.2f}  P95 {r['p95']:,.2f}"
-                f"  mean {r['mean']:,.2f}",
+                f"  mean {r['mean']:,.2f}"
+                + (
+                    f" (percentiles of a {int(r['percentile_count']):,}-row sample)"
+                    if sampled
+                    else ""
+                ),
                 file=out,
             )
     notes = notes or []
@@ -484,8 +512,7 @@ def _run_streaming(
     if fmt in ("csv", "parquet"):
         paths.append(Path(f"{stem}.summary.csv"))
     refuse_inputs(paths, inputs)
-    if not output.parent.is_dir():
-        raise ScenarioError(f"output folder not found: {output.parent}")
+    output.parent.mkdir(parents=True, exist_ok=True)  # as calc and fill do
     try:
         layout, total = stream.plan_layout_streaming(reader, not args.totals_only)
     except stream.CannotStream:
@@ -557,13 +584,15 @@ def _run_streaming(
             finally:
                 parquet_writer.close(stamp)
         else:
-            xlsx_writer = XlsxWriter(path)
+            report, close = _xlsx_progress(args, output, total)
+            xlsx_writer = XlsxWriter(path, report)
             try:
                 run_into(xlsx_writer.write)
                 hasher.into(stamp)
                 summary = found["run"][2].frame()
                 xlsx_writer.finish(Outputs(results=pd.DataFrame(), stamp=stamp, summary=summary))
             finally:
+                close()
                 xlsx_writer.discard()
 
     if fmt == "xlsx" and total > XLSX_MAX_ROWS:
@@ -647,6 +676,21 @@ def _charts(
         result = analysis.tornado(row, ranges, target, run, base_label)
         outputs.tornado = result
         renderers["tornado"] = lambda path: analysis.tornado_png(result, path)
+        # the inputs that move the target most: a line across the first, a heat map
+        # over the first two (every other input at the tornado's base case)
+        moving = [str(c) for c in analysis.charted(result)["input"] if c in ranges]
+        if moving and result.table["swing"].max() > 0:
+            first = moving[0]
+            xs = analysis.sweep_values(first, ranges, grid, analysis.LINE_STEPS)
+            line = analysis.sweep(row, ranges, [first], [xs], target, run, base_label)
+            renderers["line"] = lambda path: analysis.line_png(line, path)
+        if len(moving) >= 2:
+            pair = moving[:2]
+            axes = [analysis.sweep_values(c, ranges, grid, analysis.HEATMAP_STEPS) for c in pair]
+            heat = analysis.sweep(row, ranges, pair, axes, target, run, base_label)
+            renderers["heatmap"] = lambda path: analysis.heatmap_png(heat, path)
+        else:
+            notes.append("heat map not drawn: fewer than two inputs move the target")
     else:
         notes.append("tornado not drawn: no numeric input varies")
     values = outputs.results[target]

@@ -2,8 +2,11 @@
 
 - :func:`summary`: count, mean, min, P5, P10, P25, P50, P75, P90, P95, max of every
   numeric result column (blank results, i.e. sections not computed or failed, are left
-  out of each column's figures), in one pass (:class:`SummaryBuilder`); beyond
-  :data:`SAMPLE_ROWS` rows the percentiles come from a uniform sample of that many rows.
+  out of each column's figures), in one pass (:class:`SummaryBuilder`); percentiles by
+  nearest rank (each one of the values: in cents for money); beyond
+  :data:`SAMPLE_ROWS` rows they come from a uniform sample of that many rows (its size
+  in ``percentile_count``), except for the run's target, always exact: the P95 the
+  command prints, the summary's and the chart's are one figure.
 - :func:`tornado`: for each varied input, the target output with that input at its low
   and at its high value and every other input at the base case (one at a time), sorted
   by the swing. The base case is always a real one, named on the chart: the base row's
@@ -16,6 +19,11 @@
   :data:`MIN_HISTOGRAM_VALUES` computed values; bins chosen from the data (numpy's
   ``"auto"``: the larger of Sturges and Freedman-Diaconis) unless a number is given. P5 /
   P95 are marked only from :data:`MIN_TAIL_VALUES` values (fewer cannot locate a 5% tail).
+
+- :func:`sweep`: the target across the input that moves it most (a line) and over the
+  two that move it most (a heat map), every other input at the tornado's base case; a
+  grid's own values (up to :data:`HEATMAP_STEPS` a side), else evenly spread from low to
+  high.
 
 Charts are drawn with matplotlib's Agg canvas (no display, no pyplot state) as PNG; the
 XLSX writer draws the same data as native Excel charts (:mod:`~.io`). Axes and bars carry
@@ -38,20 +46,28 @@ from nj_incentives.functions.catalog import ERTC_PERIOD_COLUMNS
 from nj_incentives.scenarios.columns import Kind, ScenarioError, input_spec
 
 __all__ = [
+    "HEATMAP_STEPS",
+    "LINE_STEPS",
     "MIN_HISTOGRAM_VALUES",
     "MIN_TAIL_VALUES",
     "PERCENTILES",
     "SAMPLE_ROWS",
     "SummaryBuilder",
+    "Sweep",
     "Tornado",
     "charted",
     "distribution",
     "distribution_png",
     "format_value",
+    "heatmap_png",
     "input_ranges",
     "label",
+    "line_png",
     "numeric_outputs",
+    "percentile_marks",
     "summary",
+    "sweep",
+    "sweep_values",
     "tornado",
     "tornado_png",
     "unit",
@@ -114,16 +130,21 @@ def _sample_rows(total_rows: int) -> np.ndarray:
 class SummaryBuilder:
     """The summary of a run built in one pass over its results, chunk by chunk.
 
-    Count, mean, min and max are exact over every row. The percentiles are exact for a
-    run of up to :data:`SAMPLE_ROWS` rows; for a larger run they are those of a uniform
-    random sample of that many rows (chosen by row number with a fixed seed, so the same
-    run gives the same summary however it is chunked); ``percentile_count`` says how many
-    values they come from.
+    Count, mean, min and max are exact over every row. The percentiles (by nearest rank:
+    each is a value of the column, a money column's an amount to the cent) are exact for
+    a run of up to :data:`SAMPLE_ROWS` rows and for the columns ``exact``; for a larger
+    run the others are those of a uniform random sample of that many rows (chosen by row
+    number with a fixed seed, so the same run gives the same summary however it is
+    chunked); ``percentile_count`` says how many values they come from (below ``count``:
+    a sample, named so).
     """
 
-    def __init__(self, total_rows: int, columns: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, total_rows: int, columns: Sequence[str] | None = None, exact: Sequence[str] = ()
+    ) -> None:
         self.total = total_rows
         self.columns = list(columns) if columns is not None else None
+        self.exact = set(exact)
         self.picks: np.ndarray | None = None
         if total_rows > SAMPLE_ROWS:
             self.picks = _sample_rows(total_rows)
@@ -156,9 +177,10 @@ class SummaryBuilder:
                 values = _floats(series)
             stats = self._stats.setdefault(name, [0, 0.0, np.inf, -np.inf])
             samples = self._samples.setdefault(name, [])
+            every = name in self.exact
             for lo, hi, taken in blocks:
                 block = values[lo:hi]
-                samples.append(block[taken])
+                samples.append(block if every else block[taken])
                 total = np.add.reduce(block)  # the plain (pairwise) sum: NaN if any blank
                 if total == total:  # no blank in the block (the values are finite)
                     stats[0] += len(block)
@@ -213,22 +235,35 @@ class SummaryBuilder:
 
 
 def _percentiles(values: np.ndarray) -> np.ndarray:
-    """``np.percentile(values, PERCENTILES)`` (linear), from one sort: several times
-    faster than numpy's partition for seven percentiles."""
+    """The :data:`PERCENTILES` of ``values`` by nearest rank (numpy's ``inverted_cdf``:
+    the smallest value with at least p% of the values at or below it), from one sort.
+    Each is one of the values: a money column's P95 is an amount, to the cent, that a
+    scenario produced (an interpolated 18,810.8295 is no amount of money)."""
     ordered = np.sort(values)
-    position = np.asarray(PERCENTILES, dtype=np.float64) / 100 * (ordered.size - 1)
-    low = np.floor(position).astype(np.int64)
-    high = np.minimum(low + 1, ordered.size - 1)
-    fraction = position - low
-    below, above = ordered[low], ordered[high]
-    out: np.ndarray = below + (above - below) * fraction
-    return np.where(fraction == 0, below, out)
+    count = ordered.size
+    # rank ceil(p x n / 100) in whole numbers (no float rounding at p x n / 100 = k)
+    ranks = np.array([max(1, -(-p * count // 100)) for p in PERCENTILES], dtype=np.int64)
+    out: np.ndarray = ordered[ranks - 1]
+    return out
 
 
-def summary(results: pd.DataFrame, columns: Sequence[str] | None = None) -> pd.DataFrame:
+def percentile_marks(values: pd.Series | np.ndarray) -> dict[int, float]:
+    """P5, P50 and P95 of every computed value (blanks left out), as the summary gives
+    them for the run's target (:func:`summary` with ``exact``): the chart's marks."""
+    data = _floats(pd.Series(values)) if not isinstance(values, np.ndarray) else values
+    data = data[~np.isnan(data)]
+    found = dict(zip(PERCENTILES, _percentiles(data).tolist(), strict=True))
+    return {p: float(found[p]) for p in (5, 50, 95)}
+
+
+def summary(
+    results: pd.DataFrame, columns: Sequence[str] | None = None, exact: Sequence[str] = ()
+) -> pd.DataFrame:
     """Percentiles of every numeric result column: one row per column (exact up to
-    :data:`SAMPLE_ROWS` rows, from a sample of that many beyond: :class:`SummaryBuilder`)."""
-    builder = SummaryBuilder(len(results), columns)
+    :data:`SAMPLE_ROWS` rows, from a sample of that many beyond: :class:`SummaryBuilder`;
+    always exact for the columns ``exact``: a run's target, whose P5 / P50 / P95 the
+    command prints and the chart marks)."""
+    builder = SummaryBuilder(len(results), columns, exact)
     builder.add(results)
     return builder.frame()
 
@@ -500,17 +535,33 @@ def charted(result: Tornado) -> pd.DataFrame:
     return moving if len(moving) else table
 
 
+#: Characters of a chart's caption line (a 9-inch figure at the default font size).
+_CAPTION_CHARACTERS = 95
+
+
 def tornado_png(result: Tornado, path: Path) -> None:
     """The tornado chart as a PNG: bars from the base value to the target at low / high,
     each input labelled with its low and high values, the base case named."""
+    import textwrap
+
     table = charted(result)
-    figure = _figure(9, max(2.8, 0.5 * len(table) + 1.9))
+    target = label(result.target)
+    # the caption wrapped to the figure's width (one long line was cut off at the edge)
+    caption = textwrap.wrap(
+        f"{target}; base case {format_value(result.base_value, result.target)}: "
+        f"{result.base_label}",
+        _CAPTION_CHARACTERS,
+    )
+    figure = _figure(9, max(2.8, 0.55 * len(table) + 1.7 + 0.22 * len(caption)))
     axes = figure.add_subplot()
     names = [
         _tex(
-            f"{label(str(name))}\n{format_value(low, str(name))} to {format_value(high, str(name))}"
+            f"{label(str(name))}\n{format_value(low, str(name))} to"
+            f" {format_value(high, str(name))} (base {format_value(base, str(name))})"
         )
-        for name, low, high in zip(table["input"], table["low"], table["high"], strict=True)
+        for name, low, base, high in zip(
+            table["input"], table["low"], table["base"], table["high"], strict=True
+        )
     ][::-1]
     lows = table["target_low"].to_numpy()[::-1] - result.base_value
     highs = table["target_high"].to_numpy()[::-1] - result.base_value
@@ -520,10 +571,7 @@ def tornado_png(result: Tornado, path: Path) -> None:
     axes.axvline(result.base_value, color="black", linewidth=0.8)
     axes.set_yticks(positions, names, fontsize="small")
     axes.xaxis.set_major_formatter(_axis_formatter(result.target))
-    target = label(result.target)
-    axes.set_xlabel(
-        f"{target}; base case {format_value(result.base_value, result.target)}: {result.base_label}"
-    )
+    axes.set_xlabel(_tex("\n".join(caption)))
     axes.set_title(f"Tornado: effect of each input on {target}")
     axes.legend(loc="lower right", fontsize="small")
     figure.tight_layout()
@@ -542,8 +590,9 @@ def distribution_png(values: pd.Series, target: str, path: Path, bins: int | str
     axes = figure.add_subplot()
     axes.hist(data, bins=_bin_edges(data, bins), color="#4c72b0", edgecolor="white")
     marks = ((5, ":"), (50, "-"), (95, ":")) if data.size >= MIN_TAIL_VALUES else ((50, "-"),)
+    found = percentile_marks(data)  # the summary's figures for the target (exact)
     for p, style in marks:
-        q = float(np.percentile(data, p))
+        q = found[p]
         shown = format_value(q, target)
         axes.axvline(q, color="black", linestyle=style, linewidth=1, label=_tex(f"P{p} {shown}"))
     axes.legend(loc="best", fontsize="small")
@@ -554,3 +603,146 @@ def distribution_png(values: pd.Series, target: str, path: Path, bins: int | str
     figure.tight_layout()
     figure.savefig(path, format="png")
     return True
+
+
+# ======================================================================= heat map, line
+
+#: Values of an input a heat map's side takes (a grid's own values when it has no more).
+HEATMAP_STEPS = 15
+#: Values of an input a line chart takes.
+LINE_STEPS = 41
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """The target over one input (a line) or two (a heat map), every other input at the
+    base case: ``values[i]`` at ``inputs[0] = axes[0][i]`` (a line), ``values[j, i]`` at
+    ``inputs[0] = axes[0][i]`` and ``inputs[1] = axes[1][j]`` (a heat map)."""
+
+    target: str
+    inputs: tuple[str, ...]
+    axes: tuple[tuple[float, ...], ...]
+    values: np.ndarray
+    base_label: str = "the base case"
+    #: the first input's value in the base case (a line marks it)
+    base: float | None = None
+
+
+def sweep_values(
+    column: str,
+    ranges: Mapping[str, tuple[float, float, float]],
+    grid: Mapping[str, Sequence[object]] | None,
+    steps: int,
+) -> list[float]:
+    """The values an input takes in a heat map or a line: a grid's own (every one, or
+    ``steps`` of them evenly spread), else ``steps`` from its low to its high (rounded
+    to its unit: whole positions, cents)."""
+    low, _, high = ranges[column]
+    if grid is not None and column in grid:
+        found = _numeric(list(grid[column]))
+        values = np.unique(found) if found is not None else np.array([low, high])
+        if values.size > steps:
+            values = values[np.unique(np.linspace(0, values.size - 1, steps).round().astype(int))]
+        return [float(v) for v in values]
+    spread = np.linspace(low, high, steps)
+    return sorted({_rounded(float(v), column) for v in spread})
+
+
+def sweep(
+    base_row: Mapping[str, object],
+    ranges: Mapping[str, tuple[float, float, float]],
+    inputs: Sequence[str],
+    axes: Sequence[Sequence[float]],
+    target: str,
+    run: Callable[[pd.DataFrame], pd.DataFrame],
+    base_label: str = "the base case",
+) -> Sweep:
+    """The target over one or two inputs (every combination of their ``axes``), every
+    other input at the base case (the centres of ``ranges``, as the tornado's)."""
+    base = {**base_row, **{column: r[1] for column, r in ranges.items()}}
+    rows = []
+    if len(inputs) == 1:
+        rows = [{**base, inputs[0]: x} for x in axes[0]]
+    else:
+        rows = [{**base, inputs[0]: x, inputs[1]: y} for y in axes[1] for x in axes[0]]
+    frame = pd.DataFrame(rows)
+    frame["id"] = [f"sweep-{i}" for i in range(len(rows))]
+    values = _floats(run(frame)[target])
+    if len(inputs) == 2:
+        values = values.reshape(len(axes[1]), len(axes[0]))
+    centre = _numeric([base.get(inputs[0])])
+    first = float(centre[0]) if centre is not None else None
+    return Sweep(target, tuple(inputs), tuple(tuple(a) for a in axes), values, base_label, first)
+
+
+def _caption(result: Sweep) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.wrap(f"Every other input: {result.base_label}", _CAPTION_CHARACTERS))
+
+
+def line_png(result: Sweep, path: Path) -> None:
+    """The target across one input as a PNG line (the base case marked)."""
+    column = result.inputs[0]
+    xs = np.asarray(result.axes[0])
+    figure = _figure(8, 4.8)
+    axes = figure.add_subplot()
+    axes.plot(xs, result.values, color="#4c72b0", marker="o" if xs.size <= 15 else None)
+    if result.base is not None:
+        axes.axvline(result.base, color="black", linewidth=0.8, linestyle=":")
+        shown = format_value(result.base, column)
+        axes.annotate(
+            _tex(f"base case {shown}"),
+            (result.base, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, -12),
+            textcoords="offset points",
+            fontsize="small",
+        )
+    axes.xaxis.set_major_formatter(_axis_formatter(column))
+    if unit(column) == "count":  # whole positions: no tick at 7.5
+        from matplotlib.ticker import MaxNLocator
+
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.yaxis.set_major_formatter(_axis_formatter(result.target))
+    axes.set_xlabel(_tex(f"{label(column)}\n{_caption(result)}"))
+    axes.set_ylabel(label(result.target))
+    axes.grid(True, color="#dddddd")
+    axes.set_title(f"{label(result.target)} across {label(column)}")
+    figure.tight_layout()
+    figure.savefig(path, format="png")
+
+
+def heatmap_png(result: Sweep, path: Path) -> None:
+    """The target over two inputs as a PNG heat map, each cell labelled with its value
+    when the cells are few enough to read."""
+    import textwrap
+
+    x_column, y_column = result.inputs
+    xs, ys = result.axes
+    figure = _figure(9, 6.2)
+    axes = figure.add_subplot()
+    image = axes.imshow(result.values, origin="lower", aspect="auto", cmap="viridis")
+    axes.set_xticks(
+        range(len(xs)),
+        [_tex(format_value(v, x_column, whole=True)) for v in xs],
+        rotation=45,
+        ha="right",
+    )
+    axes.set_yticks(range(len(ys)), [_tex(format_value(v, y_column, whole=True)) for v in ys])
+    if len(xs) * len(ys) <= 64:
+        middle = np.nanmean(result.values) if np.isfinite(result.values).any() else 0
+        for j in range(len(ys)):
+            for i in range(len(xs)):
+                value = float(result.values[j, i])
+                colour = "black" if value > middle else "white"
+                shown = _tex(format_value(value, result.target, whole=True))
+                axes.text(i, j, shown, ha="center", va="center", fontsize=7, color=colour)
+    bar = figure.colorbar(image, ax=axes, format=_axis_formatter(result.target))
+    bar.set_label(label(result.target))
+    axes.set_xlabel(_tex(f"{label(x_column)}\n{_caption(result)}"))
+    axes.set_ylabel(label(y_column))
+    title = f"{label(result.target)} over {label(x_column)} and {label(y_column)}"
+    axes.set_title("\n".join(textwrap.wrap(title, 80)))
+    figure.tight_layout()
+    figure.savefig(path, format="png")

@@ -36,7 +36,13 @@ import numpy as np
 import pandas as pd
 
 from nj_incentives.programs import PROGRAMS
-from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
+from nj_incentives.scenarios.columns import (
+    Kind,
+    ScenarioError,
+    check_columns,
+    input_rule,
+    input_spec,
+)
 from nj_incentives.support.lists import ambiguous_comma
 
 __all__ = [
@@ -136,7 +142,10 @@ def _range(start: object, stop: object, step: object) -> list[object]:
         raise ScenarioError(f"range {start}:{stop}:{step}: step must be > 0 and start <= stop")
     count = int((b - a) / s) + 1
     if count > MAX_ROWS:
-        raise ScenarioError(f"range {start}:{stop}:{step} has too many values")
+        raise ScenarioError(
+            f"range {start}:{stop}:{step} has {count:,} values, more than the {MAX_ROWS:,}"
+            " scenarios a run may have (a typo can multiply rows); take a larger step"
+        )
     values = [a + s * i for i in range(count)]
     return [int(v) if v == v.to_integral_value() else float(v) for v in values]
 
@@ -379,7 +388,60 @@ def _distribution(column: str, spec: object) -> Distribution:
     low = None if spec.get("min") is None else float(spec["min"])
     high = None if spec.get("max") is None else float(spec["max"])
     places = None if spec.get("round") is None else int(spec["round"])
-    return Distribution(column, name, params, values, weights, low, high, places)
+    found = Distribution(column, name, params, values, weights, low, high, places)
+    _refuse_impossible(found)
+    return found
+
+
+def drawn_range(dist: Distribution) -> tuple[float, float] | None:
+    """The lowest and highest value a numeric distribution draws, after its clip to
+    ``[min, max]`` and its rounding (None for ``choice``)."""
+    p = dist.params
+    inf = math.inf
+    if dist.dist == "choice":
+        return None
+    if dist.dist == "constant":
+        low, high = p["value"], p["value"]
+    elif dist.dist in ("uniform", "triangular", "integers"):
+        low, high = p["low"], p["high"]
+    elif dist.dist in ("normal", "lognormal") and p["sd"] == 0:
+        low, high = p["mean"], p["mean"]
+    elif dist.dist == "normal":
+        low, high = -inf, inf
+    else:  # lognormal, poisson
+        low, high = 0.0, inf
+    if dist.low is not None:  # np.clip: everything below min is min
+        low, high = max(low, dist.low), max(high, dist.low)
+    if dist.high is not None:
+        low, high = min(low, dist.high), min(high, dist.high)
+    places = dist.places if dist.places is not None else _DEFAULT_PLACES.get(_kind(dist.column), 4)
+    return tuple(round(v, places) if math.isfinite(v) else v for v in (low, high))  # type: ignore[return-value]
+
+
+def _refuse_impossible(dist: Distribution) -> None:
+    """Refuse a numeric distribution none of whose draws is a valid value of its column
+    (``pct=uniform(20,50)``: a percentage is a fraction from 0 to 1): every row of the run
+    would fail with the same error; the message says why up front instead."""
+    drawn = drawn_range(dist)
+    if drawn is None:
+        return
+    rule = input_rule(dist.column)
+    valid_low, valid_high = (float(v) for v in rule.numeric_bounds())
+    low, high = drawn
+    if low <= valid_high and high >= valid_low:
+        return
+    cite = rule.bound_citation or rule.citation
+    message = (
+        f"{dist.column}: {dist.describe()} draws values from {low:,.10g} to {high:,.10g},"
+        f" none of them valid ({valid_low:,.10g} to {valid_high:,.10g}, {cite}):"
+        " every row would fail"
+    )
+    if _kind(dist.column) in (Kind.FRACTION, Kind.GROWTH) and valid_low <= low / 100 <= valid_high:
+        message += (
+            f"; a percentage is a fraction: {low / 100:g} to {high / 100:g}"
+            f" for {low:g}% to {high:g}%"
+        )
+    raise ScenarioError(message)
 
 
 def _check_params(column: str, name: str, p: dict[str, float]) -> None:

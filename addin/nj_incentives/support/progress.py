@@ -14,7 +14,7 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["PROGRESS_DELAY", "bar", "settings", "write"]
+__all__ = ["LINE_SECONDS", "PROGRESS_DELAY", "bar", "reporter", "settings", "write"]
 
 #: Seconds a run lasts before its progress bar appears (unless --progress is given).
 PROGRESS_DELAY = 2.0
@@ -70,3 +70,37 @@ def _draw(shown: Any) -> None:
     """Draw a bar whose delay has passed, unless it was closed meanwhile."""
     if not getattr(shown, "disable", True):
         shown.refresh()
+
+
+#: Seconds between two progress lines when standard error is not a terminal (a log).
+LINE_SECONDS = 10.0
+
+
+def reporter(total: int, what: str, wanted: bool | None) -> tuple[Any, Any]:
+    """(report, close) for a long step of ``total`` rows: ``report(done)`` draws a bar on
+    a terminal (as :func:`bar`), and where standard error is not a terminal (a log, a
+    scheduled job) prints a plain line ``what: N of M rows (P%)`` at most every
+    :data:`LINE_SECONDS` seconds and when done; ``--no-progress`` (False) neither."""
+    if wanted is False:
+        return None, lambda: None
+    if sys.stderr.isatty() or wanted:
+        shown = bar(total, 0.0 if wanted else PROGRESS_DELAY, desc=what, unit=" rows")
+        if shown is None:
+            return None, lambda: None
+        seen = [0]
+
+        def update(done: int) -> None:
+            shown.update(done - seen[0])
+            seen[0] = done
+
+        return update, shown.close
+    last = [time.monotonic()]
+
+    def line(done: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= LINE_SECONDS or done >= total:
+            last[0] = now
+            share = 100 * done // max(total, 1)
+            print(f"{what}: {done:,} of {total:,} rows ({share}%)", file=sys.stderr, flush=True)
+
+    return line, lambda: None
