@@ -567,7 +567,7 @@ def test_transfer_min_price() -> None:
     # = 730 days / 365 = 2 years: 1,000,000.00 x 75% / 1.05^2 = 750,000 / 1.1025
     # = 680,272.108... -> 680,272.10
     two_years = {"sale_date": "2024-01-01", "credit_period_end": "2025-12-31"}
-    price = transfer_min_price(1000000, 0.05, 0, **two_years)
+    price = transfer_min_price(1000000, 0.05, None, **two_years)
     assert price.amount == D("680272.10")
     assert price.undiscounted == D("750000.00")
     assert "rounded down to 680,272.10" in price.steps[-1].arithmetic
@@ -657,7 +657,7 @@ def test_minimum_price_is_the_lowest_passing_consideration(
     assume(amount >= 1)
     sale = dt.date(2016, 1, 1)
     dates = {"sale_date": sale, "credit_period_end": sale + dt.timedelta(days=days)}
-    price = transfer_min_price(amount, rate, 0, **dates).amount
+    price = transfer_min_price(amount, rate, None, **dates).amount
     assert 0 <= price <= amount * D("0.75")
     assert transfer_check(amount, amount, price, rate, **dates).ok is True
     if price > 0:

@@ -119,7 +119,7 @@ def test_transfer_and_remote_work_equal_the_core(example: Any) -> None:
     # sold 2024-06-30, the credit's tax period ends 2025-06-30: 365 days / 365 = 1 year;
     # 75% x 200,000 / 1.05 = 142,857.142... -> 142,857.14
     dates = {"sale_date": "2024-06-30", "credit_period_end": "2025-06-30"}
-    price = beip.transfer_min_price(200_000, Decimal("0.05"), 0, **dates)
+    price = beip.transfer_min_price(200_000, Decimal("0.05"), None, **dates)
     assert example.value("TransferMinPrice") == float(price.amount) == 142857.14
     check = beip.transfer_check(245_000.16, 200_000, 145_000, Decimal("0.05"), **dates)
     assert check.ok

@@ -152,7 +152,7 @@ def test_discount_runs_from_the_sale_to_the_end_of_the_credit_period() -> None:
         in beip.transfer_check(200000, 200000, 143020, D("0.1"), 2, **dates).reasons[0]
     )
     # the same period in NJ_BEIP_TRANSFER_MIN_PRICE
-    assert beip.transfer_min_price(200000, D("0.1"), 0, **dates).amount == D("136363.63")
+    assert beip.transfer_min_price(200000, D("0.1"), None, **dates).amount == D("136363.63")
 
 
 def test_a_transferee_may_not_transfer_and_every_reason_is_listed() -> None:

@@ -300,7 +300,9 @@ CASES = [
     Case(
         "NJ_BEIP_TRANSFER_MIN_PRICE",
         (1000000, 0.05, None, dt.date(2024, 1, 1), dt.date(2025, 12, 31)),
-        lambda: beip.transfer_min_price(1000000, D("0.05"), 0, "2024-01-01", "2025-12-31").amount,
+        lambda: (
+            beip.transfer_min_price(1000000, D("0.05"), None, "2024-01-01", "2025-12-31").amount
+        ),
     ),
     Case(
         "NJ_BEIP_TRANSFER_MIN_PRICE",

@@ -115,6 +115,10 @@ _SMART_GROWTH = single(
 _DISCOUNT_RATE = single(
     "Annual rate for discounting to present value, a fraction (5% = 0.05); blank = 0"
 )
+_YEARS = single(
+    'Years to discount over, at most from sale_date to credit_period_end; blank (or "") ='
+    " that whole period; 0 = no discounting (the 75% floor)"
+)
 _MAX_DISCOUNT_RATE = single(
     "Highest yearly discount rate accepted as a discount to present value; blank = 0.2"
 )
@@ -355,10 +359,7 @@ calculation(
     optional=("discount_rate", "years", "sale_date", "credit_period_end", "max_discount_rate"),
     transfer_amount=single("Amount of tax credit transferred, dollars"),
     discount_rate=_DISCOUNT_RATE,
-    years=single(
-        "Years to discount over; blank = from sale_date to credit_period_end (needed to"
-        " discount, as NJ_BEIP_TRANSFER_CHECK)"
-    ),
+    years=_YEARS,
     sale_date=a_date("Date of the sale (Excel date); with credit_period_end it sets the years"),
     credit_period_end=a_date("Last day of the tax period the credit is issued for (Excel date)"),
     max_discount_rate=_MAX_DISCOUNT_RATE,
@@ -385,9 +386,7 @@ calculation(
     transfer_amount=single("Amount of credit sold or assigned, dollars"),
     consideration=single("Price paid for it, dollars"),
     discount_rate=_DISCOUNT_RATE,
-    years=single(
-        "Years to discount over; blank = from sale_date to credit_period_end (needed to discount)"
-    ),
+    years=_YEARS,
     sale_date=a_date("Date of the sale or assignment (Excel date); blank = no discounting"),
     credit_period_end=a_date(
         "Last day of the tax period the credit is issued for, and used in (Excel date)"

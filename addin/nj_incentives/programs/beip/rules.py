@@ -44,7 +44,7 @@ from nj_incentives.core.common import (
     fmt_number,
     fmt_pct,
 )
-from nj_incentives.core.inputs import InputKind, InputRule
+from nj_incentives.core.inputs import InputKind, InputRule, is_blank
 from nj_incentives.core.rules import EXACT, ZERO, Rules, V, explain
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.cbt import rules as cbt
@@ -1433,7 +1433,7 @@ def _discount_years(years: Number) -> Decimal:
 def transfer_min_price(
     transfer_amount: Number,
     discount_rate: Number = 0,
-    years: Number = 0,
+    years: Number | None = None,
     sale_date: DateLike | None = None,
     credit_period_end: DateLike | None = None,
     max_discount_rate: Number = MAXIMUM_DISCOUNT_RATE,
@@ -1445,9 +1445,10 @@ def transfer_min_price(
     permitted. The discount is :func:`transfer_check`'s, by the same rule
     (:func:`transfer_discount_rule`), so the two accept and refuse the same inputs: the
     years run from ``sale_date`` to ``credit_period_end``, the end of the credit's tax
-    period (days / 365; ``years`` 0 or at most that); ``years`` without the two dates
-    cannot be discounted over (refused, unless ``discount_rate`` is 0); the rate at most
-    ``max_discount_rate`` (20%, our bound).
+    period (days / 365); ``years`` blank (None) is that whole period, a number shortens it
+    (0: no discounting, the 75% floor; at most the period); ``years`` without the two
+    dates cannot be discounted over (refused, unless ``discount_rate`` is 0); the rate at
+    most ``max_discount_rate`` (20%, our bound).
     """
     amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
     rate = as_fraction(discount_rate, "discount_rate", CITE_G3)
@@ -1455,8 +1456,9 @@ def transfer_min_price(
     given, between, reasons, _ = _discount_period(years, sale_date, credit_period_end)
     if reasons:
         raise InputError("years", years, reasons[0].rsplit(" (", 1)[0], CITE_G3)
-    terms = transfer_discount_rule(EXACT, rate, bound, given, between is not None)
-    refused = _discount_refusals(terms, rate, bound, given)
+    asked = _asked_years(given)
+    terms = transfer_discount_rule(EXACT, rate, bound, asked, between is not None)
+    refused = _discount_refusals(terms, rate, bound, asked)
     if refused:
         argument, value, rule, _ = refused[0]
         raise InputError(argument, value, rule, CITE_G3)
@@ -1556,12 +1558,19 @@ def _discount_refusals(
     return refused
 
 
-def _discount_span(given: Decimal, between: Decimal | None) -> Decimal:
-    """The years discounted over: the period from the sale to the credit's use (``years``
-    may shorten it), or none without it."""
+def _asked_years(given: Decimal | None) -> Decimal:
+    """The years a discount is asked over, for :func:`transfer_discount_rule`: blank
+    (None) asks for none of its own (the dated period, where there is one)."""
+    return Decimal(0) if given is None else given
+
+
+def _discount_span(given: Decimal | None, between: Decimal | None) -> Decimal:
+    """The years discounted over: the period from the sale to the credit's use, which
+    ``years`` may shorten (0: none) but not lengthen, blank (None) the whole of it; none
+    without the dated period."""
     if between is None:
         return Decimal(0)
-    return given if 0 < given <= between else between
+    return between if given is None or given > between else given
 
 
 class TransferCheck(Explained):
@@ -1578,9 +1587,10 @@ class TransferCheck(Explained):
 
 def _discount_period(
     years: Number | None, sale_date: DateLike | None, credit_period_end: DateLike | None
-) -> tuple[Decimal, Decimal | None, list[str], str]:
-    """(years given, years from the sale to the use of the credit or None, reasons, text)."""
-    given = Decimal(0) if years is None else _discount_years(years)
+) -> tuple[Decimal | None, Decimal | None, list[str], str]:
+    """(years given or None for blank, years from the sale to the use of the credit or
+    None, reasons, text)."""
+    given = None if years is None or is_blank(years) else _discount_years(years)
     if sale_date is None and credit_period_end is None:
         return given, None, [], ""
     if sale_date is None or credit_period_end is None:
@@ -1596,7 +1606,7 @@ def _discount_period(
         f"{_DAYS_PER_YEAR} = {fmt_number(span.quantize(Decimal('0.0001'), ROUND_DOWN))} years"
     )
     reasons = []
-    if given > span:
+    if given is not None and given > span:
         reasons.append(
             f"years {fmt_number(given)} is longer than the time from the sale to the use of"
             f" the credit ({days} days) ({CITE_G3})"
@@ -1623,8 +1633,8 @@ def transfer_check(
     to ``credit_period_end`` (the end of the privilege period for which the credit is
     issued, the only one it may be applied in, e.) at a yearly rate of at most
     ``max_discount_rate`` (20%, our bound). ``years`` without the two dates cannot be
-    discounted over; with them it may shorten, not lengthen, the period (0 or blank: the
-    whole period).
+    discounted over; with them it may shorten, not lengthen, the period (blank: the whole
+    period; 0: no discounting, the 75% floor).
     """
     certificate = as_money(certificate_amount, "certificate_amount", CITE_G3)
     amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
@@ -1633,8 +1643,9 @@ def transfer_check(
     bound = as_fraction(max_discount_rate, "max_discount_rate", CITE_G3)
     transferee = as_bool(seller_is_transferee, "seller_is_transferee", CITE_G3)
     given, span, reasons, period_text = _discount_period(years, sale_date, credit_period_end)
-    terms = transfer_discount_rule(EXACT, rate, bound, given, span is not None)
-    reasons += [reason for *_, reason in _discount_refusals(terms, rate, bound, given)]
+    asked = _asked_years(given)
+    terms = transfer_discount_rule(EXACT, rate, bound, asked, span is not None)
+    reasons += [reason for *_, reason in _discount_refusals(terms, rate, bound, asked)]
     used_years = _discount_span(given, span)
     _discount_years(used_years)  # the period between the dates, within the same bound
     args = (certificate, amount, paid, rate, bound, transferee, used_years)

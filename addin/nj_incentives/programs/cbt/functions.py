@@ -38,9 +38,9 @@ calculation(
     "NJ_TAX_YEAR",
     cite=CBT_FORM,
     description=(
-        "Tax year N of the CBT return for a privilege period ending on period_end: ending "
-        "July-December of N or January-June of N+1 (the Division's form year, Form CBT-100); or "
-        "the calendar year of the end."
+        "Tax year N of the CBT return for a period ending on period_end, deemed to a month end"
+        " within 7 days (N.J.A.C. 18:7-2.3(b): 2023-07-01 is 2023-06-30): ending July-December"
+        " of N or January-June of N+1 (Form CBT-100's year); or the calendar year."
     ),
     example=(dt.date(2023, 6, 30),),
     optional=("numbering",),

@@ -391,7 +391,8 @@ def tax_year(period_end: DateLike, numbering: str = "form") -> TaxYear:
 
     Form CBT-100 numbering (default): a period ending in July-December of N, or in
     January-June of N+1, is tax year N (the 2022 CBT-100 covers periods ending July 31,
-    2022 through June 30, 2023; a period ending in July 2022 is read as 2022 as well).
+    2022 through June 30, 2023; a period ending July 8-24, 2022, not deemed to a month
+    end, is read as 2022 as well).
     ``numbering="calendar"``: the calendar year in which the period ends.
 
     A 52-53-week year is numbered by the day it is deemed to end (N.J.A.C. 18:7-2.3(b),

@@ -278,15 +278,25 @@ def remote_work_payment(
                 which = f"ends before {C40_FROM}"
             else:
                 which = f"is numbered before {C40_FIRST_TAX_YEAR}"
+            deemed_text = (
+                f", deemed to end {deemed} (within {cbt.DEEMED_MONTH_END_DAYS} days of a"
+                f" month end, {cbt.CITE_52_53_WEEK}),"
+                if deemed != numbered.period_end
+                else ""
+            )
             rule = (
-                f"the period ending {numbered.period_end} is tax year {numbered.year}"
+                f"the period ending {numbered.period_end}{deemed_text} is tax year"
+                f" {numbered.year}"
                 f" ({numbered.numbering} numbering): h.(2) ({H_VERSION_2022}) asks"
                 f" {fmt_pct(REMOTE_WORK_PAYMENT_SHARE)} of the credit for the"
                 f" {REMOTE_WORK_TAX_YEAR} tax period, and {H_VERSION_C40} its"
                 f" {fmt_pct(C40_PAYMENT_SHARE)} for a tax period from {C40_FROM}; this period"
                 f" {which} (c40_periods {periods!r})"
             )
-            raise InputError("period_end", period_end, rule, f"{CITE_H2}; {cbt.CITE_FORM_YEAR}")
+            cite = f"{CITE_H2}; {cbt.CITE_FORM_YEAR}"
+            if deemed_text:
+                cite += f"; {cbt.CITE_52_53_WEEK}"
+            raise InputError("period_end", period_end, rule, cite)
         steps.extend(numbered.steps)
     version_step = Step(
         label="Version of subsection h. applied",

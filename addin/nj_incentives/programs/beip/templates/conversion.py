@@ -676,6 +676,11 @@ _ON = CALCULATIONS
 _TRANSFER = inputs.yes_no("TransferProposed", "NJ_BEIP_TRANSFER_MIN_PRICE")
 _ELECTION = inputs.yes_no("RemoteWorkElection", "NJ_BEIP_REMOTE_WORK_PAYMENT")
 _C40_WAIVER = inputs.yes_no("RemoteWorkC40", "NJ_BEIP_REMOTE_WORK_CHECK")
+#: The transfer's ``years``: the whole period from the sale to the end of the credit's tax
+#: period, asked by a blank ``years``, spelled ``""`` (an empty text, which every NJ_*
+#: function reads as a blank cell, in Excel, LibreOffice and the headless recalculation
+#: alike); a 0 there would mean no discounting (N.J.S.A. 34:1B-129g.(3); issue 34).
+WHOLE_PERIOD = '""'
 #: The tax year whose credit the remote-work payment is a share of, in the matrix's rows.
 _REMOTE_WORK_ROW = TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)
 
@@ -715,7 +720,8 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         "$",
         inputs.switch(
             _TRANSFER,
-            "NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,DiscountRate,0,SaleDate,CreditPeriodEnd)",
+            f"NJ_BEIP_TRANSFER_MIN_PRICE(TransferAmount,DiscountRate,{WHOLE_PERIOD},SaleDate,"
+            "CreditPeriodEnd)",
             '""',
         ),
     ),
@@ -727,7 +733,7 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         inputs.switch(
             _TRANSFER,
             "NJ_BEIP_TRANSFER_CHECK(CertificateAmount,TransferAmount,Consideration,"
-            "DiscountRate,0,SaleDate,CreditPeriodEnd,SellerIsTransferee)",
+            f"DiscountRate,{WHOLE_PERIOD},SaleDate,CreditPeriodEnd,SellerIsTransferee)",
             '"no sale proposed"',
         ),
     ),
