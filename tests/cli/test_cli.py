@@ -60,7 +60,8 @@ def test_a_missing_file_exits_2_in_calc_and_in_scenarios(tmp_path: Path, capsys:
 def test_a_percent_is_accepted_where_the_hint_suggests_it(capsys: Any) -> None:
     # the hint for 50 says "did you mean 50%?": 50% is then taken, as 0.5 exactly:
     # 1,000,000.00 x 50% = 500,000.00
-    assert main(["explain", "grant", "1000000", "50"]) == EXIT_USAGE
+    # refused by its rule: 1, as fill exits for the same value
+    assert main(["explain", "grant", "1000000", "50"]) == EXIT_FAILED
     assert "did you mean 50%?" in capsys.readouterr().err
     assert main(["explain", "grant", "1000000", "50%"]) == EXIT_OK
     assert "amount: 500,000.00" in capsys.readouterr().out
@@ -91,7 +92,7 @@ def test_explain_json(capsys: Any) -> None:
     assert document["ok"] is True
     assert document["result"]["amount"] == "562.50"  # exact decimal text, not a float
     assert document["result"]["steps"][0]["citation"].startswith("N.J.S.A. 54:10A-5(e)")
-    assert main(["explain", "grant", "1000000", "50", "--json"]) == EXIT_USAGE
+    assert main(["explain", "grant", "1000000", "50", "--json"]) == EXIT_FAILED
     failed = json.loads(capsys.readouterr().out)
     assert failed["ok"] is False
     assert "did you mean 50%?" in failed["error"]

@@ -32,8 +32,8 @@ def test_ertc_worked_example(capsys: pytest.CaptureFixture[str]) -> None:
     assert "2024-12-31   10,000.00   21,000.00   4,000.00   4,000.00  13,600.00    13,400.00" in out
 
 
-def test_bad_input_exits_2_with_the_core_message(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["explain", "grant", "1000000", "50"]) == 2
+def test_bad_input_exits_1_with_the_core_message(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "grant", "1000000", "50"]) == 1  # as fill exits for it
     err = capsys.readouterr().err
     assert "pct = " in err
     assert "did you mean 50%?" in err

@@ -592,7 +592,9 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
     outputs = labelled_values(recalc, number_formats(recalc))
     entry["engagement"] = engagement(recalc)
     entry["master_check"] = verdict if isinstance(verdict, bool) else None
-    entry["outputs"] = [{"label": lb, "unit": unit, "value": value} for lb, unit, value in outputs]
+    from nj_incentives.workpapers.outputs import output_records
+
+    entry["outputs"] = output_records(recalc)  # numbers a program can read
     from nj_incentives.workpapers.signoff import status
 
     signoffs = status(recalc)

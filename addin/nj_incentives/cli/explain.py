@@ -10,8 +10,9 @@ behind it (``--json``: the same as one JSON document, amounts as exact decimal t
 Percentages are taken as fractions (0.5) or percents (50%). Values one per year follow the
 command line's one list rule (:mod:`nj_incentives.support.lists`): commas, or semicolons when a
 value has thousands separators; ``1,250,000`` as a list is refused, never read as three
-years. Input errors print the core's message (argument, value, rule, citation) and exit
-with 2.
+years. A value its rule refuses prints the core's message (argument, value, rule,
+citation) and exits with 1, as ``fill`` does for the same value; a value not in the
+expected format (``fifty%``, a malformed list) is a usage error, exit 2.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from typing import Any
 import click
 from pydantic import BaseModel
 
-from nj_incentives.cli import EXIT_OK, EXIT_USAGE, Fraction, json_option
+from nj_incentives.cli import EXIT_FAILED, EXIT_OK, Fraction, json_option
 from nj_incentives.core.common import Explained, InputError
 from nj_incentives.core.declarations import ExplainTopic, ItemsOption
 from nj_incentives.functions.catalog import CALCULATIONS, Calculation
@@ -239,14 +240,15 @@ for _name, _topic in TOPICS.items():
 
 
 def _run(topic: str, entry: Topic, values: dict[str, Any], as_json: bool) -> int:
-    """Compute the topic's result and print it; exit 2 with the message on bad input."""
+    """Compute the topic's result and print it; exit 1 with the message when a value is
+    refused by its rule (as ``fill`` exits for the same value)."""
     try:
         result = entry.run(values)
     except InputError as error:
         print(f"nj-incentives explain {topic}: {error}", file=sys.stderr)
         if as_json:
             print(json.dumps({"topic": topic, "ok": False, "error": str(error)}))
-        return EXIT_USAGE
+        return EXIT_FAILED
     applied = _law_applied(values.get("law_as_of"))
     if as_json:
         document = {

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from nj_incentives.cli import (
+    EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
     cache_values_option,
@@ -21,9 +22,10 @@ from nj_incentives.workpapers.fill import FillError, fill, resolve_template, tem
 
 EPILOG = """\
 \b
-exit status: 0 written; 1 a value or payroll row refused (each named, nothing written);
-2 not done: unknown template or input name, not one of our workbooks, a file missing or
-unreadable, the output exists (without --force).
+exit status: 0 written; 1 a value or payroll row refused (each named, nothing written),
+or written but incomplete (a roster template with no roster: noted); 2 not done: unknown
+template or input name, not one of our workbooks, a file missing or unreadable, the
+output exists (without --force) or is open in Excel.
 
 \b
 examples:
@@ -142,23 +144,27 @@ def run(
         if filled.roster_sheets  # a template with a roster (at least one sheet)
         else ""
     )
+    status = EXIT_FAILED if filled.incomplete else EXIT_OK
     if as_json:
         out(
             json.dumps(
                 {
-                    "status": EXIT_OK,
+                    "status": status,
                     "written": str(filled.path),
                     "template": filled.template,
                     "inputs": filled.inputs,
                     "employees": filled.employees,
                     "roster_sheets": filled.roster_sheets,
+                    "notes": filled.notes,
                 }
             )
         )
     else:
         out(f"{filled.path}: the {filled.template} template, {len(filled.inputs)} inputs{roster}")
+    for note in filled.notes:
+        print(f"nj-incentives fill: note: {note}", file=sys.stderr)
     print(f"Next: nj-incentives calc {filled.path}", file=sys.stderr)
-    return EXIT_OK
+    return status
 
 
 #: The most refusals printed (the JSON document has them all).

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 import click
@@ -99,7 +100,8 @@ def run(
                     "template": rolled.template,
                     "from": rolled.period_from,
                     "to": rolled.period_to,
-                    "carried": rolled.carried,
+                    "carried": [asdict(figure) for figure in rolled.figures],
+                    "carried_lines": rolled.carried,
                     "cleared": rolled.cleared,
                     "last_master_check": rolled.master_check,
                     "to_enter": rolled.to_enter,

@@ -63,6 +63,7 @@ __all__ = [
     "TICKMARKS",
     "TICK_SUFFIX",
     "ArrayTable",
+    "CarriedFigure",
     "Chart",
     "Check",
     "Column",
@@ -671,15 +672,29 @@ class Last:
 
 
 @dataclass(frozen=True)
+class CarriedFigure:
+    """One figure a roll carries, as a program reads it (``rollforward --json``): what
+    it is (a defined name, ``CarriedForward``, or ``OpeningCarried[1]``), its value (a
+    number; a date as ISO text; None for blank), its unit (``$``, ``date``, ``periods``)
+    and the period it is the figure of or after (``"2025-12-31"``, ``"tax year 2023"``)."""
+
+    name: str
+    value: float | int | str | None
+    unit: str
+    period: str
+
+
+@dataclass(frozen=True)
 class RolledPeriod:
     """What a template's ``roll`` did: the periods rolled from and to (``"tax year
     2023"``), what was carried (one line each), and the new period's row (1-based) in
-    the template's period tables."""
+    the template's period tables; ``figures``: the figures carried, as numbers."""
 
     period_from: str
     period_to: str
     carried: list[str]
     row: int
+    figures: tuple[CarriedFigure, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -735,16 +750,24 @@ def column_values(value: object) -> list[object]:
     return cells
 
 
-def named_period(values: Mapping[str, object], pattern: str) -> str | None:
+def named_period(
+    values: Mapping[str, object], pattern: str, loose: str | None = None
+) -> str | None:
     """The current period as the engagement's period names it (a roll forward writes
     "Grant year 3 of 5", "Tax year 2024 ..."; a range names its last): None if it
-    names none."""
+    names none. ``loose``: how a person's own wording names it ("FY 2023", "2022-2023",
+    "Year 2 of 5"), tried when ``pattern`` finds nothing: its last match (a free-text
+    period is not passed over for the last period with figures, which may be a
+    projection: a roll from it would skip a year)."""
     import re
 
     text = values.get("EngagementPeriod")
-    match = re.search(pattern, text, re.IGNORECASE) if isinstance(text, str) else None
-    if match is None:
+    if not isinstance(text, str):
         return None
+    match = re.search(pattern, text, re.IGNORECASE)
+    if match is None:
+        found = re.findall(loose, text, re.IGNORECASE) if loose else []
+        return str(found[-1]) if found else None
     return str(match.groups()[-1] or match.group(1))
 
 

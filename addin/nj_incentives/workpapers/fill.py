@@ -64,6 +64,7 @@ __all__ = [
     "data_entries",
     "fill",
     "read_data",
+    "refuse_open_in_excel",
     "template_inputs",
 ]
 
@@ -134,6 +135,12 @@ class Filled:
     inputs: list[str] = field(default_factory=list)
     employees: int = 0
     roster_sheets: int = 0
+    #: what a person should know of what was written (a payroll file's missing flag
+    #: column, its months outside the periods; a roster left empty)
+    notes: list[str] = field(default_factory=list)
+    #: the notes that make the command exit 1 (written, but a figure will be wrong
+    #: unless completed: a template's roster left empty)
+    incomplete: bool = False
 
 
 def _text(value: object) -> str:
@@ -230,16 +237,24 @@ def _source_inputs(items: Sequence[Any]) -> dict[str, TemplateInput]:
 
     found: dict[str, TemplateInput] = {}
     for item in items:
+        keys: tuple[object, ...] = ()
         if isinstance(item, Item) and not item.formula and item.name:
             base, rows, label = item.name, 0, item.label
         elif isinstance(item, InputTable) and source_name(item):
             base, rows, label = source_name(item), len(item.row_labels), "the table's rows"
+            keys = tuple(item.row_keys)  # keyed as its values are ({2012: ...})
         else:
             continue
         for suffix, what in ((TICK_SUFFIX, "tickmark"), (SOURCE_SUFFIX, "source")):
             name = base + suffix
             found[name] = TemplateInput(
-                name, f"{_SOURCES_KEY}.{name}", "text", None, rows, f"{what} of {label}"
+                name,
+                f"{_SOURCES_KEY}.{name}",
+                "text",
+                None,
+                rows,
+                f"{what} of {label}",
+                row_keys=keys,
             )
     return found
 
@@ -354,6 +369,8 @@ def read_data(path: str | Path) -> list[tuple[str, str, object]]:
             raise FillError([f"{path}: not YAML ({error})"], EXIT_USAGE) from error
     else:
         raise FillError([f"{path}: expected DATA as .yaml, .yml, .json or .csv"], EXIT_USAGE)
+    if suffix != ".json":
+        _refuse_thousands_in_lists(text, path)
     if document is None:
         return []
     if not isinstance(document, Mapping):
@@ -361,6 +378,49 @@ def read_data(path: str | Path) -> list[tuple[str, str, object]]:
             [f"{path}: expected a mapping of input names to values at the top"], EXIT_USAGE
         )
     return _entries(document, path.name)
+
+
+#: a number with thousands separators: 600,000 or 1,250,000.50
+_THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w.]|,\d{3}(?!\d))")
+
+
+def _refuse_thousands_in_lists(text: str, path: Path) -> None:
+    """YAML reads ``[600,000, 600,000]`` as four numbers, 600, 0, 600, 0 (a comma
+    separates a flow list's items, with or without a space): a comma that could be a
+    thousands separator in a ``[...]`` list is refused, as ``explain`` refuses it
+    (:mod:`nj_incentives.support.lists`), never read as two values."""
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        plain = re.sub(r"'[^']*'|\"[^\"]*\"", "''", line.split(" #", 1)[0])
+        if "[" not in plain:
+            continue
+        for match in _THOUSANDS.finditer(plain[plain.index("[") :]):
+            found.append(
+                f"{path.name} line {number}: {match.group()} in a [...] list: a comma that "
+                "could be a thousands separator is refused (YAML would read it as two "
+                f"values); write {match.group().replace(',', '')}, or put a space after "
+                "a comma that separates two values"
+            )
+    if found:
+        raise FillError(found, EXIT_FAILED)
+
+
+def refuse_open_in_excel(output: Path) -> None:
+    """Refuse to write over a workbook that is open in Excel: Excel keeps an owner file
+    beside it while it is open (``~$name.xlsx``; for a long name, ``~$`` in place of its
+    first two characters), and overwriting it under Excel loses the user's work at the
+    next save (or the user's unsaved work is kept, and ours lost)."""
+    if not output.exists():
+        return
+    for owner in {output.with_name("~$" + output.name), output.with_name("~$" + output.name[2:])}:
+        if owner.exists():
+            raise FillError(
+                [
+                    f"{output}: open in Excel ({owner.name} is beside it): close it there, "
+                    "then write it again"
+                ],
+                EXIT_USAGE,
+            )
 
 
 def _entries(document: Mapping[Any, Any], where: str) -> list[tuple[str, str, object]]:
@@ -444,10 +504,7 @@ def _values(
         if declared is None:
             close = [d.name for d in inputs.values() if d.name.lower().startswith(name.lower()[:4])]
             hint = f" (did you mean {', '.join(close[:3])}?)" if close and len(name) >= 4 else ""
-            unknown.append(
-                f"{where}: {name!r} is not an input of the {template} template{hint}; its "
-                f"inputs: {', '.join(inputs)}"
-            )
+            unknown.append(f"{where}: {name!r} is not an input of the {template} template{hint}")
             continue
         if declared.name in seen:
             unknown.append(
@@ -466,7 +523,11 @@ def _values(
         if declared.rows and isinstance(value, Mapping):
             keyed, problems = _keyed_column(declared, value, where)
             refused += problems
-            values[declared.key] = keyed
+            if declared.key.startswith(_SOURCES_KEY + "."):  # sources: one per row, in order
+                column = [keyed.get(key) for key in declared.row_keys]
+                values.setdefault(_SOURCES_KEY, {})[declared.name] = column
+            else:
+                values[declared.key] = keyed
             continue
         if declared.rows and declared.key.startswith(_SOURCES_KEY + "."):
             cells = list(value) if isinstance(value, (list, tuple)) else [value]
@@ -515,6 +576,8 @@ def _values(
             values[declared.key] = read_value
     if engagement:
         values["engagement"] = engagement
+    if any(" is not an input of the " in line for line in unknown):  # listed once
+        unknown.append(f"the {template} template's inputs: {', '.join(inputs)}")
     return values, given, unknown, refused
 
 
@@ -629,6 +692,7 @@ def fill(
         raise FillError([f"-o {output}: the filled workbook is written as .xlsx"], EXIT_USAGE)
     if output.exists() and not force:
         raise FillError([f"{output}: exists; not overwriting it (give --force)"], EXIT_USAGE)
+    refuse_open_in_excel(output)
     sources = [Path(p) for p in (template, data, hours) if isinstance(p, (str, Path))]
     from nj_incentives.support.files import same_file
 
@@ -646,6 +710,7 @@ def fill(
         raise FillError(unknown, EXIT_USAGE)
     module = _module(template_id)
     roster = _roster_of(module)
+    notes: list[str] = []
     if hours is not None:
         if roster is None:
             rostered = [t for t in TEMPLATE_IDS if _roster_of(_module(t))]
@@ -666,9 +731,11 @@ def fill(
 
             start = values.get(roster.calendar_from) if roster.calendar_from else None
             try:
-                values[_ROSTER_KEY] = read_payroll(hours, roster, start).employees
+                payroll = read_payroll(hours, roster, start)
             except PayrollError as error:
                 raise FillError(error.messages, error.status) from error
+            values[_ROSTER_KEY] = payroll.employees
+            notes += payroll.notes
             given.append("Employees")
     if refused:
         raise FillError(refused, EXIT_FAILED)
@@ -695,4 +762,11 @@ def fill(
                 cache_values(temporary)
     except (OSError, ValueError) as error:
         raise FillError([f"{output}: not written: {error}"], EXIT_USAGE) from error
-    return Filled(output, template_id, given, employees, sheets)
+    incomplete = bool(roster) and employees == 0
+    if incomplete:
+        notes.append(
+            f"{output.name}: written with no roster (no employee, no hours: DATA gives no "
+            "Employees and no --hours payroll file): every count of new positions is 0 and "
+            "so is the credit until the roster is filled"
+        )
+    return Filled(output, template_id, given, employees, sheets, notes, incomplete)

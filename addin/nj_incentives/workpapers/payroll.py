@@ -86,6 +86,15 @@ class Payroll:
 
     employees: list[dict[str, Any]] = field(default_factory=list)
     rows: int = 0
+    #: what was read as it is but a person should know (``fill`` prints them): a flag
+    #: column missing (everyone taken as permanent / not excluded), months outside the
+    #: periods left out
+    notes: list[str] = field(default_factory=list)
+
+
+#: what :meth:`_Calendar.place` returns for a month outside every period: left out (and
+#: named in :attr:`Payroll.notes`), not a refused row
+_OUTSIDE = "outside the periods"
 
 
 def _normal(header: object) -> str:
@@ -168,6 +177,7 @@ class _Calendar:
         self.roster = roster
         self.start = start if roster.calendar is not None else None
         self.months = roster.months
+        self.outside: dict[tuple[int, int], int] = {}  # (year, month) -> cells left out
         if self.start is not None and roster.calendar is not None:
             spans = roster.calendar(self.start)
             first = spans[0][0]
@@ -195,10 +205,8 @@ class _Calendar:
         periods = self.roster.periods
         index = year * 12 + month - 1 - self.first
         if not 0 <= index < len(periods) * self.months:
-            return (
-                f"month {year:04d}-{month:02d} is in none of the {_count(len(periods))} "
-                f"periods ({self.shown})"
-            )
+            self.outside[(year, month)] = self.outside.get((year, month), 0) + 1
+            return _OUTSIDE
         return periods[index // self.months], index % self.months + 1
 
 
@@ -298,7 +306,21 @@ def read_payroll(path: str | Path, roster: Roster, start: dt.date | None = None)
         raise PayrollError(refused, 1)
     if not employees:
         raise PayrollError([f"{path}: no payroll rows"], 1)
-    return Payroll([_entry(e, roster) for e in employees.values()], count)
+    notes = [
+        f"{path.name}: no {flag} column: no employee is taken as {flag}; mark them in a "
+        f"{flag} column (yes/no), or they count as new positions ({roster.flag_citation})"
+        for flag in ("temporary", "excluded")
+        if flag not in where
+    ]
+    if calendar.outside:
+        left = sorted(calendar.outside)
+        shown = ", ".join(f"{y:04d}-{m:02d}" for y, m in left[:12])
+        more = f" and {len(left) - 12} more" if len(left) > 12 else ""
+        notes.append(
+            f"{path.name}: {len(left)} calendar month(s) outside the "
+            f"{_count(len(roster.periods))} periods ({calendar.shown}) left out: {shown}{more}"
+        )
+    return Payroll([_entry(e, roster) for e in employees.values()], count, notes)
 
 
 def _plain(number: Decimal) -> str:
@@ -351,7 +373,9 @@ def _read_row(
     if long:
         month = _cell(row, where["month"])
         placed = _place(month, period, calendar, roster)
-        if isinstance(placed, str):
+        if placed is _OUTSIDE:
+            pass  # left out, named in the notes
+        elif isinstance(placed, str):
             problems.append(placed)
         else:
             found.append((*placed, _cell(row, where["hours"])))
@@ -368,6 +392,8 @@ def _read_row(
             if is_blank(value):
                 continue
             placed = calendar.place(year, month)
+            if placed is _OUTSIDE:
+                continue  # left out, named in the notes
             if isinstance(placed, str):
                 problems.append(placed)
             else:
@@ -382,6 +408,8 @@ def _read_row(
             problems.append(f"{shown}, {period_key} month {m}: {error}")
     if problems:
         return problems
+    if not found and calendar.outside and shown not in employees:
+        return []  # only months outside the periods (so far): no employee of the roster
     employee = employees.setdefault(shown, _Employee(shown))
     employee.temporary = employee.temporary or flags.get("temporary", False)
     employee.excluded = employee.excluded or flags.get("excluded", False)

@@ -51,6 +51,7 @@ from nj_incentives import programs
 from nj_incentives.core.inputs import InputError
 from nj_incentives.core.workpaper import (
     SIGNOFF_FIELDS,
+    CarriedFigure,
     Last,
     RollForward,
     RollRefused,
@@ -130,6 +131,8 @@ class Rolled:
     master_check: object = None
     #: the new period's inputs left blank, with their cells ("Liabilities[6] (Inputs!E45)")
     to_enter: list[str] = field(default_factory=list)
+    #: the figures carried, as numbers (``rollforward --json``'s ``carried``)
+    figures: tuple[CarriedFigure, ...] = ()
 
 
 # --------------------------------------------------------------------------- reading LAST
@@ -282,9 +285,11 @@ def _merge(
     data: Sequence[tuple[str, str, object]],
     row: int,
     template: str,
+    refers: Mapping[str, str] | None = None,
 ) -> list[str]:
     """DATA over LAST's values: a table column given one value is the new period's row
-    (``row``); else as ``fill`` reads it. The messages of the values refused."""
+    (``row``); else as ``fill`` reads it. The messages of the values refused. ``refers``:
+    LAST's defined names (upper case) -> their cells, to find a row's tick and source."""
     lookup = {s.lower(): d for d in inputs.values() for s in (d.name, d.key)}
     refused: list[str] = []
     for where, name, value in data:
@@ -308,9 +313,9 @@ def _merge(
                 continue
             set_row(values, declared.name, row, value)
             given = {n.lower() for _, n, _ in data}
-            for suffix in ("Tick", "Source"):  # the new figure is not yet ticked or sourced
-                beside = f"{declared.name}{suffix}"
-                if beside in inputs and beside.lower() not in given:
+            # the new figure is not yet ticked or sourced: a projection's "E" goes too
+            for beside in _marks(declared.name, inputs, refers):
+                if beside.lower() not in given:
                     set_row(values, beside, row, None)
         elif declared.rows and isinstance(value, Mapping) and declared.row_keys:
             column = list(values.get(declared.name) or [])  # type: ignore[call-overload]
@@ -325,6 +330,32 @@ def _merge(
         else:
             values[declared.name] = value
     return refused
+
+
+def _marks(
+    name: str, inputs: Mapping[str, TemplateInput], refers: Mapping[str, str] | None
+) -> list[str]:
+    """The tick and source columns of a table column's rows: its own (``NameTick``), or
+    the table's, on the same rows (the ERTC's period table has one, ``PeriodEndsTick``,
+    for its receipts, liabilities and other credits)."""
+    own = [f"{name}{suffix}" for suffix in ("Tick", "Source") if f"{name}{suffix}" in inputs]
+    if own or not refers:
+        return own
+
+    def rows(reference: str) -> tuple[str, str] | None:
+        import re
+
+        match = re.fullmatch(r"(.+)![A-Z]{1,3}(\d+):[A-Z]{1,3}(\d+)", reference)
+        return (match.group(1) + match.group(2), match.group(3)) if match else None
+
+    span = rows(refers.get(name.upper(), ""))
+    return [
+        other
+        for other in inputs
+        if span is not None
+        and other.endswith(("Tick", "Source"))
+        and rows(refers.get(other.upper(), "")) == span
+    ]
 
 
 # --------------------------------------------------------------------------- rolling
@@ -403,7 +434,7 @@ def rollforward(
         rolled.carried,
         rolled.row,
     )
-    refused = _merge(inputs, values, entries, row, template)
+    refused = _merge(inputs, values, entries, row, template, refers)
     if refused:
         raise FillError(refused, EXIT_FAILED)
     cleared = [name for name in SIGNOFF_FIELDS if name in values and not blank(values[name])]
@@ -435,4 +466,5 @@ def rollforward(
         len(filled.inputs),
         recalc.names.get("MasterCheck"),
         to_enter,
+        rolled.figures,
     )

@@ -43,6 +43,7 @@ from nj_incentives.core.workpaper import (
     NOT_COMPUTED,
     OUTPUTS,
     ArrayTable,
+    CarriedFigure,
     Chart,
     Check,
     Column,
@@ -1032,7 +1033,9 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
     where, refers, names = last.where, last.refers, last.names
     liabilities = list(values.get("TaxLiabilities") or [])  # type: ignore[call-overload]
     row = last_row(liabilities)
-    named = named_period(values, r"tax years? (\d{4})(?:\s*(?:-|to)\s*(\d{4}))?")
+    named = named_period(
+        values, r"tax years? (\d{4})(?:\s*(?:-|to)\s*(\d{4}))?", r"(?<!\d)(\d{4})(?!\d)"
+    )
     if named and int(named) in TAX_YEARS and 0 < TAX_YEARS.index(int(named)) + 1 <= row:
         row = TAX_YEARS.index(int(named)) + 1
     ref = refers.get("TAXLIABILITIES", "TaxLiabilities")
@@ -1105,7 +1108,22 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
         + f"; the election is made once, {remote_work.CITE_H}; the waiver is for every later tax "
         "period, P.L.2024, c.40)"
     )
-    return RolledPeriod(f"tax year {year}", f"tax year {year + 1}", carried, row + 1)
+    certificate = values["CertificateAmount"]
+    figures = (
+        CarriedFigure(
+            "CertificateAmount",
+            certificate if isinstance(certificate, (int, float)) else None,
+            "$",
+            f"tax year {year}",
+        ),
+        CarriedFigure(
+            "CreditPeriodEnd",
+            period_end.isoformat() if period_end else None,
+            "date",
+            f"tax year {year}",
+        ),
+    )
+    return RolledPeriod(f"tax year {year}", f"tax year {year + 1}", carried, row + 1, figures)
 
 
 def _engagement_period(values: Mapping[str, object], current: str) -> str:

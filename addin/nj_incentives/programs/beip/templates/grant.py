@@ -25,6 +25,7 @@ from nj_incentives.core.workpaper import (
     INPUTS,
     OUTPUTS,
     ArrayTable,
+    CarriedFigure,
     Chart,
     Check,
     Column,
@@ -497,7 +498,11 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
         last_row(values.get(n) or [])  # type: ignore[arg-type]
         for n in ("Withholdings", "PartnerTax", "NewEmployees")
     )
-    named = named_period(values, r"grant years? (\d{1,2})(?:\s*(?:-|to)\s*(\d{1,2}))?")
+    named = named_period(
+        values,
+        r"grant years? (\d{1,2})(?:\s*(?:-|to)\s*(\d{1,2}))?",
+        r"\byears?\s+(\d{1,2})\b",
+    )
     year = int(named) if named and 0 < int(named) <= filled else filled
     where, refers = last.where, last.refers
     if year == 0:
@@ -522,6 +527,7 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
             f"{beip.MAXIMUM_TERM_YEARS} years, {beip.CITE_C}); nothing to roll forward to"
         )
     carried = []
+    figures: list[CarriedFigure] = []
     schedule = last.names.get("Schedule")
     if isinstance(schedule, list) and len(schedule) > year:
         header = schedule[0]
@@ -532,7 +538,11 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
                 f"the schedule into grant year {year + 1} (the average cap over the term, "
                 f"{beip.CITE_CAP})"
             )
-    return RolledPeriod(f"grant year {year}", f"grant year {year + 1}", carried, year + 1)
+            amount = round(float(cumulative), 2) if isinstance(cumulative, (int, float)) else None
+            figures.append(CarriedFigure("Cumulative grant", amount, "$", f"grant year {year}"))
+    return RolledPeriod(
+        f"grant year {year}", f"grant year {year + 1}", carried, year + 1, tuple(figures)
+    )
 
 
 def _engagement_period(values: Mapping[str, object], current: str) -> str:

@@ -35,6 +35,7 @@ from nj_incentives.core.workpaper import (
     NOT_COMPUTED,
     OUTPUTS,
     ArrayTable,
+    CarriedFigure,
     Chart,
     Check,
     Column,
@@ -1274,10 +1275,16 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
     oldest dropped and its outcome carried in (:func:`_drop_periods`)."""
     ends = list(values.get("PeriodEnds") or [])  # type: ignore[call-overload]
     period = last_row(ends)
-    named = named_period(values, r"period ending (\d{4}-\d{2}-\d{2})")
+    named = named_period(
+        values, r"period ending (\d{4}-\d{2}-\d{2})", r"(?<![\d-])(\d{4}(?:-\d{2}-\d{2})?)(?!\d)"
+    )
     days = [e.isoformat() if isinstance(e, dt.date) else None for e in ends[:period]]
     if named in days:
         period = days.index(named) + 1
+    elif named and len(named) == 4:  # a year ("FY 2025"): the period ending in it
+        years = [day[:4] if day else None for day in days]
+        if named in years:
+            period = len(years) - years[::-1].index(named)
     where = last.where
     ref = last.refers.get("PERIODENDS", "PeriodEnds")
     if period == 0:
@@ -1295,17 +1302,42 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
         period, kept = MAX_PERIODS - 1, None
     following = kept if isinstance(kept, dt.date) and kept > final else _year_end(final)
     set_row(values, "PeriodEnds", period + 1, following)
-    forward = last.names.get("CarriedForward")
+    forward = _carried_out(last, final)
     carried.append(
         f"credit carried forward after the period ending {final}: {money(forward)}, carried "
         f"in to the period ending {following} by the schedule ({ertc.CITE_B2})"
+    )
+    figure = CarriedFigure(
+        "CarriedForward",
+        round(float(forward), 2) if isinstance(forward, (int, float)) else None,
+        "$",
+        final.isoformat(),
     )
     return RolledPeriod(
         f"privilege period ending {final}",
         f"privilege period ending {following}",
         carried,
         period + 1,
+        (figure,),
     )
+
+
+def _carried_out(last: Last, final: dt.date) -> object:
+    """The credit carried out of the period ending ``final``: its row of the schedule
+    (``CreditSchedule``'s "Carried out"), not the figure after the workbook's last period
+    (``CarriedForward``), which differs when later periods are already in the workbook."""
+    from nj_incentives.core.cells import date_from_serial
+
+    table = last.names.get("CreditSchedule")
+    if isinstance(table, list) and table and isinstance(table[0], list):
+        header = table[0]
+        if "Carried out" in header and "Period end" in header:
+            at, out = header.index("Period end"), header.index("Carried out")
+            for row in table[1:]:
+                end = row[at] if isinstance(row, list) and len(row) > out else None
+                if isinstance(end, (int, float)) and date_from_serial(float(end)) == final:
+                    return row[out]
+    return last.names.get("CarriedForward")
 
 
 def _drop_periods(values: dict[str, object], last: Last, drop: int, ref: str) -> list[str]:
