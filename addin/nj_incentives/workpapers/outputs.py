@@ -2,7 +2,7 @@
 
 ``calc --json``, the run stamps, ``diff`` and the Python API (:mod:`nj_incentives.api`)
 give each row of the Outputs sheet as one record (the JSON Schema:
-``nj_incentives/schemas/cli-output.schema.json``, docs/filling.md "Numbers a program can
+``nj_incentives/support/cli-output.schema.json``, docs/filling.md "Numbers a program can
 read"):
 
 - ``name``: the defined name of the figure: the output cell's own name (``CapApplies``),
