@@ -120,6 +120,10 @@ def _show(value: object) -> str:
         return str(int(value))
     if isinstance(value, (list, tuple)):
         return f"[{len(value)} values]"
+    if isinstance(value, dict):
+        return f"{{{len(value)} keys}}"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"(a whole number of about {int(value.bit_length() * 0.30103) + 1:,} digits)"
     if isinstance(value, Decimal):
         text = str(value)
         return text if len(text) <= 40 else text[:37] + "..."

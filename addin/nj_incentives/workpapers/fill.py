@@ -38,7 +38,6 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -71,7 +70,7 @@ __all__ = [
 #: The shipped templates by id, in the registry's order (each program's ``templates``
 #: part; :data:`nj_incentives.support.shipped.TEMPLATES` is the same list of files).
 TEMPLATE_IDS = tuple(programs.templates())
-#: The largest DATA file read.
+#: The largest DATA file read (:data:`nj_incentives.workpapers.datafile.MAX_BYTES`).
 MAX_DATA_BYTES = 16 * 1024 * 1024
 #: Excel's limit for a cell's text that data validation enforces on the text inputs.
 MAX_TEXT = 255
@@ -107,10 +106,12 @@ class TemplateInput:
 
     def read(self, value: object, shown: str) -> object:
         """The value as the builder writes it, or :class:`InputError` naming ``shown``."""
+        if isinstance(value, (list, tuple, Mapping, set, bytes, bytearray)):
+            raise InputError(shown, value, "takes one value here, not a list or mapping")
         if is_blank(value):
             return None
         if self.rule is None:  # text
-            text = value if isinstance(value, str) else _text(value)
+            text = str(value) if isinstance(value, str) else _text(value)
             if len(text) > MAX_TEXT:
                 raise InputError(shown, value, f"must be at most {MAX_TEXT} characters")
             return text
@@ -328,47 +329,20 @@ def resolve_template(template: str | Path) -> str:
 
 def read_data(path: str | Path) -> list[tuple[str, str, object]]:
     """DATA as (where, input name, value) in file order: ``where`` names the CSV row or
-    the key. Raises :class:`FillError` (status 2) for a file it cannot read."""
+    the key. Read bounded and as typed (:mod:`nj_incentives.workpapers.datafile`: a
+    regular file of at most :data:`MAX_DATA_BYTES`, no YAML aliases, no key twice, text
+    kept as text). Raises :class:`FillError` (status 2) for a file it cannot read."""
+    from nj_incentives.workpapers.datafile import DataError, read_document, read_text
+
     path = Path(path)
     try:
-        size = path.stat().st_size
-    except OSError as error:
-        raise FillError([f"{path}: cannot be read ({error.strerror})"], EXIT_USAGE) from error
-    if size > MAX_DATA_BYTES:
-        raise FillError([f"{path}: {size:,} bytes, more than {MAX_DATA_BYTES:,}"], EXIT_USAGE)
-    suffix = path.suffix.lower()
-    text = path.read_bytes().decode("utf-8-sig", "replace")
-    if suffix == ".csv":
-        return _csv_data(path, text)
-    if suffix == ".json":
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise FillError(
-                [f"{path}: not JSON (line {error.lineno}: {error.msg})"], EXIT_USAGE
-            ) from error
-    elif suffix in (".yaml", ".yml"):
-        try:
-            import yaml
-        except ModuleNotFoundError as missing:
-            from nj_incentives.support.status import needs_extra
-
-            raise FillError([needs_extra("fill", "scenarios", "PyYAML")], EXIT_USAGE) from missing
-
-        class Loader(yaml.SafeLoader):  # type: ignore[misc]
-            """YAML's safe loader, dates left as text: the date rule reads them (with
-            its message for one that is no date)."""
-
-        Loader.yaml_implicit_resolvers = {
-            first: [(tag, rx) for tag, rx in resolvers if not tag.endswith(":timestamp")]
-            for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-        }
-        try:
-            document = yaml.load(text, Loader=Loader)
-        except (yaml.YAMLError, ValueError) as error:
-            raise FillError([f"{path}: not YAML ({error})"], EXIT_USAGE) from error
-    else:
-        raise FillError([f"{path}: expected DATA as .yaml, .yml, .json or .csv"], EXIT_USAGE)
+        suffix = path.suffix.lower()
+        if suffix == ".csv":
+            return _csv_data(path, read_text(path))
+        text = read_text(path) if suffix in (".json", ".yaml", ".yml") else ""
+        document = read_document(path, text)
+    except DataError as error:
+        raise FillError([str(error)], EXIT_USAGE) from error
     if suffix != ".json":
         _refuse_thousands_in_lists(text, path)
     if document is None:
@@ -394,6 +368,8 @@ def _refuse_thousands_in_lists(text: str, path: Path) -> None:
         plain = re.sub(r"'[^']*'|\"[^\"]*\"", "''", line.split(" #", 1)[0])
         if "[" not in plain:
             continue
+        if len(found) >= MAX_MESSAGES:
+            break
         for match in _THOUSANDS.finditer(plain[plain.index("[") :]):
             found.append(
                 f"{path.name} line {number}: {match.group()} in a [...] list: a comma that "
@@ -454,12 +430,25 @@ def check_entries(
 
 
 def _csv_data(path: Path, text: str) -> list[tuple[str, str, object]]:
+    from nj_incentives.workpapers.datafile import MAX_ITEMS, MAX_KEYS
+
     found: list[tuple[str, str, object]] = []
-    try:
-        rows = list(csv.reader(io.StringIO(text, newline="")))
-    except csv.Error as error:
-        raise FillError([f"{path}: not CSV ({error})"], EXIT_USAGE) from error
-    for number, row in enumerate(rows, 1):
+    rows = csv.reader(io.StringIO(text, newline=""))
+    number = 0
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            raise FillError(
+                [f"{path}: not CSV (row {rows.line_num}: {error})"], EXIT_USAGE
+            ) from error
+        number += 1
+        if len(row) > MAX_ITEMS + 1:
+            raise FillError(
+                [f"{path} row {number}: more than {MAX_ITEMS:,} values in a row"], EXIT_USAGE
+            )
         cells = [cell.strip() for cell in row]
         while cells and not cells[-1]:
             cells.pop()
@@ -471,6 +460,8 @@ def _csv_data(path: Path, text: str) -> list[tuple[str, str, object]]:
         found.append(
             (f"{path.name} row {number}", cells[0], values[0] if len(values) == 1 else values)
         )
+        if len(found) > MAX_KEYS:
+            raise FillError([f"{path}: more than {MAX_KEYS:,} inputs"], EXIT_USAGE)
     return found
 
 
@@ -500,11 +491,15 @@ def _values(
     refused: list[str] = []
     seen: dict[str, str] = {}
     for where, name, value in data:
+        if len(unknown) + len(refused) >= MAX_MESSAGES:
+            break
         declared = table.get(name.lower())
         if declared is None:
             close = [d.name for d in inputs.values() if d.name.lower().startswith(name.lower()[:4])]
             hint = f" (did you mean {', '.join(close[:3])}?)" if close and len(name) >= 4 else ""
-            unknown.append(f"{where}: {name!r} is not an input of the {template} template{hint}")
+            unknown.append(
+                f"{where}: {_short(name)} is not an input of the {template} template{hint}"
+            )
             continue
         if declared.name in seen:
             unknown.append(
@@ -576,9 +571,25 @@ def _values(
             values[declared.key] = read_value
     if engagement:
         values["engagement"] = engagement
+    if len(unknown) + len(refused) >= MAX_MESSAGES:
+        (unknown or refused).append(
+            f"... and perhaps more: the first {MAX_MESSAGES:,} refusals are shown; nothing "
+            "further was read"
+        )
     if any(" is not an input of the " in line for line in unknown):  # listed once
         unknown.append(f"the {template} template's inputs: {', '.join(inputs)}")
     return values, given, unknown, refused
+
+
+#: The most refusals collected from one DATA (the rest are not read).
+MAX_MESSAGES = 1_000
+
+
+def _short(name: str) -> str:
+    """An input name as a message shows it (a long one cut)."""
+    from nj_incentives.workpapers.datafile import shown
+
+    return shown(name, 60)
 
 
 def _keyed_column(
@@ -617,6 +628,8 @@ def _roster(roster: Roster, value: object, where: str) -> tuple[list[dict[str, A
     employees: list[dict[str, Any]] = []
     problems: list[str] = []
     for n, entry in enumerate(value, 1):
+        if len(problems) >= MAX_MESSAGES:
+            break
         shown = f"Employees[{n}]"
         if not isinstance(entry, Mapping):
             problems.append(f"{where}: {shown} must be a mapping ({fields})")
@@ -686,6 +699,24 @@ def fill(
         fill("beip-grant-schedule", {"AgreementDate": "2010-01-01", "Term": 5,
              "GrantPercent": "50%", "Withholdings": [600000, 600000]}, "grant.xlsx")
     """
+    for argument, passed, kinds in (
+        ("template", template, (str, Path)),
+        ("data", data, (str, Path, Mapping, type(None))),
+        ("output", output, (str, Path)),
+        ("hours", hours, (str, Path, type(None))),
+    ):
+        if not isinstance(passed, kinds):
+            from nj_incentives.workpapers.datafile import shown
+
+            expected = (
+                "a DATA file's path or a mapping of input names to values"
+                if argument == "data"
+                else "a path"
+            )
+            raise FillError(
+                [f"{argument} = {shown(passed)}: expected {expected}, not {type(passed).__name__}"],
+                EXIT_USAGE,
+            )
     output = Path(output)
     template_id = resolve_template(template)
     if output.suffix.lower() != ".xlsx":

@@ -65,7 +65,11 @@ _COLUMNS = {
     "excluded": ("excluded", "owner", "owner_or_relative", "owner_or_owner_s_relative"),
 }
 _MONTH_NUMBER = re.compile(r"^(?:month_?)?(\d{1,2})$")
-_CALENDAR = re.compile(r"^(\d{4})-(\d{1,2})(?:-(\d{1,2}))?(?:[ t].*)?$")
+#: a calendar month or a date, and at most a time of day after it (a spreadsheet's
+#: "2023-05-31 00:00:00"): nothing else, so that "2023-04 junk" is no month
+_CALENDAR = re.compile(
+    r"^(\d{4})-(\d{1,2})(?:-(\d{1,2})(?:[ t]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?)?$"
+)
 
 
 class PayrollError(ValueError):
@@ -102,42 +106,125 @@ def _normal(header: object) -> str:
 
 
 def _rows_of(path: Path) -> Iterator[list[object]]:
-    """The rows of a CSV or .xlsx (first sheet) file, header first, bounded."""
-    try:
-        size = path.stat().st_size
-    except OSError as error:
-        raise PayrollError([f"{path}: cannot be read ({error.strerror})"], 2) from error
-    if size > MAX_BYTES:
-        raise PayrollError([f"{path}: {size:,} bytes, more than {MAX_BYTES:,}"], 2)
+    """The rows of a CSV or .xlsx (its first visible sheet) file, header first, bounded:
+    a regular file of at most :data:`MAX_BYTES`."""
     suffix = path.suffix.lower()
-    if suffix in (".xlsx", ".xlsm"):
-        yield from _xlsx_rows(path)
-        return
-    if suffix not in (".csv", ".txt"):
+    if suffix not in (".csv", ".txt", ".xlsx", ".xlsm"):
         raise PayrollError([f"{path}: expected a .csv or .xlsx payroll file"], 2)
-    data = path.read_bytes()
+    from nj_incentives.support.reading import NotReadable, read_regular
+
+    try:
+        data = read_regular(path, MAX_BYTES)
+    except NotReadable as error:
+        raise PayrollError([f"{path}: {error}"], 2) from error
+    if suffix in (".xlsx", ".xlsm"):
+        yield from _xlsx_rows(path, data)
+        return
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("cp1252", "replace")
-    yield from csv.reader(io.StringIO(text, newline=""))
+    rows = csv.reader(io.StringIO(text, newline=""))
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise PayrollError(
+                [f"{path} line {rows.line_num}: not read as CSV: {error}"], 2
+            ) from None
+        yield list[object](row)
 
 
-def _xlsx_rows(path: Path) -> Iterator[list[object]]:
-    from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, vet_workbook
+class Uncached:
+    """A cell whose formula has no saved value (as openpyxl or a script writes one): what
+    it computes is unknown until Excel recalculates and saves the workbook."""
+
+    def __init__(self, formula: str) -> None:
+        self.formula = formula
+
+    def __str__(self) -> str:
+        return self.formula
+
+
+def _payroll_limits() -> Any:
+    """The bounds a payroll workbook is vetted by: :data:`MAX_BYTES`, :data:`MAX_ROWS`
+    rows (a long export of a million rows, as its CSV), saved values only."""
+    from nj_incentives.workpapers.recalc.safety import DEFAULT_LIMITS
+
+    return DEFAULT_LIMITS.with_overrides(
+        max_file_bytes=MAX_BYTES,
+        max_member_bytes=1024 * 1024 * 1024,
+        max_total_bytes=1024 * 1024 * 1024,
+        max_rows=MAX_ROWS + 1,
+        max_columns=200,
+        max_area=(MAX_ROWS + 1) * 40,
+        max_cells=(MAX_ROWS + 1) * 40,
+        max_formulas=(MAX_ROWS + 1) * 40,
+        max_formula_characters=100_000_000,
+        recalculating=False,
+        max_seconds=None,
+        max_memory_bytes=None,
+    )
+
+
+def _xlsx_rows(path: Path, data: bytes) -> Iterator[list[object]]:
+    from nj_incentives.workpapers.recalc.safety import UnsafeWorkbookError, vet_bytes
 
     try:
-        vetted = vet_workbook(path)
+        vetted = vet_bytes(path, data, _payroll_limits())
     except UnsafeWorkbookError as error:
-        raise PayrollError([f"{path}: refused: {error}"], 2) from error
+        # the limits are this reader's own, not the calc options the message names
+        reason = re.sub(r" \(--max-[a-z-]+(?:, --max-[a-z-]+)*\)", "", str(error))
+        raise PayrollError([f"{path}: refused: {reason}"], 2) from error
     import openpyxl
 
     book = openpyxl.load_workbook(io.BytesIO(vetted.data), read_only=True, data_only=True)
+    visible = [sheet for sheet in book.worksheets if sheet.sheet_state == "visible"]
+    if not visible:
+        book.close()
+        raise PayrollError([f"{path}: no visible sheet"], 2)
+    sheet = visible[0]
+    formulas = None
+    if _has_formulas(vetted.data):
+        formulas = openpyxl.load_workbook(io.BytesIO(vetted.data), read_only=True)
     try:
-        for row in book.worksheets[0].iter_rows(values_only=True):
-            yield list(row)
+        if formulas is None:
+            for row in sheet.iter_rows(values_only=True):
+                yield list(row)
+            return
+        written = formulas[sheet.title].iter_rows(values_only=True)
+        for row in sheet.iter_rows(values_only=True):
+            typed = next(written, ())
+            cells = list(row)
+            for j, cell in enumerate(cells):
+                text = typed[j] if j < len(typed) else None
+                if cell is None and isinstance(text, str) and text.startswith("="):
+                    cells[j] = Uncached(text)
+            yield cells
     finally:
         book.close()
+        if formulas is not None:
+            formulas.close()
+
+
+def _has_formulas(data: bytes) -> bool:
+    """Whether any sheet of the workbook holds a formula (``<f>`` in its XML)."""
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if info.filename.lower().startswith("xl/worksheets/") and info.filename.endswith(
+                ".xml"
+            ):
+                with archive.open(info) as part:
+                    carry = b""
+                    while chunk := part.read(1 << 20):
+                        if re.search(rb"<(?:\w+:)?f[ >/]", carry + chunk):
+                            return True
+                        carry = chunk[-16:]
+    return False
 
 
 def _month_of(value: object) -> tuple[int, int] | None:
@@ -241,10 +328,17 @@ def read_payroll(path: str | Path, roster: Roster, start: dt.date | None = None)
     names = [_normal(h) for h in header]
     where = {}
     for role, aliases in _COLUMNS.items():
-        for alias in aliases:
-            if alias in names:
-                where[role] = names.index(alias)
-                break
+        given = [j for j, name in enumerate(names) if name in aliases]
+        if len(given) > 1:
+            shown = ", ".join(f"{header[j]!s} (column {j + 1})" for j in given)
+            raise PayrollError(
+                [f"{path}: {shown}: one {role} column, given {len(given)} times: keep one"], 2
+            )
+        if given:
+            where[role] = given[0]
+    repeated = _repeated_months(header, names, set(where.values()), months)
+    if repeated:
+        raise PayrollError([f"{path}: {repeated}"], 2)
     numbered = {
         int(found.group(1)): j
         for j, h in enumerate(names)
@@ -290,7 +384,9 @@ def read_payroll(path: str | Path, roster: Roster, start: dt.date | None = None)
         problems = _read_row(
             row, number, where, numbered, calendar_columns, long, calendar, employees, roster
         )
-        refused += [f"{path.name} row {number}: {problem}" for problem in problems]
+        if len(refused) < MAX_REFUSED:
+            refused += [f"{path.name} row {number}: {problem}" for problem in problems]
+    refused += _lookalikes(employees, path.name)
     for employee in employees.values():
         for (period, m), total in employee.hours.items():
             try:
@@ -323,6 +419,68 @@ def read_payroll(path: str | Path, roster: Roster, start: dt.date | None = None)
     return Payroll([_entry(e, roster) for e in employees.values()], count, notes)
 
 
+#: The most refused rows named (the rest are counted, not kept).
+MAX_REFUSED = 1_000
+
+
+def _repeated_months(
+    header: Sequence[object], names: Sequence[str], taken: set[int], months: int
+) -> str:
+    """Why the month columns are ambiguous (one month given by two columns), or ""."""
+    seen: dict[object, int] = {}
+    for j, (cell, name) in enumerate(zip(header, names, strict=False)):
+        if j in taken or not name:
+            continue
+        found = _MONTH_NUMBER.match(name)
+        month: object = (
+            int(found.group(1)) if found and 1 <= int(found.group(1)) <= months else None
+        )
+        if month is None:
+            month = _month_of(cell)
+        if month is None:
+            continue
+        if month in seen:
+            return (
+                f"columns {seen[month] + 1} and {j + 1} ({header[seen[month]]!s}, {cell!s}) "
+                "give the same month: keep one"
+            )
+        seen[month] = j
+    return ""
+
+
+def _same_name(name: str) -> str:
+    """A name as a person reads it: its compatibility form (fullwidth letters as
+    letters), without format characters (zero-width spaces, direction marks), spaces
+    collapsed, case folded."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return " ".join(text.split()).casefold()
+
+
+def _lookalikes(employees: dict[str, _Employee], where: str) -> list[str]:
+    """Each set of names that differ only in case, width, spacing or invisible
+    characters: counted as different employees, they would be one person counted twice."""
+    groups: dict[str, list[_Employee]] = {}
+    for employee in employees.values():
+        groups.setdefault(_same_name(employee.name), []).append(employee)
+    found = []
+    for group in groups.values():
+        if len(group) > 1:
+            shown = ", ".join(
+                f"{e.name!r} (row {min(r for rows in e.rows.values() for r in rows)})"
+                if e.rows
+                else f"{e.name!r}"
+                for e in group
+            )
+            found.append(
+                f"{where}: {shown}: one name spelled {len(group)} ways (case, width, spacing "
+                "or invisible characters): spell each employee one way"
+            )
+    return found
+
+
 def _plain(number: Decimal) -> str:
     return f"{number.normalize():f}"
 
@@ -344,6 +502,15 @@ def _read_row(
 ) -> list[str]:
     """Add one row's hours to its employee; the reasons it is refused (then nothing of
     it is added)."""
+    uncached = [
+        f"column {j + 1}: the formula {cell.formula[:40]} has no saved value (the file was "
+        "written by a program that does not calculate): open and save it in Excel, or "
+        "give the number"
+        for j, cell in enumerate(row)
+        if isinstance(cell, Uncached)
+    ]
+    if uncached:
+        return uncached
     name = _cell(row, where["employee"])
     if is_blank(name):
         return ["no employee (the employee column is blank)"]
@@ -434,8 +601,16 @@ def _place(
     if is_blank(month):
         return "no month"
     text = str(month).strip()
-    if isinstance(month, (int, float)) or re.fullmatch(r"\d{1,2}(?:\.0)?", text):
-        m = int(float(text))
+    if isinstance(month, bool):
+        return f"month {text}: not a month (1-{roster.months} of a period, YYYY-MM or a date)"
+    if isinstance(month, (int, float, Decimal)) or re.fullmatch(r"\d{1,2}(?:\.0*)?", text):
+        number = float(month) if isinstance(month, (int, float, Decimal)) else float(text)
+        if not number.is_integer():
+            return (
+                f"month {text}: not a whole month (1-{roster.months} of a period, YYYY-MM "
+                "or a date)"
+            )
+        m = int(number)
         if not 1 <= m <= roster.months:
             return f"month {text!r}: not a month (1-{roster.months} of a period, YYYY-MM or a date)"
         if period is None:

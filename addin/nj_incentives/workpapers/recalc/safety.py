@@ -88,6 +88,7 @@ __all__ = [
     "budgets",
     "dynamic_arrays",
     "sheet_parts",
+    "vet_bytes",
     "vet_workbook",
     "vetted_copy",
 ]
@@ -211,6 +212,18 @@ def vet_workbook(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) 
     if len(data) > limits.max_file_bytes:
         raise UnsafeWorkbookError(f"{name}: the file grew while it was read")
     return _vet_bytes(path, data, limits)
+
+
+def vet_bytes(
+    path: str | os.PathLike[str], data: bytes, limits: Limits = DEFAULT_LIMITS
+) -> VettedWorkbook:
+    """:func:`vet_workbook` of a workbook's bytes already read (``path`` names it)."""
+    if len(data) > limits.max_file_bytes:
+        raise UnsafeWorkbookError(
+            f"{Path(path).name}: the file is {_size(len(data))}, more than the "
+            f"{_size(limits.max_file_bytes)} allowed"
+        )
+    return _vet_bytes(Path(path), data, limits)
 
 
 def _vet_bytes(path: Path, data: bytes, limits: Limits) -> VettedWorkbook:
