@@ -363,7 +363,7 @@ def _refuse_thousands_in_lists(text: str, path: Path) -> None:
     separates a flow list's items, with or without a space): a comma that could be a
     thousands separator in a ``[...]`` list is refused, as ``explain`` refuses it
     (:mod:`nj_incentives.support.lists`), never read as two values."""
-    found = []
+    found: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
         plain = re.sub(r"'[^']*'|\"[^\"]*\"", "''", line.split(" #", 1)[0])
         if "[" not in plain:
