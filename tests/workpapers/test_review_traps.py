@@ -97,7 +97,8 @@ def test_yaml_thousands_commas_in_a_list_are_refused(tmp_path: Path, capsys: Any
     assert not out.exists()
     spaced = tmp_path / "spaced.yaml"  # a space after each comma: a list of values
     spaced.write_text("Withholdings: [600, 000, 1250000]\n")
-    assert read_data(spaced) == [("spaced.yaml", "Withholdings", [600, 0, 1250000])]
+    # each value as typed, read by the money rule when filled (issue 36 item 6)
+    assert read_data(spaced) == [("spaced.yaml", "Withholdings", ["600", "000", "1250000"])]
 
 
 def test_a_year_keyed_tables_sources_are_keyed_as_its_values() -> None:
