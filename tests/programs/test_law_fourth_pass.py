@@ -16,6 +16,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nj_incentives.core.inputs import MAX_DATE, MIN_DATE, InputError
 from nj_incentives.functions.table import functions
 from nj_incentives.programs.beip import rules as beip
 
@@ -115,3 +116,108 @@ def test_interpretations_no_longer_read_july_1_to_30_as_n() -> None:
 
     text = (Path(__file__).parents[2] / "docs" / "interpretations.md").read_text()
     assert "July 1-30" not in text
+
+
+# =========================================================================== 3. date range
+
+
+def test_a_base_year_before_1900_is_refused() -> None:
+    # operations start 1900-02-15: credit year one starts 1900-03-01, the base year is
+    # the twelve months before it, 1899-03-01 to 1900-02-28: its first day is before
+    # 1900-01-01, Excel's first date (it returned the serials -305 and 59)
+    message = TEXT["NJ_ERTC_BASE_YEAR"]("1900-02-15")
+    assert message.startswith("#VALUE! operations_start = '1900-02-15': the base year's first")
+    assert "would be 1899-03-01, before 1900-01-01" in message
+    # operations start 1901-01-01: base year 1900-01-01 to 1900-12-31, serials 1 and 366
+    # (Excel's phantom 1900-02-29 is serial 60, so 1900-12-31 is 366)
+    assert CALL["NJ_ERTC_BASE_YEAR"]("1901-01-01")[1] == [1, 366]
+
+
+def test_a_period_end_after_2199_is_refused() -> None:
+    # tax year 2199 of a June filer (form numbering) ends 2200-06-30: after 2199-12-31
+    message = TEXT["NJ_TAX_PERIOD_END"](2199, 6)
+    assert "tax_year = 2199: the last day of tax year 2199 (form numbering) would be" in message
+    assert "2200-06-30, after 2199-12-31" in message
+    # tax year 2198 of a June filer ends 2199-06-30: serial 109,390 (days from 1899-12-30)
+    assert CALL["NJ_TAX_PERIOD_END"](2198, 6) == 109390
+    # operations start 2199-06-15: credit year one 2199-07-01 to 2200-06-30, year two to
+    # 2201-06-30: refused; those of 2197-12-15 run 2198-01-01 to 2199-12-31, the last date
+    assert "credit year two's last day would be 2201-06-30" in TEXT["NJ_ERTC_CREDIT_YEARS"](
+        "2199-06-15"
+    )
+    assert CALL["NJ_ERTC_CREDIT_YEARS"]("2197-12-15")[2][2] == 109574  # 2199-12-31
+    # commitment end 2198-06-30 + 24 months = 2200-06-30: refused
+    assert "would be 2200-06-30" in TEXT["NJ_BEIP_REMOTE_WORK_COMMITMENT_END"]("2198-06-30")
+    # an amount approved 2199-01-01 (fiscal year 2199): installments 2199-2203, refused
+    late = TEXT["NJ_BEIP_CONVERSION_SCHEDULE"](2010, 100000, "2199-01-01")
+    assert late.startswith("#VALUE! approval_date = '2199-01-01': its installments run to")
+
+
+def _dates_in(value: object) -> list[dt.date]:
+    if isinstance(value, list):
+        return [day for item in value for day in _dates_in(item)]
+    return [value] if isinstance(value, dt.date) else []
+
+
+def _returns_dates() -> list[str]:
+    """Every NJ_* function whose example's result holds a date (found, not listed)."""
+    from nj_incentives.functions.table import CATALOG
+
+    return [name for name, entry in CATALOG.items() if _dates_in(entry.cells(*entry.example))]
+
+
+DATE_RESULTS = _returns_dates()
+ANY_DATE = st.dates(min_value=MIN_DATE, max_value=MAX_DATE)
+#: any accepted date, one draw in three within two years of either end
+EDGE_DATE = st.one_of(
+    ANY_DATE,
+    st.dates(min_value=MIN_DATE, max_value=dt.date(1901, 12, 31)),
+    st.dates(min_value=dt.date(2198, 1, 1), max_value=MAX_DATE),
+)
+
+
+def _result_or_refusal(name: str, *args: object) -> list[dt.date]:
+    """The dates of a result, or none where the call is refused (an input error)."""
+    from nj_incentives.functions.table import CATALOG
+
+    try:
+        return _dates_in(CATALOG[name].cells(*args))
+    except InputError:
+        return []
+
+
+def test_the_date_functions_are_found() -> None:
+    assert {"NJ_TAX_PERIOD_END", "NJ_ERTC_BASE_YEAR", "NJ_ERTC_CREDIT_YEARS"} <= set(DATE_RESULTS)
+
+
+@given(data=st.data())
+def test_every_date_result_is_within_the_accepted_range(data: st.DataObject) -> None:
+    # any date argument from 1900-01-01 to 2199-12-31 (the others the example's): each
+    # date of the result lies in the same range, or the call is refused with the reason
+    from nj_incentives.functions.table import CATALOG
+
+    name = data.draw(st.sampled_from(DATE_RESULTS))
+    entry = CATALOG[name]
+    args = list(entry.example) + [None] * (len(entry.arguments) - len(entry.example))
+    for i, argument in enumerate(entry.arguments):
+        if argument.kind == "date":
+            args[i] = data.draw(EDGE_DATE)
+    for day in _result_or_refusal(name, *args):
+        assert MIN_DATE <= day <= MAX_DATE, (name, args, day)
+
+
+@given(
+    tax_year=st.integers(min_value=1900, max_value=9998),
+    month=st.integers(min_value=1, max_value=12),
+    numbering=st.sampled_from(["form", "calendar"]),
+    accrual_year=st.integers(min_value=2008, max_value=2025),
+    approval=ANY_DATE,
+)
+def test_period_ends_and_installments_stay_within_the_range(
+    tax_year: int, month: int, numbering: str, accrual_year: int, approval: dt.date
+) -> None:
+    for day in _result_or_refusal("NJ_TAX_PERIOD_END", tax_year, month, numbering):
+        assert MIN_DATE <= day <= MAX_DATE
+    schedule = ("NJ_BEIP_CONVERSION_SCHEDULE", accrual_year, 100000, approval)
+    for day in _result_or_refusal(*schedule, None, None, month, numbering):
+        assert MIN_DATE <= day <= MAX_DATE

@@ -31,6 +31,7 @@ from nj_incentives.core.inputs import (
     as_money,
     as_number,
     as_quantity,
+    within_dates,
 )
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "fmt_money",
     "fmt_number",
     "fmt_pct",
+    "within_dates",
 ]
 
 #: One cent: the unit every money result is rounded to.

@@ -78,6 +78,7 @@ __all__ = [
     "as_quantity",
     "is_blank",
     "percent_text",
+    "within_dates",
 ]
 
 #: The citation of the bounds that are readings, not statute (docs/interpretations.md).
@@ -387,6 +388,21 @@ def as_date(value: object, argument: str, citation: str = "") -> dt.date:
         rule = f"must be a date from {MIN_DATE} to {MAX_DATE}"
         raise InputError(argument, value, rule, CITE_BOUNDS)
     return day
+
+
+def within_dates(day: dt.date, what: str, argument: str, value: object, citation: str) -> dt.date:
+    """``day``, a date a rule computed (``what``: "the base year's first day") from the
+    input ``argument`` = ``value``, when it lies within the dates every input accepts
+    (1900-01-01, Excel's first date, to 2199-12-31); else the input error that says
+    where the result would fall: a result is never a date no input could be."""
+    if MIN_DATE <= day <= MAX_DATE:
+        return day
+    side, bound = ("before", MIN_DATE) if day < MIN_DATE else ("after", MAX_DATE)
+    rule = (
+        f"{what} would be {day.isoformat()}, {side} {bound.isoformat()}: results, like"
+        f" inputs, are dates from {MIN_DATE.isoformat()} to {MAX_DATE.isoformat()}"
+    )
+    raise InputError(argument, value, rule, f"{citation}; {CITE_BOUNDS}")
 
 
 #: Where the law-version switch is documented.

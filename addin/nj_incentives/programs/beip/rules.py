@@ -1256,14 +1256,14 @@ def conversion_schedule(
     start, _ = first_tax_year(EXACT, *args)
     count = len(paragraph.shares)
     parts = installments(EXACT, approved, paragraph.fractions, count)
+    try:
+        ends = [cbt.period_end_for(start + i, month, kind) for i in range(count)]
+    except InputError as error:  # only a late approval moves the installments so far
+        rule = f"its installments run to tax year {start + count - 1}: {error.rule}"
+        raise InputError("approval_date", approval_date, rule, error.citation) from None
     rows = tuple(
-        Installment(
-            tax_year=start + i,
-            share=share,
-            amount=part,
-            period_end=cbt.period_end_for(start + i, month, kind),
-        )
-        for i, (share, part) in enumerate(zip(paragraph.shares, parts, strict=True))
+        Installment(tax_year=start + i, share=share, amount=part, period_end=end)
+        for i, (share, part, end) in enumerate(zip(paragraph.shares, parts, ends, strict=True))
     )
     steps = partial(_conversion_steps, year, paragraph, approved, approval, rows, month, kind)
     return ConversionSchedule(

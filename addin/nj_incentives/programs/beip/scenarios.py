@@ -28,7 +28,7 @@ import numpy as np
 
 from nj_incentives.core import parameters as P
 from nj_incentives.core.common import InputError, as_money
-from nj_incentives.core.inputs import InputKind, InputRule
+from nj_incentives.core.inputs import MAX_DATE, InputKind, InputRule
 from nj_incentives.core.rules import Ratio
 from nj_incentives.core.scenario_inputs import (
     GROWTH,
@@ -550,6 +550,8 @@ def conversion_kernel(chunk: Columns, layout: Shape) -> SectionOut:
     ok, start, last = conversion_years(chunk)
     fast = present & ok & amount.ok
     fast &= (start >= layout.first_tax_year) & (last <= layout.last_tax_year)
+    # a calendar filer's tax year N ends December 31 of N: none after the last date
+    fast &= last <= MAX_DATE.year
     # the dates of e. checked by the core only: the exact path (issue 10, item 8)
     fast &= chunk.col("grant_approval_date").blank & chunk.col("direction_date").blank
     fast &= chunk.col("direction_deadline").blank

@@ -35,6 +35,7 @@ from nj_incentives.core.common import (
     as_int,
     as_money,
     fmt_money,
+    within_dates,
 )
 from nj_incentives.core.rules import EXACT, Rules, V
 from nj_incentives.programs.cbt import figures as CBT
@@ -441,4 +442,11 @@ def period_end_for(tax_year_: Number, month: Number = 12, numbering: str = "form
     chosen = year_end_month(month)
     kind = _numbering(numbering)
     ends_in = year + 1 if kind == "form" and chosen < FORM_YEAR_FIRST_MONTH else year
-    return dt.date(ends_in, chosen, calendar.monthrange(ends_in, chosen)[1])
+    end = dt.date(ends_in, chosen, calendar.monthrange(ends_in, chosen)[1])
+    return within_dates(
+        end,
+        f"the last day of tax year {year} ({kind} numbering)",
+        "tax_year",
+        tax_year_,
+        CITE_FORM_YEAR,
+    )

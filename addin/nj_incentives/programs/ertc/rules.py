@@ -50,6 +50,7 @@ from nj_incentives.core.common import (
     cents_down,
     fmt_money,
     fmt_number,
+    within_dates,
 )
 from nj_incentives.core.inputs import InputKind, InputRule, is_blank
 from nj_incentives.core.rules import EXACT, ZERO, Rules, V, explain
@@ -1232,6 +1233,13 @@ def credit_years(operations_start: DateLike) -> CreditYears:
     """
     start = as_date(operations_start, "operations_start", CITE_CREDIT_YEARS)
     one_start, one_end, two_start, two_end = credit_years_rule(EXACT, start)
+    within_dates(
+        two_end,
+        "credit year two's last day",
+        "operations_start",
+        operations_start,
+        CITE_CREDIT_YEARS,
+    )
     return CreditYears(
         year_one_start=one_start,
         year_one_end=one_end,
@@ -1292,6 +1300,9 @@ def base_year(operations_start: DateLike) -> BaseYear:
     """
     one_start = credit_years(operations_start).year_one_start
     start, end = base_year_rule(EXACT, one_start)
+    within_dates(
+        start, "the base year's first day", "operations_start", operations_start, CITE_BASE_YEAR
+    )
     step = Step(
         label="Base year",
         value=start,

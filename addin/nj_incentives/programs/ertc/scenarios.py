@@ -14,13 +14,14 @@ corrected exactly with the remainder computed modulo 2^64 (the int64 evaluator's
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 import numpy as np
 
 from nj_incentives.core.common import InputError, as_money, as_number
-from nj_incentives.core.inputs import InputKind, InputRule
+from nj_incentives.core.inputs import MAX_DATE, InputKind, InputRule
 from nj_incentives.core.rules import Ratio
 from nj_incentives.core.scenario_inputs import (
     GROWTH,
@@ -286,6 +287,8 @@ def ertc_outputs(layout: Shape) -> list[OutputSpec]:
 #: A day number after every period end: what a row's missing periods end on, so that
 #: the b.(1) count of periods ending before a credit year counts only the row's own.
 _NO_PERIOD = 2**40
+#: The last date any input or result may be (core.inputs.MAX_DATE), in days from 1970.
+_LAST_DAY = (MAX_DATE - dt.date(1970, 1, 1)).days
 _INSURANCE = ertc.TAX_TYPES.index("insurance")
 
 
@@ -357,6 +360,7 @@ def ertc_kernel(chunk: Columns, layout: Shape) -> SectionOut:
 
     # b.(1): the period in which or with which each credit year ends
     _, one_end, _, two_end = ertc.credit_years_rule(_INT64, np.where(fast, start.values, 0))
+    fast &= two_end <= _LAST_DAY  # the core refuses credit years past the last date
     ends = [
         np.where(fast & (k <= count), values["period_end"][k - 1], _NO_PERIOD)
         for k in range(1, width + 1)

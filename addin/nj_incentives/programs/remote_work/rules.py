@@ -32,6 +32,7 @@ from nj_incentives.core.common import (
     as_law_as_of,
     as_money,
     fmt_pct,
+    within_dates,
 )
 from nj_incentives.core.rules import EXACT, Rules, V, explain
 from nj_incentives.programs.beip import figures as BEIP
@@ -468,7 +469,15 @@ def _c40_check(
         raise InputError("enhanced_area", None, rule, CITE_H_C40)
     inside = as_bool(enhanced_area, "enhanced_area", CITE_H_C40)
     outside, enough, ok = remote_work_c40_rule(EXACT, share, inside)
-    extended = None if commitment_end is None else commitment_extension_rule(EXACT, commitment_end)
+    extended = None
+    if commitment_end is not None:
+        extended = within_dates(
+            commitment_extension_rule(EXACT, commitment_end),
+            "the commitment period extended by two years",
+            "commitment_end",
+            commitment_end,
+            CITE_H_C40,
+        )
     reasons: list[str] = []
     if not outside:
         reasons.append(
@@ -612,7 +621,13 @@ def remote_work_commitment_end(
         return CommitmentExtension(
             commitment_end=end, extended_end=end, version=version, steps=(step,)
         )
-    extended = commitment_extension_rule(EXACT, end)
+    extended = within_dates(
+        commitment_extension_rule(EXACT, end),
+        "the commitment period extended by two years",
+        "commitment_end",
+        commitment_end,
+        CITE_H_C40,
+    )
     return CommitmentExtension(
         commitment_end=end,
         extended_end=extended,
