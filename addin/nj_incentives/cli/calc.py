@@ -28,7 +28,9 @@ what failed. ``--memo FILE`` writes one calculation memo covering every workbook
 check, the engagement, master checks and key figures, the law versions, the switches set,
 the sign-off block), then each workbook's schedules, then the steps (``--steps summary``,
 the default: those behind the summary's figures; ``--steps all``: every NJ_* result) and
-the interpretations applied (:mod:`nj_incentives.workpapers.memo`).
+the interpretations applied (:mod:`nj_incentives.workpapers.memo`). ``--memo-each DIR``
+writes one memo per workbook instead (``DIR/<name>-memo.pdf``, ``--memo-format``), each
+headed by its own workbook's engagement.
 
 Each workbook's sign-offs are printed with its outputs (``Sign-off: reviewed 2026-11-30
 by R. Reviewer; inputs changed since``, :mod:`nj_incentives.workpapers.signoff`), a stale one also
@@ -183,6 +185,20 @@ def _write(bar: Any, text: str, file: Any) -> None:
     help="write a calculation memo covering every workbook: FILE.pdf, FILE.html or FILE.md",
 )
 @click.option(
+    "--memo-each",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="write one memo per workbook into DIR (<name>-memo.pdf; --memo-format), its "
+    "header that workbook's engagement",
+)
+@click.option(
+    "--memo-format",
+    type=click.Choice(["pdf", "html", "md"]),
+    default="pdf",
+    show_default=True,
+    help="the format of --memo-each's memos",
+)
+@click.option(
     "--steps",
     type=click.Choice(["summary", "all"]),
     default="summary",
@@ -221,6 +237,8 @@ def command(
     workbooks: tuple[Path, ...],
     output: str | None,
     memo: Path | None,
+    memo_each: Path | None,
+    memo_format: str,
     steps: str,
     progress: bool | None,
     max_cells: int | None,
@@ -265,6 +283,8 @@ def command(
         limits=limits,
         steps=steps,
         law_as_of=as_of,
+        memo_each=memo_each,
+        memo_format=memo_format,
     )
 
 
@@ -305,13 +325,16 @@ def run(
     limits: Limits | None = None,
     steps: str = "summary",
     law_as_of: dt.date | None = None,
+    memo_each: Path | None = None,
+    memo_format: str = "pdf",
 ) -> int:
     """Recalculate the workbooks, write the results (and the memo: ``steps`` "summary" or
     "all", :func:`nj_incentives.workpapers.memo.build_memo`), print the summary;
     the exit status. Each workbook's outputs are printed as soon as it is done; with
     ``as_json`` the text goes to standard error and one JSON document to standard output.
     ``law_as_of``: the law as it stood on that date for every NJ_* call that takes
-    ``law_as_of`` (None: each call's own, the law in force for the period computed)."""
+    ``law_as_of`` (None: each call's own, the law in force for the period computed).
+    ``memo_each``: a folder for one memo per workbook (``<name>-memo.<memo_format>``)."""
     out = sys.stderr if as_json else sys.stdout
     workbooks = list(workbooks)
     if not workbooks:
@@ -458,6 +481,11 @@ def run(
         else:
             memo_written = str(memo_path)
             print(f"Memo written: {memo_path}", file=out)
+    memos: list[str] = []
+    if memo_each is not None and done:
+        each_status, memos = _memo_each(memo_each, memo_format, done, workbooks, steps, law_as_of)
+        status = max(status, each_status)
+        print(f"Memos written: {len(memos)} in {memo_each}", file=out)
     elapsed = time.perf_counter() - started
     print(f"({elapsed:.1f} s)", file=out)
     if as_json:
@@ -469,10 +497,56 @@ def run(
             "law_applied": law_applied,
             "workbooks": report,
             "memo": memo_written,
+            "memos": memos,
             "seconds": round(elapsed, 2),
         }
         print(json.dumps(document, indent=2, default=str))
     return status
+
+
+def _stem(recalc: Recalculation) -> str:
+    return Path(recalc.source).stem
+
+
+def _memo_each(
+    folder: Path,
+    suffix: str,
+    done: Sequence[Recalculation],
+    workbooks: Sequence[Path],
+    steps: str,
+    law_as_of: dt.date | None,
+) -> tuple[int, list[str]]:
+    """One memo per workbook in ``folder`` (its header that workbook's engagement);
+    each written whole or not at all; (the exit status: 2 if one could not be written,
+    the memos written)."""
+    from nj_incentives.functions import law_as_of_applied
+    from nj_incentives.workpapers.memo import write_memo
+
+    status, written = EXIT_OK, list[str]()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        _fail(f"--memo-each {folder}: {error}")
+        return EXIT_USAGE, written
+    seen: set[str] = set()
+    for recalc in done:
+        name = _stem(recalc)
+        if name in seen:  # two workbooks of one name from two folders: the second numbered
+            name = f"{name}-{len(seen) + 1}"
+        seen.add(name)
+        target = folder / f"{name}-memo.{suffix}"
+        try:
+            with law_as_of_applied(law_as_of):
+                written.append(str(write_memo(target, [recalc], protect=workbooks, steps=steps)))
+        except (OSError, ValueError) as error:
+            _fail(f"{recalc.source.name}: memo not written: {error}")
+            status = EXIT_USAGE
+        except ModuleNotFoundError as missing:
+            if (missing.name or "").startswith("nj_incentives"):
+                raise
+            _fail(f"memo not written: {needs_extra('calc', 'calc', missing.name or '?')}")
+            return EXIT_USAGE, written
+    return status, written
 
 
 def owner_file_message(path: Path) -> str:

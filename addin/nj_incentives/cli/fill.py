@@ -32,6 +32,7 @@ examples:
   nj-incentives fill beip-grant-schedule grant.yaml -o filled/grant.xlsx
   nj-incentives fill ertc-form-313 ertc.json --hours payroll.csv -o ertc.xlsx
   nj-incentives fill ertc-form-313 --inputs      the template's input names
+  nj-incentives fill ertc-form-313 clients.csv --each client --hours-column payroll -o filled/
 """
 
 
@@ -63,6 +64,17 @@ examples:
 @click.option(
     "--inputs", "list_inputs", is_flag=True, help="list the template's input names and stop"
 )
+@click.option(
+    "--each",
+    metavar="KEY",
+    help="DATA is a TABLE of clients (.csv: one a row; .json: a list of objects, or client "
+    "-> object): write one workbook per client, -o DIR/<KEY>.xlsx, KEY the field naming each",
+)
+@click.option(
+    "--hours-column",
+    metavar="FIELD",
+    help="with --each: the field naming each client's payroll file (relative to TABLE)",
+)
 @namespace_option
 @json_option
 def command(
@@ -73,10 +85,25 @@ def command(
     force: bool,
     cache: bool,
     list_inputs: bool,
+    each: str | None,
+    hours_column: str | None,
     namespace: str,
     as_json: bool,
 ) -> int:
     """``nj-incentives fill``."""
+    if each is not None or hours_column is not None:
+        return run_each(
+            template,
+            data,
+            output,
+            key=each,
+            hours=hours_column,
+            payroll=hours,
+            force=force,
+            cache=cache,
+            namespace=namespace,
+            as_json=as_json,
+        )
     return run(
         template,
         data,
@@ -88,6 +115,87 @@ def command(
         namespace=namespace,
         as_json=as_json,
     )
+
+
+def run_each(
+    template: str,
+    table: Path | None,
+    directory: Path | None,
+    *,
+    key: str | None,
+    hours: str | None = None,
+    payroll: Path | None = None,
+    force: bool = False,
+    cache: bool = False,
+    namespace: str = "",
+    as_json: bool = False,
+    out: Callable[[str], None] = print,
+) -> int:
+    """``fill --each``: one workbook per client of TABLE; every one written or named."""
+    from nj_incentives.workpapers.batch import fill_each
+
+    usage = None
+    if key is None:
+        usage = "--hours-column: give --each KEY too (a TABLE of clients)"
+    elif payroll is not None:
+        usage = "--each: --hours is one payroll file; give --hours-column FIELD per client"
+    elif table is None:
+        usage = "TABLE: give a .csv or .json table of clients"
+    elif directory is None:
+        usage = "-o DIR: the folder for the workbooks (one per client)"
+    if usage is not None:
+        return report_refusal(FillError([usage], EXIT_USAGE), as_json, out)
+    if key is None or table is None or directory is None:  # refused above
+        return EXIT_USAGE
+    try:
+        batch = fill_each(
+            template,
+            table,
+            directory,
+            key=key,
+            hours=hours,
+            force=force,
+            namespace=namespace,
+            cache=cache,
+        )
+    except FillError as error:
+        return report_refusal(error, as_json, out)
+    for _key, filled in batch.written:
+        for note in filled.notes:
+            print(f"nj-incentives fill: note: {note}", file=sys.stderr)
+    for refused in batch.refused:
+        for message in refused.messages[:SHOWN]:
+            print(f"nj-incentives fill: refused: {message}", file=sys.stderr)
+    if as_json:
+        out(
+            json.dumps(
+                {
+                    "status": batch.status,
+                    "template": batch.template,
+                    "written": [
+                        {"key": k, "written": str(f.path), "notes": f.notes}
+                        for k, f in batch.written
+                    ],
+                    "refused": [
+                        {"key": r.key, "status": r.status, "errors": r.messages}
+                        for r in batch.refused
+                    ],
+                }
+            )
+        )
+    else:
+        for _key, filled in batch.written:
+            out(str(filled.path))
+        out(
+            f"{len(batch.written)} of {len(batch.written) + len(batch.refused)} clients "
+            f"written to {directory}"
+            + (f"; refused: {', '.join(r.key for r in batch.refused)}" if batch.refused else "")
+        )
+    if batch.written:
+        print(
+            f"Next: nj-incentives calc {directory}/*.xlsx --memo-each {directory}", file=sys.stderr
+        )
+    return batch.status
 
 
 def run(
