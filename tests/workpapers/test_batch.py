@@ -21,15 +21,15 @@ from nj_incentives.workpapers import api
 #: Grant clients in a CSV TABLE: a list cell split as the command line splits one.
 #: Acme: 50% x (600,000 + 650,000) = 625,000 (under the average cap, 50,000 x 20 new
 #: employees = 1,000,000). Cove: 25% x (1,250,000 + 1,300,000 + 1,300,000) = 962,500.
+HEADER = ["client", "EngagementClient", "AgreementDate", "Term", "GrantPct"]
+COVE = ["cove/nj", "Cove, Inc.", "2012-01-01", "3", "0.25"]
 CLIENTS = [
-    ["client", "EngagementClient", "AgreementDate", "Term", "GrantPct", "Withholdings"]
-    + ["NewEmployees"],
+    [*HEADER, "Withholdings", "NewEmployees"],
     ["acme", "Acme LLC", "2010-01-01", "2", "50%", "600000, 650000", "20, 20"],
     ["bolt", "Bolt Inc", "2011-01-01", "11", "50%", "100000", "1"],  # Term 11: refused
     ["acme", "Acme again", "2012-01-01", "1", "50%", "1", "1"],  # the same key twice
     ["", "No key", "2012-01-01", "1", "50%", "1", "1"],  # no key: refused
-    ["cove/nj", "Cove, Inc.", "2012-01-01", "3", "0.25", "1,250,000;1,300,000;1,300,000"]
-    + ["100, 100, 100"],
+    [*COVE, "1,250,000;1,300,000;1,300,000", "100, 100, 100"],
 ]
 
 
