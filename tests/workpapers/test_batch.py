@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
@@ -108,3 +109,20 @@ def test_calc_memo_each_writes_one_memo_per_workbook(tmp_path: Path, capsys: Any
     # the API: the same memo from a result
     written = api.memo([api.calc(out / "acme.xlsx")], tmp_path / "api-memo.md")
     assert "Acme LLC" in written.read_text()
+
+
+def test_a_yaml_table_of_client_to_inputs(tmp_path: Path) -> None:
+    table = tmp_path / "clients.yaml"
+    table.write_text(
+        "acme:\n  AgreementDate: 2010-01-01\n  Term: 2\n  GrantPct: 50%\n"
+        "  Withholdings: [600000, 650000]\n  NewEmployees: [20, 20]\n"
+        "bolt:\n  Term: 11\n"
+    )
+    batch = api.fill_each("beip-grant-schedule", table, tmp_path / "out", key="client")
+    assert [k for k, _ in batch.written] == ["acme"]  # the mapping's key names the client
+    assert [r.key for r in batch.refused] == ["bolt"]
+    assert batch.status == 1
+    table.write_text("acme:\n  Withholdings: [600,000, 650,000]\n")
+    with pytest.raises(api.FillError) as refused:  # YAML reads four values: as in fill
+        api.fill_each("beip-grant-schedule", table, tmp_path / "out2", key="client")
+    assert "600,000 in a [...] list" in refused.value.messages[0]

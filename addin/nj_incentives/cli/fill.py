@@ -67,7 +67,7 @@ examples:
 @click.option(
     "--each",
     metavar="KEY",
-    help="DATA is a TABLE of clients (.csv: one a row; .json: a list of objects, or client "
+    help="DATA is a TABLE of clients (.csv: one a row; .json/.yaml: a list, or client "
     "-> object): write one workbook per client, -o DIR/<KEY>.xlsx, KEY the field naming each",
 )
 @click.option(

@@ -3,8 +3,9 @@
 TABLE holds one client per row (CSV: a header row of input names, then one row per
 client; a table column's values in one cell, separated as on the command line, by
 commas, or by semicolons when a value has thousands separators:
-:mod:`nj_incentives.support.lists`) or per document (JSON: a list of objects, or an
-object of client -> object; each object as a ``fill`` DATA file). ``KEY`` names the field
+:mod:`nj_incentives.support.lists`) or per item (JSON or YAML: a list of mappings, or a
+mapping of client -> mapping; each as a ``fill`` DATA file, read bounded and as typed by
+:mod:`nj_incentives.workpapers.datafile`). ``KEY`` names the field
 that names each client (``EngagementClient``, or a column of its own such as ``client``,
 which is then not an input): its workbook is ``DIR/<key>.xlsx``. ``hours``: the field
 holding each client's payroll file for a roster template (a path, relative to TABLE's
@@ -30,7 +31,6 @@ from typing import Any
 
 from nj_incentives.support.status import EXIT_FAILED, EXIT_USAGE
 from nj_incentives.workpapers.fill import (
-    MAX_DATA_BYTES,
     Filled,
     FillError,
     fill,
@@ -115,14 +115,14 @@ def read_table(path: str | Path, template: str) -> list[tuple[str, Mapping[str, 
     """TABLE's clients for ``template`` as (where, DATA mapping), in order (module
     docstring). Raises :class:`FillError` (status 2) for a TABLE that cannot be read, 1
     for a CSV list cell whose commas read two ways."""
+    from nj_incentives.workpapers.datafile import DataError, read_document, read_text
+    from nj_incentives.workpapers.fill import refuse_thousands_in_lists
+
     path = Path(path)
-    try:
-        size = path.stat().st_size
-    except OSError as error:
-        raise FillError([f"{path}: cannot be read ({error.strerror})"], EXIT_USAGE) from error
-    if size > MAX_DATA_BYTES:
-        raise FillError([f"{path}: {size:,} bytes, more than {MAX_DATA_BYTES:,}"], EXIT_USAGE)
-    text = path.read_bytes().decode("utf-8-sig", "replace")
+    try:  # a regular file within fill's DATA limit
+        text = read_text(path)
+    except DataError as error:
+        raise FillError([str(error)], EXIT_USAGE) from error
     suffix = path.suffix.lower()
     if suffix == ".csv":
         lists = {
@@ -132,20 +132,13 @@ def read_table(path: str | Path, template: str) -> list[tuple[str, Mapping[str, 
             for spelling in (declared.name, declared.key)
         }
         found: list[tuple[str, Mapping[str, Any]]] = list(_cells(text, path, lists))
-    elif suffix == ".json":
-        import json
-
-        def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-            keys = [key for key, _ in pairs]
-            twice = sorted({key for key in keys if keys.count(key) > 1})
-            if twice:
-                raise ValueError(f"{', '.join(twice)} given twice in one object")
-            return dict(pairs)
-
-        try:
-            document = json.loads(text, object_pairs_hook=unique)
-        except ValueError as error:
-            raise FillError([f"{path}: not a TABLE of clients ({error})"], EXIT_USAGE) from error
+    elif suffix in (".json", ".yaml", ".yml"):
+        if suffix != ".json":
+            refuse_thousands_in_lists(text, path)
+        try:  # read bounded and as typed, as fill reads DATA
+            document = read_document(path, text)
+        except DataError as error:
+            raise FillError([str(error)], EXIT_USAGE) from error
         keyed = isinstance(document, Mapping)
         if keyed:
             items = [(f"{path.name} {k!r}", k, v) for k, v in document.items()]
@@ -160,7 +153,7 @@ def read_table(path: str | Path, template: str) -> list[tuple[str, Mapping[str, 
             found.append((where, {"": name, **value} if keyed else value))
     else:
         raise FillError(
-            [f"{path}: expected a TABLE of clients as .csv or .json (one client a row or object)"],
+            [f"{path}: expected a TABLE of clients as .csv, .json or .yaml (one client a row)"],
             EXIT_USAGE,
         )
     if len(found) > MAX_CLIENTS:

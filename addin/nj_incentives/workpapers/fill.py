@@ -64,6 +64,7 @@ __all__ = [
     "fill",
     "read_data",
     "refuse_open_in_excel",
+    "refuse_thousands_in_lists",
     "template_inputs",
 ]
 
@@ -344,7 +345,7 @@ def read_data(path: str | Path) -> list[tuple[str, str, object]]:
     except DataError as error:
         raise FillError([str(error)], EXIT_USAGE) from error
     if suffix != ".json":
-        _refuse_thousands_in_lists(text, path)
+        refuse_thousands_in_lists(text, path)
     if document is None:
         return []
     if not isinstance(document, Mapping):
@@ -358,7 +359,7 @@ def read_data(path: str | Path) -> list[tuple[str, str, object]]:
 _THOUSANDS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w.]|,\d{3}(?!\d))")
 
 
-def _refuse_thousands_in_lists(text: str, path: Path) -> None:
+def refuse_thousands_in_lists(text: str, path: Path) -> None:
     """YAML reads ``[600,000, 600,000]`` as four numbers, 600, 0, 600, 0 (a comma
     separates a flow list's items, with or without a space): a comma that could be a
     thousands separator in a ``[...]`` list is refused, as ``explain`` refuses it
