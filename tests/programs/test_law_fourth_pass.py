@@ -221,3 +221,25 @@ def test_period_ends_and_installments_stay_within_the_range(
     schedule = ("NJ_BEIP_CONVERSION_SCHEDULE", accrual_year, 100000, approval)
     for day in _result_or_refusal(*schedule, None, None, month, numbering):
         assert MIN_DATE <= day <= MAX_DATE
+
+
+# =========================================================================== 7. sources
+
+
+def test_the_sources_found_since_are_recorded() -> None:
+    from nj_incentives.core import parameters as P
+    from nj_incentives.programs.remote_work import figures as RW
+
+    # P.L.2024, c.40's 10%: the OLS fiscal estimate of A-4046 3R (2024-07-03) named as a
+    # source, the act still unconfirmed (the enacted text was not found)
+    assert "OLS Legislative Fiscal Estimate to A-4046 [Third Reprint], July 3, 2024" in (
+        RW.P_L_2024_C_40.source
+    )
+    assert RW.P_L_2024_C_40.confirmed is False
+    # the end of the emergency: June 4, 2021 applied, July 4, 2021 recorded (6.5, 16)
+    assert RW.EMERGENCY_ENDED.single == dt.date(2021, 6, 4)
+    assert RW.EMERGENCY_ORDERS_EXPIRED.single == dt.date(2021, 7, 4)
+    # the economic recovery term extended to January 2030: the known, not modelled line
+    (term,) = [line for line in P.STATUTES["ertc"].not_modelled if "recovery term" in line]
+    assert "from January 2025 to January 2030" in term
+    assert "matters for credit years ending after January 2030" in term

@@ -48,6 +48,7 @@ def test_each_figure_is_keyed_by_the_program_that_declares_it() -> None:
         "remote_work.election_before",
         "remote_work.emergency_declared",
         "remote_work.emergency_ended",
+        "remote_work.emergency_orders_expired",
         "remote_work.waiver_start",
         "remote_work.waiver_end",
         "remote_work.waived_share_at_facility",

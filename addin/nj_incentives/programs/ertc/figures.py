@@ -22,7 +22,11 @@ declare_statute(
     "N.J.S.A. 52:27BBB-55",
     not_modelled=(
         "whether the credit is limited to the economic recovery term (uncertain,"
-        " shared/legal-notes.md section 2)",
+        " shared/legal-notes.md section 2); S-3969/A-5126 (2024-2025; OLS fiscal estimate"
+        " 2024-12-26) extends that term by five years, from January 2025 to January 2030"
+        " (chapter and approval not found, section 7), so the question matters for credit"
+        " years ending after January 2030 (after January 2025 if the extension was not"
+        " enacted)",
         "Form 313 editions 2022 and 2023 (line numbers not modelled)",
     ),
 )

@@ -41,9 +41,13 @@ P_L_2024_C_40 = declare_act(
     dt.date(2024, 7, 10),
     source=(
         "A-4046 of the 2024-2025 session, approved July 10, 2024; BillTrack50 bill record;"
-        ' Deloitte "State Tax Matters", July 12, 2024'
+        ' Deloitte "State Tax Matters", July 12, 2024; the 10%: OLS Legislative Fiscal'
+        ' Estimate to A-4046 [Third Reprint], July 3, 2024 ("payments made by businesses'
+        " equal to 10 percent of maximum annual tax credit the business is eligible to"
+        ' receive for a tax period", shared/legal-notes.md section 7)'
     ),
     confirmed=False,
+    note="the enacted text was not found: the OLS estimate is of the bill, not the act",
 )
 #: The first day of P.L.2024, c.40's rule: "for the tax period beginning on April 1, 2024
 #: and every later tax period".
@@ -101,6 +105,22 @@ EMERGENCY_ENDED: Parameter[dt.date] = declare_figure(
     Selector.FIXED,
     "date",
     Version(dt.date(2021, 6, 4), BASE_BEIP),
+)
+#: The other date the sources give for the end (shared/legal-notes.md section 6.5, 16):
+#: the Assembly Appropriations Committee's statement to A-6261 (2022-01-06) says the
+#: emergency "ended on July 4, 2021", the day most orders expired, 30 days after Executive
+#: Order No. 244 was signed. Recorded, not applied: the election's lower bound stays June 4,
+#: 2021 (docs/interpretations.md, "Remote-work election").
+EMERGENCY_ORDERS_EXPIRED: Parameter[dt.date] = declare_figure(
+    "remote_work.emergency_orders_expired",
+    "beip",
+    "Public health emergency of Executive Order No. 103: orders expired (the other date"
+    " given for its end; recorded, not applied)",
+    "Assembly Appropriations Committee statement to A-6261 (2022-01-06)",
+    Selector.FIXED,
+    "date",
+    Version(dt.date(2021, 7, 4), BASE_BEIP),
+    quote="ended on July 4, 2021",
 )
 REMOTE_WORK_WAIVER_START: Parameter[dt.date] = declare_figure(
     "remote_work.waiver_start",
