@@ -44,6 +44,10 @@ pytestmark = [
 ]
 
 CALL = "/xlwings/custom-functions-call"
+SCRIPT = "/xlwings/custom-scripts-call/nj_reenter_formulas"
+#: the served app's deadlines in these tests (docs/install.md: 10 s and 30 s)
+HEADER_SECONDS = 2
+BODY_SECONDS = 3
 STARTUP_SECONDS = 90
 GRANT_ARGS = office_args("NJ_BEIP_GRANT", (1000000, 0.2))
 
@@ -141,7 +145,10 @@ MALFORMED: list[tuple[str, bytes, str]] = [
     ("empty body", b"", "the request body is empty"),
     ("blank body", b"  \n", "the request body is empty"),
     ("not JSON", b"{", "not JSON"),
-    ("not UTF-8", b"\xff\xfe{", "not JSON"),
+    ("not UTF-8", b"\xff\xfe{", "the request body is not UTF-8 (byte 1)"),
+    # issue 36 item 12: neither is "nested too deep"
+    ("5,000 digits", b'{"args": [[[' + b"9" * 5000 + b"]]]}", "a number of 5,000 digits"),
+    ("deep", b"[" * 100_000, "nested too deep"),
     ("[[]]", b"[[]]", "the request is [[]]"),
     ("null", b"null", "a custom function call is a JSON object"),
     ("a number", b"42", "a custom function call is a JSON object"),
@@ -273,22 +280,56 @@ class Served:
         finally:
             connection.close()
 
-    def announce(self, length: int, sent: bytes) -> tuple[int, str]:
+    def announce(self, length: int, sent: bytes, path: str = CALL) -> tuple[int, str]:
         """Declare a body of ``length`` bytes, send ``sent`` of it, read the answer."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=60) as sock:
             head = (
-                f"POST {CALL} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
                 f"\r\nContent-Length: {length}\r\n\r\n"
             )
             sock.sendall(head.encode() + sent)
-            answer = b""
-            while b"\r\n\r\n" not in answer or len(answer.split(b"\r\n\r\n", 1)[1]) < 10:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        status = int(answer.split(b" ", 2)[1])
-        return status, answer.split(b"\r\n\r\n", 1)[-1].decode(errors="replace")
+            return _answer(sock)
+
+    def chunked(self, path: str, chunks: int, size: int) -> tuple[int, str]:
+        """POST a chunked body of ``chunks`` chunks of ``size`` bytes (no Content-Length),
+        stopping when the server answers; its answer."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=60) as sock:
+            head = (
+                f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+                "\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
+            sock.sendall(head.encode())
+            chunk = f"{size:x}\r\n".encode() + b"[" * size + b"\r\n"
+            try:
+                for _ in range(chunks):
+                    sock.sendall(chunk)
+                sock.sendall(b"0\r\n\r\n")
+            except OSError:  # refused and closed while sending
+                pass
+            return _answer(sock)
+
+    def slow(self, head: bytes) -> tuple[int, str]:
+        """Send ``head`` and nothing more; the server's answer (or (0, "") if it closes
+        the connection without one)."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=60) as sock:
+            sock.sendall(head)
+            return _answer(sock)
+
+
+def _answer(sock: socket.socket) -> tuple[int, str]:
+    answer = b""
+    while b"\r\n\r\n" not in answer or len(answer.split(b"\r\n\r\n", 1)[1]) < 10:
+        try:
+            chunk = sock.recv(65536)
+        except ConnectionResetError:
+            break
+        if not chunk:
+            break
+        answer += chunk
+    if not answer:
+        return 0, ""
+    status = int(answer.split(b" ", 2)[1])
+    return status, answer.split(b"\r\n\r\n", 1)[-1].decode(errors="replace")
 
 
 def start(
@@ -316,11 +357,26 @@ def start(
         XLWINGS_LICENSE_KEY="noncommercial",  # tests only
         XLWINGS_ENVIRONMENT="prod",
         PYTHONUNBUFFERED="1",
+        # short deadlines, so that the slow clients below are answered in seconds
+        NJ_INCENTIVES_HEADER_SECONDS=str(HEADER_SECONDS),
+        NJ_INCENTIVES_BODY_SECONDS=str(BODY_SECONDS),
     )
+    guarded = app.startswith("nj_incentives")
+    protocol = ["--http", "nj_incentives.runtimes.serving:H11"] if guarded else []
     log = project_root / "server.log"
     with log.open("w") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port)],
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                app,
+                *protocol,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
             env=environment,
             cwd=project_root,
             stdout=sink,
@@ -427,3 +483,43 @@ def test_a_million_cells_are_refused_while_another_call_is_answered(guarded: Ser
     assert "bytes: at most 8,388,608 bytes" in answers["big"][1]
     assert answers["ints"][0] == 400
     assert "args: 1,000,000 cells, more than 500,000 in one call" in answers["ints"][1]
+
+
+def test_every_post_route_has_the_byte_bound(guarded: Served) -> None:
+    """Issue 36 item 12: the custom scripts' route read a 300 MB chunked body whole
+    (1,256 MB, then 500); every POST route now has the custom functions' bound."""
+    status, text = guarded.announce(300_000_000, b"{", SCRIPT)
+    assert status == 400
+    assert "a request body of 300,000,000 bytes: at most 8,388,608 bytes" in text
+    # chunked, no Content-Length: refused once 8 MiB have arrived (64 chunks of 256 KiB
+    # would be 16 MiB)
+    status, text = guarded.chunked(SCRIPT, 64, 256 * 1024)
+    assert status == 400
+    assert "a request body of more than 8,388,608 bytes" in text
+
+
+def test_slow_clients_are_answered_408_and_closed(guarded: Served) -> None:
+    """200 slow bodies and 50 slow headers stayed open after 75 s: each is now answered
+    408 at its deadline (here 2 s for the headers, 3 s for the body) and closed."""
+    bodies = [
+        f"POST {SCRIPT} HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{{".encode()
+        for _ in range(20)
+    ]
+    heads = [f"POST {CALL} HTTP/1.1\r\nHost: x\r\nContent-Le".encode() for _ in range(10)]
+    answers: list[tuple[int, str]] = []
+
+    def send(head: bytes) -> None:
+        answers.append(guarded.slow(head))
+
+    threads = [threading.Thread(target=send, args=(head,)) for head in bodies + heads]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [408] * 30, answers[:3]
+    texts = {text.split(" within")[0] for _, text in answers}
+    assert texts == {"the request body did not arrive", "the request headers did not arrive"}
+    # and the server still answers
+    status, text = guarded.post(json.dumps(payload("NJ_BEIP_GRANT", GRANT_ARGS)).encode())
+    assert (status, json.loads(text)) == (200, {"result": [[200000.0]]})

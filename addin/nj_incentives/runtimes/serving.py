@@ -55,6 +55,12 @@ MAX_BYTES = 8 * 1024 * 1024
 MAX_CELLS = 500_000
 
 CALL_PATH = "/xlwings/custom-functions-call"
+#: The longest a request's body may take to arrive (s): a slow client holds no worker
+#: longer (``NJ_INCENTIVES_BODY_SECONDS``).
+BODY_SECONDS = 30
+#: The longest a request's headers may take to arrive (s), from the connection or the
+#: previous answer: :data:`H11` (``NJ_INCENTIVES_HEADER_SECONDS``).
+HEADER_SECONDS = 10
 
 
 # =========================================================================== the cell checks
@@ -222,11 +228,32 @@ def check_body(body: bytes, module: Any, max_cells: int = MAX_CELLS) -> None:
         raise Refused("the request body is empty: a custom function call is a JSON "
                       "object with func_name and args")  # fmt: skip
     try:
-        data = json.loads(body)
-    except (ValueError, RecursionError) as error:
-        reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deep"
-        raise Refused(f"the request body is not JSON ({reason})") from None
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise Refused(
+            f"the request body is not UTF-8 (byte {error.start + 1:,}): JSON is UTF-8 text"
+        ) from None
+    try:
+        data = json.loads(text, parse_int=_whole)
+    except RecursionError:
+        raise Refused("the request body is not JSON (nested too deep)") from None
+    except json.JSONDecodeError as error:
+        raise Refused(f"the request body is not JSON ({error.msg})") from None
     check_call(data, module, max_cells)
+
+
+#: The most digits of a whole number in a call (a cell holds 15 significant digits;
+#: Office.js sends larger numbers in exponent form).
+MAX_DIGITS = 30
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise Refused(
+            f"a number of {len(text.lstrip('-')):,} digits: a cell's number has at most 15 "
+            "significant digits"
+        )
+    return int(text)
 
 
 def _limit(variable: str, default: int) -> int:
@@ -243,10 +270,13 @@ def _limit(variable: str, default: int) -> int:
 
 
 class RequestGuard:
-    """ASGI middleware: a POST to ``.../xlwings/custom-functions-call`` is read (up to
-    ``max_bytes``), parsed and checked (:func:`check_call`) off the event loop, and
-    either refused with 400 and a one-line message or passed on, body unchanged, to
-    ``app``. Every other request goes to ``app`` as it is."""
+    """ASGI middleware: every HTTP request's body (a POST to any route: the custom
+    functions, the custom scripts, the task pane's) is read first, up to ``max_bytes``
+    and within ``body_seconds`` from the first byte asked for to the last, else refused
+    (400, or 408 for a body that arrives too slowly). A POST to
+    ``.../xlwings/custom-functions-call`` is then parsed and checked
+    (:func:`check_call`) off the event loop and refused with 400 and a one-line message
+    or passed on; every other request is passed on with its body unchanged."""
 
     def __init__(
         self,
@@ -254,23 +284,32 @@ class RequestGuard:
         module: Callable[[], Any],
         max_bytes: int | None = None,
         max_cells: int | None = None,
+        body_seconds: int | None = None,
     ) -> None:
         self.app = app
         self.module = module  # the served functions (looked up when first needed)
         self.max_bytes = max_bytes or _limit("NJ_INCENTIVES_MAX_REQUEST_BYTES", MAX_BYTES)
         self.max_cells = max_cells or _limit("NJ_INCENTIVES_MAX_REQUEST_CELLS", MAX_CELLS)
+        self.body_seconds = body_seconds or _limit("NJ_INCENTIVES_BODY_SECONDS", BODY_SECONDS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not (
-            scope["type"] == "http"
-            and scope.get("method") == "POST"
-            and str(scope.get("path", "")).endswith(CALL_PATH)
-        ):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        call = scope.get("method") == "POST" and str(scope.get("path", "")).endswith(CALL_PATH)
         try:
-            body = await self._body(scope, receive)
-            await asyncio.to_thread(self._check, body)
+            try:
+                body = await asyncio.wait_for(self._body(scope, receive), self.body_seconds)
+            except TimeoutError:
+                await self._refuse(
+                    send,
+                    f"the request body did not arrive within {self.body_seconds} s "
+                    "(NJ_INCENTIVES_BODY_SECONDS)",
+                    408,
+                )
+                return
+            if call:
+                await asyncio.to_thread(self._check, body)
         except Refused as refused:
             await self._refuse(send, str(refused))
             return
@@ -314,18 +353,15 @@ class RequestGuard:
         check_body(body, self.module(), self.max_cells)
 
     @staticmethod
-    async def _refuse(send: Send, text: str) -> None:
+    async def _refuse(send: Send, text: str, status: int = 400) -> None:
         body = text.replace("\r", " ").replace("\n", " ").encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 400,
-                "headers": [
-                    (b"content-type", b"text/plain; charset=utf-8"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
+        headers = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        if status == 408:
+            headers.append((b"connection", b"close"))
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
 
@@ -346,11 +382,74 @@ def _guarded_app() -> Any:
     return main.main_app
 
 
+def _protocol() -> type:
+    """uvicorn's HTTP/1.1 protocol (h11) with a deadline for each request's headers:
+    :data:`HEADER_SECONDS` from the connection (or the previous answer) to the end of
+    the headers, else the connection is answered 408 and closed. uvicorn has none: a
+    client that sends its headers a byte at a time held a connection for ever."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    seconds = _limit("NJ_INCENTIVES_HEADER_SECONDS", HEADER_SECONDS)
+
+    class Protocol(H11Protocol):
+        _headers_due: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._await_headers()
+
+        def _await_headers(self) -> None:
+            if self._headers_due is not None:
+                self._headers_due.cancel()
+            self._headers_due = self.loop.call_later(seconds, self._headers_late)
+
+        def _headers_late(self) -> None:
+            self._headers_due = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                text = (
+                    f"the request headers did not arrive within {seconds} s "
+                    "(NJ_INCENTIVES_HEADER_SECONDS)"
+                ).encode()
+                self.transport.write(
+                    b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8"
+                    + f"\r\ncontent-length: {len(text)}\r\nconnection: close\r\n\r\n".encode()
+                    + text
+                )
+                self.transport.close()
+
+        def handle_events(self) -> None:
+            super().handle_events()
+            if self._headers_due is not None and self.conn.their_state is not h11.IDLE:
+                self._headers_due.cancel()  # the headers are in
+                self._headers_due = None
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._await_headers()  # the next request's, on a kept-alive connection
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._headers_due is not None:
+                self._headers_due.cancel()
+                self._headers_due = None
+            super().connection_lost(exc)
+
+    Protocol.__qualname__ = Protocol.__name__ = "H11"
+    return Protocol
+
+
 def __getattr__(name: str) -> Any:
-    """``app``: xlwings Server's app with :class:`RequestGuard`, built on first use (so
-    that importing this module never imports xlwings Server)."""
+    """``app``: xlwings Server's app with :class:`RequestGuard`; ``H11``: uvicorn's
+    HTTP protocol with a deadline for the headers (``uvicorn ... --http
+    nj_incentives.serving:H11``); each built on first use (so that importing this
+    module never imports xlwings Server or uvicorn)."""
     if name == "app":
         guarded = _guarded_app()
         globals()["app"] = guarded
         return guarded
+    if name == "H11":
+        protocol = _protocol()
+        globals()["H11"] = protocol
+        return protocol
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -198,8 +198,10 @@ SERVER_BUTTON = ('xw-click="hello_world"', 'xw-click="nj_reenter_formulas"')
 SERVER_START = (
     "uvicorn",
     "nj_incentives.serving:app",
-    "--host",
-    "127.0.0.1",
+    # uvicorn's HTTP/1.1 protocol with a deadline for a request's headers (a slow client
+    # holds no connection): nj_incentives.serving.H11; uvicorn's host is 127.0.0.1
+    "--http",
+    "nj_incentives.serving:H11",
     "--port",
     "8000",
 )
