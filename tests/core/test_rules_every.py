@@ -221,6 +221,8 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ),
     # a 5% rate (within the 20% bound) over 2 years of a dated period: both terms hold
     beip.transfer_discount_rule: (F("0.05"), F("0.2"), Q("2"), B(True)),
+    # pays a listed tax, its credit exceeds its liability (g.(2)); the buyer may owe one
+    beip.transfer_eligibility_rule: (B(True), B(True), B(True)),
     remote_work.remote_work_payment_rule: (M("412345.67"),),
     remote_work.remote_work_rule: (dt.date(2023, 6, 30), F("0.25")),
     remote_work.remote_work_c40_rule: (F("0.4"), B(False)),  # 40%, outside: waived

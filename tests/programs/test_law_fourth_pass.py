@@ -243,3 +243,47 @@ def test_the_sources_found_since_are_recorded() -> None:
     (term,) = [line for line in P.STATUTES["ertc"].not_modelled if "recovery term" in line]
     assert "from January 2025 to January 2030" in term
     assert "matters for credit years ending after January 2030" in term
+
+
+# =========================================================================== 5. eligibility
+
+
+def test_who_may_apply_for_a_transfer_certificate() -> None:
+    # certificate 500,000; 200,000 sold for 150,000 (= 75%): lawful as a sale. Who may
+    # apply (g.(1), (2)): a business that pays none of the listed taxes, or one whose
+    # credit under e. exceeds its tax liability. One that pays a listed tax and whose
+    # credit does not exceed it may not: the check names both inputs and the paragraphs
+    sale = (500000, 200000, 150000)
+    may_not = beip.transfer_check(*sale, seller_pays_tax=True, credit_exceeds_liability=False)
+    assert not may_not.ok
+    (reason,) = may_not.reasons
+    assert "seller_pays_tax TRUE" in reason
+    assert "credit_exceeds_liability FALSE" in reason
+    assert "N.J.S.A. 34:1B-129g.(1), (2)" in reason
+    assert may_not.seller_may_apply is False
+    # g.(1): pays none of the listed taxes; g.(2): its credit exceeds the liability
+    assert beip.transfer_check(*sale, seller_pays_tax=False).ok
+    assert beip.transfer_check(*sale, seller_pays_tax=True, credit_exceeds_liability=True).ok
+    # paying a listed tax, with g.(2) not stated: not shown eligible, and the reason says so
+    unknown = beip.transfer_check(*sale, seller_pays_tax=True)
+    assert "credit_exceeds_liability (blank)" in unknown.reasons[0]
+    # neither stated: not checked (the behaviour before issue 34)
+    assert beip.transfer_check(*sale).seller_may_apply is None
+    assert beip.transfer_check(*sale).ok
+
+
+def test_the_buyer_must_be_able_to_owe_a_listed_tax() -> None:
+    # g.(3): sold "to any other person that may have a tax liability" under the CBT or the
+    # insurance premiums taxes: a buyer that may not is a reason, with its paragraph
+    sale = (500000, 200000, 150000)
+    check = beip.transfer_check(*sale, buyer_may_owe_tax=False)
+    (reason,) = check.reasons
+    assert reason.startswith("buyer_may_owe_tax FALSE: the buyer may have no tax liability")
+    assert reason.endswith("(N.J.S.A. 34:1B-129g.(3))")
+    assert beip.transfer_check(*sale, buyer_may_owe_tax=True).ok
+    # the Excel function takes the three facts after max_discount_rate, in the cell order
+    verdict = TEXT["NJ_BEIP_TRANSFER_CHECK"](*sale, None, None, None, None, None, None, True, False)
+    assert "credit_exceeds_liability FALSE" in verdict
+    # explained: the steps name the facts and the paragraphs
+    labels = [step.label for step in beip.transfer_check(*sale, buyer_may_owe_tax=True).steps]
+    assert any("may have a tax liability" in label for label in labels)

@@ -371,7 +371,8 @@ calculation(
     cite=f"{BEIP_LAW}g.(3)",
     description=(
         '"OK" if a proposed sale of a transfer certificate is lawful, or every reason it is not, '
-        "with citations (N.J.S.A. 34:1B-129g.(3))."
+        "with citations: the amount, the price, who may sell and buy (N.J.S.A. 34:1B-129g.(3);"
+        " g.(1), (2))."
     ),
     example=(1000000, 50000, 30000),
     optional=(
@@ -381,6 +382,9 @@ calculation(
         "credit_period_end",
         "seller_is_transferee",
         "max_discount_rate",
+        "seller_pays_tax",
+        "credit_exceeds_liability",
+        "buyer_may_owe_tax",
     ),
     certificate_amount=single("Refundable credit on the transfer certificate, dollars"),
     transfer_amount=single("Amount of credit sold or assigned, dollars"),
@@ -396,6 +400,18 @@ calculation(
         " blank = FALSE"
     ),
     max_discount_rate=_MAX_DISCOUNT_RATE,
+    seller_pays_tax=single(
+        "TRUE if the seller pays the CBT or an insurance premiums tax (g.(1): one that pays"
+        " none may apply); blank = not checked"
+    ),
+    credit_exceeds_liability=single(
+        "TRUE if the seller's credit under e. exceeds its tax liability (g.(2): it may"
+        " apply); blank = not checked"
+    ),
+    buyer_may_owe_tax=single(
+        "TRUE if the buyer may have a CBT or insurance premiums tax liability (g.(3): only"
+        " such a person may buy); blank = not checked"
+    ),
 )
 
 
@@ -617,6 +633,9 @@ def NJ_BEIP_TRANSFER_CHECK(
     credit_period_end: Cell = None,
     seller_is_transferee: Cell = None,
     max_discount_rate: Cell = None,
+    seller_pays_tax: Cell = None,
+    credit_exceeds_liability: Cell = None,
+    buyer_may_owe_tax: Cell = None,
 ) -> Any:
     from nj_incentives.programs.beip import rules as beip
 
@@ -631,6 +650,9 @@ def NJ_BEIP_TRANSFER_CHECK(
             credit_period_end=credit_period_end,
             seller_is_transferee=seller_is_transferee,
             max_discount_rate=max_discount_rate,
+            seller_pays_tax=seller_pays_tax,
+            credit_exceeds_liability=credit_exceeds_liability,
+            buyer_may_owe_tax=buyer_may_owe_tax,
         ),
     )
 

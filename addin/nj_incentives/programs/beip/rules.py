@@ -108,6 +108,7 @@ __all__ = [
     "pct_limits",
     "transfer_check",
     "transfer_discount_rule",
+    "transfer_eligibility_rule",
     "transfer_min_price",
     "validate_term",
 ]
@@ -120,6 +121,8 @@ CITE_CAP = f"{SECTION}a.; N.J.A.C. 19:31I-1.4(a)"
 CITE_E = f"{SECTION}e."
 CITE_F = f"{SECTION}f."
 CITE_G3 = f"{SECTION}g.(3)"
+#: who may apply for a tax credit transfer certificate
+CITE_G1_G2 = f"{SECTION}g.(1), (2)"
 CITE_134B = "N.J.S.A. 34:1B-134(b)"
 CITE_134C = "N.J.S.A. 34:1B-134(c)"
 #: Readings of the text that are ours (docs/interpretations.md).
@@ -1583,6 +1586,10 @@ class TransferCheck(Explained):
     minimum_price: Decimal
     #: the discounting period used, in years (0 without discounting)
     discount_years: Decimal = Decimal(0)
+    #: g.(1), (2): the seller may apply for a certificate (None: neither fact stated)
+    seller_may_apply: bool | None = None
+    #: g.(3): the buyer may have a liability under a listed tax (None: not stated)
+    buyer_may_buy: bool | None = None
 
 
 def _discount_period(
@@ -1624,6 +1631,9 @@ def transfer_check(
     credit_period_end: DateLike | None = None,
     seller_is_transferee: bool | int | str = False,
     max_discount_rate: Number = MAXIMUM_DISCOUNT_RATE,
+    seller_pays_tax: bool | int | str | None = None,
+    credit_exceeds_liability: bool | int | str | None = None,
+    buyer_may_owe_tax: bool | int | str | None = None,
 ) -> TransferCheck:
     """Every reason a proposed sale of credits fails, or OK: N.J.S.A. 34:1B-129g.(3).
 
@@ -1635,6 +1645,13 @@ def transfer_check(
     ``max_discount_rate`` (20%, our bound). ``years`` without the two dates cannot be
     discounted over; with them it may shorten, not lengthen, the period (blank: the whole
     period; 0: no discounting, the 75% floor).
+
+    Who may sell, and to whom (facts the user states; blank: not checked): the seller may
+    apply for a transfer certificate if it pays none of the listed taxes (g.(1):
+    ``seller_pays_tax`` FALSE) or its credit under e. exceeds its tax liability (g.(2):
+    ``credit_exceeds_liability`` TRUE); with either stated, a seller shown eligible by
+    neither is a reason. The buyer must be a person "that may have a tax liability" under
+    a listed tax (g.(3): ``buyer_may_owe_tax`` FALSE is a reason).
     """
     certificate = as_money(certificate_amount, "certificate_amount", CITE_G3)
     amount = as_money(transfer_amount, "transfer_amount", CITE_G3)
@@ -1642,6 +1659,11 @@ def transfer_check(
     rate = as_fraction(discount_rate, "discount_rate", CITE_G3)
     bound = as_fraction(max_discount_rate, "max_discount_rate", CITE_G3)
     transferee = as_bool(seller_is_transferee, "seller_is_transferee", CITE_G3)
+    facts = _TransferFacts(
+        _fact(seller_pays_tax, "seller_pays_tax", CITE_G1_G2),
+        _fact(credit_exceeds_liability, "credit_exceeds_liability", CITE_G1_G2),
+        _fact(buyer_may_owe_tax, "buyer_may_owe_tax", CITE_G3),
+    )
     given, span, reasons, period_text = _discount_period(years, sale_date, credit_period_end)
     asked = _asked_years(given)
     terms = transfer_discount_rule(EXACT, rate, bound, asked, span is not None)
@@ -1651,6 +1673,10 @@ def transfer_check(
     args = (certificate, amount, paid, rate, bound, transferee, used_years)
     figures = transfer_rule(EXACT, *args)
     assert bool(figures.rate_within_bound) == bool(terms.rate_within_bound)
+    eligibility = transfer_eligibility_rule(EXACT, *facts.values())
+    may_apply = None if facts.unstated_seller else bool(eligibility.seller_may_apply)
+    may_buy = None if facts.buyer is None else bool(eligibility.buyer_may_buy)
+    reasons[:0] = _eligibility_reasons(facts, may_apply, may_buy)
     if transferee:
         reasons.insert(
             0,
@@ -1703,8 +1729,100 @@ def transfer_check(
         minimum_transfer=figures.minimum_transfer,
         minimum_price=figures.minimum_price,
         discount_years=used_years,
-        steps=partial(_transfer_steps, first, result, args),
+        seller_may_apply=may_apply,
+        buyer_may_buy=may_buy,
+        steps=partial(_transfer_steps, first, result, args, facts),
     )
+
+
+class _TransferFacts(NamedTuple):
+    """The facts of g.(1)-(3) a user states (None: blank, not stated)."""
+
+    seller_pays: bool | None
+    exceeds: bool | None
+    buyer: bool | None
+
+    @property
+    def unstated_seller(self) -> bool:
+        return self.seller_pays is None and self.exceeds is None
+
+    def values(self) -> tuple[bool, bool, bool]:
+        """The facts as :func:`transfer_eligibility_rule` reads them: a blank fact is
+        the one that does not make the party eligible (it shows nothing)."""
+        return (
+            self.seller_pays is not False,
+            self.exceeds is True,
+            self.buyer is not False,
+        )
+
+
+def _fact(value: object, argument: str, citation: str) -> bool | None:
+    return None if value is None or is_blank(value) else as_bool(value, argument, citation)
+
+
+def _shown(value: bool | None) -> str:
+    return "(blank)" if value is None else str(value).upper()
+
+
+def _eligibility_reasons(
+    facts: _TransferFacts, may_apply: bool | None, may_buy: bool | None
+) -> list[str]:
+    """The reasons g.(1)-(3) give against the sale, naming the inputs."""
+    reasons = []
+    if may_apply is False:
+        reasons.append(
+            f"seller_pays_tax {_shown(facts.seller_pays)} and credit_exceeds_liability"
+            f" {_shown(facts.exceeds)}: only a business that pays none of the Corporation"
+            " Business Tax and the insurance premiums taxes (g.(1)), or whose tax credit"
+            " under subsection e. exceeds its tax liability (g.(2)), may apply for a tax"
+            f" credit transfer certificate ({CITE_G1_G2})"
+        )
+    if may_buy is False:
+        reasons.append(
+            "buyer_may_owe_tax FALSE: the buyer may have no tax liability under the"
+            " Corporation Business Tax or the insurance premiums taxes, and a certificate"
+            f" may be sold only to a person that may have one ({CITE_G3})"
+        )
+    return reasons
+
+
+class TransferEligibility(NamedTuple):
+    """Who may sell and buy under g. (values of :func:`transfer_eligibility_rule`)."""
+
+    seller_may_apply: V
+    buyer_may_buy: V
+
+
+def transfer_eligibility_rule(
+    r: Rules, seller_pays_tax: V, credit_exceeds_liability: V, buyer_may_owe_tax: V
+) -> TransferEligibility:
+    """g.(1): "A business that does not pay taxes under [the CBT, the insurance premiums
+    taxes] may apply ... for a tax credit transfer certificate"; g.(2): "A business that
+    has received a tax credit pursuant to subsection e. ..., which credit exceeds the
+    amount of the tax liability otherwise due, may apply"; g.(3): the certificate may be
+    sold "to any other person that may have a tax liability" under those taxes."""
+    pays = r.given(
+        seller_pays_tax,
+        label="Seller pays the Corporation Business Tax or an insurance premiums tax",
+        cite=CITE_G1_G2,
+    )
+    exceeds = r.given(
+        credit_exceeds_liability,
+        label="Seller's tax credit under subsection e. exceeds its tax liability",
+        cite=CITE_G1_G2,
+    )
+    may_apply = r.either(
+        r.not_(pays),
+        exceeds,
+        label="Seller may apply for a tax credit transfer certificate (g.(1) or (2))",
+        cite=CITE_G1_G2,
+    )
+    buyer = r.given(
+        buyer_may_owe_tax,
+        label="Buyer may have a tax liability under the listed taxes",
+        cite=CITE_G3,
+    )
+    return TransferEligibility(seller_may_apply=may_apply, buyer_may_buy=buyer)
 
 
 class TransferFigures(NamedTuple):
@@ -1773,5 +1891,10 @@ def transfer_rule(
     )
 
 
-def _transfer_steps(first: list[Step], result: Step, args: tuple[object, ...]) -> tuple[Step, ...]:
-    return (*first, *_steps_of(transfer_rule, *args), result)
+def _transfer_steps(
+    first: list[Step], result: Step, args: tuple[object, ...], facts: _TransferFacts
+) -> tuple[Step, ...]:
+    eligibility: tuple[Step, ...] = ()
+    if facts != _TransferFacts(None, None, None):
+        eligibility = tuple(_steps_of(transfer_eligibility_rule, *facts.values()))
+    return (*first, *eligibility, *_steps_of(transfer_rule, *args), result)
