@@ -83,6 +83,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "sign a workbook as its preparer or reviewer (flagged when its inputs change after)",
         "calc",
     ),
+    "diff": (
+        "nj_incentives.cli.diff",
+        "compare two workbooks (or one under two laws): each difference with its cause",
+        "calc",
+    ),
     "templates": (
         "nj_incentives.cli.templates",
         "copy the blank template workbooks and their filled examples to a folder",

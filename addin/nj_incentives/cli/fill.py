@@ -193,7 +193,8 @@ def run_each(
         )
     if batch.written:
         print(
-            f"Next: nj-incentives calc {directory}/*.xlsx --memo-each {directory}", file=sys.stderr
+            f"Next: nj-incentives calc {directory}/*.xlsx --memo-each {directory}/memos",
+            file=sys.stderr,
         )
     return batch.status
 
