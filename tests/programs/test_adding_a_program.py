@@ -379,7 +379,8 @@ def test_a_program_is_its_folder_and_one_registry_line(tmp_path: Path) -> None:
     head, keys_open, rest = old.partition("KEYS = (\n")
     assert keys_open, "no KEYS tuple in the registry"
     keys, closing, tail = rest.partition("\n)\n")
-    assert closing and keys.strip().startswith('"beip"')
+    assert closing
+    assert keys.strip().startswith('"beip"')
     registry.write_text(f'{head}{keys_open}{keys}\n    "toy",{closing}{tail}', encoding="utf-8")
 
     # Files touched: the program's folder and the registry, whose change is one line.

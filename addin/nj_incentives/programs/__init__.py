@@ -33,6 +33,7 @@ KEYS = (
     "brrag",
     "uth",
     "grow_nj",
+    "emerge",
 )
 
 

@@ -17,6 +17,7 @@ from nj_incentives.core.parameters import (
     Version,
     declare_act,
     declare_figure,
+    declare_source,
     declare_statute,
 )
 
@@ -110,4 +111,101 @@ STATEWIDE_REDUCTION: Parameter[Decimal] = declare_figure(
     Selector.TAX_PERIOD,
     "fraction",
     Version(Decimal("0.20"), P_L_2013_C_161),
+)
+
+# --------------------------------------------------------------------------- the credit's use
+# Issue 33 item 5: the credit schedule (19:31Q-1.9), transfer certificates (34:1B-248) and
+# the sale to the State (52:18A-263; N.J.A.C. 18:34-1.3, 1.7(a)).
+
+#: N.J.A.C. 18:34-1.3 and 18:34-1.7 (Director's Tax Credit Purchase Program), adopted by
+#: 54 N.J.R. 1641(b), effective August 15, 2022, under N.J.S.A. 52:18A-263.
+N_J_A_C_18_34 = declare_source(
+    "grow_nj",
+    "N.J.A.C. 18:34-1 (54 N.J.R. 1641(b))",
+    dt.date(2022, 8, 15),
+    source=(
+        "N.J.S.A. 52:18A-263 (casetext mirror [S32]); N.J.A.C. 18:34-1.3(a), 18:34-1.7(a),"
+        " adopted by 54 N.J.R. 1641(b), effective 8/15/2022 (casetext mirror [S33];"
+        " shared/legal-notes.md 6.2.2)"
+    ),
+    note=(
+        "the statute's own enactment date is not in the notes: the purchase figures are"
+        " dated by the rule adopted under it"
+    ),
+)
+
+_248 = "N.J.S.A. 34:1B-248"
+
+TRANSFER_MINIMUM_AMOUNT: Parameter[Decimal] = declare_figure(
+    "grow_nj.transfer_minimum_amount",
+    "grow_nj",
+    "Smallest amount of credit a transfer certificate may sell",
+    _248,
+    Selector.FIXED,
+    "money",
+    Version(Decimal("25000"), P_L_2014_C_63),
+)
+TRANSFER_MINIMUM_CONSIDERATION: Parameter[Decimal] = declare_figure(
+    "grow_nj.transfer_minimum_consideration",
+    "grow_nj",
+    "Smallest consideration for a transferred credit, share of the credit (before discounting)",
+    _248,
+    Selector.FIXED,
+    "fraction",
+    Version(Decimal("0.75"), P_L_2014_C_63),
+)
+RULE_TRANSFER_WINDOW_YEARS: Parameter[int] = declare_figure(
+    "grow_nj.rule_transfer_window_years",
+    "grow_nj",
+    "Transfer within this many years of issuance (the rule's reading; the statute: any time)",
+    "N.J.A.C. 19:31Q-1.9 (conflict with N.J.S.A. 34:1B-247: switch transfer_window)",
+    Selector.APPROVAL_DATE,
+    "count",
+    Version(3, P_L_2013_C_161),
+)
+STATE_PURCHASE_MAXIMUM: Parameter[Decimal] = declare_figure(
+    "grow_nj.state_purchase_maximum",
+    "grow_nj",
+    "Most the Director may pay for a credit, share of the credit",
+    "N.J.S.A. 52:18A-263 a.",
+    Selector.FIXED,
+    "fraction",
+    Version(Decimal("0.75"), N_J_A_C_18_34),
+)
+
+
+def _purchase(key: str, title: str, share: str, paragraph: str) -> Parameter[Decimal]:
+    return declare_figure(
+        f"grow_nj.state_purchase_{key}",
+        "grow_nj",
+        f"Most the Director may pay for a credit presented {title}, share of the credit",
+        f"N.J.A.C. 18:34-1.7(a){paragraph}",
+        Selector.FIXED,
+        "fraction",
+        Version(Decimal(share), N_J_A_C_18_34),
+    )
+
+
+#: N.J.A.C. 18:34-1.7(a)1-4: the most the Director may pay, by the time between the
+#: presentation and the credit's expiration (the exact boundaries: switch boundary).
+STATE_PURCHASE_OVER_3_YEARS = _purchase(
+    "over_3_years", "more than three years before its expiration", "0.20", "1"
+)
+STATE_PURCHASE_2_TO_3_YEARS = _purchase(
+    "2_to_3_years", "more than two but less than three years before it", "0.40", "2"
+)
+STATE_PURCHASE_1_TO_2_YEARS = _purchase(
+    "1_to_2_years", "more than one but less than two years before it", "0.60", "3"
+)
+STATE_PURCHASE_UNDER_1_YEAR = _purchase(
+    "under_1_year", "less than one year but at least 90 days before it", "0.75", "4"
+)
+STATE_PURCHASE_MINIMUM_DAYS: Parameter[int] = declare_figure(
+    "grow_nj.state_purchase_minimum_days",
+    "grow_nj",
+    "A credit presented for purchase at least this many days before it expires",
+    "N.J.A.C. 18:34-1.3(a), 1.7(a)4",
+    Selector.FIXED,
+    "days",
+    Version(90, N_J_A_C_18_34),
 )
