@@ -18,6 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -609,10 +610,20 @@ def test_the_command_says_what_a_full_template_dropped_and_carried(
     ertc_long: list[Path], tmp_path: Path, capsys: Any
 ) -> None:
     out = tmp_path / "next.xlsx"
-    code = cli.main(["rollforward", str(ertc_long[-1]), "-o", str(out)])
+    code = cli.main(["rollforward", str(ertc_long[-1]), "-o", str(out), "--json"])
     assert code == 0
-    printed = capsys.readouterr().out
+    document = json.loads(capsys.readouterr().out)
+    printed = "\n".join(document["carried_lines"])
     assert "the periods ending 2028-12-31 dropped: all 8 privilege periods" in printed
     assert "OpeningCarried[1] = " in printed
     assert "OpeningBefore[1] = 5" in printed
     assert "N.J.S.A. 52:27BBB-55b.(2)" in printed
+    # the same figures as numbers (rollforward --json, issue 32 item 7)
+    figures = {f["name"]: f for f in document["carried"]}
+    assert figures["OpeningBefore[1]"]["value"] == 5
+    assert figures["OpeningCarried[1]"]["unit"] == "$"
+    assert f"OpeningCarried[1] = ${figures['OpeningCarried[1]']['value']:,.2f}" in printed
+    assert figures["OpeningCarried[1]"]["period"] == "2028-12-31"
+    from nj_incentives.support.json_schema import schema_for
+
+    jsonschema.validate(document, schema_for("rollforward"))

@@ -1295,10 +1295,11 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
     final = ends[period - 1]
     if not isinstance(final, dt.date):
         raise RollRefused(f"{where} {ref}: PeriodEnds[{period}] = {final!r} is not a date")
-    carried = []
+    carried: list[str] = []
+    figures: list[CarriedFigure] = []
     kept = ends[period] if period < len(ends) else None
     if period + 1 > MAX_PERIODS:
-        carried += _drop_periods(values, last, period + 1 - MAX_PERIODS, ref)
+        carried += _drop_periods(values, last, period + 1 - MAX_PERIODS, ref, figures)
         period, kept = MAX_PERIODS - 1, None
     following = kept if isinstance(kept, dt.date) and kept > final else _year_end(final)
     set_row(values, "PeriodEnds", period + 1, following)
@@ -1318,7 +1319,7 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
         f"privilege period ending {following}",
         carried,
         period + 1,
-        (figure,),
+        (*figures, figure),
     )
 
 
@@ -1340,7 +1341,13 @@ def _carried_out(last: Last, final: dt.date) -> object:
     return last.names.get("CarriedForward")
 
 
-def _drop_periods(values: dict[str, object], last: Last, drop: int, ref: str) -> list[str]:
+def _drop_periods(
+    values: dict[str, object],
+    last: Last,
+    drop: int,
+    ref: str,
+    figures: list[CarriedFigure] | None = None,
+) -> list[str]:
     """The template's periods are full: its first ``drop`` periods dropped (every period
     row moves up), and what they carry out written as the credit carried into the new
     first period, per credit year with the period it was allowed in (``OpeningCarried``,
@@ -1380,6 +1387,10 @@ def _drop_periods(values: dict[str, object], last: Last, drop: int, ref: str) ->
             if index >= 0
             else f"allowed {-index} period(s) before the first LAST shows"
         )
+        if figures is not None:
+            after = ends[-1].isoformat()
+            figures.append(CarriedFigure(f"OpeningCarried[{n + 1}]", float(amount), "$", after))
+            figures.append(CarriedFigure(f"OpeningBefore[{n + 1}]", periods, "periods", after))
         lines.append(
             f"OpeningCarried[{n + 1}] = {money(float(amount))}, OpeningBefore[{n + 1}] = "
             f"{periods}: credit year {which[n]}'s credit ({allowed}) unused after the "
