@@ -290,3 +290,37 @@ def test_stream_of_csv_rows_is_bounded(tmp_path: Path) -> None:
     data.write_text("".join(f"x{i},1\n" for i in range(datafile.MAX_KEYS + 1)))
     with pytest.raises(FillError, match="more than 1,000 inputs"):
         read_data(data)
+
+
+def test_a_file_name_that_is_not_utf8_is_printed(tmp_path: Path) -> None:
+    """Issue 36 item 13: under a UTF-8 locale, a Latin-1 file name crashed fill,
+    templates, calc --memo, sign and rollforward after writing (UnicodeEncodeError
+    printing the path); its byte is now shown as \\xe9."""
+    import subprocess
+
+    data = tmp_path / "grant.yaml"
+    data.write_text("Term: 5\n")
+    name = os.fsdecode(b"caf\xe9.xlsx")  # a lone surrogate in Python's view
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nj_incentives.cli",
+            "fill",
+            "beip-grant-schedule",
+            str(data),
+            "-o",
+            name,
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        # strict UTF-8 on standard output, as under LC_ALL=de_DE.UTF-8 (a locale CI may
+        # not have)
+        env={**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8:strict"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"caf\\xe9.xlsx" in done.stdout
+    assert (tmp_path / name).exists()
+    assert reading.printable(name) == "caf\\xe9.xlsx"
+    assert reading.printable("Ａlice") == "Ａlice"

@@ -223,9 +223,28 @@ def app() -> None:
     """The ``nj-incentives`` group."""
 
 
+def _printable_streams() -> None:
+    """Standard output and error print any path: a file name's bytes that are not valid
+    in the file system's encoding as ``\\xNN`` (:data:`nj_incentives.support.reading.SHOWN`),
+    never a UnicodeEncodeError after the work is done."""
+    import contextlib
+
+    from nj_incentives.support.reading import SHOWN
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "") in (
+            "strict",
+            "backslashreplace",
+        ):
+            with contextlib.suppress(ValueError, OSError):  # one that cannot be
+                reconfigure(errors=SHOWN)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; the exit status (see :data:`EXIT_CODES`)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    _printable_streams()
     from nj_incentives.support.files import exit_on_sigterm
 
     exit_on_sigterm()  # temporary files are removed when the run is terminated, too

@@ -9,11 +9,12 @@ system reports as 0 (``/proc`` files), is still refused at the limit.
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotReadable", "read_regular"]
+__all__ = ["SHOWN", "NotReadable", "printable", "read_regular"]
 
 
 class NotReadable(ValueError):
@@ -69,3 +70,34 @@ def read_regular(path: Path, limit: int) -> bytes:
         raise NotReadable(f"cannot be read ({error.strerror})") from error
     finally:
         os.close(handle)
+
+
+# --------------------------------------------------------------------------- file names
+
+#: The error handler that shows what cannot be encoded (registered on import): a byte a
+#: file name holds that is not valid in the file system's encoding (a Latin-1 name under
+#: a UTF-8 locale, which Python keeps as a lone surrogate) as ``\\xNN``, any other
+#: character as its ``\\u`` escape.
+SHOWN = "nj_incentives.shown"
+
+
+def _shown(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    shown = "".join(
+        f"\\x{ord(c) - 0xDC00:02x}"
+        if 0xDC80 <= ord(c) <= 0xDCFF
+        else c.encode("ascii", "backslashreplace").decode()
+        for c in text
+    )
+    return shown, error.end
+
+
+codecs.register_error(SHOWN, _shown)
+
+
+def printable(text: str) -> str:
+    """``text`` (a file name, or text holding one) as valid UTF-8 text: each byte of a
+    name that is not UTF-8 shown as ``\\xNN`` (``caf\\xe9.xlsx``)."""
+    return text.encode("utf-8", SHOWN).decode("utf-8")

@@ -13,6 +13,7 @@ from typing import Any
 from nj_incentives.core.cells import cell_index, cell_name
 from nj_incentives.core.parameters import law_not_modelled
 from nj_incentives.functions.catalog import EXPLAIN_COLUMNS, headers
+from nj_incentives.support.reading import printable
 from nj_incentives.version import LAW_CURRENT_TO, __version__
 from nj_incentives.workpapers.memo.calls import NJResult, cell_label, defined_names, nj_results
 from nj_incentives.workpapers.memo.document import (
@@ -65,7 +66,7 @@ class WorkbookFacts:
 
 def facts(recalc: Recalculation) -> WorkbookFacts:
     return WorkbookFacts(
-        name=recalc.source.name,
+        name=printable(recalc.source.name),
         sha256=sha256(recalc),
         template=about(recalc, "Template"),
         built_with=about(recalc, "Package"),
