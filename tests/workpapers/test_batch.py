@@ -122,6 +122,11 @@ def test_a_yaml_table_of_client_to_inputs(tmp_path: Path) -> None:
     assert [k for k, _ in batch.written] == ["acme"]  # the mapping's key names the client
     assert [r.key for r in batch.refused] == ["bolt"]
     assert batch.status == 1
+    stream = tmp_path / "stream.yaml"  # one YAML document per client
+    stream.write_text("client: cove\nTerm: 2\n---\nclient: dune\nTerm: 12\n")
+    batch = api.fill_each("beip-grant-schedule", stream, tmp_path / "out3", key="client")
+    assert [k for k, _ in batch.written] == ["cove"]
+    assert batch.refused[0].messages[0].startswith("stream.yaml document 2 (dune): Term = 12")
     table.write_text("acme:\n  Withholdings: [600,000, 650,000]\n")
     with pytest.raises(api.FillError) as refused:  # YAML reads four values: as in fill
         api.fill_each("beip-grant-schedule", table, tmp_path / "out2", key="client")

@@ -4,7 +4,8 @@ TABLE holds one client per row (CSV: a header row of input names, then one row p
 client; a table column's values in one cell, separated as on the command line, by
 commas, or by semicolons when a value has thousands separators:
 :mod:`nj_incentives.support.lists`) or per item (JSON or YAML: a list of mappings, or a
-mapping of client -> mapping; each as a ``fill`` DATA file, read bounded and as typed by
+mapping of client -> mapping, or, in YAML, one document per client separated by ``---``
+lines; each as a ``fill`` DATA file, read bounded and as typed by
 :mod:`nj_incentives.workpapers.datafile`). ``KEY`` names the field
 that names each client (``EngagementClient``, or a column of its own such as ``client``,
 which is then not an input): its workbook is ``DIR/<key>.xlsx``. ``hours``: the field
@@ -135,12 +136,20 @@ def read_table(path: str | Path, template: str) -> list[tuple[str, Mapping[str, 
     elif suffix in (".json", ".yaml", ".yml"):
         if suffix != ".json":
             refuse_thousands_in_lists(text, path)
+        parts = [text]
+        marker = re.compile(r"(?m)^---[ \t]*(?:#.*)?$")
+        stream = suffix != ".json" and marker.search(text) is not None
+        if stream:  # one YAML document per client: "---" lines between them
+            parts = [p for p in marker.split(text) if p.strip()]
         try:  # read bounded and as typed, as fill reads DATA
-            document = read_document(path, text)
+            documents = [read_document(path, part) for part in parts]
         except DataError as error:
             raise FillError([str(error)], EXIT_USAGE) from error
-        keyed = isinstance(document, Mapping)
-        if keyed:
+        document: Any = documents[0] if len(documents) == 1 else None
+        keyed = not stream and isinstance(document, Mapping)
+        if stream:
+            items = [(f"{path.name} document {n}", None, v) for n, v in enumerate(documents, 1)]
+        elif keyed:
             items = [(f"{path.name} {k!r}", k, v) for k, v in document.items()]
         elif isinstance(document, list):
             items = [(f"{path.name} item {n}", None, v) for n, v in enumerate(document, 1)]
