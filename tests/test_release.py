@@ -160,6 +160,8 @@ def test_the_wheel_ships_every_template_and_example(wheel: Path) -> None:
         # copied by the build from their one home each (nj_incentives.support.wheel_data)
         interpretations = archive.read("nj_incentives/data/interpretations.md")
         assert interpretations == (REPOSITORY / "docs" / "interpretations.md").read_bytes()
+        reference = archive.read("nj_incentives/data/functions.md")  # the help links' page
+        assert reference == (REPOSITORY / "docs" / "functions.md").read_bytes()
     assert "nj_incentives/data/interpretations.md" in names
     assert "nj_incentives/py.typed" in names
 

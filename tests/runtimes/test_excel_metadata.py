@@ -353,3 +353,78 @@ def test_reference_example_formulas_are_well_formed() -> None:
         formula = entry.formula()
         assert re.fullmatch(rf"={entry.name}\(.*\)", formula)
         assert formula.count("(") == formula.count(")")
+
+
+# =========================================================== issue 35: dropdowns, help, cache
+
+_SWITCHES = [
+    (entry.name, argument)
+    for entry in excel.CATALOG.values()
+    for argument in entry.arguments
+    if argument.choices
+]
+
+
+def test_every_quoted_choice_of_words_is_a_switch() -> None:
+    """An argument whose help offers words ('"form" ... or "calendar"') is declared a
+    switch with exactly those words (a new one cannot be left as free text)."""
+    for entry in excel.CATALOG.values():
+        for argument in entry.arguments:
+            offered = re.findall(r'"([a-z][a-z0-9_]*)"', argument.doc.split("; blank")[0])
+            if len(offered) >= 2 and " or " in argument.doc:
+                assert set(argument.choices) == set(offered), (entry.name, argument.name)
+            if argument.choices:
+                assert argument.kind == "one"
+
+
+def test_switch_words_are_the_rules_own() -> None:
+    from nj_incentives.core.inputs import InputKind
+    from nj_incentives.programs.beip.rules import CAP_METHODS
+
+    found = {(name, a.name): a.choices for name, a in _SWITCHES}
+    assert found["NJ_BEIP_GRANT_SCHEDULE", "cap_method"] == CAP_METHODS
+    assert set(found["NJ_INPUT", "kind"]) == {kind.value for kind in InputKind}
+    assert len(_SWITCHES) >= 20
+
+
+@pytest.mark.parametrize(
+    ("name", "argument"), _SWITCHES, ids=[f"{n}.{a.name}" for n, a in _SWITCHES]
+)
+def test_every_word_of_a_switch_is_accepted(name: str, argument: catalog.Argument) -> None:
+    """Each word the dropdown offers is one the function takes: with the example's
+    arguments and the switch at that word the result names no problem with the switch."""
+    entry = excel.CATALOG[name]
+    position = [a.name for a in entry.arguments].index(argument.name)
+    for word in argument.choices:
+        args = list(entry.example) + [None] * (len(entry.arguments) - len(entry.example))
+        args[position] = word
+        result = table.functions()[name](*args)
+        text = str(result)
+        assert not (text.startswith("#VALUE!") and argument.name in text), (word, text)
+
+
+@pytest.mark.skipif(excel.RUNTIME != "office.js", reason="needs the Office.js decorators")
+def test_switches_are_dropdowns_and_every_function_is_cached() -> None:
+    meta = xlwings.server.custom_functions_meta(excel)  # type: ignore[no-untyped-call]
+    enums = {enum["id"]: [v["stringValue"] for v in enum["values"]] for enum in meta["enums"]}
+    functions = {function["id"]: function for function in meta["functions"]}
+    for name, argument in _SWITCHES:
+        parameter = next(p for p in functions[name]["parameters"] if p["name"] == argument.name)
+        assert parameter["customEnumId"] == f"{name}.{argument.name}".upper()
+        assert enums[parameter["customEnumId"]] == list(argument.choices)
+    assert len(enums) == len(_SWITCHES)
+    for name in excel.CATALOG:  # pure functions: Excel may keep a result (cache=True)
+        assert getattr(excel, name).__xlfunc__["cache"] is True
+
+
+def test_help_links_point_at_each_function_s_section(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(excel.DOCS_URL_VARIABLE, raising=False)
+    assert excel.help_url("NJ_BEIP_GRANT") is None  # no address: no link
+    monkeypatch.setenv(excel.DOCS_URL_VARIABLE, "https://intranet.example/nj/docs/")
+    text = (ROOT / "docs" / "functions.md").read_text(encoding="utf-8")
+    for name in excel.CATALOG:
+        url = excel.help_url(name)
+        assert url == f"https://intranet.example/nj/docs/functions.md#{name.lower()}"
+        assert f"\n## {name}\n" in text  # the anchor #nj_... is that heading's
+    monkeypatch.setenv(excel.DOCS_URL_VARIABLE, "file:///C:/docs")
+    assert excel.help_url("NJ_BEIP_GRANT") is None  # Excel opens web addresses only

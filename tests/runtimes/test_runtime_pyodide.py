@@ -122,10 +122,16 @@ def pyodide_wheels(root: Path) -> Path:
     source = root / "source"
     shutil.copytree(ROOT / "addin", source / "addin", ignore=shutil.ignore_patterns("*.egg-info"))
     (source / "docs").mkdir()
-    # the workbooks and interpretations the wheel ships (copied in by
+    # the workbooks, interpretations and function reference the wheel ships (copied in by
     # nj_incentives.support.wheel_data)
     shutil.copytree(ROOT / "workbooks", source / "workbooks")
-    for name in ("pyproject.toml", "README.md", "docs/LICENSE", "docs/interpretations.md"):
+    for name in (
+        "pyproject.toml",
+        "README.md",
+        "docs/LICENSE",
+        "docs/interpretations.md",
+        "docs/functions.md",
+    ):
         if (ROOT / name).exists():
             shutil.copy(ROOT / name, source / name)
     # the test extra's setuptools builds it (an isolated build would fetch setuptools again)

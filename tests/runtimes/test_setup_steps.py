@@ -295,3 +295,38 @@ def test_doctor_through_the_command_line(
     assert "--namespace XLWINGS" in report["next_step"]
     assert {c["check"] for c in report["checks"]} >= {"Python", "xlwings", "formula spelling"}
     assert cli.main(["doctor"]) == 0
+
+
+def test_a_module_namespace_is_read_in_both_spellings(tmp_path: Path) -> None:
+    """The namespace decision (docs/install.md, "Names"): the templates stay bare; a
+    workbook written for a namespace (``NJ.``) is read by calc's respeller and by doctor,
+    as typed and as Excel saves it."""
+    from nj_incentives.functions import CATALOG
+    from nj_incentives.runtimes.spelling import tokens
+
+    formula = "=NJ.NJ_BEIP_GRANT(A1,B1)+_xldudf_NJ_NJ_BEIP_GRANT(A1,B1)+NJ_BEIP_GRANT(A1,B1)"
+    assert [base for _written, base in tokens(formula, CATALOG)] == ["NJ_BEIP_GRANT"] * 3
+    namespaced = build_template(beip_grant, tmp_path / "nj.xlsx", function_namespace="NJ")
+    status, text = run_doctor(str(namespaced), "--runtime", "lite", "--namespace", "NJ")
+    assert status == 0, text
+    assert "=NJ.NJ_..." in text
+
+
+def test_doctor_finds_a_defined_name_spelled_like_a_function(tmp_path: Path) -> None:
+    """xlwings-lite#33: a LAMBDA named like a Python function stops them all."""
+
+    def named(name: str, data: bytes) -> bytes:
+        if name != "xl/workbook.xml":
+            return data
+        lam = b'<definedName name="NJ_BEIP_GRANT">_xlfn.LAMBDA(_xlpm.x,_xlpm.x)</definedName>'
+        if b"<definedNames>" in data:
+            return data.replace(b"<definedNames>", b"<definedNames>" + lam, 1)
+        return data.replace(b"</sheets>", b"</sheets><definedNames>" + lam + b"</definedNames>")
+
+    edited = _edited(TEMPLATE, tmp_path / "lambda.xlsx", named)
+    status, text = run_doctor(str(edited), "--runtime", "lite")
+    assert status == 1
+    assert "[FAIL] defined names" in text
+    assert "NJ_BEIP_GRANT spelled like an NJ_* function" in text
+    status, text = run_doctor(str(TEMPLATE), "--runtime", "lite")
+    assert "defined names" not in text  # the shipped templates name nothing so

@@ -248,6 +248,23 @@ def _spellings(formulas: Sequence[str]) -> tuple[Counter[str], int, set[str]]:
     return prefixes, lower, unknown
 
 
+def _colliding_names(archive: zipfile.ZipFile) -> list[str]:
+    """The workbook's defined names (a LAMBDA among them) spelled like an NJ_* function:
+    in Excel with an Office.js add-in such a name stops every Python function of the
+    workbook until Excel restarts (xlwings-lite#33; docs/install.md, "Names")."""
+    from nj_incentives.functions import CATALOG
+
+    if "xl/workbook.xml" not in archive.namelist():
+        return []
+    found = []
+    for element in _stream(archive, "xl/workbook.xml", "definedName"):
+        name = str(element.get("name") or "")
+        bare = name.split(".")[-1].upper()  # _xlfn. / _xlpm. / a namespace
+        if bare in CATALOG:
+            found.append(name)
+    return sorted(set(found))
+
+
 def _accepted(runtime: str, namespace: str) -> set[str]:
     """The prefixes a workbook for ``runtime`` may carry (upper-cased)."""
     if runtime == "classic":
@@ -292,6 +309,7 @@ def check_workbook(path: Path, runtime: str = "classic", namespace: str = "") ->
                 else None
             )
             formulas = _formulas(archive, [p for p in sheets.values() if p in names])
+            colliding = _colliding_names(archive)
             vba = "xl/vbaProject.bin" in names and b"xlwings_udfs" in archive.read(
                 "xl/vbaProject.bin"
             )
@@ -330,6 +348,18 @@ def check_workbook(path: Path, runtime: str = "classic", namespace: str = "") ->
                 f"not in nj-incentives {__version__}: {', '.join(sorted(unknown))}",
                 "",
                 "the workbook needs another version of the package",
+            )
+        )
+    if colliding:
+        checks.append(
+            Check(
+                _FAIL,
+                "defined names",
+                f"{', '.join(colliding)} spelled like an NJ_* function: in Excel with xlwings "
+                "Lite or Server such a name (a LAMBDA) stops every Python function of the "
+                "workbook until Excel restarts (xlwings-lite#33)",
+                "",
+                "rename it (Formulas > Name Manager)",
             )
         )
     checks += _spill_checks(path)

@@ -58,6 +58,7 @@ __all__ = [
     "raw",
     "result_table",
     "single",
+    "switch",
 ]
 
 # =========================================================================== arguments
@@ -74,6 +75,9 @@ class Argument:
     #: "law" (a ``law_as_of`` date: its refusal names the versions available)
     kind: str
     optional: bool = False
+    #: a switch's words (:func:`switch`): Excel offers them in a dropdown (Office.js,
+    #: ``typing.Literal``); empty for every other argument
+    choices: tuple[str, ...] = ()
 
     def read(self, value: Cell, citation: str) -> Cell:
         """The cells as the core's input: error cells refused, a blank None (or the error
@@ -128,6 +132,18 @@ def law_date_cell(value: Cell, argument: str, citation: str) -> Cell:
 def single(doc: str) -> tuple[str, str]:
     """A single-cell argument (number, text or boolean)."""
     return "one", doc
+
+
+def _choices(declared: tuple[str, ...] | tuple[str, str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The choices of a declared argument (:func:`switch`'s third item; none otherwise)."""
+    return tuple(declared[2]) if len(declared) > 2 else ()
+
+
+def switch(doc: str, choices: tuple[str, ...]) -> tuple[str, str, tuple[str, ...]]:
+    """A single cell holding one of the words ``choices`` (a reading's switch, a basis):
+    read as text like :func:`single`, and offered by Excel as a dropdown where the runtime
+    can (Office.js: the argument's ``typing.Literal``, xlwings 0.35.3 and later)."""
+    return "one", doc, tuple(choices)
 
 
 def a_date(doc: str) -> tuple[str, str]:
@@ -400,7 +416,7 @@ class Catalog:
         optional: tuple[str, ...] = (),
         vararg: str | None = None,
         columns: tuple[ResultColumn, ...] | None = None,
-        **docs: tuple[str, str],
+        **docs: tuple[str, str] | tuple[str, str, tuple[str, ...]],
     ) -> Calculation:
         """Declare the calculation ``name``: ``docs`` gives every argument, in order, as its
         kind and help text (meaning and unit; :func:`single`, :func:`a_date` ...), the
@@ -431,7 +447,9 @@ class Catalog:
             name,
             description,
             cite,
-            tuple(Argument(n, docs[n][1], docs[n][0], n in optional) for n in names),
+            tuple(
+                Argument(n, docs[n][1], docs[n][0], n in optional, _choices(docs[n])) for n in names
+            ),
             Argument(vararg, docs[vararg][1], "raw") if vararg is not None else None,
             example,
             columns,

@@ -36,6 +36,7 @@ from nj_incentives.core.declarations import (
     raw,
     result_table,
     single,
+    switch,
 )
 from nj_incentives.programs import PROGRAMS, program
 
@@ -99,6 +100,10 @@ GENERAL = Catalog()
 calculation = GENERAL.calculation
 
 
+#: The kinds NJ_INPUT reads (nj_incentives.core.inputs.InputKind's values; a test checks).
+_INPUT_KINDS = ("money", "fraction", "count", "number", "quantity", "date", "boolean", "choice")
+
+
 calculation(
     "NJ_INPUT",
     cite="",
@@ -109,9 +114,10 @@ calculation(
     ),
     example=("fraction", "pct", "40%", 0, 0.8),
     optional=("value", "low", "high", "citation", "rule", "choices"),
-    kind=single(
+    kind=switch(
         'How the value is read: "money", "fraction", "count", "number", "quantity", '
-        '"date", "boolean" or "choice"'
+        '"date", "boolean" or "choice"',
+        _INPUT_KINDS,
     ),
     input_name=single('The input\'s name, for the message (e.g. "Term")'),
     value=raw("The input: a cell or a range (read cell by cell); blank cells stay blank"),
@@ -135,9 +141,10 @@ calculation(
     ),
     example=("quantity", "'Hours'!B2:M3", [[160, 160], [-5, 0]], 0, 744),
     optional=("value", "low", "high", "citation", "rule", "choices"),
-    kind=single(
+    kind=switch(
         'How each cell is read: "money", "fraction", "count", "number", "quantity", '
-        '"date", "boolean" or "choice"'
+        '"date", "boolean" or "choice"',
+        _INPUT_KINDS,
     ),
     input_name=single(
         "The range's address as text (\"'Sheet'!D6:O255\"): a refused cell is named by "
@@ -163,7 +170,10 @@ calculation(
     ),
     example=(),
     optional=("part",),
-    part=single('Blank = both; "version" = the package version; "law" = the law current to'),
+    part=switch(
+        'Blank = both; "version" = the package version; "law" = the law current to',
+        ("version", "law"),
+    ),
 )
 
 

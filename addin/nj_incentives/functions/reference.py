@@ -41,6 +41,13 @@ The NJ_* functions of `nj_incentives.excel`. Each one computes with the calculat
 - **Dates** are Excel dates (serial numbers); ISO text such as `"2024-01-01"` works too.
   Inside an array constant (`{{...}}`) write dates as ISO text.
 - **Booleans**: TRUE/FALSE, 1/0 or Yes/No. **Text** arguments ignore case.
+- **Switches** (a reading, a basis, a numbering: "Choices" below): in xlwings Lite and
+  xlwings Server (xlwings 0.35.3 or later) Excel offers the words as a dropdown while the
+  formula is typed; any other text is refused with the words allowed.
+- **Help and readings.** Each function's section names the readings of
+  [interpretations.md](interpretations.md) its result rests on. In Lite and Server the
+  function wizard's help link opens the section when `NJ_INCENTIVES_DOCS_URL` gives the
+  address where these docs are published ([install.md](install.md#help-links)).
 - **One value per year** (or period, or employee): a row or a column; trailing blank cells
   are ignored.
 - **Results.** Money is a number of dollars, exact to the cent. Tables spill as one array
@@ -89,10 +96,28 @@ def _signature(entry: ExcelFunction) -> str:
     return f"{entry.name}({', '.join(names)})"
 
 
+def anchor(heading: str) -> str:
+    """The anchor a Markdown renderer (GitHub's) gives a heading: lower case, punctuation
+    dropped, spaces as hyphens ("Term (c.)" -> "term-c")."""
+    kept = "".join(c for c in heading.lower() if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def _readings(name: str) -> str:
+    """Links to the readings of docs/interpretations.md the function's result rests on."""
+    from nj_incentives.workpapers.memo.interpretations import INTERPRETATIONS
+
+    headings = INTERPRETATIONS.get(name, ())
+    return "; ".join(f"[{h}](interpretations.md#{anchor(h)})" for h in headings)
+
+
 def _section(entry: ExcelFunction) -> str:
     lines = [f"## {entry.name}", "", f"`{_signature(entry)}`", "", entry.description, ""]
     if entry.citation:
         lines += [f"**Law:** {entry.citation}", ""]
+    readings = _readings(entry.name)
+    if readings:
+        lines += [f"**Readings:** {readings}", ""]
     lines += ["| Argument | | Meaning and unit |", "|---|---|---|"]
     arguments = list(entry.arguments)
     if entry.vararg is not None:
@@ -101,7 +126,10 @@ def _section(entry: ExcelFunction) -> str:
         kind = "optional" if argument.optional else "required"
         if argument is entry.vararg:
             kind = "repeated"
-        lines.append(f"| `{argument.name}` | {kind} | {argument.doc} |")
+        choices = ""
+        if argument.choices:  # a switch: Excel offers its words as a dropdown (Office.js)
+            choices = " Choices: " + ", ".join(f"`{word}`" for word in argument.choices) + "."
+        lines.append(f"| `{argument.name}` | {kind} | {argument.doc}{choices} |")
     columns = entry.calculation.columns
     if columns:
         lines += ["", "| Result column | Meaning |", "|---|---|"]

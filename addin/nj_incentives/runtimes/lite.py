@@ -35,6 +35,7 @@ from typing import Any
 import xlwings as xw
 
 from nj_incentives.runtimes import xlwings_classic as excel
+from nj_incentives.runtimes.setup_steps import LITE_XLWINGS
 from nj_incentives.runtimes.spelling import calls, respell
 from nj_incentives.runtimes.xlwings_classic import *  # noqa: F403  (every NJ_* function, registered)
 
@@ -162,7 +163,7 @@ async def nj_reenter_formulas(book: xw.BookAsync) -> None:
     if _version(xw.__version__) < REENTER_NEEDS:
         print(
             f"nj_reenter_formulas needs xlwings {'.'.join(map(str, REENTER_NEEDS))} or later "
-            f"(this workbook runs {xw.__version__}): put xlwings==0.37.8 in requirements.txt "
+            f"(this workbook runs {xw.__version__}): put {LITE_XLWINGS} in requirements.txt "
             "and restart xlwings Lite (Menu > Restart)."
         )
         return

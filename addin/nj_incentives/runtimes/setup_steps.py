@@ -23,12 +23,19 @@ from pathlib import Path
 
 from nj_incentives.version import __version__
 
+#: The xlwings a Lite workbook lists in requirements.txt: from the version the re-enter
+#: script needs (``Sheet.get_used_range``, 0.37.5) up to the next minor version, both ends
+#: tested (docs/install.md, "Which xlwings"); Lite pins the exact version it installs in
+#: requirements-pinned.txt.
+LITE_XLWINGS = "xlwings>=0.37.5,<0.38"
+
 __all__ = [
     "CLASSIC",
     "CONF_KEYS",
     "LICENCES",
     "LINE",
     "LITE",
+    "LITE_XLWINGS",
     "SERVER",
     "SERVER_BUTTON",
     "SERVER_DOTENV",
@@ -157,8 +164,8 @@ LITE: tuple[Step, ...] = (
         "requirements.txt",
         (
             "In Lite's requirements.txt tab: nj-incentives (once published; today the HTTPS URL",
-            "of the wheel) and xlwings==0.37.8 (the re-enter script needs 0.37.5+);",
-            "then Menu > Restart.",
+            f"of the wheel) and {LITE_XLWINGS} (the re-enter script needs 0.37.5; Lite",
+            "records the exact version it installs); then Menu > Restart.",
         ),
     ),
     Step(

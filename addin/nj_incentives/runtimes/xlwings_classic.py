@@ -55,12 +55,15 @@ from nj_incentives.functions import (
 __all__ = [
     "CATALOG",
     "CATEGORY",
+    "DOCS_URL_VARIABLE",
+    "DROPDOWNS",
     "FUNCTIONS",
     "RUNTIME",
     "ExcelFunction",
     "LawAsOfRun",
     "decorate",
     "functions",
+    "help_url",
     "law_as_of_applied",
     "law_as_of_in_force",
 ]
@@ -83,6 +86,40 @@ def _runtime() -> Literal["office.js", "classic", "plain"]:
 
 #: ``"office.js"``, ``"classic"`` or ``"plain"``: decides how errors reach the cell.
 RUNTIME = _runtime()
+
+
+def _dropdowns() -> bool:
+    """Whether xlwings offers a ``typing.Literal`` argument as a dropdown of its words:
+    the Office.js runtimes from xlwings 0.35.3 (``extract_enum_descriptor``); the classic
+    add-in would read the annotation as a converter, so it gets none."""
+    if RUNTIME != "office.js":
+        return False
+    try:
+        from xlwings.pro import udfs_officejs
+    except Exception:  # no licence key, or another xlwings
+        return False
+    return hasattr(udfs_officejs, "extract_enum_descriptor")
+
+
+#: True where a switch's argument is annotated ``Literal[...]`` (Excel's dropdown).
+DROPDOWNS = _dropdowns()
+
+#: The environment variable naming where docs/ is published (an https address; xlwings
+#: Lite: Menu > Environment Variables): each function's help link in Excel's function
+#: wizard points at its section of ``functions.md`` there, which links its readings in
+#: ``interpretations.md``. Unset: no help link (the package has no public address).
+DOCS_URL_VARIABLE = "NJ_INCENTIVES_DOCS_URL"
+
+
+def help_url(name: str) -> str | None:
+    """The help link of the function ``name`` (None without :data:`DOCS_URL_VARIABLE`)."""
+    import os
+
+    base = os.environ.get(DOCS_URL_VARIABLE, "").strip().rstrip("/")
+    if not base.startswith(("https://", "http://")):
+        return None
+    return f"{base}/functions.md#{name.lower()}"
+
 
 if RUNTIME == "office.js":
     # xlwings tries ``import pyodide.ffi`` for every cell of a range argument; outside
@@ -120,8 +157,13 @@ def decorate(entry: ExcelFunction) -> Callable[..., CellResult]:
 
     # xlwings finds a function's module (its namespace attribute) through __module__
     cell_function.__module__ = __name__
-    # xlwings reads converters from annotations: none here, the cells arrive as they are.
-    cell_function.__annotations__ = {}
+    # xlwings reads converters from annotations: none here, the cells arrive as they are;
+    # a switch's words as ``Literal[...]`` where xlwings makes them Excel's dropdown
+    cell_function.__annotations__ = {
+        argument.name: Literal[argument.choices]
+        for argument in entry.arguments
+        if argument.choices and DROPDOWNS
+    }
     # The signature, worked out once: the Office.js dispatch asks for it on every call
     # (xlwings' provide_values_for_special_args), and would otherwise rebuild it from
     # ``compute`` each time. The same signature inspect gives through __wrapped__.
@@ -135,7 +177,12 @@ def decorate(entry: ExcelFunction) -> Callable[..., CellResult]:
         decorated = xw.arg(parameter.name, doc=help_text[parameter.name], err_to_str=True)(
             decorated
         )
-    return xw.func(category=CATEGORY)(decorated)
+    if RUNTIME != "office.js":
+        return xw.func(category=CATEGORY)(decorated)
+    # Office.js: every NJ_* function is pure (its result depends on its arguments only),
+    # so Excel may keep a result and skip the call until an argument changes
+    # (``cache=True``); the help link opens its documentation (:func:`help_url`)
+    return xw.func(category=CATEGORY, cache=True, help_url=help_url(name))(decorated)
 
 
 # Every NJ_* function of the table, decorated, as a member of this module (xlwings

@@ -2,8 +2,9 @@
 
 Each file lives once in the repository, in its fixed place: the blank templates in
 ``workbooks/``, the filled examples in ``workbooks/examples/`` (both built by
-``python -m nj_incentives.workpapers.templates.build``) and the recorded readings of the law in
-``docs/interpretations.md``; the scenario runner's example inputs
+``python -m nj_incentives.workpapers.templates.build``), the recorded readings of the law in
+``docs/interpretations.md`` and the function reference ``docs/functions.md`` (whose
+sections link to them); the scenario runner's example inputs
 (``workbooks/examples/scenarios*``) beside the filled examples. Building the wheel copies
 them into the package's ``nj_incentives/data/`` (``setup.py``'s build step); a checkout
 (an editable install included) has no such folder and reads them where they live.
@@ -18,6 +19,7 @@ from nj_incentives.programs import templates as registered_templates
 
 __all__ = [
     "EXAMPLES",
+    "FUNCTIONS_REFERENCE",
     "INTERPRETATIONS",
     "SCENARIO_EXAMPLES",
     "TEMPLATES",
@@ -42,6 +44,9 @@ SCENARIO_EXAMPLES = (
     "scenarios-montecarlo.json",
 )
 INTERPRETATIONS = "interpretations.md"
+#: The function reference (docs/functions.md, generated), shipped beside the readings its
+#: sections link to: what each function's help link opens once published.
+FUNCTIONS_REFERENCE = "functions.md"
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 _REPOSITORY = _PACKAGE.parents[1]
@@ -62,7 +67,7 @@ def home(name: str) -> Path:
         return _REPOSITORY / "workbooks" / name
     if name in EXAMPLES or name in SCENARIO_EXAMPLES:
         return _REPOSITORY / "workbooks" / "examples" / name
-    if name == INTERPRETATIONS:
+    if name in (INTERPRETATIONS, FUNCTIONS_REFERENCE):
         return _REPOSITORY / "docs" / name
     raise KeyError(f"{name!r} is not a shipped file")
 

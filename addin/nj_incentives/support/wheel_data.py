@@ -41,6 +41,7 @@ HOMES = (
     *(Path("workbooks", "examples", name) for name in _NAMES.EXAMPLES),
     *(Path("workbooks", "examples", name) for name in _NAMES.SCENARIO_EXAMPLES),
     Path("docs", _NAMES.INTERPRETATIONS),
+    Path("docs", _NAMES.FUNCTIONS_REFERENCE),
 )
 
 

@@ -29,6 +29,7 @@ from nj_incentives.core.declarations import (
     listed,
     result_table,
     single,
+    switch,
 )
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.cbt.functions import NUMBERING, YEAR_END_MONTH
@@ -105,9 +106,10 @@ CONVERSION_YEAR_COLUMNS = tuple(column for column in CONVERSION_SCHEDULE_COLUMNS
 
 #: A BEIP calculation's ``law_as_of`` (its help names the versions modelled).
 LAW_AS_OF = law_as_of("beip")
-_BASIS = single(
+_BASIS = switch(
     'What the percentage applies to: "withholdings" or "partners" (estimated tax of the '
-    "partners of an eligible partnership); any case"
+    "partners of an eligible partnership); any case",
+    ("withholdings", "partners"),
 )
 _SMART_GROWTH = single(
     "TRUE if the grant promotes smart growth (N.J.S.A. 34:1B-129b.); blank = FALSE"
@@ -201,9 +203,10 @@ calculation(
     smart_growth=_SMART_GROWTH,
     partner_tax=each("Partners' estimated tax per grant year, dollars; blank = 0 each year"),
     partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
-    cap_method=single(
+    cap_method=switch(
         f'How the {_CAP} average cap applies: "per_year" (N.J.A.C. 19:31I-1.4(a) example),'
-        ' "whole_term" or "proportional"; blank = "per_year"'
+        ' "whole_term" or "proportional"; blank = "per_year"',
+        ("per_year", "whole_term", "proportional"),  # rules.CAP_METHODS (a test checks)
     ),
     law_as_of=LAW_AS_OF,
 )
@@ -291,9 +294,10 @@ calculation(
     ),
     year_end_month=YEAR_END_MONTH,
     numbering=NUMBERING,
-    direction_deadline=single(
+    direction_deadline=switch(
         f'"published" (through {BEIP.DIRECTION_DEADLINE_PUBLISHED.single}, the Authority\'s'
-        ' deadline) or "strict" (through 2016-07-09, day 180); blank = "published"'
+        ' deadline) or "strict" (through 2016-07-09, day 180); blank = "published"',
+        ("published", "strict"),
     ),
 )
 

@@ -11,7 +11,7 @@ from nj_incentives.core.cells import (
     given,
     money,
 )
-from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
+from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single, switch
 from nj_incentives.programs.cbt import figures as CBT
 
 __all__ = ["CBT_FORM", "FUNCTIONS", "NUMBERING", "TOPICS", "YEAR_END_MONTH"]
@@ -24,9 +24,10 @@ calculation = FUNCTIONS.calculation
 CBT_FORM = "Form CBT-100"
 
 #: How a return's tax year is numbered (the tax-year functions, and BEIP's conversion).
-NUMBERING = single(
+NUMBERING = switch(
     '"form" (the Division numbers a return by its form year: a period ending July-December'
-    ' of N or January-June of N+1 is tax year N) or "calendar"; blank = "form"'
+    ' of N or January-June of N+1 is tax year N) or "calendar"; blank = "form"',
+    ("form", "calendar"),
 )
 #: The month a filer's privilege period ends.
 YEAR_END_MONTH = single(
@@ -102,10 +103,11 @@ calculation(
         f"Months of the privilege period, 1 to {_FULL}; fewer test the group payroll by month;"
         f" blank = {_FULL}"
     ),
-    short_period_test=single(
+    short_period_test=switch(
         f'"per_month" (payroll above {CBT.GROUP_PAYROLL_PER_MONTH.brief()} a month, Form 313'
         f' instructions) or "prorated" ({CBT.GROUP_PAYROLL_THRESHOLD.brief()} x months /'
-        f' {_FULL}); blank = "per_month"'
+        f' {_FULL}); blank = "per_month"',
+        ("per_month", "prorated"),
     ),
 )
 

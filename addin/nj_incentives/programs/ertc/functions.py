@@ -31,6 +31,7 @@ from nj_incentives.core.declarations import (
     raw,
     result_table,
     single,
+    switch,
 )
 from nj_incentives.programs.ertc import figures as ERTC
 
@@ -114,8 +115,9 @@ _YEAR2_NEW = single("New full-time positions in credit year two")
 _FRACTIONAL = single(
     "TRUE to keep fractional positions; blank = FALSE (whole positions, rounded down)"
 )
-_TAX_TYPE = single(
-    '"cbt" (Corporation Business Tax) or "insurance" (premiums taxes); blank = "cbt"'
+_TAX_TYPE = switch(
+    '"cbt" (Corporation Business Tax) or "insurance" (premiums taxes); blank = "cbt"',
+    ("cbt", "insurance"),
 )
 
 
@@ -153,8 +155,10 @@ calculation(
     ),
     temporary=each("TRUE for a temporary or seasonal employee, one per row; blank = FALSE"),
     excluded=each("TRUE for an owner or owner's relative, one per row; blank = FALSE"),
-    part_time_months=single(
-        'Months the part-time test counts: "non_full_time" or "all_months"; blank = "non_full_time"'
+    part_time_months=switch(
+        'Months the part-time test counts: "non_full_time" or "all_months";'
+        ' blank = "non_full_time"',
+        ("non_full_time", "all_months"),
     ),
     first_month=a_date(
         "Any day of the roster's first month: each month reads its figures at its own date"
@@ -299,9 +303,10 @@ calculation(
         "TRUE: the sustained effort ratio from the measured (fractional) positions; FALSE:"
         " whole positions; blank = as fractional"
     ),
-    refund_period_limit=single(
+    refund_period_limit=switch(
         '"b3": year-one credit held to the b.(3) limit before the refund; "notwithstanding":'
-        ' not (c.(1)); blank = "b3"'
+        ' not (c.(1)); blank = "b3"',
+        ("b3", "notwithstanding"),
     ),
     opening_carried=each(
         "Unused credit carried into the first period, dollars: credit year one's, then credit"

@@ -13,7 +13,7 @@ from nj_incentives.core.cells import (
     money,
     verdict,
 )
-from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single
+from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single, switch
 from nj_incentives.programs.beip.functions import BEIP_LAW, LAW_AS_OF
 from nj_incentives.programs.cbt.functions import NUMBERING
 from nj_incentives.programs.remote_work import figures as RW
@@ -49,9 +49,10 @@ calculation(
         " period (not checked)"
     ),
     numbering=NUMBERING,
-    c40_periods=single(
+    c40_periods=switch(
         f'"containing" (the period ending on or after {_C40} and later ones) or'
-        ' "numbered" (tax years 2024 and later); blank = "containing"'
+        ' "numbered" (tax years 2024 and later); blank = "containing"',
+        ("containing", "numbered"),
     ),
     law_as_of=LAW_AS_OF,
 )
@@ -76,10 +77,11 @@ calculation(
     ),
     election_date=a_date("Date the business made the remote-work election (Excel date)"),
     share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
-    election_from=single(
+    election_from=switch(
         f'"emergency_ended" (on or after {RW.EMERGENCY_ENDED.single}, Executive Order No. 244)'
         f' or "emergency_declared" (after {RW.EMERGENCY_DECLARED.single}); blank ='
-        ' "emergency_ended"'
+        ' "emergency_ended"',
+        ("emergency_ended", "emergency_declared"),
     ),
     period_start=a_date(
         "First day of the tax period (or part) checked; it chooses the version; blank = the"
@@ -92,9 +94,10 @@ calculation(
     commitment_end=a_date(
         f"Last day of the commitment period (from {_C40} it is extended by two years)"
     ),
-    election_deadline=single(
+    election_deadline=switch(
         f'Under the January 2024 act: "unchanged" (elect before {_ELECT}) or "moved"'
-        f' (before {_MOVED}); blank = "unchanged"'
+        f' (before {_MOVED}); blank = "unchanged"',
+        ("unchanged", "moved"),
     ),
     law_as_of=LAW_AS_OF,
 )
