@@ -17,6 +17,7 @@ from nj_incentives.core.declarations import (
     grid,
     result_table,
     single,
+    switch,
 )
 from nj_incentives.core.ledger_cells import event_cells, ledger_columns
 from nj_incentives.programs.grow_nj import figures as G
@@ -71,13 +72,15 @@ calculation(
     ),
     eligibility_years=_YEARS,
     events=_EVENTS,
-    transfer_window=single(
+    transfer_window=switch(
         '"statute" (34:1B-247: any time the credit may be used) or "rule" (19:31Q-1.9: within'
-        ' 3 years of issuance); blank = "statute"'
+        ' 3 years of issuance); blank = "statute"',
+        ("statute", "rule"),
     ),
-    boundary=single(
+    boundary=switch(
         '"lower" or "higher": the State\'s share for a credit presented exactly 1, 2 or 3 years'
-        ' before it expires (18:34-1.7(a) names no bracket); blank = "lower"'
+        ' before it expires (18:34-1.7(a) names no bracket); blank = "lower"',
+        ("lower", "higher"),
     ),
 )
 
@@ -94,7 +97,9 @@ calculation(
     credit=single("The credit presented, dollars (a credit is sold whole)"),
     expires=a_date("Last day of the last period the credit may be used in"),
     presented=a_date("Day the credit is presented to the Director"),
-    boundary=single('"lower" or "higher" (exactly 1, 2 or 3 years before); blank = "lower"'),
+    boundary=switch(
+        '"lower" or "higher" (exactly 1, 2 or 3 years before); blank = "lower"', ("lower", "higher")
+    ),
 )
 
 
