@@ -34,6 +34,7 @@ KEYS = (
     "uth",
     "grow_nj",
     "emerge",
+    "portfolio",
 )
 
 

@@ -150,3 +150,36 @@ DEEMED_MONTH_END_DAYS: Parameter[int] = declare_figure(
     Version(7, BASE_CBT),
     quote="ends within seven days from the end of any calendar month",
 )
+
+#: N.J.A.C. 18:7-3.17 (tax credits): the order in which the CBT credits are applied; the
+#: notes read it on a mirror without its adoption date (shared/legal-notes.md 6.2.5 [S45]),
+#: so it is a source dated by that reading, not an act of the CBT.
+N_J_A_C_18_7_3_17 = declare_source(
+    "cbt",
+    "N.J.A.C. 18:7-3.17",
+    dt.date(2026, 12, 4),
+    source=(
+        "N.J.A.C. 18:7-3.17(a), (b), casetext mirror (shared/legal-notes.md 6.2.5 [S45]; 2"
+        " for the ERTC's place)"
+    ),
+    note="the rule's adoption date is not in the notes: dated by the research that read it",
+)
+
+
+def _place(key: str, title: str, place: int) -> Parameter[int]:
+    return declare_figure(
+        f"cbt.order_{key}",
+        "cbt",
+        f"Place of the {title} in the order of CBT credits",
+        "N.J.A.C. 18:7-3.17(a)",
+        Selector.FIXED,
+        "count",
+        Version(place, N_J_A_C_18_7_3_17),
+    )
+
+
+ORDER_BEIP = _place("beip", "BEIP credit", 1)
+ORDER_BRRAG = _place("brrag", "BRRAG credit", 8)
+ORDER_ERTC = _place("ertc", "Economic Recovery Tax Credit", 14)
+ORDER_UTH = _place("uth", "Urban Transit Hub credit", 16)
+ORDER_GROW_NJ = _place("grow_nj", "Grow NJ credit", 18)

@@ -1,0 +1,163 @@
+"""A portfolio of awards against one CBT liability (issue 33 item 4): a worked example
+with the order and the carryforwards, the properties (hypothesis) and bad input."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nj_incentives.core.common import InputError
+from nj_incentives.functions.table import functions
+from nj_incentives.programs.portfolio import rules as P
+
+D = Decimal
+HEADER = ["entity", "program", "period", "amount"]
+
+
+def test_three_programs_against_one_liability() -> None:
+    # One combined return, 3 calendar periods, liability 100,000 / 60,000 / 50,000, minimum
+    # tax 2,000. Awards: A's BEIP 30,000 (period 1), A's ERTC 40,000 (period 1), B's Grow NJ
+    # 100,000 in periods 1 and 2. Order (18:7-3.17): BEIP 1st, ERTC 14th, Grow NJ 18th.
+    found = P.portfolio(
+        [
+            HEADER,
+            ["B", "grow_nj", 1, 100000],
+            ["A", "ertc", 1, 40000],
+            ["A", "beip", 1, 30000],
+            ["B", "grow_nj", 2, 100000],
+        ],
+        dt.date(2024, 12, 31),
+        [100000, 60000, 50000],
+        [2000, 2000, 2000],
+    )
+    rows = {(r.period, r.program): r for r in found.rows}
+    assert [r.program for r in found.rows[:3]] == ["beip", "ertc", "grow_nj"]
+    # Period 1: BEIP 30,000 used (limit 100,000). ERTC limit min(50% x 100,000 = 50,000,
+    # 100,000 - 2,000) - 30,000 = 20,000: 20,000 used, 20,000 carried. Grow NJ limit
+    # 100,000 - 50,000 = 50,000: 50,000 used, 50,000 carried. Tax after: 0.
+    assert (rows[1, "beip"].used, rows[1, "beip"].refunded) == (D("30000.00"), 0)
+    assert (rows[1, "ertc"].limit, rows[1, "ertc"].used) == (D("20000.00"), D("20000.00"))
+    assert rows[1, "ertc"].carried_out == D("20000.00")
+    assert (rows[1, "grow_nj"].limit, rows[1, "grow_nj"].used) == (D("50000.00"), D("50000.00"))
+    assert found.tax_after[0] == 0
+    # Period 2: ERTC limit min(30,000, 58,000) - 0 = 30,000: its 20,000 carried in used.
+    # Grow NJ limit 60,000 - 20,000 = 40,000: the oldest first, 40,000 of period 1's
+    # 50,000; carried out 10,000 + 100,000 = 110,000.
+    assert (rows[2, "ertc"].used, rows[2, "ertc"].carried_out) == (D("20000.00"), 0)
+    assert rows[2, "grow_nj"].used == D("40000.00")
+    assert rows[2, "grow_nj"].carried_out == D("110000.00")
+    # Period 3: Grow NJ 50,000 used; 60,000 carried on (usable to period 21).
+    assert rows[3, "grow_nj"].carried_out == D("60000.00")
+    assert found.carried_out == D("60000.00")
+    assert rows[1, "beip"].line.startswith("Schedule A-3")
+
+
+def test_beip_excess_is_refunded_and_brrag_expires_after_its_period() -> None:
+    # Liability 10,000. BEIP 25,000: 10,000 used, 15,000 refunded (34:1B-129 f.). BRRAG
+    # 5,000 in the same period: nothing left, and usable only in that period (statute):
+    # expired. With the rule's reading (the next period too) it is used in period 2.
+    awards = [HEADER, ["A", "beip", 1, 25000], ["A", "brrag", 1, 5000]]
+    found = P.portfolio(awards, "2024-12-31", [10000, 10000])
+    rows = {(r.period, r.program): r for r in found.rows}
+    assert (rows[1, "beip"].used, rows[1, "beip"].refunded) == (D("10000.00"), D("15000.00"))
+    assert rows[1, "brrag"].expired == D("5000.00")
+    rule = P.portfolio(awards, "2024-12-31", [10000, 10000], brrag_periods="rule")
+    assert {(r.period, r.program): r for r in rule.rows}[2, "brrag"].used == D("5000.00")
+
+
+def test_emerge_place_and_floors_are_switches() -> None:
+    awards = [HEADER, ["A", "grow_nj", 1, 50000], ["A", "emerge", 1, 50000]]
+    after = P.portfolio(awards, "2024-12-31", [60000])
+    before = P.portfolio(awards, "2024-12-31", [60000], emerge_place="17.5")
+    assert [r.program for r in after.rows] == ["grow_nj", "emerge"]
+    assert [r.program for r in before.rows] == ["emerge", "grow_nj"]
+    floored = P.portfolio(awards, "2024-12-31", [60000], [1000], floors="grow_nj, emerge")
+    assert floored.tax_after == (D("1000.00"),)  # both stop at the 1,000 minimum
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "argument", "words"),
+    [
+        ({"awards": [HEADER, ["A", "hub", 1, 1]]}, "awards row 2 program", "must be one of"),
+        ({"awards": [HEADER, ["A", "beip", 4, 1]]}, "awards row 2 period", "1 to 2"),
+        ({"awards": [HEADER, ["", "beip", 1, 1]]}, "awards row 2 entity", "name the entity"),
+        ({"awards": [HEADER, ["A", "uth", 1, 1]]}, "uth_carryforward", "was not found"),
+        ({"awards": [HEADER]}, "awards", "at least one award"),
+        ({"floors": "beip, hub"}, "floors", "must be one of"),
+        ({"minimum_taxes": [1]}, "minimum_taxes", "one a period"),
+    ],
+)
+def test_bad_input(kwargs: dict[str, object], argument: str, words: str) -> None:
+    arguments: dict[str, object] = {
+        "awards": [HEADER, ["A", "beip", 1, 1]],
+        "first_period_end": "2024-12-31",
+        "liabilities": [1, 1],
+    }
+    arguments.update(kwargs)
+    with pytest.raises(InputError) as caught:
+        P.portfolio(**arguments)  # type: ignore[arg-type]
+    assert caught.value.argument == argument
+    assert words in caught.value.rule
+    assert caught.value.citation
+
+
+def test_nj_portfolio_spills_its_table() -> None:
+    table = functions()["NJ_PORTFOLIO"](
+        [HEADER, ["A", "beip", 1, 30000], ["A", "ertc", 1, 40000]], 45657.0, [100000], [2000]
+    )
+    assert table[0][3:5] == ["Program", "Entity"]
+    assert [row[9] for row in table[1:]] == [30000.0, 20000.0]
+
+
+_AWARD = st.tuples(
+    st.sampled_from(["A", "B"]),
+    st.sampled_from(P.PROGRAMS),
+    st.integers(1, 6),
+    st.integers(0, 5_000_000),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    awards=st.lists(_AWARD, min_size=1, max_size=8),
+    liabilities=st.lists(st.integers(0, 10_000_000), min_size=6, max_size=6),
+    minimum=st.integers(0, 2_000),
+    keep=st.integers(0, 3),
+)
+def test_the_application_respects_every_limit_and_the_order(
+    awards: list[tuple[str, str, int, int]], liabilities: list[int], minimum: int, keep: int
+) -> None:
+    found = P.portfolio(
+        [HEADER, *[[e, p, n, D(c) / 100] for e, p, n, c in awards]],
+        "2024-12-31",
+        [D(x) / 100 for x in liabilities],
+        [D(minimum)] * 6,
+        uth_carryforward=keep,
+    )
+    allowed: dict[tuple[str, str], Decimal] = {}
+    used: dict[tuple[str, str], Decimal] = {}
+    for period in range(1, 7):
+        rows = [r for r in found.rows if r.period == period]  # in the order applied
+        liability = D(liabilities[period - 1]) / 100
+        by_program: dict[str, Decimal] = {}
+        for row in rows:
+            key = (row.program, row.entity)
+            allowed[key] = allowed.get(key, D(0)) + row.new_credit
+            used[key] = used.get(key, D(0)) + row.used
+            assert used[key] <= allowed[key]  # never a credit before it is allowed
+            by_program[row.program] = by_program.get(row.program, D(0)) + row.used
+            assert by_program[row.program] <= row.limit  # never above the program's limit
+            assert row.tax_after >= 0
+        if "ertc" in by_program:  # 50% with every credit before it, not below the minimum
+            before = sum(r.used for r in rows if r.place < D(14))
+            ertc = by_program["ertc"]
+            assert before + ertc <= max(before, (liability / 2).quantize(D("0.01"), "ROUND_DOWN"))
+            assert liability - before - ertc >= min(D(minimum), liability - before)
+        places = [r.place for r in rows]
+        assert places == sorted(places)
+        assert sum(r.used for r in rows) <= liability
+        assert rows[-1].tax_after == liability - sum(r.used for r in rows)
