@@ -67,6 +67,12 @@ def _name_of(recalc: Recalculation, cell: str, refers: dict[str, str]) -> str | 
     match = _NAME.fullmatch(formula)
     if match and match.group(1).upper() in refers:
         return written.get(match.group(1).upper(), match.group(1))
+    target = formula.lstrip("=").strip().upper()  # a cell of another sheet that has a name
+    if re.fullmatch(r"'?[^'!]+'?!\$?[A-Z]{1,3}\$?\d+", target):
+        plain = target.replace("$", "").replace("'", "")
+        for upper, refers_to in refers.items():
+            if refers_to.upper().replace("$", "").replace("'", "") == plain:
+                return written.get(upper, upper)
     return None
 
 
