@@ -627,3 +627,57 @@ def test_the_command_says_what_a_full_template_dropped_and_carried(
     from nj_incentives.support.json_schema import schema_for
 
     jsonschema.validate(document, schema_for("rollforward"))
+
+
+# --------------------------------------------------------------------------- tampered LAST
+
+
+def test_changed_formulas_are_not_carried(
+    conversion_rolled: list[Path], tmp_path: Path, capsys: Any
+) -> None:
+    """Issue 36 item 8: LAST's refund formulas multiplied by 10 carried ten times the
+    refund into NEXT as its certificate, exit 0; the template's own formulas now compute
+    the carried figures again from LAST's inputs, and the command says so."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(conversion_rolled[0])
+    sheet, cells = book.defined_names["CreditRefund"].attr_text.replace("$", "").split("!")
+    for (cell,) in book[sheet.strip("'")][cells]:
+        cell.value = "=10*" + str(cell.value).removeprefix("=")
+    tampered = tmp_path / "tampered.xlsx"
+    book.save(tampered)
+    out = tmp_path / "next.xlsx"
+    assert cli.main(["rollforward", str(tampered), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "the figures carried are the template's own" in err
+    # the 2023 refund, 15,000.00 (as untampered), not 150,000.00
+    assert figures(out).names["CertificateAmount"] == 15_000
+
+
+def test_roster_names_added_are_not_read(ertc_rolled: list[Path], tmp_path: Path) -> None:
+    """Issue 36 item 9: 400 more EmployeeNamesK names over the same 250 rows gave NEXT
+    400 more roster parts; only the template's own roster sheets are read."""
+    import re
+    import zipfile
+
+    # names added to workbook.xml as they are (no other change: the template's own
+    # formulas, recalculated from its form)
+    tampered = tmp_path / "tampered.xlsx"
+    with zipfile.ZipFile(ertc_rolled[0]) as source, zipfile.ZipFile(tampered, "w") as copy:
+        for item in source.infolist():
+            data = source.read(item)
+            if item.filename == "xl/workbook.xml":
+                text = data.decode()
+                added = ""
+                for name in ("EmployeeNames", "Temporary", "HoursBase"):
+                    ref = re.search(f'<definedName name="{name}">([^<]*)<', text)
+                    assert ref is not None
+                    added += "".join(
+                        f'<definedName name="{name}{k}">{ref.group(1)}</definedName>'
+                        for k in range(2, 6)
+                    )
+                data = text.replace("</definedNames>", added + "</definedNames>").encode()
+            copy.writestr(item, data)
+    with pytest.raises(FillError, match="EmployeeNames2 refers to 'Part II base year'!C7"):
+        rollforward(tampered, tmp_path / "next.xlsx")
+    assert not (tmp_path / "next.xlsx").exists()

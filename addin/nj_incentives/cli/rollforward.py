@@ -105,6 +105,7 @@ def run(
                     "cleared": rolled.cleared,
                     "last_master_check": rolled.master_check,
                     "to_enter": rolled.to_enter,
+                    "notes": rolled.notes,
                 }
             )
         )
@@ -121,6 +122,8 @@ def run(
             "  sign-offs cleared: "
             + (", ".join(rolled.cleared) if rolled.cleared else "none signed")
         )
+    for note in rolled.notes:
+        print(f"nj-incentives rollforward: {note}", file=sys.stderr)
     if rolled.master_check is not True:
         print(
             f"nj-incentives rollforward: {last}: its master check is {rolled.master_check}: "

@@ -133,27 +133,60 @@ class Rolled:
     to_enter: list[str] = field(default_factory=list)
     #: the figures carried, as numbers (``rollforward --json``'s ``carried``)
     figures: tuple[CarriedFigure, ...] = ()
+    #: what the reader should know about how LAST was read (its formulas differ from the
+    #: template's: the figures carried computed again by the template's own)
+    notes: list[str] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- reading LAST
 
 
-def _recalculate(last: Path) -> Any:
-    """LAST recalculated as ``calc`` recalculates it (a shipped template's prebuilt form)."""
-    from nj_incentives.workpapers.recalc import DEFAULT_LIMITS, UnsafeWorkbookError, vet_workbook
-    from nj_incentives.workpapers.recalc.prebuilt import recalculate_template
+def _recalculate(last: Path) -> tuple[Any, str | None]:
+    """LAST recalculated as ``calc`` recalculates it (a shipped template's prebuilt form),
+    and why not from the template's form when its formulas differ from the template's
+    (None when they do not)."""
+    from nj_incentives.workpapers.recalc import (
+        DEFAULT_LIMITS,
+        UnsafeWorkbookError,
+        engine,
+        vet_workbook,
+    )
+    from nj_incentives.workpapers.recalc.prebuilt import prebuilt_or_note
     from nj_incentives.workpapers.recalc.safety import budgets
 
     try:
         vetted = vet_workbook(last, DEFAULT_LIMITS)
         with budgets(DEFAULT_LIMITS, f"recalculating {last.name}"):
-            return recalculate_template(vetted)
+            found, differs = prebuilt_or_note(vetted)
+            if found is not None:
+                return found, None
+            return engine.recalculate_vetted(vetted), differs
     except (UnsafeWorkbookError, OSError) as error:
         raise FillError([f"{last}: refused: {error}"], EXIT_USAGE) from error
     except Exception as error:  # a workbook the engine cannot read
         raise FillError(
             [f"{last}: could not be recalculated: {type(error).__name__}: {error}"], EXIT_USAGE
         ) from error
+
+
+def _template_recalculation(template: str, values: Mapping[str, object], last: Path) -> Any:
+    """The template itself filled with LAST's inputs (``values``, as read from LAST) and
+    recalculated from its form: what the template computes from them, whatever LAST's
+    own formulas say."""
+    import tempfile
+
+    written = {
+        name: value
+        for name, value in values.items()
+        if not blank(value) and value != [] and name not in SIGNOFF_FIELDS
+    }
+    with tempfile.TemporaryDirectory(prefix="nj-rollforward-") as folder:
+        rebuilt = Path(folder) / "template.xlsx"
+        fill(template, written, rebuilt)
+        recalc, differs = _recalculate(rebuilt)
+    if differs is not None:  # the template's own build: never expected
+        raise FillError([f"{last}: the template's own formulas could not be recalculated"], 2)
+    return recalc
 
 
 def _cell(value: object, declared: TemplateInput) -> object:
@@ -167,17 +200,58 @@ def _cell(value: object, declared: TemplateInput) -> object:
     return value
 
 
-def _roster(roster: Roster, names: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The roster of LAST (every roster sheet, in order) as fill's ``Employees``: a
-    wholly blank row is no employee (the template's note) and is left out."""
+def _roster_parts(
+    roster: Roster, names: Mapping[str, Any], refers: Mapping[str, str], where: str
+) -> int:
+    """How many roster sheets per period LAST has: part k (2, 3 ...) only where each of
+    its columns' defined names (``EmployeeNames2``) refers to the sheet the template's
+    builder makes for it (``'Part II base year (2)'``), at the cells of part 1's, and at
+    most the template's ``most_sheets``: the sheets the template's formulas read, never
+    a name added that points elsewhere (issue 36 item 9: 400 names over the same 250
+    rows were read as 400 more parts)."""
+    columns = [name for _, name, _ in roster.fields] + [name for _, name in roster.hours]
+    part = 1
+    while True:
+        suffix = str(part + 1)
+        given = [name for name in columns if f"{name}{suffix}" in names]
+        if not given:
+            return part
+        for name in columns:
+            first = refers.get(name.upper(), "")
+            sheet, _, cells = first.rpartition("!")
+            expected = f"'{sheet.strip(chr(39))} ({part + 1})'!{cells}"
+            found = refers.get(f"{name}{suffix}".upper())
+            if found is None or found.replace("'", "") != expected.replace("'", ""):
+                raise FillError(
+                    [
+                        f"{where}: the defined name {name}{suffix} refers to "
+                        f"{found or 'nothing'}, not {expected}, the roster sheet the "
+                        "template makes for it: not read (the template's formulas read "
+                        "only its own roster sheets)"
+                    ],
+                    EXIT_USAGE,
+                )
+        part += 1
+        if part > roster.most_sheets:
+            raise FillError(
+                [
+                    f"{where}: roster sheets named past the template's {roster.most_sheets} "
+                    f"per period ({columns[0]}{roster.most_sheets + 1})"
+                ],
+                EXIT_USAGE,
+            )
+
+
+def _roster(roster: Roster, names: Mapping[str, Any], parts: int) -> list[dict[str, Any]]:
+    """The roster of LAST (its ``parts`` roster sheets, in order) as fill's
+    ``Employees``: a wholly blank row is no employee (the template's note) and is left
+    out."""
     fields = [(key, name) for key, name, _ in roster.fields]
     columns_named = [*(name for _, name in fields), *(name for _, name in roster.hours)]
     employees: list[dict[str, Any]] = []
     part = 1
-    while True:
+    while part <= parts:
         suffix = "" if part == 1 else str(part)
-        if f"{fields[0][1]}{suffix}" not in names and f"{roster.hours[0][1]}{suffix}" not in names:
-            break
         columns = {
             name: names.get(f"{name}{suffix}") or [] for name in columns_named
         }  # rows of values
@@ -238,7 +312,7 @@ def _read_last(
         values[declared.name] = value
         entries.append((f"{where} {ref}", declared.name, value))
     if roster:
-        employees = _roster(roster, names)
+        employees = _roster(roster, names, _roster_parts(roster, names, refers, where))
         values["Employees"] = employees
         ref = refers.get(roster.fields[0][1].upper(), "the roster")
         entries.append((f"{where} {ref}", "Employees", employees))
@@ -413,7 +487,7 @@ def rollforward(
         entries = data_entries(data, "data")
     else:
         entries = read_data(data)
-    recalc = _recalculate(last)
+    recalc, differs = _recalculate(last)
     from nj_incentives.workpapers.memo.calls import defined_names
 
     refers = {k: v.replace("$", "") for k, v in defined_names(recalc).items()}
@@ -421,6 +495,16 @@ def rollforward(
     _, _, unknown, refused = check_entries(template, last_entries)
     if unknown or refused:
         raise FillError([*unknown, *refused], EXIT_FAILED)
+    notes: list[str] = []
+    if differs is not None:
+        # what LAST's own formulas computed is not carried: the template's formulas
+        # compute it again from LAST's inputs (issue 36 item 8)
+        recalc = _template_recalculation(template, values, last)
+        refers = {k: v.replace("$", "") for k, v in defined_names(recalc).items()}
+        notes.append(
+            f"{last.name}: {differs}; the figures carried are the template's own, computed "
+            f"again from {last.name}'s inputs, not what its changed formulas computed"
+        )
     rows = {name: declared_input.rows for name, declared_input in inputs.items()}
     try:
         rolled = declared.roll(
@@ -467,4 +551,5 @@ def rollforward(
         recalc.names.get("MasterCheck"),
         to_enter,
         rolled.figures,
+        notes,
     )
