@@ -15,6 +15,7 @@ from nj_incentives.core.declarations import (
     grid,
     result_table,
     single,
+    switch,
 )
 
 __all__ = ["FUNCTIONS", "PORTFOLIO_COLUMNS"]
@@ -91,9 +92,10 @@ calculation(
     ertc_carryforward=single(
         "Periods an ERTC credit is carried forward; blank = no limit (b.(2)); 5 = Form 313"
     ),
-    brrag_periods=single(
+    brrag_periods=switch(
         '"statute" (only the period set, 34:1B-115.3 a.) or "rule" (and the next, 19:31N-1.1(b));'
-        ' blank = "statute"'
+        ' blank = "statute"',
+        ("statute", "rule"),
     ),
     emerge_place=single(
         "Emerge's place in the order (not in N.J.A.C. 18:7-3.17); blank = 19, after Grow NJ"
