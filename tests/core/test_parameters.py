@@ -25,6 +25,7 @@ from nj_incentives.core.rules import EXACT, Int64, explain
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.ertc import figures as ERTC
+from nj_incentives.programs.remote_work import figures as RW
 
 D = Decimal
 
@@ -103,7 +104,7 @@ def test_lookup_by_date_and_law_as_of(cap_60000: P.Parameter[Decimal]) -> None:
     assert cap_60000.at(dt.date(2025, 6, 1), as_of=dt.date(2024, 11, 30)) == D(50000)
     assert cap_60000.at(dt.date(2025, 6, 1), as_of=dt.date(2024, 12, 1)) == D(60000)
     assert cap_60000.version(dt.date(2025, 6, 1)).act is DRILL_ACT
-    assert cap_60000.version(dt.date(2020, 6, 1)).act is BEIP.BASE_BEIP
+    assert cap_60000.version(dt.date(2020, 6, 1)).act is BEIP.P_L_2003_C_166
     assert cap_60000.summary() == (
         "$50,000; $60,000 for agreement dates from 2025-01-01"
         " (P.L.2024, c.999 (drill) (2024-12-01))"
@@ -115,7 +116,7 @@ def test_lookup_by_date_and_law_as_of(cap_60000: P.Parameter[Decimal]) -> None:
 def test_amended_restores() -> None:
     with P.amended(BEIP.AVERAGE_CAP, DRILL):
         pass
-    assert BEIP.AVERAGE_CAP.versions == (P.Version(D(50000), BEIP.BASE_BEIP),)
+    assert BEIP.AVERAGE_CAP.versions == (P.Version(D(50000), BEIP.P_L_2003_C_166),)
     assert DRILL_ACT not in P.STATUTES["beip"].acts
 
 
@@ -135,11 +136,16 @@ def test_law_as_of_input() -> None:
     assert as_law_as_of("", "beip") is None
     assert as_law_as_of("2024-07-10", "beip") == dt.date(2024, 7, 10)
     with pytest.raises(InputError) as error:
-        as_law_as_of("2010-01-01", "beip")
+        as_law_as_of("2003-06-30", "beip")
     text = str(error.value)
     assert "law_as_of" in text
-    assert "2010-01-01" in text
-    assert "versions available: P.L.2022, c.134 (2022-07-01)" in text
+    assert "2003-06-30" in text
+    assert "versions available: P.L.2003, c.166 (2003-07-01)" in text
+    # the figures a calculation reads set the first date (issue 34): h.'s from 2022-07-01
+    h = (RW.REMOTE_WORK_WAIVER_START,)
+    assert as_law_as_of("2010-01-01", "beip") == dt.date(2010, 1, 1)
+    with pytest.raises(InputError, match="is before 2022-07-01, the first version modelled"):
+        as_law_as_of("2010-01-01", "beip", h)
     with pytest.raises(InputError) as error:
         as_law_as_of("soon", "ertc")
     text = str(error.value)
@@ -548,7 +554,7 @@ def test_law_currency_texts_are_generated_and_current() -> None:
         assert "<!-- law-currency:law-current-to -->" in text, name
         assert law_currency.render(text) == text, f"stale: run `{law_currency.COMMAND}`"
     assert P.law_current_to() == LAW_CURRENT_TO
-    assert LAW_CURRENT_TO.startswith("N.J.S.A. 34:1B-129: P.L.2022, c.134 (2022-07-01)")
+    assert LAW_CURRENT_TO.startswith("N.J.S.A. 34:1B-129: P.L.2003, c.166 (2003-07-01)")
     interpretations = (root / "docs" / "interpretations.md").read_text(encoding="utf-8")
     for statute in P.STATUTES.values():
         assert f"### Amendments: {statute.citation}\n" in interpretations
@@ -607,7 +613,7 @@ def test_law_as_of_column_in_the_scenario_runner(
     for result in (fast, slow):
         assert result["grant_total"].tolist() == [30_000_000, 30_000_000, 25_000_000]
     # before the first version modelled: the row's error names the argument and versions
-    bad = run_scenarios(frame.assign(law_as_of=["2010-01-01", None, None]))
+    bad = run_scenarios(frame.assign(law_as_of=["2003-06-30", None, None]))
     assert "law_as_of" in bad["error"].iloc[0]
     assert "versions available" in bad["error"].iloc[0]
     assert bad["error"].iloc[1:].isna().all()
@@ -620,8 +626,8 @@ def test_law_as_of_excel_functions_side_by_side(cap_60000: P.Parameter[Decimal])
     now = excel.NJ_BEIP_GRANT_SCHEDULE(*args)
     then = excel.NJ_BEIP_GRANT_SCHEDULE(*args, law_as_of=dt.date(2024, 11, 30))
     assert now != then
-    with pytest.raises(InputError, match="law_as_of = '2010-01-01'"):
-        beip.explain_cap_applies(dt.date(2010, 1, 1), "2010-01-01")
+    with pytest.raises(InputError, match="law_as_of = '2003-06-30'"):
+        beip.explain_cap_applies(dt.date(2010, 1, 1), "2003-06-30")
     assert excel.NJ_BEIP_CAP_APPLIES(dt.date(2010, 1, 1), dt.date(2024, 1, 1)) == "Yes"
 
 

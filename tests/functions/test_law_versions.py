@@ -157,7 +157,7 @@ def test_cap_applies_under_two_versions(cap_60000: P.Parameter[Decimal]) -> None
     now = beip.explain_cap_applies(dt.date(2025, 1, 1))
     then = beip.explain_cap_applies(dt.date(2025, 1, 1), law_as_of=dt.date(2024, 11, 30))
     assert (now.applies, now.version) == (True, "P.L.2024, c.999 (drill)")
-    assert (then.applies, then.version) == (True, "P.L.2022, c.134")
+    assert (then.applies, then.version) == (True, "P.L.2003, c.166")
     assert "$60,000" in now.steps[0].label
     assert "$50,000" in then.steps[0].label
     # the cell the accountant sees is "Yes" under both
@@ -172,10 +172,10 @@ def test_grant_schedule_names_its_version(cap_60000: P.Parameter[Decimal]) -> No
     now = beip.grant_schedule(*args)
     then = beip.grant_schedule(*args, law_as_of=dt.date(2024, 11, 30))
     assert (now.total, now.version) == (D("300000.00"), "P.L.2024, c.999 (drill)")
-    assert (then.total, then.version) == (D("250000.00"), "P.L.2022, c.134")
+    assert (then.total, then.version) == (D("250000.00"), "P.L.2003, c.166")
     # an agreement before the amendment's 2025-01-01: the text's figure under both
     early = beip.grant_schedule([1000000], [5], 0.5, dt.date(2024, 12, 31))
-    assert (early.total, early.version) == (D("250000.00"), "P.L.2022, c.134")
+    assert (early.total, early.version) == (D("250000.00"), "P.L.2003, c.166")
 
 
 def test_remote_work_check_under_two_versions() -> None:
@@ -252,14 +252,20 @@ def test_default_is_the_law_in_force(name: str) -> None:
 # --------------------------------------------------------------------------- bad input
 
 BAD = ["soon", True, -5, 1e9]
-#: Days before each statute's first version modelled (beip 2022-07-01, ertc 2003-01-01):
-#: as text, as a cell's serial number and as a date.
+#: Days before the first version modelled of the figures each function reads (issue 34):
+#: the cap and the grant's figures P.L.2003, c.166 (2003-07-01), subsection h. P.L.2022,
+#: c.134 (2022-07-01), the ERTC's 2003-01-01; as text, as a cell's serial number and as a
+#: date.
 BEFORE = {
+    "grant": ["2002-01-01", 37802, dt.date(2003, 6, 30)],
     "beip": ["2010-01-01", 40000, dt.date(2022, 6, 30)],
     "ertc": ["2002-12-31", 37621, dt.date(2002, 12, 31)],
 }
-#: The serial numbers' dates (1899-12-30 + the serial): 40000 is 2009-07-06, 37621 2002-12-31.
-SERIALS = {40000: dt.date(2009, 7, 6), 37621: dt.date(2002, 12, 31)}
+#: The functions whose figures are a.-c.'s (the others of BEIP read subsection h.'s).
+FIRST = {"NJ_BEIP_CAP_APPLIES": "grant", "NJ_BEIP_GRANT_SCHEDULE": "grant"}
+#: The serial numbers' dates (1899-12-30 + the serial): 40000 is 2009-07-06, 37621
+#: 2002-12-31, 37802 2003-06-30.
+SERIALS = {40000: dt.date(2009, 7, 6), 37621: dt.date(2002, 12, 31), 37802: dt.date(2003, 6, 30)}
 
 
 def _cell_text(function: Callable[..., Any], *cells: object) -> str:
@@ -283,7 +289,11 @@ def _expect(message: str, value: object, statute: str = "beip") -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [(name, value) for name in sorted(CORE) for value in BAD + BEFORE[STATUTE[name]]],
+    [
+        (name, value)
+        for name in sorted(CORE)
+        for value in BAD + BEFORE[FIRST.get(name, STATUTE[name])]
+    ],
     ids=repr,
 )
 def test_bad_law_as_of_everywhere(name: str, value: object) -> None:
@@ -342,7 +352,7 @@ def test_calc_law_as_of_applies_to_every_call_and_is_recorded(tmp_path: Any, cap
     capsys.readouterr()
     assert _calc(str(example), "-o", str(tmp_path / "then"), "--law-as-of", "2024-07-09") == 1
     out = capsys.readouterr().out
-    assert "Law applied: the law as of 2024-07-09 (N.J.S.A. 34:1B-129: P.L.2022, c.134" in out
+    assert "Law applied: the law as of 2024-07-09 (N.J.S.A. 34:1B-129: P.L.2003, c.166" in out
     stamp, properties = _stamp_and_properties(
         tmp_path / "then" / "beip-credit-conversion-example-results.xlsx"
     )
@@ -370,7 +380,7 @@ def test_calc_law_as_of_replaces_a_workbooks_own(tmp_path: Any, capsys: Any) -> 
     assert replaced == {"NJ_BEIP_GRANT_SCHEDULE": "2023-01-01", "NJ_BEIP_CAP_APPLIES": "2023-01-01"}
 
 
-@pytest.mark.parametrize("value", ["soon", "2010-01-01", "2024-13-01"])
+@pytest.mark.parametrize("value", ["soon", "2003-06-30", "2024-13-01"])
 def test_calc_bad_law_as_of_exits_2(value: str, tmp_path: Any, capsys: Any) -> None:
     assert _calc("--law-as-of", value, "-o", str(tmp_path)) == 2
     err = capsys.readouterr().err
@@ -393,17 +403,17 @@ def test_explain_names_the_version_and_the_law_applied(capsys: Any) -> None:
     assert cli.main([*args, "--law-as-of", "2024-07-09"]) == 0
     out = capsys.readouterr().out
     assert "total: 50,000.00" in out
-    assert "version: P.L.2022, c.134" in out
+    assert "version: P.L.2003, c.166" in out
     assert "Law applied (--law-as-of): the law as of 2024-07-09 (N.J.S.A. 34:1B-129:" in out
     assert cli.main([*args, "--law-as-of", "2024-07-09", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
-    assert document["result"]["version"] == "P.L.2022, c.134"
+    assert document["result"]["version"] == "P.L.2003, c.166"
     assert document["law_applied"].startswith("the law as of 2024-07-09")
     # without it: the law in force, no "law applied" line
     assert cli.main(args) == 0
     assert "Law applied" not in capsys.readouterr().out
     # a bad one: exit 2, the message names the argument, the value and the versions
-    assert cli.main([*args, "--law-as-of", "2010-01-01"]) == 2
+    assert cli.main([*args, "--law-as-of", "2003-06-30"]) == 2
     err = capsys.readouterr().err
-    assert "law_as_of = '2010-01-01'" in err
+    assert "law_as_of = '2003-06-30'" in err
     assert f"versions available: {P.versions_text('beip')}" in err

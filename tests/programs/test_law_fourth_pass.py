@@ -287,3 +287,26 @@ def test_the_buyer_must_be_able_to_owe_a_listed_tax() -> None:
     # explained: the steps name the facts and the paragraphs
     labels = [step.label for step in beip.transfer_check(*sale, buyer_may_owe_tax=True).steps]
     assert any("may have a tax liability" in label for label in labels)
+
+
+# =========================================================================== 4. law_as_of
+
+
+def test_law_as_of_is_refused_only_before_the_figures_a_function_reads() -> None:
+    # the $50,000 cap and the 10%-50% bounds are read as law from P.L.2003, c.166
+    # (2003-07-01): the law as of 2010-01-01 applies them (it was refused before issue 34)
+    assert TEXT["NJ_BEIP_CAP_APPLIES"](dt.date(2010, 1, 1), dt.date(2010, 1, 1)) == "Yes"
+    # 600,000 x 50% = 300,000 a year; cap 50,000 x 10 = 500,000 in year 1, then
+    # 50,000 x 12 - 300,000 = 300,000 in year 2: 300,000 + 300,000 = 600,000
+    schedule = beip.grant_schedule(
+        [600000, 600000], [10, 12], 0.5, dt.date(2010, 1, 1), law_as_of=dt.date(2010, 1, 1)
+    )
+    assert (schedule.total, schedule.version) == (D("600000.00"), "P.L.2003, c.166")
+    # the day before: refused, naming the date and the act
+    message = TEXT["NJ_BEIP_CAP_APPLIES"](dt.date(2010, 1, 1), dt.date(2003, 6, 30))
+    assert "law_as_of = 2003-06-30: is before 2003-07-01, the first version modelled" in message
+    assert "(P.L.2003, c.166)" in message
+    # subsection h.'s figures were enacted by P.L.2022, c.134: still refused before it
+    h = TEXT["NJ_BEIP_REMOTE_WORK_COMMITMENT_END"](dt.date(2026, 6, 30), dt.date(2010, 1, 1))
+    assert "is before 2022-07-01, the first version modelled of the figures" in h
+    assert "(P.L.2022, c.134)" in h

@@ -256,9 +256,11 @@ def listed(columns: Sequence[ResultColumn]) -> str:
 def law_as_of(statute: str) -> tuple[str, str]:
     """The ``law_as_of`` argument of a calculation of ``statute`` (a key of
     :data:`nj_incentives.core.parameters.STATUTES`): its help names the versions modelled."""
+    acts = sorted(P.STATUTES[statute].acts, key=lambda act: act.date)
     return law_date(
         "The law as it stood on this date (Excel date); blank = every version modelled, chosen"
-        f" by the calculation's own date. Versions: {P.versions_text(statute)}"
+        f" by the calculation's own date. {len(acts)} versions, {acts[0].label()} to"
+        f" {acts[-1].label()} (docs/interpretations.md)"
     )
 
 

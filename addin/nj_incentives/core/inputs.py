@@ -51,7 +51,7 @@ import datetime as dt
 import math
 import numbers
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from enum import StrEnum
@@ -409,10 +409,14 @@ def within_dates(day: dt.date, what: str, argument: str, value: object, citation
 CITE_LAW_AS_OF = 'docs/interpretations.md "Law as of"'
 
 
-def as_law_as_of(value: object, statute: str) -> dt.date | None:
+def as_law_as_of(
+    value: object, statute: str, reads: Iterable[parameters.Parameter[Any]] = ()
+) -> dt.date | None:
     """``law_as_of``: blank (None, "") for every modelled version (the law in force for the
-    period computed), else a date on or after the first version of ``statute`` modelled
-    (:func:`~.parameters.first_modelled`). The message names the versions available."""
+    period computed), else a date on or after the first modelled version of the figures
+    the calculation ``reads`` (none given: of ``statute``'s first version modelled,
+    :func:`~.parameters.first_modelled`). The message names that date, its act and the
+    versions available."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     available = f"versions available: {parameters.versions_text(statute)}"
@@ -420,12 +424,15 @@ def as_law_as_of(value: object, statute: str) -> dt.date | None:
         day = as_date(value, "law_as_of", CITE_LAW_AS_OF)
     except InputError as error:
         raise InputError("law_as_of", value, f"{error.rule}; {available}", CITE_LAW_AS_OF) from None
-    first = parameters.first_modelled(statute)
+    figures = tuple(reads)
+    if figures:
+        first = min((figure.versions[0].act for figure in figures), key=lambda act: act.date)
+        what = "the first version modelled of the figures this calculation reads"
+    else:
+        first = parameters.first_modelled(statute)
+        what = f"the first version of {parameters.STATUTES[statute].citation} modelled"
     if day < first.date:
-        rule = (
-            f"is before {first.date.isoformat()}, the first version of"
-            f" {parameters.STATUTES[statute].citation} modelled ({first.name}); {available}"
-        )
+        rule = f"is before {first.date.isoformat()}, {what} ({first.name}); {available}"
         raise InputError("law_as_of", value, rule, CITE_LAW_AS_OF)
     return day
 

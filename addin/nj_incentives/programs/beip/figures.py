@@ -40,6 +40,35 @@ BASE_BEIP = declare_act(
     ),
 )
 
+#: The act whose text of subsections a.-c. the text in shared/statutes keeps (issue 34;
+#: docs/interpretations.md "Law as of": which act the figures of a.-c. are read from).
+P_L_2003_C_166 = declare_act(
+    "beip",
+    "P.L.2003, c.166",
+    dt.date(2003, 7, 1),
+    source=(
+        "the history line of shared/statutes/NJSA-34-1B-129-BEIP-grant.txt (L.1996, c.26,"
+        ' s.6; amended ... 2003, c.166, s.4; ...); a.: "agreement entered into on or after'
+        ' July 1, 2003"'
+    ),
+    note=(
+        "its approval date is not in the notes: modelled from July 1, 2003, the first"
+        " agreement date its a. names; the figures of a.-c. and N.J.S.A. 34:1B-134 are read"
+        " as law from it (docs/interpretations.md, Law as of)"
+    ),
+)
+#: Subsections e. and g. (conversion to tax credits, transfer certificates).
+P_L_2015_C_194 = declare_act(
+    "beip",
+    "P.L.2015, c.194",
+    dt.date(2016, 1, 11),
+    source=(
+        "shared/legal-notes.md sections 1 and 4: subsection e. enacted by P.L.2015, c.194,"
+        " approved January 11, 2016; g. speaks of the credit of e."
+    ),
+    note="the transfer figures of g.(3) and the dates of e. are read as law from it",
+)
+
 _B = "N.J.S.A. 34:1B-129"
 
 MINIMUM_GRANT_PCT: Parameter[Decimal] = declare_figure(
@@ -49,7 +78,7 @@ MINIMUM_GRANT_PCT: Parameter[Decimal] = declare_figure(
     f"{_B}a.",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.10"), BASE_BEIP),
+    Version(Decimal("0.10"), P_L_2003_C_166),
     quote="not less than 10 percent",
 )
 MAXIMUM_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_figure(
@@ -59,7 +88,7 @@ MAXIMUM_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_figure(
     f"{_B}a.",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.50"), BASE_BEIP),
+    Version(Decimal("0.50"), P_L_2003_C_166),
     quote="not more than 50 percent of the withholdings",
 )
 MAXIMUM_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_figure(
@@ -69,7 +98,7 @@ MAXIMUM_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_figure(
     f"{_B}a.",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.30"), BASE_BEIP),
+    Version(Decimal("0.30"), P_L_2003_C_166),
     quote="not more than 30 percent of the estimated tax of the partners",
 )
 SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_figure(
@@ -79,7 +108,7 @@ SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_figure(
     f"{_B}b.",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.80"), BASE_BEIP),
+    Version(Decimal("0.80"), P_L_2003_C_166),
     quote="up to 80 percent of the withholdings",
 )
 SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_figure(
@@ -89,7 +118,7 @@ SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_figure(
     f"{_B}b.",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.50"), BASE_BEIP),
+    Version(Decimal("0.50"), P_L_2003_C_166),
     quote="up to 50 percent of the estimated tax of the partners",
 )
 MAXIMUM_TERM_YEARS: Parameter[int] = declare_figure(
@@ -99,7 +128,7 @@ MAXIMUM_TERM_YEARS: Parameter[int] = declare_figure(
     f"{_B}c.",
     Selector.AGREEMENT_DATE,
     "count",
-    Version(10, BASE_BEIP),
+    Version(10, P_L_2003_C_166),
     quote="The term of the grant shall not exceed 10 years.",
 )
 AVERAGE_CAP: Parameter[Decimal] = declare_figure(
@@ -109,7 +138,7 @@ AVERAGE_CAP: Parameter[Decimal] = declare_figure(
     f"{_B}a.; N.J.A.C. 19:31I-1.4(a)",
     Selector.AGREEMENT_DATE,
     "money",
-    Version(Decimal(50000), BASE_BEIP),
+    Version(Decimal(50000), P_L_2003_C_166),
     quote="exceed an average of $50,000 for all new employees over the term of the grant",
 )
 CAP_AGREEMENTS_FROM: Parameter[dt.date] = declare_figure(
@@ -119,7 +148,7 @@ CAP_AGREEMENTS_FROM: Parameter[dt.date] = declare_figure(
     f"{_B}a.",
     Selector.FIXED,
     "date",
-    Version(dt.date(2003, 7, 1), BASE_BEIP),
+    Version(dt.date(2003, 7, 1), P_L_2003_C_166),
     quote="agreement entered into on or after July 1, 2003",
 )
 COMBINED_LIMIT_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_figure(
@@ -129,7 +158,7 @@ COMBINED_LIMIT_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_figure(
     "N.J.S.A. 34:1B-134(b)",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.50"), BASE_BEIP),
+    Version(Decimal("0.50"), P_L_2003_C_166),
 )
 COMBINED_LIMIT_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_figure(
     "beip.combined_limit_pct_of_partners_tax",
@@ -138,7 +167,7 @@ COMBINED_LIMIT_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_figure(
     "N.J.S.A. 34:1B-134(b)",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.30"), BASE_BEIP),
+    Version(Decimal("0.30"), P_L_2003_C_166),
 )
 SMART_GROWTH_COMBINED_LIMIT_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_figure(
     "beip.smart_growth_combined_limit_pct_of_withholdings",
@@ -147,7 +176,7 @@ SMART_GROWTH_COMBINED_LIMIT_PCT_OF_WITHHOLDINGS: Parameter[Decimal] = declare_fi
     "N.J.S.A. 34:1B-134(c)",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.80"), BASE_BEIP),
+    Version(Decimal("0.80"), P_L_2003_C_166),
 )
 SMART_GROWTH_COMBINED_LIMIT_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_figure(
     "beip.smart_growth_combined_limit_pct_of_partners_tax",
@@ -156,7 +185,7 @@ SMART_GROWTH_COMBINED_LIMIT_PCT_OF_PARTNERS_TAX: Parameter[Decimal] = declare_fi
     "N.J.S.A. 34:1B-134(c)",
     Selector.AGREEMENT_DATE,
     "fraction",
-    Version(Decimal("0.50"), BASE_BEIP),
+    Version(Decimal("0.50"), P_L_2003_C_166),
 )
 
 # e. (P.L.2015, c.194, as re-timed by P.L.2016, c.9): conversion to tax credits.
@@ -216,7 +245,7 @@ ENACTMENT_P_L_2015_C_194: Parameter[dt.date] = declare_figure(
     "date",
     # approved (enacted) January 11, 2016 (shared/legal-notes.md section 4; an earlier
     # version of the notes said November 9, 2015: that was wrong)
-    Version(dt.date(2016, 1, 11), BASE_BEIP),
+    Version(dt.date(2016, 1, 11), P_L_2015_C_194),
     quote="approved for a grant prior to the enactment of P.L.2015, c.194",
 )
 DIRECTION_DEADLINE_PUBLISHED: Parameter[dt.date] = declare_figure(
@@ -226,7 +255,7 @@ DIRECTION_DEADLINE_PUBLISHED: Parameter[dt.date] = declare_figure(
     f"{_B}e.; docs/interpretations.md",
     Selector.FIXED,
     "date",
-    Version(dt.date(2016, 7, 11), BASE_BEIP),
+    Version(dt.date(2016, 7, 11), P_L_2015_C_194),
 )
 DIRECTION_DAYS: Parameter[int] = declare_figure(
     "beip.direction_days",
@@ -235,7 +264,7 @@ DIRECTION_DAYS: Parameter[int] = declare_figure(
     f"{_B}e.",
     Selector.FIXED,
     "days",
-    Version(180, BASE_BEIP),
+    Version(180, P_L_2015_C_194),
     quote="Within 180 days of the date of enactment of P.L.2015, c.194",
 )
 
@@ -247,7 +276,7 @@ TRANSFER_MINIMUM: Parameter[Decimal] = declare_figure(
     f"{_B}g.(3)",
     Selector.FIXED,
     "money",
-    Version(Decimal(100000), BASE_BEIP),
+    Version(Decimal(100000), P_L_2015_C_194),
     quote="in an amount not less than $100,000",
 )
 MINIMUM_CONSIDERATION_SHARE: Parameter[Decimal] = declare_figure(
@@ -257,6 +286,6 @@ MINIMUM_CONSIDERATION_SHARE: Parameter[Decimal] = declare_figure(
     f"{_B}g.(3)",
     Selector.FIXED,
     "fraction",
-    Version(Decimal("0.75"), BASE_BEIP),
+    Version(Decimal("0.75"), P_L_2015_C_194),
     quote="not ... less than 75 percent of the transferred credit amount",
 )

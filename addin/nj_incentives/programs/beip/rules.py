@@ -386,6 +386,21 @@ def cap_room(r: Rules, new_employees: V, paid_before: V, cap: V, label: str = ""
     return r.max(0, r.sub(allowed, paid_before), label=label, cite=CITE_CAP)
 
 
+#: The figures a ``law_as_of`` of the cap's functions is checked against (issue 34: refused
+#: only before their first version modelled).
+CAP_FIGURES = (BEIP.AVERAGE_CAP, BEIP.CAP_AGREEMENTS_FROM)
+#: ... and of the grant schedule: the bounds of a., b., the term of c. and the cap.
+GRANT_FIGURES = (
+    *CAP_FIGURES,
+    BEIP.MINIMUM_GRANT_PCT,
+    BEIP.MAXIMUM_PCT_OF_WITHHOLDINGS,
+    BEIP.MAXIMUM_PCT_OF_PARTNERS_TAX,
+    BEIP.SMART_GROWTH_MAXIMUM_PCT_OF_WITHHOLDINGS,
+    BEIP.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX,
+    BEIP.MAXIMUM_TERM_YEARS,
+)
+
+
 def cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> bool:
     """Whether the average cap binds the agreement: N.J.S.A. 34:1B-129a.
 
@@ -393,7 +408,7 @@ def cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> 
     it stood on that date; blank: every modelled version).
     """
     date = as_date(agreement_date, "agreement_date", CITE_A)
-    return bool(cap_date_rule(EXACT, date, as_law_as_of(law_as_of, "beip")))
+    return bool(cap_date_rule(EXACT, date, as_law_as_of(law_as_of, "beip", CAP_FIGURES)))
 
 
 def cap_version_rule(r: Rules, agreement_date: V, as_of: V = None) -> V:
@@ -426,7 +441,7 @@ def explain_cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = N
     on or after July 1, 2003 (N.J.S.A. 34:1B-129a.; N.J.A.C. 19:31I-1.4(a)); ``version``
     names the act whose figures applied."""
     date = as_date(agreement_date, "agreement_date", CITE_A)
-    as_of = as_law_as_of(law_as_of, "beip")
+    as_of = as_law_as_of(law_as_of, "beip", CAP_FIGURES)
     applies, steps = explain(cap_date_rule, date, as_of)
     return CapApplies(applies=bool(applies), version=cap_version(date, as_of), steps=steps)
 
@@ -731,7 +746,7 @@ def grant_schedule(
     smart = as_bool(smart_growth, "smart_growth", CITE_B)
     pct_w, pct_p = _grant_pcts(pct, partner_pct, smart)
     citation = _pct_citation(smart)
-    as_of = as_law_as_of(law_as_of, "beip")
+    as_of = as_law_as_of(law_as_of, "beip", GRANT_FIGURES)
     capped = bool(cap_date_rule(EXACT, date, as_of))
     average_cap = BEIP.AVERAGE_CAP.at(date, as_of)
     if capped and method != "per_year":

@@ -129,6 +129,15 @@ def _steps_of(rule: Callable[..., object], *args: object) -> tuple[Step, ...]:
 # 2024; BillTrack50; Deloitte "State Tax Matters", July 12, 2024), not the enacted text:
 # to be confirmed against it (CITE_H_SOURCES).
 
+#: The figures of h. a ``law_as_of`` is checked against: refused before their first
+#: version modelled (P.L.2022, c.134), whichever h. function reads them.
+H_FIGURES = (
+    RW.REMOTE_WORK_ELECTION_BEFORE,
+    RW.REMOTE_WORK_WAIVER_START,
+    RW.REMOTE_WORK_WAIVER_END,
+    RW.MINIMUM_SHARE_AT_FACILITY,
+    RW.REMOTE_WORK_PAYMENT_SHARE,
+)
 #: "may elect, before December 31, 2023". N.J.S.A. 34:1B-129h. (P.L.2022, c.134)
 REMOTE_WORK_ELECTION_BEFORE = RW.REMOTE_WORK_ELECTION_BEFORE.single
 #: The public health emergency of Executive Order No. 103 (2020) was declared March 9, 2020
@@ -256,7 +265,7 @@ def remote_work_payment(
     # checked even when no period_end uses it: a given argument is never ignored unread
     as_choice(numbering, "numbering", cbt.TAX_YEAR_NUMBERINGS, cbt.CITE_FORM_YEAR)
     periods = as_choice(c40_periods, "c40_periods", C40_PERIOD_READINGS, CITE_H_C40)
-    as_of = as_law_as_of(law_as_of, "beip")
+    as_of = as_law_as_of(law_as_of, "beip", H_FIGURES)
     c40_known = as_of is None or as_of >= P_L_2024_C_40_APPROVED
     steps: list[Step] = []
     version, share, year = H_VERSION_2022, REMOTE_WORK_PAYMENT_SHARE, None
@@ -400,7 +409,7 @@ def remote_work_check(
     )
     start = None if period_start is None else as_date(period_start, "period_start", CITE_H)
     end = None if commitment_end is None else as_date(commitment_end, "commitment_end", CITE_H_C40)
-    as_of = as_law_as_of(law_as_of, "beip")
+    as_of = as_law_as_of(law_as_of, "beip", H_FIGURES)
     version = remote_work_version(start, elected, as_of)
     if version == H_VERSION_C40:
         return _c40_check(elected, share, start, enhanced_area, end)
@@ -608,7 +617,7 @@ def remote_work_commitment_end(
     and the commitment period ends on ``commitment_end``; ``version`` names the latest
     version of h. known on that date."""
     end = as_date(commitment_end, "commitment_end", CITE_H_C40)
-    as_of = as_law_as_of(law_as_of, "beip")
+    as_of = as_law_as_of(law_as_of, "beip", H_FIGURES)
     if as_of is not None and as_of < P_L_2024_C_40_APPROVED:
         version = P.applied("beip", ((RW.REMOTE_WORK_WAIVER_END, None),), as_of).name
         step = Step(

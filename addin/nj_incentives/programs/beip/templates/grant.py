@@ -19,7 +19,6 @@ import datetime as dt
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from nj_incentives.core import parameters as P
 from nj_incentives.core.workpaper import (
     CALCULATIONS,
     INPUTS,
@@ -55,6 +54,10 @@ from nj_incentives.programs.beip.functions import GRANT_SCHEDULE_COLUMNS
 
 #: The average cap as the template's texts show it (every version).
 _CAP = BEIP.AVERAGE_CAP.summary()
+
+#: The first version of the figures the grant schedule reads: a ``LawAsOf`` before it is
+#: refused (issue 34).
+_FIRST_GRANT_ACT = min((f.versions[0].act for f in beip.GRANT_FIGURES), key=lambda a: a.date)
 
 __all__ = ["EXAMPLE", "MAX_TERM", "ROLL_FORWARD", "TEMPLATE_ID", "workpaper"]
 
@@ -183,8 +186,8 @@ AGREEMENT: tuple[LineItem, ...] = (
         "date",
         key="law_as_of",
         prompt="Law as of",
-        help="Blank: the law in force. A date: the law on that day (docs/interpretations.md). "
-        f"Versions: {P.versions_text('beip')}.",
+        help="Blank: the law in force. A date: the law on that day (docs/interpretations.md),"
+        f" from {_FIRST_GRANT_ACT.label()}, the first version of the grant's figures.",
     ),
 )
 
