@@ -402,7 +402,9 @@ def within_dates(day: dt.date, what: str, argument: str, value: object, citation
         f"{what} would be {day.isoformat()}, {side} {bound.isoformat()}: results, like"
         f" inputs, are dates from {MIN_DATE.isoformat()} to {MAX_DATE.isoformat()}"
     )
-    raise InputError(argument, value, rule, f"{citation}; {CITE_BOUNDS}")
+    raise InputError(
+        argument, value, rule, f"{citation}; {CITE_BOUNDS}" if citation else CITE_BOUNDS
+    )
 
 
 #: Where the law-version switch is documented.

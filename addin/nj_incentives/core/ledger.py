@@ -37,6 +37,7 @@ from nj_incentives.core.inputs import (
     as_int,
     as_money,
     is_blank,
+    within_dates,
 )
 from nj_incentives.core.ledger_cells import EVENT_COLUMNS
 from nj_incentives.core.rules import ZERO, Rules, V
@@ -286,6 +287,8 @@ def period_ends(first: dt.date, count: int) -> tuple[dt.date, ...]:
     ends = [first]
     for _ in range(count - 1):
         ends.append(next_period_end(ends[-1]))
+    # a result is a date the inputs accept, or the first period end is refused (issue 34)
+    within_dates(ends[-1], f"the last of {count} period ends", "first_period_end", first, "")
     return tuple(ends)
 
 
