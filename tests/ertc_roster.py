@@ -64,7 +64,6 @@ def ertc_csv(path: Path) -> Path:
         ["EngagementEntityId", engagement["entity_id"]],
         ["EngagementPeriod", engagement["period"]],
         ["EngagementPreparer", engagement["preparer"]],
-        ["EngagementReviewer", engagement["reviewer"]],
         ["EngagementDate", engagement["date"].isoformat()],
         ["InQualifiedMunicipality", "Yes"],
         ["ReceivesUEZBenefit", "No"],

@@ -56,7 +56,6 @@ engagement:
   entity_id: 00-0000000 (example)
   period: Grant years 1-5 (2010-2014)
   preparer: A. Preparer
-  reviewer: R. Reviewer
   date: 2026-12-01
 AgreementDate: 2010-01-01
 Term: 5
@@ -104,11 +103,20 @@ def calc_json(paths: list[Path], out: Path, capsys: Any) -> dict[str, Any]:
     return document
 
 
+def unsigned(values: dict[str, Any]) -> dict[str, Any]:
+    """A template's example values without the reviewer, whom DATA may not give (only
+    nj-incentives sign writes a sign-off: issue 36 item 2)."""
+    engagement = {k: v for k, v in values.get("engagement", {}).items() if k != "reviewer"}
+    return {**values, "engagement": engagement}
+
+
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("filled")
     (root / "grant.yaml").write_text(GRANT_YAML)
-    (root / "conversion.json").write_text(json.dumps(as_text(dict(beip_conversion.EXAMPLE))))
+    (root / "conversion.json").write_text(
+        json.dumps(as_text(unsigned(dict(beip_conversion.EXAMPLE))))
+    )
     employees = list(ertc_credit.EXAMPLE["employees"])
     start = ertc_credit.EXAMPLE["operations_start"]
     payroll = payroll_long(root / "payroll.csv", employees, start)
@@ -341,7 +349,7 @@ def big_roster(count: int) -> list[dict[str, Any]]:
 
 def big_roster_data(employees: list[dict[str, Any]]) -> dict[str, Any]:
     """The ERTC example's inputs (by the declaration's keys) with another roster."""
-    example = ertc_credit.EXAMPLE
+    example = unsigned(dict(ertc_credit.EXAMPLE))
     data = {k: v for k, v in example.items() if k not in ("periods", "employees")}
     for key, column in zip(
         ("PeriodEnds", "GrossReceipts", "Liabilities", "OtherCredits"),

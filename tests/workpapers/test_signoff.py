@@ -316,7 +316,7 @@ def test_sign_refuses_what_it_cannot_sign(tmp_path: Path) -> None:
     shutil.copy(GRANT, copy)
     with pytest.raises(SignError, match="--preparer NAME or --reviewer NAME"):
         sign(copy)
-    with pytest.raises(SignError, match="expected a date as YYYY-MM-DD"):
+    with pytest.raises(SignError, match=r"must be a date \(YYYY-MM-DD\)"):
         sign(copy, preparer="A", date="30/11/2026")
     (tmp_path / "~$grant.xlsx").write_bytes(b"owner")
     with pytest.raises(SignError, match="open in Excel"):

@@ -34,12 +34,16 @@ headed by its own workbook's engagement.
 
 Each workbook's sign-offs are printed with its outputs (``Sign-off: reviewed 2026-11-30
 by R. Reviewer; inputs changed since``, :mod:`nj_incentives.workpapers.signoff`), a stale one also
-on
-standard error as ``SIGN-OFF STALE``; a stale sign-off does not change the exit status,
-which is the figures' (the master check's): docs/filling.md "Sign-off".
+on standard error as ``SIGN-OFF STALE`` with each input changed since (name, cell, value
+signed, value now); a stale sign-off does not change the exit status, which is the
+figures' (the master check's). A sign-off over formulas that differ from the template's
+(``SIGN-OFF OVER CHANGED FORMULAS``) does: exit 1, as the sign-off covers no such
+figures. The inputs hash is computed from the template's declared inputs, never read
+from the workbook's own hash cell: docs/filling.md "Sign-off".
 
 Exit status: 0 when every master check is TRUE and no NJ_* cell shows an error; 1 when a
-master check is FALSE or missing, or an NJ_* cell shows an error (an input was rejected:
+master check is FALSE or missing, a sign-off was made over formulas that differ from the
+template's, or an NJ_* cell shows an error (an input was rejected:
 an added formula the checks do not cover, say; each such cell is listed); 2 when a
 workbook cannot be recalculated at all (not found, refused as unsafe, unreadable) or
 the arguments are wrong.
@@ -649,6 +653,35 @@ def _progress_bar(total: int, wanted: bool | None) -> Any:
     return _NoBar() if shown is None else shown
 
 
+def _signoff_warnings(name: str, signoffs: Sequence[Any], bar: Any) -> int:
+    """Warn on standard error of each sign-off that no longer holds: its inputs changed
+    since (``SIGN-OFF STALE``, each input changed named), or it was made over formulas
+    that differ from the template's (``SIGN-OFF OVER CHANGED FORMULAS``); the exit
+    status this adds: 1 for changed formulas under a sign-off, else 0."""
+    code = EXIT_OK
+    lines = []
+    for signoff in signoffs:
+        if signoff.signed and signoff.formulas_count:
+            lines.append(
+                f"nj-incentives calc: {name}: SIGN-OFF OVER CHANGED FORMULAS: {signoff.line} "
+                "(the sign-off does not cover these figures: fill the template again, or "
+                "review the changed formulas and sign again)"
+            )
+            code = EXIT_FAILED
+        elif signoff.stale:  # not the master check's: the figures may be right
+            lines.append(
+                f"nj-incentives calc: {name}: SIGN-OFF STALE: {signoff.line} (sign again "
+                "once reviewed: nj-incentives sign)"
+            )
+        if signoff.stale:
+            lines += [f"  changed since: {change.line}" for change in signoff.changes[:20]]
+            if len(signoff.changes) > 20:
+                lines.append(f"  ... and {len(signoff.changes) - 20} more")
+    if lines:
+        _write(bar, "\n".join(lines), sys.stderr)
+    return code
+
+
 def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str] | None) -> int:
     """Print a workbook's outputs (to ``out``, unless None) and what failed (to standard
     error); fill its JSON ``entry``; its exit status (0 or 1)."""
@@ -678,17 +711,7 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
         lines += [f"  {label}: {_with_unit(value, unit)}" for label, unit, value in outputs]
         lines += [f"  Sign-off: {signoff.line}" for signoff in signoffs if signoff.signed]
         _write(bar, "\n".join(lines), out)
-    stale = [signoff for signoff in signoffs if signoff.stale]
-    if stale:  # not the master check's: the figures may be right, the sign-off is not
-        _write(
-            bar,
-            "\n".join(
-                f"nj-incentives calc: {name}: SIGN-OFF STALE: {signoff.line} (sign again "
-                "once reviewed: nj-incentives sign)"
-                for signoff in stale
-            ),
-            sys.stderr,
-        )
+    signoff_status = _signoff_warnings(name, signoffs, bar)
     failed = [(label, cite) for label, cite, result in checks(recalc) if result is not True]
     rejected = list(dict.fromkeys((e.function, e.message) for e in recalc.function_errors))
     entry["failed_checks"] = [{"check": label, "citation": cite} for label, cite in failed]
@@ -719,7 +742,7 @@ def _report(recalc: Recalculation, entry: dict[str, Any], bar: Any, out: IO[str]
         _write(bar, "\n".join(lines), sys.stderr)
         return EXIT_FAILED
     if verdict is True:
-        return EXIT_OK
+        return signoff_status
     if verdict is None:
         _fail(
             f"{name}: no master check (a defined name MasterCheck): not a template workbook?",

@@ -48,6 +48,7 @@ __all__ = [
     "atomic_write",
     "claim",
     "exit_on_sigterm",
+    "reclaim",
     "remove_leftovers",
     "same_file",
     "temporary_name",
@@ -133,6 +134,14 @@ def claim(paths: Iterable[Path]) -> None:
     with _GUARD:
         for path in paths:
             _CLAIMED.setdefault(Path(path).resolve(), _state(Path(path)))
+
+
+def reclaim(path: Path) -> None:
+    """Record ``path`` as it is now, replacing an earlier claim: a run that reads a file
+    and writes it back (``sign``) calls it before reading, so that a write by another
+    process in between is detected when it writes (:class:`ConcurrentWriteError`)."""
+    with _GUARD:
+        _CLAIMED[Path(path).resolve()] = _state(Path(path))
 
 
 def temporary_name(target: Path) -> Path:

@@ -55,6 +55,7 @@ from nj_incentives.support.status import (
 )
 
 __all__ = [
+    "SIGNED_ONLY",
     "TEMPLATE_IDS",
     "FillError",
     "Filled",
@@ -478,6 +479,22 @@ def _lookup(inputs: Mapping[str, TemplateInput]) -> dict[str, TemplateInput]:
     return table
 
 
+#: The sign-off fields DATA may not give (issue 36 item 2): only ``sign`` writes who
+#: reviewed, when each signed and the inputs hash each signed. The preparer's name is an
+#: engagement field DATA may give (who prepared the data); it is no sign-off until
+#: ``sign --preparer`` stores its date and hash, and a reviewer cannot sign over it
+#: before that (:func:`nj_incentives.workpapers.signoff.sign`).
+SIGNED_ONLY = frozenset(
+    {
+        "EngagementReviewer",
+        "EngagementReviewedOn",
+        "EngagementReviewerHash",
+        "EngagementPreparedOn",
+        "EngagementPreparerHash",
+    }
+)
+
+
 def _values(
     template: str, data: Sequence[tuple[str, str, object]]
 ) -> tuple[dict[str, Any], list[str], list[str], list[str]]:
@@ -500,6 +517,14 @@ def _values(
             hint = f" (did you mean {', '.join(close[:3])}?)" if close and len(name) >= 4 else ""
             unknown.append(
                 f"{where}: {_short(name)} is not an input of the {template} template{hint}"
+            )
+            continue
+        if declared.name in SIGNED_ONLY:
+            unknown.append(
+                f"{where}: {declared.name} is a sign-off field, written only by nj-incentives "
+                "sign (so that a workbook says it was reviewed only when someone signed it): "
+                "remove it from DATA, then sign the filled workbook (nj-incentives sign "
+                "WORKBOOK --preparer NAME, then --reviewer NAME)"
             )
             continue
         if declared.name in seen:

@@ -112,6 +112,7 @@ __all__ = [
     "form_path",
     "forms_for",
     "load_forms",
+    "normal_formula",
     "read_graph",
     "recalculate_prebuilt",
     "recalculate_template",
@@ -223,6 +224,14 @@ def _normal(text: str) -> str:
             value = value.upper()
         parts.append(f"{token.type}:{token.subtype}:{value}")
     return "\x01".join(parts)
+
+
+def normal_formula(text: str) -> str:
+    """A formula as the tokenizer reads it (function names in capitals, every NJ_*
+    spelling as its name, no ``$``, no spaces): two formulas that differ only as a
+    resave by another application writes them are equal (the sign-off's comparison of a
+    workbook's formulas with its template's)."""
+    return _normal(text)
 
 
 def _defined_names(workbook: bytes) -> tuple[dict[str, tuple[str, str, bool]], list[Any]]:
