@@ -284,3 +284,31 @@ def test_fill_refuses_signoff_fields_in_data(entry: dict[str, Any], tmp_path: Pa
     with pytest.raises(FillError, match="is a sign-off field, written only by nj-incentives sign"):
         fill("beip-grant-schedule", data, tmp_path / "filled.xlsx")
     assert not (tmp_path / "filled.xlsx").exists()
+
+
+# --------------------------------------------------------------------------- issue 32 item 1
+
+
+def test_the_memo_has_a_signoff_banner_and_stale_footers(blank_grant: Path, tmp_path: Path) -> None:
+    from nj_incentives.workpapers.memo.build import build_memo
+    from nj_incentives.workpapers.memo.document import Paragraph
+    from nj_incentives.workpapers.signoff import recalculate
+
+    copy = tmp_path / "g.xlsx"
+    shutil.copy(blank_grant, copy)
+    sign(copy, preparer="A. Preparer", date="2026-11-20")
+    sign(copy, reviewer="R. Reviewer", date="2026-11-30")
+    current = build_memo([recalculate(copy)])
+    assert not [b for b in current.blocks if isinstance(b, Paragraph) and "SIGN-OFF" in b.text]
+    assert current.footer.endswith("Preparer A. Preparer; Reviewer R. Reviewer")
+    book = openpyxl.load_workbook(copy)
+    _where(book, "GrantPct").value = 0.45
+    book.save(copy)
+    memo = build_memo([recalculate(copy)])
+    banner = next(b for b in memo.blocks if isinstance(b, Paragraph) and b.warning)
+    assert banner.text == (
+        "SIGN-OFF STALE: g.xlsx: prepared 2026-11-20 by A. Preparer; inputs changed since; "
+        "reviewed 2026-11-30 by R. Reviewer; inputs changed since; changed since: GrantPct "
+        "(Inputs!C31): signed 0.5, now 0.45. Review the changes and sign again."
+    )
+    assert memo.footer.endswith("Preparer A. Preparer (stale); Reviewer R. Reviewer (stale)")

@@ -147,13 +147,56 @@ def _combined(engagements: Sequence[Mapping[str, str]]) -> str:
     return " - ".join(p for p in parts if p) or "(no engagement fields filled in)"
 
 
-def _people(engagements: Sequence[Mapping[str, str]]) -> str:
+def _people(
+    engagements: Sequence[Mapping[str, str]], statuses: Sequence[Sequence[Any]] | None = None
+) -> str:
     """Who prepared and who reviews: "Preparer A; Reviewer B" ("(blank)" when not filled
-    in; several workbooks' distinct names joined)."""
-    return "; ".join(
-        f"{label} {', '.join(_distinct(engagements, label)) or '(blank)'}"
-        for label in ("Preparer", "Reviewer")
+    in; several workbooks' distinct names joined); "B (stale)" where that sign-off no
+    longer holds (``statuses``: each workbook's sign-offs: inputs changed since, or
+    formulas that differ from the template)."""
+    roles = {"Preparer": "prepared", "Reviewer": "reviewed"}
+    parts = []
+    for label in ("Preparer", "Reviewer"):
+        names = []
+        for number, fields in enumerate(engagements):
+            name = fields.get(label, "")
+            found = statuses[number] if statuses and number < len(statuses) else ()
+            signed = next((s for s in found if s.role == roles[label]), None)
+            if name and signed is not None and (signed.stale or signed.formulas_count):
+                name += " (stale)"
+            if name and name not in names:
+                names.append(name)
+        parts.append(f"{label} {', '.join(names) or '(blank)'}")
+    return "; ".join(parts)
+
+
+def _signoff_warning(name: str, signoffs: Sequence[Any], extra: Sequence[str]) -> str:
+    """Page 1's sign-off banner for a workbook whose sign-off no longer holds: who signed
+    and when, that the inputs changed since (each input: name, cell, value signed, value
+    now) or that its formulas differ from the template's; a review over the order (the
+    override); "" when every sign-off holds (or none was made)."""
+    said = []
+    changes: dict[str, Any] = {}
+    for one in signoffs:
+        if not one.signed or not (one.stale or one.formulas_count):
+            continue
+        said.append(one.line)
+        changes.update((change.cell, change) for change in one.changes)
+    if changes:
+        shown = "; ".join(change.line for change in list(changes.values())[:5])
+        more = f"; and {len(changes) - 5} more" if len(changes) > 5 else ""
+        said.append(f"changed since: {shown}{more}")
+    said += [line for line in extra if line.startswith("OVERRIDE")]
+    if not said:
+        return ""
+    what = (
+        "SIGN-OFF OVER CHANGED FORMULAS"
+        if any(one.signed and one.formulas_count for one in signoffs)
+        else "SIGN-OFF STALE"
+        if any(one.stale for one in signoffs)
+        else "SIGN-OFF OVERRIDE"
     )
+    return f"{what}: {name}: " + "; ".join(said) + ". Review the changes and sign again."
 
 
 #: The most columns a table shows at once; a wider one is shown in parts (never cut).
@@ -251,11 +294,20 @@ def build_memo(
     distinct = {tuple(e.get(k, "") for k in labels) for e in engagements}
     stamp = f"nj-incentives {__version__}; {moment.date().isoformat()}"
     memo.running = _running(engagements[0]) if len(distinct) == 1 else _combined(engagements)
-    memo.footer = f"{stamp}; {_people(engagements)}"
+    from nj_incentives.workpapers import signoff  # it prints through the memo's writers
+
+    statuses = [signoff.status(recalc) for recalc in recalcs]
+    records = [signoff.record_lines(recalc) for recalc in recalcs]
+    memo.footer = f"{stamp}; {_people(engagements, statuses)}"
     contexts = [_Context(recalc) for recalc in recalcs]
     for recalc, fact in zip(recalcs, all_facts, strict=True):
         if fact.master_check is not True:
             memo.add(Paragraph(_warning(recalc, fact), strong=True, warning=True))
+    # the sign-off banner: a block of its own, after the master checks' warnings
+    for fact, found, extra in zip(all_facts, statuses, records, strict=True):
+        banner = _signoff_warning(fact.name, found, extra)
+        if banner:
+            memo.add(Paragraph(banner, strong=True, warning=True))
     memo.add(
         Paragraph(
             f"nj-incentives {__version__}, {moment.isoformat()}: recalculated without Excel; "
@@ -267,7 +319,10 @@ def build_memo(
     for number, (recalc, fact, fields, context) in enumerate(
         zip(recalcs, all_facts, engagements, contexts, strict=True), 1
     ):
-        memo.add(PageBreak(), *_workbook(number, recalc, fact, fields, context, stamp, steps))
+        memo.add(
+            PageBreak(),
+            *_workbook(number, recalc, fact, fields, context, stamp, steps, statuses[number - 1]),
+        )
         _readings(context, used)
     memo.add(PageBreak(), *_appendix_steps(recalcs, all_facts, contexts, memo, steps))
     interpretations = _interpretations(used, quoted=steps == "all")
@@ -353,6 +408,57 @@ def _warning(recalc: Recalculation, fact: WorkbookFacts) -> str:
         more = f"; and {len(failed) - 5} more" if len(failed) > 5 else ""
         text += f" {len(failed)} check(s) fail: " + "; ".join(failed[:5]) + more + "."
     return text
+
+
+def _signoff_blocks(recalc: Recalculation, signoffs: Sequence[Any]) -> list[Block]:
+    """A workbook's sign-off in its section: each sign-off that no longer holds and each
+    input changed since it (name, cell, value signed, value now), the override and the
+    finalizing recorded, and the review notes (open or cleared, by whom)."""
+    from nj_incentives.workpapers import signoff
+
+    record = signoff.read_record(recalc.vetted.data) if recalc.vetted is not None else {}
+    blocks: list[Block] = []
+    failing = [one for one in signoffs if one.signed and (one.stale or one.formulas_count)]
+    extra = signoff.record_lines(recalc)
+    notes = [n for n in record.get("notes", []) if isinstance(n, Mapping)]
+    if not failing and not notes and not any(line.startswith("OVERRIDE") for line in extra):
+        return blocks
+    blocks.append(Heading(3, "Sign-off"))
+    blocks.append(Items(tuple(one.line for one in signoffs) + tuple(extra)))
+    changes = {c.cell: c for one in failing for c in one.changes}
+    if changes:
+        blocks.append(
+            Table(
+                ("Input changed since signed", "Cell", "Value signed", "Value now"),
+                tuple(
+                    (c.name, c.cell, c.signed or "(blank)", c.now or "(blank)")
+                    for c in changes.values()
+                ),
+                small=True,
+            )
+        )
+    if notes:
+        blocks.append(
+            Table(
+                ("Review note on", "Note", "Left by", "Status"),
+                tuple(
+                    (
+                        str(n.get("target", "")),
+                        str(n.get("text", "")),
+                        f"{n.get('by', '')} {n.get('date', '')}".strip(),
+                        (
+                            f"cleared {n['cleared'].get('date', '')} by "
+                            f"{n['cleared'].get('by', '')}"
+                            if isinstance(n.get("cleared"), Mapping)
+                            else "OPEN"
+                        ),
+                    )
+                    for n in notes
+                ),
+                small=True,
+            )
+        )
+    return blocks
 
 
 def _summary(
@@ -497,11 +603,14 @@ def _workbook(
     context: _Context,
     stamp: str = "",
     steps: str = "summary",
+    signoffs: Sequence[Any] = (),
 ) -> list[Block]:
-    """A workbook's schedules: the file, its checks, inputs, outputs and the tables it
+    """A workbook's schedules: the file, its checks, its sign-off (when it no longer
+    holds, was overridden or has review notes), inputs, outputs and the tables it
     computes (its steps are in Appendix A)."""
     formats = context.formats
-    footer = f"{stamp}; {_people([fields])}" if stamp else _people([fields])
+    people = _people([fields], [signoffs])
+    footer = f"{stamp}; {people}" if stamp else people
     blocks: list[Block] = [
         Heading(2, f"{number}. {fact.name}", running=_running(fields), footer=footer)
     ]
@@ -535,6 +644,7 @@ def _workbook(
                 warning=True,
             )
         )
+    blocks += _signoff_blocks(recalc, signoffs)
     errors = recalc.error_cells()
     if errors:
         blocks.append(Heading(3, "Cells with errors"))
@@ -608,7 +718,10 @@ def _inputs_hash(recalc: Recalculation) -> list[tuple[str, str]]:
         return []
     if isinstance(value, list):
         return []
-    shown = display(value).strip()
+    from nj_incentives.workpapers.signoff import inspect
+
+    computed = inspect(recalc).hash_now  # from the template's inputs, not the file's cell
+    shown = computed or display(value).strip()
     return [("Inputs hash", shown)] if shown else []
 
 
