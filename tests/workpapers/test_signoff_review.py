@@ -312,3 +312,91 @@ def test_the_memo_has_a_signoff_banner_and_stale_footers(blank_grant: Path, tmp_
         "(Inputs!C31): signed 0.5, now 0.45. Review the changes and sign again."
     )
     assert memo.footer.endswith("Preparer A. Preparer (stale); Reviewer R. Reviewer (stale)")
+
+
+# --------------------------------------------------------------------------- issue 32 item 4
+
+
+def test_review_notes_add_list_clear_finalize_and_memo(
+    blank_grant: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from nj_incentives.workpapers.memo.build import build_memo
+    from nj_incentives.workpapers.memo.document import Table
+    from nj_incentives.workpapers.signoff import recalculate
+
+    copy = tmp_path / "g.xlsx"
+    shutil.copy(blank_grant, copy)
+    sign(copy, preparer="A. Preparer", reviewer="R. Reviewer", date="2026-09-20")
+    before = [s.line for s in status(copy)]
+    add = ["note", "add", str(copy), "GrantPct", "agree 50% to the approval letter"]
+    assert cli.main([*add, "--by", "R. Reviewer", "--date", "2026-09-21"]) == 0
+    assert cli.main(["note", "add", str(copy), "TotalGrant", "tie out", "--by", "R. R."]) == 0
+    assert cli.main(["note", "add", str(copy), "NoSuchName", "x", "--by", "R. R."]) == 2
+    assert [s.line for s in status(copy)] == before  # a note changes no input
+    # the Excel note on the cell, as openpyxl reads it
+    book = openpyxl.load_workbook(copy)
+    comment = _where(book, "GrantPct").comment
+    assert comment is not None
+    assert (
+        comment.text == "Review note #1 (R. Reviewer, 2026-09-21): agree 50% to the approval letter"
+    )
+    capsys.readouterr()
+    assert cli.main(["note", "list", str(copy)]) == 1  # open notes
+    listed = capsys.readouterr().out
+    assert (
+        "#1 GrantPct (Inputs!C31): agree 50% to the approval letter - R. Reviewer 2026-09-21; open"
+        in listed
+    )
+    with pytest.raises(SignError, match="2 open review note"):
+        sign(copy, finalize="S. Partner")
+    assert (
+        cli.main(["note", "clear", str(copy), "1", "--by", "A. Preparer", "--date", "2026-09-22"])
+        == 0
+    )
+    memo = build_memo([recalculate(copy)])
+    table = next(
+        b for b in memo.blocks if isinstance(b, Table) and b.headers[0] == "Review note on"
+    )
+    assert [row[0] for row in table.rows] == ["GrantPct", "TotalGrant"]
+    assert table.rows[0][3] == "cleared 2026-09-22 by A. Preparer"
+    assert table.rows[1][3] == "OPEN"
+    assert openpyxl.load_workbook(copy).worksheets[1]["C31"].comment is None  # cleared: gone
+    assert cli.main(["note", "clear", str(copy), "2", "--by", "A. Preparer"]) == 0
+    assert cli.main(["note", "list", str(copy)]) == 0
+    sign(copy, finalize="S. Partner")
+    assert cli.main(["note", "add", str(copy), "GrantPct", "late", "--by", "X"]) == 2
+
+
+def test_rollforward_warns_of_stale_signoffs_carries_open_notes_drops_cleared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from nj_incentives.workpapers.fill import fill
+    from nj_incentives.workpapers.review_notes import add_note, clear_note, notes
+    from nj_incentives.workpapers.signoff import read_record
+
+    data = {
+        "AgreementDate": "2010-01-01",
+        "Term": 5,
+        "GrantPct": "50%",
+        "Withholdings": [600000, 650000],
+        "NewEmployees": [10, 12],
+    }
+    last = fill("beip-grant-schedule", data, tmp_path / "last.xlsx").path
+    sign(last, preparer="A. Preparer", reviewer="R. Reviewer", date="2026-09-20")
+    add_note(last, "GrantPct", "agree to the letter", by="R. Reviewer", date="2026-09-21")
+    add_note(last, "Term", "term confirmed?", by="R. Reviewer", date="2026-09-21")
+    clear_note(last, 2, by="A. Preparer", date="2026-09-22")
+    book = openpyxl.load_workbook(last)
+    _where(book, "GrantPct").value = 0.45  # after the review
+    book.save(last)
+    capsys.readouterr()
+    nxt = tmp_path / "next.xlsx"
+    assert cli.main(["rollforward", str(last), "-o", str(nxt)]) == 0
+    err = capsys.readouterr().err
+    assert "SIGN-OFF NOT CURRENT: reviewed 2026-09-20 by R. Reviewer; inputs changed since" in err
+    assert "review notes: 1 open carried into next.xlsx, 1 cleared dropped" in err
+    carried = notes(read_record(nxt.read_bytes()))
+    assert [(n.number, n.target, n.text, n.open) for n in carried] == [
+        (1, "GrantPct", "agree to the letter", True)
+    ]
+    assert openpyxl.load_workbook(nxt).worksheets[1]["C31"].comment is not None

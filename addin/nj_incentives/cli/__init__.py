@@ -88,6 +88,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "compare two workbooks (or one under two laws): each difference with its cause",
         "calc",
     ),
+    "note": (
+        "nj_incentives.cli.note",
+        "review notes on a workbook's inputs and outputs: add, list, clear",
+        "calc",
+    ),
     "templates": (
         "nj_incentives.cli.templates",
         "copy the blank template workbooks and their filled examples to a folder",

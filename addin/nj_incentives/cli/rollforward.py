@@ -106,6 +106,9 @@ def run(
                     "last_master_check": rolled.master_check,
                     "to_enter": rolled.to_enter,
                     "notes": rolled.notes,
+                    "signoffs_not_current": list(rolled.signoffs_not_current),
+                    "notes_carried": rolled.notes_carried,
+                    "notes_dropped": rolled.notes_dropped,
                 }
             )
         )
@@ -124,6 +127,18 @@ def run(
         )
     for note in rolled.notes:
         print(f"nj-incentives rollforward: {note}", file=sys.stderr)
+    for line in rolled.signoffs_not_current:
+        print(
+            f"nj-incentives rollforward: {last}: SIGN-OFF NOT CURRENT: {line}: the figures "
+            "carried come from a workbook whose review no longer covers them",
+            file=sys.stderr,
+        )
+    if rolled.notes_carried or rolled.notes_dropped:
+        print(
+            f"nj-incentives rollforward: review notes: {rolled.notes_carried} open carried "
+            f"into {rolled.path.name}, {rolled.notes_dropped} cleared dropped",
+            file=sys.stderr,
+        )
     if rolled.master_check is not True:
         print(
             f"nj-incentives rollforward: {last}: its master check is {rolled.master_check}: "

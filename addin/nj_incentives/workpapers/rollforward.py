@@ -136,6 +136,12 @@ class Rolled:
     #: what the reader should know about how LAST was read (its formulas differ from the
     #: template's: the figures carried computed again by the template's own)
     notes: list[str] = field(default_factory=list)
+    #: LAST's sign-offs that no longer held (stale, or over formulas that differ from the
+    #: template's): a roll forward of such a workbook is written, and says so
+    signoffs_not_current: tuple[str, ...] = ()
+    #: LAST's review notes: the open ones carried into the output, the cleared dropped
+    notes_carried: int = 0
+    notes_dropped: int = 0
 
 
 # --------------------------------------------------------------------------- reading LAST
@@ -488,10 +494,16 @@ def rollforward(
     else:
         entries = read_data(data)
     recalc, differs = _recalculate(last)
+    as_last = recalc  # LAST as it is: its sign-offs and review notes
     from nj_incentives.workpapers.memo.calls import defined_names
 
     refers = {k: v.replace("$", "") for k, v in defined_names(recalc).items()}
     inputs, values, last_entries = _read_last(template, recalc, last.name)
+    # LAST's sign-off is cleared, not carried: its fields are not DATA (fill refuses them)
+    from nj_incentives.workpapers.fill import SIGNED_ONLY
+
+    signed_only = {name.upper() for name in SIGNED_ONLY}
+    last_entries = [entry for entry in last_entries if entry[1].upper() not in signed_only]
     _, _, unknown, refused = check_entries(template, last_entries)
     if unknown or refused:
         raise FillError([*unknown, *refused], EXIT_FAILED)
@@ -540,6 +552,7 @@ def rollforward(
             to_enter.append(f"{name}[{row}] ({cell})")
     written = {name: value for name, value in values.items() if not blank(value) and value != []}
     filled = fill(template, written, output, force=force, namespace=namespace, cache=cache)
+    not_current, carried_notes, dropped_notes = _review_state(as_last, last, filled.path)
     return Rolled(
         filled.path,
         template,
@@ -552,4 +565,31 @@ def rollforward(
         to_enter,
         rolled.figures,
         notes,
+        not_current,
+        carried_notes,
+        dropped_notes,
     )
+
+
+def _review_state(recalc: Any, last: Path, output: Path) -> tuple[tuple[str, ...], int, int]:
+    """LAST's sign-offs that no longer hold; its open review notes written into
+    ``output`` (each marked as carried from LAST), the cleared ones dropped: (the
+    sign-off lines, notes carried, notes dropped)."""
+    from nj_incentives.support.files import atomic_path
+    from nj_incentives.workpapers.review_notes import notes as read_notes
+    from nj_incentives.workpapers.review_notes import open_notes, with_comments
+    from nj_incentives.workpapers.signoff import read_record, status, write_record
+
+    lines = tuple(s.line for s in status(recalc) if s.signed and not s.current_ok)
+    record = read_record(recalc.vetted.data) if recalc.vetted is not None else {}
+    every = record.get("notes", [])
+    still = open_notes(record)
+    if still:
+        for entry in still:
+            entry["text"] = str(entry.get("text", ""))
+            entry["carried_from"] = last.name
+        data = write_record(output.read_bytes(), {"notes": still})
+        data = with_comments(data, read_notes({"notes": still}))
+        with atomic_path(output) as temporary:
+            temporary.write_bytes(data)
+    return lines, len(still), len(every) - len(still)

@@ -563,6 +563,24 @@ def _recalculate(path: Path) -> Recalculation:
 # --------------------------------------------------------------------------- signing
 
 
+def defined_ranges(data: bytes) -> dict[str, tuple[str, str]]:
+    """Workbook-level defined name (upper case) -> (the name as written, its first cell
+    "Sheet!A1"), for names of a cell or a range (a review note's target)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        root = fromstring(archive.read("xl/workbook.xml"))
+    found: dict[str, tuple[str, str]] = {}
+    for element in root.iter(f"{{{_MAIN}}}definedName"):
+        if element.get("localSheetId") is not None:
+            continue
+        text = (element.text or "").strip()
+        match = re.match(r"(?:'((?:[^']|'')+)'|([^!']+))!\$?([A-Z]{1,3})\$?(\d+)(?::|$)", text)
+        if match:
+            sheet = (match.group(1) or "").replace("''", "'") or match.group(2)
+            name = element.get("name", "")
+            found[name.upper()] = (name, f"{sheet}!{match.group(3)}{match.group(4)}")
+    return found
+
+
 def _defined_cells(archive: zipfile.ZipFile) -> dict[str, tuple[str, str]]:
     """Workbook-level defined name (upper case) -> (sheet title, "C12") for one-cell names."""
     root = fromstring(archive.read("xl/workbook.xml"))
@@ -745,7 +763,7 @@ def sign(
         raise SignError(
             f"--override {override!r}: give the reason in words (no control characters)"
         )
-    day = _sign_date(date)
+    day = sign_date(date)
     if path.with_name("~$" + path.name).exists():
         raise SignError(
             f"{path}: open in Excel (its owner file ~${path.name} is beside it): save and "
@@ -1109,7 +1127,7 @@ def _locked(attributes: str) -> str:
     )
 
 
-def _sign_date(date: dt.date | str | None) -> dt.date:
+def sign_date(date: dt.date | str | None) -> dt.date:
     """``--date``: the one date rule of every option (ISO YYYY-MM-DD, 1900-01-01 to
     2199-12-31: :func:`nj_incentives.core.inputs.as_date`)."""
     from nj_incentives.core.inputs import InputError, as_date
