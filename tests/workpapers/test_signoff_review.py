@@ -95,6 +95,14 @@ def test_calc_exits_1_for_a_signoff_over_changed_formulas(
     err = capsys.readouterr().err
     assert code == 1
     assert "SIGN-OFF OVER CHANGED FORMULAS" in err
+    # the results workbook's Checks sheet and every band say so (not the workbook's own
+    # formulas, which compare its own hash cell)
+    book = openpyxl.load_workbook(tmp_path / "out" / "t-results.xlsx")
+    line = _where(book, "SignoffReviewed")
+    assert line.value.endswith("; FORMULAS DIFFER from the template (1: Checks!C5)")
+    assert book["Checks"][f"C{line.row}"].value is False
+    assert _where(book, "SignoffCurrent").value is False
+    assert "Reviewed by: R. Reviewer (stale)" in book["Outputs"]["A3"].value
 
 
 # --------------------------------------------------------------------------- issue 32 items 2-3
@@ -400,3 +408,16 @@ def test_rollforward_warns_of_stale_signoffs_carries_open_notes_drops_cleared(
         (1, "GrantPct", "agree to the letter", True)
     ]
     assert openpyxl.load_workbook(nxt).worksheets[1]["C31"].comment is not None
+
+
+def test_sign_a_workbook_saved_by_openpyxl(blank_grant: Path) -> None:
+    # openpyxl writes its text cells inline, with no shared strings part: refused before
+    # ("the workbook has no shared strings part: save it in Excel first")
+    import zipfile
+
+    assert "xl/sharedStrings.xml" not in zipfile.ZipFile(blank_grant).namelist()
+    copy = blank_grant.with_name("inline.xlsx")
+    shutil.copy(blank_grant, copy)
+    done = sign(copy, preparer="A. Preparer", date="2026-09-20")
+    assert done.signoffs[0].line == "prepared 2026-09-20 by A. Preparer; inputs unchanged since"
+    assert status(copy)[0].line == done.signoffs[0].line

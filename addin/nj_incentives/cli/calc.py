@@ -439,7 +439,11 @@ def run(
                     sys.stderr,
                 )
             try:
-                written.append(write_values(recalc, target, _properties(stamp)))
+                from nj_incentives.workpapers.signoff import checked
+
+                # its Checks sheet's sign-off lines as status() finds them, not as the
+                # workbook's own formulas compare its own (overwritable) hash cell
+                written.append(write_values(checked(recalc), target, _properties(stamp)))
                 entry["results"] = str(target)
             except (OSError, ValueError) as error:
                 entry["error"] = f"results not written: {error}"

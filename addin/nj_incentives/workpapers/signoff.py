@@ -530,6 +530,61 @@ def record_lines(source: Recalculation | Mapping[str, Any]) -> list[str]:
     return found
 
 
+def checked(recalc: Recalculation) -> Recalculation:
+    """``recalc`` with its Checks sheet's sign-off cells (``SignoffPrepared``,
+    ``SignoffReviewed``, ``SignoffCurrent``) and ``InputsHash`` holding what
+    :func:`status` found, not what the workbook's own formulas say (they compare with
+    the workbook's own hash cell, which a user can overwrite): the results workbook
+    ``calc`` writes shows on its Checks sheet a sign-off over changed formulas or
+    changed inputs as such."""
+    from dataclasses import replace
+
+    from nj_incentives.core.workpaper import INPUTS_HASH, SIGNOFF_CURRENT, SIGNOFF_STATUS
+    from nj_incentives.workpapers.memo.calls import defined_names
+
+    found = status(recalc)
+    if len(found) < 2:
+        return recalc
+    refers = defined_names(recalc)
+    holds = all(one.current_ok or not one.signed for one in found)
+    wanted: dict[str, Any] = {
+        SIGNOFF_STATUS[0]: found[0].line,
+        SIGNOFF_STATUS[1]: found[1].line,
+        SIGNOFF_CURRENT: holds if found[0].current is not None else None,
+        INPUTS_HASH: found[0].current,
+    }
+    values = dict(recalc.values)
+    names = dict(recalc.names)
+    for name, value in wanted.items():
+        where = refers.get(name.upper(), "").replace("$", "")
+        if value is None or "!" not in where or ":" in where:
+            continue
+        sheet, cell = where.rsplit("!", 1)
+        sheet = sheet.strip("'").replace("''", "'")
+        if (sheet, cell) in values:
+            values[(sheet, cell)] = value
+        line = next((one for one in found[:2] if one.line == value), None)
+        beside = (sheet, "C" + cell.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        if line is not None and beside in values and line.signed and line.stored:
+            values[beside] = line.current_ok  # the line's own TRUE/FALSE, column C
+        for key in names:
+            if key.upper() == name.upper():
+                names[key] = value
+    # the band on every printed page: "(stale)" beside a name whose sign-off no longer holds
+    band = _scalar(recalc.names.get("EngagementLine"))
+    if isinstance(band, str):
+        marked = band
+        for one, label in ((found[0], "Prepared by: "), (found[1], "Reviewed by: ")):
+            if one.signed and not one.current_ok and f"{label}{one.name}" in marked:
+                marked = marked.replace(f"{label}{one.name}", f"{label}{one.name} (stale)", 1)
+        if marked != band:
+            for address in recalc.computed:
+                if values.get(address) == band:
+                    values[address] = marked
+            names = {k: (marked if v == band else v) for k, v in names.items()}
+    return replace(recalc, values=values, names=names)
+
+
 def lines(source: str | Path | Recalculation | Mapping[str, Any]) -> list[str]:
     """The sign-off lines of :func:`status` (for a memo or a report)."""
     return [signoff.line for signoff in status(source)]

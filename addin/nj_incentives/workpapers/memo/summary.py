@@ -133,9 +133,10 @@ def law_rows() -> list[tuple[str, str]]:
 
 def signoff_status(signoffs: Sequence[Any]) -> str:
     """The Status cell of the sign-off block, from :func:`nj_incentives.workpapers.signoff.status`:
-    for the preparer and the reviewer, "current", "inputs changed since", "no hash
-    stored" or "not signed" ("both: ..." when they agree: page 1 has little room); "as
-    entered (not tracked)" for a workbook built before the sign-off block."""
+    for the preparer and the reviewer, "current", "inputs changed since", "formulas
+    differ from the template", "no hash stored" or "not signed" ("both: ..." when they
+    agree: page 1 has little room); "as entered (not tracked)" for a workbook built
+    before the sign-off block."""
     if not signoffs:
         return "as entered (not tracked)"
     who = {"prepared": "preparer", "reviewed": "reviewer"}
@@ -143,6 +144,8 @@ def signoff_status(signoffs: Sequence[Any]) -> str:
     for one in signoffs:
         if not one.signed:
             said = "not signed"
+        elif getattr(one, "formulas_count", 0):
+            said = "formulas differ from the template"
         elif one.stale is None:
             said = "no hash stored" if not one.stored else "hash not computed"
         else:
