@@ -45,11 +45,44 @@ def test_every_label_names_its_form_and_edition() -> None:
             assert f"({edition.year} edition" in label
     assert F.FORM_313.name == "Form 313 (2023 edition, rev. October 2023)"
     assert F.FORM_324_LIABILITY.label() == (
-        "Form 324 (edition to be confirmed) Part III, line 4: tax liability (CBT-100 / CBT-100S)"
+        "Form 324 (2023 edition) Part III, line 4: tax liability from page 1, line 2a of the "
+        "CBT-100 / CBT-100S (the CBT before the Corporate Transit Fee)"
     )
     assert F.SCHEDULE_A3_BEIP.label() == (
         "Schedule A-3 of the CBT-100 (2017 edition) BEIP line (line number to be confirmed)"
     )
+
+
+def test_a_return_reads_the_edition_in_force_for_its_tax_year() -> None:
+    # Form 324: the 2023 edition from tax year 2023 (no later one found), the 2021
+    # edition (10-21, the same items one line higher) for 2021 and 2022, the 2017 one
+    # before; a year before the first edition found reads the first and says so
+    approved = {year: F.line("Form 324", "approved", year) for year in (2017, 2022, 2023, 2025)}
+    assert [approved[y].where() for y in (2017, 2022, 2023, 2025)] == [
+        "Part II, line 3",
+        "Part II, line 4",
+        "Part II, line 3",
+        "Part II, line 3",
+    ]
+    assert approved[2022].edition.name == "Form 324 (2021 edition, rev. 10-21)"
+    assert [F.line("Form 324", "liability", y).number for y in (2020, 2022, 2024)] == [
+        "5",
+        "5",
+        "4",
+    ]
+    assert F.line("Form 324", "net", 2022).where() == "Part III, line 7"
+    assert F.FORMS["Form 324"].before_first(2015)
+    assert not F.FORMS["Form 324"].before_first(2017)
+    # Form 313: line 7 in the 2022 and 2023 editions; the limits in Part IV (line 18),
+    # numbered as in 2013 and to be confirmed for the later editions
+    assert F.line("Form 313", "year_one", 2022).where() == "Part III, line 7"
+    assert F.line("Form 313", "year_one", 2015).where() == "Part III, line to be confirmed"
+    assert F.line("Form 313", "allowable", 2015).where() == "Part IV, line 18"
+    assert F.line("Form 313", "allowable", 2025).where() == "Part IV, line 18 (to be confirmed)"
+    # Schedule A-3: no line number found for any year
+    assert "to be confirmed" in F.line("Schedule A-3", "ertc", 2025).where()
+    with pytest.raises(KeyError, match="no line 'fee'"):
+        F.line("Form 324", "fee", 2025)
 
 
 def test_a_line_without_a_number_says_it_is_to_be_confirmed() -> None:
@@ -65,21 +98,35 @@ def test_a_line_without_a_number_says_it_is_to_be_confirmed() -> None:
     reason="the shared legal notes (../shared/legal-notes.md) are not beside this checkout",
 )
 def test_every_line_number_is_one_the_legal_notes_give() -> None:
-    # only the lines the notes give carry a number: Form 324 Part II line 3, Part III
-    # lines 4-6 (section 5), Form 313 Part III line 7 (section 2); none invented
-    numbered = {(ln.edition.form, ln.part, ln.number) for ln in F.LINES if ln.number}
-    assert numbered == {
-        ("Form 324", "Part II", "3"),
-        ("Form 324", "Part III", "4"),
-        ("Form 324", "Part III", "5"),
-        ("Form 324", "Part III", "6"),
-        ("Form 313", "Part III", "7"),
+    # only the lines the notes give carry a number (section 7, with sources): Form 324
+    # 2023 Part II line 3, Part III lines 4-6; 2021 one higher; 2017 lines 3 and 5;
+    # Form 313 Part III line 7 (2022, 2023), Part IV lines 16 and 18 (2013; to be confirmed
+    # for the later editions); none invented
+    numbered = {
+        (ln.edition.form, ln.edition.year, ln.part, ln.number) for ln in F.LINES if ln.number
     }
+    assert numbered == {
+        ("Form 324", 2023, "Part II", "3"),
+        ("Form 324", 2023, "Part III", "4"),
+        ("Form 324", 2023, "Part III", "5"),
+        ("Form 324", 2023, "Part III", "6"),
+        ("Form 324", 2021, "Part II", "4"),
+        ("Form 324", 2021, "Part III", "5"),
+        ("Form 324", 2021, "Part III", "6"),
+        ("Form 324", 2021, "Part III", "7"),
+        ("Form 324", 2017, "Part II", "3"),
+        ("Form 324", 2017, "Part III", "5"),
+        *(("Form 313", year, "Part III", "7") for year in (2022, 2023)),
+        *(("Form 313", year, "Part IV", n) for year in (2013, 2022, 2023) for n in ("16", "18")),
+    }
+    section = _notes_section(7)
     for line in F.LINES:
         if line.number:
-            section = _notes_section(int(line.source.split("section ")[1][0]))
+            assert "section 7" in line.source, line
             assert line.edition.form in section
-            assert f"line {line.number}" in section, line
+            assert f"line {line.number}" in section or f"{line.number} " in section, line
+        if line.number and line.edition.year != 2013 and line.part in {"Part IV", "Part V"}:
+            assert not line.confirmed, line  # the 2013 layout, to be confirmed later
 
 
 def test_the_docs_list_every_line_as_the_templates_print_it() -> None:

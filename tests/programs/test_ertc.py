@@ -306,9 +306,49 @@ def test_credit_year_outside_every_period() -> None:
     assert caught.value.argument == "period_ends"
     assert "credit year one ends 2023-12-31, outside every period given" in str(caught.value)
     assert caught.value.citation == "N.J.S.A. 52:27BBB-55b.(1)"
-    # Credit year two ends 2024-12-31, after the last period (2023).
-    with pytest.raises(InputError, match="credit year two ends 2024-12-31, outside"):
-        credit_schedule("2023-01-01", 1, 1, calendar_periods(2023, [1000]))
+
+
+def test_credit_year_after_the_last_period_is_not_in_this_workpaper() -> None:
+    # Issue 31's case: operations start 2024-03-15, so credit year one runs 2024-04-01 to
+    # 2025-03-31 (allowed in the period ending 2025-12-31) and credit year two 2025-04-01
+    # to 2026-03-31 (allowed for a 2026 period: not in a workpaper of 2024-2025).
+    # 2024: limit min(40,000 x 50%, 40,000 - 2,000) = 20,000; nothing allowed yet; used 0.
+    # 2025: year one 13 x 2,500 = 32,500 allowed; limit min(55,000 x 50%, 53,000) =
+    #       27,500; used 27,500; carried 32,500 - 27,500 = 5,000. No refund: c.(2) runs in
+    #       the period credit year two ends. Year two: 14 x 1,250 = 17,500, allowed later.
+    periods = [
+        PrivilegePeriod(end=dt.date(2024, 12, 31), liability=D(40000), minimum_tax=D(2000)),
+        PrivilegePeriod(end=dt.date(2025, 12, 31), liability=D(55000), minimum_tax=D(2000)),
+    ]
+    schedule = credit_schedule("2024-03-15", 13, 14, periods)
+    assert [row.used for row in schedule.rows] == [D(0), D(27500)]
+    assert [row.carried_out for row in schedule.rows] == [D(0), D(5000)]
+    assert schedule.refunded == 0
+    assert schedule.credits_allowed == D(32500)
+    assert schedule.allowed_in == (1, 2)  # 2: after the last period
+    assert schedule.allowed_later == ((2, dt.date(2026, 3, 31), D(17500)),)
+    text = (
+        "credit year two's credit, $17,500.00: allowed for the period in which credit year "
+        "two ends (2026-03-31): not in this workpaper"
+    )
+    assert text in schedule.rows[-1].note
+    assert text in schedule.explain()
+    # the same two periods in a schedule that goes on to 2026 (liability 60,000: limit
+    # 30,000): 2024 and 2025 are unchanged; 2026 allows year two's 17,500.
+    longer = credit_schedule(
+        "2024-03-15",
+        13,
+        14,
+        [*periods, PrivilegePeriod(end=dt.date(2026, 12, 31), liability=D(60000))],
+    )
+    for short, long in zip(schedule.rows, longer.rows, strict=False):
+        assert (short.used, short.carried_out) == (long.used, long.carried_out)
+    assert longer.allowed_later == ()
+    assert longer.rows[2].new_credit == D(17500)
+    # both credit years after the last period: nothing allowed, nothing used
+    early = credit_schedule("2024-03-15", 13, 14, periods[:1])
+    assert [n for n, _, _ in early.allowed_later] == [1, 2]
+    assert early.used == 0
 
 
 @pytest.mark.parametrize(
@@ -693,3 +733,63 @@ def test_the_steps_name_each_employee_by_their_row(rows: list[list[int] | None])
     table: list[list[int | None]] = [[None] * 12 if row is None else list(row) for row in rows]
     assert _labelled(table) == {n for n, row in enumerate(rows, 1) if row is not None}
     assert [e.row for e in roster(table)] == [n for n, r in enumerate(rows, 1) if r is not None]
+
+
+def test_fiscal_and_52_53_week_filers_compute_what_is_known() -> None:
+    # A June fiscal filer, operations start 2024-03-15: credit year one ends 2025-03-31,
+    # in the year ending 2025-06-30; year two ends 2026-03-31, in FY2026: not given.
+    # FY2025: 13 x 2,500 = 32,500 allowed; limit min(50,000 x 50%, 50,000 - 2,000) =
+    # 25,000; used 25,000; carried 32,500 - 25,000 = 7,500.
+    fiscal = [
+        PrivilegePeriod(end=dt.date(2024, 6, 30), liability=D(30000), minimum_tax=D(2000)),
+        PrivilegePeriod(end=dt.date(2025, 6, 30), liability=D(50000), minimum_tax=D(2000)),
+    ]
+    schedule = credit_schedule("2024-03-15", 13, 14, fiscal)
+    assert [(row.used, row.carried_out) for row in schedule.rows] == [
+        (D(0), D(0)),
+        (D(25000), D(7500)),
+    ]
+    assert schedule.allowed_later == ((2, dt.date(2026, 3, 31), D(17500)),)
+    # A 52-53-week filer ending on the last Saturday of December, operations start
+    # 2024-01-01: year one is calendar 2024, ending 2024-12-31 "with" the year ending
+    # 2024-12-28 (deemed 2024-12-31, N.J.A.C. 18:7-2.3(b)); year two ends 2025-12-31,
+    # after the last period given. 2024: 10 x 2,500 = 25,000 allowed; limit
+    # min(30,000 x 50%, 28,000) = 15,000; used 15,000; carried 10,000; year two
+    # 8 x 1,250 = 10,000 allowed later.
+    weeks = [
+        PrivilegePeriod(end=dt.date(2023, 12, 30), liability=D(20000), minimum_tax=D(2000)),
+        PrivilegePeriod(end=dt.date(2024, 12, 28), liability=D(30000), minimum_tax=D(2000)),
+    ]
+    schedule = credit_schedule("2024-01-01", 10, 8, weeks)
+    assert schedule.allowed_in == (1, 2)
+    assert [(row.used, row.carried_out) for row in schedule.rows] == [
+        (D(0), D(0)),
+        (D(15000), D(10000)),
+    ]
+    assert schedule.allowed_later == ((2, dt.date(2025, 12, 31), D(10000)),)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    start=st.dates(dt.date(2021, 12, 2), dt.date(2024, 12, 31)),
+    y1=st.integers(0, 30),
+    y2=st.integers(0, 30),
+    liabilities=st.lists(st.integers(0, 200_000), min_size=4, max_size=4),
+    keep=st.sampled_from([None, 1, 5]),
+)
+def test_a_period_depends_only_on_the_periods_up_to_it(
+    start: dt.date, y1: int, y2: int, liabilities: list[int], keep: int | None
+) -> None:
+    # Invariant (issue 31): the schedule of the first k periods gives the same figures
+    # for them as the schedule of all four; the credits of credit years ending after
+    # period k are the ones allowed later.
+    periods = calendar_periods(2022, liabilities)
+    full = credit_schedule(start, y1, y2, periods, keep)
+    fields = ("new_credit", "carried_in", "limit", "used", "refund", "carried_out", "expired")
+    for k in range(1, len(periods) + 1):
+        part = credit_schedule(start, y1, y2, periods[:k], keep)
+        for short, long in zip(part.rows, full.rows, strict=False):
+            assert [getattr(short, f) for f in fields] == [getattr(long, f) for f in fields]
+        assert [n for n, _, _ in part.allowed_later] == [
+            n for n, index in enumerate(full.allowed_in, 1) if index >= k
+        ]

@@ -104,7 +104,9 @@ def test_minimum_taxes_and_schedule_equal_the_core(example: Any) -> None:
             excel_serial(expected.period_end),
             *(float(getattr(expected, column.field)) for column in ERTC_SCHEDULE_COLUMNS[1:]),
         ]
-    assert table[len(periods) + 1 :] == [[None] * 8] * (MAX_PERIODS - len(periods))
+    assert table[len(periods) + 1 :] == [[None] * len(ERTC_SCHEDULE_COLUMNS)] * (
+        MAX_PERIODS - len(periods)
+    )
     # 2025 (credit year two ends): limit min(3,000, 6,000 - 2,000) - 500 = 2,500 used from the
     # year-one credit; 9,000 - 2,500 = 6,500 left x ratio 4/5 = 5,200 refunded
     assert table[3][3:6] == [2500.0, 2500.0, 5200.0]
@@ -118,6 +120,47 @@ def filled(tmp_path: Path, change: Any) -> Any:
     change(values)
     tmp_path.mkdir(parents=True, exist_ok=True)
     return recalculate(build_template(ertc_credit, tmp_path / "filled.xlsx", values))
+
+
+def test_periods_before_credit_year_two_ends_compute_what_is_known(tmp_path: Path) -> None:
+    # The example's periods to 2024 only: credit year one (2023-04-01 to 2024-03-31) is
+    # allowed in 2024; credit year two ends 2025-03-31, after the last period given, so
+    # its credit (4 x 1,250 = 5,000) is allowed later. 2023 and 2024 read nothing of 2025:
+    # their rows equal the whole example's (whose arithmetic is shown above).
+    def change(values: dict[str, Any]) -> None:
+        values["periods"] = values["periods"][:2]
+
+    result = filled(tmp_path, change)
+    assert result.value("MasterCheck") is True
+    assert result.error_cells() == []
+    whole = recalculate(FILLED).value("CreditSchedule")
+    table = result.value("CreditSchedule")
+    later = ERTC_SCHEDULE_COLUMNS.index(
+        next(c for c in ERTC_SCHEDULE_COLUMNS if c.field == "allowed_later")
+    )
+    for row, full in zip(table[1:3], whole[1:3], strict=True):
+        assert row[:later] == full[:later]  # 2023 and 2024 do not depend on 2025
+    assert table[2][later] == 5000.0  # on the last row: year two's credit, allowed later
+    assert result.value("TotalAllowed") == 12500.0  # year one's only
+    # the 2024 return (issue 31, item 1): Form 313 and Schedule A-3 on the 2023 editions;
+    # year one's 12,500 allowed, 3,500 used (as the whole example), 9,000 carried, and
+    # year two's 5,000 named as allowed for the period in which credit year two ends
+    block = ertc_credit.RETURN(result.value, 2024)
+    assert block is not None
+    amounts = {line.label: line.amount for line in block.lines}
+    assert amounts["Credit for credit year one"] == Decimal("12500.00")
+    assert amounts["Allowable credit"] == amounts["Economic Recovery Tax Credit"]
+    assert amounts["Carried forward"] == Decimal("12500.00") - amounts["Allowable credit"]
+    assert block.notes == (
+        "credit year two's credit, $5,000.00: allowed for the period in which credit year two "
+        "ends (2025-03-31): not in this workpaper (N.J.S.A. 52:27BBB-55b.(1))",
+    )
+    lines = {line.label: line.line for line in block.lines}
+    assert lines["Credit for credit year one"].label(what=False) == (
+        "Form 313 (2023 edition, rev. October 2023) Part III, line 7"
+    )
+    assert block.as_dict()["lines"][0]["amount"] == 12500.0
+    assert ertc_credit.RETURN(result.value, 2025) is None  # no period of 2025
 
 
 def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:

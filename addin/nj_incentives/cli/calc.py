@@ -99,6 +99,7 @@ examples:
   nj-incentives calc a.xlsx b.xlsx -o results/ --memo results/memo.md
   nj-incentives calc a.xlsx --json            one JSON document for scripts
   nj-incentives calc a.xlsx --law-as-of 2024-06-30   the law as it stood on that day
+  nj-incentives calc a.xlsx --return 2025     the 2025 return's figures and form lines
 """
 
 
@@ -225,6 +226,15 @@ def _write(bar: Any, text: str, file: Any) -> None:
     " law_as_of, replacing a workbook's own (default: the law in force for each period"
     " computed); the run stamp and the results' properties record it",
 )
+@click.option(
+    "--return",
+    "tax_year",
+    type=click.IntRange(1900, 2200),
+    metavar="YEAR",
+    help="print each workbook's return for tax year YEAR (CBT-100 numbering): the figures "
+    "and the line of the form edition in force for that year each goes on; --json carries "
+    "them as numbers",
+)
 @click.option("--max-cells", type=click.IntRange(1), help="cells a workbook may hold (200,000)")
 @click.option("--max-formulas", type=click.IntRange(1), help="formulas in a workbook (50,000)")
 @click.option("--max-rows", type=click.IntRange(1), help="rows a sheet may reach (100,000)")
@@ -254,6 +264,7 @@ def command(
     max_memory_mb: int | None,
     law_as_of: str | None,
     as_json: bool,
+    tax_year: int | None = None,
 ) -> int:
     """``nj-incentives calc``."""
     from nj_incentives.workpapers.recalc.safety import DEFAULT_LIMITS
@@ -289,6 +300,7 @@ def command(
         law_as_of=as_of,
         memo_each=memo_each,
         memo_format=memo_format,
+        tax_year=tax_year,
     )
 
 
@@ -331,6 +343,7 @@ def run(
     law_as_of: dt.date | None = None,
     memo_each: Path | None = None,
     memo_format: str = "pdf",
+    tax_year: int | None = None,
 ) -> int:
     """Recalculate the workbooks, write the results (and the memo: ``steps`` "summary" or
     "all", :func:`nj_incentives.workpapers.memo.build_memo`), print the summary;
@@ -451,6 +464,8 @@ def run(
                 status = EXIT_USAGE
             done.append(recalc)
             status = max(status, _report(recalc, entry, bar, None if as_json else out))
+            if tax_year is not None:
+                _return(recalc, tax_year, entry, bar, None if as_json else out)
             if entry["results"] is not None:
                 try:
                     entry["stamp"] = str(_write_stamp(stamp_path(target), stamp | entry))
@@ -555,6 +570,40 @@ def _memo_each(
             _fail(f"memo not written: {needs_extra('calc', 'calc', missing.name or '?')}")
             return EXIT_USAGE, written
     return status, written
+
+
+def _return(
+    recalc: Recalculation, tax_year: int, entry: dict[str, Any], bar: Any, out: IO[str] | None
+) -> None:
+    """``--return YEAR``: the workbook's return for the tax year (its template's
+    ``RETURN``, reached through the registry), printed and in its JSON ``entry``."""
+    from nj_incentives import programs
+    from nj_incentives.workpapers.memo import facts
+
+    template = facts(recalc).template
+    declared = None
+    if template:
+        with contextlib.suppress(LookupError):
+            declared = getattr(programs.template(template), "RETURN", None)
+
+    def read(name: str) -> Any:
+        try:
+            return recalc.value(name)
+        except (KeyError, LookupError, ValueError):
+            return None
+
+    block = None if declared is None else declared(read, tax_year)
+    if block is None:
+        why = f"no return lines for tax year {tax_year}: " + (
+            "the template declares none" if declared is None else "no period of that year"
+        )
+        entry["return"] = {"tax_year": tax_year, "lines": [], "notes": [why]}
+        text = f"  Return {tax_year}: {why}"
+    else:
+        entry["return"] = block.as_dict()
+        text = "\n".join(f"  {line}" for line in block.text().splitlines())
+    if out is not None:
+        _write(bar, text, out)
 
 
 def owner_file_message(path: Path) -> str:

@@ -309,7 +309,10 @@ def render(result: Explained, law_applied: str | None = None) -> str:
     for name in type(result).model_fields:
         if name in {"steps", "rows"}:
             continue
-        lines.append(f"{name.replace('_', ' ')}: {_cell(getattr(result, name))}")
+        value = getattr(result, name)
+        if name == "allowed_later":  # a schedule's credits allowed after its last period
+            value = "; ".join(result.later_texts()) or None  # type: ignore[attr-defined]
+        lines.append(f"{name.replace('_', ' ')}: {_cell(value)}")
     if rows:
         lines += ["", *_table(rows)]
     lines += ["", "Steps:", result.explain(), "", f"nj-incentives {__version__}; {LAW_CURRENT_TO}"]

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["TO_CONFIRM", "Edition", "Line", "markdown"]
+__all__ = ["TO_CONFIRM", "Edition", "Form", "Line", "markdown"]
 
 TO_CONFIRM = "to be confirmed"
 
@@ -88,6 +88,52 @@ class Line:
         if what and (self.part or self.number is not None):
             text += f": {self.what}"
         return text
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form's editions as dated data: each edition with its lines, keyed by what they
+    hold (``"liability"``), oldest first. The edition in force for a tax year is the
+    latest whose ``year`` is not after it (an edition applies from its form year until
+    the next edition found); a tax year before the first edition found reads the first,
+    and its label says so. ``year`` None (the sources do not date the edition) applies
+    to every tax year."""
+
+    name: str
+    editions: tuple[tuple[Edition, tuple[tuple[str, Line], ...]], ...]
+
+    def edition(self, tax_year: int) -> Edition:
+        """The edition in force for ``tax_year``."""
+        found = self.editions[0][0]
+        for edition, _ in self.editions:
+            if edition.year is None or edition.year <= tax_year:
+                found = edition
+        return found
+
+    def line(self, item: str, tax_year: int) -> Line:
+        """Line ``item`` of the edition in force for ``tax_year`` (KeyError: the item is
+        not on this form)."""
+        edition = self.edition(tax_year)
+        lines = dict(next(lines for e, lines in self.editions if e is edition))
+        if item not in lines:
+            raise KeyError(f"{self.name} has no line {item!r} (items: {', '.join(self.items())})")
+        return lines[item]
+
+    def items(self) -> tuple[str, ...]:
+        """Every item on some edition, in the order first declared."""
+        seen: dict[str, None] = {}
+        for _, lines in self.editions:
+            seen.update(dict.fromkeys(key for key, _ in lines))
+        return tuple(seen)
+
+    def before_first(self, tax_year: int) -> bool:
+        """``tax_year`` is before the first dated edition found (the first is read)."""
+        first = self.editions[0][0].year
+        return first is not None and tax_year < first
+
+    def lines(self) -> tuple[Line, ...]:
+        """Every line of every edition, oldest edition first."""
+        return tuple(line for _, lines in self.editions for _, line in lines)
 
 
 def _cell(text: str) -> str:

@@ -35,8 +35,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
+
+from nj_incentives.core.forms import Line
 
 if TYPE_CHECKING:
     from nj_incentives.core.inputs import InputRule
@@ -75,6 +78,9 @@ __all__ = [
     "Last",
     "LineItem",
     "Note",
+    "ReturnBlock",
+    "ReturnLine",
+    "ReturnOf",
     "RollForward",
     "RollRefused",
     "RolledPeriod",
@@ -780,3 +786,75 @@ def row_cell(reference: str, row: int) -> str:
     if not match:
         return reference
     return f"{sheet}!{match.group(1)}{int(match.group(2)) + row - 1}"
+
+
+# --------------------------------------------------------------------------- the return
+
+
+@dataclass(frozen=True)
+class ReturnLine:
+    """One figure of a return: the form line it goes on (``line``, the edition in force
+    for the tax year: :mod:`nj_incentives.core.forms`; None: a figure no form line holds,
+    named by ``label``), its amount in dollars (None: not computed by this workpaper) and
+    a note."""
+
+    label: str
+    amount: Decimal | None
+    line: Line | None = None
+    note: str = ""
+
+    def text(self) -> str:
+        """``"Form 313 (2023 edition, rev. October 2023) Part III, line 7: $32,500.00"``."""
+        where = self.line.label(what=False) if self.line is not None else ""
+        head = f"{self.label} ({where})" if where else self.label
+        amount = "not computed here" if self.amount is None else f"${self.amount:,.2f}"
+        return f"{head}: {amount}" + (f" ({self.note})" if self.note else "")
+
+
+@dataclass(frozen=True)
+class ReturnBlock:
+    """What goes on one tax year's return from a workpaper: its lines, each on the form
+    edition in force for that year, and notes (a credit allowed for a later period, an
+    edition older than the tax year)."""
+
+    template: str
+    tax_year: int
+    period_end: dt.date | None
+    lines: tuple[ReturnLine, ...]
+    notes: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        """The block as a reviewer reads it, one line a figure."""
+        period = f" (privilege period ending {self.period_end})" if self.period_end else ""
+        rows = [f"Return for tax year {self.tax_year}{period}: {self.template}"]
+        rows += [f"  {line.text()}" for line in self.lines]
+        rows += [f"  Note: {note}" for note in self.notes]
+        return "\n".join(rows)
+
+    def as_dict(self) -> dict[str, object]:
+        """The block for JSON: every amount a number (dollars, to the cent) or null."""
+        return {
+            "template": self.template,
+            "tax_year": self.tax_year,
+            "period_end": None if self.period_end is None else self.period_end.isoformat(),
+            "lines": [
+                {
+                    "label": line.label,
+                    "form": None if line.line is None else line.line.edition.form,
+                    "edition": None if line.line is None else line.line.edition.year,
+                    "part": None if line.line is None else line.line.part,
+                    "line": None if line.line is None else line.line.number,
+                    "where": None if line.line is None else line.line.label(what=False),
+                    "amount": None if line.amount is None else float(line.amount),
+                    "note": line.note,
+                }
+                for line in self.lines
+            ],
+            "notes": list(self.notes),
+        }
+
+
+#: A template's return: ``RETURN(read, tax_year)`` over a recalculated workbook's named
+#: values (``read(name)``, as the recalculation gives them: a table a list of rows, a
+#: date an Excel serial), or None when the workbook holds no period of that tax year.
+ReturnOf = Callable[[Callable[[str], Any], int], "ReturnBlock | None"]

@@ -89,6 +89,13 @@ ERTC_SCHEDULE_COLUMNS = (
     ResultColumn(
         "Expired", "expired", "money", "Credit expired in the period", scenario="ertc_expired"
     ),
+    ResultColumn(
+        "Allowed later",
+        "allowed_later",
+        "money",
+        "On the last period's row: the credit of a credit year ending after it, allowed for the"
+        " period in which that credit year ends (not in this schedule, b.(1)); else 0",
+    ),
 )
 
 #: The schedule's columns the scenario runner gives once per privilege period

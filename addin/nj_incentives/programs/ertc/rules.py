@@ -646,6 +646,9 @@ class PeriodRow(BaseModel):
     #: (what a roll forward carries into the next workbook, :func:`opening_after`)
     carried_out_year1: Decimal = Decimal(0)
     carried_out_year2: Decimal = Decimal(0)
+    #: on the last period's row: the credit of the credit years ending after it, allowed
+    #: for the period in which each ends (b.(1)), not in this schedule; else 0
+    allowed_later: Decimal = Decimal(0)
 
 
 class CreditSchedule(Explained):
@@ -672,6 +675,25 @@ class CreditSchedule(Explained):
     #: The index of the period each credit year's credit is allowed in (b.(1)); negative:
     #: before the first period (-1 the period just before), its credit carried in.
     allowed_in: tuple[int, int] = (0, 0)
+    #: The credits allowed for a period after the last one given (b.(1): "for the
+    #: privilege period in which or with which" the credit year ends): (credit year, the
+    #: day it ends, its credit). The periods given are computed without them: a period's
+    #: figures depend only on the periods up to it.
+    allowed_later: tuple[tuple[int, dt.date, Decimal], ...] = ()
+
+    def later_texts(self) -> tuple[str, ...]:
+        """Each credit allowed after the last period, as a reviewer reads it."""
+        return tuple(later_text(*later) for later in self.allowed_later)
+
+
+def later_text(year: int, ends_on: dt.date, amount: Decimal) -> str:
+    """``"credit year two's credit, $17,500.00: allowed for the period in which credit year
+    two ends (2026-03-31): not in this workpaper"``."""
+    which = _ORDINAL[year]
+    return (
+        f"credit year {which}'s credit, ${fmt_money(amount)}: allowed for the period in which "
+        f"credit year {which} ends ({ends_on}): not in this workpaper ({CITE_B1})"
+    )
 
 
 class ScheduleTerms(NamedTuple):
@@ -964,6 +986,11 @@ def credit_schedule(
         PeriodFigures(*map(cents_down, f))
         for f in schedule_rule(EXACT, terms, *columns, plan.notwithstanding)
     ]
+    later = tuple(
+        (n, end, credit.amount)
+        for n, end, credit in ((1, years.year_one_end, y1), (2, years.year_two_end, y2))
+        if plan.allowed_in[n] >= len(checked)
+    )
     rows = [
         PeriodRow(
             period_end=period.end,
@@ -974,9 +1001,20 @@ def credit_schedule(
             refund=f.refund,
             carried_out=f.carried_out,
             expired=f.expired,
-            note=_note(index, plan, f.expired, terms),
+            note="; ".join(
+                filter(
+                    None,
+                    (
+                        _note(index, plan, f.expired, terms),
+                        *(later_text(*credit) for credit in later if index == len(checked) - 1),
+                    ),
+                )
+            ),
             carried_out_year1=f.carried_out_1,
             carried_out_year2=f.carried_out_2,
+            allowed_later=(
+                sum((amount for _, _, amount in later), ZERO) if index == len(checked) - 1 else ZERO
+            ),
         )
         for index, (period, f) in enumerate(zip(checked, figures, strict=True))
     ]
@@ -1000,7 +1038,27 @@ def credit_schedule(
         carried_out=totals.carried_out,
         carried_in=cents_down(totals.carried_in),
         allowed_in=(plan.allowed_in[1], plan.allowed_in[2]),
-        steps=explainer,
+        allowed_later=later,
+        steps=partial(_with_later, explainer, later),
+    )
+
+
+def _with_later(
+    explainer: Callable[[], tuple[Step, ...]], later: tuple[tuple[int, dt.date, Decimal], ...]
+) -> tuple[Step, ...]:
+    """The schedule's steps, then one for each credit allowed after its last period."""
+    steps = explainer()
+    return (
+        *steps,
+        *(
+            Step(
+                label="Allowed after the last period",
+                value=amount,
+                arithmetic=later_text(year, ends_on, amount),
+                citation=CITE_B1,
+            )
+            for year, ends_on, amount in later
+        ),
     )
 
 
@@ -1092,6 +1150,12 @@ def _allowed_in(
     )
     if agree:
         return int(allowed)
+    if amount is None and ends_on >= first_start and int(index) == len(ends):
+        # b.(1): credit year ``year`` ends after the last period given: its credit is
+        # allowed for the period in which it ends, which is not in this schedule; the
+        # periods given are computed from what is known by their end (index len(ends):
+        # no period given allows it)
+        return len(ends)
     if amount is None:
         rule = (
             f"credit year {which} ends {ends_on}, outside every period given "

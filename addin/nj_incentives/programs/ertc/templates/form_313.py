@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from typing import Any
 
 from nj_incentives.core.workpaper import (
@@ -46,6 +47,8 @@ from nj_incentives.core.workpaper import (
     Last,
     LineItem,
     Note,
+    ReturnBlock,
+    ReturnLine,
     RolledPeriod,
     RollForward,
     RollRefused,
@@ -79,10 +82,12 @@ __all__ = [
     "MAX_PERIODS",
     "MAX_ROSTER_SHEETS",
     "PERIODS",
+    "RETURN",
     "ROLL_FORWARD",
     "ROSTER",
     "ROSTER_SHEETS",
     "TEMPLATE_ID",
+    "return_block",
     "roster_sheet_names",
     "roster_sheets_needed",
     "template",
@@ -1115,8 +1120,9 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
             "N.J.S.A. 52:27BBB-55b.(1)",
         ),
         Check.equal(
-            "The schedule allows the credits of credit years one and two (but one carried in)",
-            "[[name:TotalAllowed]]",
+            "The schedule allows the credits of credit years one and two (but one carried in),"
+            " or names one allowed for a period after the last one given",
+            f"[[name:TotalAllowed]]+SUM({_SCHEDULE('Allowed later')})",
             f"IF({inputs.blank('[[at:OpeningCarried:0]]')},CreditYearOne,0)"
             f"+IF({inputs.blank('[[at:OpeningCarried:1]]')},CreditYearTwo,0)",
             "N.J.S.A. 52:27BBB-55a., b.(1)",
@@ -1423,3 +1429,116 @@ ROLL_FORWARD = RollForward(
     roll=_roll,
     engagement_period=_engagement_period,
 )
+
+
+# --------------------------------------------------------------------------- the return
+
+
+def _money(value: object) -> Decimal | None:
+    """A recalculated amount as dollars to the cent (None: not a number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def _column(read: Callable[[str], Any], name: str) -> list[object]:
+    return [row[0] if isinstance(row, list) else row for row in read(name) or []]
+
+
+def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
+    """Form 313 and Schedule A-3 for ``tax_year``: the schedule's row of the privilege
+    period whose return is that tax year (CBT-100 numbering, a 52-53-week year by the
+    day it is deemed to end), on the edition of each form in force for it
+    (:func:`nj_incentives.programs.forms.line`). None: no period of that tax year."""
+    from nj_incentives.core.cells import date_from_serial
+    from nj_incentives.programs.cbt.rules import deemed_period_end, tax_year_number
+
+    table = read("CreditSchedule")
+    if not isinstance(table, list) or len(table) < 2:
+        return None
+    header = [str(h) for h in table[0]]
+    rows = [dict(zip(header, row, strict=False)) for row in table[1:]]
+    rows = [row for row in rows if isinstance(row.get("Period end"), (int, float))]
+    ends = [date_from_serial(float(row["Period end"])) for row in rows]
+    found = [k for k, end in enumerate(ends) if end and tax_year_number(end) == tax_year]
+    if not found:
+        return None
+    k = found[0]
+    end = ends[k]
+    assert end is not None
+    years = read("CreditYears")
+    year_ends = [date_from_serial(float(row[2])) for row in years[1:3]] if years else []
+    starts = [None, *(deemed_period_end(e) for e in ends[:-1] if e)]
+
+    def allowed_here(year_end: dt.date | None) -> bool:
+        previous = starts[k]
+        return (
+            year_end is not None
+            and year_end <= deemed_period_end(end)
+            and (previous is None or year_end > previous)
+        )
+
+    row = rows[k]
+    others = _column(read, "OtherCredits")
+    credits = (_money(read("CreditYearOne")), _money(read("CreditYearTwo")))
+    zero = Decimal("0.00")
+    lines = (
+        ReturnLine(
+            "Credit for credit year one",
+            credits[0] if year_ends and allowed_here(year_ends[0]) else zero,
+            F.line("Form 313", "year_one", tax_year),
+            "allowed for this period (b.(1))"
+            if year_ends and allowed_here(year_ends[0])
+            else "not allowed for this period",
+        ),
+        ReturnLine(
+            "Credit for credit year two",
+            credits[1] if len(year_ends) > 1 and allowed_here(year_ends[1]) else zero,
+            F.line("Form 313", "year_two", tax_year),
+        ),
+        ReturnLine("Credit carried in", _money(row.get("Carried in")), None, f"{_CITE}b.(2)"),
+        ReturnLine(
+            "Other tax credits taken",
+            _money(others[k]) if k < len(others) else None,
+            F.line("Form 313", "other_credits", tax_year),
+        ),
+        ReturnLine(
+            "Limit (50% of the liability, down to the minimum tax)",
+            _money(row.get("Limit")),
+            None,
+            f"{_CITE}b.(3)",
+        ),
+        ReturnLine(
+            "Allowable credit", _money(row.get("Used")), F.line("Form 313", "allowable", tax_year)
+        ),
+        ReturnLine(
+            "Economic Recovery Tax Credit",
+            _money(row.get("Used")),
+            F.line("Schedule A-3", "ertc", tax_year),
+        ),
+        ReturnLine("Refund (overpayment)", _money(row.get("Refund")), None, f"{_CITE}c.(2)"),
+        ReturnLine("Expired", _money(row.get("Expired")), None, f"{_CITE}b.(2)"),
+        ReturnLine(
+            "Carried forward",
+            _money(row.get("Carried out")),
+            F.line("Form 313", "carryover", tax_year),
+        ),
+    )
+    notes: list[str] = []
+    later = _money(row.get("Allowed later"))
+    if later:
+        last = deemed_period_end(ends[-1] or end)
+        which = [(n, e) for n, e in enumerate(year_ends, 1) if e is not None and e > last]
+        for n, e in which:
+            amount = credits[n - 1] or zero
+            notes.append(ertc.later_text(n, e, amount))
+    if F.FORMS["Form 313"].before_first(tax_year):
+        notes.append(
+            f"no Form 313 edition for tax year {tax_year} was found: the lines are the "
+            f"{F.FORMS['Form 313'].edition(tax_year).name}'s"
+        )
+    return ReturnBlock(TEMPLATE_ID, tax_year, end, lines, tuple(notes))
+
+
+#: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`).
+RETURN = return_block
