@@ -42,7 +42,7 @@ def test_the_schema_is_a_schema_and_ships_in_the_package() -> None:
 def test_calc_and_its_run_stamp(tmp_path: Path, capsys: Any) -> None:
     example = EXAMPLES / "beip-grant-schedule-example.xlsx"
     argv = ["calc", str(example), str(tmp_path / "missing.xlsx"), "-o", str(tmp_path)]
-    code, document = run_json([*argv, "--no-progress"], capsys)
+    code, document = run_json([*argv, "--no-progress", "--return", "2025"], capsys)
     assert code == 2  # the missing one
     valid(document, "calc")
     first, missing = document["workbooks"]
@@ -60,6 +60,11 @@ def test_calc_and_its_run_stamp(tmp_path: Path, capsys: Any) -> None:
     assert outputs["Years over the combined limit"]["name"] is None  # =COUNTIF(...) here
     assert outputs["Years over the combined limit"]["value"] == 1
     assert outputs["All checks pass"]["value"] is True
+    # calc --return 2025 (issue 31): a grant schedule puts nothing on a return
+    assert first["return"]["lines"] == []
+    assert first["return"]["notes"] == [
+        "no return lines for tax year 2025: the template declares none"
+    ]
     stamp = json.loads(Path(first["stamp"]).read_text())
     valid(stamp, "runStamp")
     assert stamp["outputs"] == first["outputs"]

@@ -256,3 +256,33 @@ def test_the_c40_waiver_inside_an_enhanced_area_fails(tmp_path: Path) -> None:
     result = filled(tmp_path, enhanced_area=True)
     assert result.value("MasterCheck") is False
     assert "no waiver from 2024-04-01" in result.value("RemoteWorkC40Verdict")
+
+
+def test_the_return_of_a_tax_year_on_the_form_edition_in_force(example: Any) -> None:
+    # calc --return (issue 31): the example's 2022 return on the 2021 Form 324 (10-21),
+    # which numbers the 2023 edition's items one higher: the approved credit on Part II
+    # line 4, the liability on Part III line 5; 2025 on the 2023 edition (lines 3 and 4).
+    # 2022: issued 445,000.16 against a 200,000.00 liability: 200,000.00 applied and
+    # 445,000.16 - 200,000.00 = 245,000.16 refunded (N.J.S.A. 34:1B-129f.).
+    block = beip_conversion.RETURN(example.value, 2022)
+    assert block is not None
+    by_label = {line.label: line for line in block.lines}
+    approved = by_label["Approved credit (the certificate)"]
+    assert approved.amount == Decimal("445000.16")
+    assert approved.line is not None
+    assert approved.line.label(what=False) == "Form 324 (2021 edition, rev. 10-21) Part II, line 4"
+    liability = by_label["Tax liability (the CBT before the Corporate Transit Fee)"]
+    assert liability.line is not None
+    assert liability.line.where() == "Part III, line 5"
+    applied = by_label["Allowable credit (applied)"].amount
+    refund = by_label["Refund"].amount
+    assert applied == liability.amount == Decimal("200000.00")
+    assert refund == approved.amount - applied == Decimal("245000.16")
+    assert by_label["BEIP credit"].amount == applied
+    later = beip_conversion.RETURN(example.value, 2025)
+    assert later is not None
+    assert [line.line.where() for line in later.lines[:2] if line.line] == [
+        "Part II, line 3",
+        "Part III, line 4",
+    ]
+    assert beip_conversion.RETURN(example.value, 2040) is None  # not one of its years

@@ -492,7 +492,14 @@ def run(
 
         try:
             with law_as_of_applied(law_as_of):  # the memo's steps: the same law as the cells
-                write_memo(memo_path, done, protect=workbooks, steps=steps)
+                write_memo(
+                    memo_path,
+                    done,
+                    protect=workbooks,
+                    steps=steps,
+                    law_as_of=law_as_of,
+                    tax_year=tax_year,
+                )
         except (OSError, ValueError) as error:
             _fail(f"memo not written: {error}")
             status = EXIT_USAGE

@@ -5,6 +5,7 @@ wide tables in parts (never cut), interpretations rendered, no repeated check la
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 import subprocess
 from pathlib import Path
@@ -525,3 +526,30 @@ def test_page_1_holds_two_long_signoffs_per_workbook(tmp_path: Path) -> None:
     assert first.count("both: current") == 3
     assert "Sign-off" not in text[1]
     assert "1. beip-grant-schedule-example.xlsx" in text[1]
+
+
+def test_page_1_names_the_law_applied_and_the_return(recalcs: list[Recalculation]) -> None:
+    # issue 31 item 4: the law applied is on page 1, apart from the versions modelled;
+    # with a tax year, each workbook's return (its form lines and amounts) follows
+    default = memo.render(memo.build_memo(recalcs), ".md").replace("\\*", "*")
+    assert "Versions modelled (figures.py); *applied (each period's own law)" in default
+    assert "P.L.2024, c.40 (2024-07-10)*" in default
+    assert "The return, tax year" not in default
+    from nj_incentives.functions import law_as_of_applied
+
+    with law_as_of_applied(dt.date(2024, 6, 30)):  # as calc --law-as-of runs the memo
+        dated = memo.render(
+            memo.build_memo(recalcs, law_as_of=dt.date(2024, 6, 30), tax_year=2025), ".md"
+        )
+    summary = dated.replace("\\*", "*").split("## 1.")[0]  # page 1, before the schedules
+    assert "*applied (the law as of 2024-06-30)" in summary
+    beip_row = next(row for row in summary.splitlines() if row.startswith("| N.J.S.A. 34:1B-129 "))
+    assert "P.L.2024, c.40 (2024-07-10)," in beip_row or beip_row.endswith(
+        "P.L.2024, c.40 (2024-07-10) |"
+    )  # modelled, but not applied as of 2024-06-30
+    assert "P.L.2022, c.134 (2022-07-01)*" in beip_row
+    assert "The return, tax year 2025" in summary
+    assert "Form 324 (2023 edition) Part II, line 3" in summary
+    assert "Form 313 (2023 edition, rev. October 2023) Part IV, line 18 (to be confirmed)" in (
+        summary
+    )

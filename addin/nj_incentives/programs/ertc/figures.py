@@ -27,7 +27,8 @@ declare_statute(
         " (chapter and approval not found, section 7), so the question matters for credit"
         " years ending after January 2030 (after January 2025 if the extension was not"
         " enacted)",
-        "Form 313 editions 2022 and 2023 (line numbers not modelled)",
+        "Form 313 Parts IV and V in the 2022 and 2023 editions (the 2013 numbers, to be"
+        " confirmed: programs/forms.py)",
     ),
 )
 BASE_ERTC = declare_act(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from collections.abc import Collection, Mapping, Sequence
@@ -276,6 +277,8 @@ def build_memo(
     generated: dt.datetime | None = None,
     *,
     steps: str = "summary",
+    law_as_of: dt.date | None = None,
+    tax_year: int | None = None,
 ) -> Memo:
     """The memo covering ``recalcs``, for a reviewer: page 1 the summary (a warning for
     each workbook whose master check is not TRUE, the engagement, each workbook's master
@@ -314,7 +317,7 @@ def build_memo(
             "figures valid only where the master check is TRUE."
         )
     )
-    memo.add(*_summary(recalcs, all_facts, engagements, contexts))
+    memo.add(*_summary(recalcs, all_facts, engagements, contexts, law_as_of, tax_year))
     used: dict[str, list[str]] = {}
     for number, (recalc, fact, fields, context) in enumerate(
         zip(recalcs, all_facts, engagements, contexts, strict=True), 1
@@ -466,6 +469,8 @@ def _summary(
     all_facts: Sequence[WorkbookFacts],
     engagements: Sequence[Mapping[str, str]],
     contexts: Sequence[_Context],
+    law_as_of: dt.date | None = None,
+    tax_year: int | None = None,
 ) -> list[Block]:
     """Page 1 after its warnings: engagement, results, law, switches, sign-off."""
     blocks: list[Block] = [Heading(2, "Summary")]
@@ -509,13 +514,7 @@ def _summary(
             where = f" ({part})" if part else ""
             figures.append(("   " + label + where, with_unit(value, unit)))
     blocks.append(Table(("Workbook and result", "Value"), tuple(figures), small=True))
-    blocks.append(
-        Table(
-            ("Statute", "Versions modelled (each program's figures.py)"),
-            tuple(law_rows()),
-            small=True,
-        )
-    )
+    blocks += _law_applied_and_returns(recalcs, all_facts, contexts, law_as_of, tax_year)
     table = switches(interpretations_text())
     set_rows: list[tuple[str, ...]] = []
     for fact, recalc, context in zip(all_facts, recalcs, contexts, strict=True):
@@ -547,6 +546,88 @@ def _summary(
                     [signoff.status(recalc) for recalc in recalcs],
                 )
             ),
+            small=True,
+        )
+    )
+    return blocks
+
+
+# --------------------------------------------------------------------------- page 1: the
+# law applied and the return (issue 31; kept in one block apart from the sign-off's)
+
+
+def _law_applied_and_returns(
+    recalcs: Sequence[Recalculation],
+    all_facts: Sequence[WorkbookFacts],
+    contexts: Sequence[_Context],
+    law_as_of: dt.date | None,
+    tax_year: int | None,
+) -> list[Block]:
+    """Page 1's law applied (``law_as_of``: the law as it stood on that day, else the law
+    in force for each period computed; the acts the NJ_* results shown applied, per
+    workbook, distinct from the versions modelled) and, with ``tax_year``, each
+    workbook's return for that tax year (its template's ``RETURN``, through the
+    registry)."""
+    from nj_incentives import programs
+    from nj_incentives.core import parameters as P
+
+    applied: dict[str, list[str]] = {}  # act -> the workbooks whose results applied it
+    for number, context in enumerate(contexts, 1):
+        for result in context.results:
+            if version := str(getattr(result.result, "version", "") or ""):
+                names = applied.setdefault(version, [])
+                if str(number) not in names:
+                    names.append(str(number))
+    rows = []
+    for (statute, _modelled), record in zip(law_rows(), P.STATUTES.values(), strict=True):
+        acts = sorted(record.acts, key=lambda a: a.date)
+        shown = ", ".join(act.label() + ("*" if act.name in applied else "") for act in acts)
+        rows.append((statute, shown))
+    when = (
+        f"the law as of {law_as_of.isoformat()}"
+        if law_as_of is not None
+        else "each period's own law"
+    )
+    blocks: list[Block] = [
+        Table(
+            (
+                "Statute",
+                f"Versions modelled (figures.py); *applied ({when})",
+            ),
+            tuple(rows),
+            small=True,
+        )
+    ]
+    if tax_year is None:
+        return blocks
+    lines: list[tuple[str, ...]] = []
+    for recalc, fact in zip(recalcs, all_facts, strict=True):
+        declared = None
+        if fact.template:
+            with contextlib.suppress(LookupError):
+                declared = getattr(programs.template(fact.template), "RETURN", None)
+
+        def read(name: str, recalc: Recalculation = recalc) -> Any:
+            try:
+                return recalc.value(name)
+            except (KeyError, LookupError, ValueError):
+                return None
+
+        block = None if declared is None else declared(read, tax_year)
+        if block is None:
+            lines.append((f"{fact.name}: no return lines for tax year {tax_year}", "", ""))
+            continue
+        period = f", period ending {block.period_end}" if block.period_end else ""
+        lines.append((f"{fact.name}: tax year {tax_year}{period}", "", ""))
+        for line in block.lines:
+            where = line.line.label(what=False) if line.line is not None else line.note
+            amount = "not computed here" if line.amount is None else f"${line.amount:,.2f}"
+            lines.append(("   " + line.label, where, amount))
+        lines += [("   Note: " + note, "", "") for note in block.notes]
+    blocks.append(
+        Table(
+            (f"The return, tax year {tax_year}", "Form and line", "Amount"),
+            tuple(lines),
             small=True,
         )
     )

@@ -39,6 +39,8 @@ def write_memo(
     protect: Iterable[Path] = (),
     generated: dt.datetime | None = None,
     steps: str = "summary",
+    law_as_of: dt.date | None = None,
+    tax_year: int | None = None,
 ) -> Path:
     """Write the memo covering ``recalcs`` to ``target`` (format by extension), atomically;
     never over one of ``protect`` (the input workbooks). ``steps``: "summary" (the steps
@@ -46,7 +48,10 @@ def write_memo(
     from nj_incentives.support.files import atomic_path
 
     target = Path(target)
-    content = render(build_memo(recalcs, generated, steps=steps), target.suffix)
+    content = render(
+        build_memo(recalcs, generated, steps=steps, law_as_of=law_as_of, tax_year=tax_year),
+        target.suffix,
+    )
     with atomic_path(target, protect=list(protect)) as temporary:
         if isinstance(content, bytes):
             temporary.write_bytes(content)

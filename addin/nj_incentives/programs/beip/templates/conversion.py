@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from typing import Any
 
 from nj_incentives.core.inputs import InputKind
@@ -54,6 +55,8 @@ from nj_incentives.core.workpaper import (
     Last,
     LineItem,
     Note,
+    ReturnBlock,
+    ReturnLine,
     RolledPeriod,
     RollForward,
     RollRefused,
@@ -78,7 +81,16 @@ from nj_incentives.programs.beip.functions import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.remote_work import figures as RW
 
-__all__ = ["ACCRUAL_YEARS", "EXAMPLE", "ROLL_FORWARD", "TAX_YEARS", "TEMPLATE_ID", "workpaper"]
+__all__ = [
+    "ACCRUAL_YEARS",
+    "EXAMPLE",
+    "RETURN",
+    "ROLL_FORWARD",
+    "TAX_YEARS",
+    "TEMPLATE_ID",
+    "return_block",
+    "workpaper",
+]
 
 MONEY = Kind.MONEY
 TEMPLATE_ID = "beip-credit-conversion"
@@ -1142,3 +1154,67 @@ ROLL_FORWARD = RollForward(
     roll=_roll,
     engagement_period=_engagement_period,
 )
+
+
+# --------------------------------------------------------------------------- the return
+
+
+def _amount(value: object) -> Decimal | None:
+    """A recalculated amount as dollars to the cent (None: not a number)."""
+    if isinstance(value, list):  # a one-cell row of a column
+        value = value[0] if value else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
+    """Form 324 and Schedule A-3 for ``tax_year``: the row of "The return, per tax year"
+    (its figures: the credit issued for the year, the liability, the credit applied and
+    the refund, N.J.S.A. 34:1B-129f.), each on the line of the edition in force for that
+    tax year (:func:`nj_incentives.programs.forms.line`). None: not one of the template's
+    tax years."""
+    from nj_incentives.core.cells import date_from_serial
+
+    if tax_year not in TAX_YEARS:
+        return None
+    row = TAX_YEARS.index(tax_year)
+
+    def at(name: str) -> Decimal | None:
+        column = read(name)
+        return _amount(column[row]) if isinstance(column, list) and row < len(column) else None
+
+    ends = read("ReturnPeriodEnds")
+    serial = ends[row] if isinstance(ends, list) and row < len(ends) else None
+    serial = serial[0] if isinstance(serial, list) and serial else serial
+    end = date_from_serial(float(serial)) if isinstance(serial, (int, float)) else None
+    lines = (
+        ReturnLine(
+            "Approved credit (the certificate)",
+            at("Form324ApprovedCredit"),
+            F.line("Form 324", "approved", tax_year),
+        ),
+        ReturnLine(
+            "Tax liability (the CBT before the Corporate Transit Fee)",
+            at("Form324TaxLiability"),
+            F.line("Form 324", "liability", tax_year),
+        ),
+        ReturnLine(
+            "Allowable credit (applied)",
+            at("Form324AllowableCredit"),
+            F.line("Form 324", "allowable", tax_year),
+        ),
+        ReturnLine("Refund", at("Form324Refund"), F.line("Form 324", "refund", tax_year)),
+        ReturnLine("BEIP credit", at("ScheduleA3BEIP"), F.line("Schedule A-3", "beip", tax_year)),
+    )
+    notes = []
+    if F.FORMS["Form 324"].before_first(tax_year):
+        notes.append(
+            f"no Form 324 edition for tax year {tax_year} was found: the lines are the "
+            f"{F.FORMS['Form 324'].edition(tax_year).name}'s"
+        )
+    return ReturnBlock(TEMPLATE_ID, tax_year, end, lines, tuple(notes))
+
+
+#: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`).
+RETURN = return_block
