@@ -324,3 +324,37 @@ def test_a_file_name_that_is_not_utf8_is_printed(tmp_path: Path) -> None:
     assert (tmp_path / name).exists()
     assert reading.printable(name) == "caf\\xe9.xlsx"
     assert reading.printable("Ａlice") == "Ａlice"
+
+
+# --------------------------------------------------------------------------- item 14
+
+
+def test_a_control_character_is_named_not_blamed_on_the_file(tmp_path: Path) -> None:
+    """A control character in a text input or a signer's name made a workbook no reader
+    accepts ('malformed XML', blamed on the file); it is refused by name."""
+    from nj_incentives.workpapers.signoff import SignError, sign
+
+    with pytest.raises(FillError, match=r"EngagementClient = 'A\\x07B': holds the control"):
+        fill("beip-grant-schedule", {"EngagementClient": "A\x07B"}, tmp_path / "out.xlsx")
+    with pytest.raises(SignError, match="the name holds a control or direction character"):
+        sign(tmp_path / "any.xlsx", preparer="A\x07B")
+
+
+def test_the_markdown_memo_shows_a_direction_override() -> None:
+    from nj_incentives.workpapers.memo import markup
+
+    assert markup._md("Acme \u202eLLC") == "Acme \\[U+202E\\]LLC"
+
+
+def test_the_pdf_memo_spells_what_its_font_cannot_show() -> None:
+    from nj_incentives.workpapers.memo import pdf
+    from nj_incentives.workpapers.memo.document import Memo, Paragraph, Table
+
+    memo = Memo("株式会社", [Paragraph("x 中"), Table(("中",), (("a", "中b"),))], "中", "")
+    spelled = pdf.spelled(memo, lambda code: code < 0x300)
+    assert spelled.title == "[U+682A][U+5F0F][U+4F1A][U+793E]"
+    assert spelled.blocks == [
+        Paragraph("x [U+4E2D]"),
+        Table(("[U+4E2D]",), (("a", "[U+4E2D]b"),)),
+    ]
+    assert pdf.missing_glyphs(spelled, lambda code: code < 0x300) == 0

@@ -76,6 +76,7 @@ __all__ = [
     "as_money",
     "as_number",
     "as_quantity",
+    "control_character",
     "is_blank",
     "percent_text",
     "within_dates",
@@ -110,6 +111,21 @@ class InputError(ValueError):
         shown = _show(value)
         where = f" ({citation})" if citation else ""
         super().__init__(f"{argument} = {shown}: {rule}{where}")
+
+
+def control_character(text: str) -> str:
+    """Why ``text`` cannot be stored in a workbook's cell as it is ("" if it can): a
+    control character (U+0000-U+001F but tab, line feed and carriage return; U+FFFE,
+    U+FFFF), which XML, and so an .xlsx, cannot hold: written anyway, the workbook was
+    refused as malformed when next read, and the refusal blamed the file."""
+    for index, character in enumerate(text, 1):
+        code = ord(character)
+        if (code < 0x20 and character not in "\t\n\r") or code in (0xFFFE, 0xFFFF):
+            return (
+                f"holds the control character U+{code:04X} (character {index}), which a "
+                "workbook cannot store: remove it"
+            )
+    return ""
 
 
 def _show(value: object) -> str:

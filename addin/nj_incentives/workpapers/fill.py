@@ -47,7 +47,13 @@ from types import ModuleType
 from typing import Any
 
 from nj_incentives import programs
-from nj_incentives.core.inputs import InputError, InputKind, InputRule, is_blank
+from nj_incentives.core.inputs import (
+    InputError,
+    InputKind,
+    InputRule,
+    control_character,
+    is_blank,
+)
 from nj_incentives.core.workpaper import Roster
 from nj_incentives.support.status import (
     EXIT_FAILED,
@@ -116,6 +122,8 @@ class TemplateInput:
             text = str(value) if isinstance(value, str) else _text(value)
             if len(text) > MAX_TEXT:
                 raise InputError(shown, value, f"must be at most {MAX_TEXT} characters")
+            if problem := control_character(text):
+                raise InputError(shown, value, problem)
             return text
         parsed = self.rule.parse(value, shown)
         if self.rule.kind is InputKind.DATE:

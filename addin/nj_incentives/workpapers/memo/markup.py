@@ -14,12 +14,22 @@ _MD_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 _MD_BLOCK_START = re.compile(r"^(?:[#+>=-]|\d+[.)])")
 
 
+#: The invisible characters that reorder the text around them (bidirectional embeddings,
+#: overrides and isolates, the marks): a U+202E in a client's name showed the rest of the
+#: line reversed, so in Markdown each is written as its code point.
+_BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(text: str) -> str:
+    return _BIDI_CONTROLS.sub(lambda found: f"[U+{ord(found.group()):04X}]", text)
+
+
 def _md(text: str, block: bool = False) -> str:
     """Text for Markdown, on one line: entities for & < >, a backslash before each
     character Markdown would act on (emphasis, code, links, tables, strikethrough), and
     (``block``: text that starts a line) before a leading character that would start a
     heading, list or quote."""
-    text = html.escape(" ".join(str(text).split()), quote=False)
+    text = html.escape(_visible(" ".join(str(text).split())), quote=False)
     text = _MD_SPECIAL.sub(r"\\\1", text)
     return "\\" + text if block and _MD_BLOCK_START.match(text) else text
 
@@ -27,11 +37,11 @@ def _md(text: str, block: bool = False) -> str:
 def _md_quote_line(line: str) -> str:
     """A line of docs/interpretations.md (project text, already Markdown): only < > &
     escaped."""
-    return html.escape(line, quote=False)
+    return html.escape(_visible(line), quote=False)
 
 
 def _md_code(text: str) -> str:
-    text = " ".join(text.split())
+    text = _visible(" ".join(text.split()))
     fence = "`"
     while fence in text:
         fence += "`"

@@ -200,6 +200,50 @@ def _column_widths(
     return tuple(f + e * share for f, e in zip(floors, extra, strict=True))
 
 
+def spelled(memo: Memo, covered: Callable[[int], bool]) -> Memo:
+    """``memo`` with each character its font has no glyph for (``covered`` false: CJK
+    text in DejaVu Sans) written as its code point, ``[U+4E2D]``, so that no text of the
+    PDF is left blank."""
+    import dataclasses
+
+    def text(value: str) -> str:
+        return "".join(
+            f"[U+{ord(ch):04X}]"
+            if ord(ch) > 0x24F and not ch.isspace() and not covered(ord(ch))
+            else ch
+            for ch in value
+        )
+
+    def mapped(value: Any) -> Any:
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, tuple):
+            return tuple(mapped(item) for item in value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            changes = {
+                f.name: mapped(getattr(value, f.name))
+                for f in dataclasses.fields(value)
+                if isinstance(getattr(value, f.name), (str, tuple))
+            }
+            return dataclasses.replace(value, **changes)
+        return value
+
+    return Memo(
+        text(memo.title),
+        [mapped(block) for block in memo.blocks],
+        text(memo.running),
+        text(memo.footer),
+    )
+
+
+def _cmap(font: Path) -> set[int]:
+    """The code points ``font`` has a glyph for."""
+    from fontTools.ttLib import TTFont
+
+    with TTFont(str(font), lazy=True) as loaded:
+        return set(loaded.getBestCmap() or {})
+
+
 def to_pdf(memo: Memo) -> bytes:
     """The memo as a paginated PDF (US Letter): the engagement and the title on every
     page, "Page x of y", the version, date, preparer and reviewer in the footer; tables
@@ -212,6 +256,10 @@ def to_pdf(memo: Memo) -> bytes:
     from fpdf.fonts import FontFace
 
     fonts = font_directory()
+    cmap = _cmap(fonts / FONT_FILES[(SANS, "")])
+    missing = missing_glyphs(memo, lambda code: code in cmap)
+    if missing:
+        memo = spelled(memo, lambda code: code in cmap)
     shaping: Any = None  # fpdf2's text shaping parameters, when any text needs them
 
     def shaped(*texts: str) -> Any:
@@ -302,13 +350,11 @@ def to_pdf(memo: Memo) -> bytes:
     pdf.multi_cell(0, 7, memo.title, new_x="LMARGIN", new_y="NEXT")
     pdf.set_text_color(26, 26, 26)
     pdf.ln(1)
-    sans = pdf.fonts[SANS.lower()]
-    cmap = getattr(sans, "cmap", {})
-    missing = missing_glyphs(memo, lambda code: code in cmap)
     if missing:
         pdf.set_font(SANS, "I", 8)
         pdf.multi_cell(0, 4, f"{missing:,} characters of this memo have no glyph in its font "
-                       "(DejaVu Sans) and are left blank; the HTML memo shows them.",
+                       "(DejaVu Sans) and are written as their code points ([U+4E2D]); the "
+                       "HTML memo shows them.",
                        new_x="LMARGIN", new_y="NEXT")  # fmt: skip
     sizes = {1: 15.0, 2: 12.5, 3: 10.5, 4: 9.0, 5: 8.0}
     fresh = True  # nothing below the header on this page yet
