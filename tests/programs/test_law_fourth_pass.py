@@ -310,3 +310,38 @@ def test_law_as_of_is_refused_only_before_the_figures_a_function_reads() -> None
     h = TEXT["NJ_BEIP_REMOTE_WORK_COMMITMENT_END"](dt.date(2026, 6, 30), dt.date(2010, 1, 1))
     assert "is before 2022-07-01, the first version modelled of the figures" in h
     assert "(P.L.2022, c.134)" in h
+
+
+# =========================================================================== 6. base years
+
+
+def test_base_years_are_the_two_complete_calendar_years_after_the_agreement() -> None:
+    # "the first two complete calendar years following the effective date of the
+    # agreement" (N.J.S.A. 34:1B-125): effective 2010-06-15: 2011 and 2012; effective
+    # 2010-01-01: 2010 begins on, not after, the date: 2011 and 2012 as well
+    for effective in (dt.date(2010, 6, 15), dt.date(2010, 1, 1)):
+        years = beip.base_years(effective)
+        assert [(row.year, row.start, row.end) for row in years.rows] == [
+            (2011, dt.date(2011, 1, 1), dt.date(2011, 12, 31)),
+            (2012, dt.date(2012, 1, 1), dt.date(2012, 12, 31)),
+        ]
+        assert years.steps[0].citation == "N.J.S.A. 34:1B-125"
+    # effective 2010-12-31: 2011 and 2012 (2011 is the first complete year after it)
+    assert [row.year for row in beip.base_years("2010-12-31").rows] == [2011, 2012]
+    # in a cell: the header and two rows, the days as serials (2011-01-01 is 40,544)
+    table = CALL["NJ_BEIP_BASE_YEARS"](dt.date(2010, 6, 15))
+    assert table[0] == ["Base year", "First day", "Last day"]
+    assert table[1][:2] == [2011, 40544]
+    # effective 2198-06-01: base years 2199 and 2200, past 2199-12-31: refused
+    assert "would be 2200-12-31" in TEXT["NJ_BEIP_BASE_YEARS"](dt.date(2198, 6, 1))
+
+
+def test_the_grant_template_derives_its_base_years_from_the_agreement_date() -> None:
+    from nj_incentives.programs.beip.templates import grant
+
+    (table,) = [
+        item
+        for item in grant.CALCULATION_ITEMS
+        if getattr(item, "formula", "") == "NJ_BEIP_BASE_YEARS(AgreementDate)"
+    ]
+    assert table.rows == 2

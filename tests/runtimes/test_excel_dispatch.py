@@ -246,6 +246,16 @@ CASES = [
         lambda: beip.combined_limit(200000, 120000, "partners", True).amount,
     ),
     # an agreement of 2010-01-01 is on or after 2003-07-01: the cap binds; 2003-06-30 not
+    # the base years of an agreement effective 2010-06-15: 2011 and 2012 (34:1B-125)
+    Case(
+        "NJ_BEIP_BASE_YEARS",
+        (dt.date(2010, 6, 15),),
+        lambda: [
+            ["Base year", "First day", "Last day"],
+            [2011, dt.date(2011, 1, 1), dt.date(2011, 12, 31)],
+            [2012, dt.date(2012, 1, 1), dt.date(2012, 12, 31)],
+        ],
+    ),
     Case("NJ_BEIP_CAP_APPLIES", (dt.date(2010, 1, 1),), lambda: "Yes"),
     Case("NJ_BEIP_CAP_APPLIES", (dt.date(2003, 6, 30),), lambda: "No"),
     Case("NJ_BEIP_CAP_APPLIES", (dt.date(2003, 7, 1),), lambda: "Yes"),

@@ -289,3 +289,16 @@ MINIMUM_CONSIDERATION_SHARE: Parameter[Decimal] = declare_figure(
     Version(Decimal("0.75"), P_L_2015_C_194),
     quote="not ... less than 75 percent of the transferred credit amount",
 )
+
+# 34:1B-125: the definition of the base years (shared/legal-notes.md section 1; the
+# section's text is not in shared/statutes: the text the notes give).
+BASE_YEARS: Parameter[int] = declare_figure(
+    "beip.base_years",
+    "beip",
+    "Base years: complete calendar years following the agreement's effective date",
+    "N.J.S.A. 34:1B-125",
+    Selector.FIXED,
+    "count",
+    Version(2, BASE_BEIP),
+    quote="the first two complete calendar years following the effective date of the agreement",
+)

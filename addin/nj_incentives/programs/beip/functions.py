@@ -35,6 +35,7 @@ from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.cbt.functions import NUMBERING, YEAR_END_MONTH
 
 __all__ = [
+    "BASE_YEARS_COLUMNS",
     "BEIP_LAW",
     "CONVERSION_SCHEDULE_COLUMNS",
     "CONVERSION_YEAR_COLUMNS",
@@ -168,6 +169,27 @@ calculation(
     ),
     partner_pct=single("Grant percentage of the partners' estimated tax, a fraction; blank = 0"),
     smart_growth=_SMART_GROWTH,
+)
+
+
+BASE_YEARS_COLUMNS = (
+    ResultColumn("Base year", "year", "int", "A complete calendar year"),
+    ResultColumn("First day", "start", "date", "January 1 of the base year"),
+    ResultColumn("Last day", "end", "date", "December 31 of the base year"),
+)
+
+
+calculation(
+    "NJ_BEIP_BASE_YEARS",
+    cite="N.J.S.A. 34:1B-125",
+    description=(
+        "The base years of a BEIP agreement: the first two complete calendar years following"
+        " its effective date (2010-01-01: 2011 and 2012), "
+        f"{listed(BASE_YEARS_COLUMNS)} (N.J.S.A. 34:1B-125)."
+    ),
+    columns=BASE_YEARS_COLUMNS,
+    example=(dt.date(2010, 1, 1),),
+    effective_date=a_date("Effective date of the grant agreement (Excel date)"),
 )
 
 
@@ -455,6 +477,13 @@ def _table(columns: Sequence[ResultColumn], rows: Sequence[Any]) -> list[list[Ce
 
 def _grant_schedule_table(schedule: Any) -> list[list[CellResult]]:
     return _table(GRANT_SCHEDULE_COLUMNS, schedule.rows)
+
+
+@FUNCTIONS.adapter(show=lambda years: _table(BASE_YEARS_COLUMNS, years.rows))
+def NJ_BEIP_BASE_YEARS(effective_date: Cell) -> Any:
+    from nj_incentives.programs.beip import rules as beip
+
+    return beip.base_years(effective_date)
 
 
 @FUNCTIONS.adapter(show=lambda cap: "Yes" if cap.applies else "No")

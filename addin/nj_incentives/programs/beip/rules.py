@@ -44,7 +44,7 @@ from nj_incentives.core.common import (
     fmt_number,
     fmt_pct,
 )
-from nj_incentives.core.inputs import InputKind, InputRule, is_blank
+from nj_incentives.core.inputs import MAX_DATE, InputKind, InputRule, is_blank
 from nj_incentives.core.rules import EXACT, ZERO, Rules, V, explain
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.cbt import rules as cbt
@@ -94,6 +94,7 @@ __all__ = [
     "TransferPrice",
     "annual_grant",
     "apply_credit",
+    "base_years",
     "cap_applies",
     "cap_version",
     "cap_version_rule",
@@ -399,6 +400,59 @@ GRANT_FIGURES = (
     BEIP.SMART_GROWTH_MAXIMUM_PCT_OF_PARTNERS_TAX,
     BEIP.MAXIMUM_TERM_YEARS,
 )
+
+
+# =========================================================================== base years
+# "Base years": "the first two complete calendar years following the effective date of the
+# agreement" (N.J.S.A. 34:1B-125, shared/legal-notes.md section 1).
+
+#: The definition's citation.
+CITE_BASE_YEARS = "N.J.S.A. 34:1B-125"
+#: "the first two complete calendar years". N.J.S.A. 34:1B-125
+BASE_YEAR_COUNT = BEIP.BASE_YEARS.single
+
+
+class BaseYear(_Row):
+    """One base year: a complete calendar year."""
+
+    year: int
+    start: dt.date
+    end: dt.date
+
+
+class BaseYears(Explained):
+    """The base years of a BEIP agreement (N.J.S.A. 34:1B-125)."""
+
+    effective_date: dt.date
+    rows: tuple[BaseYear, ...]
+
+
+def base_years(effective_date: DateLike) -> BaseYears:
+    """The base years: "the first two complete calendar years following the effective date
+    of the agreement" (N.J.S.A. 34:1B-125). An agreement effective 2010-01-01 has base
+    years 2011 and 2012 (2010 begins on, not after, the date: docs/interpretations.md)."""
+    date = as_date(effective_date, "effective_date", CITE_BASE_YEARS)
+    # the first complete calendar year following the date: the year after its own (a
+    # year beginning on the date does not follow it)
+    first = date.year + 1
+    years = [first + n for n in range(BASE_YEAR_COUNT)]
+    if years[-1] > MAX_DATE.year:  # its last day would be past the last date accepted
+        rule = (
+            f"the base years' last day would be {years[-1]}-12-31, after {MAX_DATE}: results,"
+            " like inputs, are dates up to it"
+        )
+        raise InputError("effective_date", effective_date, rule, CITE_BASE_YEARS)
+    rows = tuple(
+        BaseYear(year=year, start=dt.date(year, 1, 1), end=dt.date(year, 12, 31)) for year in years
+    )
+    step = Step(
+        label="Base years",
+        value=first,
+        arithmetic=f"effective {date}: the first {BASE_YEAR_COUNT} complete calendar years"
+        f" following it: {', '.join(str(y) for y in years)}",
+        citation=CITE_BASE_YEARS,
+    )
+    return BaseYears(effective_date=date, rows=rows, steps=(step,))
 
 
 def cap_applies(agreement_date: DateLike, law_as_of: DateLike | None = None) -> bool:

@@ -263,6 +263,20 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
         "Formulas only: every figure comes from the NJ_* functions.",
         sheet=CALCULATIONS,
     ),
+    Section("Base years (N.J.S.A. 34:1B-125)", width=4, sheet=CALCULATIONS),
+    # derived from the agreement date, read as the agreement's effective date
+    ArrayTable(
+        "NJ_BEIP_BASE_YEARS(AgreementDate)",
+        (
+            Column("Base year", Kind.COUNT, "", width=8),
+            Column("First day", Kind.DATE, "date"),
+            Column("Last day", Kind.DATE, "date"),
+        ),
+        rows=beip.BASE_YEAR_COUNT,
+        label="The first two complete calendar years following the agreement date",
+        row_labels=tuple(f"Base year {n}" for n in range(1, beip.BASE_YEAR_COUNT + 1)),
+        name="BaseYears",
+    ),
     Section("Percentage limits (N.J.S.A. 34:1B-129a., b.)", width=4, sheet=CALCULATIONS),
     ArrayTable(
         'NJ_BEIP_PCT_LIMITS("withholdings",SmartGrowth)',
