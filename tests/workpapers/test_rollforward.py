@@ -309,6 +309,22 @@ def test_a_period_past_the_laws_last_year_is_refused(
     _nothing_written(out, code, 1, capsys, "Inputs!", "TaxLiabilities", "2026", "e.(13)")
 
 
+def test_a_conversion_with_remote_work_rolls_past_2025(tmp_path: Path, capsys: Any) -> None:
+    # issue 31 item 6: the shipped example's election and c.40 waiver are OK, its c.40
+    # payments run to tax year 2025 and its commitment, extended by two years, past it:
+    # its last tax year with a liability, 2025, rolls to 2026 (refused before: "tax year
+    # 2026 is past the last tax year a converted credit is issued for")
+    from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+
+    example = DEFAULT_DIRECTORY / "examples" / "beip-credit-conversion-example.xlsx"
+    out = tmp_path / "2026.xlsx"
+    code = cli.main(["rollforward", str(example), "-o", str(out)])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "from the tax year 2025 to the tax year 2026" in text
+    assert "RemoteWorkC40Verdict 'OK'" in text  # the remote-work status carried
+
+
 def test_a_grant_year_past_the_term_is_refused(tmp_path: Path, capsys: Any) -> None:
     first = {**GRANT_FIRST, "Term": 1, "Withholdings": [600_000], "NewEmployees": [10]}
     last = fill("beip-grant-schedule", first, tmp_path / "one.xlsx").path

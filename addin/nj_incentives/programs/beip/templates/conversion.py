@@ -475,7 +475,8 @@ BY_YEAR: tuple[LineItem, ...] = (
                 key="liabilities",
                 help="Tax otherwise due on the return of tax year N (the period end is shown "
                 "on Calculations), before this credit (applied first, before all other "
-                "credits and payments).",
+                "credits and payments): the CBT before the Corporate Transit Fee (P.L.2024, "
+                "c.20; no credit reduces the fee).",
             ),
         ),
         label_header="Tax year",
@@ -1036,6 +1037,43 @@ TEMPLATE: tuple[LineItem, ...] = (
 # --------------------------------------------------------------------------- roll forward
 
 
+def _remote_work_runs(values: Mapping[str, object], names: Mapping[str, object]) -> list[int]:
+    """The tax years the remote-work rules still reach (N.J.S.A. 34:1B-129h.; P.L.2024,
+    c.40): the last with a payment owed, and the one whose period holds the end of the
+    commitment (extended by the waiver, else as entered) when the election or the waiver
+    is OK; a workpaper rolls forward through them after its last installment."""
+    from nj_incentives.core.cells import date_from_serial
+
+    found: list[int] = []
+    payments = column_values(names.get("RemoteWorkC40Payments"))
+    c40_years = [year for year in TAX_YEARS if year >= C40_FIRST_TAX_YEAR]
+    found += [
+        year
+        for year, amount in zip(c40_years, payments, strict=False)
+        if isinstance(amount, (int, float)) and amount > 0
+    ]
+    verdicts = [names.get(name) for name in ("RemoteWorkVerdict", "RemoteWorkC40Verdict")]
+    if "OK" in verdicts:
+        end = names.get("ExtendedCommitmentEnd")
+        if not isinstance(end, (int, float)):
+            end = values.get("CommitmentEnd")
+        day = date_from_serial(float(end)) if isinstance(end, (int, float)) else end
+        if isinstance(day, dt.date):
+            month = values.get("FilerYearEndMonth") or 12
+            numbering = str(values.get("TaxYearNumbering") or "form")
+            found += [
+                next(
+                    (
+                        year
+                        for year in TAX_YEARS
+                        if cbt.period_end_for(year, month, numbering) >= day  # type: ignore[arg-type]
+                    ),
+                    TAX_YEARS[-1],
+                )
+            ]
+    return found
+
+
 def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
     """The next tax year: last year's refund becomes the refundable credit of its
     transfer certificate; refused after the last installment."""
@@ -1064,7 +1102,8 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
         for n, v in enumerate(issued[: len(TAX_YEARS)])
         if isinstance(v, (int, float)) and v > 0
     ]
-    final = max([law_last, *with_credit])
+    running = _remote_work_runs(values, names)
+    final = max([law_last, *with_credit, *running])
     if year + 1 > final or row + 1 > len(TAX_YEARS):
         paragraph = beip.CONVERSION_PARAGRAPHS[-1]
         raise RollRefused(
@@ -1077,6 +1116,11 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
                 f"; this workbook's last installment is in {max(with_credit)}"
                 if with_credit
                 else ""
+            )
+            + (
+                f"; its remote-work payments and commitment run to tax year {max(running)}"
+                if running
+                else "; no remote-work payment or commitment runs past it"
             )
             + "; nothing to roll forward to"
         )

@@ -652,7 +652,8 @@ _PART_III: tuple[LineItem, ...] = (
                 "$",
                 name="Liabilities",
                 key="period_liabilities",
-                help="Tax otherwise due for the period, before this credit.",
+                help="Tax otherwise due for the period, before this credit: the CBT before "
+                "the Corporate Transit Fee (P.L.2024, c.20; no credit reduces the fee).",
             ),
             Column(
                 "Other credits taken",
