@@ -156,7 +156,9 @@ def cache_values_option(function: Any) -> Any:
         "cache",
         is_flag=True,
         help="recalculate once and store every figure in the file, so that a viewer that does "
-        "not recalculate (a preview, LibreOffice) shows it (as the shipped examples do)",
+        "not recalculate (a file preview, openpyxl) shows it (as the shipped examples do); "
+        "LibreOffice shows #NAME? in the NJ_* cells whatever the file stores: to print "
+        "from it, print the results workbook of nj-incentives calc",
     )(function)
 
 
