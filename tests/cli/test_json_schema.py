@@ -57,8 +57,10 @@ def test_calc_and_its_run_stamp(tmp_path: Path, capsys: Any) -> None:
         "value": 750000.0,
         "display": "750,000.00",
     }
-    assert outputs["Years over the combined limit"]["name"] is None  # =COUNTIF(...) here
+    # a figure computed on Outputs (=COUNTIF(...)) has the cell's own name
+    assert outputs["Years over the combined limit"]["name"] == "YearsOverLimit"
     assert outputs["Years over the combined limit"]["value"] == 1
+    assert all(o["name"] for o in first["outputs"])  # every output named
     assert outputs["All checks pass"]["value"] is True
     # calc --return 2025 (issue 31): a grant schedule puts nothing on a return
     assert first["return"]["lines"] == []

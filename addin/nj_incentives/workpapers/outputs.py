@@ -5,10 +5,11 @@ give each row of the Outputs sheet as one record (the JSON Schema:
 ``nj_incentives/support/cli-output.schema.json``, docs/filling.md "Numbers a program can
 read"):
 
-- ``name``: the defined name of the figure: the output cell's own name (``CapApplies``),
-  else the name its formula shows (``=TotalGrant``); null for a figure computed on the
-  Outputs sheet itself (``=COUNTIF(...)``) or read from a cell without a name; ``cell``
-  always says where it is (``Outputs!C7``);
+- ``name``: the defined name of the figure: the output cell's own name (``CapApplies``,
+  ``YearsOverLimit``), else the name its formula shows (``=TotalGrant``) or the name of
+  the cell it reads; every output of the shipped templates has one (null only in a
+  workbook of another tool's that reads an unnamed cell); ``cell`` always says where it
+  is (``Outputs!C7``);
 - ``label`` and ``unit`` as the sheet shows them;
 - ``value``: the value itself: a number for an amount, a count, a ratio or a percentage
   (0.5 for 50%; money to the cent), an ISO date (``"2023-04-01"``) for a date, true/false

@@ -862,10 +862,17 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
 
 
 def _output(
-    label: str, formula: str, kind: Kind = MONEY, unit: str = "$", source: str = ""
+    label: str,
+    formula: str,
+    kind: Kind = MONEY,
+    unit: str = "$",
+    source: str = "",
+    name: str | None = None,
 ) -> Item:
-    """A figure on Outputs, with where it goes on the return (or the law it comes from)."""
-    return Item(label, None, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
+    """A figure on Outputs, with where it goes on the return (or the law it comes from);
+    ``name``: the output cell's own defined name, for a figure that is not a name itself
+    (what ``calc --json`` calls it)."""
+    return Item(label, name, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
 
 
 #: Where a total goes: each tax year's own return (Calculations, "The return, per tax year").
@@ -894,7 +901,13 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         source=f"{F.FORM_324_REFUND.label(what=False)} (the refund), on {_PER_YEAR}; "
         "N.J.S.A. 34:1B-129f.",
     ),
-    _output("Tax years with a credit", 'COUNTIF([[name:CreditIssued]],">0")', Kind.COUNT, "years"),
+    _output(
+        "Tax years with a credit",
+        'COUNTIF([[name:CreditIssued]],">0")',
+        Kind.COUNT,
+        "years",
+        name="TaxYearsWithCredit",
+    ),
     _output("Transfer certificate: lowest lawful consideration", "TransferMinPrice"),
     _output("Transfer certificate: the proposed sale", "TransferVerdict", Kind.TEXT, "verdict"),
     _output("Remote-work election: payment owed", "RemoteWorkPayment"),

@@ -333,9 +333,10 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
 )
 
 
-def _output(label: str, kind: Kind, unit: str, formula: str) -> Item:
-    """A figure on Outputs."""
-    return Item(label, None, kind, unit, formula, role="output", sheet=OUTPUTS)
+def _output(label: str, kind: Kind, unit: str, formula: str, name: str | None = None) -> Item:
+    """A figure on Outputs; ``name``: the output cell's own defined name, for a figure that
+    is not a name itself (what ``calc --json`` calls it)."""
+    return Item(label, name, kind, unit, formula, role="output", sheet=OUTPUTS)
 
 
 #: Outputs: the figures a reader needs and the chart.
@@ -369,6 +370,7 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
         Kind.COUNT,
         "years",
         'COUNTIF(GrantOverLimit,">0")',
+        "YearsOverLimit",
     ),
     Skip(sheet=OUTPUTS),
     Chart(

@@ -981,9 +981,13 @@ _CALCULATIONS_AFTER: tuple[LineItem, ...] = (
 # --------------------------------------------------------------------------- outputs
 
 
-def _output(label: str, formula: str, kind: Kind, unit: str, source: str) -> Item:
-    """A figure on Outputs, with where it goes on Form 313 (or the law it comes from)."""
-    return Item(label, None, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
+def _output(
+    label: str, formula: str, kind: Kind, unit: str, source: str, name: str | None = None
+) -> Item:
+    """A figure on Outputs, with where it goes on Form 313 (or the law it comes from);
+    ``name``: the output cell's own defined name, for a figure that is not a name itself
+    (what ``calc --json`` calls it)."""
+    return Item(label, name, kind, unit, formula, role="output", source=source, sheet=OUTPUTS)
 
 
 OUTPUT_ITEMS: tuple[LineItem, ...] = (
@@ -1005,6 +1009,7 @@ OUTPUT_ITEMS: tuple[LineItem, ...] = (
             Kind.DATE,
             "date",
             f"{_CITE}e.",
+            f"CreditYear{ordinal.capitalize()}{which.capitalize()}Day",
         )
         for n, ordinal in enumerate(("one", "two"))
         for which in ("first", "last")
