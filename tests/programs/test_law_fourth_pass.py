@@ -345,3 +345,15 @@ def test_the_grant_template_derives_its_base_years_from_the_agreement_date() -> 
         if getattr(item, "formula", "") == "NJ_BEIP_BASE_YEARS(AgreementDate)"
     ]
     assert table.rows == 2
+
+
+def test_a_blank_fact_is_no_step_of_the_explanation() -> None:
+    # only the buyer's fact stated: its step, and none of the seller's (never shown as a
+    # value the user did not give)
+    labels = [
+        s.label for s in beip.transfer_check(500000, 200000, 150000, buyer_may_owe_tax=1).steps
+    ]
+    assert any(label.startswith("Buyer may have") for label in labels)
+    assert not any(label.startswith(("Seller pays", "Seller may apply")) for label in labels)
+    stated = beip.transfer_check(500000, 200000, 150000, seller_pays_tax=False).steps
+    assert any(step.label.startswith("Seller may apply") for step in stated)

@@ -1965,5 +1965,17 @@ def _transfer_steps(
 ) -> tuple[Step, ...]:
     eligibility: tuple[Step, ...] = ()
     if facts != _TransferFacts(None, None, None):
-        eligibility = tuple(_steps_of(transfer_eligibility_rule, *facts.values()))
+        # the facts stated, and what they decide (a blank fact is no step: never shown as
+        # a value the user did not give)
+        blank = {
+            "Seller pays": facts.seller_pays is None,
+            "Seller's tax credit": facts.exceeds is None,
+            "Seller may apply": facts.unstated_seller,
+            "Buyer may": facts.buyer is None,
+        }
+        eligibility = tuple(
+            step
+            for step in _steps_of(transfer_eligibility_rule, *facts.values())
+            if not any(step.label.startswith(start) and gone for start, gone in blank.items())
+        )
     return (*first, *eligibility, *_steps_of(transfer_rule, *args), result)
