@@ -336,7 +336,9 @@ def run(attack: Attack, out: Path, env: dict[str, str] | None = None) -> Outcome
         argv = [
             sys.executable,
             "-c",
-            f"from nj_incentives.workpapers.fill import fill\nOUT = {str(out)!r}\n" + attack.code,
+            "import sys\nfrom nj_incentives.workpapers.fill import FillError, fill\n"
+            f"OUT = {str(out)!r}\ntry:\n    {attack.code}\nexcept FillError as error:\n"
+            "    print(error, file=sys.stderr)\n    sys.exit(error.status)\n",
         ]
     else:
         argv = [sys.executable, "-m", "nj_incentives.cli", "fill", attack.template]
