@@ -421,3 +421,18 @@ def test_sign_a_workbook_saved_by_openpyxl(blank_grant: Path) -> None:
     done = sign(copy, preparer="A. Preparer", date="2026-09-20")
     assert done.signoffs[0].line == "prepared 2026-09-20 by A. Preparer; inputs unchanged since"
     assert status(copy)[0].line == done.signoffs[0].line
+
+
+def test_the_checks_sheet_and_the_bands_say_stale_in_the_workbook_itself(tmp_path: Path) -> None:
+    # what Excel shows (the template's own formulas, recalculated here as Excel would):
+    # the Checks sheet's sign-off heading becomes the banner, every band says "(stale)"
+    from tooling import recalculate_as_calc
+
+    fresh = recalculate_as_calc(GRANT)
+    heading = "Sign-off (not part of the master check: docs/filling.md)"
+    assert fresh.value("Checks!A6") == heading
+    assert "Reviewed by: R. Reviewer   |" in fresh.value("EngagementLine")
+    changed = recalculate_as_calc(_edited(tmp_path / "c.xlsx", Withholdings=610000))
+    assert changed.value("Checks!A6").startswith("SIGN-OFF STALE: an input changed since")
+    band = changed.value("EngagementLine")
+    assert "Prepared by: A. Preparer (stale)   |   Reviewed by: R. Reviewer (stale)" in band

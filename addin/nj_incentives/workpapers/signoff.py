@@ -575,7 +575,10 @@ def checked(recalc: Recalculation) -> Recalculation:
     if isinstance(band, str):
         marked = band
         for one, label in ((found[0], "Prepared by: "), (found[1], "Reviewed by: ")):
-            if one.signed and not one.current_ok and f"{label}{one.name}" in marked:
+            said = f"{label}{one.name}"
+            if f"{said} (stale)" in marked:  # the template's own formula said so
+                continue
+            if one.signed and not one.current_ok and said in marked:
                 marked = marked.replace(f"{label}{one.name}", f"{label}{one.name} (stale)", 1)
         if marked != band:
             for address in recalc.computed:

@@ -1756,12 +1756,20 @@ class TemplateBuilder:
         last_col = max(last_col, 1)
         ws.merge_range(BAND_ROW, 0, BAND_ROW, last_col, "", style)
         if ws.get_name() == INPUTS:
+            stored = {who: hashed for _role, who, _when, hashed in SIGNOFF_ROLES}
             parts = [
                 f'"{field.label}: "&'
                 + (
                     f'IF(ISNUMBER({field.name}),TEXT({field.name},"yyyy-mm-dd"),"")'
                     if field.kind is Kind.DATE
                     else field.name
+                )
+                # "(stale)" beside a name whose stored inputs hash is not the live one
+                + (
+                    f'&IFERROR(IF(AND({field.name}<>"",{stored[field.name]}<>"",'
+                    f'{stored[field.name]}<>{INPUTS_HASH})," (stale)",""),"")'
+                    if field.name in stored
+                    else ""
                 )
                 for field in ENGAGEMENT_FIELDS
             ]
@@ -2081,8 +2089,19 @@ class TemplateBuilder:
         the figures (docs/filling.md "Sign-off"). Returns the number of rows."""
         style = self.style
         status_cells = []
-        ws.write_string(
-            row, 0, "Sign-off (not part of the master check: docs/filling.md)", style("section")
+        # the section's heading is the banner when a sign-off no longer holds (its line,
+        # and SignoffCurrent, below: defined after, computed before)
+        heading = "Sign-off (not part of the master check: docs/filling.md)"
+        banner = (
+            "SIGN-OFF STALE: an input changed since it was signed (the lines below): "
+            "review the change and sign again"
+        )
+        ws.write_formula(
+            row,
+            0,
+            f'=IF({SIGNOFF_CURRENT}=FALSE,"{banner}","{heading}")',
+            style("section"),
+            heading,
         )
         ws.write_string(row, 1, "", style("section"))
         ws.write_string(row, 2, "", style("section"))
