@@ -553,3 +553,22 @@ def test_page_1_names_the_law_applied_and_the_return(recalcs: list[Recalculation
     assert "Form 313 (2023 edition, rev. October 2023) Part IV, line 18 (to be confirmed)" in (
         summary
     )
+
+
+def test_a_nested_calls_result_is_its_own_value(recalcs: list[Recalculation]) -> None:
+    # issue 31 item 7: NJ_TAX_PERIOD_END nested in a c.40 payment cell showed the cell's
+    # figure (6,000.00) as its Result; it is the call's own value, the period's last day
+    from nj_incentives.workpapers.memo.calls import nj_results
+
+    conversion = next(r for r in recalcs if "conversion" in r.source.name)
+    nested = [
+        r
+        for r in nj_results(conversion)
+        if r.call.function == "NJ_TAX_PERIOD_END" and not r.call.returned and r.status == "ok"
+    ]
+    assert nested
+    for result in nested:
+        year = int(result.call.arguments[0])  # NJ_TAX_PERIOD_END(2024, ...): a December filer
+        assert result.own == f"{year}-12-31"
+    text = memo.render(memo.build_memo([conversion], steps="all"), ".md")
+    assert "**Result: 2024-12-31**" in text

@@ -1042,7 +1042,9 @@ def _by_function(
                 blocks.append(Paragraph(f"Result: {result.message}", strong=True))
                 continue
             steps = getattr(result.result, "steps", ()) or ()
-            if (result.sheet, result.cell) not in recalc.array_ranges:
+            if result.own:  # a nested call: its own value, not the enclosing cell's
+                blocks.append(Paragraph(f"Result: {result.own}", strong=True))
+            elif (result.sheet, result.cell) not in recalc.array_ranges:
                 key = (result.sheet, result.cell)
                 value = display(recalc.values.get(key), formats.get(key, "General"))
                 blocks.append(Paragraph(f"Result: {value}", strong=True))
@@ -1175,6 +1177,8 @@ def _shown_value(
     result: NJResult, recalc: Recalculation, formats: Mapping[tuple[str, str], str]
 ) -> str:
     """A result as its cell (or its one-row array's cells) shows it."""
+    if result.own:  # a nested call: its own value, not the enclosing cell's
+        return result.own
     key = (result.sheet, result.cell)
     cells = recalc.array_ranges.get(key)
     if cells is None:
@@ -1480,7 +1484,10 @@ def _pivot(run: Sequence[Any], first: int) -> list[Block]:
 def _shown_result(
     result: NJResult, recalc: Recalculation, formats: Mapping[tuple[str, str], str]
 ) -> list[Block]:
-    """The result as the workbook shows it: the cell, or the array formula's table."""
+    """The result as the workbook shows it: the cell, or the array formula's table; a
+    nested call's own value (its cell shows the enclosing formula's)."""
+    if result.own:
+        return [Paragraph(f"Result: {result.own}", strong=True)]
     key = (result.sheet, result.cell)
     cells = recalc.array_ranges.get(key)
     if cells is None:

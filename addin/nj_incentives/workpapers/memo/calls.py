@@ -3,6 +3,7 @@ from the arguments the engine passed."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 from collections.abc import Mapping, Sequence
@@ -43,6 +44,9 @@ class NJResult:
     #: branch applies), "unevaluated" (an argument is an expression)
     status: str = "ok"
     message: str = ""
+    #: a nested call's own value as text (its cell shows the enclosing formula's): the
+    #: memo's "Result" of that call; "" for the call the formula returns
+    own: str = ""
 
 
 def formula_calls(formula: str, known: Sequence[str]) -> list[Call]:
@@ -224,6 +228,16 @@ def _evaluate(
             found.message = f"the cell shows {display(shown_value) or '(blank)'}"
         return found
     found.result = result
+    if not call.returned:  # nested: its own value, not the enclosing cell's
+        own = to_cell_values(entry.show(result))
+        while isinstance(own, list) and own:
+            own = own[0]
+        if isinstance(result, dt.date):
+            found.own = result.isoformat()
+        elif isinstance(own, Decimal):
+            found.own = display(float(own))
+        elif not isinstance(own, list):
+            found.own = display(own)
     if call.returned:
         cells = to_cell_values(entry.show(result))
         first = cells
