@@ -412,8 +412,9 @@ def test_explain_names_the_version_and_the_law_applied(capsys: Any) -> None:
     # without it: the law in force, no "law applied" line
     assert cli.main(args) == 0
     assert "Law applied" not in capsys.readouterr().out
-    # a bad one: exit 2, the message names the argument, the value and the versions
-    assert cli.main([*args, "--law-as-of", "2003-06-30"]) == 2
+    # a date its rule refuses: exit 1 as fill's refusals (a value refused, issue 32 item
+    # 8); the message names the argument, the value and the versions
+    assert cli.main([*args, "--law-as-of", "2003-06-30"]) == 1
     err = capsys.readouterr().err
     assert "law_as_of = '2003-06-30'" in err
     assert f"versions available: {P.versions_text('beip')}" in err
