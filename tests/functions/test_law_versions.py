@@ -55,6 +55,16 @@ CORE: dict[str, Callable[..., Any]] = {
     "NJ_BEIP_REMOTE_WORK_PAYMENT": remote_work.remote_work_payment,
     "NJ_BEIP_REMOTE_WORK_CHECK": remote_work.remote_work_check,
     "NJ_BEIP_REMOTE_WORK_COMMITMENT_END": remote_work.remote_work_commitment_end,
+    # the program first (its example's: BRRAG, UTH)
+    "NJ_REMOTE_WORK_PAYMENT": lambda program, *a, **k: remote_work.remote_work_payment(
+        *a, program=program, **k
+    ),
+    "NJ_REMOTE_WORK_CHECK": lambda program, *a, **k: remote_work.remote_work_check(
+        *a, program=program, **k
+    ),
+    "NJ_REMOTE_WORK_COMMITMENT_END": lambda program, *a, **k: (
+        remote_work.remote_work_commitment_end(*a, program=program, **k)
+    ),
     "NJ_ERTC_FTE": ertc.explain_fte,
     "NJ_ERTC_AVG_POSITIONS": lambda hours, law_as_of=None: ertc.average_positions(
         ertc.roster(hours), law_as_of=law_as_of
@@ -65,6 +75,8 @@ CORE: dict[str, Callable[..., Any]] = {
 STATUTE = {
     name: "ertc" if CALCULATIONS[name].citation.startswith("N.J.S.A. 52:27BBB") else "beip"
     for name in CORE
+} | {  # the program of the example: its statute's versions
+    name: CALCULATIONS[name].example[0] for name in CORE if name.startswith("NJ_REMOTE_WORK_")
 }
 
 
@@ -114,8 +126,17 @@ def test_every_function_reading_a_dated_figure_takes_law_as_of(
         if not param.dated:
             continue
         subsection = param.citation.split(" as amended")[0].split(";")[0].rstrip(".")
-        subsection = subsection.split("(")[0].rstrip(".")  # "N.J.S.A. 34:1B-129h"
-        citing = {n for n, c in CALCULATIONS.items() if c.citation.startswith(subsection)}
+        subsection = subsection.split("(")[0].strip().rstrip(".")  # "N.J.S.A. 34:1B-129h"
+        # a function of the four sections of the remote-work text cites each of them
+        short = subsection.removeprefix("N.J.S.A. ")
+        citing = {
+            n
+            for n, c in CALCULATIONS.items()
+            if c.citation.startswith(subsection) or f"; {short}" in c.citation
+        }
+        if ".remote_work." in param.key:  # read by the remote-work functions only (UTH's
+            # and Grow NJ's are cited by their section, which other functions cite too)
+            citing = {n for n in citing if "REMOTE_WORK" in n}
         assert citing, param
         assert citing <= takes_law_as_of(), (param, citing - takes_law_as_of())
     assert set(CORE) == takes_law_as_of()
@@ -182,9 +203,9 @@ def test_remote_work_check_under_two_versions() -> None:
     # a tax period from 2024-04-01, 45% on site, outside an enhanced area, election
     # 2024-05-01: P.L.2024, c.40 (45% >= 40%) waives; the law as of 2024-07-09 (before
     # c.40, approved 2024-07-10) is the January 2024 act: its waiver ends 2024-03-31, and
-    # the election is not before 2023-12-31
+    # the election is not before 2023-12-31 (c.40's payment made, the commitment extended)
     args = (dt.date(2024, 5, 1), 0.45, None, dt.date(2024, 4, 1), False)
-    now = excel.NJ_BEIP_REMOTE_WORK_CHECK(*args)
+    now = excel.NJ_BEIP_REMOTE_WORK_CHECK(*args, None, None, None, True, True)
     then = excel.NJ_BEIP_REMOTE_WORK_CHECK(*args, None, None, dt.date(2024, 7, 9))
     assert now == "OK"
     assert "outside the waiver period" in then
@@ -266,6 +287,7 @@ FIRST = {"NJ_BEIP_CAP_APPLIES": "grant", "NJ_BEIP_GRANT_SCHEDULE": "grant"}
 #: The serial numbers' dates (1899-12-30 + the serial): 40000 is 2009-07-06, 37621
 #: 2002-12-31, 37802 2003-06-30.
 SERIALS = {40000: dt.date(2009, 7, 6), 37621: dt.date(2002, 12, 31), 37802: dt.date(2003, 6, 30)}
+BEFORE["brrag"] = BEFORE["uth"] = BEFORE["beip"]  # their first version: 2022-07-01 too
 
 
 def _cell_text(function: Callable[..., Any], *cells: object) -> str:

@@ -211,8 +211,10 @@ def test_h_c134_unchanged() -> None:
 
 
 def test_h_january_2024_act_and_the_deadline_switch() -> None:
-    # a time from 2024-01-01 to 2024-03-31 (the extension), elected 2023-06-30: OK
-    check = remote_work.remote_work_check("2023-06-30", 0.10, period_start="2024-03-31")
+    # a time from 2024-01-01 to 2024-03-31 (the extension), elected 2023-06-30: OK (a start
+    # of 2024-03-31 would be deemed to be 2024-04-01, N.J.A.C. 18:7-2.3(b) read for starts:
+    # test_remote_work_programs.py)
+    check = remote_work.remote_work_check("2023-06-30", 0.10, period_start="2024-03-20")
     assert check.ok
     assert check.version == remote_work.H_VERSION_JANUARY_2024
     assert "2022-07-01 to 2024-03-31" in check.steps[0].arithmetic
@@ -236,8 +238,9 @@ def test_h_january_2024_act_and_the_deadline_switch() -> None:
     )
     assert before_act.version == "P.L.2022, c.134"
     assert "outside the waiver period" in before_act.reasons[0]
-    # a time before July 1, 2022 is outside every version's waiver
-    assert not remote_work.remote_work_check("2023-06-30", 0.2, period_start="2022-06-30").ok
+    # a time before July 1, 2022 is outside every version's waiver (2022-06-20: a start
+    # within 7 days of the month end would be deemed to begin 2022-07-01)
+    assert not remote_work.remote_work_check("2023-06-30", 0.2, period_start="2022-06-20").ok
 
 
 @pytest.mark.parametrize(
@@ -255,6 +258,8 @@ def test_h_c40_from_april_2024(share: str, inside: bool, ok: bool) -> None:
         period_start="2024-04-01",
         enhanced_area=inside,
         commitment_end="2026-06-30",
+        payment_made=True,
+        commitment_extended=True,
     )
     assert check.ok is ok
     assert check.version == "P.L.2024, c.40"

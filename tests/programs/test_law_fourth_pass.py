@@ -231,11 +231,13 @@ def test_the_sources_found_since_are_recorded() -> None:
     from nj_incentives.programs.remote_work import figures as RW
 
     # P.L.2024, c.40's 10%: the OLS fiscal estimate of A-4046 3R (2024-07-03) named as a
-    # source, the act still unconfirmed (the enacted text was not found)
-    assert "OLS Legislative Fiscal Estimate to A-4046 [Third Reprint], July 3, 2024" in (
-        RW.P_L_2024_C_40.source
-    )
-    assert RW.P_L_2024_C_40.confirmed is False
+    # source, the act still unconfirmed (the enacted text was not found), in each of the
+    # four sections' records (issue 33: each program's own acts)
+    for h in RW.SUBSECTIONS.values():
+        assert "OLS Legislative Fiscal Estimate to A-4046 [Third Reprint], July 3, 2024" in (
+            h.c40.source
+        )
+        assert h.c40.confirmed is False
     # the end of the emergency: June 4, 2021 applied, July 4, 2021 recorded (6.5, 16)
     assert RW.EMERGENCY_ENDED.single == dt.date(2021, 6, 4)
     assert RW.EMERGENCY_ORDERS_EXPIRED.single == dt.date(2021, 7, 4)

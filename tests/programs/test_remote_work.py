@@ -5,6 +5,7 @@ that apply it are registered users of it."""
 from __future__ import annotations
 
 import ast
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -41,24 +42,28 @@ def test_each_figure_is_keyed_by_the_program_that_declares_it() -> None:
         assert declared, found.key
         for param in declared:
             assert param.key.startswith(f"{found.key}."), (found.key, param.key)
-    h = [p for p in vars(RW).values() if isinstance(p, P.Parameter)]
-    assert {p.key for p in h} == {
-        "remote_work.c40_from",
-        "remote_work.commitment_extension_months",
-        "remote_work.election_before",
+    # the provision's own figures: the emergency its election follows, on its own record
+    own = [p for p in vars(RW).values() if isinstance(p, P.Parameter)]
+    assert {p.key for p in own} == {
         "remote_work.emergency_declared",
         "remote_work.emergency_ended",
         "remote_work.emergency_orders_expired",
-        "remote_work.waiver_start",
-        "remote_work.waiver_end",
-        "remote_work.waived_share_at_facility",
-        "remote_work.minimum_share_at_facility",
-        "remote_work.payment_share",
-        "remote_work.tax_year",
     }
-    # the law-currency record stays BEIP's section (N.J.S.A. 34:1B-129), whose acts the
-    # figures' versions are
-    assert {p.statute for p in h} == {"beip"}
+    assert {p.statute for p in own} == {"remote_work"}
+    # each user's subsection: its figures keyed by it, filed on its own statute's record,
+    # whose acts list the three versions of the text
+    for found in users("remote_work"):
+        h = RW.SUBSECTIONS[found.key]
+        assert h is found.part("figures").H
+        figures = [v for v in vars(h).values() if isinstance(v, P.Parameter)]
+        assert {p.key.split(".remote_work.")[0] for p in figures} == {found.key}
+        assert {p.statute for p in figures} == {found.key}
+        versions = {act.name: act.date for act in P.STATUTES[found.key].acts}
+        assert versions["P.L.2022, c.134"] == dt.date(2022, 7, 1)
+        assert versions["January 2024 act (A-5840/S-4217)"] == dt.date(2024, 1, 12)
+        assert versions["P.L.2024, c.40"] == dt.date(2024, 7, 10)
+    # no act of the provision is filed on BEIP's record but BEIP's own
+    assert all(act.statute == "beip" for act in P.STATUTES["beip"].acts)
 
 
 def _defined(path: Path) -> set[str]:

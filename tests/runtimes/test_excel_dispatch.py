@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nj_incentives import LAW_CURRENT_TO, __version__
+from nj_incentives.programs.awards import rules as awards
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
@@ -352,6 +353,60 @@ CASES = [
         "NJ_BEIP_REMOTE_WORK_COMMITMENT_END",
         (dt.date(2026, 6, 30),),
         lambda: remote_work.remote_work_commitment_end(dt.date(2026, 6, 30)).extended_end,
+    ),
+    # Grow NJ, P.L.2024, c.40: 10% x 1,000,000 = 100,000.00 for the period ending 2024-12-31
+    Case(
+        "NJ_REMOTE_WORK_PAYMENT",
+        ("grow_nj", 1000000, dt.date(2024, 12, 31)),
+        lambda: D("100000.00"),
+    ),
+    # BRRAG (34:1B-120 b.), P.L.2022, c.134: 5% x 412,345.67 = 20,617.2835 -> 20,617.28
+    Case(
+        "NJ_REMOTE_WORK_PAYMENT",
+        ("brrag", 412345.67),
+        lambda: D("20617.28"),
+    ),
+    Case(
+        "NJ_REMOTE_WORK_PAYMENT",
+        ("brrag", 1000000, dt.date(2024, 12, 31)),
+        lambda: D("100000.00"),
+    ),
+    # BRRAG (34:1B-120 b.), P.L.2022, c.134: elected 2023-06-30, 25% on site
+    Case("NJ_REMOTE_WORK_CHECK", ("brrag", dt.date(2023, 6, 30), 0.25), lambda: "OK"),
+    # UTH: 2026-06-30 + 24 months = 2028-06-30
+    Case(
+        "NJ_REMOTE_WORK_COMMITMENT_END",
+        ("uth", dt.date(2026, 6, 30)),
+        lambda: dt.date(2028, 6, 30),
+    ),
+    # Grow NJ's first period 2020-12-31: its annual report 120 days later, 2021-04-30
+    Case(
+        "NJ_AWARD_CALENDAR",
+        ("grow_nj", dt.date(2020, 12, 31), 1),
+        lambda: [
+            ["Due", "Kind", "Obligation", "Year", "Consequence", "Citation", "Note", "Status"],
+            *[
+                [r.due, r.kind, r.obligation, r.year, r.consequence, r.citation, r.note, r.status]
+                for r in awards.award_calendar("grow_nj", "2020-12-31", 1).rows
+            ],
+        ],
+    ),
+    # BEIP grants of 100,000 and 50,000 at a 50% share: 50,000.00, then 75,000.00 at risk
+    Case(
+        "NJ_RECAPTURE_EXPOSURE",
+        ("beip", 2012, [100000, 50000], 0.5),
+        lambda: [
+            [
+                "Year",
+                "Credit",
+                "Cumulative",
+                "Report forfeiture",
+                "Employment reduction",
+                "At risk",
+            ],
+            [2012, 100000.0, 100000.0, 100000.0, 0.0, 50000.0],
+            [2013, 50000.0, 150000.0, 50000.0, 0.0, 75000.0],
+        ],
     ),
     # 2,100 / (140 x 12) = 1.25; 700 / (140 x 5) = 1
     Case("NJ_ERTC_FTE", (2100,), lambda: ertc.fte(2100)),

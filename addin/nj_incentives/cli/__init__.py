@@ -93,6 +93,11 @@ SUBCOMMANDS: dict[str, tuple[str, str, str]] = {
         "review notes on a workbook's inputs and outputs: add, list, clear",
         "calc",
     ),
+    "calendar": (
+        "nj_incentives.cli.calendar",
+        "write an award's compliance calendar (its dated obligations) as CSV and iCalendar",
+        "",
+    ),
     "templates": (
         "nj_incentives.cli.templates",
         "copy the blank template workbooks and their filled examples to a folder",

@@ -20,6 +20,7 @@ import importlib
 from dataclasses import replace
 from types import ModuleType
 
+from nj_incentives.core import parameters as _parameters
 from nj_incentives.core.program import Program
 
 __all__ = ["KEYS", "PROGRAMS", "program", "template", "templates", "users"]
@@ -35,6 +36,7 @@ KEYS = (
     "grow_nj",
     "emerge",
     "portfolio",
+    "awards",
 )
 
 
@@ -53,6 +55,14 @@ PROGRAMS: tuple[Program, ...] = tuple(_load(key) for key in KEYS)
 for _declared in PROGRAMS:
     if _declared.has("figures"):
         _declared.part("figures")  # registers the program's figures (see the docstring)
+
+# The statutes' records in the registry's order (a program's figures may import a shared
+# provision's, which registers its record first); one not named by a key keeps its place
+# after them.
+_RANK = {key: index for index, key in enumerate(KEYS)}
+_statutes = sorted(_parameters.STATUTES.items(), key=lambda item: _RANK.get(item[0], len(KEYS)))
+_parameters.STATUTES.clear()
+_parameters.STATUTES.update(_statutes)
 
 
 def program(key: str) -> Program:

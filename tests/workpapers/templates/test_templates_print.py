@@ -62,8 +62,9 @@ PAGES: dict[str, dict[str, int]] = {
         "Calculations": 7,  # ... and its payment for each tax year from 2024
         "Outputs": 1,
         # upright (portrait), the master check and the header on each page: an input check
-        # per input (issue 20 item 6) before the template's
-        "Checks": 2,
+        # per input (issue 20 item 6) before the template's; issue 33: two more inputs
+        # (c.40's payment made, commitment extended) and their checks: a third page
+        "Checks": 3,
         CONFIG: 1,
     },
     "ertc-form-313": {

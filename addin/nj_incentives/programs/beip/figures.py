@@ -16,6 +16,7 @@ from nj_incentives.core.parameters import (
     declare_figure,
     declare_statute,
 )
+from nj_incentives.programs.remote_work.figures import SubsectionH, declare_subsection_h
 
 declare_statute(
     "beip",
@@ -301,4 +302,41 @@ BASE_YEARS: Parameter[int] = declare_figure(
     "count",
     Version(2, BASE_BEIP),
     quote="the first two complete calendar years following the effective date of the agreement",
+)
+
+# h.: the remote-work election, the text P.L.2022, c.134 enacted in four sections, in its
+# three versions (P.L.2022, c.134; the January 2024 act; P.L.2024, c.40): the shared
+# provision's figures, filed on this section's record (programs/remote_work/figures.py).
+H: SubsectionH = declare_subsection_h(
+    "beip", "beip", "N.J.S.A. 34:1B-129", "h.", BASE_BEIP, verified=True
+)
+
+# The award's obligations after the grant (shared/legal-notes.md section 6.2.1): the
+# compliance calendar and the amount at risk (programs/awards/rules.py).
+ANNUAL_REPORT_DUE: Parameter[tuple[int, int]] = declare_figure(
+    "beip.annual_report_due",
+    "beip",
+    "Annual report for the preceding grant year due (month, day)",
+    "N.J.S.A. 34:1B-131 a.",
+    Selector.FIXED,
+    "month_day",
+    Version((3, 1), BASE_BEIP),
+)
+COMMITMENT_MULTIPLE: Parameter[Decimal] = declare_figure(
+    "beip.commitment_multiple",
+    "beip",
+    "Commitment to stay at the site, times the term of the grant",
+    "N.J.S.A. 34:1B-130 d., k.",
+    Selector.AGREEMENT_DATE,
+    "number",
+    Version(Decimal("1.5"), BASE_BEIP),
+)
+BASE_EMPLOYMENT_SHARE: Parameter[Decimal] = declare_figure(
+    "beip.base_employment_share",
+    "beip",
+    "Employment kept, share of the Base Employment Number",
+    "N.J.A.C. 19:31I-1.6(a)",
+    Selector.AGREEMENT_DATE,
+    "fraction",
+    Version(Decimal("0.80"), BASE_BEIP),
 )

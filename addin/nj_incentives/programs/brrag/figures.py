@@ -17,6 +17,7 @@ from nj_incentives.core.parameters import (
     declare_figure,
     declare_statute,
 )
+from nj_incentives.programs.remote_work.figures import SubsectionH, declare_subsection_h
 
 declare_statute(
     "brrag",
@@ -62,4 +63,10 @@ MINIMUM_RETAINED_JOBS: Parameter[int] = declare_figure(
     Selector.APPROVAL_DATE,
     "count",
     Version(50, BASE_BRRAG),
+)
+
+#: b.: the remote-work election (its P.L.2022, c.134 text is word for word 34:1B-129 h.'s,
+#: verified: shared/legal-notes.md 6.1.1).
+H: SubsectionH = declare_subsection_h(
+    "brrag", "brrag", "N.J.S.A. 34:1B-120", "b.", BASE_BRRAG, verified=True
 )

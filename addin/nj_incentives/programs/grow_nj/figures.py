@@ -20,6 +20,7 @@ from nj_incentives.core.parameters import (
     declare_source,
     declare_statute,
 )
+from nj_incentives.programs.remote_work.figures import SubsectionH, declare_subsection_h
 
 declare_statute(
     "grow_nj",
@@ -208,4 +209,31 @@ STATE_PURCHASE_MINIMUM_DAYS: Parameter[int] = declare_figure(
     Selector.FIXED,
     "days",
     Version(90, N_J_A_C_18_34),
+)
+
+#: P.L.2022, c.134: the remote-work text in 34:1B-247 (by the bill records' statute lists).
+P_L_2022_C_134 = declare_act(
+    "grow_nj",
+    "P.L.2022, c.134",
+    dt.date(2022, 7, 1),
+    source=(
+        "the c.40 bill records list 34:1B-247 among the sections amended [S3][S4]; NJBIA: the"
+        " bill provides accommodations to all four programs [S5] (shared/legal-notes.md 6.1.1)"
+    ),
+    confirmed=False,
+    note=(
+        "the remote-work text of 34:1B-247 was not retrievable: its identity with 34:1B-129 h."
+        " is asserted by summaries (switch text_identity); modelled from July 1, 2022 as BEIP's"
+    ),
+)
+#: The remote-work election in 34:1B-247 (letter not found), with the request of P.L.2024,
+#: c.40 to reduce the Statewide employees before December 31, 2024.
+H: SubsectionH = declare_subsection_h(
+    "grow_nj",
+    "grow_nj",
+    "N.J.S.A. 34:1B-247",
+    "",
+    P_L_2022_C_134,
+    verified=False,
+    reduce_statewide_request=True,
 )

@@ -1,5 +1,7 @@
-"""The NJ_* functions of the remote-work election, subsection h. (N.J.S.A. 34:1B-129 h.;
-P.L.2022, c.134; P.L.2024, c.40): BEIP's today, so named NJ_BEIP_REMOTE_WORK_...
+"""The NJ_* functions of the remote-work election (P.L.2022, c.134; the January 2024 act;
+P.L.2024, c.40) for the four programs whose sections hold its text: NJ_REMOTE_WORK_*
+with the program as their first argument (``beip``, ``brrag``, ``uth``, ``grow_nj``), and
+BEIP's names, NJ_BEIP_REMOTE_WORK_*, which keep working (N.J.S.A. 34:1B-129 h.).
 Declarations: :mod:`nj_incentives.core.declarations`."""
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from nj_incentives.core.cells import (
     verdict,
 )
 from nj_incentives.core.declarations import Catalog, ExplainTopic, a_date, single, switch
+from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip.functions import BEIP_LAW, LAW_AS_OF
 from nj_incentives.programs.cbt.functions import NUMBERING
 from nj_incentives.programs.remote_work import figures as RW
@@ -24,10 +27,164 @@ __all__ = ["FUNCTIONS", "TOPICS"]
 FUNCTIONS = Catalog()
 calculation = FUNCTIONS.calculation
 
-#: The first day of P.L.2024, c.40's rule and the election deadline of P.L.2022, c.134.
-_C40 = RW.REMOTE_WORK_C40_FROM.single
-_ELECT = RW.REMOTE_WORK_ELECTION_BEFORE.single
-_MOVED = RW.REMOTE_WORK_WAIVER_END.at() + dt.timedelta(days=1)
+#: The first day of P.L.2024, c.40's rule and the election deadline of P.L.2022, c.134
+#: (the same in the four sections: BEIP's figures shown).
+_C40 = BEIP.H.c40_from.single
+_ELECT = BEIP.H.election_before.single
+_MOVED = BEIP.H.waiver_end.at() + dt.timedelta(days=1)
+#: The four sections (the law the NJ_REMOTE_WORK_* functions cite).
+_SECTIONS = "N.J.S.A. 34:1B-129h.; 34:1B-120b.; 34:1B-209; 34:1B-247"
+
+_PROGRAM = switch(
+    '"beip" (34:1B-129 h.), "brrag" (34:1B-120 b.), "uth" (34:1B-209) or "grow_nj"'
+    " (34:1B-247): the program whose section applies",
+    ("beip", "brrag", "uth", "grow_nj"),
+)
+_TEXT_IDENTITY = switch(
+    '"assumed" (UTH and Grow NJ read as BEIP\'s text, asserted by summaries) or'
+    ' "verified_only" (refuse them); blank = "assumed"',
+    ("assumed", "verified_only"),
+)
+_CREDIT = single(
+    f"Tax credit for the tax period, dollars: received for 2022, or the maximum for a period"
+    f" from {_C40}"
+)
+_PERIOD_END = a_date(
+    "Last day of the privilege period; it chooses the version; blank = the 2022 tax period"
+    " (not checked)"
+)
+_C40_PERIODS = switch(
+    f'"containing" (periods ending on or after {_C40}), "numbered" (tax years 2024 on) or'
+    f' "beginning" (periods beginning on or after {_C40}); blank = "containing"',
+    ("containing", "numbered", "beginning"),
+)
+_ENHANCED = single(
+    f"From {_C40}: TRUE if the facility is in an enhanced area or a"
+    " government-restricted municipality (no waiver there), FALSE if not"
+)
+_PAY_ENHANCED = single(
+    f"From {_C40}: TRUE if the facility is in an enhanced area or a government-restricted"
+    " municipality (no waiver, so no payment: 0); blank = not stated"
+)
+_PERIOD_START_PAY = a_date(
+    'First day of the period, for c40_periods "beginning" (deemed as a 52-53-week end is);'
+    " blank = the 12 months ending on period_end"
+)
+_ELECTION_DATE = a_date("Date the business made the remote-work election (Excel date)")
+_SHARE = single("Share of full-time employees' time at the facility, a fraction")
+_ELECTION_FROM = switch(
+    f'"emergency_ended" (on or after {RW.EMERGENCY_ENDED.single}, Executive Order No. 244)'
+    f' or "emergency_declared" (after {RW.EMERGENCY_DECLARED.single}); blank ='
+    ' "emergency_ended"',
+    ("emergency_ended", "emergency_declared"),
+)
+_PERIOD_START = a_date(
+    "First day of the tax period (or part) checked, deemed as a 52-53-week end is; it"
+    " chooses the version; blank = the 2022-2023 waiver period"
+)
+_COMMITMENT_END = a_date(
+    f"Last day of the commitment period (from {_C40} it is extended by two years)"
+)
+_DEADLINE = switch(
+    f'Under the January 2024 act: "unchanged" (elect before {_ELECT}) or "moved"'
+    f' (before {_MOVED}); blank = "unchanged"',
+    ("unchanged", "moved"),
+)
+_PAYMENT_MADE = single(
+    f"From {_C40}: TRUE once the non-refundable 10% payment for the period is made; blank or"
+    " FALSE: the waiver is not confirmed"
+)
+_EXTENDED = single(
+    f"From {_C40}: TRUE once the commitment period is extended by two years; blank or FALSE:"
+    " the waiver is not confirmed"
+)
+_REDUCTION = a_date(
+    "Grow NJ and UTH: date of the request to reduce the Statewide employees of the agreement"
+    " (before the day P.L.2024, c.40 sets; secondary)"
+)
+
+
+calculation(
+    "NJ_REMOTE_WORK_PAYMENT",
+    cite=_SECTIONS,
+    description=(
+        f"Remote-work payment to the Authority ({_SECTIONS}): 5% of the 2022 credit "
+        f"(P.L.2022, c.134); for a period from {_C40}, 10% of its maximum credit, "
+        "non-refundable (P.L.2024, c.40); to the cent, down."
+    ),
+    example=("beip", 1000000, dt.date(2025, 3, 31)),
+    optional=(
+        "period_end",
+        "numbering",
+        "c40_periods",
+        "law_as_of",
+        "enhanced_area",
+        "period_start",
+        "text_identity",
+    ),
+    program=_PROGRAM,
+    credit=_CREDIT,
+    period_end=_PERIOD_END,
+    numbering=NUMBERING,
+    c40_periods=_C40_PERIODS,
+    law_as_of=LAW_AS_OF,
+    enhanced_area=_PAY_ENHANCED,
+    period_start=_PERIOD_START_PAY,
+    text_identity=_TEXT_IDENTITY,
+)
+
+
+calculation(
+    "NJ_REMOTE_WORK_CHECK",
+    cite=_SECTIONS,
+    description=(
+        '"OK" if the remote-work waiver holds for the time checked under its version '
+        f"({_SECTIONS}; P.L.2022, c.134; January 2024 act; P.L.2024, c.40 from {_C40}), "
+        "or every reason it does not."
+    ),
+    example=("beip", dt.date(2023, 6, 30), 0.25),
+    optional=(
+        "election_from",
+        "period_start",
+        "enhanced_area",
+        "commitment_end",
+        "election_deadline",
+        "law_as_of",
+        "payment_made",
+        "commitment_extended",
+        "reduction_request_date",
+        "text_identity",
+    ),
+    program=_PROGRAM,
+    election_date=_ELECTION_DATE,
+    share_at_facility=_SHARE,
+    election_from=_ELECTION_FROM,
+    period_start=_PERIOD_START,
+    enhanced_area=_ENHANCED,
+    commitment_end=_COMMITMENT_END,
+    election_deadline=_DEADLINE,
+    law_as_of=LAW_AS_OF,
+    payment_made=_PAYMENT_MADE,
+    commitment_extended=_EXTENDED,
+    reduction_request_date=_REDUCTION,
+    text_identity=_TEXT_IDENTITY,
+)
+
+
+calculation(
+    "NJ_REMOTE_WORK_COMMITMENT_END",
+    cite=_SECTIONS,
+    description=(
+        "Last day of the commitment period extended by two years, as P.L.2024, c.40 asks for "
+        f"the remote-work waiver from {_C40} ({_SECTIONS})."
+    ),
+    example=("beip", dt.date(2026, 6, 30)),
+    optional=("law_as_of", "text_identity"),
+    program=_PROGRAM,
+    commitment_end=a_date("Last day of the commitment period of the incentive agreement"),
+    law_as_of=LAW_AS_OF,
+    text_identity=_TEXT_IDENTITY,
+)
 
 
 calculation(
@@ -39,22 +196,21 @@ calculation(
         "c.40); rounded down to the cent (N.J.S.A. 34:1B-129h.(2))."
     ),
     example=(412345.67,),
-    optional=("period_end", "numbering", "c40_periods", "law_as_of"),
-    credit=single(
-        "Tax credit for the tax period, dollars: received for 2022, or the maximum for a"
-        f" period from {_C40}"
+    optional=(
+        "period_end",
+        "numbering",
+        "c40_periods",
+        "law_as_of",
+        "enhanced_area",
+        "period_start",
     ),
-    period_end=a_date(
-        "Last day of the privilege period; it chooses the version; blank = the 2022 tax"
-        " period (not checked)"
-    ),
+    credit=_CREDIT,
+    period_end=_PERIOD_END,
     numbering=NUMBERING,
-    c40_periods=switch(
-        f'"containing" (the period ending on or after {_C40} and later ones) or'
-        ' "numbered" (tax years 2024 and later); blank = "containing"',
-        ("containing", "numbered"),
-    ),
+    c40_periods=_C40_PERIODS,
     law_as_of=LAW_AS_OF,
+    enhanced_area=_PAY_ENHANCED,
+    period_start=_PERIOD_START_PAY,
 )
 
 
@@ -74,32 +230,19 @@ calculation(
         "commitment_end",
         "election_deadline",
         "law_as_of",
+        "payment_made",
+        "commitment_extended",
     ),
-    election_date=a_date("Date the business made the remote-work election (Excel date)"),
-    share_at_facility=single("Share of full-time employees' time at the facility, a fraction"),
-    election_from=switch(
-        f'"emergency_ended" (on or after {RW.EMERGENCY_ENDED.single}, Executive Order No. 244)'
-        f' or "emergency_declared" (after {RW.EMERGENCY_DECLARED.single}); blank ='
-        ' "emergency_ended"',
-        ("emergency_ended", "emergency_declared"),
-    ),
-    period_start=a_date(
-        "First day of the tax period (or part) checked; it chooses the version; blank = the"
-        " 2022-2023 waiver period"
-    ),
-    enhanced_area=single(
-        f"From {_C40}: TRUE if the facility is in an enhanced area or a"
-        " government-restricted municipality (no waiver there), FALSE if not"
-    ),
-    commitment_end=a_date(
-        f"Last day of the commitment period (from {_C40} it is extended by two years)"
-    ),
-    election_deadline=switch(
-        f'Under the January 2024 act: "unchanged" (elect before {_ELECT}) or "moved"'
-        f' (before {_MOVED}); blank = "unchanged"',
-        ("unchanged", "moved"),
-    ),
+    election_date=_ELECTION_DATE,
+    share_at_facility=_SHARE,
+    election_from=_ELECTION_FROM,
+    period_start=_PERIOD_START,
+    enhanced_area=_ENHANCED,
+    commitment_end=_COMMITMENT_END,
+    election_deadline=_DEADLINE,
     law_as_of=LAW_AS_OF,
+    payment_made=_PAYMENT_MADE,
+    commitment_extended=_EXTENDED,
 )
 
 
@@ -123,12 +266,93 @@ calculation(
 
 
 @FUNCTIONS.adapter(show=lambda payment: money(payment.amount))
+def NJ_REMOTE_WORK_PAYMENT(
+    program: Cell,
+    credit: Cell,
+    period_end: Cell = None,
+    numbering: Cell = None,
+    c40_periods: Cell = None,
+    law_as_of: Cell = None,
+    enhanced_area: Cell = None,
+    period_start: Cell = None,
+    text_identity: Cell = None,
+) -> Any:
+    from nj_incentives.programs.remote_work import rules as remote_work
+
+    return remote_work.remote_work_payment(
+        credit,
+        program=program,
+        **given(
+            period_end=period_end,
+            numbering=numbering,
+            c40_periods=c40_periods,
+            law_as_of=law_as_of,
+            enhanced_area=enhanced_area,
+            period_start=period_start,
+            text_identity=text_identity,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(show=lambda check: verdict(check.ok, check.reasons))
+def NJ_REMOTE_WORK_CHECK(
+    program: Cell,
+    election_date: Cell,
+    share_at_facility: Cell,
+    election_from: Cell = None,
+    period_start: Cell = None,
+    enhanced_area: Cell = None,
+    commitment_end: Cell = None,
+    election_deadline: Cell = None,
+    law_as_of: Cell = None,
+    payment_made: Cell = None,
+    commitment_extended: Cell = None,
+    reduction_request_date: Cell = None,
+    text_identity: Cell = None,
+) -> Any:
+    from nj_incentives.programs.remote_work import rules as remote_work
+
+    return remote_work.remote_work_check(
+        election_date,
+        share_at_facility,
+        program=program,
+        **given(
+            election_from=election_from,
+            period_start=period_start,
+            enhanced_area=enhanced_area,
+            commitment_end=commitment_end,
+            election_deadline=election_deadline,
+            law_as_of=law_as_of,
+            payment_made=payment_made,
+            commitment_extended=commitment_extended,
+            reduction_request_date=reduction_request_date,
+            text_identity=text_identity,
+        ),
+    )
+
+
+@FUNCTIONS.adapter(show=lambda extension: extension.extended_end)
+def NJ_REMOTE_WORK_COMMITMENT_END(
+    program: Cell, commitment_end: Cell, law_as_of: Cell = None, text_identity: Cell = None
+) -> Any:
+    from nj_incentives.programs.remote_work import rules as remote_work
+
+    return remote_work.remote_work_commitment_end(
+        commitment_end,
+        program=program,
+        **given(law_as_of=law_as_of, text_identity=text_identity),
+    )
+
+
+@FUNCTIONS.adapter(show=lambda payment: money(payment.amount))
 def NJ_BEIP_REMOTE_WORK_PAYMENT(
     credit: Cell,
     period_end: Cell = None,
     numbering: Cell = None,
     c40_periods: Cell = None,
     law_as_of: Cell = None,
+    enhanced_area: Cell = None,
+    period_start: Cell = None,
 ) -> Any:
     from nj_incentives.programs.remote_work import rules as remote_work
 
@@ -139,6 +363,8 @@ def NJ_BEIP_REMOTE_WORK_PAYMENT(
             numbering=numbering,
             c40_periods=c40_periods,
             law_as_of=law_as_of,
+            enhanced_area=enhanced_area,
+            period_start=period_start,
         ),
     )
 
@@ -153,6 +379,8 @@ def NJ_BEIP_REMOTE_WORK_CHECK(
     commitment_end: Cell = None,
     election_deadline: Cell = None,
     law_as_of: Cell = None,
+    payment_made: Cell = None,
+    commitment_extended: Cell = None,
 ) -> Any:
     from nj_incentives.programs.remote_work import rules as remote_work
 
@@ -166,6 +394,8 @@ def NJ_BEIP_REMOTE_WORK_CHECK(
             commitment_end=commitment_end,
             election_deadline=election_deadline,
             law_as_of=law_as_of,
+            payment_made=payment_made,
+            commitment_extended=commitment_extended,
         ),
     )
 

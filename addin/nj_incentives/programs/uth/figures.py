@@ -18,6 +18,7 @@ from nj_incentives.core.parameters import (
     declare_figure,
     declare_statute,
 )
+from nj_incentives.programs.remote_work.figures import SubsectionH, declare_subsection_h
 
 declare_statute(
     "uth",
@@ -95,4 +96,11 @@ REDUCTION_SHARE: Parameter[Decimal] = declare_figure(
     Selector.TAX_PERIOD,
     "fraction",
     Version(Decimal("0.20"), BASE_UTH),
+)
+
+#: The remote-work election in 34:1B-209 (subsection letter not found; identity with
+#: 34:1B-129 h. asserted by summaries only), with the request of P.L.2024, c.40 to reduce
+#: the Statewide employees before December 31, 2024.
+H: SubsectionH = declare_subsection_h(
+    "uth", "uth", "N.J.S.A. 34:1B-209", "", BASE_UTH, verified=False, reduce_statewide_request=True
 )

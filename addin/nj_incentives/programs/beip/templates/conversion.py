@@ -92,6 +92,9 @@ __all__ = [
     "workpaper",
 ]
 
+#: BEIP's subsection h. (its figures: programs/remote_work/figures.py's declaration).
+H = BEIP.H
+
 MONEY = Kind.MONEY
 TEMPLATE_ID = "beip-credit-conversion"
 
@@ -102,13 +105,13 @@ ACCRUAL_YEARS = tuple(range(beip.FIRST_ACCRUAL_YEAR, beip.LAST_ACCRUAL_YEAR + 1)
 #: still has its five installments inside (a check fails if one falls outside).
 TAX_YEARS = tuple(range(beip.CONVERSION_PARAGRAPHS[0].first_tax_year, 2031))
 #: The tax period whose credit sets the remote-work payment, N.J.S.A. 34:1B-129h.(2).
-REMOTE_WORK_TAX_YEAR = RW.REMOTE_WORK_TAX_YEAR.single
+REMOTE_WORK_TAX_YEAR = H.tax_year.single
 #: The first day of P.L.2024, c.40's rule; the first tax year the template computes its
 #: 10% payment for (every tax year from it ends after that day, whatever the year end).
-_C40 = RW.REMOTE_WORK_C40_FROM.single
+_C40 = H.c40_from.single
 C40_FIRST_TAX_YEAR = _C40.year
-_FROM = RW.REMOTE_WORK_WAIVER_START.single
-_WAIVED = RW.WAIVED_SHARE_AT_FACILITY.text()
+_FROM = H.waiver_start.single
+_WAIVED = H.waived_share.text()
 
 #: NJ_BEIP_CONVERSION_SCHEDULE's result columns, as the catalog declares them (the three a
 #: calendar-year filer's table has: the template's filer files by calendar year)
@@ -168,6 +171,8 @@ EXAMPLE: Mapping[str, Any] = {
     "enhanced_area": False,
     "share_at_facility_c40": 0.4,
     "commitment_end": dt.date(2026, 6, 30),
+    "c40_commitment_extended": True,
+    "c40_payment_made": True,
 }
 
 
@@ -365,8 +370,8 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         key="remote_work_election",
         prompt="Remote-work election made?",
         help=f"Yes if the business elected to waive the {_WAIVED} on-site requirement for "
-        f"{RW.REMOTE_WORK_WAIVER_START.single} to {RW.REMOTE_WORK_WAIVER_END.base} (extended to "
-        f"{RW.REMOTE_WORK_WAIVER_END.at()} in 2024).",
+        f"{H.waiver_start.single} to {H.waiver_end.base} (extended to "
+        f"{H.waiver_end.at()} in 2024).",
     ),
     Item(
         "Date of the election",
@@ -375,7 +380,7 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         "date",
         key="election_date",
         help=f"On or after {RW.EMERGENCY_ENDED.single} (the end of the public health emergency, "
-        f"Executive Order No. 244) and before {RW.REMOTE_WORK_ELECTION_BEFORE.single} (h.).",
+        f"Executive Order No. 244) and before {H.election_before.single} (h.).",
     ),
     Item(
         "Least share of a full-time employee's time at the facility",
@@ -384,8 +389,7 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         "%",
         key="share_at_facility",
         prompt="Least share of time at facility",
-        help=f"Through the 2023 tax period; at least {RW.MINIMUM_SHARE_AT_FACILITY.text(_FROM)} "
-        "(h.(1)).",
+        help=f"Through the 2023 tax period; at least {H.minimum_share.text(_FROM)} (h.(1)).",
     ),
     Item(
         f"The business keeps the waiver from {_C40} (P.L.2024, c.40)",
@@ -396,8 +400,8 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         default="No",
         prompt=f"Waiver from {_C40}?",
         help=f"Yes if the on-site requirement is waived for tax periods from {_C40} (P.L.2024, "
-        f"c.40): {RW.MINIMUM_SHARE_AT_FACILITY.text(_C40)} on site, the commitment period "
-        f"extended, {RW.REMOTE_WORK_PAYMENT_SHARE.text(_C40)} of each period's credit paid.",
+        f"c.40): {H.minimum_share.text(_C40)} on site, the commitment period "
+        f"extended, {H.payment_share.text(_C40)} of each period's credit paid.",
     ),
     Item(
         "The facility is in an enhanced area or a government-restricted municipality",
@@ -416,7 +420,7 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         key="share_at_facility_c40",
         prompt=f"Least share from {_C40}",
         help=f"During each tax period from {_C40}; at least "
-        f"{RW.MINIMUM_SHARE_AT_FACILITY.text(_C40)} (P.L.2024, c.40).",
+        f"{H.minimum_share.text(_C40)} (P.L.2024, c.40).",
     ),
     Item(
         "Last day of the commitment period",
@@ -426,6 +430,27 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         key="commitment_end",
         prompt="Commitment period ends",
         help="As the incentive agreement sets it; P.L.2024, c.40 extends it by two years.",
+    ),
+    Item(
+        "The commitment period has been extended by two years",
+        "C40CommitmentExtended",
+        Kind.YESNO,
+        "yes/no",
+        key="c40_commitment_extended",
+        prompt="Commitment extended?",
+        help=f"A condition of the waiver from {_C40} (P.L.2024, c.40): blank or No, the waiver "
+        "is not confirmed.",
+    ),
+    Item(
+        "The non-refundable payment for each period has been made",
+        "C40PaymentMade",
+        Kind.YESNO,
+        "yes/no",
+        key="c40_payment_made",
+        prompt="Payments made?",
+        help=f"A condition of the waiver from {_C40} (P.L.2024, c.40): "
+        f"{H.payment_share.text(_C40)} of each period's maximum credit; blank or No, the "
+        "waiver is not confirmed.",
     ),
 )
 
@@ -795,7 +820,8 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         inputs.switch(
             _C40_WAIVER,
             f'NJ_BEIP_REMOTE_WORK_CHECK(ElectionDate,ShareAtFacilityC40,"emergency_ended",'
-            f'"{_C40}",EnhancedArea,CommitmentEnd)',
+            f'"{_C40}",EnhancedArea,CommitmentEnd,"unchanged","",C40PaymentMade,'
+            "C40CommitmentExtended)",
             '"no waiver claimed"',
         ),
     ),
@@ -804,15 +830,19 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         "ExtendedCommitmentEnd",
         Kind.DATE,
         "date",
-        'IF(RemoteWorkC40Verdict="OK",NJ_BEIP_REMOTE_WORK_COMMITMENT_END(CommitmentEnd),"")',
+        inputs.switch(_C40_WAIVER, "NJ_BEIP_REMOTE_WORK_COMMITMENT_END(CommitmentEnd)", '""'),
     ),
     FormulaTable(
         (Column("Payment owed (non-refundable)", Kind.MONEY, "$", name="RemoteWorkC40Payments"),),
         tuple(
             (
-                f'IF(RemoteWorkC40Verdict="OK",NJ_BEIP_REMOTE_WORK_PAYMENT('
-                f"[[at:CreditIssued:{TAX_YEARS.index(year)}]],NJ_TAX_PERIOD_END({year},"
-                "FilerYearEndMonth,TaxYearNumbering),TaxYearNumbering),0)",
+                inputs.switch(
+                    _C40_WAIVER,
+                    f"NJ_BEIP_REMOTE_WORK_PAYMENT([[at:CreditIssued:{TAX_YEARS.index(year)}]],"
+                    f"NJ_TAX_PERIOD_END({year},FilerYearEndMonth,TaxYearNumbering),"
+                    'TaxYearNumbering,"containing","",EnhancedArea)',
+                    "0",
+                ),
             )
             for year in TAX_YEARS
             if year >= C40_FIRST_TAX_YEAR
@@ -1171,7 +1201,7 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
         if names.get(name) is not None
     ]
     carried.append(
-        f"the remote-work election and the waiver from {RW.REMOTE_WORK_C40_FROM.single} kept "
+        f"the remote-work election and the waiver from {H.c40_from.single} kept "
         "as entered (last year: "
         + ", ".join(verdicts)
         + f"; the election is made once, {remote_work.CITE_H}; the waiver is for every later tax "
