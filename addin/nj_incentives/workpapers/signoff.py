@@ -338,13 +338,18 @@ def inspect(recalc: Recalculation) -> Inspection:
 
     if recalc.vetted is None:
         return Inspection()
-    try:
-        match = recognise_template(recalc.vetted)
-    except Exception:  # no shipped layouts readable here
-        match = None
-    if match is None:
-        return Inspection()
-    template = match.template
+    from nj_incentives.support.shipped import TEMPLATES
+    from nj_incentives.workpapers.recalc.templates import template_id
+
+    template = template_id(recalc.vetted)  # its custom property: no shipped file read
+    if f"{template}.xlsx" not in TEMPLATES:
+        try:
+            match = recognise_template(recalc.vetted)
+        except Exception:  # no shipped layouts readable here
+            match = None
+        if match is None:
+            return Inspection()
+        template = match.template
     kinds, ranges, labels = _declared(template)
     values: dict[str, str] = {}
     hash_now: str | None = None
