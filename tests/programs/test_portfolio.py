@@ -161,3 +161,41 @@ def test_the_application_respects_every_limit_and_the_order(
         assert places == sorted(places)
         assert sum(r.used for r in rows) <= liability
         assert rows[-1].tax_after == liability - sum(r.used for r in rows)
+
+
+def test_the_scenario_runner_takes_a_portfolio_row() -> None:
+    import pandas as pd
+
+    from nj_incentives.scenarios import run_scenarios
+
+    # The worked example above, periods 1 and 2, as one row; a second row with a UTH
+    # award and no carryforward is refused by its column, and the first is kept.
+    base = {
+        "portfolio_first_period_end": "2024-12-31",
+        "portfolio_liability_1": 100000,
+        "portfolio_liability_2": 60000,
+        "portfolio_minimum_tax_1": 2000,
+        "portfolio_minimum_tax_2": 2000,
+    }
+    table = pd.DataFrame(
+        [
+            {
+                "id": "A",
+                **base,
+                "portfolio_beip_credit_1": 30000,
+                "portfolio_ertc_credit_1": 40000,
+                "portfolio_grow_nj_credit_1": 100000,
+                "portfolio_grow_nj_credit_2": 100000,
+            },
+            {"id": "B", **base, "portfolio_uth_credit_1": 5},
+        ]
+    )
+    out = run_scenarios(table, money="decimal").set_index("id")
+    # BEIP 30,000; ERTC 20,000 + 20,000 (carried, period 2); Grow NJ 50,000 + 40,000 =
+    # 90,000 used, 110,000 carried forward; no tax left in either period.
+    assert out.loc["A", "portfolio_beip_used"] == D("30000.00")
+    assert out.loc["A", "portfolio_ertc_used"] == D("40000.00")
+    assert out.loc["A", "portfolio_grow_nj_used"] == D("90000.00")
+    assert out.loc["A", "portfolio_grow_nj_carried_forward"] == D("110000.00")
+    assert out.loc["A", "portfolio_tax_after"] == 0
+    assert out.loc["B", "error"].startswith("portfolio_uth_carryforward = (blank)")
