@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import openpyxl
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
 from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.support.json_schema import schema_for
-from nj_incentives.workpapers.diff import compare, html, text
+from nj_incentives.workpapers.diff import as_json, compare, html, text
 from nj_incentives.workpapers.fill import fill
 from nj_incentives.workpapers.rollforward import rollforward
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
@@ -102,3 +103,53 @@ def test_one_workbook_under_two_laws(tmp_path: Path, capsys: Any) -> None:
     assert cli.main([*argv, "--json"]) in (0, 1)
     jsonschema.validate(json.loads(capsys.readouterr().out), schema_for("diff"))
     assert cli.main(["diff", str(example)]) == 2  # neither B nor two dates
+
+
+def test_the_return_lines_side_by_side(tmp_path: Path, capsys: Any) -> None:
+    # the shipped ERTC example against itself with one input changed: the 2025 period's
+    # liability 6,000 -> 20,000 (Inputs!E54, the third row of Liabilities)
+    example = DEFAULT_DIRECTORY / "examples" / "ertc-form-313-example.xlsx"
+    book = openpyxl.load_workbook(example)
+    assert book["Inputs"]["C54"].value == dt.datetime(2025, 12, 31)
+    assert book["Inputs"]["E54"].value == 6_000
+    book["Inputs"]["E54"] = 20_000
+    changed = tmp_path / "changed.xlsx"
+    book.save(changed)
+    found = compare(example, changed)
+    rows = {(r.tax_year, r.label): r for r in found.returns}
+    assert {year for year, _ in rows} == {2023, 2024, 2025, 2026, 2027}  # both cover these
+    assert not [r for r in found.returns if r.tax_year < 2025 and r.changed]
+    # 2025, available 9,000 carried in + 5,000 credit year two = 14,000; the limit is
+    # 50% of the liability less the 500 of other credits: A 3,000 - 500 = 2,500 used and
+    # a 5,200 refund, 14,000 - 2,500 - 5,200 = 6,300 carried; B 10,000 - 500 = 9,500
+    # used, no refund, 14,000 - 9,500 = 4,500 carried
+    allowable = rows[(2025, "Allowable credit")]
+    assert (allowable.a, allowable.b, allowable.difference) == (2_500.0, 9_500.0, 7_000.0)
+    assert (allowable.form, allowable.edition) == ("Form 313", 2023)
+    assert allowable.cause == "inputs changed: Liabilities[2025-12-31]"
+    carried = rows[(2025, "Carried forward")]
+    assert (carried.a, carried.b, carried.difference) == (6_300.0, 4_500.0, -1_800.0)
+    assert rows[(2026, "Credit carried in")].b == 4_500.0  # 2025's carried forward
+    assert not rows[(2025, "Credit carried in")].changed
+    assert rows[(2025, "Credit carried in")].cause == ""
+    differences = by_name(found)
+    key = ("return line", f"2025 Allowable credit ({allowable.where})")
+    assert (differences[key].a, differences[key].b) == (2_500.0, 9_500.0)
+    shown = text(found)
+    assert "tax years 2023-2024: 10 lines each, no difference" in shown
+    assert "tax year 2025: 5 of 10 lines differ" in shown
+    report = html(found)
+    assert "<h2>The return</h2>" in report
+    assert "<h3>Tax year 2025</h3>" in report
+    assert "<td class='n'>7,000.00</td>" in report
+    document = json.loads(json.dumps(as_json(found)))
+    jsonschema.validate(document, schema_for("diff"))
+    lines = {(r["tax_year"], r["label"]): r for r in document["return"]}
+    assert lines[(2025, "Allowable credit")]["difference"] == 7_000.0
+    assert lines[(2025, "Allowable credit")]["line"] == allowable.line
+    # --return YEAR: that year only; a year neither covers is said so, not silently empty
+    assert cli.main(["diff", str(example), str(changed), "--return", "2030", "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    jsonschema.validate(document, schema_for("diff"))
+    assert document["return"] == []
+    assert document["return_notes"] == ["tax year 2030: neither workbook holds a period of it"]

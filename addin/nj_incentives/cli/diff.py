@@ -20,6 +20,7 @@ workbook could not be recalculated, or wrong arguments.
 examples:
   nj-incentives diff grant-2023.xlsx grant-2024.xlsx        last year against its roll forward
   nj-incentives diff before.xlsx after.xlsx --html diff.html
+  nj-incentives diff before.xlsx after.xlsx --return 2023   only the 2023 return's lines
   nj-incentives diff ertc.xlsx --law-as-of 2023-06-30 --law-as-of 2025-01-01
 """
 
@@ -27,7 +28,8 @@ examples:
 @click.command(
     "diff",
     help="Compare two workbooks (or one under two --law-as-of dates): inputs, outputs, "
-    "switches, the law applied, engagement and sign-offs, each difference with its cause.",
+    "return lines, switches, the law applied, engagement and sign-offs, each difference "
+    "with its cause.",
     epilog=EPILOG,
 )
 @click.argument("a", metavar="A.xlsx", type=click.Path(path_type=Path))
@@ -47,9 +49,22 @@ examples:
     type=click.Path(path_type=Path),
     help="also write a memo-style HTML report (print it to PDF from a browser)",
 )
+@click.option(
+    "--return",
+    "tax_year",
+    metavar="YEAR",
+    type=click.IntRange(1900, 2200),
+    help="compare the return lines of tax year YEAR only (CBT-100 numbering; default: "
+    "each tax year both workbooks cover)",
+)
 @json_option
 def command(
-    a: Path, b: Path | None, law_as_of: tuple[str, ...], html_path: Path | None, as_json: bool
+    a: Path,
+    b: Path | None,
+    law_as_of: tuple[str, ...],
+    html_path: Path | None,
+    tax_year: int | None,
+    as_json: bool,
 ) -> int:
     """``nj-incentives diff``."""
     from nj_incentives.cli.calc import law_as_of_option
@@ -74,7 +89,7 @@ def command(
     from nj_incentives.workpapers.diff import compare, html, text
 
     try:
-        found = compare(a, b, law_as_of_a=first, law_as_of_b=second)
+        found = compare(a, b, law_as_of_a=first, law_as_of_b=second, tax_year=tax_year)
     except CalcError as error:
         return fail(str(error))
     if html_path is not None:

@@ -16,6 +16,10 @@ and compared section by section, each difference with its cause:
 - **outputs** (by defined name, else label): each changed figure's cause is what else
   changed: the law applied, a switch (a reading), the inputs (named), or, when nothing
   else did, the package (a different version computed it);
+- **the return** (the template's ``RETURN``, as ``calc --return YEAR`` prints it): for
+  each tax year both workbooks cover (or the one asked for), each return line (form,
+  edition, line, label) side by side with B - A and the cause (as an output's); a
+  changed line is also a difference (section "return line");
 - **engagement** and **sign-offs** (who signed, when, whether stale).
 
 :func:`compare` returns a :class:`Comparison`; :func:`text`, :func:`as_json` and
@@ -33,7 +37,12 @@ from typing import Any
 
 from nj_incentives.core.workpaper import column_values
 
-__all__ = ["Comparison", "Difference", "as_json", "compare", "html", "text"]
+__all__ = ["Comparison", "Difference", "ReturnRow", "as_json", "compare", "html", "text"]
+
+#: The tax years looked for in a workbook's return when no ``tax_year`` is asked for
+#: (CBT-100 numbering): a template's ``RETURN`` gives None for a year it holds no
+#: period of, so the years a workbook covers are those it answers for.
+TAX_YEARS_LOOKED_FOR = range(1990, 2101)
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,30 @@ class Difference:
     cause: str
 
 
+@dataclass(frozen=True)
+class ReturnRow:
+    """One return line of one tax year, side by side: where it goes (``form``,
+    ``edition``, ``part``, ``line``, ``where``: None for a figure no form line holds),
+    its ``label``, the two amounts in dollars (None: not computed, or not on that side),
+    ``difference`` B - A (None unless both are computed) and the ``cause`` ("" the same)."""
+
+    tax_year: int
+    label: str
+    form: str | None
+    edition: int | None
+    part: str | None
+    line: str | None
+    where: str | None
+    a: float | None
+    b: float | None
+    difference: float | None
+    cause: str
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.cause)
+
+
 @dataclass
 class Comparison:
     """Two workbooks (or one under two laws) compared (:func:`compare`)."""
@@ -57,6 +90,10 @@ class Comparison:
     differences: list[Difference] = field(default_factory=list)
     #: how each period table's rows were aligned ("PeriodEnds: by period end")
     aligned: list[str] = field(default_factory=list)
+    #: the return lines of each tax year compared (:class:`ReturnRow`), by year
+    returns: list[ReturnRow] = field(default_factory=list)
+    #: the return's tax years one side covers and the other not, and why none compared
+    return_notes: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> int:
@@ -170,9 +207,11 @@ def compare(
     *,
     law_as_of_a: dt.date | None = None,
     law_as_of_b: dt.date | None = None,
+    tax_year: int | None = None,
 ) -> Comparison:
     """Compare workbook ``a`` with ``b`` (None: ``a`` itself, under ``law_as_of_b``);
-    each recalculated under its ``law_as_of`` (None: each call's own law). Raises
+    each recalculated under its ``law_as_of`` (None: each call's own law). The return
+    lines: of ``tax_year`` (None: each tax year both cover). Raises
     :class:`nj_incentives.workpapers.api.CalcError` when one cannot be recalculated."""
     from nj_incentives.workpapers.api import calc
 
@@ -263,6 +302,7 @@ def compare(
     for key, other in outputs_b.items():
         if key not in seen:
             differences.append(Difference("output", key, None, other["value"], "added in B"))
+    _compare_returns(found, first, second, template_a, template_b, tax_year, cause)
     for label in dict.fromkeys([*first.engagement, *second.engagement]):
         x, y = first.engagement.get(label) or None, second.engagement.get(label) or None
         if x != y:
@@ -281,6 +321,103 @@ def compare(
             )
             differences.append(Difference("sign-off", role, x, y, why))
     return found
+
+
+def _return_of(result: Any, template: str) -> Any:
+    """``year -> ReturnBlock | None`` of a recalculated workbook (its template's
+    ``RETURN``, through the registry, as ``calc --return``), or None: it declares none."""
+    import contextlib
+
+    from nj_incentives import programs
+
+    declared = None
+    if template:
+        with contextlib.suppress(LookupError):
+            declared = getattr(programs.template(template), "RETURN", None)
+    recalc = result.recalculation
+    if declared is None or recalc is None:
+        return None
+
+    def read(name: str) -> Any:
+        try:
+            return recalc.value(name)
+        except (KeyError, LookupError, ValueError):
+            return None
+
+    return lambda year: declared(read, year)
+
+
+def _compare_returns(
+    found: Comparison,
+    first: Any,
+    second: Any,
+    template_a: str,
+    template_b: str,
+    tax_year: int | None,
+    cause: str,
+) -> None:
+    """The return lines of each tax year both sides cover (or ``tax_year``), side by
+    side, into ``found.returns``; a changed line also into its differences."""
+    of_a, of_b = _return_of(first, template_a), _return_of(second, template_b)
+    if of_a is None or of_b is None:
+        if tax_year is not None or of_a is not None or of_b is not None:
+            which = (
+                "neither template declares one"
+                if of_a is None and of_b is None
+                else f"{'A' if of_a is None else 'B'}'s template declares none"
+            )
+            found.return_notes.append(f"no return compared: {which}")
+        return
+    years = [tax_year] if tax_year is not None else list(TAX_YEARS_LOOKED_FOR)
+    for year in years:
+        block_a, block_b = of_a(year), of_b(year)
+        if block_a is None and block_b is None:
+            if tax_year is not None:
+                found.return_notes.append(f"tax year {year}: neither workbook holds a period of it")
+            continue
+        if block_a is None or block_b is None:
+            side = "A" if block_a is None else "B"
+            found.return_notes.append(
+                f"tax year {year}: not compared ({side} holds no period of it)"
+            )
+            continue
+        lines_a = {(line["label"], line["where"]): line for line in block_a.as_dict()["lines"]}
+        lines_b = {(line["label"], line["where"]): line for line in block_b.as_dict()["lines"]}
+        for key in dict.fromkeys([*lines_a, *lines_b]):
+            left, right = lines_a.get(key), lines_b.get(key)
+            line = left or right
+            assert line is not None
+            x = None if left is None else left["amount"]
+            y = None if right is None else right["amount"]
+            why = (
+                "not in B"
+                if right is None
+                else "added in B"
+                if left is None
+                else ""
+                if x == y
+                else cause
+            )
+            difference = None if x is None or y is None else round(y - x, 2)
+            row = ReturnRow(
+                year,
+                line["label"],
+                line["form"],
+                line["edition"],
+                line["part"],
+                line["line"],
+                line["where"],
+                x,
+                y,
+                difference,
+                why,
+            )
+            found.returns.append(row)
+            if row.changed:
+                where = f" ({row.where})" if row.where else ""
+                found.differences.append(
+                    Difference("return line", f"{year} {row.label}{where}", x, y, why)
+                )
 
 
 def _law(day: dt.date | None) -> str:
@@ -317,7 +454,75 @@ def as_json(comparison: Comparison) -> dict[str, Any]:
             {"section": d.section, "name": d.name, "a": d.a, "b": d.b, "cause": d.cause}
             for d in comparison.differences
         ],
+        "return": [
+            {
+                "tax_year": r.tax_year,
+                "label": r.label,
+                "form": r.form,
+                "edition": r.edition,
+                "part": r.part,
+                "line": r.line,
+                "where": r.where,
+                "a": r.a,
+                "b": r.b,
+                "difference": r.difference,
+                "cause": r.cause,
+            }
+            for r in comparison.returns
+        ],
+        "return_notes": comparison.return_notes,
     }
+
+
+def _by_year(rows: Sequence[ReturnRow]) -> dict[int, list[ReturnRow]]:
+    years: dict[int, list[ReturnRow]] = {}
+    for row in rows:
+        years.setdefault(row.tax_year, []).append(row)
+    return years
+
+
+def _money(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.2f}"
+
+
+def _return_text(comparison: Comparison) -> list[str]:
+    """The return section: a year with a changed line side by side, one line each; a
+    year without one named in a line."""
+    lines: list[str] = []
+    years = _by_year(comparison.returns)
+    if years or comparison.return_notes:
+        lines.append("Return lines (A, B, B - A):")
+    quiet: list[tuple[int, int]] = []  # consecutive years without a difference
+
+    def said() -> None:
+        if quiet:
+            first, count = quiet[0][0], quiet[-1][1]
+            years_ = f"tax year {first}" if len(quiet) == 1 else f"tax years {first}-{quiet[-1][0]}"
+            each = "" if len(quiet) == 1 else " each"
+            lines.append(f"  {years_}: {count} lines{each}, no difference")
+            quiet.clear()
+
+    for year, rows in years.items():
+        changed = [r for r in rows if r.changed]
+        if not changed:
+            if quiet and (quiet[-1][0] != year - 1 or quiet[-1][1] != len(rows)):
+                said()
+            quiet.append((year, len(rows)))
+            continue
+        said()
+        lines.append(f"  tax year {year}: {len(changed)} of {len(rows)} lines differ")
+        width = min(60, max(len(r.label) for r in rows))
+        for r in rows:
+            mark = "*" if r.changed else " "
+            lines.append(
+                f"  {mark} {r.label:<{width}} {_money(r.a):>16} {_money(r.b):>16} "
+                f"{_money(r.difference):>14}" + (f"  [{r.cause}]" if r.changed else "")
+            )
+            if r.where:
+                lines.append(f"      {r.where}")
+    said()
+    lines += [f"  {note}" for note in comparison.return_notes]
+    return lines
 
 
 def _heading(side: Mapping[str, Any]) -> str:
@@ -332,14 +537,14 @@ def text(comparison: Comparison) -> str:
         lines.append("Period rows aligned: " + "; ".join(comparison.aligned))
     if not comparison.differences:
         lines.append("No differences.")
-        return "\n".join(lines)
+        return "\n".join([*lines, *_return_text(comparison)])
     lines.append(f"{len(comparison.differences)} difference(s):")
     width = min(48, max(len(d.name) for d in comparison.differences))
     for d in comparison.differences:
         lines.append(
             f"  {d.section:<10} {d.name:<{width}}  {_shown(d.a)} -> {_shown(d.b)}  [{d.cause}]"
         )
-    return "\n".join(lines)
+    return "\n".join([*lines, *_return_text(comparison)])
 
 
 _STYLE = """
@@ -351,6 +556,7 @@ th, td { border-bottom: 1px solid #ccc; padding: 3px 6px; text-align: left;
 th { background: #1f3864; color: white; } td.n { text-align: right; white-space: nowrap; }
 .meta td { border: none; padding: 1px 6px; } .none { color: #555; }
 .law { font-size: 8pt; color: #333; } td { overflow-wrap: anywhere; }
+tr.changed td { background: #fff2cc; } .where { font-size: 8pt; color: #333; }
 @page { size: letter; margin: 0.6in; }
 """
 
@@ -414,5 +620,41 @@ def html(comparison: Comparison) -> str:
                 f"<td>{html_escape.escape(d.cause)}</td></tr>"
             )
         out.append("</table>")
+    out += _return_html(comparison)
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _return_html(comparison: Comparison) -> list[str]:
+    """The return section of the HTML report: a table per tax year with a changed line
+    (every line, the changed ones shaded), a sentence for a year without one."""
+    out = ["<h2>The return</h2>"]
+    years = _by_year(comparison.returns)
+    if not years and not comparison.return_notes:
+        out.append("<p class='none'>No return lines (the templates declare none).</p>")
+    same = [
+        f"{year} ({len(rows)} lines)"
+        for year, rows in years.items()
+        if not any(r.changed for r in rows)
+    ]
+    for year, rows in years.items():
+        if not any(r.changed for r in rows):
+            continue
+        out.append(f"<h3>Tax year {year}</h3>")
+        out.append("<table><tr><th>Line</th><th>A</th><th>B</th><th>B - A</th><th>Cause</th></tr>")
+        for r in rows:
+            where = (
+                f"<br><span class='where'>{html_escape.escape(r.where)}</span>" if r.where else ""
+            )
+            out.append(
+                f"<tr{' class=changed' if r.changed else ''}>"
+                f"<td>{html_escape.escape(r.label)}{where}</td>"
+                f"<td class='n'>{_money(r.a)}</td><td class='n'>{_money(r.b)}</td>"
+                f"<td class='n'>{_money(r.difference)}</td>"
+                f"<td>{html_escape.escape(r.cause)}</td></tr>"
+            )
+        out.append("</table>")
+    if same:
+        out.append("<p class='none'>No difference in tax year(s) " + ", ".join(same) + ".</p>")
+    out += [f"<p class='none'>{html_escape.escape(note)}</p>" for note in comparison.return_notes]
+    return out
