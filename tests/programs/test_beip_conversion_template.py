@@ -238,6 +238,39 @@ def test_a_seller_that_is_a_transferee_fails(tmp_path: Path) -> None:
     assert "transferee" in result.value("TransferVerdict")
 
 
+def test_the_transfer_eligibility_facts_reach_the_check(tmp_path: Path, example: Any) -> None:
+    """Issue 34 item 5: the template asks g.(1)-(3)'s facts and its check names a failing
+    one. The example's sale passes (200,000 of 245,000.16 for 145,000, at least the
+    discounted 75%: 142,857.14); blank facts are not checked (the example), so only a fact
+    stated against the sale fails it. Seller pays a listed tax, g.(2) unstated: not shown
+    eligible (g.(1), (2)); pays none: may apply under g.(1); the buyer may owe none: g.(3)."""
+    assert "seller_pays_tax" not in EXAMPLE  # blank facts: the example's check as before
+    assert example.value("TransferVerdict") == "OK"
+    pays = filled(tmp_path, seller_pays_tax="Yes")
+    assert pays.value("MasterCheck") is False
+    verdict = pays.value("TransferVerdict")
+    assert verdict.startswith("seller_pays_tax TRUE and credit_exceeds_liability (blank)")
+    assert "34:1B-129g.(1), (2)" in verdict
+    exceeds = filled(tmp_path, seller_pays_tax="Yes", credit_exceeds_liability="Yes")
+    assert exceeds.value("TransferVerdict") == "OK"
+    assert filled(tmp_path, seller_pays_tax="No").value("TransferVerdict") == "OK"
+    buyer = filled(tmp_path, buyer_may_owe_tax="No").value("TransferVerdict")
+    assert buyer.startswith("buyer_may_owe_tax FALSE")
+    assert "34:1B-129g.(3)" in buyer
+    # the function's reasons, word for word (the template passes the facts through)
+    core = beip.transfer_check(
+        245000.16,
+        200000,
+        145000,
+        0.05,
+        None,
+        dt.date(2024, 6, 30),
+        dt.date(2025, 6, 30),
+        seller_pays_tax=True,
+    )
+    assert (verdict,) == core.reasons
+
+
 def test_the_c40_payment_for_each_tax_year_from_2024(example: Any) -> None:
     """Issue 19, item 2: P.L.2024, c.40's 10% of each tax period's credit from 2024.
     The example's credit issued: 2024: 120,000 accrued 2020 / 2 = 60,000 (its second

@@ -2,8 +2,9 @@
 
 Inputs: the approved amount accrued but not paid in each calendar year 2008-2025, with
 its approval date (which moves paragraph (1)'s schedule, e.(1)); the tax liability of
-each tax year; a proposed sale of a tax credit transfer certificate (g.(3)); the
-remote-work election (h.).
+each tax year; a proposed sale of a tax credit transfer certificate (g.(3)) and who may
+sell and buy it (g.(1)-(3), facts stated, blank = not checked); the remote-work election
+(h.).
 
 Calculations, each from the NJ_* functions:
 
@@ -359,6 +360,36 @@ TRANSFER_AND_REMOTE_WORK: tuple[LineItem, ...] = (
         default="No",
         prompt="Seller is a transferee?",
         help="A transferee may not transfer its tax credit to any other party (g.(3)).",
+    ),
+    Item(
+        "The seller pays the Corporation Business Tax or an insurance premiums tax",
+        "SellerPaysTax",
+        Kind.YESNO,
+        "yes/no",
+        key="seller_pays_tax",
+        prompt="Seller pays CBT or premiums tax?",
+        help="A business that pays none of them may apply for the certificate (34:1B-129 "
+        "g.(1)); one that pays may apply under g.(2) only. Blank = not checked.",
+    ),
+    Item(
+        "The seller's credit under e. exceeds its tax liability",
+        "CreditExceedsLiability",
+        Kind.YESNO,
+        "yes/no",
+        key="credit_exceeds_liability",
+        prompt="Credit exceeds the liability?",
+        help="A business whose credit under e. exceeds the tax liability otherwise due may "
+        "apply for the certificate (34:1B-129 g.(2)). Blank = not checked.",
+    ),
+    Item(
+        "The buyer may have a CBT or insurance premiums tax liability",
+        "BuyerMayOweTax",
+        Kind.YESNO,
+        "yes/no",
+        key="buyer_may_owe_tax",
+        prompt="Buyer may owe CBT/premiums tax?",
+        help="The certificate may be sold only to a person that may have such a tax "
+        "liability (34:1B-129 g.(3)). Blank = not checked.",
     ),
     Skip(),
     Section("Remote-work election (N.J.S.A. 34:1B-129h.)"),
@@ -720,6 +751,8 @@ _C40_WAIVER = inputs.yes_no("RemoteWorkC40", "NJ_BEIP_REMOTE_WORK_CHECK")
 #: function reads as a blank cell, in Excel, LibreOffice and the headless recalculation
 #: alike); a 0 there would mean no discounting (N.J.S.A. 34:1B-129g.(3); issue 34).
 WHOLE_PERIOD = '""'
+#: The transfer check's ``max_discount_rate``, blank: the function's own bound (20%).
+DEFAULT_BOUND = '""'
 #: The tax year whose credit the remote-work payment is a share of, in the matrix's rows.
 _REMOTE_WORK_ROW = TAX_YEARS.index(REMOTE_WORK_TAX_YEAR)
 
@@ -772,7 +805,8 @@ TOTALS_TRANSFER_REMOTE_WORK: tuple[LineItem, ...] = (
         inputs.switch(
             _TRANSFER,
             "NJ_BEIP_TRANSFER_CHECK(CertificateAmount,TransferAmount,Consideration,"
-            f"DiscountRate,{WHOLE_PERIOD},SaleDate,CreditPeriodEnd,SellerIsTransferee)",
+            f"DiscountRate,{WHOLE_PERIOD},SaleDate,CreditPeriodEnd,SellerIsTransferee,"
+            f"{DEFAULT_BOUND},SellerPaysTax,CreditExceedsLiability,BuyerMayOweTax)",
             '"no sale proposed"',
         ),
     ),
@@ -1188,12 +1222,15 @@ def _roll(values: dict[str, object], last: Last) -> RolledPeriod:
         f"CreditPeriodEnd = {period_end}: the end of tax year {year}, the only period its "
         f"credit applies in ({beip.CITE_E})"
     )
-    for name in ("TransferAmount", "Consideration", "SaleDate"):
+    sale = ("TransferAmount", "Consideration", "SaleDate")
+    for name in (*sale, "CreditExceedsLiability", "BuyerMayOweTax"):
         values[name] = None
     values["TransferProposed"] = "No"
     carried.append(
-        "TransferProposed = No, TransferAmount, Consideration and SaleDate cleared: last "
-        f"year's proposal was for last year's certificate ({beip.CITE_G3})"
+        "TransferProposed = No, TransferAmount, Consideration, SaleDate, "
+        "CreditExceedsLiability and BuyerMayOweTax cleared: last year's proposal was for "
+        f"last year's certificate, credit and buyer ({beip.CITE_G3}; g.(2)); SellerPaysTax "
+        "kept as entered"
     )
     verdicts = [
         f"{name} {names.get(name)!r}"
