@@ -271,6 +271,26 @@ def test_the_transfer_eligibility_facts_reach_the_check(tmp_path: Path, example:
     assert (verdict,) == core.reasons
 
 
+def test_a_roll_forward_keeps_the_sellers_fact_and_clears_the_sales(tmp_path: Path) -> None:
+    """Issue 34 item 5: whether the seller pays a listed tax is a fact of the business
+    (kept); whether the credit exceeds the liability (g.(2)) and the buyer may owe a tax
+    (g.(3)) are facts of last year's credit and sale (cleared with it)."""
+    from nj_incentives.workpapers.rollforward import rollforward
+
+    facts = {
+        "seller_pays_tax": "Yes",
+        "credit_exceeds_liability": "Yes",
+        "buyer_may_owe_tax": "Yes",
+    }
+    last = build_template(beip_conversion, tmp_path / "2025.xlsx", {**EXAMPLE, **facts})
+    rolled = recalculate(rollforward(last, tmp_path / "2026.xlsx", {}).path)
+    assert rolled.value("SellerPaysTax") == "Yes"
+    assert rolled.value("TransferProposed") == "No"
+    assert rolled.value("TransferVerdict") == "no sale proposed"
+    for cleared in ("CreditExceedsLiability", "BuyerMayOweTax"):
+        assert cleared not in rolled.names or rolled.value(cleared) in (None, "")
+
+
 def test_the_c40_payment_for_each_tax_year_from_2024(example: Any) -> None:
     """Issue 19, item 2: P.L.2024, c.40's 10% of each tax period's credit from 2024.
     The example's credit issued: 2024: 120,000 accrued 2020 / 2 = 60,000 (its second
