@@ -292,6 +292,19 @@ def test_calc_prints_the_stale_signoff_and_keeps_the_exit_status(
     signoffs = document["workbooks"][0]["signoffs"]
     assert [s["stale"] for s in signoffs] == [True, True]
     assert signoffs[1]["line"] == "reviewed 2026-11-30 by R. Reviewer; inputs changed since"
+    # the results workbook's Checks sheet lists the change below its checks (issue 32),
+    # within its print area
+    checks = openpyxl.load_workbook(document["workbooks"][0]["results"])["Checks"]
+    rows = [[checks.cell(r, c).value for c in (1, 2, 3)] for r in range(1, checks.max_row + 1)]
+    heading = next(n for n, row in enumerate(rows) if str(row[0]).startswith("Inputs changed"))
+    assert str(rows[heading][0]).endswith("and reviewed 2026-11-30 by R. Reviewer:")
+    change = signoffs[1]["changed_inputs"]
+    assert [c["name"] for c in change] == ["Withholdings[1]"]
+    assert rows[heading + 1 :] == [
+        ["Input (cell)", "Value signed", "Value now"],
+        [f"Withholdings[1] ({change[0]['cell']})", "600000", "610000"],
+    ]
+    assert str(checks.print_area).endswith(f"$C${checks.max_row}")
 
 
 def test_status_of_values_and_of_an_unsigned_template() -> None:

@@ -452,11 +452,16 @@ def run(
                     sys.stderr,
                 )
             try:
+                from nj_incentives.core.cells import cell_index
                 from nj_incentives.workpapers.signoff import checked
 
                 # its Checks sheet's sign-off lines as status() finds them, not as the
                 # workbook's own formulas compare its own (overwritable) hash cell
-                written.append(write_values(checked(recalc), target, _properties(stamp)))
+                with_checks = checked(recalc)
+                below: dict[str, int] = {}  # the changed inputs listed below the checks
+                for sheet, cell in with_checks.computed - recalc.computed:
+                    below[sheet] = max(below.get(sheet, 0), cell_index(cell)[0])
+                written.append(write_values(with_checks, target, _properties(stamp), below))
                 entry["results"] = str(target)
             except (OSError, ValueError) as error:
                 entry["error"] = f"results not written: {error}"

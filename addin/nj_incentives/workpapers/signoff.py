@@ -37,7 +37,7 @@ import json
 import re
 import zipfile
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -590,7 +590,59 @@ def checked(recalc: Recalculation) -> Recalculation:
                 if values.get(address) == band:
                     values[address] = marked
             names = {k: (marked if v == band else v) for k, v in names.items()}
-    return replace(recalc, values=values, names=names)
+    where = refers.get(SIGNOFF_CURRENT.upper(), "").replace("$", "")
+    added = _changes_listed(found, values, where.rsplit("!", 1)[0].strip("'").replace("''", "'"))
+    computed = recalc.computed | frozenset(added) if added else recalc.computed
+    return replace(recalc, values=values, names=names, computed=computed)
+
+
+#: The heading of the list of inputs changed since a sign-off, below the Checks sheet's
+#: checks in the results workbook ``calc`` writes
+CHANGES_HEADING = "Inputs changed since "
+
+
+def _changes_listed(found: Sequence[SignOff], values: dict[Any, Any], sheet: str) -> list[Any]:
+    """Below the last row of ``sheet`` (the Checks sheet) in ``values``: for each stale
+    sign-off (those with the same changes together), a heading naming it ("Inputs changed
+    since prepared 2026-11-25 by A. Preparer:"), a header ("Input (cell)", "Value
+    signed", "Value now") and a row an input, in columns A to C (the printed ones).
+    The addresses added (none: no sign-off lists a change, or no such sheet)."""
+    groups: dict[tuple[Change, ...], list[SignOff]] = {}
+    for one in found:
+        if one.changes:
+            groups.setdefault(one.changes, []).append(one)
+    rows = [row for (name, cell) in values if name == sheet for row in [_row_of(cell)]]
+    if not groups or not sheet or not rows:
+        return []
+    row = max(rows) + 2
+    added = []
+
+    def put(column: str, value: str) -> None:
+        values[(sheet, f"{column}{row}")] = value
+        added.append((sheet, f"{column}{row}"))
+
+    for changes, signoffs in groups.items():
+        who = " and ".join(
+            f"{one.role} {one.date.isoformat() if one.date else '(no date)'} by {one.name}"
+            for one in signoffs
+        )
+        put("A", f"{CHANGES_HEADING}{who}:")
+        row += 1
+        put("A", "Input (cell)")
+        put("B", "Value signed")
+        put("C", "Value now")
+        for change in changes:
+            row += 1
+            put("A", f"{change.name} ({change.cell})")
+            put("B", change.signed or "(blank)")
+            put("C", change.now or "(blank)")
+        row += 2
+    return added
+
+
+def _row_of(cell: str) -> int:
+    digits = cell.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz$")
+    return int(digits) if digits.isdigit() else 0
 
 
 def lines(source: str | Path | Recalculation | Mapping[str, Any]) -> list[str]:

@@ -323,8 +323,12 @@ def write_values(
     recalc: Recalculation,
     target: str | os.PathLike[str],
     properties: Mapping[str, str] | None = None,
+    print_to: Mapping[str, int] | None = None,
 ) -> Path:
     """Write the recalculated workbook, values in place of formulas, to ``target`` (.xlsx).
+
+    ``print_to`` (sheet -> row): a sheet whose print area is to reach down to that row
+    (cells added below it: the inputs changed since a sign-off on the Checks sheet).
 
     ``properties`` (name -> text: the engagement, the source's hash, the master check)
     are written as the workbook's custom document properties (File > Info > Properties >
@@ -342,6 +346,7 @@ def write_values(
             (sheet, cell)
         )
 
+    added_rows = dict(print_to or {})
     with zipfile.ZipFile(io.BytesIO(recalc.vetted.data)) as source:
         parts = sheet_parts(source)
         sheet_of_part = {part.lower(): title for title, part in parts.items()}
@@ -369,6 +374,8 @@ def write_values(
                     ).run(data)
                 elif colours is not None and lower == colours[0]:
                     data = colours[1].render()
+                elif lower == "xl/workbook.xml" and added_rows:
+                    data = _print_areas(data, added_rows)
                 elif lower == "[content_types].xml":
                     data = _content_types(data, removed, add_custom)
                 elif lower.endswith(".rels"):
@@ -476,6 +483,32 @@ class _CustomProperties(_Rewriter):
     def text(self, data: str) -> None:
         if not self.skipping:
             super().text(data)
+
+
+_PRINT_AREA = re.compile(
+    r"(<definedName\b[^>]*\bname=\"_xlnm\.Print_Area\"[^>]*>)([^<]*)(</definedName>)"
+)
+
+
+def _print_areas(data: bytes, rows: Mapping[str, int]) -> bytes:
+    """workbook.xml with each sheet's print area (one range ``'Sheet'!$A$1:$C$51``)
+    reaching down to its row in ``rows``; any other print area as it was."""
+    from xml.sax.saxutils import unescape
+
+    def extend(match: re.Match[str]) -> str:
+        text = unescape(match.group(2), {"&apos;": "'", "&quot;": '"'})
+        found = re.fullmatch(r"('?)(.+?)\1!(\$?[A-Z]+\$?\d+):(\$?[A-Z]+\$?)(\d+)", text)
+        if found is None:
+            return match.group(0)
+        sheet = found.group(2).replace("''", "'")
+        last = rows.get(sheet)
+        if last is None or last <= int(found.group(5)):
+            return match.group(0)
+        area = f"{found.group(1)}{found.group(2)}{found.group(1)}!{found.group(3)}:"
+        area += f"{found.group(4)}{last}"
+        return match.group(1) + _escape_text(area) + match.group(3)
+
+    return _PRINT_AREA.sub(extend, data.decode("utf-8")).encode("utf-8")
 
 
 def _content_types(data: bytes, removed: set[str], add_custom: bool = False) -> bytes:
