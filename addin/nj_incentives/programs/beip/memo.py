@@ -49,6 +49,7 @@ _APPLYING = (
 
 #: NJ_* function -> the headings of docs/interpretations.md its result rests on.
 INTERPRETATIONS: dict[str, tuple[str, ...]] = {
+    "NJ_BEIP_BASE_YEARS": ("Base years (N.J.S.A. 34:1B-125)",),
     "NJ_BEIP_PCT_LIMITS": _GRANT[:1],
     "NJ_BEIP_GRANT": (*ROUNDING, *PERCENTAGES, *_GRANT),
     "NJ_BEIP_CAP_APPLIES": (CAP_PER_YEAR, *LAW_AS_OF),
