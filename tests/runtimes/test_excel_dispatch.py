@@ -24,7 +24,10 @@ from nj_incentives import LAW_CURRENT_TO, __version__
 from nj_incentives.programs.awards import rules as awards
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.emerge import rules as emerge
 from nj_incentives.programs.ertc import rules as ertc
+from nj_incentives.programs.grow_nj import rules as grow_nj
+from nj_incentives.programs.portfolio import rules as portfolio
 from nj_incentives.programs.remote_work import rules as remote_work
 from nj_incentives.runtimes import xlwings_classic as excel
 from nj_incentives.scenarios.table import scenarios_table
@@ -90,6 +93,8 @@ ERTC_SCHEDULE: list[object] = [
     "Refund",
     "Carried out",
     "Expired",
+    # issue 31: on the last row, credit of a credit year ending after the schedule
+    "Allowed later",
 ]
 
 
@@ -124,6 +129,7 @@ def ertc_schedule_cells(schedule: ertc.CreditSchedule) -> list[list[object]]:
             row.refund,
             row.carried_out,
             row.expired,
+            row.allowed_later,
         ]
         for row in schedule.rows
     ]
@@ -539,6 +545,45 @@ CASES = [
         ("mp", 600000, "50%"),
         lambda: _grouped(hashlib.sha256(b"m1\x1d600000\x1ep1\x1d0.5\x1e").hexdigest()),
     ),
+    # Grow NJ: 1,000,000 over 3 eligibility years = 333,333.333... -> 333,333.33
+    Case("NJ_GROW_NJ_ANNUAL_CREDIT", (1000000, 3), lambda: D("333333.33")),
+    # 1,000,000 over 10 years = 100,000 a period; 40,000 of tax: used 40,000, 60,000 carried
+    Case(
+        "NJ_GROW_NJ_SCHEDULE",
+        excel.CATALOG["NJ_GROW_NJ_SCHEDULE"].example,
+        lambda: excel.CATALOG["NJ_GROW_NJ_SCHEDULE"].show(
+            grow_nj.credit_schedule(*excel.CATALOG["NJ_GROW_NJ_SCHEDULE"].example)
+        ),
+    ),
+    Case(
+        "NJ_GROW_NJ_STATE_PURCHASE",
+        excel.CATALOG["NJ_GROW_NJ_STATE_PURCHASE"].example,
+        lambda: excel.CATALOG["NJ_GROW_NJ_STATE_PURCHASE"].show(
+            grow_nj.state_purchase(*excel.CATALOG["NJ_GROW_NJ_STATE_PURCHASE"].example)
+        ),
+    ),
+    # Emerge: 700,000 over 7 years = 100,000 a period; 60,000 of tax: used 60,000
+    Case(
+        "NJ_EMERGE_SCHEDULE",
+        excel.CATALOG["NJ_EMERGE_SCHEDULE"].example,
+        lambda: excel.CATALOG["NJ_EMERGE_SCHEDULE"].show(
+            emerge.credit_schedule(*excel.CATALOG["NJ_EMERGE_SCHEDULE"].example)
+        ),
+    ),
+    # surrendered for 90% of its value: 100,000 x 0.9 = 90,000
+    Case(
+        "NJ_EMERGE_SURRENDER",
+        (100000, dt.date(2024, 3, 15), dt.date(2026, 4, 1)),
+        lambda: D(90000),
+    ),
+    # three awards on two entities, in the order of the statutes (the rows of the core)
+    Case(
+        "NJ_PORTFOLIO",
+        excel.CATALOG["NJ_PORTFOLIO"].example,
+        lambda: excel.CATALOG["NJ_PORTFOLIO"].show(
+            portfolio.portfolio(*excel.CATALOG["NJ_PORTFOLIO"].example)
+        ),
+    ),
     # the runner's own table: dispatch passes the range through and spills the result
     Case("NJ_SCENARIOS", (SCENARIOS,), lambda: scenarios_table(SCENARIOS)),
     Case(
@@ -686,7 +731,8 @@ def test_text_in_any_argument_is_an_error_never_a_number(name: str, index: int) 
     with pytest.raises(xw.XlwingsError) as raised:
         call(name, *args)
     message = str(raised.value)
-    assert re.match(r"[a-z_0-9]+ = .+: .+", message), message
+    # the argument, or an item of it: liabilities[3], awards row 2 program
+    assert re.match(r"[a-z_0-9]+(\[\d+\]| row \d+ [a-z_]+)? = .+: .+", message), message
     assert "unexpected" not in message
     assert "Traceback" not in message
     assert "\n" not in message
