@@ -105,7 +105,7 @@ def test_calc_gives_the_figures_and_says_what_it_restored(
         assert old["spilled_ranges"] == []
     # the grant schedule's table, by its range, in what calc prints
     assert re.search(
-        r"grant-schedule-example\.xlsx: saved by .*Openpyxl.*Calculations!C16:I26", err
+        r"grant-schedule-example\.xlsx: saved by .*Openpyxl.*Calculations!C23:I33", err
     )
 
 
@@ -151,15 +151,15 @@ def test_a_file_that_matches_no_template_names_its_ranges(
     report = spill_report(vet_workbook(copy))
     assert report.match is None
     assert not report.restored
-    assert ("Calc", "C16") in report.unrestored  # NJ_BEIP_GRANT_SCHEDULE's table
+    assert ("Calc", "C23") in report.unrestored  # NJ_BEIP_GRANT_SCHEDULE's table
     (note,) = report.notes
-    assert "Calc!C16:I26" in note
+    assert "Calc!C23:I33" in note
     assert "computed as legacy array formulas (#N/A below a shorter result)" in note
     assert "matches no nj-incentives template" in note
     document, err = calc_json([copy], tmp_path / "out", capsys)
     assert document["exit"] == 1  # its checks fail, as they do in Excel
     assert "likely cause: saved by" in err
-    assert "Calc!C16:I26" in err
+    assert "Calc!C23:I33" in err
 
 
 @pytest.mark.parametrize("saver", list(SAVERS))

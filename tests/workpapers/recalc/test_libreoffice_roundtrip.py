@@ -105,12 +105,14 @@ def rename_template(source: Path, target: Path, template: str) -> None:
         for info in archive.infolist():
             data = archive.read(info)
             if info.filename == "docProps/custom.xml":
-                data = re.sub(
-                    rb"<vt:lpwstr>[^<]*</vt:lpwstr>",
-                    f"<vt:lpwstr>{template}</vt:lpwstr>".encode(),
+                # by the property's name: LibreOffice writes the properties in its own
+                # order, and the sign-off properties may come first
+                data, count = re.subn(
+                    rb'(name="nj_incentives_template"><vt:lpwstr>)[^<]*(</vt:lpwstr>)',
+                    rb"\g<1>" + template.encode() + rb"\g<2>",
                     data,
-                    count=1,
                 )
+                assert count == 1, data
             out.writestr(info, data)
     target.write_bytes(buffer.getvalue())
 
