@@ -73,6 +73,7 @@ or, for a template module (``programs/beip/templates/grant.py``)::
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -1297,9 +1298,14 @@ class TemplateBuilder:
                 "letters, digits and underscores, starting with a letter, at most 32 "
                 "characters (e.g. XLWINGS)"
             )
+        # xlsxwriter writes its zip into memory and close() writes the bytes at once: a
+        # zip it opened on the file itself stays open when a write fails (a full disk),
+        # and Python then prints "Exception ignored in ZipFile.__del__" at exit
+        self._sink = io.BytesIO()
         self.workbook = xlsxwriter.Workbook(
-            str(self.path),
+            self._sink,
             {
+                "in_memory": True,
                 "strings_to_numbers": False,
                 "strings_to_formulas": False,
                 "strings_to_urls": False,
@@ -2195,6 +2201,7 @@ class TemplateBuilder:
         self.inputs.ws.activate()
         self.workbook.close()
         self._closed = True
+        self.path.write_bytes(self._sink.getvalue())
         return self.path
 
     def __enter__(self) -> TemplateBuilder:
