@@ -50,7 +50,10 @@ PAGES: dict[str, dict[str, int]] = {
         "About": 4,
         # with the sign-off block and the tick and source columns (issue 20 item 2)
         "Inputs": 2,
-        "Calculations": 1,
+        # the base years (N.J.S.A. 34:1B-125, issue 34 item 6) above the schedule: the
+        # combined-limit table and the totals print on a second page (the break between
+        # two sections, the header repeated)
+        "Calculations": 2,
         "Outputs": 1,
         "Checks": 1,
         CONFIG: 1,
@@ -75,9 +78,11 @@ PAGES: dict[str, dict[str, int]] = {
         ROSTER_SHEETS["base"]: 5,
         ROSTER_SHEETS["year1"]: 3,
         ROSTER_SHEETS["year2"]: 3,
-        # the totals, with the credit carried into the first period (issue 20 item 4),
-        # print on a third page
-        "Calculations": 3,
+        # the totals, with the credit carried into the first period (issue 20 item 4);
+        # since the issue 31-32 layout changes the sheet prints on two pages (looked at
+        # in PNG): Part I to the new-positions credits, then the minimum tax, the credit
+        # per period and the totals, each break between two sections
+        "Calculations": 2,
         "Outputs": 1,
         "Checks": 2,  # an input check per input (issue 20 item 6), the header on each page
         CONFIG: 1,
