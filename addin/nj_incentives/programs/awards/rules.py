@@ -198,6 +198,22 @@ def award_calendar(
         False if c40_waiver is None else as_bool(c40_waiver, "c40_waiver", remote_work.CITE_H_C40)
     )
     today = None if as_of is None else as_date(as_of, "as_of", CITE_AWARDS)
+    # read when given, whichever program uses it: a bad value is never ignored
+    employment_base = (
+        None
+        if base_employment is None
+        else as_int(base_employment, "base_employment", CITE_BEIP_EMPLOYMENT, low=0)
+    )
+    statewide_floor = (
+        None
+        if statewide_base is None
+        else as_int(
+            statewide_base,
+            "statewide_base",
+            CITE_GROW_STATEWIDE if key == "grow_nj" else CITE_UTH_REDUCTION,
+            low=0,
+        )
+    )
     ends = _period_ends(first_end, count)
     first_start = _months_later(first_end, -12) + dt.timedelta(days=1)
     steps: list[Step] = []
@@ -282,8 +298,8 @@ def award_calendar(
         year_end = dt.date(first_start.year, 12, 31)
         while year_end <= last:
             floor = ""
-            if base_employment is not None:
-                base = as_int(base_employment, "base_employment", CITE_BEIP_EMPLOYMENT, low=0)
+            if employment_base is not None:
+                base = employment_base
                 kept = cents_down(Decimal(base) * share)
                 floor = f" ({fmt_pct(share)} x {base} = {kept}: {math.ceil(kept)} employees)"
             add(
@@ -342,8 +358,8 @@ def award_calendar(
                 )
             limit = fmt_pct(reduction.at(period_end))
             floor = ""
-            if statewide_base is not None:
-                base = as_int(statewide_base, "statewide_base", statewide_cite, low=0)
+            if statewide_floor is not None:
+                base = statewide_floor
                 least = Decimal(base) * (1 - reduction.at(period_end))
                 floor = f" (at least {least.normalize():f} of {base})"
             text = (
@@ -514,7 +530,12 @@ def recapture_exposure(
     share = as_fraction(recapture_share, "recapture_share", cite)
     extra = as_money(interest, "interest", cite) + as_money(penalties, "penalties", cite)
     jobs: list[int | None] = [None] * len(amounts)
-    agreed = None
+    # read when given, whatever else is: a bad value is never ignored
+    agreed = (
+        None
+        if agreed_jobs is None
+        else as_int(agreed_jobs, "agreed_jobs", CITE_BRRAG_CERTIFICATE, low=1)
+    )
     if actual_jobs is not None:
         if key not in ("brrag", "uth"):
             rule = "is read for BRRAG (retained jobs) and UTH (new full-time positions) only"
@@ -528,10 +549,8 @@ def recapture_exposure(
             rule = f"must give one number a year, as credits does ({len(amounts)})"
             raise InputError("actual_jobs", actual_jobs, rule, cite)
         jobs = [as_int(j, "actual_jobs", cite, low=0) for j in given_jobs]
-        if key == "brrag":
-            if agreed_jobs is None:
-                raise InputError("agreed_jobs", None, "is required with BRRAG's actual_jobs", cite)
-            agreed = as_int(agreed_jobs, "agreed_jobs", CITE_BRRAG_CERTIFICATE, low=1)
+        if key == "brrag" and agreed is None:
+            raise InputError("agreed_jobs", None, "is required with BRRAG's actual_jobs", cite)
     rows: list[ExposureYear] = []
     steps: list[Step] = []
     cumulative = Decimal("0.00")

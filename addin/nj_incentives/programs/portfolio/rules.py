@@ -48,7 +48,7 @@ from nj_incentives.core.common import (
     as_money,
     cents_down,
 )
-from nj_incentives.core.inputs import is_blank
+from nj_incentives.core.inputs import control_character, is_blank
 from nj_incentives.core.rules import EXACT, ZERO, Rules, V, explain
 from nj_incentives.programs import forms
 from nj_incentives.programs.cbt import figures as CBT
@@ -319,6 +319,34 @@ def portfolio_rule(
     return periods, after_all
 
 
+def _entity(value: object, argument: str) -> str:
+    """The name of the entity holding an award: text, not a number, an error cell or a
+    formula (a number there is most often a column out of place), at most 100 characters."""
+    name = value.strip() if isinstance(value, str) else ""
+    rule = ""
+    if not name:
+        rule = "name the entity holding the award (text)"
+    elif len(name) > 100:
+        rule = "an entity's name is at most 100 characters"
+    elif control_character(name):
+        rule = control_character(name)
+    elif name[0] in "#=":
+        rule = "an error cell or a formula, not the name of an entity"
+    else:
+        try:
+            float(name.replace(",", ""))
+        except ValueError:
+            return name
+        rule = (
+            "a number, not the name of an entity: are the columns entity, program, period, amount?"
+        )
+    raise InputError(argument, value, rule, CITE_ORDER)
+
+
+#: The awards table's header row (optional; when given, exactly these, in this order).
+HEADER = ("entity", "program", "period", "amount")
+
+
 def _awards(table: Sequence[Sequence[object]], periods: int) -> list[_Award]:
     found: list[_Award] = []
     for number, raw in enumerate(table, 1):
@@ -327,13 +355,14 @@ def _awards(table: Sequence[Sequence[object]], periods: int) -> list[_Award]:
         if all(cell is None for cell in cells):
             continue
         if number == 1 and isinstance(cells[0], str) and cells[0].strip().lower() == "entity":
+            # a header row: read only when it is the header, never a garbled one skipped
+            for cell, name in zip(cells, HEADER, strict=True):
+                if not (isinstance(cell, str) and cell.strip().lower() == name):
+                    rule = f"the header row reads {', '.join(HEADER)}: this cell is {name}"
+                    raise InputError(f"awards row 1 {name}", cell, rule, CITE_ORDER)
             continue
         where = f"awards row {number}"
-        entity = "" if cells[0] is None else str(cells[0]).strip()
-        if not entity:
-            raise InputError(
-                f"{where} entity", cells[0], "name the entity holding the award", CITE_ORDER
-            )
+        entity = _entity(cells[0], f"{where} entity")
         program = as_choice(cells[1], f"{where} program", PROGRAMS, CITE_ORDER)
         if cells[2] is None:
             raise InputError(
@@ -385,15 +414,21 @@ def portfolio(
     ] or [ZERO] * len(taxes)
     read = _awards(awards, len(taxes))
     keys = {award.program for award in read}
+    if floors is not None and not isinstance(floors, str):
+        rule = 'must be text: program keys separated by commas ("beip,ertc"), or blank'
+        raise InputError("floors", floors, rule, f"{CITE_READING} (open question 17)")
     floor_keys = {part.strip().lower() for part in (floors or "").split(",") if part.strip()}
     for key in floor_keys:
         as_choice(key, "floors", PROGRAMS, f"{CITE_READING} (open question 17)")
-    uth_keep = None
-    if "uth" in keys:
-        if uth_carryforward is None:
-            rule = "the Urban Transit Hub carryforward was not found: give it (periods, 0 = none)"
-            raise InputError("uth_carryforward", None, rule, f"{CITE_READING} (open question 12)")
-        uth_keep = as_int(uth_carryforward, "uth_carryforward", CITE_READING, low=0, high=100)
+    # read when given, an Urban Transit Hub award or not: a bad value is never ignored
+    uth_keep = (
+        None
+        if uth_carryforward is None
+        else as_int(uth_carryforward, "uth_carryforward", CITE_READING, low=0, high=100)
+    )
+    if "uth" in keys and uth_keep is None:
+        rule = "the Urban Transit Hub carryforward was not found: give it (periods, 0 = none)"
+        raise InputError("uth_carryforward", None, rule, f"{CITE_READING} (open question 12)")
     ertc_keep = (
         None
         if ertc_carryforward is None
