@@ -417,7 +417,11 @@ def portfolio(
     if floors is not None and not isinstance(floors, str):
         rule = 'must be text: program keys separated by commas ("beip,ertc"), or blank'
         raise InputError("floors", floors, rule, f"{CITE_READING} (open question 17)")
-    floor_keys = {part.strip().lower() for part in (floors or "").split(",") if part.strip()}
+    # in the order given (a set's order varies with the hash seed: the message named a
+    # different bad key from one run to the next)
+    floor_keys = list(
+        dict.fromkeys(part.strip().lower() for part in (floors or "").split(",") if part.strip())
+    )
     for key in floor_keys:
         as_choice(key, "floors", PROGRAMS, f"{CITE_READING} (open question 17)")
     # read when given, an Urban Transit Hub award or not: a bad value is never ignored
@@ -440,7 +444,7 @@ def portfolio(
     place = Decimal(CBT.ORDER_GROW_NJ.single) + 1
     if emerge_place is not None:
         place = _emerge_place(emerge_place)
-    terms = _terms(keys, floor_keys, uth_keep, ertc_keep, brrag, place)
+    terms = _terms(keys, set(floor_keys), uth_keep, ertc_keep, brrag, place)
     holdings: list[_Holding] = []
     for term in terms:
         entities: list[str] = []
