@@ -32,13 +32,23 @@ calculation = FUNCTIONS.calculation
 _C40 = BEIP.H.c40_from.single
 _ELECT = BEIP.H.election_before.single
 _MOVED = BEIP.H.waiver_end.at() + dt.timedelta(days=1)
-#: The four sections (the law the NJ_REMOTE_WORK_* functions cite).
-_SECTIONS = "N.J.S.A. 34:1B-129h.; 34:1B-120b.; 34:1B-209; 34:1B-247"
+#: The programs that apply the remote-work text, as their figures declare it
+#: (``declare_subsection_h``: loaded with the registry, in its order), and their sections.
+_SUBSECTIONS = dict(RW.SUBSECTIONS)
 
+
+def _short(subsection: RW.SubsectionH) -> str:
+    """ "34:1B-129 h." (the section without "N.J.S.A.", then its letter)."""
+    section = subsection.section.removeprefix("N.J.S.A. ")
+    return f"{section} {subsection.letter}" if subsection.letter else section
+
+
+#: The sections (the law the NJ_REMOTE_WORK_* functions cite).
+_SECTIONS = "N.J.S.A. " + "; ".join(h.cite.removeprefix("N.J.S.A. ") for h in _SUBSECTIONS.values())
+_CHOICES = [f'"{key}" ({_short(h)})' for key, h in _SUBSECTIONS.items()]
 _PROGRAM = switch(
-    '"beip" (34:1B-129 h.), "brrag" (34:1B-120 b.), "uth" (34:1B-209) or "grow_nj"'
-    " (34:1B-247): the program whose section applies",
-    ("beip", "brrag", "uth", "grow_nj"),
+    f"{', '.join(_CHOICES[:-1])} or {_CHOICES[-1]}: the program whose section applies",
+    tuple(_SUBSECTIONS),
 )
 _TEXT_IDENTITY = switch(
     '"assumed" (UTH and Grow NJ read as BEIP\'s text, asserted by summaries) or'
