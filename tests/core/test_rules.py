@@ -116,6 +116,25 @@ def test_a_product_beyond_int64_is_refused_not_wrapped() -> None:
     )
 
 
+def test_the_range_is_each_rows_own_product() -> None:
+    # one row's amount and another row's count never meet: 10^13 cents x 1 and 1 cent x
+    # 10^6 are both in range, though 10^13 x 10^6 (the columns' largest) is not; and
+    # 3.9 x 10^9 x 10^10 / 1.3 x 10^9 = 3 x 10^10 (a ratio to 10 places over positions /
+    # 10^8) is below 2^53 though 3.9 x 10^9 x 10^10 / 1 (the smallest divisor) is not
+    money = np.array([10**13, 1], np.int64)
+    counts = np.array([1, 10**6], np.int64)
+    assert INT64.times(money, counts).tolist() == [10**13, 10**6]
+    assert INT64.muldiv(money, counts, np.array([1, 1], np.int64)).tolist() == [10**13, 10**6]
+    a = np.array([3_900_000_000, 1], np.int64)
+    scale = np.full(2, 10**10, np.int64)
+    ratio = muldiv_floor(a, scale, np.array([1_300_000_000, 1], np.int64))
+    assert ratio.tolist() == [3 * 10**10, 10**10]
+    # a row whose own product over its divisor is 2^53 or more is still refused, by name
+    a[1] = 10**8  # 10^8 x 10^10 / 1 = 10^18
+    with pytest.raises(OverflowError, match="100,000,000 x 10,000,000,000"):
+        muldiv_floor(a, scale, np.array([1_300_000_000, 1], np.int64))
+
+
 def test_shares_round_down_to_the_cent_and_fractions_are_exact() -> None:
     # 100,000.00 / 3 = 33,333.333... -> 33,333.33; 333,333.33 x 15% = 49,999.9995 -> 49,999.99
     assert EXACT.share(D("100000.00"), Fraction(1, 3)) == D("33333.33")

@@ -256,6 +256,26 @@ def test_the_layout_planned_chunk_by_chunk_is_the_whole_tables(money: str) -> No
     assert small["ertc_used_5"].isna().tolist() == [True, True, True, False]
 
 
+def test_a_chunk_of_good_rows_is_computed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # work counted, not timed: 500 rows of the example portfolio in one chunk go through
+    # the kernel once; no good row makes the int64 evaluator refuse the chunk, which the
+    # runner would then split in halves down to single rows (one ERTC row's positions x
+    # 10^10 over another row's smaller positions once did: 1,000+ kernel calls)
+    from nj_incentives.scenarios import runner
+
+    calls = []
+    real = runner._compute_chunk
+
+    def counted(frame: pd.DataFrame, *args: object) -> object:
+        calls.append(len(frame))
+        return real(frame, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "_compute_chunk", counted)
+    results = run_scenarios(example_portfolio(500, seed=2026))
+    assert calls == [500]
+    assert results["error"].isna().all()
+
+
 def test_keep_cannot_shadow_the_fixed_columns() -> None:
     with pytest.raises(ScenarioError, match="always in the results"):
         run_scenarios(pd.DataFrame([_grant()]), keep=["error"])

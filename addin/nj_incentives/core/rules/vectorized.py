@@ -57,18 +57,37 @@ def mul_frac(a: Any, num: Any, den: int) -> ndarray:
 
 
 def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
-    """Refuse, rather than wrap, a product of two columns that int64 cannot hold:
-    ``max|a| x max|b| // min(divisor)`` must stay below ``limit``."""
+    """Refuse, rather than wrap, a product of two columns that int64 cannot hold: each
+    row's ``|a| x |b| // divisor`` must stay below ``limit``.
+
+    Two reductions decide most calls (``max|a| x max|b| // min(divisor)`` below the
+    limit); only when that bound fails are the rows looked at one by one: a float64
+    estimate (relative error below 2^-50) clears the rows far below the limit and the
+    few near it are computed in Python integers. (A column's largest amount and another
+    row's largest count never meet in one product: the bound alone refused whole chunks
+    of good rows, which the runner then split row by row.)"""
     import numpy as np
 
     if not (np.size(a) and np.size(b)):
         return
-    largest = int(np.max(np.abs(a))) * int(np.max(np.abs(b)))
-    if largest // max(int(np.min(divisor)), 1) >= limit:
-        raise OverflowError(
-            f"{what}: {int(np.max(np.abs(a))):,} x {int(np.max(np.abs(b))):,} is beyond the "
-            "int64 evaluator's exact range (scenario runner limit, docs/scenarios.md)"
-        )
+    a_max, b_max = int(np.max(np.abs(a))), int(np.max(np.abs(b)))
+    if (a_max * b_max) // max(int(np.min(divisor)), 1) < limit:
+        return
+    a, b, d = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(divisor))
+    a, b = np.abs(a), np.abs(b)
+    d = np.maximum(d, 1)
+    with np.errstate(over="ignore"):
+        estimate = a.astype(np.float64) * b.astype(np.float64) / d.astype(np.float64)
+    beyond = np.flatnonzero(estimate >= limit * (1 + 2**-40))  # certainly over
+    near = np.flatnonzero(estimate >= limit / 2)
+    for row in (*beyond[:1], *near):
+        i = np.unravel_index(row, a.shape)
+        x, y = int(a[i]), int(b[i])
+        if (x * y) // int(d[i]) >= limit:
+            raise OverflowError(
+                f"{what}: {x:,} x {y:,} is beyond the "
+                "int64 evaluator's exact range (scenario runner limit, docs/scenarios.md)"
+            )
 
 
 def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
