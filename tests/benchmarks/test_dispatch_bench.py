@@ -308,3 +308,147 @@ def test_every_catalog_function_before_and_after() -> None:
                 f" {max(ratios):.2f}x, {within} of {len(ratios)} at most 1.2x"
             )
     assert names
+
+
+# =========================================================================== NJ_SCENARIOS by size
+
+#: One interpreter's NJ_SCENARIOS by table size: argv = [runtime, rounds, sizes]; prints one
+#: JSON line {rows: {"function": s, "identity": s, "cells": n}}.
+_BY_SIZE = r"""
+import asyncio, json, sys, time, types
+if sys.argv[1] == "pyodide":
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.JsNull = type("JsNull", (), {})
+    pyodide = types.ModuleType("pyodide")
+    pyodide.ffi = ffi
+    sys.modules.update({"pyodide": pyodide, "pyodide.ffi": ffi})
+import xlwings as xw
+from xlwings.pro import udfs_officejs
+from nj_incentives import excel
+
+ROUNDS = int(sys.argv[2])
+SIZES = [int(n) for n in sys.argv[3].split(",")]
+call = udfs_officejs.custom_functions_call
+HEADER = ["id", "agreement_date", "pct", "withholdings_1", "withholdings_2",
+          "withholdings_3", "new_employees_1", "new_employees_2", "new_employees_3",
+          "accrual_year", "conversion_amount"]
+
+
+def table(rows):
+    # 11 columns a row: a 3-year BEIP grant (40909 = 2012-01-01) and a conversion
+    return [HEADER] + [
+        [f"r{i}", 40909, 0.5, 100000 + i, 110000, 120000, 10, 11, 12, 2012, 1250000 + i]
+        for i in range(rows)
+    ]
+
+
+def payload(name, args):
+    return {
+        "client": "Office.js", "func_name": name, "args": args,
+        "caller_address": "Sheet1!B2", "session_id": "benchmark",
+        "culture_info_name": "en-US", "date_format": "M/d/yyyy",
+        "version": xw.__version__, "runtime": "1.4",
+    }
+
+
+same = types.ModuleType("identity")
+def SAME_1(a1):
+    return a1
+same.SAME_1 = xw.func(SAME_1)
+
+
+async def per_call(data, module, calls):
+    start = time.perf_counter()
+    for _ in range(calls):
+        await call(data, module)
+    return (time.perf_counter() - start) / calls
+
+
+async def measure():
+    out = {}
+    for rows in SIZES:
+        cells = table(rows)
+        calls = {
+            "function": (payload("NJ_SCENARIOS", [cells]), excel),
+            "identity": (payload("SAME_1", [cells]), same),
+        }
+        for data, module in calls.values():  # warm up
+            await call(data, module)
+        count = max(1, 200 // rows)
+        fastest = dict.fromkeys(calls, float("inf"))
+        for _ in range(ROUNDS):  # interleaved, so that drift hits both alike
+            for key, (data, module) in calls.items():
+                fastest[key] = min(fastest[key], await per_call(data, module, count))
+        out[rows] = {**fastest, "cells": len(HEADER) * (rows + 1)}
+    return out
+
+
+print(json.dumps(asyncio.run(measure())))
+"""
+
+SIZES = os.environ.get("NJ_BENCH_SIZES", "1,10,100,1000")
+
+
+def test_scenarios_by_table_size() -> None:
+    """NJ_SCENARIOS of 1 to 1,000 rows of 11 columns (a 3-year grant and a conversion)
+    against ``SAME_1`` of the same table through the same dispatch (issue 35): the ratio
+    at each size, the fixed cost (the 1-row call less its cells at the per-cell cost)
+    and the cost per input cell (between the two largest sizes), each the median of
+    ``NJ_BENCH_RUNS`` fresh interpreters alternating trees (``NJ_BENCH_BEFORE``)."""
+    trees = _trees()
+    runtimes = ("cpython", "pyodide")
+    results: dict[tuple[str, str], list[Any]] = {
+        (label, runtime): [] for label in trees for runtime in runtimes
+    }
+    environment = {
+        **os.environ,
+        "XLWINGS_ON_SERVER": "true",
+        "XLWINGS_LICENSE_KEY": "noncommercial",
+    }
+    for _ in range(RUNS):
+        for runtime in runtimes:
+            for label, tree in trees.items():  # alternating: before, after, before ...
+                environment["PYTHONPATH"] = tree or str(HERE.parents[1] / "addin")
+                done = subprocess.run(
+                    [sys.executable, "-c", _BY_SIZE, runtime, str(ROUNDS), SIZES],
+                    env=environment,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                results[label, runtime].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    sizes = list(results[next(iter(trees)), "cpython"][0])
+    low, high = sizes[-2], sizes[-1]
+
+    def slope(run: dict[str, dict[str, float]], key: str) -> float:
+        return (run[high][key] - run[low][key]) / (run[high]["cells"] - run[low]["cells"])
+
+    print(f"\nNJ_SCENARIOS by table size (11 columns), median of {RUNS} interpreters, us")
+    for runtime in runtimes:
+        for label in trees:
+            runs = results[label, runtime]
+            line = f"{runtime:8} {label:6}"
+            for rows in sizes:
+                fn = statistics.median(run[rows]["function"] for run in runs)
+                ratio = statistics.median(
+                    run[rows]["function"] / run[rows]["identity"] for run in runs
+                )
+                line += f" | {rows} rows {fn * 1e6:,.0f} ({ratio:.2f}x)"
+            per_fn = statistics.median(slope(run, "function") for run in runs)
+            per_id = statistics.median(slope(run, "identity") for run in runs)
+            first = sizes[0]
+            fixed = statistics.median(
+                run[first]["function"] - run[first]["cells"] * slope(run, "function")
+                for run in runs
+            )
+            fixed_id = statistics.median(
+                run[first]["identity"] - run[first]["cells"] * slope(run, "identity")
+                for run in runs
+            )
+            line += (
+                f" | per cell {per_fn * 1e6:.2f} / identity {per_id * 1e6:.2f}"
+                f" = {per_fn / per_id:.2f}x | fixed {fixed * 1e6:,.0f} / identity"
+                f" {fixed_id * 1e6:,.0f}"
+            )
+            print(line)
+    assert sizes

@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nj_incentives.scenarios import (
     ScenarioError,
@@ -388,6 +390,36 @@ def test_scenarios_table_spills_header_and_results() -> None:
     assert c["grant_before_cap_1"] == 100000.12
     assert c["grant_total"] == 50000.0
     assert all(not isinstance(v, (np.generic, float)) or not np.isnan(v) for v in a.values())
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.integers(-(2**62), 2**62)), max_size=8),
+    st.lists(st.one_of(st.none(), st.floats(allow_nan=True, allow_infinity=False)), max_size=8),
+    st.lists(st.one_of(st.none(), st.booleans()), max_size=8),
+    st.lists(st.one_of(st.none(), st.sampled_from(["P.L.2007, c.1", "P.L.2009, c.2"])), max_size=8),
+)
+def test_result_columns_become_the_same_cells_a_column_at_a_time(
+    ints: list[int | None],
+    floats: list[float | None],
+    flags: list[bool | None],
+    texts: list[str | None],
+) -> None:
+    # The column-at-a-time reading (issue 35: NJ_SCENARIOS's cost per cell) gives exactly
+    # what _cell of each value did: the same values and types, blanks as None.
+    from nj_incentives.scenarios.table import _cell, _cells
+
+    columns = [
+        pd.array(ints, dtype="Int64"),
+        pd.array(flags, dtype="boolean"),
+        np.array([np.nan if v is None else v for v in floats], dtype=np.float64),
+        pd.Categorical(texts, categories=["P.L.2007, c.1", "P.L.2009, c.2"]),
+        np.array([*texts, np.int64(3), pd.NA, float("nan")], dtype=object),
+    ]
+    for column in columns:
+        expected = [_cell(v) for v in pd.Series(column).astype(object).tolist()]
+        got = _cells(pd.Series(column).array)
+        assert [(type(v), v) for v in got] == [(type(v), v) for v in expected]
 
 
 def test_scenarios_table_refuses_a_bad_header() -> None:

@@ -50,13 +50,23 @@ def _header(rows: Sequence[Sequence[object]]) -> list[str]:
     return header
 
 
+_NUMBERS = (int, float)
+
+
 def _column(values: list[object], kind: Kind | None) -> object:
     """A column of cells as the runner reads it: numbers as floats where all are numbers."""
-    cells = [None if is_blank(v) else v for v in values]
+    # a number (int, or float but NaN) is never blank: is_blank only for the others
+    cells = [
+        v if type(v) is int or (type(v) is float and v == v) else None if is_blank(v) else v
+        for v in values
+    ]
     if kind is Kind.DATE:
         return np.array([_serial_date(v) for v in cells], dtype=object)
     numeric = all(
-        v is None or (isinstance(v, numbers.Real) and not isinstance(v, bool)) for v in cells
+        v is None
+        or type(v) in _NUMBERS
+        or (isinstance(v, numbers.Real) and not isinstance(v, bool))
+        for v in cells
     )
     if numeric and kind not in (Kind.BOOL, Kind.CHOICE, None):
         return np.array([np.nan if v is None else float(v) for v in cells], dtype=np.float64)  # type: ignore[arg-type]
@@ -74,6 +84,28 @@ def _cell(value: object) -> object:
         if isinstance(value, float) and math.isnan(value):
             return None
     return value
+
+
+def _cells(array: object) -> list[object]:
+    """A result column as cells, the same as :func:`_cell` of each value, a column at a
+    time: numbers of a numpy column or a nullable (masked) one read in one pass, blanks
+    (NaN, the mask, a categorical's missing code) set by index."""
+    if isinstance(array, pd.Categorical):
+        categories = [_cell(c) for c in array.categories]
+        return [None if code < 0 else categories[code] for code in array.codes.tolist()]
+    if isinstance(array, pd.arrays.IntegerArray | pd.arrays.BooleanArray):
+        kind = np.int64 if isinstance(array, pd.arrays.IntegerArray) else np.bool_
+        values: list[object] = array.to_numpy(dtype=kind, na_value=0).tolist()
+        blank = array.isna()
+    else:
+        plain = np.asarray(array)
+        if plain.dtype.kind != "f":
+            return [_cell(value) for value in plain.tolist()]
+        values = plain.tolist()
+        blank = np.isnan(plain)
+    for i in np.flatnonzero(blank).tolist():
+        values[i] = None
+    return values
 
 
 def scenarios_table(rows: Sequence[Sequence[object]]) -> list[list[object]]:
@@ -102,8 +134,6 @@ def scenarios_table(rows: Sequence[Sequence[object]]) -> list[list[object]]:
         data[name] = _column([row[i] for row in body], found[0].kind if found else None)
     frame = pd.DataFrame(data, index=pd.RangeIndex(len(body)))
     results = run_scenarios(frame)
-    out: list[list[object]] = [[str(c) for c in results.columns]]
-    columns = [results[c].astype(object).tolist() for c in results.columns]
-    for r in range(len(results)):
-        out.append([_cell(column[r]) for column in columns])
-    return out
+    header_row: list[object] = [str(c) for c in results.columns]
+    columns = [_cells(results[c].array) for c in results.columns]
+    return [header_row, *map(list, zip(*columns, strict=True))]
