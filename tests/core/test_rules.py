@@ -135,6 +135,27 @@ def test_the_range_is_each_rows_own_product() -> None:
         muldiv_floor(a, scale, np.array([1_300_000_000, 1], np.int64))
 
 
+def test_the_date_tables_are_the_arithmetic_on_every_day() -> None:
+    # every day from 1899-12-01 to 2200-01-31 (the tables' 1900-2199 and a month either
+    # side, read by the arithmetic): the look-ups give what the arithmetic gives, and a
+    # column with one day outside the tables (a sentinel) is read by the arithmetic whole
+    from nj_incentives.core.rules import vectorized as v
+
+    days = np.arange(-25567 - 31, 84005 + 32, dtype=np.int64)
+    inside = days[31:-31]
+    for column in (inside, days, np.append(inside[:100], 2**40)):
+        year, month, day = civil_from_days(column)
+        expected = v._civil_arithmetic(column)
+        assert all(np.array_equal(x, y) for x, y in zip((year, month, day), expected, strict=True))
+        known = column < 2**40
+        assert np.array_equal(days_from_civil(year, month, day)[known], column[known])
+        assert np.array_equal(v.days_in_month(year, month), v._month_days_arithmetic(year, month))
+    short = civil_from_days(inside[:1])  # a short column: the arithmetic
+    assert [int(x[0]) for x in short] == [1900, 1, 1]
+    assert dt.date(1970, 1, 1) + dt.timedelta(days=int(inside[0])) == dt.date(1900, 1, 1)
+    assert dt.date(1970, 1, 1) + dt.timedelta(days=int(inside[-1])) == dt.date(2199, 12, 31)
+
+
 def test_shares_round_down_to_the_cent_and_fractions_are_exact() -> None:
     # 100,000.00 / 3 = 33,333.333... -> 33,333.33; 333,333.33 x 15% = 49,999.9995 -> 49,999.99
     assert EXACT.share(D("100000.00"), Fraction(1, 3)) == D("33333.33")

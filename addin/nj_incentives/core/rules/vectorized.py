@@ -61,11 +61,10 @@ def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
     row's ``|a| x |b| // divisor`` must stay below ``limit``.
 
     Two reductions decide most calls (``max|a| x max|b| // min(divisor)`` below the
-    limit); only when that bound fails are the rows looked at one by one: a float64
-    estimate (relative error below 2^-50) clears the rows far below the limit and the
-    few near it are computed in Python integers. (A column's largest amount and another
-    row's largest count never meet in one product: the bound alone refused whole chunks
-    of good rows, which the runner then split row by row.)"""
+    limit); only when that bound fails are the rows looked at (:func:`_refuse_rows`).
+    (A column's largest amount and another row's largest count never meet in one
+    product: the bound alone refused whole chunks of good rows, which the runner then
+    split row by row.)"""
     import numpy as np
 
     if not (np.size(a) and np.size(b)):
@@ -78,6 +77,16 @@ def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
     d = np.maximum(d, 1)
     with np.errstate(over="ignore"):
         estimate = a.astype(np.float64) * b.astype(np.float64) / d.astype(np.float64)
+    _refuse_rows(a, b, d, estimate, limit, what)
+
+
+def _refuse_rows(a: Any, b: Any, d: Any, estimate: Any, limit: int, what: str) -> None:
+    """Raise OverflowError for the first row whose ``a x b // d`` (non-negative) is
+    ``limit`` or more, given a float64 ``estimate`` of each (relative error below 2^-50):
+    rows estimated below ``limit / 2`` are certainly below; the few others are computed
+    in Python integers."""
+    import numpy as np
+
     beyond = np.flatnonzero(estimate >= limit * (1 + 2**-40))  # certainly over
     near = np.flatnonzero(estimate >= limit / 2)
     for row in (*beyond[:1], *near):
@@ -92,11 +101,14 @@ def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
 
 def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     """``floor(a x b / c)`` exactly, for ``a, b >= 0``, ``c > 0``, a result below 2^53 and
-    ``c < 2^61``, even where ``a x b`` exceeds int64.
+    ``c < 2^61``, even where ``a x b`` exceeds int64; a row whose result would be 2^53 or
+    more is refused (OverflowError), never wrapped.
 
     A float64 estimate is within one of the result (relative error < 2^-50); the exact
     remainder ``a x b - q x c`` is small, so computing it modulo 2^64 (uint64
     arithmetic, which wraps by definition) gives its true value; one step fixes ``q``.
+    The same estimate tells the rows that may pass 2^53 (:func:`_refuse_rows`), when the
+    columns' bound ``max a x max b // min c`` does not already rule them out.
     """
     import numpy as np
 
@@ -106,10 +118,15 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     if a.size == 0:
         return np.asarray(a.copy())
     i64 = np.dtype(np.int64)
-    _fits(a, b, 2**53, "a product over a count", c)
-    if int(a.max()) * int(b.max()) < 2**63:
+    largest = int(a.max()) * int(b.max())
+    unsure = largest // max(int(c.min()), 1) >= 2**53  # some row may pass 2^53
+    if largest < 2**63:
+        if unsure:
+            _fits(a, b, 2**53, "a product over a count", c)
         return np.asarray((a * b) // c)
     estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
+    if unsure:
+        _refuse_rows(a, b, c, estimate, 2**53, "a product over a count")
     q = estimate.astype(i64)
     au, bu, cu = a.astype(np.uint64), b.astype(np.uint64), c.astype(np.uint64)
     for _ in range(4):
@@ -128,7 +145,16 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
 
 
 def civil_from_days(days: Any) -> tuple[ndarray, ndarray, ndarray]:
-    """(year, month 1-12, day 1-31) of each day number."""
+    """(year, month 1-12, day 1-31) of each day number (from :func:`_date_tables` for a
+    column within its years: three look-ups instead of about twenty operations)."""
+    tables = _tables_for(days, _TABLE_FIRST_DAY, _TABLE_LAST_DAY)
+    if tables is not None:
+        at = days - _TABLE_FIRST_DAY
+        return tables.year.take(at), tables.month.take(at), tables.day.take(at)
+    return _civil_arithmetic(days)
+
+
+def _civil_arithmetic(days: Any) -> tuple[ndarray, ndarray, ndarray]:
     import numpy as np
 
     z = days + 719468
@@ -147,6 +173,15 @@ def days_from_civil(year: Any, month: Any, day: Any) -> ndarray:
     """Day number of each (year, month, day); the day must exist."""
     import numpy as np
 
+    tables = _tables_for(year, _TABLE_FIRST_YEAR, _TABLE_LAST_YEAR)
+    if tables is not None:
+        return np.asarray(tables.month_first.take(_month_index(year, month)) + (day - 1))
+    return _days_arithmetic(year, month, day)
+
+
+def _days_arithmetic(year: Any, month: Any, day: Any) -> ndarray:
+    import numpy as np
+
     y = year - (month <= 2)
     era = y // 400
     yoe = y - era * 400
@@ -163,9 +198,72 @@ _MONTH_EXTRA_BITS = 0x3BBEECC
 def days_in_month(year: Any, month: Any) -> ndarray:
     import numpy as np
 
+    tables = _tables_for(year, _TABLE_FIRST_YEAR, _TABLE_LAST_YEAR)
+    if tables is not None:
+        return np.asarray(tables.month_days.take(_month_index(year, month)))
+    return _month_days_arithmetic(year, month)
+
+
+def _month_days_arithmetic(year: Any, month: Any) -> ndarray:
+    import numpy as np
+
     leap = ((year & 3) == 0) & ((year % 100 != 0) | (year % 400 == 0))
     extra = (_MONTH_EXTRA_BITS >> (2 * month)) & 3
     return np.asarray(28 + extra + ((month == 2) & leap))
+
+
+# The same three conversions as look-ups in tables over the years every date of the
+# runner lies in (core.inputs.MIN_DATE to MAX_DATE, 1900-2199), built once from the
+# arithmetic above: a column of day numbers (or years) within them is converted by
+# indexing (about a sixth of the arithmetic's time on 65,536 rows); any other value
+# (a sentinel day, a scalar, a short column) by the arithmetic. Exhaustively equal:
+# tests/core/test_rules.py.
+_TABLE_FIRST_YEAR, _TABLE_LAST_YEAR = 1900, 2199
+_TABLE_FIRST_DAY = -25567  # 1900-01-01
+_TABLE_LAST_DAY = 84005  # 2199-12-31
+#: columns shorter than this are converted by the arithmetic (a table's two reductions
+#: would cost more than they save)
+_TABLE_MIN_SIZE = 64
+
+
+class _DateTables(NamedTuple):
+    year: Any  # day number - _TABLE_FIRST_DAY -> year, month, day (int64)
+    month: Any
+    day: Any
+    month_first: Any  # (year - _TABLE_FIRST_YEAR) x 12 + month - 1 -> its first day
+    month_days: Any  # ... -> its number of days
+
+
+_DATE_TABLES: list[_DateTables] = []
+
+
+def _date_tables() -> _DateTables:
+    if not _DATE_TABLES:
+        import numpy as np
+
+        days = np.arange(_TABLE_FIRST_DAY, _TABLE_LAST_DAY + 1, dtype=np.int64)
+        year, month, day = _civil_arithmetic(days)
+        years = np.repeat(np.arange(_TABLE_FIRST_YEAR, _TABLE_LAST_YEAR + 1, dtype=np.int64), 12)
+        months = np.tile(np.arange(1, 13, dtype=np.int64), len(years) // 12)
+        first = _days_arithmetic(years, months, np.ones_like(years))
+        last = _days_arithmetic(years, months, _month_days_arithmetic(years, months))
+        _DATE_TABLES.append(_DateTables(year, month, day, first, last - first + 1))
+    return _DATE_TABLES[0]
+
+
+def _tables_for(values: Any, low: int, high: int) -> _DateTables | None:
+    """The tables, if ``values`` is an int64 column within [low, high]; else None."""
+    import numpy as np
+
+    if not (isinstance(values, np.ndarray) and values.dtype == np.int64):
+        return None
+    if values.size < _TABLE_MIN_SIZE or values.min() < low or values.max() > high:
+        return None
+    return _date_tables()
+
+
+def _month_index(year: Any, month: Any) -> Any:
+    return (year - _TABLE_FIRST_YEAR) * 12 + (month - 1)
 
 
 def _scaled(value: Any, den: int) -> Any:
