@@ -1,7 +1,8 @@
 """The tax forms the programs' figures go on: each edition written once (its date and
 source), each line referenced once (model and labels: :mod:`nj_incentives.core.forms`).
 
-One form carries several programs' lines (Schedule A-3: BEIP and the ERTC), so the forms
+One form carries several programs' lines (Schedule A-3: BEIP, the ERTC, BRRAG, Urban
+Transit Hub, Grow NJ and Emerge), so the forms
 are one module of :mod:`nj_incentives.programs` rather than one a program. How to add an
 edition: add an :class:`~nj_incentives.core.forms.Edition`, point the lines that moved to
 it, and regenerate the docs (``python -m nj_incentives.support.law_currency``) and the
@@ -15,6 +16,7 @@ from nj_incentives.core.forms import Edition, Form, Line
 from nj_incentives.programs.ertc import figures as ERTC
 
 __all__ = [
+    "CREDIT_FORMS",
     "EDITIONS",
     "FORMS",
     "FORM_313",
@@ -27,6 +29,12 @@ __all__ = [
     "FORM_313_PART_I",
     "FORM_313_PART_II",
     "FORM_313_YEAR_TWO",
+    "FORM_316",
+    "FORM_316_2015",
+    "FORM_319_2021",
+    "FORM_320",
+    "FORM_320_2016",
+    "FORM_320_2022",
     "FORM_324",
     "FORM_324_2017",
     "FORM_324_2021",
@@ -40,7 +48,11 @@ __all__ = [
     "LINES",
     "SCHEDULE_A3",
     "SCHEDULE_A3_BEIP",
+    "SCHEDULE_A3_BRRAG",
+    "SCHEDULE_A3_EMERGE",
     "SCHEDULE_A3_ERTC",
+    "SCHEDULE_A3_GROW_NJ",
+    "SCHEDULE_A3_UTH",
     "line",
     "markdown",
 ]
@@ -157,6 +169,131 @@ SCHEDULE_A3 = Edition(
 )
 SCHEDULE_A3_BEIP = Line(SCHEDULE_A3, "", None, "BEIP line", _NOTES_5)
 SCHEDULE_A3_ERTC = Line(SCHEDULE_A3, "", None, "Economic Recovery Tax Credit line", _NOTES_2)
+# The other programs' lines (issue 33, item 4): the credit forms feeding them were found
+# (below), Schedule A-3's line numbers were not (docs/interpretations.md lists the search).
+_A3_OTHERS_SEARCHED = (
+    'searched (December 2026, stored pages and docs): "CBT-100 Schedule A-3" with each '
+    'credit\'s name and form number, "Summary of Tax Credits", "here and on Schedule '
+    'A-3"; the stored 2022 CBT-100 (ses.stf.com bookmarks, 2023060112030119922647) showed '
+    "page 1 only; not found"
+)
+SCHEDULE_A3_BRRAG = Line(
+    SCHEDULE_A3,
+    "",
+    None,
+    "Business Retention and Relocation Tax Credit line",
+    _A3_OTHERS_SEARCHED,
+)
+SCHEDULE_A3_UTH = Line(
+    SCHEDULE_A3, "", None, "Urban Transit Hub Tax Credit line", _A3_OTHERS_SEARCHED
+)
+SCHEDULE_A3_GROW_NJ = Line(
+    SCHEDULE_A3,
+    "",
+    None,
+    "Grow New Jersey Assistance Tax Credit line",
+    _A3_OTHERS_SEARCHED,
+)
+SCHEDULE_A3_EMERGE = Line(
+    SCHEDULE_A3,
+    "",
+    None,
+    "Emerge Program tax credit line",
+    f'{_A3_OTHERS_SEARCHED}; no Emerge credit form found (searched "Emerge Program Tax '
+    'Credit form Corporation Business Tax")',
+)
+
+# --------------------------------------------------------------------------- Forms 316, 319, 320
+# The credit forms of BRRAG, Urban Transit Hub and Grow NJ (issue 33, item 4), from stored
+# copies of the forms (not in legal-notes; each edition names its copy). Only the lines
+# the copies show: the approved credit of the period and the credit carried in.
+
+_316_TITLE = "Business Retention and Relocation Tax Credit (CBT)"
+_319_TITLE = "Urban Transit Hub Tax Credit (CBT)"
+_320_TITLE = "Grow New Jersey Assistance Tax Credit (CBT)"
+_SRC_316_2015 = "formsbank.com template 328947 (Form 316, 2015, rev. 07-15, R-09)"
+_SRC_316_2023 = "taxformfinder.org/newjersey/form-316 (Form 316, 2023)"
+_SRC_319_2021 = "ses.stf.com bookmarks, 2023060112030458122665 (Form 319, 2021, rev. 10-21)"
+_SRC_320_2016 = "formsbank.com template 227477 (Form 320, 2016, rev. 10-16)"
+_SRC_320_2022 = "ses.stf.com bookmarks, 2023060112030421722663 (Form 320, 2022)"
+_SRC_320_2023 = "taxformfinder.org/newjersey/form-320 (Form 320, 2023, last modified October 2023)"
+FORM_316_2015 = Edition(
+    "Form 316",
+    _316_TITLE,
+    2015,
+    _SRC_316_2015,
+    revised="07-15, R-09",
+    note="Applies from tax year 2015 until the 2023 edition (the 2016-2022 editions not found).",
+)
+FORM_316 = Edition(
+    "Form 316",
+    _316_TITLE,
+    2023,
+    _SRC_316_2023,
+    note="Applies from tax year 2023 (the 2024 and 2025 editions not found).",
+)
+FORM_319_2021 = Edition(
+    "Form 319",
+    _319_TITLE,
+    2021,
+    _SRC_319_2021,
+    revised="10-21",
+    note="The only edition found: applies to every tax year (earlier and later ones not found).",
+)
+FORM_320_2016 = Edition(
+    "Form 320",
+    _320_TITLE,
+    2016,
+    _SRC_320_2016,
+    revised="10-16",
+    note="Applies from tax year 2016 until the 2022 edition (the 2017-2021 editions not read).",
+)
+FORM_320_2022 = Edition("Form 320", _320_TITLE, 2022, _SRC_320_2022)
+FORM_320 = Edition(
+    "Form 320",
+    _320_TITLE,
+    2023,
+    _SRC_320_2023,
+    revised="October 2023",
+    note="Applies from tax year 2023 (the 2024 and 2025 editions not found).",
+)
+
+
+def _credit_form(
+    edition: Edition, source: str, approved: str, carried: str | None
+) -> dict[str, Line]:
+    """The lines of a credit form's edition: the approved credit (Part II) and the credit
+    carried in from the prior period (Part II; None: not shown by the copy)."""
+    return {
+        "approved": Line(
+            edition,
+            "Part II",
+            approved,
+            "approved credit for the period, as on the tax credit certificate",
+            source,
+        ),
+        "carried_in": Line(
+            edition, "Part II", carried, "credit carried forward from the prior period", source
+        ),
+        "allowable": Line(
+            edition, "Part III", None, "the allowable credit (to Schedule A-3)", source
+        ),
+    }
+
+
+_316_2015 = _credit_form(FORM_316_2015, _SRC_316_2015, "3", None)
+_316_2023 = _credit_form(FORM_316, _SRC_316_2023, "3", "4")
+_319_2021 = _credit_form(FORM_319_2021, _SRC_319_2021, "4", None)
+_320_2016 = _credit_form(FORM_320_2016, _SRC_320_2016, "4", "5")
+_320_2022 = _credit_form(FORM_320_2022, _SRC_320_2022, "3", "4")
+_320_2023 = _credit_form(FORM_320, _SRC_320_2023, "3", "4")
+_320_2023["liability"] = Line(
+    FORM_320,
+    "Part III",
+    "6",
+    "tax liability from page 1, line 2a of the CBT-100 / CBT-100S",
+    _SRC_320_2023,
+)
 
 # --------------------------------------------------------------------------- Form 313
 # Editions found (legal-notes section 7): 2013 (Parts IV and V: the limits and the
@@ -272,7 +409,19 @@ FORMS: dict[str, Form] = {
         ),
         Form(
             "Schedule A-3",
-            ((SCHEDULE_A3, (("beip", SCHEDULE_A3_BEIP), ("ertc", SCHEDULE_A3_ERTC))),),
+            (
+                (
+                    SCHEDULE_A3,
+                    (
+                        ("beip", SCHEDULE_A3_BEIP),
+                        ("ertc", SCHEDULE_A3_ERTC),
+                        ("brrag", SCHEDULE_A3_BRRAG),
+                        ("uth", SCHEDULE_A3_UTH),
+                        ("grow_nj", SCHEDULE_A3_GROW_NJ),
+                        ("emerge", SCHEDULE_A3_EMERGE),
+                    ),
+                ),
+            ),
         ),
         Form(
             "Form 313",
@@ -282,13 +431,38 @@ FORMS: dict[str, Form] = {
                 (FORM_313, tuple(_313_2023.items())),
             ),
         ),
+        Form(
+            "Form 316",
+            ((FORM_316_2015, tuple(_316_2015.items())), (FORM_316, tuple(_316_2023.items()))),
+        ),
+        Form("Form 319", ((FORM_319_2021, tuple(_319_2021.items())),)),
+        Form(
+            "Form 320",
+            (
+                (FORM_320_2016, tuple(_320_2016.items())),
+                (FORM_320_2022, tuple(_320_2022.items())),
+                (FORM_320, tuple(_320_2023.items())),
+            ),
+        ),
     )
+}
+
+#: Each program's line of Schedule A-3 (the item of ``line("Schedule A-3", ...)``) and
+#: its own credit form, by program key; Emerge's form was not found.
+CREDIT_FORMS: dict[str, str | None] = {
+    "beip": "Form 324",
+    "brrag": "Form 316",
+    "ertc": "Form 313",
+    "uth": "Form 319",
+    "grow_nj": "Form 320",
+    "emerge": None,
 }
 
 
 def line(form: str, item: str, tax_year: int) -> Line:
-    """Line ``item`` of ``form`` ("Form 324", "Form 313", "Schedule A-3") in the edition in
-    force for ``tax_year`` (:class:`~nj_incentives.core.forms.Form`)."""
+    """Line ``item`` of ``form`` ("Form 324", "Form 313", "Form 316", "Form 319", "Form 320",
+    "Schedule A-3": items ``beip``, ``ertc``, ``brrag``, ``uth``, ``grow_nj``, ``emerge``) in
+    the edition in force for ``tax_year`` (:class:`~nj_incentives.core.forms.Form`)."""
     return FORMS[form].line(item, tax_year)
 
 

@@ -52,6 +52,7 @@ from nj_incentives.core.inputs import control_character, is_blank
 from nj_incentives.core.rules import EXACT, ZERO, Rules, V, explain
 from nj_incentives.programs import forms
 from nj_incentives.programs.cbt import figures as CBT
+from nj_incentives.programs.cbt import rules as CBT_RULES
 from nj_incentives.programs.emerge import figures as EMERGE
 from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.grow_nj import figures as GROW
@@ -59,11 +60,14 @@ from nj_incentives.programs.grow_nj import figures as GROW
 __all__ = [
     "CITE_ORDER",
     "PROGRAMS",
+    "Holding",
     "Portfolio",
     "PortfolioRow",
     "Terms",
     "portfolio",
     "portfolio_rule",
+    "program_terms",
+    "return_line",
 ]
 
 CITE_ORDER = "N.J.A.C. 18:7-3.17"
@@ -72,8 +76,6 @@ CITE_READING = "docs/interpretations.md"
 PROGRAMS = ("beip", "brrag", "ertc", "uth", "grow_nj", "emerge")
 #: ``brrag_periods``: "statute" (only the period set) or "rule" (and the next one).
 BRRAG_READINGS = ("statute", "rule")
-
-_UNKNOWN_LINE = "Schedule A-3 of the CBT-100: its line (not found in the notes)"
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,6 @@ class Terms:
     floor: bool
     #: what is left of a period's credit is refunded (BEIP f.) rather than expired
     refund: bool
-    line: str
     cite: str
 
 
@@ -116,6 +117,7 @@ class PortfolioRow(BaseModel):
     carried_out: Decimal
     #: the liability left after this credit and those before it
     tax_after: Decimal
+    #: where the credit goes on the return of the period's tax year (:func:`return_line`)
     line: str
 
 
@@ -140,7 +142,7 @@ class _Award:
     amount: Decimal
 
 
-def _terms(
+def program_terms(
     keys: set[str],
     floors: set[str],
     uth_carryforward: int | None,
@@ -148,6 +150,8 @@ def _terms(
     brrag_periods: str,
     emerge_place: Decimal,
 ) -> list[Terms]:
+    """The terms of the programs ``keys`` (read inputs), in the order applied (the
+    portfolio's and the scenario kernel's one source of places and limits)."""
     every = {
         "beip": Terms(
             "beip",
@@ -157,7 +161,6 @@ def _terms(
             None,
             "beip" in floors,
             True,
-            forms.SCHEDULE_A3_BEIP.label(),
             "N.J.S.A. 34:1B-129 f.",
         ),
         "brrag": Terms(
@@ -168,7 +171,6 @@ def _terms(
             None,
             "brrag" in floors,
             False,
-            _UNKNOWN_LINE,
             "N.J.S.A. 34:1B-115.3 a.; N.J.A.C. 19:31N-1.1(b)",
         ),
         "ertc": Terms(
@@ -179,7 +181,6 @@ def _terms(
             ERTC.LIABILITY_SHARE_LIMIT.single,
             True,
             False,
-            forms.SCHEDULE_A3_ERTC.label(),
             "N.J.S.A. 52:27BBB-55 b.(2), b.(3)",
         ),
         "uth": Terms(
@@ -190,7 +191,6 @@ def _terms(
             None,
             "uth" in floors,
             False,
-            _UNKNOWN_LINE,
             "N.J.S.A. 34:1B-209 (carryforward an input)",
         ),
         "grow_nj": Terms(
@@ -201,7 +201,6 @@ def _terms(
             None,
             "grow_nj" in floors,
             False,
-            _UNKNOWN_LINE,
             "N.J.S.A. 34:1B-247; N.J.A.C. 19:31Q-1.9(c)",
         ),
         "emerge": Terms(
@@ -212,7 +211,6 @@ def _terms(
             None,
             "emerge" in floors,
             False,
-            _UNKNOWN_LINE,
             "N.J.A.C. 19:31U-1.11(b)",
         ),
     }
@@ -221,7 +219,7 @@ def _terms(
 
 
 @dataclass(frozen=True)
-class _Holding:
+class Holding:
     """One program's credits of one entity: their new credit per period."""
 
     terms: Terms
@@ -244,7 +242,7 @@ class _Figures(NamedTuple):
 
 def portfolio_rule(
     r: Rules,
-    holdings: Sequence[_Holding],
+    holdings: Sequence[Holding],
     liabilities: Sequence[V],
     minimums: Sequence[V],
     names: Sequence[str] | None = None,
@@ -444,8 +442,8 @@ def portfolio(
     place = Decimal(CBT.ORDER_GROW_NJ.single) + 1
     if emerge_place is not None:
         place = _emerge_place(emerge_place)
-    terms = _terms(keys, set(floor_keys), uth_keep, ertc_keep, brrag, place)
-    holdings: list[_Holding] = []
+    terms = program_terms(keys, set(floor_keys), uth_keep, ertc_keep, brrag, place)
+    holdings: list[Holding] = []
     for term in terms:
         entities: list[str] = []
         for award in read:
@@ -456,8 +454,12 @@ def portfolio(
             for award in read:
                 if award.program == term.key and award.entity == entity:
                     new[award.period - 1] = new[award.period - 1] + award.amount
-            holdings.append(_Holding(term, entity, tuple(new)))
+            holdings.append(Holding(term, entity, tuple(new)))
     ends = L.period_ends(first, len(taxes))
+    lines = [
+        {term.key: return_line(term.key, CBT_RULES.tax_year_number(end)) for term in terms}
+        for end in ends
+    ]
     periods, after = portfolio_rule(EXACT, holdings, taxes, minimums)
     rows = tuple(
         PortfolioRow(
@@ -475,7 +477,7 @@ def portfolio(
             expired=cents_down(f.expired),
             carried_out=cents_down(f.carried_out),
             tax_after=cents_down(f.tax_after),
-            line=holding.terms.line,
+            line=lines[index][holding.terms.key],
         )
         for index, found in enumerate(periods)
         for holding, f in zip(holdings, found, strict=True)
@@ -493,6 +495,19 @@ def portfolio(
     )
 
 
+def return_line(program: str, tax_year: int) -> str:
+    """Where a program's credit goes on the CBT return of ``tax_year``: its Schedule A-3
+    line and the credit form it comes from, each the edition in force for that year
+    (:mod:`nj_incentives.programs.forms`; a line number no source gives is labelled "to be
+    confirmed"). A period's tax year: the CBT-100's numbering of its end
+    (:func:`nj_incentives.programs.cbt.rules.tax_year`)."""
+    text = forms.line("Schedule A-3", program, tax_year).label()
+    form = forms.CREDIT_FORMS[program]
+    if form is None:
+        return f"{text}; its credit form not found"
+    return f"{text}; from {forms.FORMS[form].edition(tax_year).name}"
+
+
 def _emerge_place(value: Number) -> Decimal:
     """Emerge's place (a number: 18.5 between Grow NJ and the next)."""
     from nj_incentives.core.common import as_number
@@ -506,7 +521,7 @@ def _emerge_place(value: Number) -> Decimal:
 
 
 def _steps(
-    holdings: list[_Holding], taxes: list[Decimal], minimums: list[Decimal], names: list[str]
+    holdings: list[Holding], taxes: list[Decimal], minimums: list[Decimal], names: list[str]
 ) -> tuple[Step, ...]:
     order = Step(
         label="Order applied (N.J.A.C. 18:7-3.17(a); Emerge's place a switch)",
