@@ -89,6 +89,8 @@ class ConvertedColumn:
     values: np.ndarray  # int64; 0 where blank or not ok
     blank: np.ndarray  # bool
     ok: np.ndarray  # bool: not blank, and exactly representable and valid for the kernel
+    #: the column is not in the chunk: every cell blank (a kernel may skip its checks)
+    absent: bool = False
 
     @property
     def bad(self) -> np.ndarray:
@@ -98,7 +100,7 @@ class ConvertedColumn:
 
     @classmethod
     def empty(cls, n: int) -> ConvertedColumn:
-        return cls(np.zeros(n, I64), np.ones(n, bool), np.zeros(n, bool))
+        return cls(np.zeros(n, I64), np.ones(n, bool), np.zeros(n, bool), absent=True)
 
 
 class Columns(Protocol):
@@ -253,9 +255,13 @@ def fill_forward(
     count: np.ndarray,
     step: object,
 ) -> None:
-    """Runner convenience: blank entries k = 2..count filled from k-1 by ``step`` (in place)."""
+    """Runner convenience: blank entries k = 2..count filled from k-1 by ``step`` (in place).
+    The entries past every filled row's count are not looked at."""
     for k in range(1, len(values)):
-        fill = fill_rows & (k + 1 <= count) & blank[k] & ~blank[k - 1]
+        alive = fill_rows & (k + 1 <= count)
+        if not alive.any():  # nor for any later k
+            break
+        fill = alive & blank[k] & ~blank[k - 1]
         if fill.any():
             values[k] = np.where(fill, step(values[k - 1]), values[k])  # type: ignore[operator]
             blank[k] = blank[k] & ~fill

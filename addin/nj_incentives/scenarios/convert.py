@@ -161,9 +161,11 @@ def _from_float(x: np.ndarray, kind: Kind, rule: InputRule) -> ConvertedColumn:
     low, high = _limits(kind, rule)
     with np.errstate(invalid="ignore", over="ignore"):
         in_range = (x >= low / scale) & (x <= high / scale)
-        scaled = np.rint(np.where(in_range, x, 0.0) * scale)
+        # NaN and values out of range scale to anything (inf, NaN, a wrapped integer):
+        # their rows are not ok, and their values are set to 0 below
+        scaled = np.rint(x * scale)
         ok = in_range & (scaled / scale == x)
-    values = np.where(ok, scaled, 0.0).astype(I64)
+        values = scaled.astype(I64)
     ok &= (values >= low) & (values <= high)
     return ConvertedColumn(np.where(ok, values, 0), blank, ok)
 

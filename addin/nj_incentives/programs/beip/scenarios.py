@@ -377,18 +377,19 @@ def grant_kernel(chunk: Columns) -> SectionOut:
         name: [chunk.col(f"{name}_{k}") for k in _YEARS]
         for name in ("withholdings", "new_employees", "partner_tax")
     }
+    # a column not in the chunk is blank in every row: nothing to read, fill or check
     last = np.zeros(n, I64)
     for k in _YEARS:
-        given = np.zeros(n, bool)
-        for name in cols:
-            given |= ~cols[name][k - 1].blank
-        last[given] = k
+        given = [~cols[name][k - 1].blank for name in cols if not cols[name][k - 1].absent]
+        if given:
+            last[np.logical_or.reduce(given)] = k
     count = np.where(has_term, term.values, last)
     fast &= count >= 1
     for k in _YEARS:
         inside = k <= count
         for name in cols:
-            fast &= ~(inside & cols[name][k - 1].bad)
+            if not cols[name][k - 1].absent:
+                fast &= ~(inside & cols[name][k - 1].bad)
 
     w = [c.values for c in cols["withholdings"]]
     w_blank = [c.blank for c in cols["withholdings"]]
@@ -396,18 +397,25 @@ def grant_kernel(chunk: Columns) -> SectionOut:
     e_blank = [c.blank for c in cols["new_employees"]]
     p = [c.values for c in cols["partner_tax"]]
     p_blank = [c.blank for c in cols["partner_tax"]]
-    _fill_forward(w, w_blank, has_term & fast, count, _grown(growth_w))
-    _fill_forward(e, e_blank, has_term & fast, count, lambda previous: previous)
-    _fill_forward(p, p_blank, has_term & fast, count, _grown(growth_p))
-
+    fill_rows = has_term & fast
+    has_any = {name: not all(c.absent for c in cols[name]) for name in cols}
+    if has_any["withholdings"]:
+        _fill_forward(w, w_blank, fill_rows, count, _grown(growth_w))
+    if has_any["new_employees"]:
+        _fill_forward(e, e_blank, fill_rows, count, lambda previous: previous)
     any_partner = np.zeros(n, bool)
-    for k in _YEARS:
-        any_partner |= (k <= count) & ~p_blank[k - 1]
+    if has_any["partner_tax"]:
+        _fill_forward(p, p_blank, fill_rows, count, _grown(growth_p))
+        for k in _YEARS:
+            any_partner |= (k <= count) & ~p_blank[k - 1]
+    partners = bool(any_partner.any())
     for k in _YEARS:
         inside = k <= count
         fast &= ~(inside & (w_blank[k - 1] | e_blank[k - 1]))
-        fast &= ~(inside & any_partner & p_blank[k - 1])
-        fast &= ~(inside & ((w[k - 1] > MAX_MONEY_CENTS) | (p[k - 1] > MAX_MONEY_CENTS)))
+        fast &= ~(inside & (w[k - 1] > MAX_MONEY_CENTS))
+        if partners:
+            fast &= ~(inside & any_partner & p_blank[k - 1])
+            fast &= ~(inside & (p[k - 1] > MAX_MONEY_CENTS))
 
     agreement = chunk.col("agreement_date")
     smart = chunk.col("smart_growth")
@@ -430,13 +438,20 @@ def grant_kernel(chunk: Columns) -> SectionOut:
     fast &= ~law.bad & (law.blank | (law.values >= _FIRST_BEIP_DAY))
     as_of = None if law.blank.all() else np.where(law.blank, _ALL_VERSIONS, law.values)
     in_year = [fast & (k <= count) for k in _YEARS]
+    # no partners' tax in any row of the chunk: that part is 0 in every row (the same
+    # value as 0 x each row's partner_pct), computed once
+    partner_tax: list[Any] = [0] * MAX_TERM
+    pct_partners: Any = Ratio(0, _S_PCT)
+    if partners:
+        partner_tax = [np.where(in_year[k - 1] & any_partner, p[k - 1], 0) for k in _YEARS]
+        pct_partners = pct_p
     columns = (
         [np.where(in_year[k - 1], w[k - 1], 0) for k in _YEARS],
-        [np.where(in_year[k - 1] & any_partner, p[k - 1], 0) for k in _YEARS],
+        partner_tax,
         [np.where(in_year[k - 1], e[k - 1], 0) for k in _YEARS],
     )
     years, total = beip.grant_years(
-        _INT64, *columns, pct_w, pct_p, agreement.values, beip.CITE_A, as_of
+        _INT64, *columns, pct_w, pct_partners, agreement.values, beip.CITE_A, as_of
     )
     for reading in ("whole_term", "proportional"):
         rows = fast & ~method.blank & (method.values == beip.CAP_METHODS.index(reading))
@@ -446,7 +461,7 @@ def grant_kernel(chunk: Columns) -> SectionOut:
             _INT64,
             *columns,
             pct_w,
-            pct_p,
+            pct_partners,
             agreement.values,
             reading == "proportional",
             as_of=as_of,
@@ -570,12 +585,14 @@ def conversion_kernel(chunk: Columns, layout: Shape) -> SectionOut:
     }
     years = layout.tax_years
     by_year = np.zeros((len(years), n), I64)
+    flat = by_year.reshape(-1)  # a view: cell (tax year i, row) at i x n + row
     rows = np.arange(n)
     offset = np.where(fast, start - years.start, 0)
     for j, part in enumerate(parts):
-        # installment j goes to tax year start + j (fast rows lie within the layout)
+        # installment j goes to tax year start + j (fast rows lie within the layout);
+        # one flat index a cell (a third of the time of a (year, row) pair index)
         column = np.minimum(offset + j, len(years) - 1)
-        by_year[column, rows] += part
+        flat[column * n + rows] += part
     for i, tax_year in enumerate(years):
         out[f"{_INSTALLMENT}_{tax_year}"] = (by_year[i], fast)
     return SectionOut(present, fast, out)
