@@ -374,7 +374,7 @@ async def measure():
         }
         for data, module in calls.values():  # warm up
             await call(data, module)
-        count = max(1, 200 // rows)
+        count = max(1, 20 // rows)
         fastest = dict.fromkeys(calls, float("inf"))
         for _ in range(ROUNDS):  # interleaved, so that drift hits both alike
             for key, (data, module) in calls.items():

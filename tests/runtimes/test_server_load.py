@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import json
 import os
@@ -31,7 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nj_incentives.runtimes import serving
 from nj_incentives.runtimes import xlwings_classic as excel
@@ -94,6 +99,33 @@ def test_xlwings_own_check_tries_the_import_on_every_cell(pyodide_imports: _Coun
     original = serving.REPLACED["is_jsnull"]
     assert [original(cell) for cell in (1.5, None, "x")] == [False, False, False]
     assert pyodide_imports.attempts == 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),  # NaN and infinities too
+        st.text(max_size=6),
+        st.sampled_from(["#N/A", "#VALUE! x", "# not an error", "", " "]),
+        st.sampled_from([dt.date(2020, 1, 2), dt.datetime(2021, 3, 4, 5, 6)]),
+        st.sampled_from([np.float64("nan"), np.int64(3), np.float32(1.5), np.bool_(True)]),
+        st.sampled_from([pd.Timestamp("2021-03-04"), pd.NA, pd.NaT]),
+    )
+)
+def test_quick_result_cells_answer_as_xlwings_does(value: object) -> None:
+    # issue 35: each result cell prepared for Office.js, by the quick check (what
+    # nj_incentives.excel installed) and by xlwings' own preparation: the same value
+    from xlwings.pro import _xlofficejs
+
+    options = {"runtime": "1.4", "date_format": "M/d/yyyy"}
+    assert "prepare_xl_data_element" in serving.REPLACED
+    quick = _xlofficejs.Engine.prepare_xl_data_element(value, options)
+    own = serving.REPLACED["prepare_xl_data_element"](value, options)
+    assert type(quick) is type(own)
+    assert quick == own or (quick != quick and own != own)
 
 
 def test_the_cached_checks_give_xlwings_answers_with_pyodide_present() -> None:

@@ -11,6 +11,13 @@ Two things, both outside xlwings Server's own code (we do not patch site-package
   4 MB request held the server for about 100 s. The import is attempted once here and
   both checks answer from its result (the same answers: ``isinstance(value, JsNull)``
   inside Pyodide, False outside).
+- :func:`quick_result_cells`, called beside it: xlwings 0.37.8 prepares every cell of a
+  result for Office.js with ``pandas.isna`` and a row of ``isinstance`` tests
+  (``xlwings.pro._xlofficejs.Engine.prepare_xl_data_element``), about 1-2 µs a cell, so
+  that a wide result (an ``NJ_SCENARIOS`` table: about 40 result cells a row) costs more
+  to hand back than to compute. Plain text (not an error text starting with "#"), whole
+  numbers, booleans and floats that are not NaN are answered at once, as xlwings answers
+  them (the value unchanged); every other cell goes to xlwings' own preparation.
 - :data:`app` (``uvicorn nj_incentives.serving:app``): xlwings Server's app
   (``xlwings_server.main:main_app``) with :class:`RequestGuard`, which answers a call
   to ``/xlwings/custom-functions-call`` that is too large or malformed with 400 and a
@@ -39,6 +46,7 @@ __all__ = [
     "cache_jsnull_checks",
     "check_body",
     "check_call",
+    "quick_result_cells",
 ]
 
 Scope = MutableMapping[str, Any]
@@ -108,6 +116,36 @@ def cache_jsnull_checks() -> bool:
         xlwings.utils.is_jsnull = is_jsnull
         udfs_officejs.js_to_none = js_to_none
     return found
+
+
+def quick_result_cells() -> bool:
+    """Make xlwings' preparation of a result's cells for Office.js answer plain text,
+    whole numbers, booleans and non-NaN floats at once (as it does: unchanged), and hand
+    every other cell (None, NaN, numpy and pandas values, dates, "#..." error texts) to
+    xlwings' own. True when the preparation was found and replaced (xlwings 0.37.x)."""
+    try:
+        from xlwings.pro import _xlofficejs
+    except Exception:  # no licence key, or another xlwings: nothing to replace
+        return False
+    engine = getattr(_xlofficejs, "Engine", None)
+    original = getattr(engine, "prepare_xl_data_element", None)
+    if engine is None or not callable(original):
+        return False
+    if "prepare_xl_data_element" in REPLACED:
+        return True
+
+    def prepare_xl_data_element(x: object, options: dict[str, Any]) -> object:
+        kind = type(x)
+        if kind is str:
+            if not x.startswith("#"):  # type: ignore[attr-defined]
+                return x
+        elif kind is int or kind is bool or (kind is float and x == x):
+            return x
+        return original(x, options)
+
+    REPLACED["prepare_xl_data_element"] = original
+    engine.prepare_xl_data_element = staticmethod(prepare_xl_data_element)
+    return True
 
 
 # =========================================================================== the request

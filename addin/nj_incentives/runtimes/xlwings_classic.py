@@ -124,9 +124,12 @@ def help_url(name: str) -> str | None:
 if RUNTIME == "office.js":
     # xlwings tries ``import pyodide.ffi`` for every cell of a range argument; outside
     # Pyodide each attempt fails after a search of sys.path (about 90 µs a cell): try once
-    from nj_incentives.runtimes.serving import cache_jsnull_checks
+    # and prepares each result cell with pandas.isna and a row of isinstance tests: plain
+    # text, numbers and booleans are answered at once (issue 35)
+    from nj_incentives.runtimes.serving import cache_jsnull_checks, quick_result_cells
 
     cache_jsnull_checks()
+    quick_result_cells()
 
 
 def _failed(function: str, exc: Exception) -> str:
