@@ -150,6 +150,20 @@ def test_the_date_tables_are_the_arithmetic_on_every_day() -> None:
         known = column < 2**40
         assert np.array_equal(days_from_civil(year, month, day)[known], column[known])
         assert np.array_equal(v.days_in_month(year, month), v._month_days_arithmetic(year, month))
+    # add_months by the tables: the arithmetic's month and day (clipped to the month's
+    # last), and the parts it remembers for the next date rule are the result's own
+    for months in (-25, -12, -1, 1, 12, 13, 120):
+        year, month, day = v._civil_arithmetic(days)
+        later, month0 = np.divmod(year * 12 + month - 1 + months, 12)
+        day = np.minimum(day, v._month_days_arithmetic(later, month0 + 1))
+        evaluator = Int64()
+        added = evaluator.add_months(days, months)
+        assert np.array_equal(added, v._days_arithmetic(later, month0 + 1, day))
+        remembered = evaluator._civil(added)
+        assert all(
+            np.array_equal(x, y)
+            for x, y in zip(remembered, v._civil_arithmetic(added), strict=True)
+        )
     short = civil_from_days(inside[:1])  # a short column: the arithmetic
     assert [int(x[0]) for x in short] == [1900, 1, 1]
     assert dt.date(1970, 1, 1) + dt.timedelta(days=int(inside[0])) == dt.date(1900, 1, 1)

@@ -107,8 +107,9 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     A float64 estimate is within one of the result (relative error < 2^-50); the exact
     remainder ``a x b - q x c`` is small, so computing it modulo 2^64 (uint64
     arithmetic, which wraps by definition) gives its true value; one step fixes ``q``.
-    The same estimate tells the rows that may pass 2^53 (:func:`_refuse_rows`), when the
-    columns' bound ``max a x max b // min c`` does not already rule them out.
+    The same estimate (or, when every product fits in int64, the exact quotient) tells
+    the rows that may pass 2^53 (:func:`_refuse_rows`), when the columns' bound
+    ``max a x max b // min c`` does not already rule them out.
     """
     import numpy as np
 
@@ -120,12 +121,13 @@ def muldiv_floor(a: Any, b: Any, c: Any) -> ndarray:
     i64 = np.dtype(np.int64)
     largest = int(a.max()) * int(b.max())
     unsure = largest // max(int(c.min()), 1) >= 2**53  # some row may pass 2^53
-    if largest < 2**63:
-        if unsure:
-            _fits(a, b, 2**53, "a product over a count", c)
-        return np.asarray((a * b) // c)
+    if largest < 2**63:  # every product fits: exact in int64, its largest checked
+        exact = (a * b) // c
+        if unsure and int(exact.max()) >= 2**53:
+            _refuse_rows(a, b, c, exact, 2**53, "a product over a count")
+        return np.asarray(exact)
     estimate = np.floor(a.astype(np.float64) * b.astype(np.float64) / c.astype(np.float64))
-    if unsure:
+    if unsure and float(estimate.max()) >= 2**52:
         _refuse_rows(a, b, c, estimate, 2**53, "a product over a count")
     q = estimate.astype(i64)
     au, bu, cu = a.astype(np.uint64), b.astype(np.uint64), c.astype(np.uint64)
@@ -232,6 +234,8 @@ class _DateTables(NamedTuple):
     day: Any
     month_first: Any  # (year - _TABLE_FIRST_YEAR) x 12 + month - 1 -> its first day
     month_days: Any  # ... -> its number of days
+    month_year: Any  # ... -> its year
+    month_number: Any  # ... -> its month 1-12
 
 
 _DATE_TABLES: list[_DateTables] = []
@@ -247,7 +251,8 @@ def _date_tables() -> _DateTables:
         months = np.tile(np.arange(1, 13, dtype=np.int64), len(years) // 12)
         first = _days_arithmetic(years, months, np.ones_like(years))
         last = _days_arithmetic(years, months, _month_days_arithmetic(years, months))
-        _DATE_TABLES.append(_DateTables(year, month, day, first, last - first + 1))
+        tables = _DateTables(year, month, day, first, last - first + 1, years, months)
+        _DATE_TABLES.append(tables)
     return _DATE_TABLES[0]
 
 
@@ -478,6 +483,16 @@ class Int64(Rules):
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
         np = self.np
         year, month, dom = self._civil(self._m(day))
+        # the month reached, counted from January 1900 (the date tables' first month)
+        at = year * 12 + (month - 1 + months - _TABLE_FIRST_YEAR * 12)
+        tables = _tables_for(at, 0, (_TABLE_LAST_YEAR - _TABLE_FIRST_YEAR + 1) * 12 - 1)
+        if tables is not None:  # look-ups: its year, month, first day and length
+            later, month = tables.month_year.take(at), tables.month_number.take(at)
+            if int(np.max(dom)) > 28:  # a day that a shorter month lacks
+                dom = np.minimum(dom, tables.month_days.take(at))
+            result = tables.month_first.take(at) + (dom - 1)
+            self._remember(result, (later, month, dom))
+            return result
         later, month0 = np.divmod(year * 12 + month - 1 + months, 12)
         month = month0 + 1
         if np.size(dom) and int(np.max(dom)) > 28:  # a day that a shorter month lacks
