@@ -232,7 +232,17 @@ class Section:
 def grown_rule(r: Rules, previous: V, growth: V) -> V:
     """Runner convenience (not law), for both evaluators: a filled-forward amount, the one
     before x (1 + ``growth``, a fraction from -1 to 1), rounded down to the cent."""
-    return r.share(previous, r.add(1, growth))
+    return grown_by_rule(r, previous, growth_factor_rule(r, growth))
+
+
+def growth_factor_rule(r: Rules, growth: V) -> V:
+    """1 + ``growth``: the factor of :func:`grown_rule` (computed once for a column)."""
+    return r.add(1, growth)
+
+
+def grown_by_rule(r: Rules, previous: V, factor: V) -> V:
+    """:func:`grown_rule` with its factor (:func:`growth_factor_rule`) given."""
+    return r.share(previous, factor)
 
 
 def next_period_end_rule(r: Rules, day: V) -> V:
@@ -270,10 +280,10 @@ def fill_forward(
 def grown(growth: ConvertedColumn) -> object:
     """The fill step :func:`grown_rule`: previous <= 2 x 10^13 cents, 1 + growth
     <= 2 x 10^9 / 10^9 (growth 0 where blank)."""
-    rate = Ratio(growth.values, SCALE[Kind.GROWTH])
+    factor = growth_factor_rule(INT64, Ratio(growth.values, SCALE[Kind.GROWTH]))
 
     def step(previous: np.ndarray) -> np.ndarray:
-        return np.asarray(grown_rule(INT64, previous, rate))
+        return np.asarray(grown_by_rule(INT64, previous, factor))
 
     return step
 

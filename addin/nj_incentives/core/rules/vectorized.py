@@ -69,7 +69,9 @@ def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
 
     if not (np.size(a) and np.size(b)):
         return
-    a_max, b_max = int(np.max(np.abs(a))), int(np.max(np.abs(b)))
+    # the largest magnitudes, without a column of absolute values
+    a_max = max(int(np.max(a)), -int(np.min(a)))
+    b_max = max(int(np.max(b)), -int(np.min(b)))
     if (a_max * b_max) // max(int(np.min(divisor)), 1) < limit:
         return
     a, b, d = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(divisor))
