@@ -544,12 +544,12 @@ def conversion_years(chunk: Columns) -> tuple[np.ndarray, np.ndarray, np.ndarray
     index = _accrual_index(chunk)
     start, _ = beip.first_tax_year(
         _INT64,
-        _PARAGRAPHS["first"][index],
-        _PARAGRAPHS["late_rule"][index],
+        _PARAGRAPHS["first"].take(index),
+        _PARAGRAPHS["late_rule"].take(index),
         ~approval.blank,
         np.where(approval.blank, 0, approval.values),
     )
-    years = ok, start, start + _PARAGRAPHS["count"][index] - 1
+    years = ok, start, start + _PARAGRAPHS["count"].take(index) - 1
     chunk.memo["conversion_years"] = years
     return years
 
@@ -571,15 +571,16 @@ def conversion_kernel(chunk: Columns, layout: Shape) -> SectionOut:
     fast &= chunk.col("grant_approval_date").blank & chunk.col("direction_date").blank
     fast &= chunk.col("direction_deadline").blank
     index = _accrual_index(chunk)
-    count = _PARAGRAPHS["count"][index]
+    count = _PARAGRAPHS["count"].take(index)
     total = np.where(fast, amount.values, 0)  # <= 10^13 cents; x share numerator < 2^63
     shares = [
-        Ratio(_PARAGRAPHS["share_num"][index, j], _SHARE_DEN) for j in range(_MAX_INSTALLMENTS)
+        Ratio(_PARAGRAPHS["share_num"][:, j].take(index), _SHARE_DEN)
+        for j in range(_MAX_INSTALLMENTS)
     ]
     parts = beip.installments(_INT64, total, shares, count)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {
-        "conversion_paragraph": (_PARAGRAPHS["paragraph"][index], fast),
+        "conversion_paragraph": (_PARAGRAPHS["paragraph"].take(index), fast),
         "conversion_first_year": (start, fast),
         "conversion_total": (total, fast),
     }
@@ -587,12 +588,13 @@ def conversion_kernel(chunk: Columns, layout: Shape) -> SectionOut:
     by_year = np.zeros((len(years), n), I64)
     flat = by_year.reshape(-1)  # a view: cell (tax year i, row) at i x n + row
     rows = np.arange(n)
-    offset = np.where(fast, start - years.start, 0)
+    first_cell = np.where(fast, start - years.start, 0) * n + rows
+    last_cell = (len(years) - 1) * n + rows
     for j, part in enumerate(parts):
-        # installment j goes to tax year start + j (fast rows lie within the layout);
-        # one flat index a cell (a third of the time of a (year, row) pair index)
-        column = np.minimum(offset + j, len(years) - 1)
-        flat[column * n + rows] += part
+        # installment j goes to tax year start + j (fast rows lie within the layout; an
+        # installment past a row's count is 0, kept within the last tax year); one flat
+        # index a cell (a third of the time of a (year, row) pair index)
+        flat[np.minimum(first_cell + j * n, last_cell)] += part
     for i, tax_year in enumerate(years):
         out[f"{_INSTALLMENT}_{tax_year}"] = (by_year[i], fast)
     return SectionOut(present, fast, out)
