@@ -8,6 +8,7 @@ one in cents); the explanation records only labelled operations the result depen
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from decimal import Decimal
 from fractions import Fraction
 
@@ -152,17 +153,29 @@ def test_the_date_tables_are_the_arithmetic_on_every_day() -> None:
         assert np.array_equal(v.days_in_month(year, month), v._month_days_arithmetic(year, month))
     # add_months by the tables: the arithmetic's month and day (clipped to the month's
     # last), and the parts it remembers for the next date rule are the result's own
-    for months in (-25, -12, -1, 1, 12, 13, 120):
-        year, month, day = v._civil_arithmetic(days)
+    # (1901-2198 for the tables: every month reached within them; all days: the arithmetic)
+    within = inside[400:-400]
+    for months, column in itertools.product((-25, -12, -1, 1, 12, 13, 120), (within, days)):
+        year, month, day = v._civil_arithmetic(column)
         later, month0 = np.divmod(year * 12 + month - 1 + months, 12)
         day = np.minimum(day, v._month_days_arithmetic(later, month0 + 1))
         evaluator = Int64()
-        added = evaluator.add_months(days, months)
+        added = evaluator.add_months(column, months)
         assert np.array_equal(added, v._days_arithmetic(later, month0 + 1, day))
         remembered = evaluator._civil(added)
         assert all(
             np.array_equal(x, y)
             for x, y in zip(remembered, v._civil_arithmetic(added), strict=True)
+        )
+    # month_end by the tables (inside) and the arithmetic, with the parts it remembers
+    for column in (inside, days):
+        evaluator = Int64()
+        ends = evaluator.month_end(column)
+        year, month, day = v._civil_arithmetic(column)
+        assert np.array_equal(ends, column - day + v._month_days_arithmetic(year, month))
+        remembered = evaluator._civil(ends)
+        assert all(
+            np.array_equal(x, y) for x, y in zip(remembered, v._civil_arithmetic(ends), strict=True)
         )
     short = civil_from_days(inside[:1])  # a short column: the arithmetic
     assert [int(x[0]) for x in short] == [1900, 1, 1]

@@ -238,6 +238,7 @@ class _DateTables(NamedTuple):
     month_days: Any  # ... -> its number of days
     month_year: Any  # ... -> its year
     month_number: Any  # ... -> its month 1-12
+    month_end: Any  # day number - _TABLE_FIRST_DAY -> its month's last day (a day number)
 
 
 _DATE_TABLES: list[_DateTables] = []
@@ -253,7 +254,8 @@ def _date_tables() -> _DateTables:
         months = np.tile(np.arange(1, 13, dtype=np.int64), len(years) // 12)
         first = _days_arithmetic(years, months, np.ones_like(years))
         last = _days_arithmetic(years, months, _month_days_arithmetic(years, months))
-        tables = _DateTables(year, month, day, first, last - first + 1, years, months)
+        ends = last.take(_month_index(year, month))
+        tables = _DateTables(year, month, day, first, last - first + 1, years, months, ends)
         _DATE_TABLES.append(tables)
     return _DATE_TABLES[0]
 
@@ -477,6 +479,11 @@ class Int64(Rules):
     def month_end(self, day: V, label: str = "", cite: str = "") -> V:
         days = self._m(day)
         year, month, dom = self._civil(days)
+        tables = _tables_for(days, _TABLE_FIRST_DAY, _TABLE_LAST_DAY)
+        if tables is not None:  # a look-up of the month's last day
+            result = tables.month_end.take(days - _TABLE_FIRST_DAY)
+            self._remember(result, (year, month, result - days + dom))
+            return result
         last = days_in_month(year, month)
         result = days - dom + last
         self._remember(result, (year, month, last))
