@@ -254,7 +254,9 @@ def test_the_about_sheets_say_how_to_bind_cells_that_show_name_errors() -> None:
     classic = " ".join(step.detail for step in setup_steps.CLASSIC)
     assert "Ctrl+Alt+F9" in classic
     assert "Replace, = with =, Replace All" in classic
-    assert "xlwings.conf sheet: it is protected, so Review > Unprotect Sheet first" in classic
+    # hidden (never printed, issue 31) and protected: unhidden, then unprotected
+    assert "xlwings.conf sheet: it is hidden (never printed) and protected" in classic
+    assert "Unhide first, then Review > Unprotect Sheet" in classic
     for runtime in (setup_steps.LITE, setup_steps.SERVER):
         assert "Replace, = with =" in runtime[-1].detail
     text = INSTALL.read_text(encoding="utf-8")

@@ -57,6 +57,7 @@ __all__ = [
     "NOT_COMPUTED",
     "NUMERIC_KINDS",
     "OUTPUTS",
+    "PRINTED_ROWS",
     "SIGNOFF_CURRENT",
     "SIGNOFF_FIELDS",
     "SIGNOFF_INPUTS",
@@ -65,6 +66,7 @@ __all__ = [
     "SOURCE_SUFFIX",
     "TICKMARKS",
     "TICK_SUFFIX",
+    "UNPRINTED_SHEETS",
     "ArrayTable",
     "CarriedFigure",
     "Chart",
@@ -111,6 +113,14 @@ ABOUT, INPUTS, CALCULATIONS, OUTPUTS, CHECKS, CONFIG = (
     "Checks",
     "xlwings.conf",
 )
+
+#: The sheets a person never prints: hidden (Excel and LibreOffice print no hidden sheet;
+#: the classic xlwings add-in reads a hidden xlwings.conf as a visible one).
+UNPRINTED_SHEETS = (CONFIG,)
+
+#: The sheet-level name of the rows of a table that ends its sheet: the sheet prints them
+#: through the last one filled (all of them when none is: a form to fill in by hand).
+PRINTED_ROWS = "PrintedRows"
 
 #: What a total shows when a cell it adds up is not a number.
 NOT_COMPUTED = "not computed: see Checks"

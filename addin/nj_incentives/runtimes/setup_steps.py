@@ -134,8 +134,9 @@ CLASSIC: tuple[Step, ...] = (
         (
             "xlwings tab > Interpreter: that environment's pythonw.exe (nj-incentives doctor",
             "prints it), or Interpreter_Win and the path in A2:B2 of the xlwings.conf sheet:",
-            "it is protected, so Review > Unprotect Sheet first (no password), then protect it",
-            f"again. The xlwings.conf sheet already sets UDF Modules = {UDF_MODULE}.",
+            "it is hidden (never printed) and protected, so right-click a sheet tab > Unhide",
+            "first, then Review > Unprotect Sheet (no password); protect and hide it again.",
+            f"The xlwings.conf sheet already sets UDF Modules = {UDF_MODULE}.",
         ),
     ),
     Step(

@@ -205,3 +205,61 @@ def test_conditional_colours_become_fixed_cell_formats(tmp_path: Path) -> None:
     assert [str(rng.sqref) for rng in ws.conditional_formatting] == ["B1"]
     assert ws["B1"].value == 6
     vet_workbook(out)
+
+
+#: per roster sheet: (rows filled, rows of its print area, the last row the results print)
+ROSTERS = {
+    "Part II": (12, 29, 15),  # the whole table in the area: through the last employee
+    "Year one": (20, 18, 23),  # employees past the area (typed in after fill): printed too
+    "Year two": (0, 29, 29),  # none: the table prints whole, a form to fill in by hand
+}
+
+
+def _roster_workbook(path: Path) -> Path:
+    """Per sheet of :data:`ROSTERS` a table ending it (rows 4-28: a label in A, names in
+    C, hours in D, a formula in E) named PrintedRows, filled and printed as ROSTERS says;
+    and an xlwings.conf sheet as a template built before issue 31 had it (visible, with a
+    print area)."""
+    from nj_incentives.core.cells import quote_sheet
+    from nj_incentives.core.workpaper import CONFIG, PRINTED_ROWS
+
+    book = xlsxwriter.Workbook(str(path))
+    for title, (filled, area_rows, _) in ROSTERS.items():
+        sheet = book.add_worksheet(title)
+        sheet.write_string("A1", "Roster")
+        sheet.write_string("C3", "Employee")
+        for i in range(25):
+            sheet.write_string(3 + i, 0, f"Employee {i + 1}")
+            if i < filled:
+                sheet.write_string(3 + i, 2, f"E. Mployee {i + 1}")
+                sheet.write_number(3 + i, 3, 160)
+            if title == "Part II":  # a formula showing "" on a row not filled: blank
+                sheet.write_formula(3 + i, 4, f'=IF(D{4 + i}="","",D{4 + i}*2)')
+        sheet.print_area(0, 0, area_rows - 1, 4)
+        book.define_name(
+            f"{quote_sheet(title)}!{PRINTED_ROWS}", f"={quote_sheet(title)}!$C$4:$E$28"
+        )
+    conf = book.add_worksheet(CONFIG)
+    conf.write_string("A1", "UDF Modules")
+    conf.print_area("A1:B1")
+    book.close()
+    return path
+
+
+@pytest.mark.recalc
+def test_the_results_print_each_roster_through_its_last_row_and_no_conf_sheet(
+    tmp_path: Path,
+) -> None:
+    """Issue 31 item 3: the results workbook prints a table that ends its sheet through
+    its last filled row (the header above it kept), whoever filled it, and never the
+    xlwings.conf sheet (hidden, without a print area)."""
+    from nj_incentives.core.cells import quote_sheet
+    from nj_incentives.core.workpaper import CONFIG
+
+    source = _roster_workbook(tmp_path / "roster.xlsx")
+    out = write_values(recalculate(source, {}), tmp_path / "roster-results.xlsx")
+    book = openpyxl.load_workbook(out)
+    for title, (_, _, printed) in ROSTERS.items():
+        assert book[title].print_area == f"{quote_sheet(title)}!$A$1:$E${printed}", title
+    assert book[CONFIG].sheet_state == "hidden"
+    assert not book[CONFIG].print_area

@@ -36,7 +36,7 @@ import pytest
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives.cli import calc
 from nj_incentives.workpapers.templates.builder import FONT
-from test_templates_print import PAGES
+from test_templates_print import EXAMPLE_PAGES
 from tooling import libreoffice_convert, need, need_font
 
 pytestmark = pytest.mark.libreoffice
@@ -143,7 +143,7 @@ def test_the_results_print_as_the_template_does(printed: dict[str, list[str]], n
         found.group(1) if (found := re.search(r"Sheet: (\S+(?: \S+)*)", page)) else "?"
         for page in text
     )
-    assert dict(sheets) == PAGES[name.removesuffix("-example.xlsx")]
+    assert dict(sheets) == EXAMPLE_PAGES[name.removesuffix("-example.xlsx")]
     assert not [n for n, page in enumerate(text, 1) if "###" in page]
     for sheet, label in (("Checks", "Master check"), ("Outputs", "All checks pass")):
         page = next(page for page in text if f"Sheet: {sheet}" in page)

@@ -31,8 +31,9 @@ import pytest
 
 from nj_incentives import __version__
 from nj_incentives.core.workpaper import CONFIG
+from nj_incentives.programs.ertc.templates import form_313
 from nj_incentives.programs.ertc.templates.form_313 import MAX_EMPLOYEES, ROSTER_SHEETS
-from nj_incentives.workpapers.templates import page
+from nj_incentives.workpapers.templates import page, pages
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 from nj_incentives.workpapers.templates.builder import FONT
 from tooling import libreoffice_convert, need, need_font
@@ -43,23 +44,25 @@ WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
     DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES
 ]
 
-#: Pages per sheet, the same for a template and its example (the layout is fixed; the
-#: ERTC roster prints its 250 rows whether filled or not).
+#: Pages per sheet of each blank template (the ERTC roster prints its 250 rows, a form to
+#: fill in by hand). The About sheet prints without the xlwings setup steps (on screen
+#: only, issue 31 item 3: were 3 of its 4 pages) and the xlwings.conf sheet is hidden,
+#: so never printed (was 1 page).
 PAGES: dict[str, dict[str, int]] = {
     "beip-grant-schedule": {
-        "About": 4,
-        # with the sign-off block and the tick and source columns (issue 20 item 2)
-        "Inputs": 2,
+        "About": 2,
+        # with the sign-off block and the tick and source columns (issue 20 item 2); one
+        # page since the blank row after the years table is no longer printed
+        "Inputs": 1,
         # the base years (N.J.S.A. 34:1B-125, issue 34 item 6) above the schedule: the
         # combined-limit table and the totals print on a second page (the break between
         # two sections, the header repeated)
         "Calculations": 2,
         "Outputs": 1,
         "Checks": 1,
-        CONFIG: 1,
     },
     "beip-credit-conversion": {
-        "About": 4,
+        "About": 2,
         # issue 19: the inputs of P.L.2024, c.40's waiver; issue 20: the sign-off block
         "Inputs": 4,
         "Calculations": 7,  # ... and its payment for each tax year from 2024
@@ -68,10 +71,9 @@ PAGES: dict[str, dict[str, int]] = {
         # per input (issue 20 item 6) before the template's; issue 33: two more inputs
         # (c.40's payment made, commitment extended) and their checks: a third page
         "Checks": 3,
-        CONFIG: 1,
     },
     "ertc-form-313": {
-        "About": 4,
+        "About": 2,
         "Inputs": 2,  # wider with the tick and source columns: scaled to fewer pages
         # the roster (Form 313 Part II), 250 rows a sheet, its header on every page (with
         # its tick and source columns, scaled to fit: fewer pages)
@@ -85,9 +87,21 @@ PAGES: dict[str, dict[str, int]] = {
         "Calculations": 2,
         "Outputs": 1,
         "Checks": 2,  # an input check per input (issue 20 item 6), the header on each page
-        CONFIG: 1,
     },
 }
+
+#: The filled examples print their roster through the last employee (12: one page a
+#: period), not its 250 rows (issue 31 item 3); anything else as the template.
+EXAMPLE_PAGES: dict[str, dict[str, int]] = {
+    **PAGES,
+    "ertc-form-313": {**PAGES["ertc-form-313"], **dict.fromkeys(ROSTER_SHEETS.values(), 1)},
+}
+
+
+def pages_of(path: Path) -> dict[str, int]:
+    """The pages per sheet ``path`` (a template or its example) prints."""
+    table = EXAMPLE_PAGES if path.stem.endswith("-example") else PAGES
+    return table[_template(path)]
 
 
 def _template(path: Path) -> str:
@@ -149,7 +163,18 @@ def test_every_page_has_its_header_footer_and_the_engagement(
 @pytest.mark.parametrize("path", WORKBOOKS, ids=lambda path: path.stem)
 def test_pages_per_sheet(pdfs: dict[str, list[str]], path: Path) -> None:
     counted = Counter(_sheet(text) for text in pdfs[path.stem])
-    assert dict(counted) == PAGES[_template(path)]
+    assert dict(counted) == pages_of(path)
+
+
+def test_the_page_counts_in_the_docs_are_current(pdfs: dict[str, list[str]]) -> None:
+    """docs/filling.md's table of the examples' printed pages is what they print (the
+    PDFs above: no LibreOffice run of its own)."""
+    doc = DEFAULT_DIRECTORY.parent / "docs" / "filling.md"
+    printed = {name: pdfs[Path(name).stem] for name in EXAMPLES}
+    text = doc.read_text(encoding="utf-8")
+    assert pages.rewrite(text, pages.table(printed)) == text, (
+        "the page counts changed: run python -m nj_incentives.workpapers.templates.pages"
+    )
 
 
 def _sections(path: Path) -> list[tuple[str, str, str, int]]:
@@ -158,12 +183,18 @@ def _sections(path: Path) -> list[tuple[str, str, str, int]]:
     book = openpyxl.load_workbook(path)
     found = []
     for ws in book.worksheets:
+        if ws.sheet_state == "hidden":  # never printed
+            continue
+        # the rows printed: the About sheet's setup steps below its print area are not
+        last = min(ws.max_row, int(re.findall(r"\d+", str(ws.print_area))[-1]))
         headings = [
             cell.row
             for cell in ws["A"]
-            if cell.value and cell.fill.fill_type and cell.fill.fgColor.rgb == "FFD9E1F2"
+            if cell.value
+            and cell.row <= last
+            and cell.fill.fill_type
+            and cell.fill.fgColor.rgb == "FFD9E1F2"
         ]
-        last = ws.max_row
         for n, row in enumerate(headings):
             end = headings[n + 1] - 1 if n + 1 < len(headings) else last
             labels = [
@@ -218,6 +249,10 @@ def test_the_print_scale_is_readable() -> None:
     for path in WORKBOOKS:
         book = openpyxl.load_workbook(path)
         for ws in book.worksheets:
+            if ws.sheet_state == "hidden":  # never printed (xlwings.conf)
+                assert ws.title == CONFIG, (path.name, ws.title)
+                assert not ws.print_area, (path.name, ws.title)
+                continue
             scale: Any = ws.page_setup.scale
             assert scale is None or int(scale) >= 50, (path.name, ws.title, scale)
             assert ws.print_area, (path.name, ws.title)
@@ -234,9 +269,13 @@ def test_continuation_pages_repeat_the_roster_header(
     pdfs: dict[str, list[str]], path: Path
 ) -> None:
     """Each page of the 250-row roster shows its column headers and units above its rows
-    (Excel's print titles: the sheet's title rows, the band and the table's header)."""
+    (Excel's print titles: the sheet's title rows, the band and the table's header). The
+    blank template prints all 250 rows (a form); the example prints its employees and no
+    row after the last (issue 31 item 3)."""
     book = openpyxl.load_workbook(path)
     pages = pdfs[path.stem]
+    filled = path.stem.endswith("-example")
+    printed = len(form_313.EXAMPLE["employees"]) if filled else MAX_EMPLOYEES
     for key, sheet in ROSTER_SHEETS.items():
         ws = book[sheet]
         header = next(
@@ -246,7 +285,7 @@ def test_continuation_pages_repeat_the_roster_header(
         )
         assert ws.print_title_rows == f"$1:${header + 1}", (sheet, ws.print_title_rows)
         own = [text for text in pages if _sheet(text) == sheet]
-        assert len(own) > 1, f"{sheet}: the roster should run over several pages"
+        assert filled or len(own) > 1, f"{sheet}: the roster should run over several pages"
         rows_seen: set[int] = set()
         for number, text in enumerate(own, 1):
             rows = [int(n) for n in re.findall(r"^\s*Employee (\d+)\b", text, re.M)]
@@ -258,4 +297,4 @@ def test_continuation_pages_repeat_the_roster_header(
             for heading in ("Row", "Employee", _PERIOD[key].split()[0], "month 1", "month 12"):
                 assert heading in top, f"{sheet} page {number}: no {heading!r} above the rows"
             assert "hours" in top, f"{sheet} page {number}: no units above the rows"
-        assert rows_seen == set(range(1, MAX_EMPLOYEES + 1)), sheet
+        assert rows_seen == set(range(1, printed + 1)), sheet

@@ -374,8 +374,8 @@ def write_values(
                     ).run(data)
                 elif colours is not None and lower == colours[0]:
                     data = colours[1].render()
-                elif lower == "xl/workbook.xml" and added_rows:
-                    data = _print_areas(data, added_rows)
+                elif lower == "xl/workbook.xml":
+                    data = _print_setup(data, recalc, added_rows)
                 elif lower == "[content_types].xml":
                     data = _content_types(data, removed, add_custom)
                 elif lower.endswith(".rels"):
@@ -485,30 +485,105 @@ class _CustomProperties(_Rewriter):
             super().text(data)
 
 
-_PRINT_AREA = re.compile(
-    r"(<definedName\b[^>]*\bname=\"_xlnm\.Print_Area\"[^>]*>)([^<]*)(</definedName>)"
-)
+_DEFINED_NAME = re.compile(r"<definedName\b([^>]*)>([^<]*)</definedName>")
+_SHEET_ELEMENT = re.compile(r"<sheet\b([^>]*?)(/?)>")
+_ATTRIBUTE = re.compile(r'([\w:]+)="([^"]*)"')
+_AREA = re.compile(r"('?)(.+?)\1!\$?([A-Z]+)\$?(\d+):\$?([A-Z]+)\$?(\d+)")
 
 
-def _print_areas(data: bytes, rows: Mapping[str, int]) -> bytes:
-    """workbook.xml with each sheet's print area (one range ``'Sheet'!$A$1:$C$51``)
-    reaching down to its row in ``rows``; any other print area as it was."""
+def _unescape(text: str) -> str:
     from xml.sax.saxutils import unescape
 
-    def extend(match: re.Match[str]) -> str:
-        text = unescape(match.group(2), {"&apos;": "'", "&quot;": '"'})
-        found = re.fullmatch(r"('?)(.+?)\1!(\$?[A-Z]+\$?\d+):(\$?[A-Z]+\$?)(\d+)", text)
+    return unescape(text, {"&apos;": "'", "&quot;": '"'})
+
+
+def printed_rows(recalc: Recalculation, area: str) -> int | None:
+    """The last row (1-based) of a :data:`~nj_incentives.core.workpaper.PRINTED_ROWS`
+    table (``'Sheet'!$C$7:$Z$256``) that holds something: None when none does (the
+    table prints whole, a form)."""
+    found = _AREA.fullmatch(area)
+    if found is None:
+        return None
+    sheet = found.group(2).replace("''", "'")
+    first, last = int(found.group(4)), int(found.group(6))
+    left, right = cell_index(f"{found.group(3)}1")[1], cell_index(f"{found.group(5)}1")[1]
+    filled = None
+    for (where, cell), value in recalc.values.items():
+        if where != sheet or value is None or value == "":
+            continue
+        row, col = cell_index(cell)
+        if first <= row <= last and left <= col <= right and (filled is None or row > filled):
+            filled = row
+    return filled
+
+
+def _print_setup(data: bytes, recalc: Recalculation, extend: Mapping[str, int]) -> bytes:
+    """workbook.xml as the results print: each sheet of
+    :data:`~nj_incentives.core.workpaper.UNPRINTED_SHEETS` hidden, without a print area
+    (LibreOffice prints a hidden sheet that has one); a sheet whose print area ends with
+    its :data:`~nj_incentives.core.workpaper.PRINTED_ROWS` table printed through the
+    table's last row filled, whoever filled it (as it was when none is: a form); a
+    sheet of
+    ``extend`` (sheet -> row) printed at least down to that row; anything else as it
+    was."""
+    from nj_incentives.core.workpaper import PRINTED_ROWS, UNPRINTED_SHEETS
+
+    text = data.decode("utf-8")
+    sheets = [
+        _unescape(dict(_ATTRIBUTE.findall(attrs)).get("name", ""))
+        for attrs, _ in _SHEET_ELEMENT.findall(text)
+    ]
+
+    def hide(match: re.Match[str]) -> str:
+        attrs = dict(_ATTRIBUTE.findall(match.group(1)))
+        if _unescape(attrs.get("name", "")) not in UNPRINTED_SHEETS or "state" in attrs:
+            return match.group(0)
+        return f'<sheet{match.group(1)} state="hidden"{match.group(2)}>'
+
+    text = _SHEET_ELEMENT.sub(hide, text)
+    #: sheet -> (its table's first row, last row, the last row it prints)
+    tables: dict[str, tuple[int, int, int]] = {}
+    for attrs, area in _DEFINED_NAME.findall(text):
+        named = dict(_ATTRIBUTE.findall(attrs))
+        index = named.get("localSheetId", "")
+        if named.get("name") == PRINTED_ROWS and index.isdigit() and int(index) < len(sheets):
+            table = _AREA.fullmatch(_unescape(area))
+            if table is None:
+                continue
+            first, last = int(table.group(4)), int(table.group(6))
+            filled = printed_rows(recalc, _unescape(area))
+            if filled is not None:  # none filled: the area as it was (a form)
+                tables[sheets[int(index)]] = (first, last, max(filled, first - 1))
+
+    def change(match: re.Match[str]) -> str:
+        named = dict(_ATTRIBUTE.findall(match.group(1)))
+        index = named.get("localSheetId", "")
+        if named.get("name") != "_xlnm.Print_Area" or not index.isdigit():
+            return match.group(0)
+        if int(index) >= len(sheets):
+            return match.group(0)
+        sheet = sheets[int(index)]
+        if sheet in UNPRINTED_SHEETS:
+            return ""
+        found = _AREA.fullmatch(_unescape(match.group(2)))
         if found is None:
             return match.group(0)
-        sheet = found.group(2).replace("''", "'")
-        last = rows.get(sheet)
-        if last is None or last <= int(found.group(5)):
+        last = int(found.group(6))
+        if sheet in tables:
+            first, bottom, printed = tables[sheet]
+            if first - 1 <= last <= bottom + 1:  # the area ends with the table
+                last = printed
+        last = max(last, extend.get(sheet, 0))
+        if last == int(found.group(6)):
             return match.group(0)
-        area = f"{found.group(1)}{found.group(2)}{found.group(1)}!{found.group(3)}:"
-        area += f"{found.group(4)}{last}"
-        return match.group(1) + _escape_text(area) + match.group(3)
+        quote = found.group(1)
+        area = f"{quote}{found.group(2)}{quote}!${found.group(3)}${found.group(4)}:"
+        area += f"${found.group(5)}${last}"
+        return f"<definedName{match.group(1)}>{_escape_text(area)}</definedName>"
 
-    return _PRINT_AREA.sub(extend, data.decode("utf-8")).encode("utf-8")
+    text = _DEFINED_NAME.sub(change, text)
+    text = re.sub(r"<definedNames>\s*</definedNames>", "", text)
+    return text.encode("utf-8")
 
 
 def _content_types(data: bytes, removed: set[str], add_custom: bool = False) -> bytes:

@@ -100,6 +100,7 @@ from nj_incentives.core.workpaper import (
     NOT_COMPUTED,
     NUMERIC_KINDS,
     OUTPUTS,
+    PRINTED_ROWS,
     SIGNOFF_CHANGED,
     SIGNOFF_CURRENT,
     SIGNOFF_INPUTS,
@@ -114,6 +115,7 @@ from nj_incentives.core.workpaper import (
     SOURCE_SUFFIX,
     TICK_SUFFIX,
     TICKMARKS,
+    UNPRINTED_SHEETS,
     ArrayTable,
     Chart,
     Check,
@@ -503,6 +505,10 @@ class SheetWriter:
         #: the last row of a table header repeated with the print titles (see
         #: :meth:`input_table`'s ``repeat_header``); None: the title rows only
         self.repeat_through: int | None = None
+        #: the last input table written: its rows (a :class:`Ref` from its first column
+        #: to its last, below the header and units) and the last row filled (None:
+        #: nothing given, the table prints whole as a form); see :meth:`printed_last_row`
+        self.last_table: tuple[Ref, int | None] | None = None
 
     # -- text
     def title(self, text: str, subtitle: str = "") -> None:
@@ -741,6 +747,9 @@ class SheetWriter:
                 self.wrapped.append((first - 2, text, col))
                 self.ws.write_string(first - 1, col, "", self.builder.style("unit"))
             self.source_cells(first, first + len(row_labels) - 1, right, source)
+        right = self.max_col if source else self.VALUE + offset + len(columns) - 1
+        body = Ref(self.name, first, self.VALUE, first + len(row_labels) - 1, right)
+        self.last_table = (body, _last_filled(first, values, leading_values, self.builder, source))
         self.row = first + len(row_labels) + 1
         return found
 
@@ -1101,6 +1110,10 @@ class SheetWriter:
                 },
             )
         self._write_notes_and_band()
+        if self.last_table is not None and self.last_table[0].bottom + 1 >= self.row - 1:
+            self.builder.workbook.define_name(
+                f"{quote_sheet(self.name)}!{PRINTED_ROWS}", "=" + self.last_table[0].a
+            )
         self.builder.page_setup(self.ws, self.layout())
         self.ws.protect("", {"format_columns": True, "format_rows": True})
 
@@ -1114,7 +1127,7 @@ class SheetWriter:
             {**self.heights, BAND_ROW: self.builder.band_height(self.widths, self.max_col)},
         )
         return page.Layout(
-            last_row=max(self.row - 1, BAND_ROW),
+            last_row=max(self.printed_last_row(), BAND_ROW),
             last_col=self.max_col,
             widths=self.widths,
             heights=heights,
@@ -1122,6 +1135,24 @@ class SheetWriter:
             repeat_rows=(0, self.repeat_through or BAND_ROW),
             landscape=self.landscape,
         )
+
+    def printed_last_row(self) -> int:
+        """The last row the sheet prints: its last, unless it ends with an input table
+        (and the blank row after it) filled only in part, whose empty rows past the last
+        filled one are not printed (a roster of 250 rows filled for 60 employees prints
+        60). A table given nothing prints whole: a form to fill in by hand. Such a table
+        is named :data:`PRINTED_ROWS` on its sheet, so that a results workbook prints
+        it through the last row filled when it was recalculated
+        (:mod:`nj_incentives.workpapers.recalc.results`), whoever filled it."""
+        last = self.row - 1
+        if self.last_table is None:
+            return last
+        body, filled = self.last_table
+        if body.bottom + 1 < last:  # something follows the table: it prints whole
+            return last
+        if filled is None:
+            return last
+        return max(filled, body.row - 1)  # at least the header and units
 
     def _write_notes_and_band(self) -> None:
         note = self.builder.style("note")
@@ -1812,6 +1843,13 @@ class TemplateBuilder:
         return "   |   ".join(shown[:3]) + "\n" + "   |   ".join(shown[3:])
 
     def page_setup(self, ws: Worksheet, layout: page.Layout) -> None:
+        """The sheet's page setup; a sheet of :data:`UNPRINTED_SHEETS` is hidden instead,
+        with no print area (LibreOffice prints a hidden sheet that has one)."""
+        if ws.get_name() in UNPRINTED_SHEETS:
+            for row, height in sorted(layout.heights.items()):
+                ws.set_row(row, height)
+            ws.hide()
+            return
         page.setup(
             ws,
             layout,
@@ -1903,7 +1941,7 @@ class TemplateBuilder:
             (CALCULATIONS, "formulas only, using the NJ_* functions"),
             (OUTPUTS, "the results and the chart"),
             (CHECKS, "each check TRUE/FALSE; the master check must be TRUE"),
-            (CONFIG, "tells the classic xlwings add-in which Python module holds the functions"),
+            (CONFIG, "hidden, not printed: the classic xlwings add-in's UDF Modules setting"),
         ]
         notes = dict(self.about_notes)
         for name, text in sheets:
@@ -1929,16 +1967,6 @@ class TemplateBuilder:
         row += 1
         line()
         prefix = f"{self.namespace}." if self.namespace else ""
-        for heading, steps in (
-            ("Classic add-in (Windows), in this order", setup_steps.CLASSIC),
-            ("xlwings Lite (Windows, Mac, web)", setup_steps.LITE),
-            ("xlwings Server", setup_steps.SERVER),
-        ):
-            line(heading, "section")
-            for n, step in enumerate(steps, 1):
-                for k, text in enumerate(step.lines):
-                    line(f"{n}. {step.title}" if k == 0 else "", value=text)
-            line()
         line("Formulas and checks", "section")
         spelling = (
             f"for an Office.js add-in with the namespace {self.namespace}"
@@ -1957,10 +1985,8 @@ class TemplateBuilder:
             value="nj-incentives calc THIS_FILE recalculates every formula headlessly and prints",
         )
         line("", value="the checks; --memo writes a calculation memo.")
-        line()
-        line("Licences", "section")
-        for runtime, text in setup_steps.LICENCES:
-            line(runtime, value=text)
+        setup_line = row  # its text names the row the setup starts on, known below
+        line("Setup", value="")
         line()
         line("Protection", "section")
         line(
@@ -1972,12 +1998,34 @@ class TemplateBuilder:
             line("Sources", "section")
             for source in self._sources:
                 line(source)
+        printed = row - 1  # the setup steps below are for the screen: not printed
+        line()
+        text = (
+            f"How to enable the NJ_* functions in Excel, and their licences: from row "
+            f"{row + 2} of this sheet, on screen (not printed)."
+        )
+        ws.write_string(setup_line, 1, text, style("note"))
+        heights[setup_line] = max(page.text_height(text, widths[1]), page.DEFAULT_ROW_HEIGHT)
+        line("Enabling the NJ_* functions (on screen; not printed)", "section")
+        for heading, steps in (
+            ("Classic add-in (Windows), in this order", setup_steps.CLASSIC),
+            ("xlwings Lite (Windows, Mac, web)", setup_steps.LITE),
+            ("xlwings Server", setup_steps.SERVER),
+        ):
+            line(heading, "section")
+            for n, step in enumerate(steps, 1):
+                for k, text in enumerate(step.lines):
+                    line(f"{n}. {step.title}" if k == 0 else "", value=text)
+            line()
+        line("Licences", "section")
+        for runtime, text in setup_steps.LICENCES:
+            line(runtime, value=text)
         ws.set_column(0, 0, widths[0])
         ws.set_column(1, 1, widths[1], style("note"))
         self.page_setup(
             ws,
             page.Layout(
-                last_row=row - 1, last_col=1, widths=widths, heights=heights, blocks=blocks
+                last_row=printed, last_col=1, widths=widths, heights=heights, blocks=blocks
             ),
         )
         ws.protect("", {"format_columns": True, "format_rows": True})
@@ -2212,6 +2260,33 @@ class TemplateBuilder:
     ) -> None:
         if kind is None:
             self.close()
+
+
+def _last_filled(
+    first: int,
+    values: Mapping[str, Sequence[object]],
+    leading_values: Sequence[Sequence[object] | None],
+    builder: TemplateBuilder,
+    source: str,
+) -> int | None:
+    """The last row of a table starting at row ``first`` holding something given (an
+    input, a value a leading column shows again, a tickmark or a source); None when
+    nothing is given at all."""
+    columns: list[Sequence[object]] = [*values.values()]
+    columns += [shown for shown in leading_values if shown is not None]
+    if source:
+        for suffix in (TICK_SUFFIX, SOURCE_SUFFIX):
+            given = builder.sources.get(source + suffix)
+            if isinstance(given, (list, tuple)):
+                columns.append(given)
+            elif given is not None and given != "":
+                columns.append([given])  # one text: the first row's
+    last = None
+    for column in columns:
+        for i, value in enumerate(column):
+            if value is not None and value != "" and (last is None or i > last):
+                last = i
+    return None if last is None else first + last
 
 
 def source_name(table: InputTable) -> str:
