@@ -264,7 +264,7 @@ def test_the_about_sheets_say_how_to_bind_cells_that_show_name_errors() -> None:
     about = openpyxl.load_workbook(TEMPLATE, read_only=True)["About"]
     shown = " ".join(str(v) for row in about.iter_rows(values_only=True) for v in row if v)
     assert "Ctrl+Alt+F9" in shown
-    assert "Unprotect Sheet first" in shown
+    assert "Unhide first, then Review > Unprotect Sheet" in shown
 
 
 def test_doctor_finds_lower_case_and_unknown_names(tmp_path: Path) -> None:
