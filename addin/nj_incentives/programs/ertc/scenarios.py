@@ -284,11 +284,13 @@ def ertc_outputs(layout: Shape) -> list[OutputSpec]:
 # run by the int64 evaluator; the kernel only reads the columns, fills them forward and
 # says which rows it computed.
 
-#: A day number after every period end: what a row's missing periods end on, so that
-#: the b.(1) count of periods ending before a credit year counts only the row's own.
-_NO_PERIOD = 2**40
 #: The last date any input or result may be (core.inputs.MAX_DATE), in days from 1970.
 _LAST_DAY = (MAX_DATE - dt.date(1970, 1, 1)).days
+#: What a row's missing periods end on, so that the b.(1) count of periods ending before
+#: a credit year counts only the row's own: the last date (a computed row's credit years
+#: end on it or before, and it is deemed to end on itself, December 31), within the
+#: int64 evaluator's date tables (a day beyond them sent whole columns to the arithmetic).
+_NO_PERIOD = _LAST_DAY
 _INSURANCE = ertc.TAX_TYPES.index("insurance")
 
 
