@@ -4,6 +4,7 @@ whatever the chunking; a file that cannot be read in chunks runs in memory."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -40,7 +41,8 @@ def _both(
 ) -> tuple[Path, Path]:
     """The run streamed (small chunks) and in memory (exit status 1: rows with errors)."""
     monkeypatch.setattr(stream, "STREAM_ROWS", 300)
-    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 16)
+    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 12)  # blocks gathered into chunks
+    monkeypatch.setattr(stream, "CSV_TYPES_BYTES", 1 << 16)
     streamed = out.with_name("streamed" + out.suffix)
     assert _run(source, "-o", streamed, *options) == 1
     with monkeypatch.context() as patch:
@@ -108,12 +110,43 @@ def test_a_csv_whose_types_change_below_the_first_block_runs_in_memory(
     frame["new_employees_1"] = frame["new_employees_1"].astype(object)
     frame.loc[2_900, "new_employees_1"] = "lots"  # text far below the first block
     frame.to_csv(tmp_path / "in.csv", index=False)
-    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 16)
+    monkeypatch.setattr(stream, "CSV_TYPES_BYTES", 1 << 16)
     assert _run(tmp_path / "in.csv", "-o", tmp_path / "out.csv") == 1  # the row with text
     results = pd.read_csv(tmp_path / "out.csv")
     assert len(results) == 3_000
     assert "new_employees = 'lots'" in str(results.loc[2_900, "error"])
     assert results["error"].notna().sum() == 1
+
+
+def _bytes_read() -> int:
+    """Bytes this process has read with read() so far (Linux: /proc/self/io)."""
+    text = Path("/proc/self/io").read_text()
+    return int(next(line for line in text.splitlines() if line.startswith("rchar:")).split()[1])
+
+
+def test_a_csv_is_read_a_few_blocks_ahead_and_handed_out_in_whole_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35: pyarrow's streaming CSV reader reads up to 32 blocks ahead of what it has
+    handed out (and decodes a few more), so its memory is that many blocks; at 16 MiB a
+    block it held a whole 258 MB file. Blocks are small and gathered into chunks."""
+    # the defaults: the head read for the types and about 40 blocks, whatever the file
+    assert stream.CSV_TYPES_BYTES + 41 * stream.CSV_BLOCK_BYTES <= 64 << 20
+    path = tmp_path / "in.csv"
+    example_portfolio(12_000, seed=19).to_csv(path, index=False)
+    size = path.stat().st_size  # about 3 MB
+    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 14)
+    monkeypatch.setattr(stream, "CSV_TYPES_BYTES", 1 << 16)
+    reader = stream.StreamReader(path, "csv", 500)
+    frames = reader.frames(["id", "pct"])  # two columns decoded: the file read whole
+    before = _bytes_read()
+    first = next(frames)
+    time.sleep(0.2)  # what a reader with no bound would have read of the file by now
+    ahead = _bytes_read() - before
+    assert ahead <= 48 * (1 << 14) + (200 << 10) < size / 2  # 48 blocks (and a few .pyc)
+    sizes = [len(first), *(len(f) for f in frames)]
+    assert sizes == [500] * 24  # whole chunks of ``chunk_rows`` rows, in order
+    assert reader.count_rows() == 12_000
 
 
 def test_an_empty_table_runs_in_memory(tmp_path: Path) -> None:

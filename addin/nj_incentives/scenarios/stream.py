@@ -13,15 +13,22 @@ for row, as those of the whole table in memory. The summary comes from the same 
 A CSV file is read with pyarrow by the in-memory reader's rules
 (:func:`~nj_incentives.scenarios.io.read_csv_table`): every input column as text, read
 by the input rules (:mod:`.convert`); a field blank only when empty; text kept as
-written. The other columns' types are inferred from the first block; if a later block
-does not fit them, :class:`CannotStream` is raised before anything is written, and the
-caller runs the table in memory instead.
+written. The other columns' types are inferred from the file's first
+:data:`CSV_TYPES_BYTES`; if a later row does not fit them, :class:`CannotStream` is
+raised before anything is written, and the caller runs the table in memory instead.
+
+Memory: pyarrow's streaming CSV reader reads up to 32 blocks ahead of the consumer in a
+background thread (Arrow's background generator) and decodes some more, so its memory
+is that many blocks: with 16 MiB blocks it grew with the file up to about 650 MiB, the
+whole of a 258 MB file. The blocks are therefore small (:data:`CSV_BLOCK_BYTES`) and
+gathered into chunks of :data:`STREAM_ROWS` rows; the types are still inferred from
+the same first 16 MiB as before, read once from a copy of the file's head.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +47,11 @@ STREAM_ROWS = 131_072
 #: (so a streaming run's memory follows the input's row-group size, not its row count),
 #: but without holding its raw pages as well (about half the peak).
 PARQUET_READ: dict[str, Any] = {"buffer_size": 1 << 20, "pre_buffer": False}
-#: Bytes per block of a streamed CSV file.
-CSV_BLOCK_BYTES = 16 << 20
+#: Bytes per block of a streamed CSV file: pyarrow's reader holds up to 32 blocks read
+#: ahead and a few decoded (about 40 MiB at 1 MiB a block, whatever the file's size).
+CSV_BLOCK_BYTES = 1 << 20
+#: The CSV's non-input columns' types are inferred from its first this many bytes.
+CSV_TYPES_BYTES = 16 << 20
 _LAYOUT_COLUMNS = ("periods", "accrual_year", "approval_date")
 
 
@@ -56,6 +66,7 @@ class StreamReader:
     path: Path
     fmt: str  # "csv" or "parquet"
     chunk_rows: int = STREAM_ROWS
+    _head: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.fmt == "parquet":
@@ -72,30 +83,43 @@ class StreamReader:
         if any(not n for n in names) or len(set(names)) != len(names):
             raise CannotStream("blank or repeated column names")  # the in-memory reader says
         self.columns = names
+        if self.fmt == "csv":
+            self._types = self._csv_types()
+            self._head = None  # not needed again
 
     # ------------------------------------------------------------------ CSV
+
+    def _csv_head(self) -> Any:
+        """The file's first :data:`CSV_TYPES_BYTES` and a block beyond them, in memory: the
+        column names and types are read from it, so that a reader opened for them does
+        not read the rest of the file ahead (32 blocks)."""
+        import pyarrow as pa
+
+        if self._head is None:
+            try:
+                with open(self.path, "rb") as file:
+                    self._head = pa.py_buffer(file.read(CSV_TYPES_BYTES + CSV_BLOCK_BYTES))
+            except OSError as error:
+                raise CannotStream(str(error)) from None
+        return pa.BufferReader(self._head)
 
     def _csv_names(self) -> list[str]:
         import pyarrow as pa
         import pyarrow.csv as pacsv
 
         try:
-            with pacsv.open_csv(
-                self.path, read_options=pacsv.ReadOptions(block_size=1 << 16)
-            ) as reader:
+            options = pacsv.ReadOptions(block_size=1 << 16)
+            with pacsv.open_csv(self._csv_head(), read_options=options) as reader:
                 return [str(n) for n in reader.schema.names]
-        except (pa.ArrowInvalid, OSError) as error:
+        except pa.ArrowInvalid as error:
             raise CannotStream(str(error)) from None
 
     def _csv_batches(self, include: Sequence[str] | None = None) -> Iterator[Any]:
         import pyarrow as pa
         import pyarrow.csv as pacsv
 
-        # every input column as text: its numbers are read by the input rules, not
-        # parsed before them (1e-999999999 as 0.0, True and 0 as TRUE and FALSE)
-        types = {raw: pa.string() for raw in self._names if input_spec(raw.strip()) is not None}
         convert = pacsv.ConvertOptions(
-            column_types=types,
+            column_types=self._types,
             null_values=[""],  # blank only when empty: NaN or #N/A text is not a blank
             strings_can_be_null=True,
             include_columns=[r for r in self._names if r.strip() in include]
@@ -105,7 +129,29 @@ class StreamReader:
         options = pacsv.ReadOptions(block_size=CSV_BLOCK_BYTES)
         try:
             with pacsv.open_csv(self.path, read_options=options, convert_options=convert) as reader:
-                yield from reader
+                yield from _gathered(reader, self.chunk_rows)
+        except pa.ArrowInvalid as error:
+            raise CannotStream(str(error)) from None
+
+    def _csv_types(self) -> dict[str, Any]:
+        """Every column's type: the input columns text (their numbers are read by the
+        input rules, not parsed before them: 1e-999999999 as 0.0, True and 0 as TRUE and
+        FALSE), the others as pyarrow infers them from the file's first block of
+        :data:`CSV_TYPES_BYTES` (:meth:`_csv_head`)."""
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        text = {raw: pa.string() for raw in self._names if input_spec(raw.strip()) is not None}
+        convert = pacsv.ConvertOptions(
+            column_types=text, null_values=[""], strings_can_be_null=True
+        )
+        options = pacsv.ReadOptions(block_size=CSV_TYPES_BYTES)
+        try:
+            # a tail beyond the block: the block ends where the file's first would
+            with pacsv.open_csv(
+                self._csv_head(), read_options=options, convert_options=convert
+            ) as reader:
+                return {field.name: field.type for field in reader.schema}
         except pa.ArrowInvalid as error:
             raise CannotStream(str(error)) from None
 
@@ -134,12 +180,31 @@ class StreamReader:
         return sum(len(f) for f in self.frames(self.columns[:1]))
 
 
+def _gathered(batches: Iterator[Any], rows: int) -> Iterator[Any]:
+    """Small record batches gathered into tables of ``rows`` rows (the last fewer), in
+    order, without copying them."""
+    import pyarrow as pa
+
+    pending: list[Any] = []
+    have = 0
+    for batch in batches:
+        pending.append(batch)
+        have += batch.num_rows
+        while have >= rows:
+            table = pa.Table.from_batches(pending)
+            yield table.slice(0, rows)
+            rest = table.slice(rows)
+            pending, have = rest.to_batches(), rest.num_rows
+    if have:
+        yield pa.Table.from_batches(pending)
+
+
 def batch_frame(batch: Any, fmt: str) -> pd.DataFrame:
     """A pyarrow record batch of the table as a pandas frame (names trimmed; text as
     written, as the in-memory reader reads it: a label " =1+1" keeps its space)."""
     import pyarrow as pa
 
-    table = pa.Table.from_batches([batch])
+    table = batch if isinstance(batch, pa.Table) else pa.Table.from_batches([batch])
     frame: pd.DataFrame = table.to_pandas()
     frame.columns = [str(c).strip() for c in frame.columns]
     if fmt == "csv":  # its input columns are text: read once where they read exactly
