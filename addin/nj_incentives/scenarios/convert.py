@@ -186,7 +186,7 @@ def _from_int(x: np.ndarray, kind: Kind, rule: InputRule) -> ConvertedColumn:
 
 
 def _from_datetime(series: pd.Series) -> ConvertedColumn:
-    days = series.to_numpy(dtype="datetime64[D]", na_value=np.datetime64("NaT"))
+    days = series.to_numpy(dtype="datetime64[D]", na_value=np.datetime64("NaT", "D"))
     blank = np.isnat(days)
     values = np.where(blank, 0, days.astype(I64))
     ok = ~blank & (values >= _MIN_DAY) & (values <= _MAX_DAY)
