@@ -9,5 +9,5 @@ PROGRAM = Program(
     key="emerge",
     title="Emerge Program",
     citation="N.J.S.A. 34:1B-336",
-    parts=("figures", "rules", "functions", "memo"),
+    parts=("figures", "rules", "functions", "templates", "memo"),
 )

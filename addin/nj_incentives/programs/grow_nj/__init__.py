@@ -10,6 +10,6 @@ PROGRAM = Program(
     key="grow_nj",
     title="Grow New Jersey Assistance Program",
     citation="N.J.S.A. 34:1B-247",
-    parts=("figures", "rules", "functions", "memo"),
+    parts=("figures", "rules", "functions", "templates", "memo"),
     uses=("remote_work",),
 )
