@@ -60,7 +60,7 @@ def main_job(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_the_main_job_recalculates_the_bundled_examples(main_job: dict[str, Any]) -> None:
     done = main_job["done"]
     assert done.returncode == 0, done.stderr
-    assert "recalculating the 3 bundled examples" in done.stdout
+    assert f"recalculating the {len(calc.BUNDLED_EXAMPLES)} bundled examples" in done.stdout
     for name in calc.BUNDLED_EXAMPLES:
         line = next(
             line

@@ -12,6 +12,10 @@ to run so that each is first in a fresh process once (an abort ends the process:
 workbook and those after it get no PDF and fail). Four LibreOffice starts in all, where
 one a workbook and run (and three more for the pages' text) made fifteen; the pages' text
 is read from the first run's PDFs. The same exports of the same workbooks are checked.
+The results of the examples added since (the Grow NJ and Emerge credit schedules, issue
+33), written by the same writer with the same fixed colours, are printed in the first run
+only, after the three: their pages are checked, at a LibreOffice export each rather than
+four (the CI budget).
 
 The pages themselves: as many per sheet as the template's
 (tests/workpapers/templates/test_templates_print.py checks those), and the checks print
@@ -44,6 +48,12 @@ pytestmark = pytest.mark.libreoffice
 #: runs per workbook: before the fix the grant example's export aborted in 4 of 4 runs,
 #: the Form 313 example's in 3 of 4 and 1 of 2, the conversion example's in 2 of 4
 RUNS = 4
+#: the examples whose exports aborted, printed in every run (the others: the first only)
+ABORTED = (
+    "beip-grant-schedule-example.xlsx",
+    "beip-credit-conversion-example.xlsx",
+    "ertc-form-313-example.xlsx",
+)
 
 
 @pytest.fixture(scope="module")
@@ -78,16 +88,17 @@ def runs(results: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> 
     run have no PDF, and the test below fails for each of them."""
     soffice = need("soffice", "prints the results workbooks to PDF")
     folder = tmp_path_factory.mktemp("runs")
-    names = list(results)
+    names = [name for name in results if name in ABORTED]
+    later = [name for name in results if name not in ABORTED]
     done = []
     for run in range(RUNS):
-        order = names[run % len(names) :] + names[: run % len(names)]
+        order = names[run % len(names) :] + names[: run % len(names)] + (later if run == 0 else [])
         outdir = folder / f"pdf{run}"
         finished = libreoffice_convert(
             soffice, [results[n] for n in order], outdir, folder / f"p{run}", "pdf", norestore=True
         )
         said = f"exit {finished.returncode}: {(finished.stdout + finished.stderr).strip()[:300]}"
-        done.append(Run(order, {n: outdir / f"{results[n].stem}.pdf" for n in names}, said))
+        done.append(Run(order, {n: outdir / f"{results[n].stem}.pdf" for n in order}, said))
     return done
 
 
@@ -103,15 +114,20 @@ def pages(pdfinfo: str, pdf: Path) -> int:
 @pytest.mark.parametrize("name", calc.BUNDLED_EXAMPLES)
 def test_every_results_workbook_prints_to_pdf_every_time(runs: list[Run], name: str) -> None:
     pdfinfo = need("pdfinfo", "counts the pages of the PDF")
-    assert any(run.order[0] == name for run in runs)  # first in a fresh process once
+    if name in ABORTED:
+        assert any(run.order[0] == name for run in runs)  # first in a fresh process once
     failed = []
     for number, run in enumerate(runs, 1):
+        if name not in run.pdfs:  # a later example: printed in the first run
+            continue
         pdf = run.pdfs[name]
         if not pdf.is_file() or pdf.stat().st_size == 0:
             failed.append(f"run {number} (order {run.order}): no PDF ({run.said})")
         elif pages(pdfinfo, pdf) < 1:
             failed.append(f"run {number}: a PDF without pages")
-    assert not failed, f"{name}: {len(failed)} of {RUNS} runs failed: {failed}"
+    printed = sum(name in run.pdfs for run in runs)
+    assert printed == (RUNS if name in ABORTED else 1)
+    assert not failed, f"{name}: {len(failed)} of {printed} runs failed: {failed}"
 
 
 @pytest.fixture(scope="module")

@@ -88,6 +88,20 @@ PAGES: dict[str, dict[str, int]] = {
         "Outputs": 1,
         "Checks": 2,  # an input check per input (issue 20 item 6), the header on each page
     },
+    # the credit ledgers (issue 33 item 5): Inputs the award, then the 30 (Emerge 14)
+    # periods' liabilities and the transfers and sales on a second page; the schedule
+    # and its totals on one landscape page; looked at in PNG
+    **{
+        ledger: {
+            "About": 4,
+            "Inputs": 2,
+            "Calculations": 1,
+            "Outputs": 1,
+            "Checks": 1,
+            CONFIG: 1,
+        }
+        for ledger in ("grow-nj-credit-schedule", "emerge-credit-schedule")
+    },
 }
 
 #: The filled examples print their roster through the last employee (12: one page a
