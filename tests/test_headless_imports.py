@@ -81,7 +81,7 @@ def test_calc_memo_signoff_rollforward_and_fill_import_no_xlwings(tmp_path: Path
     )
     assert found == {"result": [0, 0, 0, 0], "loaded": []}
     assert (tmp_path / "memo.html").stat().st_size > 10_000
-    assert len(list((tmp_path / "calc").glob("*-results.xlsx"))) == len(examples) == 3
+    assert len(list((tmp_path / "calc").glob("*-results.xlsx"))) == len(examples) == 5
     assert all(path.is_file() for path in (signed, rolled, filled))
 
 

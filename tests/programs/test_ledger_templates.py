@@ -64,7 +64,8 @@ FIELDS = [
 
 def _events(values: dict[str, Any]) -> list[list[object]]:
     keys = ("event_kind", "event_date", "event_period", "event_amount", "event_price")
-    return [[*row, issued] for *row, issued in zip(*(values[k] for k in (*keys, "event_issued")))]
+    columns = [values[k] for k in (*keys, "event_issued")]
+    return [list(row) for row in zip(*columns, strict=True)]
 
 
 def _rows(table: list[list[object]]) -> list[list[object]]:
@@ -105,7 +106,8 @@ def test_the_grow_nj_example_is_the_ten_year_worked_example(grow_example: Any) -
     # forward 1,000,000 - 400,000 - 50,000 - 100,000 - 0 expired = 450,000.00.
     found = grow_example
     assert found.value("MasterCheck") is True
-    assert found.error_cells() == [] and found.function_errors == ()
+    assert found.error_cells() == []
+    assert found.function_errors == ()
     values = dict(template("grow-nj-credit-schedule").EXAMPLE)
     core = grow.credit_schedule(
         values["award"],
@@ -152,7 +154,8 @@ def test_the_emerge_example_is_the_surrender_worked_example(emerge_example: Any)
     # carried forward 700,000 - 300,000 - 100,000 = 300,000.00 (periods 5-7's credits).
     found = emerge_example
     assert found.value("MasterCheck") is True
-    assert found.error_cells() == [] and found.function_errors == ()
+    assert found.error_cells() == []
+    assert found.function_errors == ()
     values = dict(template("emerge-credit-schedule").EXAMPLE)
     core = emerge.credit_schedule(
         values["award"],
@@ -260,6 +263,7 @@ def test_fill_and_rollforward_reach_the_grow_nj_template(tmp_path: Path) -> None
     assert (found.value("MasterCheck"), found.value("CarriedForward")) == (True, 180_000.0)
     code, out, err = _run("rollforward", str(filled), "-o", str(tmp_path / "rolled.xlsx"))
     assert code == 0, err
-    assert "privilege period 3" in out and "privilege period 4" in out, out
+    assert "privilege period 3" in out, out
+    assert "privilege period 4" in out, out
     assert "$180,000.00" in out, out
     assert "Liabilities[4]" in out, out  # the new period's liability to enter
