@@ -89,6 +89,12 @@ def schedule_columns(declared: tuple[ResultColumn, ...]) -> tuple[Column, ...]:
     )
 
 
+def _figure(value: Decimal) -> str:
+    """A figure as a formula's number, in the fewest digits (0.9, not 0.90: as a
+    LibreOffice save writes it, so that its copy is the template's formula again)."""
+    return f"{value.normalize():f}"
+
+
 def _pct(value: Decimal) -> str:
     return f"{value * 100:f}".rstrip("0").rstrip(".") + "%"
 
@@ -451,8 +457,8 @@ class LedgerTemplate:
             Check(
                 f"Every transfer sells at least ${self.transfer_minimum:,.0f} of credit for "
                 f"at least {share} of it",
-                f"SUMPRODUCT({transfer}*({amount}<{self.transfer_minimum}))"
-                f"+SUMPRODUCT({transfer}*({price}<{amount}*{self.transfer_share}"
+                f"SUMPRODUCT({transfer}*({amount}<{_figure(self.transfer_minimum)}))"
+                f"+SUMPRODUCT({transfer}*({price}<{amount}*{_figure(self.transfer_share)}"
                 f"-{_TOLERANCE}))=0",
                 self.cite_transfer,
             ),
@@ -460,15 +466,15 @@ class LedgerTemplate:
                 Check(
                     f"The State pays {_pct(self.sale_share)} of the credit sold to it "
                     "(each rounded down to the cent)",
-                    f"AND({sale_proceeds}<=[[name:TotalSold]]*{self.sale_share}+{_TOLERANCE},"
-                    f"{sale_proceeds}>[[name:TotalSold]]*{self.sale_share}"
+                    f"AND({sale_proceeds}<=[[name:TotalSold]]*{_figure(self.sale_share)}+{_TOLERANCE},"
+                    f"{sale_proceeds}>[[name:TotalSold]]*{_figure(self.sale_share)}"
                     f"-0.01*SUMPRODUCT({sale}*1)-{_TOLERANCE})",
                     self.cite_sale,
                 )
                 if self.sale_exact
                 else Check(
                     f"The State pays at most {_pct(self.sale_share)} of the credit sold to it",
-                    f"{sale_proceeds}<=[[name:TotalSold]]*{self.sale_share}+{_TOLERANCE}",
+                    f"{sale_proceeds}<=[[name:TotalSold]]*{_figure(self.sale_share)}+{_TOLERANCE}",
                     self.cite_sale,
                 )
             ),
