@@ -92,14 +92,7 @@ PAGES: dict[str, dict[str, int]] = {
     # periods' liabilities and the transfers and sales on a second page; the schedule
     # and its totals on one landscape page; looked at in PNG
     **{
-        ledger: {
-            "About": 4,
-            "Inputs": 2,
-            "Calculations": 1,
-            "Outputs": 1,
-            "Checks": 1,
-            CONFIG: 1,
-        }
+        ledger: {"About": 2, "Inputs": 2, "Calculations": 1, "Outputs": 1, "Checks": 1}
         for ledger in ("grow-nj-credit-schedule", "emerge-credit-schedule")
     },
 }
@@ -109,6 +102,8 @@ PAGES: dict[str, dict[str, int]] = {
 EXAMPLE_PAGES: dict[str, dict[str, int]] = {
     **PAGES,
     "ertc-form-313": {**PAGES["ertc-form-313"], **dict.fromkeys(ROSTER_SHEETS.values(), 1)},
+    # the Emerge example's 10 periods and one surrender: Inputs on one page
+    "emerge-credit-schedule": {**PAGES["emerge-credit-schedule"], "Inputs": 1},
 }
 
 
