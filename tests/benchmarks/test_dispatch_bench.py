@@ -452,3 +452,154 @@ def test_scenarios_by_table_size() -> None:
             )
             print(line)
     assert sizes
+
+
+# ================================================================ the dispatch's own overhead
+
+#: One interpreter's dispatch overhead for every catalog function: argv = [runtime, calls,
+#: rounds, names or ""]; prints one JSON line {name: {"function": [s...], "identity": [s...],
+#: "arity": n}}, one overhead a round. The script shares _MEASURE's payloads and identity.
+_OVERHEAD = (
+    _MEASURE.split("async def per_call")[0]
+    + r"""
+from nj_incentives.functions import CATALOG
+
+
+def per_call_direct(function, args, calls):
+    start = time.perf_counter()
+    for _ in range(calls):
+        function(*args)
+    return (time.perf_counter() - start) / calls
+
+
+async def per_call(data, module, calls):
+    start = time.perf_counter()
+    for _ in range(calls):
+        await call(data, module)
+    return (time.perf_counter() - start) / calls
+
+
+async def captured(name, data, function):
+    # The cells exactly as the dispatch hands them to the Python function.
+    seen = {}
+    def capture(*cells_in):
+        seen["args"] = cells_in
+        return 0
+    capture.__xlfunc__ = function.__xlfunc__
+    holder = types.ModuleType("capture")
+    setattr(holder, name, capture)
+    await call(data, holder)
+    return seen["args"]
+
+
+async def measure():
+    out = {}
+    only = sys.argv[4].split(",") if sys.argv[4] else list(excel.CATALOG)
+    for entry in (excel.CATALOG[name] for name in only):
+        args = example_args(entry)
+        spread = args if entry.vararg is None else [*args[:-1], *args[-1]]
+        same = identity(len(spread))
+        same_name = f"SAME_{len(spread)}"
+        data_fn = payload(entry.name, args)
+        data_id = payload(same_name, spread)
+        # direct: the same call on the pure function table (functions/), the same cells
+        # the dispatch hands over; the identity's own Python function likewise
+        fn_args = await captured(entry.name, data_fn, getattr(excel, entry.name))
+        id_function = getattr(same, same_name)
+        id_args = await captured(same_name, data_id, id_function)
+        direct_fn = CATALOG[entry.name].cells
+        direct_id = getattr(id_function, "__wrapped__", id_function)
+        assert direct_fn(*fn_args) is not None
+        await call(data_fn, excel)  # warm up
+        await call(data_id, same)
+        slow = entry.name in ("NJ_SCENARIOS",)
+        count = min(5, CALLS) if slow else CALLS
+        function, ident = [], []
+        for _ in range(ROUNDS):  # alternated: dispatch, direct, identity, identity direct
+            dispatched = await per_call(data_fn, excel, count)
+            direct = per_call_direct(direct_fn, fn_args, count)
+            id_dispatched = await per_call(data_id, same, count)
+            id_direct = per_call_direct(direct_id, id_args, count)
+            function.append((dispatched, direct))
+            ident.append((id_dispatched, id_direct))
+        out[entry.name] = {"arity": len(spread), "function": function, "identity": ident}
+    return out
+
+
+print(json.dumps(asyncio.run(measure())))
+"""
+)
+
+
+def _overhead(rounds: list[list[float]]) -> float:
+    """The median over the rounds of (through the dispatch - direct)."""
+    return statistics.median(through - direct for through, direct in rounds)
+
+
+def test_dispatch_overhead_of_every_function() -> None:
+    """Each catalog function's dispatch overhead = its call through the Office.js dispatch
+    less the same call on the pure function table (``CATALOG[name].cells``, the cells the
+    dispatch hands over), against the same-arity identity's (``SAME_n`` through the
+    dispatch less ``SAME_n`` called directly): the goal of issue 35 is about the dispatch,
+    and a function's own calculation is not dispatch. The four timings alternate in each
+    round; the overhead is the median over ``NJ_BENCH_ROUNDS`` rounds, then the median
+    over ``NJ_BENCH_RUNS`` fresh interpreters."""
+    runtimes = ("cpython", "pyodide")
+    environment = {
+        **os.environ,
+        "XLWINGS_ON_SERVER": "true",
+        "XLWINGS_LICENSE_KEY": "noncommercial",
+        "PYTHONPATH": str(HERE.parents[1] / "addin"),
+    }
+    results: dict[str, list[Any]] = {runtime: [] for runtime in runtimes}
+    for _ in range(RUNS):
+        for runtime in runtimes:
+            done = subprocess.run(
+                [sys.executable, "-c", _OVERHEAD, runtime, str(CALLS), str(ROUNDS), FUNCTIONS],
+                env=environment,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            results[runtime].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    names = list(results["cpython"][0])
+
+    def figures(runtime: str, name: str) -> tuple[float, float, float, float]:
+        runs = results[runtime]
+        fn = statistics.median(_overhead(run[name]["function"]) for run in runs)
+        ident = statistics.median(_overhead(run[name]["identity"]) for run in runs)
+        ratio = statistics.median(
+            _overhead(run[name]["function"]) / _overhead(run[name]["identity"]) for run in runs
+        )
+        direct = statistics.median(
+            statistics.median(d for _, d in run[name]["function"]) for run in runs
+        )
+        return fn, ident, ratio, direct
+
+    print(f"\nDispatch overhead (through the Office.js dispatch - direct), us, median of {RUNS}")
+    print("interpreters x the medians of their rounds; ratio = function's / identity's")
+    print("(goal <= 1.5x); direct = the function's own calculation, not dispatch")
+    header = f"{'function':32} {'n':>2}"
+    for runtime in runtimes:
+        short = "CPy" if runtime == "cpython" else "Lite"
+        header += f" {short + ' fn':>9} {short + ' id':>9} {short + ' ratio':>10}"
+    header += f" {'direct':>9}"
+    print(header)
+    ratios: dict[str, list[float]] = {runtime: [] for runtime in runtimes}
+    for name in names:
+        line = f"{name:32} {results['cpython'][0][name]['arity']:2d}"
+        for runtime in runtimes:
+            fn, ident, ratio, direct = figures(runtime, name)
+            ratios[runtime].append(ratio)
+            line += f" {fn * 1e6:9.1f} {ident * 1e6:9.1f} {ratio:9.2f}x"
+        line += f" {direct * 1e6:9.1f}"
+        print(line)
+    for runtime in runtimes:
+        worst = max(range(len(names)), key=lambda i: ratios[runtime][i])
+        within = sum(ratio <= 1.5 for ratio in ratios[runtime])
+        print(
+            f"{runtime:8}: median {statistics.median(ratios[runtime]):.2f}x, worst"
+            f" {ratios[runtime][worst]:.2f}x ({names[worst]}), {within} of {len(names)}"
+            " at most 1.5x"
+        )
+    assert names
