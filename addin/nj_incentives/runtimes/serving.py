@@ -32,6 +32,7 @@ Two things, both outside xlwings Server's own code (we do not patch site-package
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import os
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -120,9 +121,11 @@ def cache_jsnull_checks() -> bool:
 
 def quick_result_cells() -> bool:
     """Make xlwings' preparation of a result's cells for Office.js answer plain text,
-    whole numbers, booleans and non-NaN floats at once (as it does: unchanged), and hand
-    every other cell (None, NaN, numpy and pandas values, dates, "#..." error texts) to
-    xlwings' own. True when the preparation was found and replaced (xlwings 0.37.x)."""
+    whole numbers, booleans and non-NaN floats at once (as it does: unchanged), None as
+    "" (as it does) and plain dates and datetimes by xlwings' own date branch without its
+    pandas and numpy tests first, and hand every other cell (NaN, numpy and pandas
+    values, "#..." error texts) to xlwings' own. True when the preparation was found and
+    replaced (xlwings 0.37.x)."""
     try:
         from xlwings.pro import _xlofficejs
     except Exception:  # no licence key, or another xlwings: nothing to replace
@@ -134,6 +137,9 @@ def quick_result_cells() -> bool:
     if "prepare_xl_data_element" in REPLACED:
         return True
 
+    formatted = getattr(_xlofficejs, "datetime_to_formatted_number", None)
+    day_kinds = (dt.date, dt.datetime) if callable(formatted) else ()
+
     def prepare_xl_data_element(x: object, options: dict[str, Any]) -> object:
         kind = type(x)
         if kind is str:
@@ -141,11 +147,65 @@ def quick_result_cells() -> bool:
                 return x
         elif kind is int or kind is bool or (kind is float and x == x):
             return x
+        elif x is None:
+            return ""
+        elif kind is dt.date and day_kinds:
+            # xlwings' own date branch (datetime_to_formatted_number), its serial read
+            # from the day's ordinal (1899-12-30 is ordinal 693,594): the same float as
+            # xlwings' timestamp / 86400 + 25569 for a whole day, without a datetime
+            # made; the schedules' and the calendar's dates (issue 35)
+            serial = float(x.toordinal() - 693_594)  # type: ignore[attr-defined]
+            date_format = options["date_format"]
+            if float(options["runtime"]) < 1.4 or date_format is None:
+                return serial
+            return {"type": "FormattedNumber", "basicValue": serial, "numberFormat": date_format}
+        elif kind in day_kinds:  # exactly a datetime (not pandas' Timestamp)
+            # xlwings' own branch, without its pandas.isna and numpy tests first
+            return formatted(x, options["date_format"], options["runtime"])  # type: ignore[misc]
         return original(x, options)
 
     REPLACED["prepare_xl_data_element"] = original
     engine.prepare_xl_data_element = staticmethod(prepare_xl_data_element)
+    _quick_rows(prepare_xl_data_element)
     return True
+
+
+def _quick_rows(prepare: Callable[[object, dict[str, Any]], object]) -> None:
+    """xlwings prepares a result's cells by a call of the engine's preparation for each
+    cell (``CleanDataForWriteStage``); for the engine whose preparation is ``prepare``
+    (Office.js), the plain cells that ``prepare`` hands back unchanged are kept in the
+    row's own loop, without the call, and every other cell goes to ``prepare``; any other
+    engine keeps xlwings' stage. A schedule returns 100-200 cells (issue 35)."""
+    try:
+        from xlwings.conversion import standard
+    except Exception:  # another xlwings: nothing to replace
+        return
+    stage = getattr(standard, "CleanDataForWriteStage", None)
+    original = vars(stage).get("__call__") if isinstance(stage, type) else None
+    if stage is None or not callable(original) or "CleanDataForWriteStage" in REPLACED:
+        return
+
+    def clean(self: Any, c: Any) -> None:
+        impl = getattr(c.engine, "impl", None)
+        if getattr(impl, "prepare_xl_data_element", None) is not prepare:
+            original(self, c)
+            return
+        options = self.options
+        c.value = [
+            [
+                x
+                if (kind := type(x)) is int
+                or kind is bool
+                or (kind is float and x == x)
+                or (kind is str and not x.startswith("#"))
+                else prepare(x, options)
+                for x in row
+            ]
+            for row in c.value
+        ]
+
+    REPLACED["CleanDataForWriteStage"] = original
+    stage.__call__ = clean
 
 
 # =========================================================================== the request
