@@ -9,6 +9,7 @@ median of ``NJ_BENCH_REPEATS`` (default 5 for recalculation, 3 for Dask).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import statistics
@@ -236,7 +237,7 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
         print(f"  {name}: identical results: {same}")
         print(
             f"    --engine dask --scheduler (running cluster) {d:.1f} s against --engine"
-            f" pandas {p:.1f} s = {d / p:.2f}x (target <= 0.8x)"
+            f" pandas {p:.1f} s = {d / p:.2f}x (wall; the target is -k cpu_per_row)"
         )
         if tree is None:
             n = med(runs[(name, "no-trim")])
@@ -251,6 +252,145 @@ def test_dask_files_against_pandas(tmp_path: Path) -> None:
         print(
             f"    peak memory of the client: dask {peaks[0]:,.0f} MiB, pandas {peaks[1]:,.0f} MiB"
         )
+
+
+_CLI_CPU = r"""
+from nj_incentives.cli import main
+start = time.perf_counter()
+status = main(["scenarios", *sys.argv[1:], "--no-progress"])
+use = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"s": time.perf_counter() - start, "peak_mib": peak(), "status": status,
+                  "cpu": use.ru_utime + use.ru_stime}))
+"""
+
+
+def test_dask_files_cpu_per_row_on_a_cluster(tmp_path: Path) -> None:
+    """Issue 35: the Dask engine's target is the engine, not how processes share cores:
+    the same rows and bytes as the pandas engine, and at most 1.05x its CPU-seconds a row,
+    on a running cluster of several worker processes. The cluster is started as a user
+    starts one (``dask scheduler`` and ``dask worker``, the current spelling of
+    ``dask-scheduler`` / ``dask-worker``, on 127.0.0.1; ``NJ_BENCH_DASK_WORKERS`` worker
+    processes, default 3, a thread each, each under its nanny), outside the measured runs.
+    A run's CPU-seconds: the command's own (``getrusage``: every thread), and for Dask
+    also every process of the cluster (scheduler, nannies, workers: ``psutil``, before and
+    after the run). Fresh CLI processes, pandas and Dask alternated, median of
+    ``NJ_BENCH_REPEATS`` (default 3)."""
+    import psutil
+
+    pytest.importorskip("distributed")
+    from nj_incentives.scenarios.parquet_join import footer_of
+    from test_files_bench import fresh
+
+    repeats = int(os.environ.get("NJ_BENCH_REPEATS", "3"))
+    workers = int(os.environ.get("NJ_BENCH_DASK_WORKERS", "3"))
+    source = tmp_path / "in.parquet"
+    make_table(source, DASK_ROWS)  # row groups of 131,072 rows: whole chunks
+    bin_dir = Path(sys.executable).parent
+    dask_cli = str(bin_dir / "dask") if (bin_dir / "dask").exists() else "dask"
+    info = tmp_path / "scheduler.json"
+    # NJ_BENCH_DASK_QUIET=1: the cluster started with the settings docs/scenarios.md gives
+    # for a cluster that runs these tasks (the admin tick, system and memory monitors at
+    # 1-5 s, no statistical profiler): an idle cluster's CPU, and the profiler's sampling
+    # of every task, are most of what Dask adds
+    quiet_env = {
+        "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "1s",
+        "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "5s",
+        "DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL": "1s",
+        "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
+    }
+    settings = os.environ.get("NJ_BENCH_DASK_QUIET") == "1"
+    quiet = {
+        "stdout": subprocess.DEVNULL,
+        "stderr": subprocess.DEVNULL,
+        "env": {**os.environ, **(quiet_env if settings else {})},
+    }
+    scheduler = subprocess.Popen(
+        [dask_cli, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+         "--scheduler-file", str(info)],
+        **quiet,
+    )  # fmt: skip
+    worker = subprocess.Popen(
+        [dask_cli, "worker", "--scheduler-file", str(info), "--host", "127.0.0.1",
+         "--nworkers", str(workers), "--nthreads", "1", "--no-dashboard"],
+        **quiet,
+    )  # fmt: skip
+    try:
+        for _ in range(600):
+            if info.exists() and info.stat().st_size:
+                break
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        import distributed
+
+        with distributed.Client(address) as client:
+            client.wait_for_workers(workers, timeout=120)
+
+        def cluster_cpu() -> float:
+            total = 0.0
+            for top in (scheduler, worker):
+                process = psutil.Process(top.pid)
+                for one in (process, *process.children(recursive=True)):
+                    with contextlib.suppress(psutil.Error):
+                        times = one.cpu_times()
+                        total += times.user + times.system
+            return total
+
+        # a running cluster: its workers have imported pandas, pyarrow and the package
+        # (a fresh cluster's first run does that, 2-3 CPU-s a worker: not measured)
+        fresh(_CLI_CPU, source, "-o", tmp_path / "warm.parquet", "--engine", "dask",
+              "--scheduler", address)  # fmt: skip
+        pandas_runs, dask_runs = [], []
+        for _ in range(repeats):
+            before = cluster_cpu()
+            pandas_runs.append(fresh(_CLI_CPU, source, "-o", tmp_path / "pandas.parquet"))
+            pandas_runs[-1]["idle_cluster_cpu"] = cluster_cpu() - before
+            before = cluster_cpu()
+            run = fresh(
+                _CLI_CPU, source, "-o", tmp_path / "dask.parquet", "--engine", "dask",
+                "--scheduler", address,
+            )  # fmt: skip
+            run["cluster_cpu"] = cluster_cpu() - before
+            run["cpu"] += run["cluster_cpu"]
+            dask_runs.append(run)
+    finally:
+        for top in (worker, scheduler):
+            top.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                top.wait(timeout=30)
+            if top.poll() is None:
+                top.kill()
+    import pyarrow.parquet as pq
+
+    on_dask, on_pandas = tmp_path / "dask.parquet", tmp_path / "pandas.parquet"
+    rows = pq.read_metadata(on_pandas).num_rows
+    same_rows = pq.read_table(on_dask).equals(pq.read_table(on_pandas))
+    with on_dask.open("rb") as d, on_pandas.open("rb") as p:
+        end_d = footer_of(d, on_dask.stat().st_size)[1]
+        end_p = footer_of(p, on_pandas.stat().st_size)[1]
+    same_bytes = end_d == end_p and on_dask.read_bytes()[:end_d] == on_pandas.read_bytes()[:end_p]
+    per_row = [1e6 * med(r, "cpu") / rows for r in (dask_runs, pandas_runs)]
+    print()
+    print(
+        f"Parquet to Parquet, {rows:,} rows; `dask scheduler` + `dask worker --nworkers"
+        f" {workers} --nthreads 1` on 127.0.0.1"
+        f" ({'the settings of docs/scenarios.md' if settings else 'default settings'});"
+        f" median of {repeats}, alternated:"
+    )
+    print(f"  the same rows: {same_rows}; the same bytes but the footer (stamp): {same_bytes}")
+    print(
+        f"  CPU-seconds a row: dask {per_row[0]:.2f} us (the command"
+        f" {[round(r['cpu'] - r['cluster_cpu'], 1) for r in dask_runs]} s + the cluster"
+        f" {[round(r['cluster_cpu'], 1) for r in dask_runs]} s), pandas {per_row[1]:.2f} us"
+        f" ({[round(r['cpu'], 1) for r in pandas_runs]} s)"
+        f" = {per_row[0] / per_row[1]:.3f}x (target <= 1.05x)"
+    )
+    idle = med(pandas_runs, "idle_cluster_cpu") / med(pandas_runs)
+    print(f"  the idle cluster meanwhile (pandas runs): {idle:.3f} CPU-s a second")
+    print(
+        f"  wall: dask {med(dask_runs):.1f} s {[round(r['s'], 1) for r in dask_runs]},"
+        f" pandas {med(pandas_runs):.1f} s {[round(r['s'], 1) for r in pandas_runs]};"
+        f" load average {os.getloadavg()[0]:.1f}"
+    )
 
 
 #: One roster measurement in a fresh interpreter: argv = [this folder, repeats]; prints
