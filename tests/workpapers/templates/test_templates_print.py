@@ -46,8 +46,8 @@ WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
 
 #: Pages per sheet of each blank template (the ERTC roster prints its 250 rows, a form to
 #: fill in by hand). The About sheet prints without the xlwings setup steps (on screen
-#: only, issue 31 item 3: were 3 of its 4 pages) and the xlwings.conf sheet is hidden,
-#: so never printed (was 1 page).
+#: only, issue 31 item 3: it printed 4 pages) and the xlwings.conf sheet is hidden, so
+#: never printed (was 1 page).
 PAGES: dict[str, dict[str, int]] = {
     "beip-grant-schedule": {
         "About": 2,
@@ -73,7 +73,7 @@ PAGES: dict[str, dict[str, int]] = {
         "Checks": 3,
     },
     "ertc-form-313": {
-        "About": 2,
+        "About": 3,  # its longer list of sheets: the sources print on a third page
         "Inputs": 2,  # wider with the tick and source columns: scaled to fewer pages
         # the roster (Form 313 Part II), 250 rows a sheet, its header on every page (with
         # its tick and source columns, scaled to fit: fewer pages)

@@ -391,6 +391,7 @@ class Styles:
         "unit",
         "title",
         "subtitle",
+        "subtitle_wrapped",
         "section",
         "note",
         "check",
@@ -451,6 +452,8 @@ class Styles:
             props.update(bold=True, font_size=14, font_color=HEADER_FILL)
         elif role == "subtitle":
             props.update(italic=True, font_color=UNIT_FONT)
+        elif role == "subtitle_wrapped":
+            props.update(italic=True, font_color=UNIT_FONT, text_wrap=True)
         elif role == "section":
             props.update(bold=True, bg_color=SECTION_FILL)
         elif role == "note":
@@ -1932,6 +1935,7 @@ class TemplateBuilder:
         line("Law current to", value=LAW_CURRENT_TO)
         line("Template", value=self.template_id)
         line("Check", value="Checks!MasterCheck must be TRUE before any figure is used.")
+        line("Printing", value=PRINTING)
         line()
         line("Sheets", "section")
         sheets = [
@@ -2033,12 +2037,7 @@ class TemplateBuilder:
     def _write_checks(self) -> None:
         ws, style = self.checks_sheet, self.style
         ws.write_string(0, 0, "Checks", style("title"))
-        ws.write_string(
-            1,
-            0,
-            "Every check must be TRUE; the master check is TRUE only when all are.",
-            style("subtitle"),
-        )
+        ws.merge_range(1, 0, 1, 2, CHECKS_SUBTITLE, style("subtitle_wrapped"))
         self.write_band(ws, 2)
         top = BAND_ROW + 2
         ws.write_string(top, 0, "Master check", style("section"))
@@ -2118,7 +2117,11 @@ class TemplateBuilder:
                     (1, check.citation),
                 )
             ),
-            {0: 24, BAND_ROW: self.band_height(widths, 2)},
+            {
+                0: 24,
+                1: page.text_height(CHECKS_SUBTITLE, page.merged_note_width(widths, 0, 2)),
+                BAND_ROW: self.band_height(widths, 2),
+            },
         )
         self.page_setup(
             ws,
@@ -2260,6 +2263,21 @@ class TemplateBuilder:
     ) -> None:
         if kind is None:
             self.close()
+
+
+#: Where a workbook prints its figures, and where not (the About sheet, issue 31 item 3):
+#: LibreOffice 7.4 keeps the saved value of an ordinary formula that calls a function it
+#: does not know, but shows #NAME? for every array formula calling one (each NJ_* table)
+#: and recomputes what reads them (docs/filling.md, "Printing from LibreOffice").
+PRINTING = (
+    "From Excel with the add-in, or the results workbook of nj-incentives calc; elsewhere "
+    "(LibreOffice) the NJ_* tables print #NAME? and the checks FALSE."
+)
+CHECKS_SUBTITLE = (
+    "Every check must be TRUE; the master check is TRUE only when all are. Without the "
+    "NJ_* functions (LibreOffice, Excel without the add-in) the checks show FALSE or 0: "
+    "print the results workbook of nj-incentives calc instead."
+)
 
 
 def _last_filled(
