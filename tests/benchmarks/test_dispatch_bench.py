@@ -569,7 +569,8 @@ def test_dispatch_overhead_of_every_function() -> None:
         **os.environ,
         "XLWINGS_ON_SERVER": "true",
         "XLWINGS_LICENSE_KEY": "noncommercial",
-        "PYTHONPATH": str(HERE.parents[1] / "addin"),
+        # NJ_BENCH_TREE: the addin folder of another commit (git archive), else this one
+        "PYTHONPATH": os.environ.get("NJ_BENCH_TREE") or str(HERE.parents[1] / "addin"),
     }
     results: dict[str, list[Any]] = {runtime: [] for runtime in runtimes}
     for _ in range(RUNS):
@@ -638,3 +639,126 @@ def test_dispatch_overhead_of_every_function() -> None:
             " at most 1.5x"
         )
     assert names
+
+
+#: One interpreter's NJ_SCENARIOS dispatch overhead by table size: argv = [runtime, rounds,
+#: sizes]; prints one JSON line {rows: {"function": [[through, direct]...], "identity": [...],
+#: "cells": n}} (CPU seconds a call, each round's pair).
+_OVERHEAD_BY_SIZE = (
+    _BY_SIZE.split("async def per_call")[0]
+    + r"""
+from nj_incentives.functions import CATALOG
+
+
+async def per_call(data, module, calls):
+    start = time.process_time()
+    for _ in range(calls):
+        await call(data, module)
+    return (time.process_time() - start) / calls
+
+
+def per_call_direct(function, args, calls):
+    start = time.process_time()
+    for _ in range(calls):
+        function(*args)
+    return (time.process_time() - start) / calls
+
+
+async def captured(name, data, function):
+    seen = {}
+    def capture(*cells_in):
+        seen["args"] = cells_in
+        return 0
+    capture.__xlfunc__ = function.__xlfunc__
+    holder = types.ModuleType("capture")
+    setattr(holder, name, capture)
+    await call(data, holder)
+    return seen["args"]
+
+
+async def measure():
+    out = {}
+    direct_fn = CATALOG["NJ_SCENARIOS"].cells
+    for rows in SIZES:
+        cells = table(rows)
+        data_fn = payload("NJ_SCENARIOS", [cells])
+        data_id = payload("SAME_1", [cells])
+        fn_args = await captured("NJ_SCENARIOS", data_fn, excel.NJ_SCENARIOS)
+        id_args = await captured("SAME_1", data_id, same.SAME_1)
+        direct_fn(*fn_args)  # warm up
+        await call(data_fn, excel)
+        await call(data_id, same)
+        count = max(1, 20 // rows)
+        function, ident = [], []
+        for _ in range(ROUNDS):  # alternated
+            through = await per_call(data_fn, excel, count)
+            direct = per_call_direct(direct_fn, fn_args, count)
+            id_through = await per_call(data_id, same, count)
+            id_direct = per_call_direct(SAME_1, id_args, count)
+            function.append((through, direct))
+            ident.append((id_through, id_direct))
+        out[rows] = {"function": function, "identity": ident, "cells": len(HEADER) * (rows + 1)}
+    return out
+
+
+print(json.dumps(asyncio.run(measure())))
+"""
+)
+
+
+def test_scenarios_overhead_by_table_size() -> None:
+    """NJ_SCENARIOS's dispatch overhead (through the dispatch less the same call on the
+    pure function table) and ``SAME_1``'s (through the dispatch less ``SAME_1`` called)
+    for tables of ``NJ_BENCH_SIZES`` rows of 11 columns: each per call, and per input
+    cell the slope between the two largest sizes (goal: at most 2x the identity's);
+    CPU seconds, the medians of the alternated rounds, then of ``NJ_BENCH_RUNS``
+    interpreters."""
+    runtimes = ("cpython", "pyodide")
+    environment = {
+        **os.environ,
+        "XLWINGS_ON_SERVER": "true",
+        "XLWINGS_LICENSE_KEY": "noncommercial",
+        # NJ_BENCH_TREE: the addin folder of another commit (git archive), else this one
+        "PYTHONPATH": os.environ.get("NJ_BENCH_TREE") or str(HERE.parents[1] / "addin"),
+    }
+    results: dict[str, list[Any]] = {runtime: [] for runtime in runtimes}
+    for _ in range(RUNS):
+        for runtime in runtimes:
+            done = subprocess.run(
+                [sys.executable, "-c", _OVERHEAD_BY_SIZE, runtime, str(ROUNDS), SIZES],
+                env=environment,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            results[runtime].append(json.loads(done.stdout.strip().splitlines()[-1]))
+    sizes = list(results["cpython"][0])
+    low, high = sizes[-2], sizes[-1]
+
+    def slope(run: dict[str, Any], key: str) -> float:
+        rise = _overhead(run[high][key]) - _overhead(run[low][key])
+        return float(rise / (run[high]["cells"] - run[low]["cells"]))
+
+    print(f"\nNJ_SCENARIOS dispatch overhead by table size, median of {RUNS} interpreters,")
+    print("CPU us: function's overhead / identity's (ratio); the function's own calculation")
+    print("(direct) is not dispatch")
+    for runtime in runtimes:
+        runs = results[runtime]
+        line = f"{runtime:8}"
+        for rows in sizes:
+            fn = statistics.median(_overhead(run[rows]["function"]) for run in runs)
+            ident = statistics.median(_overhead(run[rows]["identity"]) for run in runs)
+            direct = statistics.median(
+                statistics.median(d for _, d in run[rows]["function"]) for run in runs
+            )
+            line += (
+                f" | {rows} rows {fn * 1e6:,.0f} / {ident * 1e6:,.0f} ="
+                f" {fn / ident:.2f}x (direct {direct * 1e6:,.0f})"
+            )
+        per_fn = statistics.median(slope(run, "function") for run in runs)
+        per_id = statistics.median(slope(run, "identity") for run in runs)
+        line += (
+            f" | per cell {per_fn * 1e6:.2f} / identity {per_id * 1e6:.2f} = {per_fn / per_id:.2f}x"
+        )
+        print(line)
+    assert sizes
