@@ -26,6 +26,15 @@ Two runtimes: CPython as it is (xlwings Server; xlwings' failing ``from pyodide.
 JsNull`` for each argument makes the dispatch itself expensive), and with a stand-in
 ``pyodide.ffi`` importable (as in xlwings Lite, where the dispatch is cheap and the
 functions' own cost shows).
+
+``-k overhead`` (issue 35) measures the dispatch alone: each function's call through the
+dispatch less the same call on the pure function table with the same cells, against the
+identity's (through the dispatch less called directly), in CPU seconds, alternated,
+medians; for every catalog function (``overhead_of_every``, with a stand-in handing back
+the function's answer: the dispatch with the calculation taken out) and for
+NJ_SCENARIOS by table size (``overhead_by_table``). ``NJ_BENCH_TREE`` points them at
+another commit's ``addin``. Figures and command: docs/performance.md, "The dispatch's own
+overhead".
 """
 
 from __future__ import annotations
