@@ -133,20 +133,20 @@ def test_a_csv_is_read_a_few_blocks_ahead_and_handed_out_in_whole_chunks(
     # the defaults: the head read for the types and about 40 blocks, whatever the file
     assert stream.CSV_TYPES_BYTES + 41 * stream.CSV_BLOCK_BYTES <= 64 << 20
     path = tmp_path / "in.csv"
-    example_portfolio(12_000, seed=19).to_csv(path, index=False)
-    size = path.stat().st_size  # about 3 MB
-    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 14)
-    monkeypatch.setattr(stream, "CSV_TYPES_BYTES", 1 << 16)
-    reader = stream.StreamReader(path, "csv", 500)
+    example_portfolio(4_000, seed=19).to_csv(path, index=False)
+    size = path.stat().st_size  # about 1 MB
+    monkeypatch.setattr(stream, "CSV_BLOCK_BYTES", 1 << 12)
+    monkeypatch.setattr(stream, "CSV_TYPES_BYTES", 1 << 14)
+    reader = stream.StreamReader(path, "csv", 250)
     frames = reader.frames(["id", "pct"])  # two columns decoded: the file read whole
     before = _bytes_read()
     first = next(frames)
     time.sleep(0.2)  # what a reader with no bound would have read of the file by now
     ahead = _bytes_read() - before
-    assert ahead <= 48 * (1 << 14) + (200 << 10) < size / 2  # 48 blocks (and a few .pyc)
+    assert ahead <= 48 * (1 << 12) + (100 << 10) < size / 2  # 48 blocks (and a few .pyc)
     sizes = [len(first), *(len(f) for f in frames)]
-    assert sizes == [500] * 24  # whole chunks of ``chunk_rows`` rows, in order
-    assert reader.count_rows() == 12_000
+    assert sizes == [250] * 16  # whole chunks of ``chunk_rows`` rows, in order
+    assert reader.count_rows() == 4_000
 
 
 def test_an_empty_table_runs_in_memory(tmp_path: Path) -> None:

@@ -108,7 +108,9 @@ class StreamReader:
         import pyarrow.csv as pacsv
 
         try:
-            options = pacsv.ReadOptions(block_size=1 << 16)
+            # a block within the head's first CSV_TYPES_BYTES: one that held the whole
+            # head would end in the row the head cuts
+            options = pacsv.ReadOptions(block_size=min(1 << 16, CSV_TYPES_BYTES))
             with pacsv.open_csv(self._csv_head(), read_options=options) as reader:
                 return [str(n) for n in reader.schema.names]
         except pa.ArrowInvalid as error:
