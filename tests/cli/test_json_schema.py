@@ -14,6 +14,7 @@ import pytest
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
+from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.support.json_schema import SCHEMA_PATH, schema, schema_for
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 
@@ -62,11 +63,10 @@ def test_calc_and_its_run_stamp(tmp_path: Path, capsys: Any) -> None:
     assert outputs["Years over the combined limit"]["value"] == 1
     assert all(o["name"] for o in first["outputs"])  # every output named
     assert outputs["All checks pass"]["value"] is True
-    # calc --return 2025 (issue 31): a grant schedule puts nothing on a return
+    # calc --return 2025 (issue 31): a cash grant goes on no return line, and says why
     assert first["return"]["lines"] == []
-    assert first["return"]["notes"] == [
-        "no return lines for tax year 2025: the template declares none"
-    ]
+    assert first["return"]["notes"] == [beip_grant.NO_RETURN_LINE]
+    assert "N.J.S.A. 34:1B-129a." in beip_grant.NO_RETURN_LINE  # its citation
     stamp = json.loads(Path(first["stamp"]).read_text())
     valid(stamp, "runStamp")
     assert stamp["outputs"] == first["outputs"]

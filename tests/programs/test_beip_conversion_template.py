@@ -222,6 +222,19 @@ def test_the_filer_year_end_shows_each_return(tmp_path: Path) -> None:
     assert ends[TAX_YEARS.index(2022)] == cells.serial_from_date(dt.date(2023, 6, 30))
     assert june.value("Period2022End") == cells.serial_from_date(dt.date(2023, 6, 30))
     assert june.value("MasterCheck") is True
+    # issue 31, a June filer's 2022 return under the 2021 Form 324 numbering (10-21): the
+    # period ending 2023-06-30; the year's installments 445,000.16 on Part II line 4, the
+    # 200,000.00 liability on Part III line 5: 200,000.00 applied, 445,000.16 - 200,000.00
+    # = 245,000.16 refunded (f.): the calendar filer's figures, on a later period end
+    block = beip_conversion.RETURN(june.value, 2022)
+    assert block is not None
+    assert block.period_end == dt.date(2023, 6, 30)
+    amounts = {line.label: line.amount for line in block.lines}
+    assert amounts["Approved credit (the certificate)"] == Decimal("445000.16")
+    assert amounts["Allowable credit (applied)"] == Decimal("200000.00")
+    assert amounts["Refund"] == Decimal("245000.16")
+    where = [line.line.where() for line in block.lines[:2] if line.line]
+    assert where == ["Part II, line 4", "Part III, line 5"]
 
 
 def test_a_grant_approved_after_the_enactment_fails(tmp_path: Path) -> None:
@@ -339,3 +352,10 @@ def test_the_return_of_a_tax_year_on_the_form_edition_in_force(example: Any) -> 
         "Part III, line 4",
     ]
     assert beip_conversion.RETURN(example.value, 2040) is None  # not one of its years
+    # the Return sheet: by default the last tax year with a liability entered (2025), its
+    # figures the cells RETURN reads (one source): 90,000 issued against 80,000, 80,000
+    # applied and 90,000 - 80,000 = 10,000 refunded
+    assert example.value("ReturnTaxYear") == 2025
+    sheet = [row[0] for row in example.value("ReturnAmounts")]
+    assert sheet == [float(line.amount or 0) for line in later.lines]
+    assert sheet == [90000.0, 80000.0, 80000.0, 10000.0, 80000.0]

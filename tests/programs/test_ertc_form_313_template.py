@@ -9,6 +9,7 @@ nj_incentives.workpapers.templates.build``.
 from __future__ import annotations
 
 import copy
+import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -161,6 +162,93 @@ def test_periods_before_credit_year_two_ends_compute_what_is_known(tmp_path: Pat
     )
     assert block.as_dict()["lines"][0]["amount"] == 12500.0
     assert ertc_credit.RETURN(result.value, 2025) is None  # no period of 2025
+
+
+def _amounts(block: Any) -> dict[str, Decimal | None]:
+    assert block is not None
+    return {line.label: line.amount for line in block.lines}
+
+
+def test_the_2025_return_of_a_calendar_filer(example: Any) -> None:
+    # Issue 31, a 2025 calendar filer (the example: credit year one 2023-04-01 to
+    # 2024-03-31, allowed in 2024; year two 2024-04-01 to 2025-03-31, allowed in 2025):
+    # year two's 4 x 1,250 = 5,000 allowed (b.(1)); carried in 12,500 - 3,500 = 9,000
+    # (2024); limit min(6,000 x 50%, 6,000 - 2,000) - 500 other credits = 2,500, used
+    # from year one's credit (the oldest); year one's rest (9,000 - 2,500) x 4/5 = 5,200
+    # refunded (c.(2)); carried 9,000 + 5,000 - 2,500 - 5,200 = 6,300.
+    block = ertc_credit.RETURN(example.value, 2025)
+    assert _amounts(block) == {
+        "Credit for credit year one": Decimal("0.00"),
+        "Credit for credit year two": Decimal("5000.00"),
+        "Credit carried in": Decimal("9000.00"),
+        "Other tax credits taken": Decimal("500.00"),
+        "Limit (50% of the liability, down to the minimum tax)": Decimal("2500.00"),
+        "Allowable credit": Decimal("2500.00"),
+        "Economic Recovery Tax Credit": Decimal("2500.00"),
+        "Refund (overpayment)": Decimal("5200.00"),
+        "Expired": Decimal("0.00"),
+        "Carried forward": Decimal("6300.00"),
+        "Allowed for a later period (not in this workpaper)": Decimal("0.00"),
+    }
+    assert block is not None
+    assert block.period_end == dt.date(2025, 12, 31)
+    where = {line.label: line.line.label(what=False) for line in block.lines if line.line}
+    assert where["Credit for credit year two"] == (
+        "Form 313 (2023 edition, rev. October 2023) Part III, line to be confirmed"
+    )
+    # the Return sheet: by default the last period's tax year (2027), its figures the
+    # cells RETURN reads (one source; the 2027 row's arithmetic is the schedule's, above)
+    assert example.value("ReturnTaxYear") == 2027
+    sheet = [row[0] for row in example.value("ReturnAmounts")]
+    assert sheet == [float(a) for a in _amounts(ertc_credit.RETURN(example.value, 2027)).values()]
+    assert example.value("ReturnPeriodEnd") == excel_serial(dt.date(2027, 12, 31))
+
+
+def test_the_return_of_a_52_53_week_june_filer(tmp_path: Path) -> None:
+    # Issue 31, a fiscal filer on a 52-53-week year ending on the last Saturday of June:
+    # periods ending 2023-07-01, 2024-06-29, 2025-06-28, 2026-06-27, 2027-06-26, each
+    # deemed to end on June 30 (N.J.A.C. 18:7-2.3(b)): tax years 2022-2026 (a year ending
+    # January-June of N+1 is tax year N). Credit year one ends 2024-03-31, in the year
+    # ending 2024-06-29 (tax year 2023); year two ends 2025-03-31, in the year ending
+    # 2025-06-28 (tax year 2024). With the example's liabilities row by row:
+    # 2023: 5 x 2,500 = 12,500 allowed; limit min(9,000 x 50%, 9,000 - 2,000) - 1,000 =
+    #       3,500 used; 12,500 - 3,500 = 9,000 carried.
+    # 2024: 4 x 1,250 = 5,000 allowed; 2,500 used; (9,000 - 2,500) x 4/5 = 5,200
+    #       refunded; 9,000 + 5,000 - 2,500 - 5,200 = 6,300 carried.
+    ends = [
+        dt.date(2023, 7, 1),
+        dt.date(2024, 6, 29),
+        dt.date(2025, 6, 28),
+        dt.date(2026, 6, 27),
+        dt.date(2027, 6, 26),
+    ]
+
+    def change(values: dict[str, Any]) -> None:
+        values["periods"] = [
+            (end, *row[1:]) for end, row in zip(ends, values["periods"], strict=True)
+        ]
+
+    result = filled(tmp_path, change)
+    assert result.value("MasterCheck") is True
+    assert [row[0] for row in result.value("ReturnTaxYears")][:5] == [2022, 2023, 2024, 2025, 2026]
+    one = _amounts(ertc_credit.RETURN(result.value, 2023))
+    assert one["Credit for credit year one"] == Decimal("12500.00")
+    assert one["Credit for credit year two"] == Decimal("0.00")
+    assert one["Allowable credit"] == Decimal("3500.00")
+    assert one["Carried forward"] == Decimal("9000.00")
+    block = ertc_credit.RETURN(result.value, 2024)
+    assert block is not None
+    assert block.period_end == dt.date(2025, 6, 28)
+    two = _amounts(block)
+    assert (two["Credit for credit year two"], two["Allowable credit"]) == (
+        Decimal("5000.00"),
+        Decimal("2500.00"),
+    )
+    assert (two["Refund (overpayment)"], two["Carried forward"]) == (
+        Decimal("5200.00"),
+        Decimal("6300.00"),
+    )
+    assert ertc_credit.RETURN(result.value, 2027) is None  # no period of tax year 2027
 
 
 def test_text_in_a_money_cell_fails_with_the_message(tmp_path: Path) -> None:

@@ -130,6 +130,8 @@ def ertc_schedule_cells(schedule: ertc.CreditSchedule) -> list[list[object]]:
             row.carried_out,
             row.expired,
             row.allowed_later,
+            row.new_credit_year1,
+            row.new_credit_year2,
         ]
         for row in schedule.rows
     ]

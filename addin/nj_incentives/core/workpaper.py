@@ -58,6 +58,7 @@ __all__ = [
     "NUMERIC_KINDS",
     "OUTPUTS",
     "PRINTED_ROWS",
+    "RETURN_SHEET",
     "SIGNOFF_CURRENT",
     "SIGNOFF_FIELDS",
     "SIGNOFF_INPUTS",
@@ -121,6 +122,9 @@ UNPRINTED_SHEETS = (CONFIG,)
 #: The sheet-level name of the rows of a table that ends its sheet: the sheet prints them
 #: through the last one filled (all of them when none is: a form to fill in by hand).
 PRINTED_ROWS = "PrintedRows"
+#: The sheet of a template's return (its own printed page, after Outputs): the figures of
+#: one tax year's return, each on the line of the form edition in force for that year.
+RETURN_SHEET = "Return"
 
 #: What a total shows when a cell it adds up is not a number.
 NOT_COMPUTED = "not computed: see Checks"
@@ -607,6 +611,9 @@ class Workpaper:
     sources: Sequence[str] = ()
     #: sheets of inputs of their own, after Inputs (a table too long for one page)
     input_sheets: Sequence[str] = ()
+    #: sheets of figures of their own, after Outputs (:data:`RETURN_SHEET`), each with
+    #: what it holds for the About sheet
+    output_sheets: Sequence[tuple[str, str]] = ()
 
 
 # --------------------------------------------------------------------------- payroll roster

@@ -555,6 +555,24 @@ def test_page_1_names_the_law_applied_and_the_return(recalcs: list[Recalculation
     )
 
 
+def test_page_1_with_the_return_does_not_overflow(
+    recalcs: list[Recalculation], tmp_path: Path
+) -> None:
+    # issue 31: with --return, page 1 holds the summary, the law applied, the whole return
+    # block (a table split over two pages repeats its header on the second) and the
+    # sign-off; the switches open page 2 (before: the return's last rows, the switches
+    # and the sign-off ran over onto page 2). Counted on the PDF's pages, not timed.
+    text = pages(memo.write_memo(tmp_path / "memo.pdf", recalcs, tax_year=2025), layout=False)
+    first, second = (" ".join(page.split()) for page in text[:2])
+    assert first.count("The return, tax year 2025") == 1
+    assert "The return, tax year" not in second
+    for label in ("Allowed for a later period (not in this workpaper)", "Sign-off"):
+        assert label in first, label
+    assert "No return line: a BEIP grant is paid in cash" in first  # the grant's row
+    assert "Sign-off" not in second
+    assert second.index("Workbook and switch") < second.index("1. beip-grant-schedule")
+
+
 def test_a_nested_calls_result_is_its_own_value(recalcs: list[Recalculation]) -> None:
     # issue 31 item 7: NJ_TAX_PERIOD_END nested in a c.40 payment cell showed the cell's
     # figure (6,000.00) as its Result; it is the call's own value, the period's last day

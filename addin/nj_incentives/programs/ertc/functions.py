@@ -96,6 +96,20 @@ ERTC_SCHEDULE_COLUMNS = (
         "On the last period's row: the credit of a credit year ending after it, allowed for the"
         " period in which that credit year ends (not in this schedule, b.(1)); else 0",
     ),
+    ResultColumn(
+        "Year one credit",
+        "new_credit_year1",
+        "money",
+        "The part of the new credit that is credit year one's (allowed for the period in which"
+        " it ends, b.(1)); else 0",
+    ),
+    ResultColumn(
+        "Year two credit",
+        "new_credit_year2",
+        "money",
+        "The part of the new credit that is credit year two's (allowed for the period in which"
+        " it ends, b.(1)); else 0",
+    ),
 )
 
 #: The schedule's columns the scenario runner gives once per privilege period

@@ -649,6 +649,11 @@ class PeriodRow(BaseModel):
     #: on the last period's row: the credit of the credit years ending after it, allowed
     #: for the period in which each ends (b.(1)), not in this schedule; else 0
     allowed_later: Decimal = Decimal(0)
+    #: the part of ``new_credit`` that is credit year one's credit, and credit year two's
+    #: (each allowed for the period in which its credit year ends, b.(1)): the return's
+    #: Form 313 lines (issue 31)
+    new_credit_year1: Decimal = Decimal(0)
+    new_credit_year2: Decimal = Decimal(0)
 
 
 class CreditSchedule(Explained):
@@ -1015,6 +1020,8 @@ def credit_schedule(
             allowed_later=(
                 sum((amount for _, _, amount in later), ZERO) if index == len(checked) - 1 else ZERO
             ),
+            new_credit_year1=y1.amount if plan.allowed_in[1] == index else ZERO,
+            new_credit_year2=y2.amount if plan.allowed_in[2] == index else ZERO,
         )
         for index, (period, f) in enumerate(zip(checked, figures, strict=True))
     ]

@@ -317,13 +317,15 @@ def build_memo(
             "figures valid only where the master check is TRUE."
         )
     )
-    memo.add(*_summary(recalcs, all_facts, engagements, contexts, law_as_of, tax_year))
+    deferred: list[Block] = []
+    memo.add(*_summary(recalcs, all_facts, engagements, contexts, law_as_of, tax_year, deferred))
     used: dict[str, list[str]] = {}
     for number, (recalc, fact, fields, context) in enumerate(
         zip(recalcs, all_facts, engagements, contexts, strict=True), 1
     ):
         memo.add(
             PageBreak(),
+            *(deferred if number == 1 else ()),
             *_workbook(number, recalc, fact, fields, context, stamp, steps, statuses[number - 1]),
         )
         _readings(context, used)
@@ -471,8 +473,12 @@ def _summary(
     contexts: Sequence[_Context],
     law_as_of: dt.date | None = None,
     tax_year: int | None = None,
+    deferred: list[Block] | None = None,
 ) -> list[Block]:
-    """Page 1 after its warnings: engagement, results, law, switches, sign-off."""
+    """Page 1 after its warnings: engagement, results, law, switches, sign-off. With
+    ``tax_year`` the return takes the switches' place on page 1 and the switches go into
+    ``deferred``: the top of page 2 (page 1 holds the summary, the law, the return and
+    the sign-off, issue 31)."""
     blocks: list[Block] = [Heading(2, "Summary")]
     keys = ("Client", "Entity id", "Tax period(s)")
     if recalcs:
@@ -523,7 +529,7 @@ def _summary(
             set_rows.append((fact.name, "", ""))  # the workbook's row
             set_rows.extend(("   " + label, value, reading) for label, value, reading in found)
     if set_rows:
-        blocks.append(
+        (blocks if tax_year is None or deferred is None else deferred).append(
             Table(
                 (
                     "Workbook and switch (input)",
@@ -618,7 +624,10 @@ def _law_applied_and_returns(
             lines.append((f"{fact.name}: no return lines for tax year {tax_year}", "", ""))
             continue
         period = f", period ending {block.period_end}" if block.period_end else ""
-        lines.append((f"{fact.name}: tax year {tax_year}{period}", "", ""))
+        if not block.lines:  # no line (a cash grant): why, beside the workbook's row
+            lines.append((fact.name, "; ".join(block.notes), ""))
+            continue
+        lines.append((f"{fact.name}{period}", "", ""))
         for line in block.lines:
             where = line.line.label(what=False) if line.line is not None else line.note
             amount = "not computed here" if line.amount is None else f"${line.amount:,.2f}"

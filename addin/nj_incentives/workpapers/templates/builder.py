@@ -1314,9 +1314,13 @@ class TemplateBuilder:
         engagement: Mapping[str, object] | None = None,
         input_sheets: Sequence[str] = (),
         sources: Mapping[str, object] | None = None,
+        output_sheets: Sequence[tuple[str, str]] = (),
     ) -> None:
         """``input_sheets``: sheets of inputs of their own, after Inputs (a table too
-        long for one page, whose header repeats on every printed page). ``sources``: the
+        long for one page, whose header repeats on every printed page);
+        ``output_sheets``: sheets of figures of their own after Outputs (the Return
+        sheet), each (name, what it holds), laid out and printed as the others.
+        ``sources``: the
         tickmarks and sources by their cells' names (``AgreementDateSource``: a text;
         a table's ``WithholdingsSource``: one per row)."""
         self.path = Path(path)
@@ -1387,7 +1391,7 @@ class TemplateBuilder:
         self.about_sheet = self.workbook.add_worksheet(ABOUT)
         self.inputs = SheetWriter(self, self.workbook.add_worksheet(INPUTS))
         reserved = {ABOUT, INPUTS, CALCULATIONS, OUTPUTS, CHECKS, CONFIG}
-        for title in input_sheets:
+        for title in (*input_sheets, *(name for name, _ in output_sheets)):
             if title in reserved or len(title) > 31 or any(ch in title for ch in "[]:*?/\\'"):
                 raise ValueError(f"{title!r} cannot be an input sheet's name")
         #: the input sheets after Inputs, by name
@@ -1396,6 +1400,12 @@ class TemplateBuilder:
         }
         self.calculations = SheetWriter(self, self.workbook.add_worksheet(CALCULATIONS))
         self.outputs = SheetWriter(self, self.workbook.add_worksheet(OUTPUTS))
+        #: the sheets of figures after Outputs, by name, and what each holds
+        self.output_sheets: dict[str, SheetWriter] = {
+            title: SheetWriter(self, self.workbook.add_worksheet(title))
+            for title, _ in output_sheets
+        }
+        self.output_notes = dict(output_sheets)
         self.checks_sheet = self.workbook.add_worksheet(CHECKS)
         self.config_sheet = self.workbook.add_worksheet(CONFIG)
         self.about_notes: list[tuple[str, str]] = []
@@ -1516,6 +1526,7 @@ class TemplateBuilder:
             **self.input_sheets,
             CALCULATIONS: self.calculations,
             OUTPUTS: self.outputs,
+            **self.output_sheets,
         }
         if sheet not in writers:
             raise ValueError(f"{sheet!r} is not a sheet of line items ({', '.join(writers)})")
@@ -1944,6 +1955,7 @@ class TemplateBuilder:
             *((title, "more inputs: type only in the yellow cells") for title in self.input_sheets),
             (CALCULATIONS, "formulas only, using the NJ_* functions"),
             (OUTPUTS, "the results and the chart"),
+            *self.output_notes.items(),
             (CHECKS, "each check TRUE/FALSE; the master check must be TRUE"),
             (CONFIG, "hidden, not printed: the classic xlwings add-in's UDF Modules setting"),
         ]
@@ -2245,7 +2257,13 @@ class TemplateBuilder:
                 self.style("calc", Kind.TEXT),
                 "",
             )
-        for writer in (self.inputs, *self.input_sheets.values(), self.calculations, self.outputs):
+        for writer in (
+            self.inputs,
+            *self.input_sheets.values(),
+            self.calculations,
+            self.outputs,
+            *self.output_sheets.values(),
+        ):
             writer.finish()
         self._write_checks()
         self._write_config()
@@ -2471,6 +2489,7 @@ def build_template(
         function_namespace=function_namespace,
         engagement=paper.engagement,
         input_sheets=paper.input_sheets,
+        output_sheets=paper.output_sheets,
     ) as b:
         b.about(paper.purpose, sheet_notes=paper.sheet_notes, sources=paper.sources)
         b.lay_out(paper.items, paper.values)

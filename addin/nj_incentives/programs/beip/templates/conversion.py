@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from decimal import Decimal
 from typing import Any
 
 from nj_incentives.core.inputs import InputKind
@@ -44,6 +43,7 @@ from nj_incentives.core.workpaper import (
     CENT_TOLERANCE,
     NOT_COMPUTED,
     OUTPUTS,
+    RETURN_SHEET,
     ArrayTable,
     CarriedFigure,
     Chart,
@@ -57,7 +57,6 @@ from nj_incentives.core.workpaper import (
     LineItem,
     Note,
     ReturnBlock,
-    ReturnLine,
     RolledPeriod,
     RollForward,
     RollRefused,
@@ -75,6 +74,7 @@ from nj_incentives.core.workpaper import (
     row_cell,
 )
 from nj_incentives.programs import forms as F
+from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
@@ -192,6 +192,7 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
         TEMPLATE,
         values,
         engagement=values.get("engagement"),
+        output_sheets=((RETURN_SHEET, "one tax year's return: Form 324 and Schedule A-3"),),
         sheet_notes=(
             (
                 "Calculations",
@@ -1082,6 +1083,69 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     )
 
 
+#: The return of a tax year: the row of "The return, per tax year" (the credit issued for
+#: the year, the liability, the credit applied and the refund, N.J.S.A. 34:1B-129f.), each
+#: on the line of the edition in force for that tax year; the Return sheet shows one year.
+RETURN_SPEC = returns.ReturnSpec(
+    TEMPLATE_ID,
+    f"The return: {F.FORM_324.form} and {F.SCHEDULE_A3.form} (the edition in force for the "
+    "tax year)",
+    (
+        returns.ReturnFigure(
+            "Approved credit (the certificate)",
+            "Form324ApprovedCredit",
+            "Form 324",
+            "approved",
+            "N.J.S.A. 34:1B-129e.",
+        ),
+        returns.ReturnFigure(
+            "Tax liability (the CBT before the Corporate Transit Fee)",
+            "Form324TaxLiability",
+            "Form 324",
+            "liability",
+            "N.J.S.A. 34:1B-129f.; P.L.2024, c.20",
+        ),
+        returns.ReturnFigure(
+            "Allowable credit (applied)",
+            "Form324AllowableCredit",
+            "Form 324",
+            "allowable",
+            "N.J.S.A. 34:1B-129f.",
+        ),
+        returns.ReturnFigure(
+            "Refund", "Form324Refund", "Form 324", "refund", "N.J.S.A. 34:1B-129f."
+        ),
+        returns.ReturnFigure(
+            "BEIP credit", "ScheduleA3BEIP", "Schedule A-3", "beip", "N.J.A.C. 18:7-3.17"
+        ),
+    ),
+    years=TAX_YEARS,
+    ends="ReturnPeriodEnds",
+    default=f"MAX({TAX_YEARS[0]},SUMPRODUCT(MAX(ISNUMBER([[data:Application:Tax liability]])*"
+    "(ROW([[data:Application:Tax liability]])-MIN(ROW([[data:Application:Tax liability]]))"
+    f"+{TAX_YEARS[0]}))))",
+    default_text="the last tax year with a tax liability entered (the engagement's latest "
+    f"return; {TAX_YEARS[0]} if none)",
+    notes=(
+        f"{F.FORM_324_CERTIFICATE.label()}: the certificate of the tax year's credit. Other "
+        "tax credits used and the liability less them (Part III) are not computed here: the "
+        "credit is applied first, before all other credits (N.J.A.C. 18:7-3.17). A line 'to "
+        "be confirmed' is not given by our sources for that edition (docs/interpretations.md, "
+        "Form lines and their editions).",
+    ),
+)
+
+
+def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
+    """Form 324 and Schedule A-3 for ``tax_year``, read from the cells the Return sheet
+    reads (:data:`RETURN_SPEC`). None: not one of the template's tax years."""
+    return returns.block(RETURN_SPEC, read, tax_year)
+
+
+#: The Return sheet (its own printed page).
+RETURN_ITEMS: tuple[LineItem, ...] = returns.sheet_items(RETURN_SPEC)
+
+
 _BEFORE_CHECKS: tuple[LineItem, ...] = (
     *FILER,
     *BY_YEAR,
@@ -1089,6 +1153,7 @@ _BEFORE_CHECKS: tuple[LineItem, ...] = (
     *TRANSFER_AND_REMOTE_WORK,
     *CALCULATION_ITEMS,
     *OUTPUT_ITEMS,
+    *RETURN_ITEMS,
 )
 #: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
 _READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
@@ -1107,6 +1172,7 @@ TEMPLATE: tuple[LineItem, ...] = (
     *TRANSFER_AND_REMOTE_WORK,
     *CALCULATION_ITEMS,
     *OUTPUT_ITEMS,
+    *RETURN_ITEMS,
     *CHECKS,
 )
 
@@ -1281,63 +1347,6 @@ ROLL_FORWARD = RollForward(
 
 
 # --------------------------------------------------------------------------- the return
-
-
-def _amount(value: object) -> Decimal | None:
-    """A recalculated amount as dollars to the cent (None: not a number)."""
-    if isinstance(value, list):  # a one-cell row of a column
-        value = value[0] if value else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return Decimal(str(value)).quantize(Decimal("0.01"))
-
-
-def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
-    """Form 324 and Schedule A-3 for ``tax_year``: the row of "The return, per tax year"
-    (its figures: the credit issued for the year, the liability, the credit applied and
-    the refund, N.J.S.A. 34:1B-129f.), each on the line of the edition in force for that
-    tax year (:func:`nj_incentives.programs.forms.line`). None: not one of the template's
-    tax years."""
-    from nj_incentives.core.cells import date_from_serial
-
-    if tax_year not in TAX_YEARS:
-        return None
-    row = TAX_YEARS.index(tax_year)
-
-    def at(name: str) -> Decimal | None:
-        column = read(name)
-        return _amount(column[row]) if isinstance(column, list) and row < len(column) else None
-
-    ends = read("ReturnPeriodEnds")
-    serial = ends[row] if isinstance(ends, list) and row < len(ends) else None
-    serial = serial[0] if isinstance(serial, list) and serial else serial
-    end = date_from_serial(float(serial)) if isinstance(serial, (int, float)) else None
-    lines = (
-        ReturnLine(
-            "Approved credit (the certificate)",
-            at("Form324ApprovedCredit"),
-            F.line("Form 324", "approved", tax_year),
-        ),
-        ReturnLine(
-            "Tax liability (the CBT before the Corporate Transit Fee)",
-            at("Form324TaxLiability"),
-            F.line("Form 324", "liability", tax_year),
-        ),
-        ReturnLine(
-            "Allowable credit (applied)",
-            at("Form324AllowableCredit"),
-            F.line("Form 324", "allowable", tax_year),
-        ),
-        ReturnLine("Refund", at("Form324Refund"), F.line("Form 324", "refund", tax_year)),
-        ReturnLine("BEIP credit", at("ScheduleA3BEIP"), F.line("Schedule A-3", "beip", tax_year)),
-    )
-    notes = []
-    if F.FORMS["Form 324"].before_first(tax_year):
-        notes.append(
-            f"no Form 324 edition for tax year {tax_year} was found: the lines are the "
-            f"{F.FORMS['Form 324'].edition(tax_year).name}'s"
-        )
-    return ReturnBlock(TEMPLATE_ID, tax_year, end, lines, tuple(notes))
 
 
 #: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`).

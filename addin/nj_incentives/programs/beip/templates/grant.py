@@ -23,6 +23,7 @@ from nj_incentives.core.workpaper import (
     CALCULATIONS,
     INPUTS,
     OUTPUTS,
+    RETURN_SHEET,
     ArrayTable,
     CarriedFigure,
     Chart,
@@ -47,6 +48,7 @@ from nj_incentives.core.workpaper import (
     money,
     named_period,
 )
+from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
@@ -59,7 +61,15 @@ _CAP = BEIP.AVERAGE_CAP.summary()
 #: refused (issue 34).
 _FIRST_GRANT_ACT = min((f.versions[0].act for f in beip.GRANT_FIGURES), key=lambda a: a.date)
 
-__all__ = ["EXAMPLE", "MAX_TERM", "ROLL_FORWARD", "TEMPLATE_ID", "workpaper"]
+__all__ = [
+    "EXAMPLE",
+    "MAX_TERM",
+    "NO_RETURN_LINE",
+    "RETURN",
+    "ROLL_FORWARD",
+    "TEMPLATE_ID",
+    "workpaper",
+]
 
 TEMPLATE_ID = "beip-grant-schedule"
 #: The longest grant term, N.J.S.A. 34:1B-129c. (one row per possible grant year).
@@ -475,12 +485,32 @@ CHECKS: tuple[LineItem, ...] = (
 )
 
 
+#: Why a grant goes on no line of a return (issue 31): the law gives none for a cash grant.
+NO_RETURN_LINE = (
+    "No return line: a BEIP grant is paid in cash (N.J.S.A. 34:1B-129a.), not a tax credit: "
+    "on no line of Form 324, Form 313 or Schedule A-3 (shared/legal-notes.md sections 1, 7). "
+    "A converted grant (e.) goes on Form 324."
+)
+#: What the grant asks of the return (the Return sheet's second note).
+_ANNUAL_REPORT = (
+    "Our sources give no other return line for a grant. What the grant asks of the return is "
+    "a copy of it with the annual report, by March 1 for the preceding grant year (N.J.S.A. "
+    "34:1B-131a.)."
+)
+#: The Return sheet (its own printed page): why no line.
+RETURN_ITEMS: tuple[LineItem, ...] = returns.no_line_items(
+    "The return: no line for a cash grant", NO_RETURN_LINE, _ANNUAL_REPORT
+)
+#: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`): no line.
+RETURN = returns.no_line_block(TEMPLATE_ID, NO_RETURN_LINE)
+
 #: The whole template, in the order the builder lays it out.
 TEMPLATE: tuple[LineItem, ...] = (
     *AGREEMENT,
     *PER_YEAR,
     *CALCULATION_ITEMS,
     *OUTPUT_ITEMS,
+    *RETURN_ITEMS,
     *CHECKS,
 )
 
@@ -499,6 +529,7 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
         TEMPLATE,
         values,
         engagement=values.get("engagement"),
+        output_sheets=((RETURN_SHEET, "the return: why a cash grant goes on no line"),),
         sources=(
             "N.J.S.A. 34:1B-129 (as amended through P.L.2022, c.134)",
             "N.J.S.A. 34:1B-134 (grant limitations)",

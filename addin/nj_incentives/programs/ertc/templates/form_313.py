@@ -35,6 +35,7 @@ from nj_incentives.core.workpaper import (
     CENT_TOLERANCE,
     NOT_COMPUTED,
     OUTPUTS,
+    RETURN_SHEET,
     ArrayTable,
     CarriedFigure,
     Chart,
@@ -48,7 +49,6 @@ from nj_incentives.core.workpaper import (
     LineItem,
     Note,
     ReturnBlock,
-    ReturnLine,
     RolledPeriod,
     RollForward,
     RollRefused,
@@ -66,6 +66,7 @@ from nj_incentives.core.workpaper import (
     set_row,
 )
 from nj_incentives.programs import forms as F
+from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
 from nj_incentives.programs.cbt import figures as CBT
 from nj_incentives.programs.ertc import figures as ERTC
@@ -346,6 +347,7 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
         values=_table_values(values),
         engagement=values.get("engagement"),
         input_sheets=[sheet for key, _, _ in PERIODS for sheet in names[key]],
+        output_sheets=((RETURN_SHEET, "one tax year's return: Form 313 and Schedule A-3"),),
     )
 
 
@@ -924,6 +926,29 @@ _CALCULATIONS_BEFORE: tuple[LineItem, ...] = (
     ),
 )
 
+
+#: The return, per privilege period: its tax year (CBT-100 numbering, a 52-53-week year
+#: by the day it is deemed to end), beside the credit schedule's rows (what the Return
+#: sheet and ``calc --return`` read, with the schedule's columns).
+_RETURN_PERIODS: tuple[LineItem, ...] = (
+    Section(
+        "The return's tax year of each privilege period (the Return sheet shows one)",
+        width=3,
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        (Column("Tax year", Kind.YEAR, "year", name="ReturnTaxYears"),),
+        tuple(
+            ('IF(ISBLANK([[at:PeriodEnds:row]]),"",NJ_TAX_YEAR([[at:PeriodEnds:row]]))',)
+            for _ in range(MAX_PERIODS)
+        ),
+        row_labels=_PERIOD_LABELS,
+        label_header="Period",
+        name="ReturnPeriods",
+    ),
+)
+
+
 _CALCULATIONS_AFTER: tuple[LineItem, ...] = (
     *_positions_and_credits(),
     Section(
@@ -975,6 +1000,7 @@ _CALCULATIONS_AFTER: tuple[LineItem, ...] = (
         f'COUNT({_SCHEDULE("Period end")})),"{NOT_COMPUTED}")',
         role="total",
     ),
+    *_RETURN_PERIODS,
 )
 
 
@@ -1167,6 +1193,129 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     )
 
 
+# --------------------------------------------------------------------------- the return
+
+
+def _money(value: object) -> Decimal | None:
+    """A recalculated amount as dollars to the cent (None: not a number)."""
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def _later_notes(read: Callable[[str], Any], k: int) -> list[str]:
+    """On the last period's row: each credit year's credit allowed for a later period
+    (the one in which it ends), as :func:`nj_incentives.programs.ertc.rules.later_text`."""
+    from nj_incentives.core.cells import date_from_serial
+
+    if not _money(returns.values(read, "CreditSchedule:Allowed later")[k]):
+        return []
+    years = read("CreditYears")
+    ends = [
+        date_from_serial(float(row[2])) if isinstance(row[2], (int, float)) else None
+        for row in (years[1:3] if isinstance(years, list) else [])
+    ]
+    notes = []
+    for n, (name, allowed) in enumerate(
+        (
+            ("CreditYearOne", "CreditSchedule:Year one credit"),
+            ("CreditYearTwo", "CreditSchedule:Year two credit"),
+        ),
+        1,
+    ):
+        amount = _money(read(name))
+        given = [_money(v) for v in returns.values(read, allowed)]
+        carried = _money(returns.values(read, "OpeningCarried")[n - 1 : n] or None)
+        end = ends[n - 1] if n - 1 < len(ends) else None
+        if amount and end and carried is None and not any(given):
+            notes.append(ertc.later_text(n, end, amount))
+    return notes
+
+
+_B = "N.J.S.A. 52:27BBB-55b."
+#: The return of a privilege period's tax year: the schedule's row of that period and its
+#: new credit split by credit year (Calculations, "The return, per privilege period"),
+#: each on the line of the edition of each form in force for the tax year.
+RETURN_SPEC = returns.ReturnSpec(
+    TEMPLATE_ID,
+    f"The return: {F.FORM_313.form} and {F.SCHEDULE_A3.form} (the edition in force for the "
+    "tax year)",
+    (
+        returns.ReturnFigure(
+            "Credit for credit year one",
+            "CreditSchedule:Year one credit",
+            "Form 313",
+            "year_one",
+            f"{_B}(1)",
+        ),
+        returns.ReturnFigure(
+            "Credit for credit year two",
+            "CreditSchedule:Year two credit",
+            "Form 313",
+            "year_two",
+            f"{_B}(1)",
+        ),
+        returns.ReturnFigure("Credit carried in", "CreditSchedule:Carried in", law=f"{_B}(2)"),
+        returns.ReturnFigure(
+            "Other tax credits taken",
+            "OtherCredits",
+            "Form 313",
+            "other_credits",
+            "N.J.A.C. 18:7-3.17",
+        ),
+        returns.ReturnFigure(
+            "Limit (50% of the liability, down to the minimum tax)",
+            "CreditSchedule:Limit",
+            law=f"{_B}(3)",
+        ),
+        returns.ReturnFigure(
+            "Allowable credit", "CreditSchedule:Used", "Form 313", "allowable", f"{_B}(3)"
+        ),
+        returns.ReturnFigure(
+            "Economic Recovery Tax Credit",
+            "CreditSchedule:Used",
+            "Schedule A-3",
+            "ertc",
+            "N.J.A.C. 18:7-3.17",
+        ),
+        returns.ReturnFigure("Refund (overpayment)", "CreditSchedule:Refund", law=f"{_CITE}c.(2)"),
+        returns.ReturnFigure("Expired", "CreditSchedule:Expired", law=f"{_B}(2)"),
+        returns.ReturnFigure(
+            "Carried forward", "CreditSchedule:Carried out", "Form 313", "carryover", f"{_B}(2)"
+        ),
+        returns.ReturnFigure(
+            "Allowed for a later period (not in this workpaper)",
+            "CreditSchedule:Allowed later",
+            law=f"{_B}(1)",
+        ),
+    ),
+    years="ReturnTaxYears",
+    ends="CreditSchedule:Period end",
+    default="MAX(ReturnTaxYears)",
+    default_text="the tax year of the last privilege period entered (the engagement's)",
+    notes=(
+        "A credit year's credit is allowed for the privilege period in which the credit year "
+        "ends (b.(1)); a line 'to be confirmed' is not given by our sources for that edition "
+        "(docs/interpretations.md, Form lines and their editions).",
+    ),
+    more_notes=_later_notes,
+)
+
+
+def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
+    """Form 313 and Schedule A-3 for ``tax_year``: the row of the privilege period whose
+    return is that tax year (CBT-100 numbering, a 52-53-week year by the day it is deemed
+    to end), read from the cells the Return sheet reads (:data:`RETURN_SPEC`), on the
+    edition of each form in force for it. None: no period of that tax year."""
+    return returns.block(RETURN_SPEC, read, tax_year)
+
+
+#: The Return sheet (its own printed page).
+RETURN_ITEMS: tuple[LineItem, ...] = returns.sheet_items(RETURN_SPEC)
+
+
 def _draft(sheets: int = 1) -> tuple[LineItem, ...]:
     """The inputs as the functions read them (each rule as ``fill`` has it: the same
     items), with ``sheets`` roster sheets per period."""
@@ -1181,6 +1330,7 @@ def _draft(sheets: int = 1) -> tuple[LineItem, ...]:
         ),
         *_calculation_items(sheets),
         *OUTPUT_ITEMS,
+        *RETURN_ITEMS,
         *_checks(str),
     )
 
@@ -1258,6 +1408,7 @@ def template(sheets: int = 1) -> tuple[LineItem, ...]:
         ),
         *_calculation_items(sheets),
         *OUTPUT_ITEMS,
+        *RETURN_ITEMS,
         *checks(sheets),
     )
 
@@ -1435,115 +1586,6 @@ ROLL_FORWARD = RollForward(
     roll=_roll,
     engagement_period=_engagement_period,
 )
-
-
-# --------------------------------------------------------------------------- the return
-
-
-def _money(value: object) -> Decimal | None:
-    """A recalculated amount as dollars to the cent (None: not a number)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return Decimal(str(value)).quantize(Decimal("0.01"))
-
-
-def _column(read: Callable[[str], Any], name: str) -> list[object]:
-    return [row[0] if isinstance(row, list) else row for row in read(name) or []]
-
-
-def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
-    """Form 313 and Schedule A-3 for ``tax_year``: the schedule's row of the privilege
-    period whose return is that tax year (CBT-100 numbering, a 52-53-week year by the
-    day it is deemed to end), on the edition of each form in force for it
-    (:func:`nj_incentives.programs.forms.line`). None: no period of that tax year."""
-    from nj_incentives.core.cells import date_from_serial
-    from nj_incentives.programs.cbt.rules import deemed_period_end, tax_year_number
-
-    table = read("CreditSchedule")
-    if not isinstance(table, list) or len(table) < 2:
-        return None
-    header = [str(h) for h in table[0]]
-    rows = [dict(zip(header, row, strict=False)) for row in table[1:]]
-    rows = [row for row in rows if isinstance(row.get("Period end"), (int, float))]
-    ends = [date_from_serial(float(row["Period end"])) for row in rows]
-    found = [k for k, end in enumerate(ends) if end and tax_year_number(end) == tax_year]
-    if not found:
-        return None
-    k = found[0]
-    end = ends[k]
-    assert end is not None
-    years = read("CreditYears")
-    year_ends = [date_from_serial(float(row[2])) for row in years[1:3]] if years else []
-    starts = [None, *(deemed_period_end(e) for e in ends[:-1] if e)]
-
-    def allowed_here(year_end: dt.date | None) -> bool:
-        previous = starts[k]
-        return (
-            year_end is not None
-            and year_end <= deemed_period_end(end)
-            and (previous is None or year_end > previous)
-        )
-
-    row = rows[k]
-    others = _column(read, "OtherCredits")
-    credits = (_money(read("CreditYearOne")), _money(read("CreditYearTwo")))
-    zero = Decimal("0.00")
-    lines = (
-        ReturnLine(
-            "Credit for credit year one",
-            credits[0] if year_ends and allowed_here(year_ends[0]) else zero,
-            F.line("Form 313", "year_one", tax_year),
-            "allowed for this period (b.(1))"
-            if year_ends and allowed_here(year_ends[0])
-            else "not allowed for this period",
-        ),
-        ReturnLine(
-            "Credit for credit year two",
-            credits[1] if len(year_ends) > 1 and allowed_here(year_ends[1]) else zero,
-            F.line("Form 313", "year_two", tax_year),
-        ),
-        ReturnLine("Credit carried in", _money(row.get("Carried in")), None, f"{_CITE}b.(2)"),
-        ReturnLine(
-            "Other tax credits taken",
-            _money(others[k]) if k < len(others) else None,
-            F.line("Form 313", "other_credits", tax_year),
-        ),
-        ReturnLine(
-            "Limit (50% of the liability, down to the minimum tax)",
-            _money(row.get("Limit")),
-            None,
-            f"{_CITE}b.(3)",
-        ),
-        ReturnLine(
-            "Allowable credit", _money(row.get("Used")), F.line("Form 313", "allowable", tax_year)
-        ),
-        ReturnLine(
-            "Economic Recovery Tax Credit",
-            _money(row.get("Used")),
-            F.line("Schedule A-3", "ertc", tax_year),
-        ),
-        ReturnLine("Refund (overpayment)", _money(row.get("Refund")), None, f"{_CITE}c.(2)"),
-        ReturnLine("Expired", _money(row.get("Expired")), None, f"{_CITE}b.(2)"),
-        ReturnLine(
-            "Carried forward",
-            _money(row.get("Carried out")),
-            F.line("Form 313", "carryover", tax_year),
-        ),
-    )
-    notes: list[str] = []
-    later = _money(row.get("Allowed later"))
-    if later:
-        last = deemed_period_end(ends[-1] or end)
-        which = [(n, e) for n, e in enumerate(year_ends, 1) if e is not None and e > last]
-        for n, e in which:
-            amount = credits[n - 1] or zero
-            notes.append(ertc.later_text(n, e, amount))
-    if F.FORMS["Form 313"].before_first(tax_year):
-        notes.append(
-            f"no Form 313 edition for tax year {tax_year} was found: the lines are the "
-            f"{F.FORMS['Form 313'].edition(tax_year).name}'s"
-        )
-    return ReturnBlock(TEMPLATE_ID, tax_year, end, lines, tuple(notes))
 
 
 #: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`).

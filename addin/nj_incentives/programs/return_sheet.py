@@ -1,0 +1,313 @@
+"""A template's Return sheet and its return block, declared once (issue 31, item 1).
+
+A template that puts figures on a return declares a :class:`ReturnSpec`: each figure of
+the return (:class:`ReturnFigure`: its label, the per-tax-year cells it is read from,
+the form line it goes on, the law), the workbook's column of tax years and of period
+ends, and the tax year shown by default. From that one declaration come
+
+- :func:`sheet_items`: the Return sheet (its own printed page), in formulas: an input
+  cell chooses the tax year (blank: the default, the engagement's last period), each
+  figure is read from its per-year cells by the tax year's row, and each form line's
+  label is a formula over the tax year choosing the form edition in force for it
+  (:func:`edition_formula`, from :mod:`nj_incentives.programs.forms`: a 2022 return shows
+  the 2021 Form 324 numbering);
+- :func:`block`: the same figures, read from the same cells of a recalculated workbook,
+  as a :class:`~nj_incentives.core.workpaper.ReturnBlock` (``calc --return``, ``--json``
+  and memo page 1).
+
+So the sheet, ``calc`` and the memo read one set of cells, not two computations.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from nj_incentives.core.forms import Line
+from nj_incentives.core.workpaper import (
+    RETURN_SHEET,
+    Column,
+    FormulaTable,
+    Item,
+    Kind,
+    LineItem,
+    Note,
+    ReturnBlock,
+    ReturnLine,
+    Section,
+    Title,
+)
+from nj_incentives.programs import forms as F
+
+__all__ = [
+    "CHOSEN",
+    "ReturnFigure",
+    "ReturnSpec",
+    "block",
+    "edition_formula",
+    "no_line_block",
+    "no_line_items",
+    "sheet_items",
+]
+
+#: The Return sheet's input (the tax year chosen) and the tax year it shows.
+CHOSEN, SHOWN = "ReturnYearChosen", "ReturnTaxYear"
+#: What a figure shows for a tax year the workpaper holds no period of.
+NO_PERIOD = "no period of this tax year"
+
+
+@dataclass(frozen=True)
+class ReturnFigure:
+    """One figure of the return: ``source`` the per-tax-year cells it is read from (a
+    defined name of one column, or ``"Table:Header"``: a column of a declared table);
+    ``form`` and ``item`` the form line it goes on (:func:`nj_incentives.programs.forms.
+    line`; None: no form line holds it, ``law`` names where it comes from)."""
+
+    label: str
+    source: str
+    form: str | None = None
+    item: str | None = None
+    law: str = ""
+
+    def reference(self) -> str:
+        return _reference(self.source)
+
+    def line(self, tax_year: int) -> Line | None:
+        return (
+            None
+            if self.form is None or self.item is None
+            else F.line(self.form, self.item, tax_year)
+        )
+
+
+@dataclass(frozen=True)
+class ReturnSpec:
+    """A template's return: its figures, the tax year of each row of their cells
+    (``years``: a source as :class:`ReturnFigure`'s, or the consecutive tax years of a
+    table with one row a year), the period end of each row (``ends``), the default tax
+    year (``default``: a formula, the engagement's period) and the template's heading
+    and notes for the sheet."""
+
+    template: str
+    heading: str
+    figures: tuple[ReturnFigure, ...]
+    years: str | tuple[int, ...]
+    ends: str
+    default: str
+    default_text: str
+    notes: tuple[str, ...] = ()
+    #: notes of a tax year's block beyond the forms' (``(read, row) -> notes``)
+    more_notes: Callable[[Callable[[str], Any], int], Sequence[str]] | None = None
+
+    def forms(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(f.form for f in self.figures if f.form))
+
+
+def _reference(source: str) -> str:
+    return f"[[data:{source}]]" if ":" in source else f"[[name:{source}]]"
+
+
+def _text(value: str) -> str:
+    return '"' + value.replace('"', '""') + '"'
+
+
+def edition_formula(form: str, item: str, year: str) -> str:
+    """A formula giving the form, edition, part and line of ``item`` of ``form`` in the
+    edition in force for the tax year in the cell ``year`` (the row's label says what it
+    holds): the editions' labels, newest first, each from
+    the year its edition applies (a year before the first edition reads the first,
+    whose label then says so)."""
+    editions = F.FORMS[form].editions
+    first = editions[0][0]
+    text = _text(
+        F.FORMS[form].line(item, first.year or 0).label(what=False)
+        + " (the earliest edition found)"
+    )
+    for edition, _ in editions:
+        label = _text(F.FORMS[form].line(item, edition.year or 0).label(what=False))
+        text = label if edition.year is None else f"IF({year}>={edition.year},{label},{text})"
+    return text
+
+
+def _row(spec: ReturnSpec) -> str:
+    """The row of the shown tax year in the per-year cells (#N/A: none)."""
+    if isinstance(spec.years, tuple):
+        first, last = spec.years[0], spec.years[-1]
+        return f"IF(AND({SHOWN}>={first},{SHOWN}<={last}),{SHOWN}-{first - 1},NA())"
+    return f"MATCH({SHOWN},{_reference(spec.years)},0)"
+
+
+def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
+    """The Return sheet: the tax year (chosen, or the default), its period end, and each
+    figure with its form, edition and line for that year, and the law."""
+    on = RETURN_SHEET
+    low, high = (spec.years[0], spec.years[-1]) if isinstance(spec.years, tuple) else (1990, 2100)
+    # a tax year before a form's first edition found: its label says so (edition_formula)
+    at = _row(spec)
+    return (
+        Title(
+            "Return",
+            "One tax year's return from this workpaper, each figure on the line of the form "
+            "edition in force for that tax year. Valid only when Checks!MasterCheck is TRUE.",
+            sheet=on,
+            landscape=False,
+        ),
+        Section(spec.heading, width=5, sheet=on),
+        Item(
+            "Tax year of the return (blank: the default)",
+            CHOSEN,
+            Kind.YEAR,
+            "year",
+            key="return_tax_year",
+            minimum=low,
+            maximum=high,
+            help=f"The tax year (CBT-100 numbering) whose return this sheet shows; blank: "
+            f"{spec.default_text}.",
+            prompt="Tax year of the return",
+            sheet=on,
+        ),
+        Item(
+            "Tax year shown",
+            SHOWN,
+            Kind.YEAR,
+            "year",
+            f"IF(ISBLANK({CHOSEN}),{spec.default},{CHOSEN})",
+            sheet=on,
+        ),
+        Item(
+            "Privilege period ending",
+            "ReturnPeriodEnd",
+            Kind.DATE,
+            "date",
+            f"IFERROR(INDEX({_reference(spec.ends)},{at}),{_text(NO_PERIOD)})",
+            sheet=on,
+        ),
+        Item("All checks pass", None, Kind.CHECK, "TRUE/FALSE", "MasterCheck", sheet=on),
+        FormulaTable(
+            (
+                Column("Form, edition, part and line", Kind.TEXT, "", width=86),
+                Column("Law", Kind.TEXT, "", width=33),
+                Column("Amount", Kind.MONEY, "$", name="ReturnAmounts", width=14),
+            ),
+            tuple(
+                (
+                    edition_formula(figure.form, figure.item, SHOWN)
+                    if figure.form and figure.item
+                    else _text("(on no form line)"),
+                    _text(figure.law),
+                    f"IFERROR(INDEX({figure.reference()},{at}),{_text(NO_PERIOD)})",
+                )
+                for figure in spec.figures
+            ),
+            row_labels=tuple(figure.label for figure in spec.figures),
+            label_header="Figure",
+            name="ReturnSheet",
+            sheet=on,
+        ),
+        *(Note(text, sheet=on) for text in spec.notes),
+    )
+
+
+def _amount(value: object) -> Decimal | None:
+    """A recalculated amount as dollars to the cent (None: not a number)."""
+    if isinstance(value, list):  # a one-cell row of a column
+        value = value[0] if value else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def values(read: Callable[[str], Any], source: str) -> list[object]:
+    """The per-row values of ``source`` (:class:`ReturnFigure`) in a recalculated
+    workbook: a named column's cells, or a declared table's column (below its header)."""
+    if ":" in source:
+        name, header = source.split(":", 1)
+        table = read(name)
+        if not isinstance(table, list) or not table:
+            return []
+        heads = [str(h) for h in table[0]] if isinstance(table[0], list) else []
+        if header not in heads:
+            return []
+        j = heads.index(header)
+        return [row[j] if isinstance(row, list) and j < len(row) else None for row in table[1:]]
+    column = read(source)
+    if not isinstance(column, list):
+        return [column]
+    return [row[0] if isinstance(row, list) and row else row for row in column]
+
+
+def row_of(spec: ReturnSpec, read: Callable[[str], Any], tax_year: int) -> int | None:
+    """The row of ``tax_year`` in the per-year cells (None: no period of that year)."""
+    if isinstance(spec.years, tuple):
+        return spec.years.index(tax_year) if tax_year in spec.years else None
+    years = values(read, spec.years)
+    found = [
+        k
+        for k, year in enumerate(years)
+        if isinstance(year, (int, float)) and not isinstance(year, bool) and int(year) == tax_year
+    ]
+    return found[0] if found else None
+
+
+def block(spec: ReturnSpec, read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
+    """The return of ``tax_year``: the Return sheet's figures for that year, read from the
+    same cells (None: the workbook holds no period of that tax year)."""
+    from nj_incentives.core.cells import date_from_serial
+
+    k = row_of(spec, read, tax_year)
+    if k is None:
+        return None
+    ends = values(read, spec.ends)
+    serial = ends[k] if k < len(ends) else None
+    end: dt.date | None = None
+    if isinstance(serial, (int, float)) and not isinstance(serial, bool):
+        end = date_from_serial(float(serial))
+    lines = []
+    for figure in spec.figures:
+        column = values(read, figure.source)
+        lines.append(
+            ReturnLine(
+                figure.label,
+                _amount(column[k]) if k < len(column) else None,
+                figure.line(tax_year),
+                figure.law,
+            )
+        )
+    notes = list(spec.more_notes(read, k) if spec.more_notes else ())
+    for form in spec.forms():
+        if F.FORMS[form].before_first(tax_year):
+            notes.append(
+                f"no {form} edition for tax year {tax_year} was found: the lines are the "
+                f"{F.FORMS[form].edition(tax_year).name}'s"
+            )
+    return ReturnBlock(spec.template, tax_year, end, tuple(lines), tuple(notes))
+
+
+def no_line_items(heading: str, text: str, *more: str) -> tuple[LineItem, ...]:
+    """The Return sheet of a template whose figures go on no return line: why, cited
+    (``text``, the block's note too), and ``more`` notes."""
+    return (
+        Title(
+            "Return",
+            "What this workpaper puts on a tax return, and where.",
+            sheet=RETURN_SHEET,
+            landscape=False,
+        ),
+        Section(heading, width=5, sheet=RETURN_SHEET),
+        Note(text, sheet=RETURN_SHEET),
+        *(Note(note, sheet=RETURN_SHEET) for note in more),
+    )
+
+
+def no_line_block(template: str, text: str) -> Callable[[Callable[[str], Any], int], ReturnBlock]:
+    """The ``RETURN`` of such a template: every tax year's block has no line, and says why
+    (the Return sheet's text)."""
+
+    def of(read: Callable[[str], Any], tax_year: int) -> ReturnBlock:
+        del read
+        return ReturnBlock(template, tax_year, None, (), (text,))
+
+    return of
