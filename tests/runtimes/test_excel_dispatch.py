@@ -95,6 +95,9 @@ ERTC_SCHEDULE: list[object] = [
     "Expired",
     # issue 31: on the last row, credit of a credit year ending after the schedule
     "Allowed later",
+    # issue 31: the new credit by credit year (the return's Form 313 lines)
+    "Year one credit",
+    "Year two credit",
 ]
 
 

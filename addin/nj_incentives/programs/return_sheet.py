@@ -153,7 +153,7 @@ def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
             "One tax year's return from this workpaper, each figure on the line of the form "
             "edition in force for that tax year. Valid only when Checks!MasterCheck is TRUE.",
             sheet=on,
-            landscape=False,
+            landscape=None,  # whichever prints larger (the figures and their form lines)
         ),
         Section(spec.heading, width=5, sheet=on),
         Item(

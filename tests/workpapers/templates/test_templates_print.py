@@ -59,6 +59,8 @@ PAGES: dict[str, dict[str, int]] = {
         # two sections, the header repeated)
         "Calculations": 2,
         "Outputs": 1,
+        # issue 31: the Return sheet, why a cash grant goes on no return line
+        "Return": 1,
         "Checks": 1,
     },
     "beip-credit-conversion": {
@@ -67,13 +69,20 @@ PAGES: dict[str, dict[str, int]] = {
         "Inputs": 4,
         "Calculations": 7,  # ... and its payment for each tax year from 2024
         "Outputs": 1,
+        "Return": 1,  # issue 31: one tax year's return, Form 324 and Schedule A-3
         # upright (portrait), the master check and the header on each page: an input check
         # per input (issue 20 item 6) before the template's; issue 33: two more inputs
         # (c.40's payment made, commitment extended) and their checks: a third page
         "Checks": 3,
     },
     "ertc-form-313": {
+<<<<<<< HEAD
         "About": 3,  # its longer list of sheets: the sources print on a third page
+=======
+        # issue 31: the About sheet's list of sheets names the Return sheet too, one line
+        # more: a third page
+        "About": 3,
+>>>>>>> 53d6330 (Return sheet: printed landscape or portrait, whichever is larger (it printed at 43% upright); the examples' page counts with their Return page (docs/filling.md regenerated; ERTC's About sheet, one line more, prints on 3 pages); the Office.js dispatch test expects NJ_ERTC_SCHEDULE's two new columns; the memo page-1 test draws page 1 and the top of page 2 only)
         "Inputs": 2,  # wider with the tick and source columns: scaled to fewer pages
         # the roster (Form 313 Part II), 250 rows a sheet, its header on every page (with
         # its tick and source columns, scaled to fit: fewer pages)
@@ -86,6 +95,7 @@ PAGES: dict[str, dict[str, int]] = {
         # per period and the totals, each break between two sections
         "Calculations": 2,
         "Outputs": 1,
+        "Return": 1,  # issue 31: one tax year's return, Form 313 and Schedule A-3
         "Checks": 2,  # an input check per input (issue 20 item 6), the header on each page
     },
     # the credit ledgers (issue 33 item 5): Inputs the award, then the 30 (Emerge 14)
