@@ -76,13 +76,7 @@ PAGES: dict[str, dict[str, int]] = {
         "Checks": 3,
     },
     "ertc-form-313": {
-<<<<<<< HEAD
         "About": 3,  # its longer list of sheets: the sources print on a third page
-=======
-        # issue 31: the About sheet's list of sheets names the Return sheet too, one line
-        # more: a third page
-        "About": 3,
->>>>>>> 53d6330 (Return sheet: printed landscape or portrait, whichever is larger (it printed at 43% upright); the examples' page counts with their Return page (docs/filling.md regenerated; ERTC's About sheet, one line more, prints on 3 pages); the Office.js dispatch test expects NJ_ERTC_SCHEDULE's two new columns; the memo page-1 test draws page 1 and the top of page 2 only)
         "Inputs": 2,  # wider with the tick and source columns: scaled to fewer pages
         # the roster (Form 313 Part II), 250 rows a sheet, its header on every page (with
         # its tick and source columns, scaled to fit: fewer pages)
