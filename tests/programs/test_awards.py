@@ -133,9 +133,60 @@ def test_past_due_against_as_of() -> None:
     assert dt.date(2015, 3, 1) not in late  # due that day: not yet past due
 
 
+def test_filed_reports_payments_and_tests_over_against_as_of() -> None:
+    # BEIP grant years ending 2012-12-31, 2013-12-31, 2014-12-31 (3 years): reports due
+    # 2013-03-01, 2014-03-01, 2015-03-01. Filed 2013-02-20 (on time), 2014-03-03 (two days
+    # late: the grant for 2013 may be forfeited, 34:1B-131 a.), the third not filed; as of
+    # 2016-01-01 the third is past due; the employment tests of 2012-2015 are over ("ended",
+    # not past due), 2016 and 2017 "open" (the commitment 1.5 x 3 = 4.5 years from
+    # 2012-01-01 ends 2016-06-30)
+    calendar = awards.award_calendar(
+        "beip",
+        "2012-12-31",
+        3,
+        as_of="2016-01-01",
+        filed=["2013-02-20", "2014-03-03", None],
+    )
+    assert [(row.due, row.status) for row in _rows(calendar, "report")] == [
+        (dt.date(2013, 3, 1), "filed"),
+        (dt.date(2014, 3, 1), "filed late"),
+        (dt.date(2015, 3, 1), "past due"),
+    ]
+    assert [row.status for row in _rows(calendar, "employment")] == ["ended"] * 4
+    assert [row.status for row in _rows(calendar, "commitment")] == ["open"]
+    assert [row.due for row in calendar.past_due] == [dt.date(2015, 3, 1)]
+    # no as_of: only what was done has a status; a report filed on its due day is on time
+    quiet = awards.award_calendar("beip", "2012-12-31", 3, filed=["2013-03-01"])
+    assert [row.status for row in _rows(quiet, "report")] == ["filed", "", ""]
+    # c.40's payments (BEIP: tax periods ending 2024-12-31 and 2025-12-31) made: "paid"
+    paid = awards.award_calendar(
+        "beip",
+        "2016-12-31",
+        10,
+        c40_waiver=True,
+        as_of="2026-12-01",
+        payments_made=True,
+    )
+    assert [row.status for row in _rows(paid, "payment")] == ["paid", "paid"]
+    unpaid = awards.award_calendar("beip", "2016-12-31", 10, c40_waiver=True, as_of="2026-12-01")
+    assert [row.status for row in _rows(unpaid, "payment")] == ["past due", "past due"]
+
+
 @pytest.mark.parametrize(
     ("call", "argument", "rule"),
     [
+        (
+            lambda: awards.award_calendar("beip", "2012-12-31", 2, filed=["2012-12-31"]),
+            "filed = '2012-12-31'",
+            "on or before the end of the period it reports on (2012-12-31)",
+        ),
+        (
+            lambda: awards.award_calendar(
+                "beip", "2012-12-31", 2, filed=[None, None, "2015-02-01"]
+            ),
+            "filed = '2015-02-01'",
+            "a date for period 3: the term has 2",
+        ),
         (
             lambda: awards.award_calendar("aspire", "2020-12-31", 10),
             "program = 'aspire'",

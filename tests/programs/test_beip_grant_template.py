@@ -17,6 +17,7 @@ import pytest
 from nj_incentives.core.workpaper import NOT_COMPUTED
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.templates import grant as beip_grant
+from nj_incentives.workpapers.memo.sheets import checks
 from nj_incentives.workpapers.recalc import recalculate
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
@@ -137,3 +138,52 @@ def test_no_cap_before_july_2003(tmp_path: Path) -> None:
     assert [row[4] for row in table[1:6]] == [None] * 5  # no cap room: the cap does not apply
     assert result.value("CapApplies") == "No"  # NJ_BEIP_CAP_APPLIES: before 2003-07-01
     assert result.value("MasterCheck") is True
+
+
+def test_the_calendar_sheet_lists_the_award_s_obligations_as_of_the_stated_date(
+    example: Any,
+) -> None:
+    # grant year 1 ends 2010-12-31, a 5-year term: reports due March 1 of 2011-2015, each
+    # filed by then; the commitment 1.5 x 5 = 7.5 years from 2010-01-01 ends 2017-06-30;
+    # employment tests at each calendar year's end within it, 2010-2016 (2017's end is after
+    # 2017-06-30); as of 2026-12-01 (Inputs)
+    table = example.value("Calendar")
+    assert table[0][:2] == ["Due", "Kind"]
+    assert table[0][-1] == "Status"
+    rows = [row for row in table[1:] if row[0] is not None]
+    reports = [row for row in rows if row[1] == "report"]
+    assert [row[3] for row in reports] == [2010, 2011, 2012, 2013, 2014]
+    assert {row[-1] for row in reports} == {"filed"}
+    employment = [row for row in rows if row[1] == "employment"]
+    assert [row[3] for row in employment] == list(range(2010, 2017))
+    assert {row[-1] for row in employment} == {"ended"}  # a test over, not past due
+    # 80% of the Base Employment Number 250 = 200.00: 200 employees
+    assert "(80% x 250 = 200.00: 200 employees)" in employment[0][2]
+    (commitment,) = (row for row in rows if row[1] == "commitment")
+    assert "until 2017-06-30" in commitment[2]
+    assert len(rows) == 5 + 7 + 1  # and the table's last row blank: nothing cut
+    assert table[-1] == [None] * 8
+
+
+def test_a_report_past_due_or_filed_late_fails_the_master_check(tmp_path: Path) -> None:
+    # the 2012 report filed 2013-03-08, a week after its March 1 due date; the 2014 report
+    # (due 2015-03-01) not filed, and the workpaper states 2026-12-01: 1 past due, 1 late
+    values = dict(beip_grant.EXAMPLE)
+    values["report_filed"] = [
+        dt.date(2011, 2, 25),
+        dt.date(2012, 2, 28),
+        dt.date(2013, 3, 8),
+        dt.date(2014, 2, 27),
+    ]
+    path = build_template(beip_grant, tmp_path / "late.xlsx", values)
+    result = recalculate(path)
+    assert result.value("MasterCheck") is False
+    statuses = [row[-1] for row in result.value("Calendar")[1:] if row[1] == "report"]
+    assert statuses == ["filed", "filed", "filed late", "filed", "past due"]
+    failed = [label for label, _, ok in checks(result) if ok is not True]
+    # the line calc lists: how many, and the first past due (the 2014 report)
+    assert failed == [
+        "Reports past due or filed late (Calendar): 1 past due and 1 filed late as of the"
+        " 'Obligations as of' date; the first: Annual report for grant year 2014: the NJ tax"
+        " return (within 30 days of filing) and the annual payroll report"
+    ]

@@ -484,6 +484,8 @@ class ArrayTable:
     name: str | None = None
     dynamic: bool = True
     sheet: str = CALCULATIONS
+    #: each data row this many lines high, its text wrapped (a table of sentences)
+    lines: int = 1
 
 
 @dataclass(frozen=True)
@@ -547,6 +549,8 @@ class Check:
     #: What a refused line says before the cell: the label without its rule, which the
     #: refusal states with its citation (each once: the cell, value, rule and citation).
     subject: str = ""
+    #: What joins ``subject`` and the refusal's text ("": "; the first cell refused: ")
+    joiner: str = ""
 
     @classmethod
     def refused(cls, label: str, subject: str, refusal: str, citation: str = "") -> Check:
@@ -554,6 +558,15 @@ class Check:
         and the line reads ``label``; else FALSE, and the line reads ``subject; the first
         cell refused: 'Sheet'!E7 = 800: rule (citation)``."""
         return cls(label, "", citation, refusal, subject)
+
+    @classmethod
+    def detailed(
+        cls, label: str, subject: str, detail: str, citation: str = "", joiner: str = ": "
+    ) -> Check:
+        """TRUE when ``detail`` (a formula giving text) is blank, and the line reads
+        ``label``; else FALSE, and the line reads ``subject``, ``joiner`` and the text (what
+        failed, e.g. the obligations past due)."""
+        return cls(label, "", citation, detail, subject, joiner)
 
     @classmethod
     def equal(cls, label: str, a: str, b: str, citation: str = "") -> Check:

@@ -66,9 +66,10 @@ def squeezed(text: str) -> str:
 
 #: The most pages the default memo of the three bundled examples may take (issue 20,
 #: item 5: a memo a reviewer reads; it was 54 before, 19 of a 50-employee ERTC workbook's
-#: 35 its per-employee steps). It takes 13: two pages of room, so that page 1 or a
-#: schedule may grow. docs/install.md quotes the count this test measures.
-MAX_PAGES = 15
+#: 35 its per-employee steps). It takes 16 since issue 33 (the BEIP templates' calendar
+#: inputs and the reports filed), the most allowed. docs/install.md quotes the count this
+#: test measures.
+MAX_PAGES = 16
 
 
 def test_the_pdf_is_paginated_with_the_engagement_and_page_x_of_y(pdf: Path) -> None:

@@ -55,6 +55,12 @@ ABORTED = (
     "ertc-form-313-example.xlsx",
 )
 
+#: Where a results workbook prints otherwise than its template (looked at in PNG): the
+#: portfolio's NJ_PORTFOLIO range is 81 rows, which LibreOffice fills with #NAME? in the
+#: template and the example (6 pages); the results workbook holds the 25 rows the function
+#: filled and blanks, which LibreOffice prints on 3.
+RESULTS_PAGES = {"portfolio": {"Calculations": 3}}
+
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
@@ -159,7 +165,8 @@ def test_the_results_print_as_the_template_does(printed: dict[str, list[str]], n
         found.group(1) if (found := re.search(r"Sheet: (\S+(?: \S+)*)", page)) else "?"
         for page in text
     )
-    assert dict(sheets) == EXAMPLE_PAGES[name.removesuffix("-example.xlsx")]
+    template = name.removesuffix("-example.xlsx")
+    assert dict(sheets) == {**EXAMPLE_PAGES[template], **RESULTS_PAGES.get(template, {})}
     assert not [n for n, page in enumerate(text, 1) if "###" in page]
     for sheet, label in (("Checks", "Master check"), ("Outputs", "All checks pass")):
         page = next(page for page in text if f"Sheet: {sheet}" in page)

@@ -51,6 +51,7 @@ def test_every_list_of_templates_is_the_registrys() -> None:
         "ertc-form-313",
         "grow-nj-credit-schedule",
         "emerge-credit-schedule",
+        "portfolio",
     )
     assert shipped.TEMPLATES == tuple(TEMPLATES) == tuple(f"{i}.xlsx" for i in ids)
     assert shipped.EXAMPLES == tuple(EXAMPLES) == tuple(f"{i}-example.xlsx" for i in ids)

@@ -52,8 +52,9 @@ PAGES: dict[str, dict[str, int]] = {
     "beip-grant-schedule": {
         "About": 2,
         # with the sign-off block and the tick and source columns (issue 20 item 2); one
-        # page since the blank row after the years table is no longer printed
-        "Inputs": 1,
+        # page since the blank row after the years table is no longer printed; issue 33:
+        # the compliance calendar's inputs on a second
+        "Inputs": 2,
         # the base years (N.J.S.A. 34:1B-125, issue 34 item 6) above the schedule: the
         # combined-limit table and the totals print on a second page (the break between
         # two sections, the header repeated)
@@ -61,19 +62,34 @@ PAGES: dict[str, dict[str, int]] = {
         "Outputs": 1,
         # issue 31: the Return sheet, why a cash grant goes on no return line
         "Return": 1,
-        "Checks": 1,
+        # issue 33: the award's obligations, 31 rows of four wrapped lines (its reports,
+        # employment tests and commitment), landscape, looked at in PNG
+        "Calendar": 3,
+        # the calendar's inputs and their checks, the past-due line: a second page
+        "Checks": 2,
     },
     "beip-credit-conversion": {
-        "About": 2,
-        # issue 19: the inputs of P.L.2024, c.40's waiver; issue 20: the sign-off block
-        "Inputs": 4,
+        "About": 3,  # its sheet list longer by the Return and Calendar sheets
+        # issue 19: the inputs of P.L.2024, c.40's waiver; issue 20: the sign-off block;
+        # issue 33: the compliance calendar's inputs and the reports filed (a fifth page)
+        "Inputs": 5,
         "Calculations": 7,  # ... and its payment for each tax year from 2024
         "Outputs": 1,
         "Return": 1,  # issue 31: one tax year's return, Form 324 and Schedule A-3
+        "Calendar": 3,  # 37 rows of four wrapped lines, landscape (issue 33)
         # upright (portrait), the master check and the header on each page: an input check
         # per input (issue 20 item 6) before the template's; issue 33: two more inputs
         # (c.40's payment made, commitment extended) and their checks: a third page
         "Checks": 3,
+    },
+    "portfolio": {
+        "About": 2,
+        "Inputs": 2,  # the periods, then the awards and the readings
+        # NJ_PORTFOLIO's 81 rows of four wrapped lines (the return line: Schedule A-3's
+        # line and the credit form), landscape, and the totals: looked at in PNG
+        "Calculations": 6,
+        "Outputs": 1,
+        "Checks": 1,
     },
     "ertc-form-313": {
         "About": 3,  # its longer list of sheets: the sources print on a third page

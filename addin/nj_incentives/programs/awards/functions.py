@@ -13,6 +13,7 @@ from nj_incentives.core.declarations import (
     ResultColumn,
     a_date,
     each,
+    each_date,
     result_table,
     single,
     switch,
@@ -34,7 +35,12 @@ CALENDAR_COLUMNS = (
     ResultColumn("Consequence", "consequence", "text", "What the rule attaches to a failure"),
     ResultColumn("Citation", "citation", "text", "The rule"),
     ResultColumn("Note", "note", "text", "A weekend due date, a secondary source, no due date"),
-    ResultColumn("Status", "status", "text", 'past due / open against as_of ("" without it)'),
+    ResultColumn(
+        "Status",
+        "status",
+        "text",
+        "past due, filed, filed late, paid, open, ended (blank: no as_of, nothing done)",
+    ),
 )
 EXPOSURE_COLUMNS = (
     ResultColumn("Year", "year", "int", "Year of the credit or grant"),
@@ -75,6 +81,8 @@ calculation(
         "statewide_base",
         "as_of",
         "secondary",
+        "filed",
+        "payments_made",
     ),
     program=_PROGRAM,
     first_period_end=a_date("Last day of the first grant year or credit tax period"),
@@ -86,10 +94,18 @@ calculation(
     c40_waiver=single("TRUE if the remote-work waiver of P.L.2024, c.40 is kept"),
     base_employment=single("BEIP: the Base Employment Number (the 80% test shows its floor)"),
     statewide_base=single("Grow NJ, UTH: Statewide full-time employees before approval"),
-    as_of=a_date("Mark obligations due before this day past due; blank = no status"),
+    as_of=a_date(
+        "A report or payment due before this day and not done is past due (a test: ended);"
+        " blank = no status"
+    ),
     secondary=switch(
         'UTH\'s 120-day report (secondary): "assumed" (shown) or "omit"', ("assumed", "omit")
     ),
+    filed=each_date(
+        "The day each period's report (BRRAG: certificate) was filed, one cell a period;"
+        " blank = not filed"
+    ),
+    payments_made=single("TRUE if P.L.2024, c.40's payments have been made"),
 )
 
 calculation(
@@ -134,6 +150,8 @@ def NJ_AWARD_CALENDAR(
     statewide_base: Cell = None,
     as_of: Cell = None,
     secondary: Cell = None,
+    filed: Cell = None,
+    payments_made: Cell = None,
 ) -> Any:
     from nj_incentives.programs.awards import rules as awards
 
@@ -148,6 +166,8 @@ def NJ_AWARD_CALENDAR(
             statewide_base=statewide_base,
             as_of=as_of,
             secondary=secondary,
+            filed=filed,
+            payments_made=payments_made,
         ),
     )
 

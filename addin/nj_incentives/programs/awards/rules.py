@@ -67,6 +67,15 @@ CITE_AWARDS = (
     "N.J.S.A. 34:1B-130, -131 (BEIP); 34:1B-120 (BRRAG); N.J.A.C. 19:31H-1.12 (UTH);"
     " N.J.A.C. 19:31Q-1.10, -1.11, -1.15 (Grow NJ)"
 )
+#: Something to do by its day (a report, a certificate, a payment, a request), which can be
+#: past due; every other kind (employment, the commitment) is a continuing test whose day
+#: passing is its period's end ("ended"), not an omission.
+TO_DO = ("report", "payment", "request")
+#: A row's status: a thing to do "past due" (its day before ``as_of``, not done), "filed" /
+#: "paid" (done by its day), "filed late" (done after it), "open" (its day not passed); a
+#: continuing test "ended" or "open".
+STATUSES = ("past due", "filed late", "filed", "paid", "open", "ended")
+
 #: ``secondary``: rows resting on a secondary figure (UTH's 120-day report) shown
 #: ("assumed", default) or left out ("omit").
 SECONDARY_READINGS = ("assumed", "omit")
@@ -101,7 +110,7 @@ class Obligation(BaseModel):
     citation: str
     #: what the rule and the notes say of a due date on a weekend, a secondary source ...
     note: str = ""
-    #: "past due" where ``as_of`` is after ``due`` (None: not asked)
+    #: against ``as_of`` and what was done (:data:`STATUSES`); "" when neither is given
     status: str = ""
 
 
@@ -123,14 +132,40 @@ def _program(value: object) -> str:
     return as_choice(value, "program", tuple(PROGRAMS), CITE_AWARDS)
 
 
+def _filed(
+    filed: Sequence[DateLike | None] | DateLike | None, ends: Sequence[dt.date]
+) -> dict[int, dt.date]:
+    """The day each period's report was filed, by the period's year (its row's Year)."""
+    if filed is None:
+        return {}
+    given = (
+        list(filed)
+        if isinstance(filed, Sequence) and not isinstance(filed, (str, bytes))
+        else [filed]
+    )
+    found: dict[int, dt.date] = {}
+    for index, value in enumerate(given):
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if index >= len(ends):
+            rule = f"gives a date for period {index + 1}: the term has {len(ends)}"
+            raise InputError("filed", value, rule, CITE_AWARDS)
+        end = ends[index]
+        day = as_date(value, "filed", CITE_AWARDS)
+        if day <= end:
+            rule = f"is on or before the end of the period it reports on ({end})"
+            raise InputError("filed", value, rule, CITE_AWARDS)
+        found[end.year] = day
+    return found
+
+
 def _weekend_note(due: dt.date, rule: str) -> str:
     """What the rule and the notes give for a due date on a weekend: nothing moves it."""
     if due.weekday() < 5:
         return ""
     return (
-        f"{due} is a {_WEEKDAYS[due.weekday()]}: neither {rule} nor the notes move a due date"
-        " that falls on a weekend or holiday, so it stays; filing the business day before is"
-        " the safe course (no rule read says the next business day is in time)"
+        f"{due} is a {_WEEKDAYS[due.weekday()]}: neither {rule} nor the notes move it, so it"
+        " stays; file by the business day before (no rule read says the next one is in time)"
     )
 
 
@@ -155,6 +190,8 @@ def award_calendar(
     statewide_base: Number | None = None,
     as_of: DateLike | None = None,
     secondary: str = "assumed",
+    filed: Sequence[DateLike | None] | DateLike | None = None,
+    payments_made: bool | int | str | None = None,
 ) -> AwardCalendar:
     """The dated obligations of an award of ``program`` whose first grant year or credit
     period ends ``first_period_end`` and runs ``years`` years (the term, the eligibility
@@ -180,7 +217,11 @@ def award_calendar(
     NJ: 1.5 times ``years`` from the first day of the first period (a reading). With
     ``c40_waiver`` TRUE, P.L.2024, c.40's two-year extension and the 10% payment for each
     tax period from April 1, 2024 within the credits' years (its due date is not in the
-    notes). ``as_of``: obligations due before it are marked "past due".
+    notes). ``as_of``: a report, certificate or payment due before it and not done is
+    "past due" (a continuing test whose day passed: "ended"). ``filed``: the day each
+    period's report (BRRAG: the certificate for the period's calendar year) was filed, one
+    per period of ``years`` (blank: not filed): "filed", or "filed late" after its day.
+    ``payments_made``: TRUE when c.40's payments are made ("paid").
     """
     key = _program(program)
     name = PROGRAMS[key]
@@ -215,6 +256,12 @@ def award_calendar(
         )
     )
     ends = _period_ends(first_end, count)
+    filed_on = _filed(filed, ends)
+    paid = (
+        False
+        if payments_made is None
+        else as_bool(payments_made, "payments_made", remote_work.CITE_H_C40)
+    )
     first_start = _months_later(first_end, -12) + dt.timedelta(days=1)
     steps: list[Step] = []
     rows: list[Obligation] = []
@@ -265,7 +312,16 @@ def award_calendar(
         cite: str,
         note: str = "",
     ) -> None:
-        status = "" if today is None else ("past due" if due < today else "open")
+        done = filed_on.get(year) if kind == "report" and year is not None else None
+        status = ""
+        if done is not None:
+            status = "filed" if done <= due else "filed late"
+        elif kind == "payment" and paid:
+            status = "paid"
+        elif today is not None and due < today:
+            status = "past due" if kind in TO_DO else "ended"
+        elif today is not None:
+            status = "open"
         rows.append(
             Obligation(
                 due=due,

@@ -9,5 +9,5 @@ PROGRAM = Program(
     key="portfolio",
     title="Portfolio of awards against the CBT",
     citation="N.J.A.C. 18:7-3.17",
-    parts=("rules", "functions", "memo", "scenarios"),
+    parts=("rules", "functions", "templates", "memo", "scenarios"),
 )

@@ -824,6 +824,7 @@ class SheetWriter:
         role: str = "calc",
         name: str | None = None,
         dynamic: bool = True,
+        lines: int = 1,
     ) -> Ref:
         """A table-returning function as an array formula over an explicit range.
 
@@ -836,7 +837,8 @@ class SheetWriter:
         Excel 365 spills the actual result (a shorter table leaves the rest of the range
         blank) and the headless engine does the same; Excel 2019 and earlier show it as a
         legacy array formula, with #N/A below a shorter table. ``dynamic=False`` writes a
-        legacy array formula ``{=F()}`` (#N/A padding everywhere)."""
+        legacy array formula ``{=F()}`` (#N/A padding everywhere). ``lines``: each data
+        row that many lines high (a table of sentences, its ``role`` one that wraps: note)."""
         if label:
             self.section(label, width=self.VALUE + len(columns))
         self.block()
@@ -885,6 +887,9 @@ class SheetWriter:
                 )
             else:
                 self.ws.write_string(data_top + i, self.LABEL, row_label)
+        if lines > 1:  # the results are not known here: every data row gets the lines
+            for r in range(data_top, data_top + rows):
+                self.heights[r] = max(self.heights.get(r, 0), lines * page.LINE_HEIGHT + 2)
         for j, column in enumerate(columns):
             self.width(self.VALUE + j, column.width)
             body = Ref(self.name, data_top, self.VALUE + j, data_top + rows - 1, self.VALUE + j)
@@ -1298,6 +1303,7 @@ class _Check:
     citation: str = ""
     refusal: str = ""
     subject: str = ""
+    joiner: str = ""
 
 
 class TemplateBuilder:
@@ -1583,6 +1589,7 @@ class TemplateBuilder:
                     item.citation,
                     refusal=self.resolve(self.spell(item.refusal)) if item.refusal else "",
                     subject=item.subject,
+                    joiner=item.joiner,
                 )
             elif isinstance(item, Section):
                 self.writer(item.sheet).section(item.text, width=item.width)
@@ -1671,6 +1678,7 @@ class TemplateBuilder:
             role=table.role,
             name=table.name,
             dynamic=table.dynamic,
+            lines=table.lines,
         )
         data = ref.body() if table.header_from_function else ref
         columns = {column.header: data.column(j) for j, column in enumerate(table.columns)}
@@ -1874,11 +1882,19 @@ class TemplateBuilder:
 
     # -- checks
     def check(
-        self, label: str, formula: str, citation: str = "", *, refusal: str = "", subject: str = ""
+        self,
+        label: str,
+        formula: str,
+        citation: str = "",
+        *,
+        refusal: str = "",
+        subject: str = "",
+        joiner: str = "",
     ) -> None:
         """A check: ``formula`` must be TRUE. An error counts as FALSE. With ``refusal``
         (:meth:`Check.refused`), TRUE when that formula gives blank; else the line reads
-        ``subject`` (``label`` if none) and the cell refused."""
+        ``subject`` (``label`` if none), ``joiner`` (the first cell refused, if none) and
+        the refusal's text (:meth:`Check.detailed`)."""
         self.checks.append(
             _Check(
                 label,
@@ -1886,6 +1902,7 @@ class TemplateBuilder:
                 citation,
                 _formula(refusal)[1:] if refusal else "",
                 subject or label,
+                joiner,
             )
         )
 
@@ -2086,7 +2103,8 @@ class TemplateBuilder:
             ws.write_formula(
                 first + i,
                 0,
-                f'=IFERROR(IF({detail}="",{label},{subject}&"{REFUSED}"&{detail}),{label})',
+                f'=IFERROR(IF({detail}="",{label},{subject}&"{check.joiner or REFUSED}"&{detail}),'
+                f"{label})",
                 style("note"),
                 check.label,
             )
@@ -2122,7 +2140,11 @@ class TemplateBuilder:
                     # the subject and the cell, value and rule it may name
                     (
                         0,
-                        max(check.label, check.subject + REFUSED + "x" * REFUSAL_ROOM, key=len)
+                        max(
+                            check.label,
+                            check.subject + (check.joiner or REFUSED) + "x" * REFUSAL_ROOM,
+                            key=len,
+                        )
                         if check.refusal
                         else check.label,
                     ),

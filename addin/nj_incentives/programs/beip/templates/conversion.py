@@ -76,6 +76,7 @@ from nj_incentives.core.workpaper import (
 from nj_incentives.programs import forms as F
 from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
+from nj_incentives.programs.awards import sheet as calendar
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.functions import CONVERSION_SCHEDULE_COLUMNS
@@ -174,6 +175,24 @@ EXAMPLE: Mapping[str, Any] = {
     "commitment_end": dt.date(2026, 6, 30),
     "c40_commitment_extended": True,
     "c40_payment_made": True,
+    "first_year_end": dt.date(2010, 12, 31),
+    "term": 10,
+    "base_employment": 250,
+    # each grant year's report filed by March 1 (the business day before when it is a
+    # Saturday or Sunday: 2014, 2015 and 2020)
+    "report_filed": [
+        dt.date(2011, 2, 25),
+        dt.date(2012, 2, 28),
+        dt.date(2013, 2, 27),
+        dt.date(2014, 2, 27),
+        dt.date(2015, 2, 26),
+        dt.date(2016, 2, 26),
+        dt.date(2017, 2, 28),
+        dt.date(2018, 2, 27),
+        dt.date(2019, 2, 28),
+        dt.date(2020, 2, 27),
+    ],
+    "obligations_as_of": dt.date(2026, 12, 1),
 }
 
 
@@ -192,8 +211,22 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
         TEMPLATE,
         values,
         engagement=values.get("engagement"),
-        output_sheets=((RETURN_SHEET, "one tax year's return: Form 324 and Schedule A-3"),),
+        output_sheets=(
+            (RETURN_SHEET, "one tax year's return: Form 324 and Schedule A-3"),
+            (
+                calendar.CALENDAR,
+                "the award's dated obligations (annual reports, the 80% employment test, the "
+                "commitment, P.L.2024, c.40's extension and payments), past due as of Inputs' "
+                "'Obligations as of'",
+            ),
+        ),
         sheet_notes=(
+            (
+                calendar.CALENDAR,
+                "the award's dated obligations (annual reports, the 80% employment test, the "
+                "commitment, P.L.2024, c.40's extension and payments), past due as of Inputs' "
+                "'Obligations as of'",
+            ),
             (
                 "Calculations",
                 "one conversion schedule per accrual year, the matrix of installments by "
@@ -206,6 +239,7 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
             "g. (transfer certificates), h. (remote-work election, P.L.2022, c.134)",
             "docs/interpretations.md: rounding of installments, late approval (e.(1)), "
             "transfer minimum price, remote-work election",
+            "N.J.S.A. 34:1B-130, -131 a.; N.J.A.C. 19:31I-1.6 (the award's obligations)",
         ),
     )
 
@@ -1080,6 +1114,8 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
             "ISNUMBER(Credit2022)",
             "N.J.S.A. 34:1B-129h.(2)",
         ),
+        calendar.fits_check("N.J.S.A. 34:1B-130, -131 a.; N.J.A.C. 19:31I-1.6"),
+        calendar.past_due_check("N.J.S.A. 34:1B-131 a.; P.L.2024, c.40"),
     )
 
 
@@ -1145,15 +1181,80 @@ def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | Non
 #: The Return sheet (its own printed page).
 RETURN_ITEMS: tuple[LineItem, ...] = returns.sheet_items(RETURN_SPEC)
 
+#: Inputs: the award's obligations (the Calendar sheet).
+OBLIGATIONS: tuple[LineItem, ...] = (
+    Skip(),
+    Section("Compliance calendar (N.J.S.A. 34:1B-130, -131; N.J.A.C. 19:31I-1.6)"),
+    Item(
+        "Last day of grant year 1",
+        "FirstYearEnd",
+        Kind.DATE,
+        "date",
+        key="first_year_end",
+        prompt="Grant year 1 ends",
+        help="As the grant agreement sets the grant years; each later grant year ends 12 "
+        "months later. The Calendar's reports, employment tests and commitment run from it; "
+        "blank: no Calendar.",
+    ),
+    Item(
+        "Term of the grant agreement",
+        "Term",
+        Kind.COUNT,
+        "years",
+        key="term",
+        minimum=1,
+        maximum=beip.MAXIMUM_TERM_YEARS,
+        help="Grant years in the agreement, 1 to 10 (N.J.S.A. 34:1B-129c.): one annual report "
+        "each, the commitment 1.5 times it.",
+    ),
+    Item(
+        "Base Employment Number",
+        "BaseEmployment",
+        Kind.COUNT,
+        "people",
+        key="base_employment",
+        help="As the agreement states it: at least 80% kept for the commitment duration "
+        "(N.J.A.C. 19:31I-1.6(a)). Blank: the Calendar shows the test without its floor.",
+    ),
+    calendar.as_of_input(),
+    InputTable(
+        tuple(f"Grant year {n}" for n in range(1, beip.MAXIMUM_TERM_YEARS + 1)),
+        (
+            Column(
+                "Annual report filed on",
+                Kind.DATE,
+                "date",
+                name="ReportFiled",
+                key="report_filed",
+                help="The day the grant year's annual report was filed (due March 1 after "
+                "the grant year, N.J.S.A. 34:1B-131 a.); blank if not filed.",
+            ),
+        ),
+        label_header="Grant year",
+    ),
+)
+
+#: The Calendar sheet: the award's obligations, past due as of ObligationsAsOf (the
+#: commitment end and c.40's waiver and payments as the remote-work inputs give them).
+CALENDAR_ITEMS = calendar.calendar_sheet(
+    'NJ_AWARD_CALENDAR("beip",FirstYearEnd,Term,CommitmentEnd,RemoteWorkC40,BaseEmployment,"",'
+    'ObligationsAsOf,"",ReportFiled,C40PaymentMade)',
+    rows=37,
+    program="beip",
+    citation="N.J.S.A. 34:1B-130, -131 a.; N.J.A.C. 19:31I-1.6",
+    when="FirstYearEnd",
+)
 
 _BEFORE_CHECKS: tuple[LineItem, ...] = (
     *FILER,
     *BY_YEAR,
     *CREDIT_MINIMUM,
     *TRANSFER_AND_REMOTE_WORK,
+    *OBLIGATIONS,
     *CALCULATION_ITEMS,
     *OUTPUT_ITEMS,
     *RETURN_ITEMS,
+    *CALENDAR_ITEMS,
 )
 #: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
 _READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
@@ -1170,9 +1271,11 @@ TEMPLATE: tuple[LineItem, ...] = (
     *BY_YEAR,
     *CREDIT_MINIMUM,
     *TRANSFER_AND_REMOTE_WORK,
+    *OBLIGATIONS,
     *CALCULATION_ITEMS,
     *OUTPUT_ITEMS,
     *RETURN_ITEMS,
+    *CALENDAR_ITEMS,
     *CHECKS,
 )
 

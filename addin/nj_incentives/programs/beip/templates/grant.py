@@ -50,6 +50,7 @@ from nj_incentives.core.workpaper import (
 )
 from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
+from nj_incentives.programs.awards import sheet as calendar
 from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.functions import GRANT_SCHEDULE_COLUMNS
@@ -104,6 +105,17 @@ EXAMPLE: Mapping[str, Any] = {
     "partner_tax": [],
     "new_employees": [10, 12, 14, 15, 15],
     "other_grants": [0, 50000, 0, 0, 100000],
+    "first_year_end": dt.date(2010, 12, 31),
+    "base_employment": 250,
+    # each year's report filed by March 1 (2015-03-01 a Sunday: filed the Thursday before)
+    "report_filed": [
+        dt.date(2011, 2, 25),
+        dt.date(2012, 2, 28),
+        dt.date(2013, 2, 27),
+        dt.date(2014, 2, 27),
+        dt.date(2015, 2, 26),
+    ],
+    "obligations_as_of": dt.date(2026, 12, 1),
 }
 
 
@@ -241,10 +253,65 @@ PER_YEAR: tuple[LineItem, ...] = (
                 default=0,
                 help="All other State grants for the year (0 if none), N.J.S.A. 34:1B-134(b).",
             ),
+            Column(
+                "Annual report filed on",
+                Kind.DATE,
+                "date",
+                name="ReportFiled",
+                key="report_filed",
+                help="The day the year's annual report was filed (due March 1 after the grant "
+                "year, N.J.S.A. 34:1B-131 a.); blank if not filed.",
+            ),
         ),
         label_header="Grant year",
         sheet=INPUTS,
     ),
+)
+
+#: Inputs: the award's obligations (the Calendar sheet).
+OBLIGATIONS: tuple[LineItem, ...] = (
+    Section("Compliance calendar (N.J.S.A. 34:1B-130, -131; N.J.A.C. 19:31I-1.6)"),
+    Item(
+        "Last day of grant year 1",
+        "FirstYearEnd",
+        Kind.DATE,
+        "date",
+        key="first_year_end",
+        prompt="Grant year 1 ends",
+        help="As the agreement sets the grant years; each later grant year ends 12 months "
+        "later. The Calendar's reports, employment tests and commitment run from it; blank: "
+        "no Calendar.",
+    ),
+    Item(
+        "Base Employment Number",
+        "BaseEmployment",
+        Kind.COUNT,
+        "people",
+        key="base_employment",
+        help="As the agreement states it: at least 80% kept for the commitment duration "
+        "(N.J.A.C. 19:31I-1.6(a)). Blank: the Calendar shows the test without its floor.",
+    ),
+    Item(
+        "Last day of the commitment (blank: 1.5 times the term)",
+        "CommitmentEnd",
+        Kind.DATE,
+        "date",
+        key="commitment_end",
+        prompt="Commitment ends",
+        help="The agreement's; blank: 1.5 times the term from the first day of grant year 1 "
+        "(N.J.S.A. 34:1B-130 d., k.; docs/interpretations.md).",
+    ),
+    calendar.as_of_input(),
+)
+
+#: The Calendar sheet: the award's obligations, past due as of ObligationsAsOf.
+CALENDAR_ITEMS = calendar.calendar_sheet(
+    'NJ_AWARD_CALENDAR("beip",FirstYearEnd,Term,CommitmentEnd,FALSE,BaseEmployment,"",'
+    'ObligationsAsOf,"",ReportFiled)',
+    rows=31,
+    program="beip",
+    citation="N.J.S.A. 34:1B-130, -131 a.; N.J.A.C. 19:31I-1.6",
+    when="FirstYearEnd",
 )
 
 _PCT_COLUMNS = (Column("Minimum", Kind.PERCENT, "%"), Column("Maximum", Kind.PERCENT, "%"))
@@ -472,10 +539,19 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
             "[[data:Limits:Combined limit]]))=0",
             "N.J.S.A. 34:1B-134(b), (c)",
         ),
+        calendar.fits_check("N.J.S.A. 34:1B-130, -131 a.; N.J.A.C. 19:31I-1.6"),
+        calendar.past_due_check("N.J.S.A. 34:1B-131 a."),
     )
 
 
-_BEFORE_CHECKS: tuple[LineItem, ...] = (*AGREEMENT, *PER_YEAR, *CALCULATION_ITEMS, *OUTPUT_ITEMS)
+_BEFORE_CHECKS: tuple[LineItem, ...] = (
+    *AGREEMENT,
+    *PER_YEAR,
+    *OBLIGATIONS,
+    *CALCULATION_ITEMS,
+    *OUTPUT_ITEMS,
+    *CALENDAR_ITEMS,
+)
 #: The inputs as the functions read them (each rule as ``fill`` has it: the same items).
 _READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
 #: The Checks sheet's lines: each input as the functions read it, then the template's.
@@ -508,9 +584,11 @@ RETURN = returns.no_line_block(TEMPLATE_ID, NO_RETURN_LINE)
 TEMPLATE: tuple[LineItem, ...] = (
     *AGREEMENT,
     *PER_YEAR,
+    *OBLIGATIONS,
     *CALCULATION_ITEMS,
     *OUTPUT_ITEMS,
     *RETURN_ITEMS,
+    *CALENDAR_ITEMS,
     *CHECKS,
 )
 
@@ -529,11 +607,19 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
         TEMPLATE,
         values,
         engagement=values.get("engagement"),
-        output_sheets=((RETURN_SHEET, "the return: why a cash grant goes on no line"),),
+        output_sheets=(
+            (RETURN_SHEET, "the return: why a cash grant goes on no line"),
+            (
+                calendar.CALENDAR,
+                "the award's dated obligations (annual reports, the 80% employment test, the "
+                "commitment), past due as of Inputs' 'Obligations as of'",
+            ),
+        ),
         sources=(
             "N.J.S.A. 34:1B-129 (as amended through P.L.2022, c.134)",
             "N.J.S.A. 34:1B-134 (grant limitations)",
             f"N.J.A.C. 19:31I-1.4(a) (average of {_CAP} per new employee)",
+            "N.J.S.A. 34:1B-130, -131 a.; N.J.A.C. 19:31I-1.6 (the award's obligations)",
         ),
     )
 
