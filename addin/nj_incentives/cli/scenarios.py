@@ -339,8 +339,10 @@ def _run_table(
     )
     if varied:  # echo the varied inputs after id / label / error
         at = list(results.columns).index("error") + 1
-        for offset, column in enumerate(varied):
-            results.insert(at + offset, column, scenarios[column].to_numpy())
+        echoed = [c for c in varied if c not in results.columns]  # a kept one is there
+        echo = pd.DataFrame({c: scenarios[c].to_numpy() for c in echoed}, index=results.index)
+        # one concatenation, not an insert a column (pandas' fragmented-frame warning)
+        results = pd.concat([results.iloc[:, :at], echo, results.iloc[:, at:]], axis=1)
     errors = int(results["error"].notna().sum())
     stamp.update(rows=len(results), rows_with_errors=errors)
 
