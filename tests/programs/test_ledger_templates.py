@@ -144,6 +144,44 @@ def test_the_grow_nj_example_is_the_ten_year_worked_example(grow_example: Any) -
     }
 
 
+def test_calc_return_2022_of_the_grow_nj_example(grow_example: Any, tmp_path: Path) -> None:
+    # Tax year 2022 is period 3 (ending 2022-12-31). Period 1: 100,000 new - 40,000 used
+    # = 60,000 out. Period 2: 60,000 + 100,000 - 40,000 = 120,000 out. Period 3: 120,000
+    # in + 100,000 new - 40,000 used (the 40,000 liability) - 50,000 transferred (the
+    # 2022-06-30 certificate, for 40,000 of proceeds) = 130,000.00 carried forward. The
+    # 2022 edition of Form 320 numbers the approved credit Part II line 3 and the credit
+    # carried in line 4; the 40,000 used goes on Schedule A-3's Grow NJ line.
+    block = template("grow-nj-credit-schedule").RETURN(grow_example.value, 2022)
+    assert block.period_end == dt.date(2022, 12, 31)
+    got = {
+        line.label: (line.amount, line.line.label(what=False) if line.line else None)
+        for line in block.lines
+    }
+    assert got["Credit allowed for the period (new credit)"] == (
+        D("100000.00"),
+        "Form 320 (2022 edition) Part II, line 3",
+    )
+    assert got["Credit carried in from the prior period"] == (
+        D("120000.00"),
+        "Form 320 (2022 edition) Part II, line 4",
+    )
+    assert got["Allowable credit (used)"][0] == got["Grow NJ credit"][0] == D("40000.00")
+    assert "Grow New Jersey" in (got["Grow NJ credit"][1] or "")
+    assert got["Transferred (transfer certificates)"][0] == D("50000.00")
+    assert got["Proceeds of transfers and sales"][0] == D("40000.00")
+    assert got["Carried forward"] == (D("130000.00"), None)
+    assert template("grow-nj-credit-schedule").RETURN(grow_example.value, 2019) is None
+    # calc --return prints the same block
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        code = main(
+            ["calc", str(GROW), "--return", "2022", "--no-progress", "--json", "-o", str(tmp_path)]
+        )
+    assert code == 0, out.getvalue()
+    printed = json.dumps(json.loads(out.getvalue()))
+    assert "130000" in printed
+    assert "Form 320" in printed
+
+
 def test_the_emerge_example_is_the_surrender_worked_example(emerge_example: Any) -> None:
     # Award 700,000.00 over 7 years: 700,000 / 7 = 100,000.00 a period (19:31U-1.11(a));
     # periods ending 2023-12-31 to 2032-12-31, 30,000 of tax each. Period 3's credit, issued

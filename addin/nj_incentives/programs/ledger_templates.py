@@ -16,6 +16,9 @@ arguments, its switches, its transfer and sale rules and their citations:
   (period, period end, new credit, carried in, limit, used, transferred, sold to the
   State, proceeds, expired, carried out) and their totals.
 - **Outputs**: the figures a reader needs, each with its citation, and a chart.
+- **Return**: the tax year's row of the schedule on the return (its own printed sheet,
+  :mod:`nj_incentives.programs.return_sheet`): the program's credit form's dated lines
+  where one is known (Grow NJ: Form 320) and Schedule A-3's line of the program.
 - **Checks**: each input as the functions read it, the schedule against its inputs (a
   row a period given, the annual credit in each period of the eligibility period, the
   balance of every period and of the whole), and each transfer and sale against the
@@ -40,17 +43,20 @@ from nj_incentives.core.workpaper import (
     CENT_TOLERANCE,
     NOT_COMPUTED,
     OUTPUTS,
+    RETURN_SHEET,
     ArrayTable,
     CarriedFigure,
     Chart,
     Check,
     Column,
+    FormulaTable,
     InputTable,
     Item,
     Kind,
     Last,
     LineItem,
     Note,
+    ReturnBlock,
     RolledPeriod,
     RollForward,
     RollRefused,
@@ -65,6 +71,8 @@ from nj_incentives.core.workpaper import (
     money,
     named_period,
 )
+from nj_incentives.programs import forms as F
+from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
 
 __all__ = ["EVENT_KINDS", "LedgerTemplate", "schedule_columns"]
@@ -115,6 +123,9 @@ class LedgerTemplate:
 
     template_id: str
     program: str
+    #: the program's key (:data:`nj_incentives.programs.forms.CREDIT_FORMS`: its credit
+    #: form, and its item of Schedule A-3)
+    key: str
     title: str
     purpose: str
     sources: tuple[str, ...]
@@ -320,6 +331,24 @@ class LedgerTemplate:
                 f'IF({last}>0,INDEX({_SCHEDULE("Period end")},{last}),"{NOT_COMPUTED}")',
                 role="total",
             ),
+            Section(
+                "The return's tax year of each privilege period (the Return sheet shows one)",
+                width=3,
+                sheet=CALCULATIONS,
+            ),
+            FormulaTable(
+                (Column("Tax year", Kind.YEAR, "year", name="ReturnTaxYears"),),
+                tuple(
+                    (
+                        "IF(ISNUMBER([[at:Schedule:Period end:row]]),"
+                        'NJ_TAX_YEAR([[at:Schedule:Period end:row]]),"")',
+                    )
+                    for _ in range(self.periods)
+                ),
+                row_labels=self.period_labels(),
+                label_header="Privilege period",
+                name="ReturnPeriods",
+            ),
         )
 
     def output_items(self) -> tuple[LineItem, ...]:
@@ -480,6 +509,97 @@ class LedgerTemplate:
             ),
         )
 
+    # ----------------------------------------------------------------- the return
+
+    def return_spec(self) -> returns.ReturnSpec:
+        """The return of a tax year: the schedule's row of the privilege period whose
+        return that tax year is, each figure on the line of the program's credit form
+        (:data:`~nj_incentives.programs.forms.CREDIT_FORMS`; none known: its law only) and
+        of Schedule A-3, in the edition in force for the tax year."""
+        form = F.CREDIT_FORMS[self.key]
+        on_form = {"form": form} if form else {}
+
+        def figure(label: str, header: str, item: str | None, law: str) -> returns.ReturnFigure:
+            if item is None or not form:
+                return returns.ReturnFigure(label, f"Schedule:{header}", law=law)
+            return returns.ReturnFigure(label, f"Schedule:{header}", item=item, law=law, **on_form)
+
+        unknown = (
+            ()
+            if form
+            else (
+                f"No {self.program} credit form was found (searched, docs/interpretations.md, "
+                "Form lines and their editions): only Schedule A-3's line is given; the other "
+                "figures go on no form line here.",
+            )
+        )
+        return returns.ReturnSpec(
+            self.template_id,
+            f"The return: {form + ' and ' if form else ''}{F.SCHEDULE_A3.form} (the edition in "
+            "force for the tax year)",
+            (
+                figure(
+                    "Credit allowed for the period (new credit)",
+                    "New credit",
+                    "approved",
+                    self.annual_source,
+                ),
+                figure(
+                    "Credit carried in from the prior period",
+                    "Carried in",
+                    "carried_in",
+                    self.cite_carryforward,
+                ),
+                figure(
+                    "Liability the credit may be used against",
+                    "Limit",
+                    None,
+                    self.cite_carryforward,
+                ),
+                figure("Allowable credit (used)", "Used", "allowable", self.cite_carryforward),
+                returns.ReturnFigure(
+                    f"{self.program} credit",
+                    "Schedule:Used",
+                    "Schedule A-3",
+                    self.key,
+                    "N.J.A.C. 18:7-3.17",
+                ),
+                figure(
+                    "Transferred (transfer certificates)", "Transferred", None, self.cite_transfer
+                ),
+                figure("Sold to the State", "Sold to State", None, self.cite_sale),
+                figure(
+                    "Proceeds of transfers and sales",
+                    "Proceeds",
+                    None,
+                    f"{self.cite_transfer}; {self.cite_sale}",
+                ),
+                figure("Expired", "Expired", None, self.cite_carryforward),
+                figure("Carried forward", "Carried out", None, self.cite_carryforward),
+            ),
+            years="ReturnTaxYears",
+            ends="Schedule:Period end",
+            default="MAX(ReturnTaxYears)",
+            default_text="the tax year of the last privilege period with a liability entered",
+            notes=(
+                *unknown,
+                "The liability is the input's: the tax after the credits applied before this "
+                "one (N.J.A.C. 18:7-3.17), the CBT before the Corporate Transit Fee. A line "
+                "'to be confirmed' is not given by our sources for that edition "
+                "(docs/interpretations.md, Form lines and their editions).",
+            ),
+        )
+
+    def return_of(self) -> Callable[[Callable[[str], Any], int], ReturnBlock | None]:
+        """The template's ``RETURN``: the Return sheet's figures of a tax year, read from
+        the same cells (None: no privilege period of that tax year)."""
+        spec = self.return_spec()
+
+        def of(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
+            return returns.block(spec, read, tax_year)
+
+        return of
+
     # ----------------------------------------------------------------- the whole
 
     def _before_checks(self) -> tuple[LineItem, ...]:
@@ -489,6 +609,7 @@ class LedgerTemplate:
             *self.event_items(),
             *self.calculation_items(),
             *self.output_items(),
+            *returns.sheet_items(self.return_spec()),
         )
 
     def checks(self) -> tuple[Check, ...]:
@@ -512,6 +633,9 @@ class LedgerTemplate:
             values,
             engagement=values.get("engagement"),
             sources=self.sources,
+            output_sheets=(
+                (RETURN_SHEET, f"one tax year's return: {self.return_spec().heading[12:]}"),
+            ),
         )
 
     # ----------------------------------------------------------------- roll forward

@@ -123,7 +123,7 @@ def test_every_form_is_loaded_and_a_stale_one_is_built_again(
         graph = prebuilt.read_graph(vetted)
         assert graph is not None
         # the grant schedule and the conversion have the same sheets (each with its Return
-        # sheet; the credit ledgers have none): each is a candidate
+        # and Calendar sheets; the credit ledgers have no Calendar): each is a candidate
         candidates = prebuilt.forms_for(graph.sheets)
         # (the two BEIP templates, since issue 33 each with its Calendar sheet)
         assert {form.template for form in candidates} == {

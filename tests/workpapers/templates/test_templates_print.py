@@ -110,12 +110,21 @@ PAGES: dict[str, dict[str, int]] = {
     },
     # the credit ledgers (issue 33 item 5): Inputs the award, then the 30 (Emerge 14)
     # periods' liabilities and the transfers and sales on a second page; the schedule
-    # and its totals on one landscape page; looked at in PNG
+    # and its totals on one landscape page; looked at in PNG; issue 31: the Return sheet
     **{
-        ledger: {"About": 2, "Inputs": 2, "Calculations": 1, "Outputs": 1, "Checks": 1}
+        ledger: {
+            "About": 2,
+            "Inputs": 2,
+            "Calculations": 1,
+            "Outputs": 1,
+            "Return": 1,
+            "Checks": 1,
+        }
         for ledger in ("grow-nj-credit-schedule", "emerge-credit-schedule")
     },
 }
+# Grow NJ's 30 periods: the return's tax year of each (issue 31) on a second page
+PAGES["grow-nj-credit-schedule"]["Calculations"] = 2
 
 #: The filled examples print their roster through the last employee (12: one page a
 #: period), not its 250 rows (issue 31 item 3); anything else as the template.

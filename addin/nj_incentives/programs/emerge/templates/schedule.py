@@ -23,7 +23,16 @@ from nj_incentives.programs.emerge import rules as emerge
 from nj_incentives.programs.emerge.functions import SCHEDULE_COLUMNS
 from nj_incentives.programs.ledger_templates import LedgerTemplate
 
-__all__ = ["CHECKS", "EXAMPLE", "PERIODS", "ROLL_FORWARD", "TEMPLATE", "TEMPLATE_ID", "workpaper"]
+__all__ = [
+    "CHECKS",
+    "EXAMPLE",
+    "PERIODS",
+    "RETURN",
+    "ROLL_FORWARD",
+    "TEMPLATE",
+    "TEMPLATE_ID",
+    "workpaper",
+]
 
 TEMPLATE_ID = "emerge-credit-schedule"
 _KEEP = E.CARRYFORWARD_PERIODS.single
@@ -65,6 +74,7 @@ EXAMPLE: Mapping[str, Any] = {
 
 LEDGER = LedgerTemplate(
     template_id=TEMPLATE_ID,
+    key="emerge",
     program="Emerge",
     title="Emerge credit schedule",
     purpose=(
@@ -128,6 +138,10 @@ LEDGER = LedgerTemplate(
 CHECKS: tuple[Check, ...] = LEDGER.checks()
 #: The whole template, in the order the builder lays it out.
 TEMPLATE: tuple[LineItem, ...] = LEDGER.template()
+
+#: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`): the Return
+#: sheet's figures, read from the same cells.
+RETURN = LEDGER.return_of()
 
 #: The next privilege period (``nj-incentives rollforward``).
 ROLL_FORWARD = LEDGER.roll_forward()

@@ -23,7 +23,16 @@ from nj_incentives.programs.grow_nj import rules as grow
 from nj_incentives.programs.grow_nj.functions import SCHEDULE_COLUMNS
 from nj_incentives.programs.ledger_templates import LedgerTemplate
 
-__all__ = ["CHECKS", "EXAMPLE", "PERIODS", "ROLL_FORWARD", "TEMPLATE", "TEMPLATE_ID", "workpaper"]
+__all__ = [
+    "CHECKS",
+    "EXAMPLE",
+    "PERIODS",
+    "RETURN",
+    "ROLL_FORWARD",
+    "TEMPLATE",
+    "TEMPLATE_ID",
+    "workpaper",
+]
 
 TEMPLATE_ID = "grow-nj-credit-schedule"
 _LONGEST = G.ELIGIBILITY_YEARS.single
@@ -73,6 +82,7 @@ EXAMPLE: Mapping[str, Any] = {
 
 LEDGER = LedgerTemplate(
     template_id=TEMPLATE_ID,
+    key="grow_nj",
     program="Grow NJ",
     title="Grow NJ credit schedule",
     purpose=(
@@ -165,6 +175,10 @@ LEDGER = LedgerTemplate(
 CHECKS: tuple[Check, ...] = LEDGER.checks()
 #: The whole template, in the order the builder lays it out.
 TEMPLATE: tuple[LineItem, ...] = LEDGER.template()
+
+#: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`): the Return
+#: sheet's figures, read from the same cells.
+RETURN = LEDGER.return_of()
 
 #: The next privilege period (``nj-incentives rollforward``).
 ROLL_FORWARD = LEDGER.roll_forward()
