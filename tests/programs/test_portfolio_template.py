@@ -97,16 +97,18 @@ def test_the_filled_csv_equals_the_rules_to_the_cent(filled: Any) -> None:
 
 def test_the_return_block_of_a_tax_year(filled: Any) -> None:
     # tax year 2025 is the period ending 2025-12-31 (period 2): BRRAG 10,000.00, the ERTC
-    # 20,000.00, Grow NJ 30,000.00, BEIP and Emerge nothing
+    # 20,000.00, Grow NJ 30,000.00, BEIP, Urban Transit Hub (no award) and Emerge nothing;
+    # every program's line shown, read from the cells the Return sheet reads
     block = template.RETURN(filled.value, 2025)
     assert block is not None
     assert block.period_end == dt.date(2025, 12, 31)
     used = {line.label: line.amount for line in block.lines}
     assert used == {
         "BEIP credit used": D("0.00"),
-        "BEIP refunded as an overpayment (N.J.S.A. 34:1B-129 f.)": D("0.00"),
+        "BEIP refunded as an overpayment": D("0.00"),
         "BRRAG credit used": D("10000.00"),
         "ERTC credit used": D("20000.00"),
+        "Urban Transit Hub credit used": D("0.00"),
         "Grow NJ credit used": D("30000.00"),
         "Emerge credit used": D("0.00"),
     }

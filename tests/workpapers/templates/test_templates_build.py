@@ -119,6 +119,14 @@ PRESENTATION = {
     "the last row of a result": re.compile(
         rf"^=IF\(COUNT\(([^()]+)\)>0,INDEX\([^()]+,COUNT\(\1\)\),{_NOT}\)$"
     ),
+    # the portfolio's return per period (issue 31): a column of NJ_PORTFOLIO's rows at the
+    # first row of a period, and a program's credit used in a period, summed over entities
+    "a result's row of a period": re.compile(
+        r'^=IFERROR\(INDEX\([^(),]+,MATCH\(\d+,[^(),]+,0\)\),""\)$'
+    ),
+    "a result summed by period and program": re.compile(
+        r'^=SUMIFS\([^(),]+,[^(),]+,\d+,[^(),]+,"[a-z_]+"\)$'
+    ),
     "the matrix of the schedules": re.compile(
         rf"^=IF\(COUNTIF\(.+\)=ROWS\(ApprovedAmounts\),SUMIFS\(.+\),{_NOT}\)$"
     ),

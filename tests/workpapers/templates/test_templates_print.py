@@ -89,6 +89,7 @@ PAGES: dict[str, dict[str, int]] = {
         # line and the credit form), landscape, and the totals: looked at in PNG
         "Calculations": 6,
         "Outputs": 1,
+        "Return": 1,  # issue 31: one tax year's return, Schedule A-3 and Form 324's refund
         "Checks": 1,
     },
     "ertc-form-313": {

@@ -18,17 +18,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
-from decimal import Decimal
 from typing import Any
 
-from nj_incentives.core.forms import Line
 from nj_incentives.core.workpaper import (
     CALCULATIONS,
     OUTPUTS,
+    RETURN_SHEET,
     ArrayTable,
     CarriedFigure,
     Check,
     Column,
+    FormulaTable,
     InputTable,
     Item,
     Kind,
@@ -36,7 +36,6 @@ from nj_incentives.core.workpaper import (
     LineItem,
     Note,
     ReturnBlock,
-    ReturnLine,
     RolledPeriod,
     RollForward,
     RollRefused,
@@ -50,8 +49,8 @@ from nj_incentives.core.workpaper import (
     money,
 )
 from nj_incentives.programs import forms as F
+from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
-from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.portfolio import rules as portfolio
 from nj_incentives.programs.portfolio.functions import PORTFOLIO_COLUMNS
 
@@ -294,6 +293,51 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
     Total("Credit expired", "[[data:Portfolio:Expired]]", name="TotalExpired"),
 )
 
+_USED = 'SUMIFS([[data:Portfolio:{}]],[[data:Portfolio:Period]],{},[[data:Portfolio:Program]],"{}")'
+
+
+def _used_name(key: str) -> str:
+    """The defined name of a program's column of credit used per period."""
+    return "ReturnUsed" + key.title().replace("_", "")
+
+
+_END = "INDEX([[data:Portfolio:Period end]],MATCH({},[[data:Portfolio:Period]],0))"
+
+#: The return, per privilege period: its tax year (CBT-100 numbering, a 52-53-week year by
+#: the day it is deemed to end), its last day, and each program's credit used in it (every
+#: entity's) and BEIP's refund: what the Return sheet and ``calc --return`` read.
+RETURN_PERIOD_ITEMS: tuple[LineItem, ...] = (
+    Section(
+        "The return of each privilege period (the Return sheet shows one tax year)",
+        width=3,
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        (
+            Column("Tax year", Kind.YEAR, "year", name="ReturnTaxYears", width=8),
+            Column("Period end", Kind.DATE, "date", name="ReturnPeriodEnds", width=11),
+            *(
+                Column(f"{TITLES[key]} used", Kind.MONEY, "$", name=_used_name(key), width=11)
+                for key in portfolio.PROGRAMS
+            ),
+            Column("BEIP refunded", Kind.MONEY, "$", name="ReturnRefundedBeip", width=11),
+        ),
+        tuple(
+            (
+                f'IFERROR(NJ_TAX_YEAR({_END.format(n)}),"")',
+                f'IFERROR({_END.format(n)},"")',
+                *(_USED.format("Used", n, key) for key in portfolio.PROGRAMS),
+                _USED.format("Refunded", n, "beip"),
+            )
+            for n in range(1, PERIODS + 1)
+        ),
+        row_labels=tuple(f"Period {n}" for n in range(1, PERIODS + 1)),
+        label_header="Period",
+        name="ReturnPeriods",
+        sheet=CALCULATIONS,
+    ),
+)
+
 
 def _output(label: str, kind: Kind, unit: str, formula: str, name: str | None = None) -> Item:
     return Item(label, name, kind, unit, formula, role="output", sheet=OUTPUTS)
@@ -340,7 +384,76 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
     )
 
 
-_BEFORE_CHECKS: tuple[LineItem, ...] = (*INPUT_ITEMS, *CALCULATION_ITEMS, *OUTPUT_ITEMS)
+# --------------------------------------------------------------------------- the return
+
+#: The return of a tax year: each program's credit used in the privilege period of that
+#: tax year (every entity's, "The return of each privilege period") on its Schedule A-3
+#: line, and BEIP's refund on Form 324's, each in the edition in force for the tax year.
+RETURN_SPEC = returns.ReturnSpec(
+    TEMPLATE_ID,
+    f"The return: {F.SCHEDULE_A3.form} and {F.FORM_324.form}'s refund (the edition in force "
+    "for the tax year)",
+    (
+        *(
+            figure
+            for key in portfolio.PROGRAMS
+            for figure in (
+                returns.ReturnFigure(
+                    f"{TITLES[key]} credit used",
+                    _used_name(key),
+                    "Schedule A-3",
+                    key,
+                    portfolio.CITE_ORDER,
+                ),
+                *(
+                    (
+                        returns.ReturnFigure(
+                            "BEIP refunded as an overpayment",
+                            "ReturnRefundedBeip",
+                            "Form 324",
+                            "refund",
+                            "N.J.S.A. 34:1B-129 f.",
+                        ),
+                    )
+                    if key == "beip"
+                    else ()
+                ),
+            )
+        ),
+    ),
+    years="ReturnTaxYears",
+    ends="ReturnPeriodEnds",
+    default="MAX(ReturnTaxYears)",
+    default_text="the tax year of the last privilege period with a liability entered",
+    notes=(
+        "The credits of every entity of the portfolio, as one return applies them, in the "
+        "order of N.J.A.C. 18:7-3.17. A line 'to be confirmed' is not given by our sources "
+        "for that edition (docs/interpretations.md, Form lines and their editions).",
+    ),
+)
+
+
+def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
+    """Schedule A-3 (and Form 324's refund) for ``tax_year``: each program's credit used in
+    the privilege period of that tax year, read from the cells the Return sheet reads
+    (:data:`RETURN_SPEC`); None when no period of the portfolio falls in the tax year."""
+    return returns.block(RETURN_SPEC, read, tax_year)
+
+
+#: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`).
+RETURN = return_block
+
+#: The Return sheet (its own printed page).
+RETURN_ITEMS: tuple[LineItem, ...] = returns.sheet_items(RETURN_SPEC)
+
+
+_BEFORE_CHECKS: tuple[LineItem, ...] = (
+    *INPUT_ITEMS,
+    *CALCULATION_ITEMS,
+    *RETURN_PERIOD_ITEMS,
+    *OUTPUT_ITEMS,
+    *RETURN_ITEMS,
+)
 _READ = inputs.reader((*_BEFORE_CHECKS, *_checks(str)))
 #: The Checks sheet's lines: each input as the functions read it, then the template's.
 CHECKS: tuple[LineItem, ...] = (
@@ -381,6 +494,7 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
             "34:1B-247 (Grow NJ), N.J.A.C. 19:31U-1.11(b) (Emerge)",
             "docs/interpretations.md: 'Portfolio of awards'",
         ),
+        output_sheets=((RETURN_SHEET, "one tax year's return: Schedule A-3 and Form 324"),),
     )
 
 
@@ -444,70 +558,3 @@ ROLL_FORWARD = RollForward(
     roll=_roll,
     engagement_period=_engagement_period,
 )
-
-
-# --------------------------------------------------------------------------- the return
-
-
-def _amount(value: object) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return Decimal("0.00")
-    return Decimal(str(value)).quantize(Decimal("0.01"))
-
-
-def _line(key: str, tax_year: int) -> tuple[Line | None, str]:
-    """A program's Schedule A-3 line for the tax year, or none (and why)."""
-    try:
-        return F.line("Schedule A-3", key, tax_year), ""
-    except KeyError:
-        return None, "its Schedule A-3 line was not found (docs/interpretations.md)"
-
-
-def return_block(read: Callable[[str], Any], tax_year: int) -> ReturnBlock | None:
-    """Schedule A-3 for ``tax_year``: each program's credit used in the periods of that tax
-    year (and BEIP's refund), each on the line of the edition in force; None when no period
-    of the portfolio falls in the tax year."""
-    from nj_incentives.core.cells import date_from_serial
-
-    table = read("Portfolio")
-    if not (isinstance(table, list) and table and isinstance(table[0], list)):
-        return None
-    header = table[0]
-    at = {name: header.index(name) for name in header if isinstance(name, str)}
-    used: dict[str, Decimal] = {}
-    refunded = Decimal("0.00")
-    end: dt.date | None = None
-    for row in table[1:]:
-        serial = row[at["Period end"]]
-        if not isinstance(serial, (int, float)) or isinstance(serial, bool):
-            continue
-        day = date_from_serial(float(serial))
-        if day is None or cbt.tax_year_number(day) != tax_year:
-            continue
-        end = day
-        key = row[at["Program"]]
-        used[key] = used.get(key, Decimal("0.00")) + _amount(row[at["Used"]])
-        if key == "beip":
-            refunded += _amount(row[at["Refunded"]])
-    if end is None:
-        return None
-    lines: list[ReturnLine] = []
-    for key in portfolio.PROGRAMS:
-        if key not in used:
-            continue
-        line, why = _line(key, tax_year)
-        lines.append(ReturnLine(f"{TITLES[key]} credit used", used[key], line, why))
-        if key == "beip":
-            lines.append(
-                ReturnLine(
-                    "BEIP refunded as an overpayment (N.J.S.A. 34:1B-129 f.)",
-                    refunded,
-                    F.line("Form 324", "refund", tax_year),
-                )
-            )
-    notes = ("the credits of every entity of the portfolio, as one return applies them",)
-    return ReturnBlock(TEMPLATE_ID, tax_year, end, tuple(lines), notes)
-
-
-#: The return of a tax year (:data:`nj_incentives.core.workpaper.ReturnOf`).
-RETURN = return_block
