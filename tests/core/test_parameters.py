@@ -395,6 +395,10 @@ NOT_LAW = {
     ),
     ("programs/ertc/functions.py", "beip.average_cap"): (1, "example input: a 50,000 liability"),
     ("programs/beip/templates/grant.py", "beip.average_cap"): (1, "example input: other grants"),
+    ("programs/grow_nj/templates/schedule.py", "beip.average_cap"): (
+        1,
+        "example input: a 50,000 transfer",
+    ),
     **{
         (module, f"{program}.remote_work.{name}"): (count, why)
         for program in ("beip", "brrag", "uth", "grow_nj")
@@ -403,6 +407,8 @@ NOT_LAW = {
             ("programs/ertc/functions.py", "waiver_end", 1, "example period end 2023-12-31"),
             ("programs/ertc/templates/form_313.py", "election_before", 2, "example period end"),
             ("programs/ertc/templates/form_313.py", "waiver_end", 2, "example period end"),
+            ("programs/emerge/templates/schedule.py", "election_before", 1, "example period end"),
+            ("programs/emerge/templates/schedule.py", "waiver_end", 1, "example period end"),
         )
     },
     **{
@@ -413,6 +419,7 @@ NOT_LAW = {
             ("programs/ertc/templates/form_313.py", 1, "example period end"),
             ("programs/beip/functions.py", 1, "example date 2024-12-31"),
             ("programs/portfolio/functions.py", 1, "example period end 2024-12-31"),
+            ("programs/portfolio/templates/portfolio.py", 1, "example period end 2024-12-31"),
         )
     },
 }
