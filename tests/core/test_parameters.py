@@ -388,6 +388,10 @@ NOT_LAW = {
     ("workpapers/recalc/safety.py", "beip.average_cap"): (1, "max_formulas = 50_000"),
     ("workpapers/recalc/safety.py", "cbt.group_payroll_threshold"): (1, "max_area = 5_000_000"),
     ("scenarios/analysis.py", "beip.average_cap"): (1, "SAMPLE_ROWS = 50_000"),
+    ("functions/reference.py", "cbt.transit_fee_first_period_begin"): (
+        1,
+        'the docs\' example of ISO date text, "2024-01-01"',
+    ),
     ("scenarios/io.py", "beip.average_cap"): (1, "XLSX_WARN_ROWS = 50_000 (rows)"),
     ("programs/beip/functions.py", "beip.average_cap"): (
         1,

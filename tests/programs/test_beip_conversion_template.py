@@ -354,8 +354,9 @@ def test_the_return_of_a_tax_year_on_the_form_edition_in_force(example: Any) -> 
     assert beip_conversion.RETURN(example.value, 2040) is None  # not one of its years
     # the Return sheet: by default the last tax year with a liability entered (2025), its
     # figures the cells RETURN reads (one source): 90,000 issued against 80,000, 80,000
-    # applied and 90,000 - 80,000 = 10,000 refunded
+    # applied and 90,000 - 80,000 = 10,000 refunded; no Corporate Transit Fee entered (0, its
+    # own line apart from the CBT, P.L.2024, c.20)
     assert example.value("ReturnTaxYear") == 2025
     sheet = [row[0] for row in example.value("ReturnAmounts")]
     assert sheet == [float(line.amount or 0) for line in later.lines]
-    assert sheet == [90000.0, 80000.0, 80000.0, 10000.0, 80000.0]
+    assert sheet == [90000.0, 80000.0, 80000.0, 10000.0, 80000.0, 0.0]

@@ -22,6 +22,7 @@ from nj_incentives.programs.cbt import rules as cbt
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.programs.ertc.templates.form_313 import EXAMPLE, MAX_PERIODS
+from nj_incentives.workpapers.memo.sheets import checks
 from nj_incentives.workpapers.recalc import excel_serial
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
 from nj_incentives.workpapers.templates.builder import build_template
@@ -164,6 +165,10 @@ def test_periods_before_credit_year_two_ends_compute_what_is_known(tmp_path: Pat
     assert ertc_credit.RETURN(result.value, 2025) is None  # no period of 2025
 
 
+#: The return's line of the Corporate Transit Fee (P.L.2024, c.20), apart from the CBT.
+_FEE = "Corporate Transit Fee (apart from the CBT; no credit reduces it)"
+
+
 def _amounts(block: Any) -> dict[str, Decimal | None]:
     assert block is not None
     return {line.label: line.amount for line in block.lines}
@@ -189,6 +194,7 @@ def test_the_2025_return_of_a_calendar_filer(example: Any) -> None:
         "Expired": Decimal("0.00"),
         "Carried forward": Decimal("6300.00"),
         "Allowed for a later period (not in this workpaper)": Decimal("0.00"),
+        _FEE: Decimal("0.00"),  # no Corporate Transit Fee entered
     }
     assert block is not None
     assert block.period_end == dt.date(2025, 12, 31)
@@ -215,6 +221,10 @@ def test_the_return_of_a_52_53_week_june_filer(tmp_path: Path) -> None:
     #       3,500 used; 12,500 - 3,500 = 9,000 carried.
     # 2024: 4 x 1,250 = 5,000 allowed; 2,500 used; (9,000 - 2,500) x 4/5 = 5,200
     #       refunded; 9,000 + 5,000 - 2,500 - 5,200 = 6,300 carried.
+    # A Corporate Transit Fee of 20,000.00 entered for tax year 2024 (the period from
+    # 2024-06-30, the day after the one before ends, in the fee's 2024-2028; P.L.2024, c.20)
+    # is its own line of that return; the limit still reads the CBT before the fee (6,000:
+    # min(6,000 x 50%, 6,000 - 2,000) - 500 = 2,500 used, as without it): no credit reduces it.
     ends = [
         dt.date(2023, 7, 1),
         dt.date(2024, 6, 29),
@@ -227,6 +237,7 @@ def test_the_return_of_a_52_53_week_june_filer(tmp_path: Path) -> None:
         values["periods"] = [
             (end, *row[1:]) for end, row in zip(ends, values["periods"], strict=True)
         ]
+        values["transit_fees"] = [None, None, 20_000]
 
     result = filled(tmp_path, change)
     assert result.value("MasterCheck") is True
@@ -248,6 +259,7 @@ def test_the_return_of_a_52_53_week_june_filer(tmp_path: Path) -> None:
         Decimal("5200.00"),
         Decimal("6300.00"),
     )
+    assert (two[_FEE], one[_FEE]) == (Decimal("20000.00"), Decimal("0.00"))
     assert ertc_credit.RETURN(result.value, 2027) is None  # no period of tax year 2027
 
 
@@ -285,10 +297,20 @@ def test_a_missing_period_figure_fails(tmp_path: Path) -> None:
     def change(values: dict[str, Any]) -> None:
         end, receipts, liability, _other = values["periods"][1]
         values["periods"][1] = (end, receipts, liability, None)
+        # and a Corporate Transit Fee for period 1 (2023-01-01 to 2023-12-31), which begins
+        # before the fee's first privilege period (2024-01-01; P.L.2024, c.20)
+        values["transit_fees"] = [1234.5]
 
     result = filled(tmp_path, change)
     assert result.value("MasterCheck") is False
     assert str(result.value("CreditSchedule")[0][0]).startswith("#VALUE! other_credits")
+    failed = [label for label, _, ok in checks(result) if ok is not True]
+    assert (
+        "Corporate Transit Fee entered for a period it does not apply to: Corporate Transit "
+        "Fee (if any), Period 1 = 1,234.50: the fee applies only to privilege periods "
+        "beginning 2024-01-01 through 2028-12-31 (P.L.2024, c.20); this period begins "
+        "2023-01-01."
+    ) in failed
 
 
 def test_an_ineligible_taxpayer_fails_with_the_reason(tmp_path: Path) -> None:

@@ -183,3 +183,61 @@ ORDER_BRRAG = _place("brrag", "BRRAG credit", 8)
 ORDER_ERTC = _place("ertc", "Economic Recovery Tax Credit", 14)
 ORDER_UTH = _place("uth", "Urban Transit Hub credit", 16)
 ORDER_GROW_NJ = _place("grow_nj", "Grow NJ credit", 18)
+
+#: The Corporate Transit Fee, P.L.2024, c.20 (shared/legal-notes.md section 7): a fee
+#: beside the CBT that no credit reduces. Its sources in the notes are the Division of
+#: Taxation's page and a practitioner's alert, both secondary: a documented assumption
+#: (docs/interpretations.md, "The Corporate Transit Fee"). The templates take the fee as an
+#: input (its base, allocated taxable net income, is not one) and check the privilege
+#: period it is entered for against these dates.
+P_L_2024_C_20 = declare_source(
+    "cbt",
+    "P.L.2024, c.20 (Corporate Transit Fee)",
+    dt.date(2024, 1, 1),
+    source=(
+        "shared/legal-notes.md section 7 (secondary: Division of Taxation, nj.gov/treasury/"
+        "taxation/cbt/corporatetransitfee.shtml; Sax LLP alert)"
+    ),
+    note=(
+        "the act's text and approval date are not in the notes: dated by the first privilege"
+        " period it applies to; a repeal bill exists, its status not found"
+    ),
+)
+TRANSIT_FEE_RATE: Parameter[Decimal] = declare_figure(
+    "cbt.transit_fee_rate",
+    "cbt",
+    "Corporate Transit Fee: rate on allocated taxable net income over the threshold",
+    "P.L.2024, c.20",
+    Selector.FIXED,
+    "fraction",
+    Version(Decimal("0.025"), P_L_2024_C_20),
+    quote="2.5% of allocated taxable net income over $10 million",
+)
+TRANSIT_FEE_THRESHOLD: Parameter[Decimal] = declare_figure(
+    "cbt.transit_fee_threshold",
+    "cbt",
+    "Corporate Transit Fee: allocated taxable net income above which the fee is due",
+    "P.L.2024, c.20",
+    Selector.FIXED,
+    "money",
+    Version(Decimal(10_000_000), P_L_2024_C_20),
+)
+TRANSIT_FEE_FIRST_PERIOD_BEGIN: Parameter[dt.date] = declare_figure(
+    "cbt.transit_fee_first_period_begin",
+    "cbt",
+    "Corporate Transit Fee: privilege periods beginning on or after",
+    "P.L.2024, c.20",
+    Selector.FIXED,
+    "date",
+    Version(dt.date(2024, 1, 1), P_L_2024_C_20),
+)
+TRANSIT_FEE_LAST_PERIOD_BEGIN: Parameter[dt.date] = declare_figure(
+    "cbt.transit_fee_last_period_begin",
+    "cbt",
+    "Corporate Transit Fee: privilege periods beginning on or before",
+    "P.L.2024, c.20",
+    Selector.FIXED,
+    "date",
+    Version(dt.date(2028, 12, 31), P_L_2024_C_20),
+)
+CITE_TRANSIT_FEE = "P.L.2024, c.20"

@@ -81,6 +81,7 @@ from nj_incentives.programs.beip import figures as BEIP
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.functions import CONVERSION_SCHEDULE_COLUMNS
 from nj_incentives.programs.cbt import rules as cbt
+from nj_incentives.programs.cbt import transit_fee
 from nj_incentives.programs.remote_work import figures as RW
 
 __all__ = [
@@ -569,6 +570,7 @@ BY_YEAR: tuple[LineItem, ...] = (
                 "credits and payments): the CBT before the Corporate Transit Fee (P.L.2024, "
                 "c.20; no credit reduces the fee).",
             ),
+            transit_fee.column("TransitFees"),
         ),
         label_header="Tax year",
         row_keys=TAX_YEARS,
@@ -758,6 +760,30 @@ RETURN_LINES: tuple[LineItem, ...] = (
         row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
         label_header="Tax year",
         name="ReturnLines",
+        sheet=CALCULATIONS,
+    ),
+    Section(
+        "Corporate Transit Fee per tax year (P.L.2024, c.20; apart from the CBT, no credit "
+        "reduces it)",
+        width=3,
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        (
+            Column("Period begins", Kind.DATE, "date", name="TransitFeePeriodBegins"),
+            Column("Corporate Transit Fee", Kind.MONEY, "$", name="ReturnTransitFees"),
+        ),
+        tuple(
+            (
+                # the day after the tax year before ends (the periods' ends as above)
+                f"NJ_TAX_PERIOD_END({year - 1},FilerYearEndMonth,TaxYearNumbering)+1",
+                transit_fee.amount("[[at:TransitFees:row]]"),
+            )
+            for year in TAX_YEARS
+        ),
+        row_labels=tuple(f"Tax year {year}" for year in TAX_YEARS),
+        label_header="Tax year",
+        name="TransitFeePeriods",
         sheet=CALCULATIONS,
     ),
 )
@@ -1116,6 +1142,21 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
         ),
         calendar.fits_check("N.J.S.A. 34:1B-130, -131 a.; N.J.A.C. 19:31I-1.6"),
         calendar.past_due_check("N.J.S.A. 34:1B-131 a.; P.L.2024, c.40"),
+        Check.numbers(
+            "The Corporate Transit Fees entered are numbers (blank: none)",
+            "[[name:TransitFees]]",
+            transit_fee.CITE,
+        ),
+        transit_fee.check(
+            [
+                (
+                    f"[[at:TransitFees:{k}]]",
+                    f"[[at:TransitFeePeriodBegins:{k}]]",
+                    f"tax year {year}",
+                )
+                for k, year in enumerate(TAX_YEARS)
+            ]
+        ),
     )
 
 
@@ -1154,6 +1195,7 @@ RETURN_SPEC = returns.ReturnSpec(
         returns.ReturnFigure(
             "BEIP credit", "ScheduleA3BEIP", "Schedule A-3", "beip", "N.J.A.C. 18:7-3.17"
         ),
+        transit_fee.figure("ReturnTransitFees"),
     ),
     years=TAX_YEARS,
     ends="ReturnPeriodEnds",

@@ -69,6 +69,7 @@ from nj_incentives.programs import forms as F
 from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs import template_inputs as inputs
 from nj_incentives.programs.cbt import figures as CBT
+from nj_incentives.programs.cbt import transit_fee
 from nj_incentives.programs.ertc import figures as ERTC
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.programs.ertc.functions import CREDIT_YEARS_COLUMNS, ERTC_SCHEDULE_COLUMNS
@@ -657,6 +658,7 @@ _PART_III: tuple[LineItem, ...] = (
                 help="Tax otherwise due for the period, before this credit: the CBT before "
                 "the Corporate Transit Fee (P.L.2024, c.20; no credit reduces the fee).",
             ),
+            transit_fee.column("TransitFees"),
             Column(
                 "Other credits taken",
                 Kind.MONEY,
@@ -946,6 +948,19 @@ _RETURN_PERIODS: tuple[LineItem, ...] = (
         label_header="Period",
         name="ReturnPeriods",
     ),
+    Section(
+        "Corporate Transit Fee per period (P.L.2024, c.20; apart from the CBT, no credit "
+        "reduces it)",
+        width=3,
+        sheet=CALCULATIONS,
+    ),
+    FormulaTable(
+        (Column("Corporate Transit Fee", Kind.MONEY, "$", name="ReturnTransitFees"),),
+        tuple((transit_fee.amount("[[at:TransitFees:row]]"),) for _ in _PERIOD_LABELS),
+        row_labels=_PERIOD_LABELS,
+        label_header="Period",
+        name="TransitFeePeriods",
+    ),
 )
 
 
@@ -1190,6 +1205,23 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
             "CreditYearOne",
             "N.J.S.A. 52:27BBB-55c.(2)",
         ),
+        Check.numbers(
+            "The Corporate Transit Fees entered are numbers (blank: none)",
+            "[[name:TransitFees]]",
+            transit_fee.CITE,
+        ),
+        transit_fee.check(
+            [
+                (
+                    f"[[at:TransitFees:{k}]]",
+                    transit_fee.begins(
+                        f"[[at:PeriodEnds:{k}]]", f"[[at:PeriodEnds:{k - 1}]]" if k else None
+                    ),
+                    label,
+                )
+                for k, label in enumerate(_PERIOD_LABELS)
+            ]
+        ),
     )
 
 
@@ -1290,6 +1322,7 @@ RETURN_SPEC = returns.ReturnSpec(
             "CreditSchedule:Allowed later",
             law=f"{_B}(1)",
         ),
+        transit_fee.figure("ReturnTransitFees"),
     ),
     years="ReturnTaxYears",
     ends="CreditSchedule:Period end",
