@@ -136,8 +136,8 @@ def test_the_return_lines_side_by_side(tmp_path: Path, capsys: Any) -> None:
     key = ("return line", f"2025 Allowable credit ({allowable.where})")
     assert (differences[key].a, differences[key].b) == (2_500.0, 9_500.0)
     shown = text(found)
-    assert "tax years 2023-2024: 11 lines each, no difference" in shown
-    assert "tax year 2025: 5 of 11 lines differ" in shown
+    assert "tax years 2023-2024: 12 lines each, no difference" in shown
+    assert "tax year 2025: 5 of 12 lines differ" in shown
     report = html(found)
     assert "<h2>The return</h2>" in report
     assert "<h3>Tax year 2025</h3>" in report

@@ -817,7 +817,7 @@ def _native_functions() -> dict[str, Any]:
     a function that needs it runs."""
     import formulas.functions as base
 
-    modules = [".info", ".logic", ".math", ".stat", ".text", ".look"]
+    modules = [".info", ".logic", ".math", ".stat", ".text", ".look", ".date"]
     stand_ins: dict[str, _LazyModule] = {}
     if "formulas.functions.stat" not in sys.modules and "scipy" not in sys.modules:
         stand_ins = {name: _LazyModule(name) for name in _SCIPY}
