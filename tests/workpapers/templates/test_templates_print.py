@@ -73,7 +73,9 @@ PAGES: dict[str, dict[str, int]] = {
         # issue 19: the inputs of P.L.2024, c.40's waiver; issue 20: the sign-off block;
         # issue 33: the compliance calendar's inputs and the reports filed (a fifth page)
         "Inputs": 5,
-        "Calculations": 7,  # ... and its payment for each tax year from 2024
+        # ... and its payment for each tax year from 2024; issue 31 item 5: the Corporate
+        # Transit Fee's row pushes the remote-work payments onto an eighth page (looked at)
+        "Calculations": 8,
         "Outputs": 1,
         "Return": 1,  # issue 31: one tax year's return, Form 324 and Schedule A-3
         "Calendar": 3,  # 37 rows of four wrapped lines, landscape (issue 33)
