@@ -304,12 +304,12 @@ def test_an_input_that_cannot_be_hashed_is_the_commands_message(
 ) -> None:
     # the hash is read in a thread; what it raises reaches the command's one-line message
     # when the stamp is written, not a traceback, and no output is left behind
-    from nj_incentives.scenarios import io
+    from nj_incentives.scenarios import paths
 
     def unreadable(path: Path) -> str:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(io, "file_sha256", unreadable)
+    monkeypatch.setattr(paths, "file_sha256", unreadable)
     out = work / "out.csv"
     assert run(work / "scenarios.csv", "-o", out) == 2
     assert "Permission denied" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from nj_incentives.scenarios.parquet_join import (
     ParquetJoiner,
     SchemaMismatch,
     footer_of,
+    outline,
 )
 
 
@@ -166,3 +167,54 @@ def test_footer_of_reads_where_the_data_ends(tmp_path: Path) -> None:
     # the file: PAR1, the data, the footer, its length (4 bytes), PAR1
     assert end + len(raw) + 8 == size
     assert part.read_bytes()[end : end + len(raw)] == raw
+
+
+def _outline_by_pyarrow(path: Path) -> tuple[list[str], int, list[int]]:
+    meta = pq.ParquetFile(path).metadata
+    names = [str(n) for n in pq.read_schema(path).names]
+    return names, meta.num_rows, [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
+
+
+def test_the_outline_is_what_pyarrow_reads_of_the_file(tmp_path: Path) -> None:
+    # the Dask client's columns and row groups, from the footer without pyarrow: flat,
+    # with a pandas index, nested (a struct and a list: their leaves are not columns),
+    # no rows at all, and more than fifteen row groups (a list header's long count)
+    frame = _chunk(40, 1, 3)
+    files = {
+        "flat": pa.Table.from_pandas(frame, preserve_index=False),
+        "index": pa.Table.from_pandas(frame.set_index("id")),
+        "nested": pa.table(
+            {
+                "a": [1, 2, 3],
+                "s": [{"x": 1, "y": {"z": "q"}}, None, {"x": 3, "y": None}],
+                "l": [[1, 2], [], None],
+                "b": ["p", "q", None],
+            }
+        ),
+        "empty": pa.Table.from_pandas(frame.iloc[:0], preserve_index=False),
+    }
+    for name, table in files.items():
+        path = tmp_path / f"{name}.parquet"
+        pq.write_table(table, path, row_group_size=7)
+        found = outline(path)
+        assert (found.names, found.rows, found.groups) == _outline_by_pyarrow(path), name
+    assert len(outline(tmp_path / "flat.parquet").groups) == 6  # 40 rows / 7
+    many = tmp_path / "many.parquet"
+    pq.write_table(pa.Table.from_pandas(_chunk(100, 2, 1)), many, row_group_size=5)
+    assert outline(many).groups == [5] * 20
+
+
+def test_a_footer_the_outline_cannot_follow_is_read_by_pyarrow(tmp_path: Path) -> None:
+    # not Parquet: the reader's JoinError, and the client's message is pyarrow's, as the
+    # pandas engine's reader words it (dask_files.file_outline)
+    from nj_incentives.scenarios.columns import ScenarioError
+
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1" + b"\x00" * 20 + b"PAR1")
+    with pytest.raises(JoinError):
+        outline(bad)
+    with pytest.raises(ScenarioError, match="cannot read the scenario table"):
+        dask_files.file_outline(bad)
+    good = tmp_path / "good.parquet"
+    pq.write_table(pa.Table.from_pandas(_chunk(10, 3, 1)), good)
+    assert dask_files.file_outline(good) == outline(good)

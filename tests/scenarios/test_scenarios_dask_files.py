@@ -304,3 +304,32 @@ def test_the_heap_thresholds_are_set_once_and_put_back_by_the_last_task(
     with dask_files._heap_kept():  # a worker started without it: nothing is changed
         pass
     assert calls == []
+
+
+def test_the_client_imports_neither_pandas_nor_pyarrow(
+    cluster: str, source: Path, tmp_path: Path
+) -> None:
+    # the command on a running cluster, in a fresh process: the workers read, plan,
+    # compute, write and summarise; this process reads the footer and joins the parts,
+    # and needs none of pandas, pyarrow or the kernel (0.4-0.5 CPU-s of its 1.8-2.1 at
+    # 1,000,000 rows; docs/performance.md)
+    import subprocess
+    import sys
+
+    out = tmp_path / "out.parquet"
+    script = (
+        "import sys\n"
+        "from nj_incentives.cli import main\n"
+        "status = main(sys.argv[1:])\n"
+        "heavy = ('pandas', 'pyarrow', 'nj_incentives.scenarios.kernel')\n"
+        "print([m for m in heavy if m in sys.modules], status)\n"
+    )
+    args = [str(source), "-o", str(out), "--engine", "dask", "--scheduler", cluster]
+    done = subprocess.run(
+        [sys.executable, "-c", script, "scenarios", *args, "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[] 1", done.stderr
+    assert pq.read_metadata(out).num_rows == 3_000

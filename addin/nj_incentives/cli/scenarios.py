@@ -26,15 +26,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import pandas as pd
 
 from nj_incentives.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, json_option
 from nj_incentives.support import files
 from nj_incentives.support.progress import settings as progress_settings
 from nj_incentives.version import LAW_CURRENT_TO, __version__
+
+if TYPE_CHECKING:  # imported where a frame is made: the Dask engine's client does without
+    import pandas as pd
 
 __all__ = ["command", "run"]
 
@@ -225,11 +227,7 @@ def _canonical(value: object) -> str:
 
 def _run(args: Any) -> int:
     from nj_incentives.scenarios.columns import ScenarioError
-    from nj_incentives.scenarios.io import (
-        claim_outputs,
-        format_of,
-        refuse_inputs,
-    )
+    from nj_incentives.scenarios.paths import claim_outputs, format_of, refuse_inputs
 
     started = time.perf_counter()
     source: Path = args.input
@@ -263,17 +261,7 @@ def _run(args: Any) -> int:
 def _run_table(
     args: Any, source: Path, output: Path, inputs: list[Path], started: float, early: Any
 ) -> int:
-    from nj_incentives.scenarios import analysis, generate
-    from nj_incentives.scenarios.columns import check_columns
-    from nj_incentives.scenarios.io import (
-        Outputs,
-        file_sha256,
-        planned_paths,
-        read_table,
-        refuse_inputs,
-        write_results,
-    )
-    from nj_incentives.scenarios.runner import run_scenarios
+    from nj_incentives.scenarios.paths import file_sha256
 
     hasher = _InputHashes(source, file_sha256)
     now = dt.datetime.now(dt.UTC)
@@ -288,9 +276,20 @@ def _run_table(
         "engagement": _engagement(args, now),
     }
     if _streamable(args):
-        status = _run_streaming(args, stamp, hasher, inputs, started, early)
+        if args.engine == "dask":
+            status = _run_dask_files(args, stamp, hasher, inputs, started, early)
+        else:
+            status = _run_streaming(args, stamp, hasher, inputs, started)
         if status is not None:
             return status
+
+    import pandas as pd
+
+    from nj_incentives.scenarios import analysis, generate
+    from nj_incentives.scenarios.columns import check_columns
+    from nj_incentives.scenarios.io import Outputs, planned_paths, read_table, write_results
+    from nj_incentives.scenarios.paths import refuse_inputs
+    from nj_incentives.scenarios.runner import run_scenarios
 
     base = read_table(source, args.sheet)
     check_columns(base.columns, args.keep)
@@ -386,7 +385,7 @@ def _report(
     failed: list[tuple[str, str]],
     written: list[Path],
     started: float,
-    summary: pd.DataFrame,
+    summary: pd.DataFrame | None,
     target: str | None,
     notes: list[str] | None = None,
 ) -> int:
@@ -401,7 +400,7 @@ def _report(
     if errors > len(failed):
         print(f"  ... and {errors - len(failed):,} more (the error column)", file=sys.stderr)
     target_line: dict[str, Any] | None = None
-    if args.target and target:
+    if args.target and target and summary is not None:
         row = summary.loc[summary["output"] == target]
         if len(row) and row["count"].iloc[0]:
             r = row.iloc[0]
@@ -446,6 +445,8 @@ def _report(
 def _failed_rows(results: pd.DataFrame, limit: int = 5, before: int = 0) -> list[tuple[str, str]]:
     """The first rows with an error: ("row N (id X)", message); ``before``: rows of the
     run before these results (a streamed chunk)."""
+    import pandas as pd
+
     if "error" not in results.columns:
         return []
     found: list[tuple[str, str]] = []
@@ -462,7 +463,7 @@ def _failed_rows(results: pd.DataFrame, limit: int = 5, before: int = 0) -> list
 def _streamable(args: Any) -> bool:
     """A plain table from a CSV or Parquet file, pandas engine, no charts: run it in
     chunks (:mod:`nj_incentives.scenarios.stream`)."""
-    from nj_incentives.scenarios.io import format_of
+    from nj_incentives.scenarios.paths import format_of
 
     plain = not args.grid and args.monte_carlo is None and not args.target
     source, output = format_of(args.input), format_of(args.output)
@@ -477,10 +478,10 @@ def _run_streaming(
     hasher: Any,
     inputs: list[Path],
     started: float,
-    early: Any = None,
 ) -> int | None:
-    """The run in chunks; None when the file cannot be read in chunks (run in memory).
-    ``early``: the Dask client being connected (:class:`~.dask_files.EarlyClient`)."""
+    """The run in chunks; None when the file cannot be read in chunks (run in memory)."""
+    import pandas as pd
+
     from nj_incentives.scenarios import stream
     from nj_incentives.scenarios.columns import ScenarioError, check_columns
     from nj_incentives.scenarios.io import (
@@ -489,11 +490,9 @@ def _run_streaming(
         Outputs,
         ParquetWriter,
         XlsxWriter,
-        format_of,
-        refuse_inputs,
-        write_stamp_json,
         write_summary_csv,
     )
+    from nj_incentives.scenarios.paths import format_of, refuse_inputs, write_stamp_json
 
     source: Path = args.input
     output: Path = args.output
@@ -548,30 +547,7 @@ def _run_streaming(
         stamp.update(rows=rows, rows_with_errors=errors)
 
     def write_file(path: Path) -> None:
-        if args.engine == "dask":
-            from nj_incentives.scenarios.dask_files import run_parquet_to_file
-
-            rows, errors, builder, first = run_parquet_to_file(
-                source,
-                path,
-                fmt,
-                layout,
-                total,
-                money=args.money,
-                keep=keep,
-                scheduler=args.scheduler,
-                partitions=args.partitions,
-                batch_rows=stream.STREAM_ROWS,
-                stamp=stamp,
-                early=early,
-                stamped=lambda: hasher.into(stamp),
-            )
-            found["run"] = (rows, errors, builder)
-            stamp.update(rows=rows, rows_with_errors=errors)
-            for number, ident, message in first:
-                where = f"row {number}" + (f" (id {ident})" if ident is not None else "")
-                failed.append((where, message))
-        elif fmt == "csv":
+        if fmt == "csv":
             csv_writer = CsvWriter(path)
             try:
                 run_into(csv_writer.write)
@@ -614,6 +590,89 @@ def _run_streaming(
     return _report(args, stamp, errors, failed, paths, started, summary, None)
 
 
+def _run_dask_files(
+    args: Any,
+    stamp: dict[str, Any],
+    hasher: Any,
+    inputs: list[Path],
+    started: float,
+    early: Any,
+) -> int | None:
+    """The Dask engine's run of a Parquet file (:mod:`nj_incentives.scenarios.dask_files`);
+    None when the file cannot be read in chunks (run in memory).
+
+    This process reads the file's footer (its columns and row groups), checks the
+    columns, has a worker plan the layout, and joins the parts the workers write: it
+    imports neither pandas nor pyarrow (nor the kernel), which the workers have imported
+    (1,000,000 rows: 0.4-0.5 CPU-s of the command's 1.8-2.1 before; docs/performance.md)."""
+    from nj_incentives.scenarios import stream
+    from nj_incentives.scenarios.columns import check_columns
+    from nj_incentives.scenarios.dask_files import (
+        file_outline,
+        plan_on_cluster,
+        run_parquet_to_file,
+    )
+    from nj_incentives.scenarios.paths import format_of, refuse_inputs, write_stamp_json
+
+    source: Path = args.input
+    output: Path = args.output
+    shape = file_outline(source)
+    try:
+        columns = stream.table_columns(shape.names)
+    except stream.CannotStream:
+        return None
+    check_columns(columns, args.keep)
+    keep = [c for c in args.keep if c in columns]
+    stamp["mode"] = "table"
+    hasher.update(_canonical({"sheet": args.sheet}).encode())
+    stamp["inputs_sha256"] = ""  # filled in before the stamp is written: hasher.into(stamp)
+    fmt = format_of(output)
+    stem = output.with_suffix("")
+    paths = [output, *([Path(f"{stem}.json")] if fmt == "csv" else [])]
+    paths.append(Path(f"{stem}.summary.csv"))
+    refuse_inputs(paths, inputs)
+    output.parent.mkdir(parents=True, exist_ok=True)  # as calc and fill do
+    planned = plan_on_cluster(early.get(), source, not args.totals_only)
+    if planned is None or planned[1] == 0:
+        return None
+    layout, total = planned
+    found: dict[str, Any] = {}
+
+    def write_file(path: Path) -> None:
+        found["run"] = run_parquet_to_file(
+            source,
+            path,
+            fmt,
+            layout,
+            total,
+            money=args.money,
+            keep=keep,
+            scheduler=args.scheduler,
+            partitions=args.partitions,
+            batch_rows=stream.STREAM_ROWS,
+            groups=shape.groups,
+            stamp=stamp,
+            early=early,
+            stamped=lambda: hasher.into(stamp),
+        )
+        stamp.update(rows=found["run"][0], rows_with_errors=found["run"][1])
+
+    files.atomic_write(output, write_file)
+    _rows, errors, summary_csv, first = found["run"]
+    failed = [
+        (f"row {number}" + (f" (id {ident})" if ident is not None else ""), message)
+        for number, ident, message in first
+    ]
+    if fmt == "csv":
+        write_stamp_json(Path(f"{stem}.json"), stamp)
+
+    def write_summary(path: Path) -> None:
+        path.write_bytes(summary_csv)
+
+    files.atomic_write(Path(f"{stem}.summary.csv"), write_summary)
+    return _report(args, stamp, errors, failed, paths, started, None, None)
+
+
 def _charts(
     args: Any,
     outputs: Any,
@@ -625,6 +684,8 @@ def _charts(
 ) -> list[str]:
     """The tornado and the distribution of ``--target`` (data, PNG renderers); notes on
     what was not drawn."""
+    import pandas as pd
+
     from nj_incentives.scenarios import analysis
     from nj_incentives.scenarios.columns import ScenarioError, input_spec
     from nj_incentives.scenarios.runner import run_scenarios

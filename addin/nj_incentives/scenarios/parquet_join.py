@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["JoinError", "ParquetJoiner", "SchemaMismatch", "footer_of"]
+__all__ = ["JoinError", "Outline", "ParquetJoiner", "SchemaMismatch", "footer_of", "outline"]
 
 MAGIC = b"PAR1"
 
@@ -212,7 +212,9 @@ def _list_of(items: list[_Struct]) -> bytes:
 # --- FileMetaData: the fields this module reads or writes (parquet.thrift) ---------------
 
 _FMD_SCHEMA, _FMD_NUM_ROWS, _FMD_ROW_GROUPS, _FMD_KEY_VALUE = 2, 3, 4, 5
-_RG_COLUMNS, _RG_FILE_OFFSET, _RG_ORDINAL = 1, 5, 7
+_RG_COLUMNS, _RG_NUM_ROWS, _RG_FILE_OFFSET, _RG_ORDINAL = 1, 3, 5, 7
+# SchemaElement: name, num_children
+_SE_NAME, _SE_CHILDREN = 4, 5
 # ColumnChunk: file_offset, offset_index_offset, column_index_offset; meta_data
 _CC_OFFSETS, _CC_META = (2, 4, 6), 3
 # ColumnMetaData: data_page_offset, index_page_offset, dictionary_page_offset,
@@ -246,6 +248,71 @@ def footer_of(source: BinaryIO, size: int) -> tuple[bytes, int]:
     end = size - 8 - length
     source.seek(end)
     return source.read(length), end
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What a Parquet file's footer says of its table: its top-level column names (as
+    pyarrow's ``schema_arrow.names``), its rows, and the rows of each row group."""
+
+    names: list[str]
+    rows: int
+    groups: list[int]
+
+
+def outline(path: Path) -> Outline:
+    """A Parquet file's :class:`Outline`, from its footer alone: what the Dask engine's
+    client needs to check the columns and cut the tasks, without importing pyarrow.
+    :class:`JoinError` for a file this reader cannot follow (the caller asks pyarrow,
+    whose message names the fault)."""
+    with open(path, "rb") as source:
+        raw, _ = footer_of(source, os.fstat(source.fileno()).st_size)
+    try:
+        meta, used = _read_struct(raw, 0)
+        if used != len(raw) or _FMD_SCHEMA not in meta.fields:
+            raise JoinError("not a Parquet footer")
+        elements = _structs(meta.fields[_FMD_SCHEMA][1])
+        if not elements:
+            raise JoinError("a Parquet schema without its root")
+        names: list[str] = []
+        at = 1
+        for _ in range(_int(elements[0], _SE_CHILDREN)):  # the root's children, in order
+            element = elements[at]
+            if _SE_NAME not in element.fields:
+                raise JoinError("a column without a name")
+            size, start = _varint(element.fields[_SE_NAME][1], 0)
+            names.append(element.fields[_SE_NAME][1][start : start + size].decode())
+            at = _past(elements, at)
+        if at != len(elements):
+            raise JoinError("a Parquet schema longer than its root's children")
+        groups = _structs(meta.fields[_FMD_ROW_GROUPS][1]) if _FMD_ROW_GROUPS in meta.fields else []
+        rows: list[int] = []
+        for group in groups:
+            count = group.i64(_RG_NUM_ROWS)
+            if count is None or count < 0:
+                raise JoinError("a row group without its rows")
+            rows.append(count)
+        total = meta.i64(_FMD_NUM_ROWS)
+        if total != sum(rows):
+            raise JoinError("a Parquet footer whose row counts disagree")
+        return Outline(names, total, rows)
+    except (IndexError, UnicodeDecodeError):
+        raise JoinError("the Parquet footer ends early") from None
+
+
+def _int(item: _Struct, fid: int) -> int:
+    return item.i64(fid) or 0  # i32 and i64 are the same zigzag varint
+
+
+def _past(elements: list[_Struct], at: int) -> int:
+    """The index after schema element ``at`` and all its descendants."""
+    pending = 1
+    while pending:
+        if at >= len(elements):
+            raise JoinError("a Parquet schema with fewer elements than its groups name")
+        pending += _int(elements[at], _SE_CHILDREN) - 1
+        at += 1
+    return at
 
 
 class ParquetJoiner:

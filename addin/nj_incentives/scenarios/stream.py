@@ -30,16 +30,27 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
-from nj_incentives.scenarios.analysis import SummaryBuilder
 from nj_incentives.scenarios.columns import Layout, ScenarioError, input_spec
-from nj_incentives.scenarios.runner import Money
 
-__all__ = ["STREAM_ROWS", "CannotStream", "StreamReader", "plan_layout_streaming", "stream_results"]
+if TYPE_CHECKING:  # pandas is imported where a frame is made: the Dask engine's client
+    # reads this module's constants and imports neither pandas nor pyarrow
+    import pandas as pd
+
+    from nj_incentives.scenarios.analysis import SummaryBuilder
+    from nj_incentives.scenarios.runner import Money
+
+__all__ = [
+    "STREAM_ROWS",
+    "CannotStream",
+    "StreamReader",
+    "plan_layout_streaming",
+    "stream_results",
+    "table_columns",
+]
 
 #: Rows per chunk of a streaming run (Parquet batches; CSV blocks are sized in bytes).
 STREAM_ROWS = 131_072
@@ -79,10 +90,7 @@ class StreamReader:
                 raise ScenarioError(message) from None
         else:
             self._names = self._csv_names()
-        names = [n.strip() for n in self._names]
-        if any(not n for n in names) or len(set(names)) != len(names):
-            raise CannotStream("blank or repeated column names")  # the in-memory reader says
-        self.columns = names
+        self.columns = table_columns(self._names)
         if self.fmt == "csv":
             self._types = self._csv_types()
             self._head = None  # not needed again
@@ -182,6 +190,15 @@ class StreamReader:
         return sum(len(f) for f in self.frames(self.columns[:1]))
 
 
+def table_columns(names: Sequence[str]) -> list[str]:
+    """A file's column names as the run reads them (trimmed); :class:`CannotStream` for
+    blank or repeated ones (the in-memory reader names them)."""
+    found = [str(n).strip() for n in names]
+    if any(not n for n in found) or len(set(found)) != len(found):
+        raise CannotStream("blank or repeated column names")
+    return found
+
+
 def _gathered(batches: Iterator[Any], rows: int) -> Iterator[Any]:
     """Small record batches gathered into tables of ``rows`` rows (the last fewer), in
     order, without copying them."""
@@ -219,6 +236,8 @@ def batch_frame(batch: Any, fmt: str) -> pd.DataFrame:
 def plan_layout_streaming(reader: StreamReader, detail: bool) -> tuple[Layout, int]:
     """The layout of the whole table, and its number of rows, from one pass over the
     columns that decide it (the same layout as ``plan_layout`` of the whole table)."""
+    import pandas as pd
+
     from nj_incentives.scenarios.runner import plan_layout
 
     base = plan_layout(pd.DataFrame(columns=reader.columns), detail)
@@ -258,6 +277,7 @@ def stream_results(
 ) -> tuple[int, int, SummaryBuilder]:
     """Run the table chunk by chunk, handing each chunk's results to ``write``; the
     rows, the rows with errors and the summary of the whole run."""
+    from nj_incentives.scenarios.analysis import SummaryBuilder
     from nj_incentives.scenarios.runner import run_scenarios
 
     builder = SummaryBuilder(total)
