@@ -11,8 +11,9 @@ its first failed rows and its part of the summary (:class:`~.analysis.SummaryBui
 the client fetches the counts, and a worker merges the summaries into the summary
 CSV's bytes (:func:`_summary_csv`). No table goes through the client, which imports
 neither pandas nor pyarrow (nor the kernel): at 1,000,000 rows that was 0.4-0.5 of its
-1.8-2.1 CPU-seconds, and it received every part's sample of the summary (39 MB). For a Parquet output a part is Parquet, one row group per chunk, encoded by
-the worker with the pandas engine's writer. The client joins each part into the output
+1.8-2.1 CPU-seconds, and it received every part's sample of the summary (39 MB). For a
+Parquet output a part is Parquet, one row group per chunk, encoded by the worker with
+the pandas engine's writer. The client joins each part into the output
 as soon as it and the parts before it are done, while the workers compute the later
 ones, and removes it: CSV byte for byte, Parquet row groups moved as the bytes the
 worker wrote (:mod:`.parquet_join`). The output holds the pandas engine's rows, values
