@@ -207,8 +207,8 @@ def test_the_band_of_a_blank_template_fits_long_names_typed_later(path: Path) ->
         for dimension in sheet.column_dimensions.values():
             for column in range(dimension.min or 1, (dimension.max or dimension.min or 1) + 1):
                 widths[column - 1] = dimension.width or page.DEFAULT_WIDTH
-        width = page.merged_note_width(widths, 0, band.max_col - 1) * 0.85  # bold
-        needed = page.lines(LONG_ENGAGEMENT, width) * page.LINE_HEIGHT
+        width = page.merged_note_width(widths, 0, band.max_col - 1)
+        needed = page.lines(LONG_ENGAGEMENT, width, bold=True) * page.LINE_HEIGHT
         assert (sheet.row_dimensions[3].height or 0) >= needed, (sheet.title, needed)
         checked += 1
     assert checked >= 4

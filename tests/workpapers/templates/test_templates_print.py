@@ -53,8 +53,9 @@ PAGES: dict[str, dict[str, int]] = {
         "About": 2,
         # with the sign-off block and the tick and source columns (issue 20 item 2); one
         # page since the blank row after the years table is no longer printed; issue 33:
-        # the compliance calendar's inputs on a second
-        "Inputs": 2,
+        # the compliance calendar's inputs on a second; one again since wrapped rows are
+        # measured in Arial's widths (issue 31: a label was a line taller than printed)
+        "Inputs": 1,
         # the base years (N.J.S.A. 34:1B-125, issue 34 item 6) above the schedule: the
         # combined-limit table and the totals print on a second page (the break between
         # two sections, the header repeated)
@@ -69,13 +70,18 @@ PAGES: dict[str, dict[str, int]] = {
         "Checks": 2,
     },
     "beip-credit-conversion": {
-        "About": 3,  # its sheet list longer by the Return and Calendar sheets
+        # its sheet list longer by the Return and Calendar sheets: 3 pages, 2 since wrapped
+        # rows are measured in Arial's widths (issue 31: 'Law current to' was 3 lines too
+        # tall), looked at in PNG
+        "About": 2,
         # issue 19: the inputs of P.L.2024, c.40's waiver; issue 20: the sign-off block;
-        # issue 33: the compliance calendar's inputs and the reports filed (a fifth page)
-        "Inputs": 5,
+        # issue 33: the compliance calendar's inputs and the reports filed (a fifth page);
+        # issue 31: four, the wrapped labels' rows as tall as they print (looked at)
+        "Inputs": 4,
         # ... and its payment for each tax year from 2024; issue 31 item 5: the Corporate
-        # Transit Fee's row pushes the remote-work payments onto an eighth page (looked at)
-        "Calculations": 8,
+        # Transit Fee's row pushed the remote-work payments onto an eighth page; seven since
+        # the wrapped headers and labels are measured (looked at in PNG)
+        "Calculations": 7,
         "Outputs": 1,
         "Return": 1,  # issue 31: one tax year's return, Form 324 and Schedule A-3
         "Calendar": 3,  # 37 rows of four wrapped lines, landscape (issue 33)
@@ -95,7 +101,9 @@ PAGES: dict[str, dict[str, int]] = {
         "Checks": 1,
     },
     "ertc-form-313": {
-        "About": 3,  # its longer list of sheets: the sources print on a third page
+        # its longer list of sheets: the sources printed on a third page while the 'Law
+        # current to' row was estimated 12 lines for the 9 it prints (issue 31); 2 pages
+        "About": 2,
         "Inputs": 2,  # wider with the tick and source columns: scaled to fewer pages
         # the roster (Form 313 Part II), 250 rows a sheet, its header on every page (with
         # its tick and source columns, scaled to fit: fewer pages)

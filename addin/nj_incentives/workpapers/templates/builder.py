@@ -224,7 +224,7 @@ ENGAGEMENT_LINE = "EngagementLine"
 
 #: The workbook's font: Arial 10 (Excel's metrics for it are LibreOffice's for its
 #: metric twin, Liberation Sans; Calibri has no such twin installed by default).
-FONT, FONT_SIZE = "Arial", 10
+FONT, FONT_SIZE = "Arial", page.FONT_SIZE
 
 # The palette: one input style, and the conventional FAST roles.
 INPUT_FONT = "#0000FF"
@@ -242,6 +242,9 @@ CHECK_FAIL_FONT = "#9C0006"
 REFUSED = "; the first cell refused: "
 #: Characters of that text a refusal check's printed row leaves room for.
 REFUSAL_ROOM = 110
+#: A stand-in of that many characters for the row's height: words of digits (wider than
+#: most letters), broken at spaces as a message is.
+REFUSAL_TEXT = ("0000 " * REFUSAL_ROOM)[:REFUSAL_ROOM]
 BORDER_COLOR = "#BFBFBF"
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
@@ -494,8 +497,8 @@ class SheetWriter:
         self.numeric_ranges: list[Ref] = []
         #: row -> height (points) set at :meth:`finish`
         self.heights: dict[int, float] = {}
-        #: (row, text, column) of each wrapped label: its row grows to fit
-        self.wrapped: list[tuple[int, str, int]] = []
+        #: (row, text, column, bold) of each wrapped label: its row grows to fit
+        self.wrapped: list[tuple[int, str, int, bool]] = []
         #: (row, col, text) of each note, merged across the sheet at :meth:`finish`
         self.notes: list[tuple[int, int, str]] = []
         #: rows where a section starts: page breaks keep a section on one page if it fits
@@ -747,7 +750,7 @@ class SheetWriter:
             right = self.VALUE + offset + len(columns)
             for col, text in ((right, TICK_HEADER), (right + 1, SOURCE_HEADER)):
                 self.ws.write_string(first - 2, col, text, self.builder.style("header"))
-                self.wrapped.append((first - 2, text, col))
+                self.wrapped.append((first - 2, text, col, True))
                 self.ws.write_string(first - 1, col, "", self.builder.style("unit"))
             self.source_cells(first, first + len(row_labels) - 1, right, source)
         right = self.max_col if source else self.VALUE + offset + len(columns) - 1
@@ -781,7 +784,7 @@ class SheetWriter:
             style = self.builder.style("source" if wide else "unit")
             self.ws.write_string(ref.row, ref.col + 1, source, style)
             if wide:
-                self.wrapped.append((ref.row, source, ref.col + 1))
+                self.wrapped.append((ref.row, source, ref.col + 1, False))
             self.max_col = max(self.max_col, ref.col + 1)
         if kind in NUMERIC_KINDS:
             self.numeric_ranges.append(ref)
@@ -853,7 +856,7 @@ class SheetWriter:
         data_top = top + (1 if header_from_function else 0)
         if header_from_function:
             for j, column in enumerate(columns):
-                self.wrapped.append((top, column.header, self.VALUE + j))
+                self.wrapped.append((top, column.header, self.VALUE + j, True))
         ref = Ref(self.name, top, self.VALUE, data_top + rows - 1, self.VALUE + len(columns) - 1)
         anchor_style = (
             self.builder.style("header")
@@ -1054,7 +1057,7 @@ class SheetWriter:
     # -- helpers
     def _label_unit(self, label: str, unit: str) -> None:
         self.ws.write_string(self.row, self.LABEL, label, self.builder.style("label"))
-        self.wrapped.append((self.row, label, self.LABEL))
+        self.wrapped.append((self.row, label, self.LABEL, False))
         if unit:
             self.ws.write_string(self.row, self.UNIT, unit, self.builder.style("unit"))
 
@@ -1070,7 +1073,7 @@ class SheetWriter:
                 )
                 continue
             self.ws.write_string(self.row, self.VALUE + offset + j, column.header, header)
-            self.wrapped.append((self.row, column.header, self.VALUE + offset + j))
+            self.wrapped.append((self.row, column.header, self.VALUE + offset + j, True))
         self.heights[self.row] = max(self.heights.get(self.row, 0), 30)
         self.row += 1
         if units:
@@ -1129,8 +1132,8 @@ class SheetWriter:
         """The sheet's contents as its page setup sees them."""
         heights = page.wrapped_heights(
             (
-                (row, text, self.widths.get(col, page.DEFAULT_WIDTH))
-                for row, text, col in self.wrapped
+                (row, text, self.widths.get(col, page.DEFAULT_WIDTH), bold)
+                for row, text, col, bold in self.wrapped
             ),
             {**self.heights, BAND_ROW: self.builder.band_height(self.widths, self.max_col)},
         )
@@ -1844,8 +1847,8 @@ class TemplateBuilder:
         """The band's row height: its two lines wrapped across the sheet's printed width,
         each field as built or, when shorter, as long as :data:`BAND_ROOM` allows for it
         (a merged cell is not autofitted: the names typed later must fit too)."""
-        width = page.merged_note_width(widths, 0, max(last_col, 1)) * 0.85  # bold is wider
-        return page.text_height(self.engagement_line(room=True), width)
+        width = page.merged_note_width(widths, 0, max(last_col, 1))
+        return page.text_height(self.engagement_line(room=True), width, bold=True)
 
     def engagement_line(self, room: bool = False) -> str:
         """What the band's formula shows for the values built in (its cached value, so
@@ -2142,7 +2145,7 @@ class TemplateBuilder:
                         0,
                         max(
                             check.label,
-                            check.subject + (check.joiner or REFUSED) + "x" * REFUSAL_ROOM,
+                            check.subject + (check.joiner or REFUSED) + REFUSAL_TEXT,
                             key=len,
                         )
                         if check.refusal

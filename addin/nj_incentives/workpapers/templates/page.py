@@ -18,9 +18,10 @@ same as fit-to-width.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-import textwrap
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -45,6 +46,10 @@ DEFAULT_ROW_HEIGHT = 12.75
 LINE_HEIGHT = 12.75
 #: Excel's default column width, characters.
 DEFAULT_WIDTH = 8.43
+#: The templates' font size (Arial), points, and the width of one character of a column's
+#: width (a digit: 7 pixels at 0.75 points a pixel; the column's 5 pixels of padding aside).
+FONT_SIZE = 10
+DIGIT_POINTS = 7 * 0.75
 
 #: US Letter (xlsxwriter paper 1), inches.
 PAPER = 1
@@ -68,21 +73,64 @@ def column_points(width: float) -> float:
     return math.trunc(width * 7 + 5) * 0.75
 
 
-def lines(text: str, width: float) -> int:
+@functools.cache
+def _char_widths(bold: bool) -> Mapping[str, int]:
+    """Arial's advance widths (thousandths of an em), regular or bold: Helvetica's, whose
+    metrics Arial shares, as fpdf2 (the PDF memo's library) ships them for its core fonts."""
+    from fpdf.fonts import CORE_FONTS_CHARWIDTHS
+
+    widths: Mapping[str, int] = CORE_FONTS_CHARWIDTHS["helveticaB" if bold else "helvetica"]
+    return widths
+
+
+def text_points(text: str, bold: bool = False, size: float = FONT_SIZE) -> float:
+    """The printed width of ``text`` in Arial ``size`` points (a character fpdf2 has no
+    width for counts as an em). Excel draws Arial 10 a little narrower (each glyph a whole
+    number of pixels: a digit 7 pixels, not 7.4) and LibreOffice's columns are wider than
+    Excel's, so a line measured to fit fits in both."""
+    widths = _char_widths(bold)
+    return sum(widths.get(char, 1000) for char in text) * size / 1000
+
+
+#: Where a line may break inside a word: after a hyphen (Excel and LibreOffice both do).
+_PIECES = re.compile(r"[^-]*-+|[^-]+")
+
+
+def lines(text: str, width: float, bold: bool = False) -> int:
     """How many lines ``text`` wraps to in a column ``width`` characters wide.
 
-    Counted generously (a character nearly as wide as a digit), so that the row is never
-    too short for its text."""
-    chars = max(int(width * 0.95), 1)
+    Each word is measured in Arial's widths (:func:`text_points`) and placed as Excel and
+    LibreOffice wrap: at spaces and after hyphens, a word wider than the column broken
+    where it reaches the edge. So the row fits its text, and is not taller than it (a
+    count of characters each as wide as a digit made a long citation three lines taller
+    than it prints)."""
+    room = max(width * DIGIT_POINTS, DIGIT_POINTS)
+    space = text_points(" ", bold)
     count = 0
     for paragraph in text.split("\n"):
-        count += max(len(textwrap.wrap(paragraph, chars, break_long_words=True)), 1)
+        used, here = 0.0, 1
+        for word in paragraph.split():
+            for k, piece in enumerate(_PIECES.findall(word)):
+                size = text_points(piece, bold)
+                gap = space if k == 0 and used else 0.0
+                if used + gap + size <= room:
+                    used += gap + size
+                    continue
+                if used:  # the piece starts a new line
+                    here += 1
+                used = size
+                while used > room:  # wider than the column: broken at its edge
+                    here += 1
+                    used -= room
+        count += here
     return count
 
 
-def text_height(text: str, width: float, line_height: float = LINE_HEIGHT) -> float:
+def text_height(
+    text: str, width: float, line_height: float = LINE_HEIGHT, bold: bool = False
+) -> float:
     """A row height that fits ``text`` wrapped in a column ``width`` characters wide."""
-    return max(lines(text, width), 1) * line_height + 2
+    return max(lines(text, width, bold), 1) * line_height + 2
 
 
 def _printable(landscape: bool) -> tuple[float, float]:
@@ -206,13 +254,14 @@ def merged_note_width(widths: Mapping[int, float], first: int, last: int) -> flo
 
 
 def wrapped_heights(
-    cells: Iterable[tuple[int, str, float]], base: Mapping[int, float] | None = None
+    cells: Iterable[tuple[int, str, float] | tuple[int, str, float, bool]],
+    base: Mapping[int, float] | None = None,
 ) -> dict[int, float]:
-    """Row heights fitting each (row, text, width) of wrapped text, never lower than
-    ``base``."""
+    """Row heights fitting each (row, text, width) of wrapped text, or (row, text, width,
+    bold), never lower than ``base``."""
     heights = dict(base or {})
-    for row, text, width in cells:
-        needed = text_height(text, width)
+    for row, text, width, *bold in cells:
+        needed = text_height(text, width, bold=bool(bold and bold[0]))
         if needed > heights.get(row, DEFAULT_ROW_HEIGHT):
             heights[row] = needed
     return heights
