@@ -218,13 +218,14 @@ def _gathered(batches: Iterator[Any], rows: int) -> Iterator[Any]:
         yield pa.Table.from_batches(pending)
 
 
-def batch_frame(batch: Any, fmt: str) -> pd.DataFrame:
+def batch_frame(batch: Any, fmt: str, threads: bool = True) -> pd.DataFrame:
     """A pyarrow record batch of the table as a pandas frame (names trimmed; text as
-    written, as the in-memory reader reads it: a label " =1+1" keeps its space)."""
+    written, as the in-memory reader reads it: a label " =1+1" keeps its space).
+    ``threads``: False converts it in this thread (a Dask worker's task)."""
     import pyarrow as pa
 
     table = batch if isinstance(batch, pa.Table) else pa.Table.from_batches([batch])
-    frame: pd.DataFrame = table.to_pandas()
+    frame: pd.DataFrame = table.to_pandas(use_threads=threads)
     frame.columns = [str(c).strip() for c in frame.columns]
     if fmt == "csv":  # its input columns are text: read once where they read exactly
         from nj_incentives.scenarios.convert import numbers_from_text
