@@ -771,3 +771,66 @@ def test_scenarios_overhead_by_table_size() -> None:
         )
         print(line)
     assert sizes
+
+
+# ============================================================ NJ_SCENARIOS's small-table path
+
+#: Rows of the four shapes the crossover is measured on (header, one row): the table of
+#: ``by_table_size`` (a 3-year grant and a conversion), the catalog's example (a
+#: conversion), an ERTC schedule of five privilege periods, and a row of every section (a
+#: 10-year grant, its conversion applied against nine tax years, five ERTC periods).
+_SMALL_SHAPES: dict[str, tuple[list[str], list[object]]] = {
+    "grant+conversion": (
+        ["agreement_date", "pct", "withholdings_1", "withholdings_2", "withholdings_3",
+         "new_employees_1", "new_employees_2", "new_employees_3", "accrual_year",
+         "conversion_amount"],
+        [40909, 0.5, 100000, 110000, 120000, 10, 11, 12, 2012, 1250000],
+    ),
+    "conversion": (["accrual_year", "conversion_amount"], [2012, 1250000]),
+    "ertc 5 periods": (
+        ["operations_start", "year1_new", "year2_new", "tax_type", "periods", "period_end_1",
+         "liability_1", "minimum_tax_1", "liability_growth"],
+        ["2023-01-01", 20, 10, "cbt", 5, "2023-12-31", 80000, 2000, 0.05],
+    ),
+    "every section": (
+        ["agreement_date", "pct", "term", "withholdings_1", "withholdings_growth",
+         "new_employees_1", "accrual_year", "conversion_amount",
+         *[f"tax_liability_{year}" for year in range(2017, 2026)],
+         "operations_start", "year1_new", "year2_new", "tax_type", "periods", "period_end_1",
+         "liability_1", "minimum_tax_1", "liability_growth"],
+        [40909, 0.5, 10, 100000, 0.03, 10, 2012, 1250000, *[90000] * 9,
+         "2023-01-01", 20, 10, "cbt", 5, "2023-12-31", 80000, 2000, 0.05],
+    ),
+}  # fmt: skip
+
+
+def test_scenarios_small_path_crossover() -> None:
+    """``scenarios_table`` of 1 to 32 rows through the scalar core (``small=True``) and
+    the vectorized runner (``small=False``), alternated, CPU time, the median of
+    ``NJ_BENCH_ROUNDS`` rounds of ``NJ_BENCH_CALLS`` calls: where the small path stops
+    being cheaper (``table.SMALL_ROWS`` stays below it). In this process: the function
+    alone, no dispatch."""
+    import time
+
+    from nj_incentives.scenarios.table import SMALL_ROWS, scenarios_table
+
+    sizes = [int(n) for n in os.environ.get("NJ_BENCH_SIZES", "1,2,4,8,12,16,24,32").split(",")]
+    calls = max(1, CALLS // 10)
+    print(f"\nNJ_SCENARIOS small path / vectorized runner (SMALL_ROWS = {SMALL_ROWS}), CPU ms,")
+    print(f"median of {ROUNDS} alternated rounds of {calls} calls")
+    for shape, (header, row) in _SMALL_SHAPES.items():
+        line = f"{shape:17}"
+        for rows in sizes:
+            table = [header, *([row] * rows)]
+            assert scenarios_table(table, small=True) == scenarios_table(table, small=False)
+            times: dict[bool, list[float]] = {True: [], False: []}
+            for turn in range(ROUNDS):
+                for small in (True, False) if turn % 2 else (False, True):
+                    start = time.process_time()
+                    for _ in range(calls):
+                        scenarios_table(table, small=small)
+                    times[small].append((time.process_time() - start) / calls)
+            fast, slow = statistics.median(times[True]), statistics.median(times[False])
+            line += f" | {rows}: {fast * 1e3:.2f}/{slow * 1e3:.2f} = {fast / slow:.2f}x"
+        print(line)
+    assert sizes

@@ -348,6 +348,13 @@ def _python(value: object) -> object:
     return value
 
 
+def raw_cells(column: np.ndarray) -> list[object]:
+    """Every cell of a column (a numpy array: float64 or object, as ``NJ_SCENARIOS``
+    reads a range) as the scalar path passes it to the core, the same as
+    :func:`raw_values` of the column in a frame."""
+    return [_python(value) for value in column.tolist()]
+
+
 def raw_values(series: pd.Series, positions: np.ndarray) -> list[object]:
     """The cells at ``positions`` as the scalar path passes them to the core.
 

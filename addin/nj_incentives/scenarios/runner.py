@@ -16,10 +16,10 @@ import math
 import re
 import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -38,7 +38,15 @@ from nj_incentives.scenarios.columns import (
 )
 from nj_incentives.scenarios.convert import decimal_cents, raw_values
 
-__all__ = ["CHUNK_ROWS", "Engine", "Money", "plan_layout", "run_scenarios"]
+__all__ = [
+    "CHUNK_ROWS",
+    "Engine",
+    "Money",
+    "failed_row_message",
+    "layout_of_columns",
+    "plan_layout",
+    "run_scenarios",
+]
 
 Engine = Literal["pandas", "dask"]
 Money = Literal["float", "cents", "decimal"]
@@ -118,6 +126,32 @@ def _rows_layout(chunk: kernel.Chunk, layout: Layout) -> Layout:
 
 def _has_columns(chunk: kernel.Chunk, section: str) -> bool:
     return any(True for _ in chunk.section_columns(section))
+
+
+class _Arrays:
+    """A few rows' columns as :class:`kernel.Chunk` reads a frame (its column names, its
+    length, a column as a Series), each column made a Series only when read."""
+
+    def __init__(self, columns: Mapping[str, np.ndarray], n: int) -> None:
+        self.columns = list(columns)
+        self._arrays = columns
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, name: str) -> pd.Series:
+        return pd.Series(self._arrays[name], index=pd.RangeIndex(self._n))
+
+
+def layout_of_columns(columns: Mapping[str, np.ndarray], n: int, detail: bool = True) -> Layout:
+    """The layout :func:`run_scenarios` gives a table of ``n`` rows (at most
+    :data:`CHUNK_ROWS`: one chunk) of these columns, decided by the same readings
+    (:func:`_named_layout`, then :func:`_rows_layout` on the kernel's own conversion of
+    the columns it reads: ``periods``, the conversion's years), without a frame:
+    ``NJ_SCENARIOS``'s small tables (:mod:`nj_incentives.scenarios.table`)."""
+    chunk = kernel.Chunk(cast(pd.DataFrame, _Arrays(columns, n)))
+    return _rows_layout(chunk, _named_layout(list(columns), detail))
 
 
 def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:
@@ -213,14 +247,18 @@ def _isolated_chunk(
         return [(0, _failed_row(exc))]
 
 
-def _failed_row(exc: Exception) -> _Part:
-    """One row whose computation failed: no results, and its error naming the failure."""
+def failed_row_message(exc: Exception) -> str:
+    """The error of a row whose computation failed unexpectedly (not an input error)."""
     first_line = (str(exc).strip().splitlines() or [""])[0][:160]
-    message = (
+    return (
         f"row = (this row): could not be computed ({type(exc).__name__}: {first_line}); "
         f"please report it ({scalar.RUNNER_LIMIT})"
     )
-    return _Part(1, {}, [], [message])
+
+
+def _failed_row(exc: Exception) -> _Part:
+    """One row whose computation failed: no results, and its error naming the failure."""
+    return _Part(1, {}, [], [failed_row_message(exc)])
 
 
 # ======================================================================= result frame

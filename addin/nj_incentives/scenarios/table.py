@@ -14,18 +14,29 @@ column, a duplicate or missing header) raises :class:`ScenarioError` with the re
 
 from __future__ import annotations
 
+import logging
 import math
 import numbers
 from collections.abc import Sequence
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
 
 from nj_incentives.core.cells import date_from_serial
-from nj_incentives.scenarios.columns import Kind, ScenarioError, check_columns, input_spec
-from nj_incentives.scenarios.convert import is_blank
+from nj_incentives.scenarios.columns import (
+    Kind,
+    OutKind,
+    OutputSpec,
+    ScenarioError,
+    check_columns,
+    input_spec,
+)
+from nj_incentives.scenarios.convert import decimal_cents, is_blank, raw_cells
 
-__all__ = ["scenarios_table"]
+__all__ = ["SMALL_ROWS", "scenarios_table"]
+
+logger = logging.getLogger("nj_incentives.scenarios.runner")
 
 
 def _serial_date(value: object) -> object:
@@ -53,7 +64,7 @@ def _header(rows: Sequence[Sequence[object]]) -> list[str]:
 _NUMBERS = (int, float)
 
 
-def _column(values: list[object], kind: Kind | None) -> object:
+def _column(values: list[object], kind: Kind | None) -> np.ndarray:
     """A column of cells as the runner reads it: numbers as floats where all are numbers."""
     # a number (int, or float but NaN) is never blank: is_blank only for the others
     cells = [
@@ -108,11 +119,22 @@ def _cells(array: object) -> list[object]:
     return values
 
 
-def scenarios_table(rows: Sequence[Sequence[object]]) -> list[list[object]]:
+#: A table of at most this many rows runs row by row through the scalar core
+#: (:func:`_small_table`), cheaper there than starting the vectorized runner
+#: (docs/performance.md, "NJ_SCENARIOS through the dispatch"); the same result cells.
+SMALL_ROWS = 8
+
+
+def scenarios_table(
+    rows: Sequence[Sequence[object]], *, small: bool | None = None
+) -> list[list[object]]:
     """The scenario runner on a table with a header row: the results with a header row.
 
     ``rows[0]`` names the columns (``docs/scenarios.md``); blank columns (an empty
     header and no values) are ignored, as are rows with every cell blank at the end.
+    ``small``: run the rows through the scalar core (True) or the vectorized runner
+    (False); None: the scalar core for at most :data:`SMALL_ROWS` rows. Both give the
+    same cells (a hypothesis property, tests/scenarios/test_scenarios_small.py).
     """
     from nj_incentives.scenarios.runner import run_scenarios
 
@@ -132,8 +154,78 @@ def scenarios_table(rows: Sequence[Sequence[object]]) -> list[list[object]]:
     for i, name in zip(keep_index, names, strict=True):
         found = input_spec(name)
         data[name] = _column([row[i] for row in body], found[0].kind if found else None)
+    if small if small is not None else len(body) <= SMALL_ROWS:
+        return _small_table(data, len(body))
     frame = pd.DataFrame(data, index=pd.RangeIndex(len(body)))
     results = run_scenarios(frame)
     header_row: list[object] = [str(c) for c in results.columns]
     columns = [_cells(results[c].array) for c in results.columns]
     return [header_row, *map(list, zip(*columns, strict=True))]
+
+
+def _small_table(data: dict[str, np.ndarray], n: int) -> list[list[object]]:
+    """The results of a few rows, each row through the scalar core
+    (:func:`~nj_incentives.scenarios.scalar.run_row`, the reference the kernel is held
+    to), in the cells :func:`scenarios_table` makes of :func:`run_scenarios`' frame: its
+    layout (:func:`~nj_incentives.scenarios.runner.layout_of_columns`, the same
+    readings), its columns (``id``, ``label``, ``error``, the results), each cell as the
+    frame holds it (money the float of its cents, a blank result an empty cell)."""
+    from nj_incentives.scenarios import scalar
+    from nj_incentives.scenarios.runner import failed_row_message, layout_of_columns
+
+    layout = layout_of_columns(data, n)
+    specs = layout.outputs()
+    raw: dict[str, list[object]] = {}
+    triggers: dict[str, list[str]] = {section: [] for section in layout.sections}
+    for name, column in data.items():
+        found = input_spec(name)
+        if found is None:
+            continue
+        raw[name] = raw_cells(column)
+        if found[0].trigger and found[0].section in triggers:
+            triggers[found[0].section].append(name)
+    passed = [
+        [_cell(value) for value in data[name].tolist()] for name in ("id", "label") if name in data
+    ]
+    if "id" not in data:
+        passed.insert(0, list(range(1, n + 1)))
+    header: list[object] = ["id", *(["label"] if "label" in data else []), "error"]
+    out: list[list[object]] = [header + [spec.name for spec in specs]]
+    for i in range(n):
+        values = {name: column[i] for name, column in raw.items()}
+        present = {
+            section: any(values[name] is not None for name in names)
+            for section, names in triggers.items()
+        }
+        try:
+            results, messages = scalar.run_row(values, layout, present)
+            error = " | ".join(messages) or None
+        except Exception as exc:  # not an input error: still only this row's
+            logger.error("scenario row failed unexpectedly", exc_info=exc)
+            results, error = {}, failed_row_message(exc)
+        row = [column[i] for column in passed]
+        row.append(error)
+        row += [_result_cell(spec, results.get(spec.name)) for spec in specs]
+        out.append(row)
+    return out
+
+
+def _result_cell(spec: OutputSpec, value: object) -> object:
+    """One result of the scalar path as the cell of the runner's frame (``_Sink.put_value``
+    then :func:`_cells`): money the float of its cents, a flag a bool, a text one of its
+    column's categories, a blank (None, a NaN ratio) empty."""
+    if value is None:
+        return None
+    if spec.categories:
+        return spec.categories[spec.categories.index(str(value))]
+    if spec.kind is OutKind.MONEY:
+        assert isinstance(value, Decimal)
+        cents = decimal_cents(value)
+        # the frame's np.float64(cents) / 100: the same double while cents is exact
+        return cents / 100 if abs(cents) < 2**53 else float(np.float64(cents) / 100)
+    if spec.kind is OutKind.FLOAT:
+        number = float(value)  # type: ignore[arg-type]
+        return None if math.isnan(number) else number
+    if spec.kind is OutKind.BOOL:
+        return bool(int(value))  # type: ignore[call-overload]
+    return int(value)  # type: ignore[call-overload]
