@@ -188,3 +188,105 @@ def test_percentiles_from_one_sort_are_numpys(values: list[float]) -> None:
     expected = np.percentile(array, analysis.PERCENTILES, method="inverted_cdf")
     assert np.array_equal(found, expected)  # nearest rank: exactly numpy's
     assert np.isin(found, array).all()  # each one of the values (a money one: to the cent)
+
+
+#: the layout columns' Arrow types the statistics prove from, and others they leave to
+#: the pass over the rows (text, floats, dates read as objects, a time zone)
+_LAYOUT_TYPES = {
+    "periods": ["int64", "int32", "uint8", "float64", "string"],
+    "accrual_year": ["int64", "int16", "float64"],
+    "approval_date": ["timestamp[ms]", "timestamp[us]", "date32", "timestamp[ms, tz=UTC]"],
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(1, 60),
+    group=st.integers(1, 25),
+    periods=st.tuples(st.integers(-2, 45), st.integers(0, 6)),  # first value, spread
+    years=st.tuples(st.integers(2003, 2030), st.integers(0, 5)),
+    days=st.tuples(st.integers(15_000, 21_000), st.integers(0, 900)),
+    blanks=st.sets(st.sampled_from(sorted(_LAYOUT_TYPES)), max_size=3),
+    kinds=st.tuples(*(st.integers(0, len(t) - 1) for t in _LAYOUT_TYPES.values())),
+    times=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_the_plan_from_parquet_statistics_is_the_pass_over_the_rows(
+    tmp_path_factory: pytest.TempPathFactory,
+    rows: int,
+    group: int,
+    periods: tuple[int, int],
+    years: tuple[int, int],
+    days: tuple[int, int],
+    blanks: set[str],
+    kinds: tuple[int, ...],
+    times: bool,
+    seed: int,
+) -> None:
+    # the layout proved from the statistics (stream._layout_by_statistics) is the one the
+    # pass over the rows plans, and the in-memory plan of the whole table, whatever the
+    # values (usable or not: periods 0 or 41, accrual years outside 2008-2025, approval
+    # days from 2011 to 2059, times of day), blanks, types and row groups
+    import pyarrow as pa
+
+    from nj_incentives.scenarios.runner import plan_layout
+
+    rng = np.random.default_rng(seed)
+    frame = example_portfolio(rows, seed=seed % 97)
+    spans = {"periods": periods, "accrual_year": years, "approval_date": days}
+    arrays: dict[str, pa.Array] = {}
+    for (name, types), k in zip(_LAYOUT_TYPES.items(), kinds, strict=True):
+        first, spread = spans[name]
+        values = first + rng.integers(0, spread + 1, rows)
+        blank = rng.random(rows) < 0.2 if name in blanks else np.zeros(rows, bool)
+        kind = types[k]
+        if name == "approval_date":
+            stamps = values.astype("datetime64[D]").astype("datetime64[ms]")
+            if times:
+                stamps = stamps + rng.integers(0, 86_400_000, rows).astype("timedelta64[ms]")
+            array = pa.array(stamps, mask=blank)
+            kind = kind.replace("date32", "date32[day]")
+            arrays[name] = (
+                array.cast(pa.timestamp("ms", tz="UTC"))
+                if "tz" in kind
+                else (array.cast(pa.date32()) if kind.startswith("date32") else array.cast(kind))
+            )
+        elif kind == "string":
+            arrays[name] = pa.array(values.astype(str), mask=blank)
+        else:
+            arrays[name] = pa.array(values, mask=blank).cast(kind, safe=False)
+    table = pa.Table.from_pandas(frame.drop(columns=list(arrays)), preserve_index=False)
+    for name, array in arrays.items():
+        table = table.append_column(name, array)
+    path = tmp_path_factory.mktemp("stats") / "in.parquet"
+    pq.write_table(table, path, row_group_size=group)
+    reader = stream.StreamReader(path, "parquet")
+    proved = stream.plan_layout_streaming(reader, True)
+    with pytest.MonkeyPatch.context() as patch:  # the pass over the rows
+        patch.setattr(stream, "_layout_by_statistics", lambda *args: None)
+        assert stream.plan_layout_streaming(reader, True) == proved
+    assert proved == (plan_layout(pd.read_parquet(path), True), rows)
+
+
+def test_the_benchmark_table_is_planned_from_its_statistics(tmp_path: Path) -> None:
+    # the example portfolio's statistics prove its layout (no pass over its rows). A box
+    # that reaches a conversion past 2025 (accrual year 2012 approved 2024-06-30: tax
+    # years to 2028) needs the rows: not proved, and the rows' plan says 2028
+    from nj_incentives.scenarios.runner import plan_layout
+
+    frame = example_portfolio(500, seed=3)
+    path = tmp_path / "in.parquet"
+    frame.to_parquet(path, index=False, row_group_size=128)
+    reader = stream.StreamReader(path, "parquet")
+    base = plan_layout(pd.DataFrame(columns=reader.columns), True)
+    wanted = ["periods", "accrual_year", "approval_date"]
+    proved = stream._layout_by_statistics(reader, wanted, base)
+    assert proved is not None
+    assert (proved, 500) == (plan_layout(frame, True), 500)
+    late = frame.assign(accrual_year=2012, approval_date=pd.Timestamp("2024-06-30"))
+    late.to_parquet(path, index=False)
+    reader = stream.StreamReader(path, "parquet")
+    assert stream._layout_by_statistics(reader, wanted, base) is None
+    planned = stream.plan_layout_streaming(reader, True)
+    assert planned == (plan_layout(late, True), 500)
+    assert planned[0].last_tax_year == 2028
