@@ -8,8 +8,8 @@ before the next is read. The result columns (periods, tax years) must be the sam
 every chunk, so a first pass reads only the columns that decide them (``periods``,
 ``accrual_year``, ``approval_date``) and counts the rows (for a Parquet file, its
 statistics prove the plan without that pass where they can: :func:`_layout_by_statistics`);
-the results are the same, row for row, as those of the whole table in memory. The summary comes from the same pass
-(:class:`~nj_incentives.scenarios.analysis.SummaryBuilder`).
+the results are the same, row for row, as those of the whole table in memory. The
+summary comes from the same pass (:class:`~nj_incentives.scenarios.analysis.SummaryBuilder`).
 
 A CSV file is read with pyarrow by the in-memory reader's rules
 (:func:`~nj_incentives.scenarios.io.read_csv_table`): every input column as text, read
