@@ -494,7 +494,11 @@ class FormulaTable:
     spill), read by :meth:`SheetWriter.formula_table`: a formula reads its own table's
     cells by header (``[[cell:H]]``...) and any named range or table by name
     (:meth:`TemplateBuilder.resolve`; ``row`` is the row's index). ``name``: how other
-    formulas refer to the table; ``spans``: defined names over some of its columns."""
+    formulas refer to the table; ``spans``: defined names over some of its columns.
+    ``shows``: for a formula choosing among texts known when the template is built (a
+    form line's label by edition), the texts each cell may show, row by row and column by
+    column (``()``: none given): each row is made as tall as the longest of them wrapped
+    at its column's width (a column whose ``role`` wraps: ``label``)."""
 
     columns: tuple[Column, ...]
     rows: tuple[tuple[str | float | Spill | None, ...], ...]
@@ -504,6 +508,7 @@ class FormulaTable:
     name: str = ""
     spans: tuple[Span, ...] = ()
     sheet: str = CALCULATIONS
+    shows: tuple[tuple[tuple[str, ...], ...], ...] = ()
 
 
 @dataclass(frozen=True)

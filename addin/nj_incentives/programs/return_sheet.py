@@ -48,6 +48,7 @@ __all__ = [
     "ReturnSpec",
     "block",
     "edition_formula",
+    "edition_texts",
     "no_line_block",
     "no_line_items",
     "sheet_items",
@@ -57,6 +58,12 @@ __all__ = [
 CHOSEN, SHOWN = "ReturnYearChosen", "ReturnTaxYear"
 #: What a figure shows for a tax year the workpaper holds no period of.
 NO_PERIOD = "no period of this tax year"
+#: What the form line's column shows for a figure that goes on no form line.
+ON_NO_LINE = "(on no form line)"
+#: The Return sheet's columns, characters: the figures' labels and units, the form lines
+#: and the law (all but the units wrapped; the law wide enough for two citations a line,
+#: not broken at a hyphen)
+LABEL_WIDTH, UNIT_WIDTH, FORM_WIDTH, LAW_WIDTH = 40, 12, 72, 42
 
 
 @dataclass(frozen=True)
@@ -114,21 +121,37 @@ def _text(value: str) -> str:
     return '"' + value.replace('"', '""') + '"'
 
 
+#: What a form line's label adds for a tax year before the form's first edition found.
+EARLIEST = " (the earliest edition found)"
+
+
+def _editions(form: str, item: str) -> list[tuple[int | None, str]]:
+    """(the year it applies from, the label of ``item``) of each edition of ``form``,
+    oldest first."""
+    return [
+        (edition.year, F.FORMS[form].line(item, edition.year or 0).label(what=False))
+        for edition, _ in F.FORMS[form].editions
+    ]
+
+
+def edition_texts(form: str, item: str) -> tuple[str, ...]:
+    """Every text :func:`edition_formula` may show: each edition's label, and the first
+    edition's for a tax year before it (the Return sheet's rows are made tall enough for
+    the longest, wrapped)."""
+    labels = _editions(form, item)
+    return (labels[0][1] + EARLIEST, *(label for _, label in labels))
+
+
 def edition_formula(form: str, item: str, year: str) -> str:
     """A formula giving the form, edition, part and line of ``item`` of ``form`` in the
     edition in force for the tax year in the cell ``year`` (the row's label says what it
     holds): the editions' labels, newest first, each from
     the year its edition applies (a year before the first edition reads the first,
     whose label then says so)."""
-    editions = F.FORMS[form].editions
-    first = editions[0][0]
-    text = _text(
-        F.FORMS[form].line(item, first.year or 0).label(what=False)
-        + " (the earliest edition found)"
-    )
-    for edition, _ in editions:
-        label = _text(F.FORMS[form].line(item, edition.year or 0).label(what=False))
-        text = label if edition.year is None else f"IF({year}>={edition.year},{label},{text})"
+    labels = _editions(form, item)
+    text = _text(labels[0][1] + EARLIEST)
+    for applies, label in labels:
+        text = _text(label) if applies is None else f"IF({year}>={applies},{_text(label)},{text})"
     return text
 
 
@@ -154,6 +177,7 @@ def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
             "edition in force for that tax year. Valid only when Checks!MasterCheck is TRUE.",
             sheet=on,
             landscape=None,  # whichever prints larger (the figures and their form lines)
+            narrow=(LABEL_WIDTH, UNIT_WIDTH),
         ),
         Section(spec.heading, width=5, sheet=on),
         Item(
@@ -188,15 +212,20 @@ def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
         Item("All checks pass", None, Kind.CHECK, "TRUE/FALSE", "MasterCheck", sheet=on),
         FormulaTable(
             (
-                Column("Form, edition, part and line", Kind.TEXT, "", width=86),
-                Column("Law", Kind.TEXT, "", width=33),
+                # the form line's label and the law wrap (role label), each row as tall as
+                # the longest label its formula may show (``shows``): a long Schedule A-3
+                # label ran over the law, and the law was cut at the amount
+                Column(
+                    "Form, edition, part and line", Kind.TEXT, "", width=FORM_WIDTH, role="label"
+                ),
+                Column("Law", Kind.TEXT, "", width=LAW_WIDTH, role="label"),
                 Column("Amount", Kind.MONEY, "$", name="ReturnAmounts", width=14),
             ),
             tuple(
                 (
                     edition_formula(figure.form, figure.item, SHOWN)
                     if figure.form and figure.item
-                    else _text("(on no form line)"),
+                    else _text(ON_NO_LINE),
                     _text(figure.law),
                     f"IFERROR(INDEX({figure.reference()},{at}),{_text(NO_PERIOD)})",
                 )
@@ -206,6 +235,16 @@ def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
             label_header="Figure",
             name="ReturnSheet",
             sheet=on,
+            shows=tuple(
+                (
+                    edition_texts(figure.form, figure.item)
+                    if figure.form and figure.item
+                    else (ON_NO_LINE,),
+                    (figure.law,),
+                    (),
+                )
+                for figure in spec.figures
+            ),
         ),
         *(Note(text, sheet=on) for text in spec.notes),
     )

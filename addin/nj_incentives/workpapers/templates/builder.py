@@ -1706,9 +1706,27 @@ class TemplateBuilder:
             label_header=table.label_header,
             role=table.role,
         )
+        self._fit_shown(table, found)
         first = next(iter(found.values()))
         whole = Ref(first.sheet, first.row, first.col, first.bottom, found.header.right)
         self._declare(table.name, whole, whole, found, table.spans, header_row=found.header.row)
+
+    def _fit_shown(self, table: FormulaTable, found: TableRefs) -> None:
+        """Each row of ``table`` as tall as the longest text its cells may show wrapped
+        (:attr:`FormulaTable.shows`): a formula's text is not known to the row's height,
+        and Excel does not fit a row to a formula's result when the file is opened. The
+        row's label is wrapped too, at the top of the row as its cells are."""
+        writer = self.writer(table.sheet)
+        first = next(iter(found.values()))
+        for i, shown in enumerate(table.shows):
+            row = first.row + i
+            if i < len(table.row_labels):
+                label = table.row_labels[i]
+                writer.ws.write_string(row, writer.LABEL, label, self.style("label"))
+                writer.wrapped.append((row, label, writer.LABEL, False))
+            for column, texts in zip(table.columns, shown, strict=False):
+                col = found[column.header].col
+                writer.wrapped.extend((row, text, col, False) for text in texts)
 
     def _declare(
         self,
