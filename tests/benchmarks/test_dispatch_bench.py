@@ -33,8 +33,15 @@ identity's (through the dispatch less called directly), in CPU seconds, alternat
 medians; for every catalog function (``overhead_of_every``, with a stand-in handing back
 the function's answer: the dispatch with the calculation taken out) and for
 NJ_SCENARIOS by table size (``overhead_by_table``). ``NJ_BENCH_TREE`` points them at
-another commit's ``addin``. Figures and command: docs/performance.md, "The dispatch's own
-overhead".
+another commit's ``addin``. The rounds alternate which of a pair they time first (the
+dispatch or the direct call; ``NJ_BENCH_ORDER``), and the figures are given timing the
+dispatch first (every earlier session's) and for both orders; ``NJ_BENCH_GC=off``
+disables the collector during the timings, as timeit does. Figures and command:
+docs/performance.md, "The dispatch's own overhead".
+
+``-k small_path``: ``scenarios_table`` through the scalar core against the vectorized
+runner by row count, where NJ_SCENARIOS's small-table path stops paying
+(docs/performance.md, "NJ_SCENARIOS through the dispatch").
 """
 
 from __future__ import annotations
@@ -471,11 +478,22 @@ def test_scenarios_by_table_size() -> None:
 _OVERHEAD = (
     _MEASURE.split("async def per_call")[0]
     + r"""
-import inspect
+import copy, gc, inspect, os
 from nj_incentives.functions import CATALOG
 
 # CPU seconds of this process (time.process_time), not wall time: on a loaded machine the
 # time the process waits for a core is neither dispatch nor calculation.
+# NJ_BENCH_GC=off: the collector disabled during each round's timings, as timeit does
+# (the collections then fall between rounds). NJ_BENCH_ORDER: which of a pair a round
+# times first, the call through the dispatch or the direct call: "alternate" (the
+# default: dispatch first in even rounds, direct first in odd ones), "dispatch-first"
+# or "direct-first". Each round's pair carries a third figure, 1 where direct was first.
+GC_OFF = os.environ.get("NJ_BENCH_GC", "on") == "off"
+ORDER = os.environ.get("NJ_BENCH_ORDER", "alternate")
+
+
+def direct_first(turn):
+    return ORDER == "direct-first" or (ORDER == "alternate" and turn % 2 == 1)
 
 
 def per_call_direct(function, args, calls):
@@ -533,24 +551,41 @@ async def measure():
         stand_in.__annotations__ = real.__annotations__
         holder = types.ModuleType("stand_in")
         setattr(holder, entry.name, stand_in)
+        # the same with a fresh copy of the answer a call, as a function makes it (the
+        # stand-in's one answer stays in the processor's caches from call to call)
+        def fresh_in(*cells_in, **named):
+            return copy.deepcopy(answer)
+        fresh_in.__xlfunc__ = real.__xlfunc__
+        fresh_in.__signature__ = inspect.signature(real)
+        fresh_in.__annotations__ = real.__annotations__
+        fresh_holder = types.ModuleType("fresh_in")
+        setattr(fresh_holder, entry.name, fresh_in)
         await call(data_fn, excel)  # warm up
         await call(data_id, same)
         await call(data_fn, holder)
+        await call(data_fn, fresh_holder)
         slow = entry.name in ("NJ_SCENARIOS",)
         count = min(5, CALLS) if slow else CALLS
-        function, ident, stand = [], [], []
-        for _ in range(ROUNDS):  # alternated: dispatch, direct, identity, identity direct
-            dispatched = await per_call(data_fn, excel, count)
-            direct = per_call_direct(direct_fn, fn_args, count)
-            id_dispatched = await per_call(data_id, same, count)
-            id_direct = per_call_direct(direct_id, id_args, count)
-            stand_dispatched = await per_call(data_fn, holder, CALLS)
-            stand_direct = per_call_direct(stand_in, fn_args, CALLS)
-            function.append((dispatched, direct))
-            ident.append((id_dispatched, id_direct))
-            stand.append((stand_dispatched, stand_direct))
+        async def pair(data, module, function, args, calls, first):
+            # (through the dispatch, direct, 1 if direct was timed first)
+            if first:
+                direct = per_call_direct(function, args, calls)
+                return (await per_call(data, module, calls), direct, 1)
+            return (await per_call(data, module, calls), per_call_direct(function, args, calls), 0)
+
+        function, ident, stand, fresh = [], [], [], []
+        for turn in range(ROUNDS):  # alternated: the function, the identity, the stand-ins
+            first = direct_first(turn)
+            if GC_OFF:
+                gc.disable()
+            function.append(await pair(data_fn, excel, direct_fn, fn_args, count, first))
+            ident.append(await pair(data_id, same, direct_id, id_args, count, first))
+            stand.append(await pair(data_fn, holder, stand_in, fn_args, CALLS, first))
+            fresh.append(await pair(data_fn, fresh_holder, fresh_in, fn_args, count, first))
+            gc.enable()
         out[entry.name] = {
-            "arity": len(spread), "function": function, "identity": ident, "stand_in": stand
+            "arity": len(spread), "function": function, "identity": ident, "stand_in": stand,
+            "fresh": fresh,
         }
     return out
 
@@ -560,9 +595,20 @@ print(json.dumps(asyncio.run(measure())))
 )
 
 
-def _overhead(rounds: list[list[float]]) -> float:
-    """The median over the rounds of (through the dispatch - direct)."""
-    return statistics.median(through - direct for through, direct in rounds)
+def _overhead(rounds: list[list[float]], order: str = "dispatch-first") -> float:
+    """The median over the rounds of (through the dispatch - direct): of the rounds that
+    timed the dispatch first (``order="dispatch-first"``, every earlier session's figure),
+    of those that timed the direct call first (``"direct-first"``), or the mean of the
+    two (``"both"``: the block a round times first costs more, docs/performance.md); a
+    round without its order's flag timed the dispatch first. Where a run has rounds of
+    one order only, that order's."""
+    split: dict[int, list[float]] = {0: [], 1: []}
+    for through, direct, *flag in rounds:
+        split[int(flag[0]) if flag else 0].append(through - direct)
+    medians = {first: statistics.median(values) for first, values in split.items() if values}
+    wanted = {"dispatch-first": [0], "direct-first": [1], "both": [0, 1]}[order]
+    found = [medians[first] for first in wanted if first in medians] or list(medians.values())
+    return statistics.fmean(found)
 
 
 def test_dispatch_overhead_of_every_function() -> None:
@@ -594,42 +640,70 @@ def test_dispatch_overhead_of_every_function() -> None:
             results[runtime].append(json.loads(done.stdout.strip().splitlines()[-1]))
     names = list(results["cpython"][0])
 
-    def figures(runtime: str, name: str) -> tuple[float, float, float, float]:
+    def figures(runtime: str, name: str) -> tuple[float, ...]:
         runs = results[runtime]
         fn = statistics.median(_overhead(run[name]["function"]) for run in runs)
         ident = statistics.median(_overhead(run[name]["identity"]) for run in runs)
         ratio = statistics.median(
             _overhead(run[name]["function"]) / _overhead(run[name]["identity"]) for run in runs
         )
+        both = statistics.median(
+            _overhead(run[name]["function"], "both") / _overhead(run[name]["identity"], "both")
+            for run in runs
+        )
         direct = statistics.median(
-            statistics.median(d for _, d in run[name]["function"]) for run in runs
+            statistics.median(d for _, d, *_ in run[name]["function"]) for run in runs
         )
         stand = statistics.median(
             _overhead(run[name]["stand_in"]) / _overhead(run[name]["identity"]) for run in runs
         )
-        return fn, ident, ratio, direct, stand
+        fresh = statistics.median(
+            _overhead(run[name]["fresh"]) / _overhead(run[name]["identity"]) for run in runs
+        )
+        # what the calculation costs more inside the dispatch than alone: the function's
+        # overhead less the fresh stand-in's, as a share of the calculation
+        excess = statistics.median(
+            (_overhead(run[name]["function"], "both") - _overhead(run[name]["fresh"], "both"))
+            / statistics.median(d for _, d, *_ in run[name]["function"])
+            for run in runs
+        )
+        return fn, ident, ratio, direct, stand, fresh, excess, both
 
     print(f"\nDispatch overhead (through the Office.js dispatch - direct), us, median of {RUNS}")
     print("interpreters x the medians of their rounds; ratio = function's / identity's")
     print("(goal <= 1.5x); stand-in = the same through a stand-in that hands back the")
     print("function's answer (the dispatch with the calculation taken out) / identity's;")
-    print("direct = the function's own calculation, not dispatch (CPython), us")
+    print("fresh = the same stand-in handing back a fresh copy of the answer a call;")
+    print("both = the ratio with each overhead the mean of the rounds timing the dispatch")
+    print("first and those timing the direct call first (fn, id, ratio, stand, fresh: the")
+    print("dispatch-first rounds, every earlier session's figure); excess = (function's")
+    print("overhead - fresh's) / direct, both orders: the calculation's extra cost inside")
+    print("the dispatch; direct = the function's own calculation (CPython), us")
+    gc_off = os.environ.get("NJ_BENCH_GC", "on") == "off"
+    order = os.environ.get("NJ_BENCH_ORDER", "alternate")
+    print(f"collector {'off during the timings' if gc_off else 'on'}, order {order}")
     header = f"{'function':32} {'n':>2}"
     for runtime in runtimes:
         short = "CPy" if runtime == "cpython" else "Lite"
         header += f" {short + ' fn':>9} {short + ' id':>9} {short + ' ratio':>10}"
-        header += f" {short + ' stand':>10}"
+        header += f" {short + ' both':>10} {short + ' stand':>10} {short + ' fresh':>10}"
+        header += f" {short + ' exc':>9}"
     header += f" {'direct':>9}"
     print(header)
     ratios: dict[str, list[float]] = {runtime: [] for runtime in runtimes}
+    boths: dict[str, list[float]] = {runtime: [] for runtime in runtimes}
     stands: dict[str, list[float]] = {runtime: [] for runtime in runtimes}
+    excesses: dict[str, list[float]] = {runtime: [] for runtime in runtimes}
     for name in names:
         line = f"{name:32} {results['cpython'][0][name]['arity']:2d}"
         for runtime in runtimes:
-            fn, ident, ratio, direct, stand = figures(runtime, name)
+            fn, ident, ratio, direct, stand, fresh, excess, both = figures(runtime, name)
             ratios[runtime].append(ratio)
+            boths[runtime].append(both)
             stands[runtime].append(stand)
-            line += f" {fn * 1e6:9.1f} {ident * 1e6:9.1f} {ratio:9.2f}x {stand:9.2f}x"
+            excesses[runtime].append(excess)
+            line += f" {fn * 1e6:9.1f} {ident * 1e6:9.1f} {ratio:9.2f}x {both:9.2f}x"
+            line += f" {stand:9.2f}x {fresh:9.2f}x {excess * 100:8.1f}%"
         line += f" {direct * 1e6:9.1f}"
         print(line)
     for runtime in runtimes:
@@ -646,6 +720,17 @@ def test_dispatch_overhead_of_every_function() -> None:
             f"{runtime:8}: stand-in: median {statistics.median(stands[runtime]):.2f}x, worst"
             f" {stands[runtime][worst]:.2f}x ({names[worst]}), {within} of {len(names)}"
             " at most 1.5x"
+        )
+        worst = max(range(len(names)), key=lambda i: boths[runtime][i])
+        within = sum(ratio <= 1.5 for ratio in boths[runtime])
+        print(
+            f"{runtime:8}: both orders: median {statistics.median(boths[runtime]):.2f}x, worst"
+            f" {boths[runtime][worst]:.2f}x ({names[worst]}), {within} of {len(names)}"
+            " at most 1.5x"
+        )
+        print(
+            f"{runtime:8}: excess: median {statistics.median(excesses[runtime]) * 100:.1f}%,"
+            f" range {min(excesses[runtime]) * 100:.1f}% to {max(excesses[runtime]) * 100:.1f}%"
         )
     assert names
 
@@ -699,13 +784,17 @@ async def measure():
         await call(data_id, same)
         count = max(1, 20 // rows)
         function, ident = [], []
-        for _ in range(ROUNDS):  # alternated
+        for turn in range(ROUNDS):  # alternated; the order of each pair too
+            if turn % 2:  # direct first (flag 1), as NJ_BENCH_ORDER=alternate above
+                direct = per_call_direct(direct_fn, fn_args, count)
+                function.append((await per_call(data_fn, excel, count), direct, 1))
+                id_direct = per_call_direct(SAME_1, id_args, count)
+                ident.append((await per_call(data_id, same, count), id_direct, 1))
+                continue
             through = await per_call(data_fn, excel, count)
-            direct = per_call_direct(direct_fn, fn_args, count)
+            function.append((through, per_call_direct(direct_fn, fn_args, count), 0))
             id_through = await per_call(data_id, same, count)
-            id_direct = per_call_direct(SAME_1, id_args, count)
-            function.append((through, direct))
-            ident.append((id_through, id_direct))
+            ident.append((id_through, per_call_direct(SAME_1, id_args, count), 0))
         out[rows] = {"function": function, "identity": ident, "cells": len(HEADER) * (rows + 1)}
     return out
 
@@ -744,32 +833,35 @@ def test_scenarios_overhead_by_table_size() -> None:
     sizes = list(results["cpython"][0])
     low, high = sizes[-2], sizes[-1]
 
-    def slope(run: dict[str, Any], key: str) -> float:
-        rise = _overhead(run[high][key]) - _overhead(run[low][key])
+    def slope(run: dict[str, Any], key: str, order: str) -> float:
+        rise = _overhead(run[high][key], order) - _overhead(run[low][key], order)
         return float(rise / (run[high]["cells"] - run[low]["cells"]))
 
     print(f"\nNJ_SCENARIOS dispatch overhead by table size, median of {RUNS} interpreters,")
     print("CPU us: function's overhead / identity's (ratio); the function's own calculation")
-    print("(direct) is not dispatch")
-    for runtime in runtimes:
-        runs = results[runtime]
-        line = f"{runtime:8}"
-        for rows in sizes:
-            fn = statistics.median(_overhead(run[rows]["function"]) for run in runs)
-            ident = statistics.median(_overhead(run[rows]["identity"]) for run in runs)
-            direct = statistics.median(
-                statistics.median(d for _, d in run[rows]["function"]) for run in runs
-            )
+    print("(direct) is not dispatch; the rounds timing the dispatch first (every earlier")
+    print("session's figure), then both orders (the mean of those and the direct-first ones)")
+    for order in ("dispatch-first", "both"):
+        for runtime in runtimes:
+            runs = results[runtime]
+            line = f"{runtime:8} {order:14}"
+            for rows in sizes:
+                fn = statistics.median(_overhead(run[rows]["function"], order) for run in runs)
+                ident = statistics.median(_overhead(run[rows]["identity"], order) for run in runs)
+                direct = statistics.median(
+                    statistics.median(d for _, d, *_ in run[rows]["function"]) for run in runs
+                )
+                line += (
+                    f" | {rows} rows {fn * 1e6:,.0f} / {ident * 1e6:,.0f} ="
+                    f" {fn / ident:.2f}x (direct {direct * 1e6:,.0f})"
+                )
+            per_fn = statistics.median(slope(run, "function", order) for run in runs)
+            per_id = statistics.median(slope(run, "identity", order) for run in runs)
             line += (
-                f" | {rows} rows {fn * 1e6:,.0f} / {ident * 1e6:,.0f} ="
-                f" {fn / ident:.2f}x (direct {direct * 1e6:,.0f})"
+                f" | per cell {per_fn * 1e6:.2f} / identity {per_id * 1e6:.2f}"
+                f" = {per_fn / per_id:.2f}x"
             )
-        per_fn = statistics.median(slope(run, "function") for run in runs)
-        per_id = statistics.median(slope(run, "identity") for run in runs)
-        line += (
-            f" | per cell {per_fn * 1e6:.2f} / identity {per_id * 1e6:.2f} = {per_fn / per_id:.2f}x"
-        )
-        print(line)
+            print(line)
     assert sizes
 
 
