@@ -164,7 +164,7 @@ def _fail(message: str, as_json: bool = False) -> int:
 
 def run(args: Any) -> int:
     """Run the command (``args``: the options by name); the exit status."""
-    from nj_incentives.scenarios.columns import ScenarioError
+    from nj_incentives.scenarios.errors import ScenarioError
 
     as_json = bool(getattr(args, "as_json", False))
     try:
@@ -226,7 +226,7 @@ def _canonical(value: object) -> str:
 
 
 def _run(args: Any) -> int:
-    from nj_incentives.scenarios.columns import ScenarioError
+    from nj_incentives.scenarios.errors import ScenarioError
     from nj_incentives.scenarios.paths import claim_outputs, format_of, refuse_inputs
 
     started = time.perf_counter()
@@ -601,12 +601,12 @@ def _run_dask_files(
     """The Dask engine's run of a Parquet file (:mod:`nj_incentives.scenarios.dask_files`);
     None when the file cannot be read in chunks (run in memory).
 
-    This process reads the file's footer (its columns and row groups), checks the
-    columns, has a worker plan the layout, and joins the parts the workers write: it
-    imports neither pandas nor pyarrow (nor the kernel), which the workers have imported
-    (1,000,000 rows: 0.4-0.5 CPU-s of the command's 1.8-2.1 before; docs/performance.md)."""
+    This process reads the file's footer (its columns and row groups), has a worker
+    check the columns and plan the layout, and joins the parts the workers write: it
+    imports neither pandas, pyarrow, the kernel nor the columns' declarations (every
+    program's rules), which the workers have imported (1,000,000 rows: 0.7-0.8 CPU-s of
+    the command's 1.8-2.1 before; docs/performance.md)."""
     from nj_incentives.scenarios import stream
-    from nj_incentives.scenarios.columns import check_columns
     from nj_incentives.scenarios.dask_files import (
         file_outline,
         plan_on_cluster,
@@ -621,7 +621,8 @@ def _run_dask_files(
         columns = stream.table_columns(shape.names)
     except stream.CannotStream:
         return None
-    check_columns(columns, args.keep)
+    # the columns are checked by the worker that plans the layout (check_columns)
+    planned = plan_on_cluster(early.get(), source, not args.totals_only, args.keep)
     keep = [c for c in args.keep if c in columns]
     stamp["mode"] = "table"
     hasher.update(_canonical({"sheet": args.sheet}).encode())
@@ -631,10 +632,9 @@ def _run_dask_files(
     paths = [output, *([Path(f"{stem}.json")] if fmt == "csv" else [])]
     paths.append(Path(f"{stem}.summary.csv"))
     refuse_inputs(paths, inputs)
-    output.parent.mkdir(parents=True, exist_ok=True)  # as calc and fill do
-    planned = plan_on_cluster(early.get(), source, not args.totals_only)
     if planned is None or planned[1] == 0:
         return None
+    output.parent.mkdir(parents=True, exist_ok=True)  # as calc and fill do
     layout, total = planned
     found: dict[str, Any] = {}
 

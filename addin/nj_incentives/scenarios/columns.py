@@ -54,6 +54,7 @@ from nj_incentives.core.scenario_sections import (
     version_categories,
 )
 from nj_incentives.programs import PROGRAMS
+from nj_incentives.scenarios.errors import ScenarioError
 
 __all__ = [
     "FIRST_TAX_YEAR",
@@ -84,12 +85,6 @@ __all__ = [
     "section_of",
     "version_categories",
 ]
-
-
-class ScenarioError(ValueError):
-    """A problem with the scenario table as a whole (not with one row): unknown columns,
-    an unreadable file, a bad grid or Monte Carlo spec. Row problems never raise: they go
-    in the row's ``error`` column."""
 
 
 # Kind, InputSpec and the runner's limits: core/scenario_inputs.py; SCALE, OutKind,

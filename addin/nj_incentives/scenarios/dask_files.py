@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from nj_incentives.scenarios.columns import Layout, ScenarioError
+from nj_incentives.scenarios.errors import ScenarioError
 from nj_incentives.scenarios.parquet_join import (
     JoinError,
     Outline,
@@ -50,7 +50,9 @@ from nj_incentives.scenarios.parquet_join import (
     outline,
 )
 
-if TYPE_CHECKING:  # the client imports neither pandas nor pyarrow: only the workers do
+if TYPE_CHECKING:  # the client imports neither pandas, pyarrow nor the columns'
+    # declarations (every program's rules): only the workers do
+    from nj_incentives.scenarios.columns import Layout
     from nj_incentives.scenarios.runner import Money
 
 __all__ = ["EarlyClient", "Part", "file_outline", "plan_on_cluster", "run_parquet_to_file"]
@@ -89,26 +91,42 @@ def file_outline(source: Path) -> Outline:
             raise ScenarioError(message) from None
 
 
-def plan_file(source: str, detail: bool) -> tuple[Layout, int] | None:
-    """A worker's task: the layout of the whole table and its rows, from one pass over
-    the columns that decide it (:func:`~.stream.plan_layout_streaming`, as the pandas
-    engine plans it); None when the file cannot be read in chunks."""
+def plan_file(source: str, detail: bool, keep: Sequence[str]) -> tuple[Layout, int] | None:
+    """A worker's task: the columns checked (:func:`~.columns.check_columns`, its
+    :class:`ScenarioError` the command's message), then the layout of the whole table
+    and its rows, planned as the pandas engine plans them
+    (:func:`~.stream.plan_layout_streaming`); None when the file cannot be read in
+    chunks."""
     from nj_incentives.scenarios import stream
+    from nj_incentives.scenarios.columns import check_columns
 
     try:
         reader = stream.StreamReader(Path(source), "parquet")
+        check_columns(reader.columns, keep)
         return stream.plan_layout_streaming(reader, detail)
     except stream.CannotStream:
         return None
 
 
-def plan_on_cluster(client: Any, source: Path, detail: bool) -> tuple[Layout, int] | None:
-    """:func:`plan_file` run on a worker: the client reads no column (nor imports pandas,
-    pyarrow or the kernel for it); the worker has them imported (:func:`_warm_up`)."""
-    planned: tuple[Layout, int] | None = client.submit(
-        plan_file, str(source), detail, pure=False
-    ).result()
-    return planned
+def _rows_of(planned: tuple[Layout, int] | None) -> int | None:
+    return None if planned is None else planned[1]
+
+
+def plan_on_cluster(
+    client: Any, source: Path, detail: bool, keep: Sequence[str]
+) -> tuple[Any, int] | None:
+    """:func:`plan_file` run on a worker: the plan stays there, as a future the tasks
+    take (:func:`run_parquet_to_file`), and the client receives the rows only (or the
+    columns' error). So the client reads no column and imports neither pandas, pyarrow,
+    the kernel nor the columns' declarations; the workers have them (:func:`_warm_up`).
+    (The plan's future, of a tuple: the scheduler tells the client the type of what a
+    future holds, and a future of a Layout imported the declarations to name it; the
+    rows); None when the file cannot be read in chunks."""
+    planned = client.submit(plan_file, str(source), detail, list(keep), pure=False)
+    rows: int | None = client.submit(_rows_of, planned, pure=False).result()
+    if rows is None:
+        return None
+    return planned, rows
 
 
 def _tasks(
@@ -133,13 +151,16 @@ def _tasks(
 def run_part(
     part: Part,
     fmt: str,
-    layout: Layout,
+    layout: Layout | tuple[Layout, int],
     total: int,
     money: Money,
     keep: Sequence[str],
 ) -> dict[str, Any]:
     """A worker's task: read, compute and write one part; its counts and summary (with
-    the worker's heap kept, :func:`_heap_kept`)."""
+    the worker's heap kept, :func:`_heap_kept`). ``layout``: the run's, or
+    :func:`plan_file`'s (layout, rows)."""
+    if isinstance(layout, tuple):
+        layout = layout[0]
     with _heap_kept():
         import pyarrow.parquet as pq
 
@@ -385,7 +406,7 @@ def run_parquet_to_file(
     source: Path,
     target: Path,
     fmt: str,
-    layout: Layout,
+    layout: Any,
     total: int,
     *,
     money: Money,
@@ -400,11 +421,13 @@ def run_parquet_to_file(
 ) -> tuple[int, int, bytes, list[tuple[int, Any, str]]]:
     """Run a Parquet table on Dask workers into ``target`` (CSV or Parquet); the rows,
     rows with errors, the summary CSV's bytes (merged and written by a worker) and the
-    first failed rows (row number, id, error). ``groups``: the rows of each of the
-    input's row groups (:func:`file_outline`). ``early``: the client the command started
-    connecting before (its ``scheduler``). ``stamped``: called once every part is done,
-    before ``stamp`` goes in the file (the command fills in the input's hash, computed
-    meanwhile)."""
+    first failed rows (row number, id, error). ``layout``: a :class:`~.columns.Layout`,
+    or the future of :func:`plan_file`'s (layout, rows) on the client's cluster
+    (:func:`plan_on_cluster`). ``groups``:
+    the rows of each of the input's row groups (:func:`file_outline`). ``early``: the
+    client the command started connecting before (its ``scheduler``). ``stamped``:
+    called once every part is done, before ``stamp`` goes in the file (the command fills
+    in the input's hash, computed meanwhile)."""
     parts_dir = Path(
         tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}.", suffix=".parts")
     )

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from nj_incentives.scenarios.columns import ScenarioError
+from nj_incentives.scenarios.errors import ScenarioError
 from nj_incentives.support.files import atomic_write
 
 __all__ = [

@@ -35,13 +35,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from nj_incentives.scenarios.columns import Layout, ScenarioError, input_spec
+from nj_incentives.scenarios.errors import ScenarioError
 
-if TYPE_CHECKING:  # pandas is imported where a frame is made: the Dask engine's client
-    # reads this module's constants and imports neither pandas nor pyarrow
+if TYPE_CHECKING:  # pandas and the columns' declarations are imported where they are
+    # used: the Dask engine's client reads this module's constants and imports neither
     import pandas as pd
 
     from nj_incentives.scenarios.analysis import SummaryBuilder
+    from nj_incentives.scenarios.columns import Layout
     from nj_incentives.scenarios.runner import Money
 
 __all__ = [
@@ -151,6 +152,8 @@ class StreamReader:
         :data:`CSV_TYPES_BYTES` (:meth:`_csv_head`)."""
         import pyarrow as pa
         import pyarrow.csv as pacsv
+
+        from nj_incentives.scenarios.columns import input_spec
 
         text = {raw: pa.string() for raw in self._names if input_spec(raw.strip()) is not None}
         convert = pacsv.ConvertOptions(
