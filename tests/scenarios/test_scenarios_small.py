@@ -101,3 +101,23 @@ def test_the_small_path_is_taken_up_to_its_row_count(monkeypatch: object) -> Non
         total = out[0].index("grant_total")
         assert [cells[total] for cells in out[1:]] == [10000.0] * rows
         assert calls == small
+
+
+def test_a_header_without_rows_gives_the_same_header_both_ways() -> None:
+    """No scenario rows (a header only, or only blank rows): the header of the layout the
+    column names decide, and no row, by either path."""
+    cases = {
+        ("id", "label", "error", "conversion_paragraph"): [
+            ["id", "label", "accrual_year", "conversion_amount", "periods", "period_end_1"]
+        ],
+        ("id", "error", "grant_term", "grant_cap_applies"): [
+            ["pct", "withholdings_1"],
+            [None, ""],
+            ["  ", None],
+        ],
+    }
+    for first, rows in cases.items():
+        small = scenarios_table(rows, small=True)
+        assert small == scenarios_table(rows, small=False)
+        assert len(small) == 1
+        assert tuple(small[0][:4]) == first
