@@ -246,9 +246,28 @@ def test_a_grant_approved_after_the_enactment_fails(tmp_path: Path) -> None:
 
 
 def test_a_seller_that_is_a_transferee_fails(tmp_path: Path) -> None:
-    result = filled(tmp_path, seller_is_transferee="Yes")
+    # and (in the same recalculation) an S corporation that entered a Corporate Transit Fee
+    # for tax year 2024 (a period beginning 2024-01-01, in the fee's 2024-2028): 2.5% of
+    # allocated taxable net income of $12,000,000 over $10,000,000 = 0.025 x 2,000,000 =
+    # 50,000.00, a C corporation's fee; the fee is not due from an S corporation
+    # (P.L.2024, c.20, as the Division of Taxation states it), so the Checks line fails
+    # naming the input, the tax year, the value, the rule, its citation and the answer
+    result = filled(
+        tmp_path,
+        seller_is_transferee="Yes",
+        s_corporation="Yes",
+        transit_fees={2024: 0.025 * (12_000_000 - 10_000_000)},
+    )
     assert result.value("MasterCheck") is False
     assert "transferee" in result.value("TransferVerdict")
+    failed = [label for label, _, ok in checks(result) if ok is not True]
+    assert (
+        "Corporate Transit Fee entered for a taxpayer it is not due from: Corporate Transit Fee "
+        "(if any), tax year 2024 = 50,000.00: the fee is not due from an S corporation or a "
+        "public utility (P.L.2024, c.20); The taxpayer is a New Jersey S corporation = Yes."
+    ) in failed
+    # the fee is its own line of the return, as entered: the check flags, nothing is dropped
+    assert [row[0] for row in result.value("ReturnTransitFees")][7] == 50000.0
 
 
 def test_the_transfer_eligibility_facts_reach_the_check(tmp_path: Path, example: Any) -> None:
@@ -294,10 +313,14 @@ def test_a_roll_forward_keeps_the_sellers_fact_and_clears_the_sales(tmp_path: Pa
         "seller_pays_tax": "Yes",
         "credit_exceeds_liability": "Yes",
         "buyer_may_owe_tax": "Yes",
+        # the kind of taxpayer is a fact of the business too (no Corporate Transit Fee is
+        # due from a public utility, P.L.2024, c.20): kept
+        "public_utility": "Yes",
     }
     last = build_template(beip_conversion, tmp_path / "2025.xlsx", {**EXAMPLE, **facts})
     rolled = recalculate(rollforward(last, tmp_path / "2026.xlsx", {}).path)
     assert rolled.value("SellerPaysTax") == "Yes"
+    assert (rolled.value("PublicUtility"), rolled.value("SCorporation")) == ("Yes", "No")
     assert rolled.value("TransferProposed") == "No"
     assert rolled.value("TransferVerdict") == "no sale proposed"
     for cleared in ("CreditExceedsLiability", "BuyerMayOweTax"):

@@ -298,8 +298,12 @@ def test_a_missing_period_figure_fails(tmp_path: Path) -> None:
         end, receipts, liability, _other = values["periods"][1]
         values["periods"][1] = (end, receipts, liability, None)
         # and a Corporate Transit Fee for period 1 (2023-01-01 to 2023-12-31), which begins
-        # before the fee's first privilege period (2024-01-01; P.L.2024, c.20)
-        values["transit_fees"] = [1234.5]
+        # before the fee's first privilege period (2024-01-01; P.L.2024, c.20), and for
+        # period 3 (2025): 2.5% x (10,400,000 - 10,000,000) = 10,000.00 of allocated taxable
+        # net income over the threshold, entered by a public utility, which the fee is not
+        # due from (P.L.2024, c.20, as the Division of Taxation states it)
+        values["transit_fees"] = [1234.5, None, 0.025 * (10_400_000 - 10_000_000)]
+        values["public_utility"] = True
 
     result = filled(tmp_path, change)
     assert result.value("MasterCheck") is False
@@ -310,6 +314,12 @@ def test_a_missing_period_figure_fails(tmp_path: Path) -> None:
         "Fee (if any), Period 1 = 1,234.50: the fee applies only to privilege periods "
         "beginning 2024-01-01 through 2028-12-31 (P.L.2024, c.20); this period begins "
         "2023-01-01."
+    ) in failed
+    assert (
+        "Corporate Transit Fee entered for a taxpayer it is not due from: Corporate Transit "
+        "Fee (if any), Period 1 = 1,234.50; Period 3 = 10,000.00: the fee is not due from an "
+        "S corporation or a public utility (P.L.2024, c.20); The taxpayer is a public "
+        "utility = Yes."
     ) in failed
 
 

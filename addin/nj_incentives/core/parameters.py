@@ -204,7 +204,8 @@ class Parameter(Generic[T]):
         self.citation = citation
         self.selector = selector
         #: "money", "fraction", "count", "hours", "days", "date", "year", "table",
-        #: "number" (a multiple), "month_day" (a (month, day) that recurs each year)
+        #: "number" (a multiple), "month_day" (a (month, day) that recurs each year),
+        #: "kinds" (kinds of taxpayer, a tuple of texts)
         self.kind = kind
         self.quote = quote
         self._set(versions)
@@ -347,6 +348,8 @@ def show(value: Any, kind: str) -> str:
     if kind == "month_day":
         month, day_of_month = value
         return f"{MONTH_NAMES[month - 1]} {day_of_month}"
+    if kind == "kinds":  # kinds of taxpayer: "S corporation, public utility"
+        return ", ".join(value)
     if kind in ("count", "year"):
         return f"{value:,}" if kind == "count" else str(value)
     return str(value)

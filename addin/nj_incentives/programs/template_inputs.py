@@ -107,7 +107,7 @@ def citations(items: Iterable[Any]) -> dict[str, str]:
             found.setdefault(name, citation)
     for item in items:  # an input no function reads: the citation of its checks
         if isinstance(item, Check) and item.citation:
-            for name in _NAME.findall(item.formula):
+            for name in _NAME.findall(f"{item.formula} {item.refusal}"):
                 found.setdefault(name, item.citation)
     return found
 

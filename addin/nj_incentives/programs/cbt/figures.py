@@ -240,4 +240,16 @@ TRANSIT_FEE_LAST_PERIOD_BEGIN: Parameter[dt.date] = declare_figure(
     "date",
     Version(dt.date(2028, 12, 31), P_L_2024_C_20),
 )
+#: Who the fee is not due from, as the notes give it (the Division of Taxation's page,
+#: secondary): the templates check a fee entered against the taxpayer's kind.
+TRANSIT_FEE_NOT_DUE_FROM: Parameter[tuple[str, ...]] = declare_figure(
+    "cbt.transit_fee_not_due_from",
+    "cbt",
+    "Corporate Transit Fee: taxpayers it is not due from",
+    "P.L.2024, c.20",
+    Selector.FIXED,
+    "kinds",
+    Version(("S corporation", "public utility"), P_L_2024_C_20),
+    quote="not for S corporations or public utilities",
+)
 CITE_TRANSIT_FEE = "P.L.2024, c.20"

@@ -7,21 +7,30 @@ The fee is an input (what the taxpayer computed: its base, allocated taxable net
 is not in any workpaper); no credit reduces it, so the credits' limits keep reading the
 liability entered, the CBT before the fee. The period test is a Checks line (an input
 rule reads one cell, not its period); a period's first day is the day after the period
-before it ends, else twelve months before its end (:func:`begins`).
+before it ends, else twelve months before its end (:func:`begins`). So is the taxpayer
+test: a fee entered for a taxpayer it is not due from (an S corporation, a public
+utility: ``TRANSIT_FEE_NOT_DUE_FROM``), each kind a Yes/No input of the template
+(:data:`KINDS`, :func:`kind_items`, :func:`kind_check`).
 """
 
 from __future__ import annotations
 
-from nj_incentives.core.workpaper import Check, Column, Kind
+from collections.abc import Callable
+
+from nj_incentives.core.workpaper import Check, Column, Item, Kind
 from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs.cbt import figures as CBT
 
 __all__ = [
     "INPUT",
+    "KINDS",
+    "NOT_DUE_RULE",
     "begins",
     "check",
     "column",
     "figure",
+    "kind_check",
+    "kind_items",
     "refusal",
 ]
 
@@ -101,4 +110,74 @@ def figure(source: str) -> returns.ReturnFigure:
         "Corporate Transit Fee (apart from the CBT; no credit reduces it)",
         source,
         law=f"{CITE} (the fee as entered)",
+    )
+
+
+#: Each kind of taxpayer the fee is not due from (``TRANSIT_FEE_NOT_DUE_FROM``): the
+#: Yes/No input a template asks it by (defined name, label, ``fill``'s key, prompt, help).
+KINDS: dict[str, tuple[str, str, str, str, str]] = {
+    "S corporation": (
+        "SCorporation",
+        "The taxpayer is a New Jersey S corporation",
+        "s_corporation",
+        "New Jersey S corporation?",
+        "Files the CBT-100S; selects the S corporation column of the minimum tax "
+        f"(P.L.2011, c.84); no Corporate Transit Fee is due from it ({CITE}).",
+    ),
+    "public utility": (
+        "PublicUtility",
+        "The taxpayer is a public utility",
+        "public_utility",
+        "Public utility?",
+        f"A public utility subject to the CBT; no Corporate Transit Fee is due from it ({CITE}).",
+    ),
+}
+NOT_DUE_FROM: tuple[str, ...] = CBT.TRANSIT_FEE_NOT_DUE_FROM.single
+NOT_DUE_RULE = "the fee is not due from " + " or ".join(
+    f"{'an' if kind[0] in 'AEFHILMNORSX' else 'a'} {kind}" for kind in NOT_DUE_FROM
+)
+
+
+def kind_items() -> tuple[Item, ...]:
+    """The Yes/No inputs of the kinds the fee is not due from (default No)."""
+    return tuple(
+        Item(
+            label,
+            name,
+            Kind.YESNO,
+            "yes/no",
+            key=key,
+            default=False,
+            prompt=prompt,
+            help=help_text,
+        )
+        for name, label, key, prompt, help_text in (KINDS[kind] for kind in NOT_DUE_FROM)
+    )
+
+
+def kind_check(rows: list[tuple[str, str]], read: Callable[[str], str]) -> Check:
+    """The Checks line: a fee other than 0 entered for a taxpayer it is not due from fails
+    it, the line naming the input and each period's value, the rule with its citation and
+    the kind answered Yes (``rows``: ``(fee, label)`` of each period; ``read``: the Yes/No
+    inputs as the functions read them, :func:`nj_incentives.programs.template_inputs.
+    reader`)."""
+    yes = {name: f"({read(name)}=TRUE)" for name, *_ in (KINDS[k] for k in NOT_DUE_FROM)}
+    fees = "&".join(
+        f'IF(AND(ISNUMBER({fee}),N({fee})<>0),"; {label} = "&TEXT({fee},"#,##0.00"),"")'
+        for fee, label in rows
+    )
+    kinds = "&".join(
+        f'IF({yes[name]},"; {label} = Yes","")'
+        for name, label, *_ in (KINDS[k] for k in NOT_DUE_FROM)
+    )
+    entered = "OR(" + ",".join(f"AND(ISNUMBER({fee}),N({fee})<>0)" for fee, _ in rows) + ")"
+    detail = (
+        f"IF(AND(OR({','.join(yes.values())}),{entered}),"
+        f'"{INPUT}, "&MID({fees},3,4000)&": {NOT_DUE_RULE} ({CITE})"&{kinds}&".","")'
+    )
+    return Check.detailed(
+        f"A Corporate Transit Fee is entered only for a taxpayer it is due from ({NOT_DUE_RULE})",
+        "Corporate Transit Fee entered for a taxpayer it is not due from",
+        detail,
+        CITE,
     )

@@ -300,6 +300,9 @@ FILER: tuple[LineItem, ...] = (
         f"{beip.ENACTMENT_P_L_2015_C_194} to {beip.DIRECTION_DEADLINE}, the Authority's "
         "published deadline (e.). Blank = not checked.",
     ),
+    # the kind of taxpayer (CBT-100S, public utility): no Corporate Transit Fee is due
+    # from it (P.L.2024, c.20), checked against the fees entered by tax year
+    *transit_fee.kind_items(),
 )
 
 
@@ -1156,6 +1159,10 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
                 )
                 for k, year in enumerate(TAX_YEARS)
             ]
+        ),
+        transit_fee.kind_check(
+            [(f"[[at:TransitFees:{k}]]", f"tax year {year}") for k, year in enumerate(TAX_YEARS)],
+            read,
         ),
     )
 

@@ -477,16 +477,9 @@ SCREENING: tuple[LineItem, ...] = (
         help="cbt: Corporation Business Tax (the 50% / minimum-tax limit applies); insurance: "
         "insurance premiums taxes.",
     ),
-    Item(
-        "The taxpayer is a New Jersey S corporation",
-        "SCorporation",
-        Kind.YESNO,
-        "yes/no",
-        key="s_corporation",
-        default=False,
-        prompt="New Jersey S corporation?",
-        help="Selects the S corporation column of the minimum tax (P.L.2011, c.84).",
-    ),
+    # S corporation (the minimum tax's column; no Corporate Transit Fee) and public utility
+    # (no Corporate Transit Fee): P.L.2011, c.84; P.L.2024, c.20
+    *transit_fee.kind_items(),
     Item(
         "Payroll of the affiliated or controlled group",
         "GroupPayroll",
@@ -1221,6 +1214,10 @@ def _checks(read: Callable[[str], str]) -> tuple[Check, ...]:
                 )
                 for k, label in enumerate(_PERIOD_LABELS)
             ]
+        ),
+        transit_fee.kind_check(
+            [(f"[[at:TransitFees:{k}]]", label) for k, label in enumerate(_PERIOD_LABELS)],
+            read,
         ),
     )
 
