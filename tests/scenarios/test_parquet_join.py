@@ -47,11 +47,18 @@ def _write(path: Path, chunks: list[pd.DataFrame], stamp: dict[str, object] | No
     return path
 
 
-def _joined(tmp: Path, parts: list[list[pd.DataFrame]], stamp: dict[str, object]) -> Path:
+def _joined(
+    tmp: Path, parts: list[list[pd.DataFrame]], stamp: dict[str, object], *, move: bool = False
+) -> Path:
+    """``move``: every part offered to become the output (the first one does: renamed,
+    its footer cut; the others are copied and stay)."""
     joiner = ParquetJoiner(tmp / "joined.parquet")
     for k, chunks in enumerate(parts):
-        joiner.add(_write(tmp / f"part-{k}.parquet", chunks, None))
+        joiner.add(_write(tmp / f"part-{k}.parquet", chunks, None), move=move)
     joiner.close({"nj_incentives": json.dumps(stamp, sort_keys=True, default=str)})
+    assert [(tmp / f"part-{k}.parquet").exists() for k in range(len(parts))] == [
+        not (move and k == 0) for k in range(len(parts))
+    ]
     return tmp / "joined.parquet"
 
 
@@ -62,9 +69,14 @@ def _joined(tmp: Path, parts: list[list[pd.DataFrame]], stamp: dict[str, object]
     sizes=st.lists(st.integers(1, 700), min_size=1, max_size=9),
     cuts=st.lists(st.booleans(), min_size=8, max_size=8),
     columns=st.integers(1, 40),
+    move=st.booleans(),
 )
 def test_joined_parts_are_the_one_writers_file_byte_for_byte(
-    tmp_path_factory: pytest.TempPathFactory, sizes: list[int], cuts: list[bool], columns: int
+    tmp_path_factory: pytest.TempPathFactory,
+    sizes: list[int],
+    cuts: list[bool],
+    columns: int,
+    move: bool,
 ) -> None:
     tmp = tmp_path_factory.mktemp("join")
     chunks = [_chunk(rows, seed, columns) for seed, rows in enumerate(sizes)]
@@ -77,7 +89,7 @@ def test_joined_parts_are_the_one_writers_file_byte_for_byte(
             parts[-1].append(chunk)
     stamp = {"rows": sum(sizes), "engine": "test"}
     whole = _write(tmp / "whole.parquet", chunks, stamp)
-    joined = _joined(tmp, parts, stamp)
+    joined = _joined(tmp, parts, stamp, move=move)
     assert joined.read_bytes() == whole.read_bytes()
     table = pq.read_table(joined)
     assert table.num_rows == sum(sizes)
@@ -89,7 +101,7 @@ def test_more_than_fifteen_row_groups_and_a_wide_table(tmp_path: Path) -> None:
     chunks = [_chunk(50, seed, 90) for seed in range(17)]
     stamp = {"rows": 850}
     whole = _write(tmp_path / "whole.parquet", chunks, stamp)
-    joined = _joined(tmp_path, [chunks[:15], chunks[15:]], stamp)
+    joined = _joined(tmp_path, [chunks[:15], chunks[15:]], stamp, move=True)
     assert joined.read_bytes() == whole.read_bytes()
 
 

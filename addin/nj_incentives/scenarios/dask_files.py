@@ -474,7 +474,8 @@ def run_parquet_to_file(
 class _Joiner:
     """The parts, in row order, appended to one file as they arrive (CSV byte for byte;
     Parquet row groups as the bytes the workers encoded, :mod:`.parquet_join`); each part
-    is removed once joined. ``stamp``, when set,
+    is removed once joined. The first part becomes the file (renamed: its bytes are not
+    copied; the parts are written beside the output). ``stamp``, when set,
     goes in the Parquet file's metadata (key ``nj_incentives``). A Parquet part whose
     schema is not the first part's is cast to it, as the pandas engine casts every chunk
     to its first chunk's schema."""
@@ -484,25 +485,26 @@ class _Joiner:
         self.stamp: dict[str, Any] | None = None
         self._csv: Any = None
         self._parquet: ParquetJoiner | None = None
-        self._first: Path | None = None
         self._schema: Any = None
 
     def __enter__(self) -> _Joiner:
-        if self.fmt == "csv":
-            self._csv = self.target.open("wb")
-        else:
+        if self.fmt != "csv":
             self._parquet = ParquetJoiner(self.target)
         return self
 
     def add(self, task: Part) -> None:
         path = Path(task.path)
-        if self._csv is not None:
+        if self.fmt == "csv":
+            if self._csv is None:
+                path.replace(self.target)
+                self._csv = self.target.open("ab")
+                return
             with path.open("rb") as part:
                 shutil.copyfileobj(part, self._csv, 1 << 20)
         elif self._parquet is not None and path.exists():  # a part with no rows: no file
             try:
                 try:
-                    self._parquet.add(path)
+                    self._parquet.add(path, move=True)
                 except SchemaMismatch:
                     cast = _cast_part(path, self._first_schema())
                     try:
@@ -511,24 +513,24 @@ class _Joiner:
                         cast.unlink()
             except JoinError as error:
                 raise ScenarioError(f"{task.path}: {error}") from error
-            if self._first is None:  # kept for its schema, should a later part differ
-                self._first = path
-                return
         path.unlink(missing_ok=True)
 
     def _first_schema(self) -> Any:
-        """The first part's Arrow schema (pyarrow imported only for a part to cast)."""
+        """The first part's Arrow schema, read from its footer as it was (pyarrow
+        imported only for a part to cast)."""
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        if self._schema is None:
-            self._schema = pq.read_schema(self._first)
+        if self._schema is None and self._parquet is not None:
+            footer = pa.BufferReader(self._parquet.first_part_footer())
+            self._schema = pq.read_schema(footer)
         return self._schema
 
     def __exit__(self, exc_type: object, *exc: object) -> None:
-        if self._csv is not None:
+        if self.fmt == "csv":
+            if self._csv is None:  # no part: an empty file
+                self._csv = self.target.open("wb")
             self._csv.close()
-        if self._first is not None:
-            self._first.unlink(missing_ok=True)
         if self._parquet is not None:
             if exc_type is not None:
                 self._parquet.abort()

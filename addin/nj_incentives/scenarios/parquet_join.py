@@ -318,26 +318,31 @@ def _past(elements: list[_Struct], at: int) -> int:
 class ParquetJoiner:
     """Parquet parts of one schema appended, row group by row group, to ``target``.
 
-    :meth:`add` copies a part's pages and keeps its row groups' metadata, shifted to
-    their new place; :meth:`close` writes the footer: the first part's, with every part's
+    :meth:`add` copies a part's pages (or renames the first part onto ``target`` and cuts
+    its footer off, ``move``) and keeps its row groups' metadata, shifted to their new
+    place; :meth:`close` writes the footer: the first part's, with every part's
     row groups, their rows, and ``metadata`` added to its key-value metadata (before the
     keys the parts carry, where pyarrow's ``add_key_value_metadata`` places them)."""
 
     def __init__(self, target: Path) -> None:
-        self._out = Path(target).open("wb")  # noqa: SIM115 - closed by close() or abort()
-        self._out.write(MAGIC)
+        self._target = Path(target)
+        self._out: BinaryIO | None = None  # opened by the first add() or by close()
         self._first: _Struct | None = None
+        self._first_footer = b""  # the first part's footer as it was
         self._groups: list[_Struct] = []
         self._rows = 0
 
-    def add(self, part: Path, *, cast: bool = False) -> None:
+    def add(self, part: Path, *, cast: bool = False, move: bool = False) -> None:
         """Append ``part``'s row groups (its footer read in full before a byte is
         written: a part refused leaves the output as it was). ``cast``: the caller cast
         the part to the first part's Arrow schema, whose serialized form in the
-        key-value metadata may differ in a byte; the Parquet schema must still match."""
+        key-value metadata may differ in a byte; the Parquet schema must still match.
+        ``move``: the part may become the output, if it is the first (renamed onto it,
+        its footer cut off: its pages stay where they are, not copied; the part is gone
+        then); on the same file system as the output."""
         with open(part, "rb") as source:
             raw, end = footer_of(source, os.fstat(source.fileno()).st_size)
-            by = self._out.tell() - len(MAGIC)
+            by = self._out.tell() - len(MAGIC) if self._out is not None else 0
             try:
                 meta, groups = self._moved(raw, by, end)
             except IndexError:
@@ -346,10 +351,30 @@ class ParquetJoiner:
                 for fid in (_FMD_SCHEMA,) if cast else (_FMD_SCHEMA, _FMD_KEY_VALUE):
                     if meta.fields.get(fid) != self._first.fields.get(fid):
                         raise SchemaMismatch(f"{part}: another schema than the first part's")
-            _copy(source, self._out, len(MAGIC), end - len(MAGIC))
-        self._first = self._first or meta
+            if self._out is None and move:
+                os.replace(part, self._target)
+                self._out = self._target.open("r+b")
+                self._out.truncate(end)
+                self._out.seek(end)
+            else:
+                _copy(source, self._opened(), len(MAGIC), end - len(MAGIC))
+        if self._first is None:
+            self._first, self._first_footer = meta, raw
         self._groups.extend(groups)
         self._rows += meta.i64(_FMD_NUM_ROWS) or 0
+
+    def first_part_footer(self) -> bytes:
+        """The first part's footer as a Parquet file without pages (its schema can be
+        read from it: the first part may have become the output), or nothing yet."""
+        raw = self._first_footer
+        return MAGIC + raw + struct.pack("<i", len(raw)) + MAGIC if raw else b""
+
+    def _opened(self) -> BinaryIO:
+        """The output, opened (empty but for the Parquet mark) if no part made it."""
+        if self._out is None:
+            self._out = self._target.open("wb")
+            self._out.write(MAGIC)
+        return self._out
 
     def _moved(self, raw: bytes, by: int, end: int) -> tuple[_Struct, list[_Struct]]:
         """A part's footer and its row groups with every offset moved ``by`` bytes."""
@@ -373,6 +398,7 @@ class ParquetJoiner:
 
     def close(self, metadata: dict[str, str] | None = None) -> None:
         """The footer (nothing if no part was added: the caller removes the file)."""
+        out = self._opened()
         try:
             if self._first is None:
                 return
@@ -393,14 +419,15 @@ class ParquetJoiner:
                 kept = [pair for pair in pairs if pair.fields.get(1) not in keys]
                 meta.fields[_FMD_KEY_VALUE] = (_LIST, _list_of(added + kept))
             footer = meta.encode()
-            self._out.write(footer)
-            self._out.write(struct.pack("<i", len(footer)))
-            self._out.write(MAGIC)
+            out.write(footer)
+            out.write(struct.pack("<i", len(footer)))
+            out.write(MAGIC)
         finally:
-            self._out.close()
+            out.close()
 
     def abort(self) -> None:
-        self._out.close()
+        if self._out is not None:
+            self._out.close()
 
 
 def _copy(source: BinaryIO, target: BinaryIO, start: int, size: int) -> None:
