@@ -19,6 +19,7 @@ import pytest
 from nj_incentives import cli
 from nj_incentives.workpapers.signoff import SignError, sign, status
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
+from nj_incentives.workpapers.templates.builder import shown_formula
 
 GRANT = DEFAULT_DIRECTORY / "examples" / "beip-grant-schedule-example.xlsx"
 
@@ -69,6 +70,31 @@ def test_an_edited_schedule_formula_is_reported_beside_the_signoff(tmp_path: Pat
     assert [s.stale for s in found] == [False, False]  # the inputs are as signed
     assert all(s.formulas_count == 1 for s in found)
     assert found[1].line.endswith("; FORMULAS DIFFER from the template (1: Checks!C5)")
+    assert not found[1].current_ok
+
+
+def test_an_edited_table_formula_or_reference_on_either_sheet_is_reported(
+    tmp_path: Path,
+) -> None:
+    """The grant schedule is computed on the hidden sheet 'Calculations NJ' and shown on
+    Calculations by ordinary references (issue 31 item 3): its NJ_* formula edited there
+    (the grant percentage 50% replaced by 80%), and a shown cell made to read another
+    row (grant year 1's grant showing year 2's), are each a formula that differs."""
+    book = openpyxl.load_workbook(GRANT)
+    hidden = book["Calculations NJ"]
+    table = hidden["C23"].value  # the schedule's array formula, at its visible address
+    assert "NJ_BEIP_GRANT_SCHEDULE(" in table.text
+    assert "GrantPct" in table.text
+    table.text = table.text.replace("GrantPct", "0.8")
+    shown = book["Calculations"]
+    assert shown["H24"].value == shown_formula("'Calculations NJ'!H24")
+    shown["H24"].value = shown_formula("'Calculations NJ'!H25")
+    book.save(tmp_path / "tampered.xlsx")
+    found = status(tmp_path / "tampered.xlsx")
+    assert [s.stale for s in found] == [False, False]  # the inputs are as signed
+    assert found[1].line.endswith(
+        "; FORMULAS DIFFER from the template (2: Calculations!H24, Calculations NJ!C23)"
+    )
     assert not found[1].current_ok
 
 

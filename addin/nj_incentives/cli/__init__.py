@@ -161,9 +161,10 @@ def cache_values_option(function: Any) -> Any:
         "cache",
         is_flag=True,
         help="recalculate once and store every figure in the file, so that a viewer that does "
-        "not recalculate (a file preview, openpyxl) shows it (as the shipped examples do); "
-        "LibreOffice shows #NAME? in the NJ_* cells whatever the file stores: to print "
-        "from it, print the results workbook of nj-incentives calc",
+        "not recalculate (a file preview, openpyxl) shows it, and LibreOffice prints it with "
+        "its checks TRUE, without the NJ_* functions (as the shipped examples do: each NJ_* "
+        "table is computed on a hidden sheet and shown by ordinary formulas, whose saved "
+        "values LibreOffice keeps)",
     )(function)
 
 

@@ -50,6 +50,7 @@ __all__ = [
     "CALCULATIONS",
     "CENT_TOLERANCE",
     "CHECKS",
+    "COMPANION_SUFFIX",
     "CONFIG",
     "ENGAGEMENT_FIELDS",
     "INPUTS",
@@ -98,6 +99,8 @@ __all__ = [
     "Workpaper",
     "blank",
     "column_values",
+    "companion",
+    "is_companion",
     "last_row",
     "money",
     "named_period",
@@ -118,6 +121,25 @@ ABOUT, INPUTS, CALCULATIONS, OUTPUTS, CHECKS, CONFIG = (
 #: The sheets a person never prints: hidden (Excel and LibreOffice print no hidden sheet;
 #: the classic xlwings add-in reads a hidden xlwings.conf as a visible one).
 UNPRINTED_SHEETS = (CONFIG,)
+
+#: The hidden sheet beside a visible sheet of tables (``Calculations NJ``): it holds, at
+#: the same cell addresses, the array formulas of that sheet's tables, which the visible
+#: sheet shows through ordinary references. LibreOffice (and any application without the
+#: NJ_* functions) keeps the saved value of an ordinary formula but recomputes an array
+#: formula calling a function it does not know (#NAME?), and what reads it; a table kept
+#: out of sight prints its saved values (issue 31; docs/filling.md, "Printing").
+COMPANION_SUFFIX = " NJ"
+
+
+def companion(sheet: str) -> str:
+    """The hidden sheet holding ``sheet``'s array formulas (:data:`COMPANION_SUFFIX`)."""
+    return sheet + COMPANION_SUFFIX
+
+
+def is_companion(sheet: str) -> bool:
+    """Whether ``sheet`` is a companion sheet of array formulas."""
+    return sheet.endswith(COMPANION_SUFFIX)
+
 
 #: The sheet-level name of the rows of a table that ends its sheet: the sheet prints them
 #: through the last one filled (all of them when none is: a form to fill in by hand).

@@ -261,6 +261,11 @@ def test_the_steps_are_those_behind_page_1_unless_all(recalcs: list[Recalculatio
     # the conversion schedule of 2011 is behind "Total tax credit issued": in both
     assert "| 4 | Tax year 2018 | 24,000.02 | 480,000.55 x 5% = 24,000.0275" in default
     assert "Calculations!C57: NJ_BEIP_CONVERSION_SCHEDULE (Accrued in 2011" in every
+    # a table computed on a hidden companion sheet (issue 31 item 3) is traced to the
+    # visible cells that show it, under its heading there, computed by its NJ_* call
+    assert "Calculations!C23: NJ_BEIP_GRANT_SCHEDULE (Grant schedule (N.J.S.A." in every
+    assert " NJ!" not in every
+    assert "Calculations NJ" not in every
     # the per-employee steps (the average positions) are behind no page 1 figure directly:
     # the new positions are, whose steps take the averages as given (their own steps print
     # with --steps all); a 50-employee roster no longer prints 19 pages of them by default

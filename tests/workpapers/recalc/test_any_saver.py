@@ -105,7 +105,7 @@ def test_calc_gives_the_figures_and_says_what_it_restored(
         assert old["spilled_ranges"] == []
     # the grant schedule's table, by its range, in what calc prints
     assert re.search(
-        r"grant-schedule-example\.xlsx: saved by .*Openpyxl.*Calculations!C23:I33", err
+        r"grant-schedule-example\.xlsx: saved by .*Openpyxl.*'Calculations NJ'!C23:I33", err
     )
 
 
@@ -151,15 +151,16 @@ def test_a_file_that_matches_no_template_names_its_ranges(
     report = spill_report(vet_workbook(copy))
     assert report.match is None
     assert not report.restored
-    assert ("Calc", "C23") in report.unrestored  # NJ_BEIP_GRANT_SCHEDULE's table
+    # NJ_BEIP_GRANT_SCHEDULE's table, computed on the hidden sheet (issue 31 item 3)
+    assert ("Calculations NJ", "C23") in report.unrestored
     (note,) = report.notes
-    assert "Calc!C23:I33" in note
+    assert "'Calculations NJ'!C23:I33" in note
     assert "computed as legacy array formulas (#N/A below a shorter result)" in note
     assert "matches no nj-incentives template" in note
     document, err = calc_json([copy], tmp_path / "out", capsys)
     assert document["exit"] == 1  # its checks fail, as they do in Excel
     assert "likely cause: saved by" in err
-    assert "Calc!C23:I33" in err
+    assert "'Calculations NJ'!C23:I33" in err
 
 
 @pytest.mark.parametrize("saver", list(SAVERS))
@@ -170,7 +171,7 @@ def test_doctor_names_the_lost_ranges(copies: dict[tuple[str, str], Path], saver
     text = "\n".join(lines)
     assert "ertc-form-313 (recognised by its custom property)" in text
     assert re.search(r"\[FAIL\] dynamic arrays +6 spilled range\(s\) saved as legacy", text)
-    assert "Calculations!C10:E12" in text
+    assert "'Calculations NJ'!C10:E12" in text  # where the table is computed
     # the original: marked as Excel writes it
     lines.clear()
     doctor.run(ORIGINALS["ertc-form-313-example.xlsx"], runtime="lite", out=lines.append)

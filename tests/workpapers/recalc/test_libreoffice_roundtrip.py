@@ -24,6 +24,7 @@ import pytest
 
 import nj_incentives.runtimes.xlwings_classic  # noqa: F401  (xlwings imported as usual before any calc.run)
 from nj_incentives import cli
+from nj_incentives.core.cells import quote_sheet
 from nj_incentives.workpapers.recalc import ExcelError, recalculate
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES
 from nj_incentives.workpapers.templates.cached import write_cached_values
@@ -134,7 +135,7 @@ def test_it_says_exactly_why_when_it_cannot(saved: dict[str, Path], tmp_path: Pa
         for anchor, cells in original.array_ranges.items()
         if "NJ_BEIP_GRANT_SCHEDULE" in original.formulas.get(anchor, "")
     ]
-    assert f"{sheet}!{cells}" in note  # where: the grant schedule's table
+    assert f"{quote_sheet(sheet)}!{cells}" in note  # where: the grant schedule's table
 
 
 @pytest.mark.recalc

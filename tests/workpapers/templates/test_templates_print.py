@@ -30,15 +30,21 @@ import openpyxl
 import pytest
 
 from nj_incentives import __version__
-from nj_incentives.core.workpaper import CONFIG
+from nj_incentives.core.workpaper import ABOUT, CHECKS, CONFIG, is_companion
 from nj_incentives.programs.ertc.templates import form_313
 from nj_incentives.programs.ertc.templates.form_313 import MAX_EMPLOYEES, ROSTER_SHEETS
+from nj_incentives.workpapers.fill import fill
 from nj_incentives.workpapers.templates import page, pages
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY, EXAMPLES, TEMPLATES
 from nj_incentives.workpapers.templates.builder import FONT
 from tooling import libreoffice_convert, need, need_font
 
 pytestmark = pytest.mark.libreoffice
+
+
+def _template(path: Path) -> str:
+    return path.stem.removesuffix("-example")
+
 
 WORKBOOKS = [DEFAULT_DIRECTORY / name for name in TEMPLATES] + [
     DEFAULT_DIRECTORY / "examples" / name for name in EXAMPLES
@@ -147,14 +153,27 @@ EXAMPLE_PAGES: dict[str, dict[str, int]] = {
 }
 
 
+#: A copy of the grant template filled with ``fill --cache-values`` (unsigned), printed in
+#: the same LibreOffice run as the shipped files (issue 31 item 3): what a user prints.
+FILLED = "grant-filled-cached"
+FILLED_DATA = {
+    "EngagementClient": "Print LLC (fictitious)",
+    "EngagementPreparer": "A. Preparer",
+    "AgreementDate": "2010-01-01",
+    "Term": 3,
+    "GrantPct": "50%",
+    "Withholdings": [600000, 600000, 650000],
+    "NewEmployees": [10, 12, 14],
+}
+
+#: What LibreOffice prints from its saved values: the signed examples and the filled copy.
+SAVED_VALUES = [path.stem for path in WORKBOOKS if path.stem.endswith("-example")] + [FILLED]
+
+
 def pages_of(path: Path) -> dict[str, int]:
     """The pages per sheet ``path`` (a template or its example) prints."""
     table = EXAMPLE_PAGES if path.stem.endswith("-example") else PAGES
     return table[_template(path)]
-
-
-def _template(path: Path) -> str:
-    return path.stem.removesuffix("-example")
 
 
 @pytest.fixture(scope="module")
@@ -168,11 +187,14 @@ def pdfs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
         shutil.copy(path, folder / path.name)
     profile = folder / "profile"
     copies = [folder / path.name for path in WORKBOOKS]
+    copies.append(
+        fill(_template(WORKBOOKS[0]), FILLED_DATA, folder / f"{FILLED}.xlsx", cache=True).path
+    )
     libreoffice_convert(
         soffice, copies, folder / "pdf", profile, "pdf", norestore=True, timeout=300, check=True
     )
     pages = {}
-    for path in WORKBOOKS:
+    for path in copies:
         pdf = folder / "pdf" / f"{path.stem}.pdf"
         assert pdf.exists(), f"LibreOffice wrote no PDF for {path.name}"
         text = subprocess.run(
@@ -300,8 +322,8 @@ def test_the_print_scale_is_readable() -> None:
     for path in WORKBOOKS:
         book = openpyxl.load_workbook(path)
         for ws in book.worksheets:
-            if ws.sheet_state == "hidden":  # never printed (xlwings.conf)
-                assert ws.title == CONFIG, (path.name, ws.title)
+            if ws.sheet_state == "hidden":  # never printed (xlwings.conf, a companion)
+                assert ws.title == CONFIG or is_companion(ws.title), (path.name, ws.title)
                 assert not ws.print_area, (path.name, ws.title)
                 continue
             scale: Any = ws.page_setup.scale
@@ -349,3 +371,46 @@ def test_continuation_pages_repeat_the_roster_header(
                 assert heading in top, f"{sheet} page {number}: no {heading!r} above the rows"
             assert "hours" in top, f"{sheet} page {number}: no units above the rows"
         assert rows_seen == set(range(1, printed + 1)), sheet
+
+
+@pytest.mark.parametrize("stem", SAVED_VALUES)
+def test_libreoffice_prints_the_saved_values_and_true_checks(
+    pdfs: dict[str, list[str]], stem: str
+) -> None:
+    """Printed through LibreOffice (no NJ_* functions), a filled and signed example and a
+    ``fill --cache-values`` copy show their saved figures and checks (issue 31 item 3):
+    no #NAME? (each table is computed on a hidden sheet and shown by ordinary formulas,
+    whose saved values LibreOffice keeps), the master check and every check TRUE."""
+    pages = pdfs[stem]
+    sheets = [_sheet(text) for text in pages]
+    shown = [text for text, sheet in zip(pages, sheets, strict=True) if sheet != ABOUT]
+    assert not [text for text in shown if "#NAME?" in text]
+    checks = [text for text, sheet in zip(pages, sheets, strict=True) if sheet == CHECKS]
+    results = [line.split()[-1] for text in checks for line in text.splitlines() if line.strip()]
+    assert all(re.search(r"^Master check\s+TRUE$", text, re.M) for text in checks)
+    assert "FALSE" not in results
+    assert "0" not in results
+    # the checks' rows, each printed TRUE (the master check and its sign-off lines too)
+    path = DEFAULT_DIRECTORY / "examples" / f"{stem}.xlsx"
+    book = openpyxl.load_workbook(path if path.exists() else WORKBOOKS[0])
+    declared = sum(
+        1 for (cell,) in book[CHECKS].iter_rows(min_col=3, max_col=3) if cell.data_type == "f"
+    )
+    # the master check and the sign-off lines repeat on each page; a copy not signed shows
+    # its two sign-off lines without a result
+    assert results.count("TRUE") >= declared - (0 if path.exists() else 2)
+
+
+def test_the_printed_schedule_is_the_saved_one(pdfs: dict[str, list[str]]) -> None:
+    """Grant year 3 of the grant example, as LibreOffice prints it from the saved values:
+    withholdings 650,000.00 x 50% = 325,000.00 before the cap; the $50,000 average cap x
+    14 new employees = 700,000.00, less 300,000.00 + 300,000.00 granted in years 1-2,
+    leaves 100,000.00 of room, so the grant is 100,000.00 and the cumulative grant
+    300,000.00 + 300,000.00 + 100,000.00 = 700,000.00; the filled copy (the same first
+    three years) prints the same row."""
+    row = "Grant year 3 3 650,000.00 0.00 325,000.00 100,000.00 100,000.00 700,000.00"
+    for stem in ("beip-grant-schedule-example", FILLED):
+        calculations = [_squash(text) for text in pdfs[stem] if _sheet(text) == "Calculations"]
+        assert any(row in text for text in calculations), stem
+        # the years past the term print blank, not #NAME? or 0 (a blank's saved value)
+        assert any("Grant year 6 Grant year 7" in text for text in calculations), stem

@@ -290,6 +290,8 @@ def build_memo(
     if steps not in STEPS:
         raise ValueError(f"steps: expected one of {', '.join(STEPS)}, not {steps!r}")
     moment = generated or dt.datetime.now(dt.UTC).replace(microsecond=0)
+    # each table at the visible cells that show it, computed there by its NJ_* call
+    recalcs = [recalc.as_shown() for recalc in recalcs]
     memo = Memo("Calculation memo: New Jersey business incentives")
     all_facts = [facts(r) for r in recalcs]
     engagements = [engagement(r) for r in recalcs]

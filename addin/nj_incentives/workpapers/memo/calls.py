@@ -95,8 +95,12 @@ def defined_names(recalc: Recalculation) -> dict[str, str]:
         return {}
     with zipfile.ZipFile(io.BytesIO(recalc.vetted.data)) as archive:
         root = fromstring(archive.read("xl/workbook.xml"))
+    from nj_incentives.workpapers.recalc.engine import shown_references
+
+    # a name of a table computed on a companion sheet: the cells that show it (the memo
+    # reads the workbook as shown, Recalculation.as_shown)
     return {
-        str(element.get("name", "")).upper(): (element.text or "").strip()
+        str(element.get("name", "")).upper(): shown_references((element.text or "").strip())
         for element in root.iter()
         if str(element.tag).endswith("definedName") and element.get("localSheetId") is None
     }

@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from nj_incentives.core.cells import cell_index, cell_name, quote_sheet, range_bounds
+from nj_incentives.core.workpaper import COMPANION_SUFFIX, is_companion
 from nj_incentives.runtimes.spelling import base_name
 from nj_incentives.support.formula import function_calls
 from nj_incentives.workpapers.recalc.imports import import_engine
@@ -190,15 +191,21 @@ class Recalculation:
         grouped: set[Address] = set()
         for (sheet, _anchor), cells in self.array_ranges.items():
             (r1, c1), (r2, c2) = range_bounds(cells)
+            shown = self.shown_sheet(sheet)  # a companion's array: named where its cells are shown
             members = [
-                (sheet, cell_name(r, c)) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)
+                (where, cell_name(r, c))
+                for r in range(r1, r2 + 1)
+                for c in range(c1, c2 + 1)
+                for where in dict.fromkeys((sheet, shown))
             ]
             texts = {str(self.values.get(m)) for m in members}
             if len(texts) == 1 and all(bad(m) for m in members):
                 grouped.update(members)
-                key = (order.get(sheet, 0), r1, c1)
-                entries.append((key, f"{quote_sheet(sheet)}!{cells}", texts.pop()))
+                key = (order.get(shown, 0), r1, c1)
+                entries.append((key, f"{quote_sheet(shown)}!{cells}", texts.pop()))
         for address in self.computed - grouped:
+            if self.shown_sheet(address[0]) != address[0]:  # shown, and named, on its visible sheet
+                continue
             if bad(address):
                 row, col = cell_index(address[1])
                 key = (order.get(address[0], 0), row, col)
@@ -206,6 +213,61 @@ class Recalculation:
                 entries.append((key, f"{quote_sheet(address[0])}!{address[1]}", text))
         entries.sort()
         return [(where, text) for _key, where, text in entries]
+
+    def shown_sheet(self, sheet: str) -> str:
+        """The sheet whose cells show ``sheet``'s: the visible sheet of a companion
+        sheet of array formulas (:func:`~nj_incentives.core.workpaper.companion`), else
+        ``sheet`` itself."""
+        if is_companion(sheet):
+            visible = sheet[: -len(COMPANION_SUFFIX)]
+            if visible in self.sheets:
+                return visible
+        return sheet
+
+    def as_shown(self) -> Recalculation:
+        """This recalculation as a reader sees the workbook: each array formula of a
+        companion sheet at the cells of its visible sheet that show it (its formula at
+        their anchor, its values in them, in place of the ordinary references), and no
+        companion sheets. What the memo reads: a table's label, heading and cells are
+        the visible sheet's."""
+        moved = {
+            (sheet, anchor): cells
+            for (sheet, anchor), cells in self.array_ranges.items()
+            if self.shown_sheet(sheet) != sheet
+        }
+        if not moved:
+            return self
+        hidden = {sheet for sheet, _anchor in moved} | {
+            title for title in self.sheets if self.shown_sheet(title) != title
+        }
+        values = {a: v for a, v in self.values.items() if a[0] not in hidden}
+        formulas = {a: f for a, f in self.formulas.items() if a[0] not in hidden}
+        arrays = {a: r for a, r in self.array_ranges.items() if a[0] not in hidden}
+        computed = {a for a in self.computed if a[0] not in hidden}
+        for (sheet, anchor), cells in moved.items():
+            shown = self.shown_sheet(sheet)
+            (r1, c1), (r2, c2) = range_bounds(cells)
+            for r in range(r1, r2 + 1):
+                for c in range(c1, c2 + 1):
+                    cell = cell_name(r, c)
+                    formulas.pop((shown, cell), None)
+                    value = self.values.get((sheet, cell))
+                    if value is None:
+                        values.pop((shown, cell), None)
+                    else:
+                        values[(shown, cell)] = value
+                    computed.add((shown, cell))
+            formulas[(shown, anchor)] = self.formulas[(sheet, anchor)]
+            arrays[(shown, anchor)] = cells
+        formulas = {a: shown_references(f) for a, f in formulas.items()}
+        return dataclasses.replace(
+            self,
+            sheets=tuple(title for title in self.sheets if title not in hidden),
+            values=values,
+            formulas=formulas,
+            array_ranges=arrays,
+            computed=frozenset(computed),
+        )
 
     def nj_formula_cells(self) -> Counter[str]:
         """NJ_* function -> number of formula cells that call it (array formulas once)."""
@@ -218,6 +280,20 @@ class Recalculation:
                 if base is not None:
                     counts[base] += 1
         return counts
+
+
+#: A reference to a companion sheet (its name always quoted: it holds a space).
+_COMPANION_REFERENCE = re.compile(r"'((?:[^']|'')+)" + re.escape(COMPANION_SUFFIX) + "'!")
+
+
+def shown_references(text: str) -> str:
+    """``text`` (a formula, a defined name's reference) with each reference to a companion
+    sheet's cells made to the same cells of its visible sheet, where they are shown."""
+    if COMPANION_SUFFIX + "'!" not in text:
+        return text
+    return _COMPANION_REFERENCE.sub(
+        lambda m: quote_sheet(m.group(1).replace("''", "'")) + "!", text
+    )
 
 
 # --------------------------------------------------------------------------- functions

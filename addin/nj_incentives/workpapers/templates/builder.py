@@ -9,11 +9,15 @@ Every template has the same sheets, in this order:
 - **Calculations**: formulas only, no typed constants; tables come from the NJ_* array
   functions as dynamic-array formulas saved over explicit ranges (Excel 365 spills them;
   the headless engine recalculates them over the saved range: see
-  :mod:`nj_incentives.workpapers.recalc.engine` for why);
+  :mod:`nj_incentives.workpapers.recalc.engine` for why), written on the sheet's hidden
+  companion (``Calculations NJ``) at the same cells and shown here by ordinary formulas
+  (:meth:`SheetWriter.array`), so that an application without the NJ_* functions
+  (LibreOffice) prints their saved values; the figures' formulas read the companion;
 - **Outputs**: the results a reader needs and a native chart;
 - **Checks**: one TRUE/FALSE line per check (each wrapped in ``IFERROR(..., FALSE)`` so
   an error fails the check instead of hiding it), and the master check
   ``=AND(...)`` named ``MasterCheck``;
+- the companion sheets (hidden, protected, never printed), one per sheet of tables;
 - **xlwings.conf**: ``UDF Modules = nj_incentives.excel`` in A1:B1, which the classic
   xlwings add-in reads (keys in column A from A1 down, values in column B; a key present
   there overrides the add-in's own setting, so nothing else is written in column A).
@@ -76,7 +80,7 @@ import datetime as dt
 import io
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -133,6 +137,7 @@ from nj_incentives.core.workpaper import (
     Title,
     Total,
     Workpaper,
+    companion,
 )
 from nj_incentives.runtimes import setup_steps
 from nj_incentives.version import LAW_CURRENT_TO, __version__
@@ -175,6 +180,9 @@ SOURCE_WIDTH = 30
 #: The width of the About sheet's text column, characters.
 ABOUT_TEXT_WIDTH = 95.0
 
+#: A check's number format: TRUE for a number other than 0, FALSE for 0.
+CHECK_FORMAT = '"TRUE";"TRUE";"FALSE"'
+
 NUMBER_FORMATS: dict[Kind, str] = {
     Kind.MONEY: "#,##0.00;[Red]-#,##0.00",
     Kind.PERCENT: "0.00%",
@@ -185,7 +193,9 @@ NUMBER_FORMATS: dict[Kind, str] = {
     Kind.YESNO: "@",
     Kind.CHOICE: "@",
     Kind.TEXT: "@",
-    Kind.CHECK: "General",
+    # a check's cached value is stored as the number 1 or 0 (cached.py: LibreOffice drops
+    # a cached boolean): shown TRUE or FALSE as Excel shows a boolean (which ignores it)
+    Kind.CHECK: CHECK_FORMAT,
 }
 
 #: The characters the engagement band's height leaves room for, per field, when the
@@ -372,6 +382,8 @@ _OWN_TABLE_KINDS = frozenset({"cell", "row", "column", "header"})
 
 #: An NJ_* function call in a formula (spelled with the template's namespace)
 _NJ_CALL = re.compile(r"(?<![A-Za-z0-9_.])(NJ_[A-Z0-9_]+)\(")
+#: an NJ_* function called, however spelled (``XLWINGS.NJ_BEIP_GRANT(``)
+_NJ_NAME = re.compile(r"(?<![A-Za-z0-9_])(NJ_[A-Z0-9_]+)\(")
 
 
 # --------------------------------------------------------------------------- styles
@@ -863,24 +875,18 @@ class SheetWriter:
             if header_from_function
             else self.builder.style(role, columns[0].kind)
         )
-        if dynamic:
-            self.ws.write_dynamic_array_formula(
-                ref.row, ref.col, ref.bottom, ref.right, _formula(formula), anchor_style
-            )
-        else:
-            self.ws.write_array_formula(
-                ref.row, ref.col, ref.bottom, ref.right, "{" + _formula(formula) + "}", anchor_style
-            )
-        for cell in ref.cells():
-            if (cell.row, cell.col) == (ref.row, ref.col):
-                continue
-            column = columns[cell.col - self.VALUE]
-            style = (
-                self.builder.style("header")
+        styles = {
+            (cell.row, cell.col): (
+                anchor_style
+                if (cell.row, cell.col) == (ref.row, ref.col)
+                else self.builder.style("header")
                 if header_from_function and cell.row == ref.row
-                else self.builder.style(role, column.kind)
+                else self.builder.style(role, columns[cell.col - self.VALUE].kind)
             )
-            self.ws.write_number(cell.row, cell.col, 0, style)
+            for cell in ref.cells()
+        }
+        self.array(ref, formula, styles, dynamic=dynamic)
+        self.caption(ref.bottom + 1, formula)
         if label_header:  # beside the function's header row
             self.ws.write_string(ref.row, self.LABEL, label_header, self.builder.style("header"))
         for i, row_label in enumerate(row_labels[:rows]):
@@ -893,16 +899,21 @@ class SheetWriter:
         if lines > 1:  # the results are not known here: every data row gets the lines
             for r in range(data_top, data_top + rows):
                 self.heights[r] = max(self.heights.get(r, 0), lines * page.LINE_HEIGHT + 2)
+        # What formulas read (names, totals, checks, references): the table as computed,
+        # on the companion sheet when it has one, where the rows past the function's
+        # result are blank as in a spill (the cells shown read blank as "", which
+        # arithmetic refuses); the visible range keeps the styles and what is printed.
+        computed = self.companion.get_name() if self.companion is not None else self.name
         for j, column in enumerate(columns):
             self.width(self.VALUE + j, column.width)
             body = Ref(self.name, data_top, self.VALUE + j, data_top + rows - 1, self.VALUE + j)
             if column.kind in NUMERIC_KINDS:
                 self.numeric_ranges.append(body)
             if column.name:
-                self.builder.define_name(column.name, body)
+                self.builder.define_name(column.name, replace(body, sheet=computed))
+        ref = replace(ref, sheet=computed)
         if name:
             self.builder.define_name(name, ref)
-        self.builder.array_formulas.append(ref)
         # A failed call shows its message in the top-left cell only (the rest of a
         # dynamic array stays blank), so the table's own check looks there.
         anchor = ref.cell(0, 0).a
@@ -940,23 +951,29 @@ class SheetWriter:
         where_of = {column.header: self.VALUE + j for j, column in enumerate(columns)}
         last_row = first + len(formulas) - 1
 
-        def resolve(text: str, row: int) -> str:
+        def resolve(text: str, row: int, qualified: bool = False) -> str:
+            """The table's own references as same-sheet addresses (sheet-qualified for a
+            formula written on the companion sheet)."""
+
             def ref(match: re.Match[str]) -> str:
                 kind, *heads = match.group(1).split(":")
                 cols = [where_of[h] for h in heads]
                 if kind == "cell" and len(cols) == 1:
-                    return Ref(self.name, row, cols[0]).local
-                if kind == "row" and len(cols) == 2:
-                    return Ref(self.name, row, cols[0], row, cols[1]).local
-                if kind == "column" and len(cols) == 1:
-                    return Ref(self.name, first, cols[0], last_row, cols[0]).local
-                if kind == "header" and len(cols) == 2:
-                    return Ref(self.name, first - 2, cols[0], first - 2, cols[1]).local
-                raise ValueError(f"{match.group(0)}: not a reference to the table's cells")
+                    found = Ref(self.name, row, cols[0])
+                elif kind == "row" and len(cols) == 2:
+                    found = Ref(self.name, row, cols[0], row, cols[1])
+                elif kind == "column" and len(cols) == 1:
+                    found = Ref(self.name, first, cols[0], last_row, cols[0])
+                elif kind == "header" and len(cols) == 2:
+                    found = Ref(self.name, first - 2, cols[0], first - 2, cols[1])
+                else:
+                    raise ValueError(f"{match.group(0)}: not a reference to the table's cells")
+                return found.a if qualified else found.local
 
             return _TABLE_REFERENCE.sub(ref, text)
 
         covered: set[tuple[int, int]] = set()
+        spills: list[str] = []
         for i, row in enumerate(formulas):
             if i < len(row_labels):
                 self.ws.write_string(first + i, self.LABEL, row_labels[i])
@@ -967,7 +984,8 @@ class SheetWriter:
                 if text is None:
                     if where not in covered:
                         raise ValueError(f"row {i + 1}, column {column.header!r}: no formula")
-                    self.ws.write_blank(*where, None, style)
+                    if not self.companion:
+                        self.ws.write_blank(*where, None, style)
                 elif isinstance(text, Spill):
                     block = Ref(
                         self.name,
@@ -977,15 +995,9 @@ class SheetWriter:
                         where[1] + text.width - 1,
                     )
                     covered.update((cell.row, cell.col) for cell in block.cells())
-                    self.ws.write_dynamic_array_formula(
-                        block.row,
-                        block.col,
-                        block.bottom,
-                        block.right,
-                        _formula(resolve(text.formula, where[0])),
-                        style,
-                    )
-                    self.builder.array_formulas.append(block)
+                    spilled = resolve(text.formula, where[0], self.companion is not None)
+                    self.array(block, spilled, {(c.row, c.col): style for c in block.cells()})
+                    spills.append(spilled)
                 elif isinstance(text, (int, float)):
                     self.ws.write_number(*where, text, style)
                 else:
@@ -999,9 +1011,71 @@ class SheetWriter:
             if column.name:
                 self.builder.define_name(column.name, ref)
             found[column.header] = ref
+        if spills:
+            self.caption(first + len(formulas), *spills)
         self.row = first + len(formulas) + 1
         return TableRefs(
             found, Ref(self.name, first - 2, self.VALUE, first - 2, self.VALUE + len(columns) - 1)
+        )
+
+    @property
+    def companion(self) -> Worksheet | None:
+        """The hidden sheet holding this sheet's array formulas (None: they are written
+        on this sheet, the template writes no companion sheets)."""
+        return self.builder.companions.get(self.name)
+
+    def array(
+        self,
+        ref: Ref,
+        formula: str,
+        styles: Mapping[tuple[int, int], Any],
+        *,
+        dynamic: bool = True,
+    ) -> None:
+        """The array formula ``formula`` over ``ref`` (a dynamic array, or a legacy one),
+        each cell in its style. With a companion sheet the formula is written there, at
+        the same addresses, and each cell of ``ref`` shows its companion's cell by an
+        ordinary formula, a blank one blank: an application without the NJ_* functions
+        keeps an ordinary formula's saved value, and recomputes an array formula's
+        (``#NAME?``); see :func:`shown_formula`."""
+        hidden = self.companion
+        target = self.ws if hidden is None else hidden
+        anchor = styles[(ref.row, ref.col)] if hidden is None else None
+        if dynamic:
+            target.write_dynamic_array_formula(
+                ref.row, ref.col, ref.bottom, ref.right, _formula(formula), anchor
+            )
+        else:
+            target.write_array_formula(
+                ref.row, ref.col, ref.bottom, ref.right, "{" + _formula(formula) + "}", anchor
+            )
+        for cell in ref.cells():
+            if hidden is not None:
+                shown = f"{quote_sheet(hidden.get_name())}!{cell.local.replace('$', '')}"
+                self.ws.write_formula(
+                    cell.row, cell.col, shown_formula(shown), styles[(cell.row, cell.col)]
+                )
+            if (cell.row, cell.col) == (ref.row, ref.col):
+                continue
+            if hidden is None:
+                self.ws.write_number(cell.row, cell.col, 0, styles[(cell.row, cell.col)])
+            else:
+                hidden.write_number(cell.row, cell.col, 0)
+        self.builder.array_formulas.append(ref)
+
+    def caption(self, row: int, *formulas: str) -> None:
+        """Below a table shown from its companion sheet: which NJ_* functions compute it,
+        and where (a reviewer in Excel reads the formula there; the sheet is hidden)."""
+        hidden = self.companion
+        if hidden is None:
+            return
+        names = list(dict.fromkeys(m.group(1) for f in formulas for m in _NJ_NAME.finditer(f)))
+        what = ", ".join(names) if names else "array formulas"
+        self.ws.write_string(
+            row,
+            self.LABEL,
+            f"Computed by {what} on the hidden sheet {hidden.get_name()}, same cells",
+            self.builder.style("subtitle"),
         )
 
     def chart(
@@ -1324,8 +1398,12 @@ class TemplateBuilder:
         input_sheets: Sequence[str] = (),
         sources: Mapping[str, object] | None = None,
         output_sheets: Sequence[tuple[str, str]] = (),
+        companions: Sequence[str] = (),
     ) -> None:
-        """``input_sheets``: sheets of inputs of their own, after Inputs (a table too
+        """``companions``: the sheets whose tables' array formulas are written on a
+        hidden companion sheet each (:func:`~nj_incentives.core.workpaper.companion`),
+        after the visible sheets, and shown on them by ordinary references.
+        ``input_sheets``: sheets of inputs of their own, after Inputs (a table too
         long for one page, whose header repeats on every printed page);
         ``output_sheets``: sheets of figures of their own after Outputs (the Return
         sheet), each (name, what it holds), laid out and printed as the others.
@@ -1416,6 +1494,10 @@ class TemplateBuilder:
         }
         self.output_notes = dict(output_sheets)
         self.checks_sheet = self.workbook.add_worksheet(CHECKS)
+        #: each sheet with a companion -> its companion (hidden, after the visible sheets)
+        self.companions: dict[str, Worksheet] = {
+            sheet: self.workbook.add_worksheet(companion(sheet)) for sheet in companions
+        }
         self.config_sheet = self.workbook.add_worksheet(CONFIG)
         self.about_notes: list[tuple[str, str]] = []
         self._closed = False
@@ -1466,6 +1548,14 @@ class TemplateBuilder:
             return self._reference(kind, parts, row, formula).a
 
         return _REFERENCE.sub(replace, formula)
+
+    def shown(self, ref: Ref) -> Ref:
+        """``ref`` where it is shown: a range of a companion sheet at the same cells of
+        its visible sheet."""
+        for sheet, hidden in self.companions.items():
+            if ref.sheet == hidden.get_name():
+                return replace(ref, sheet=sheet)
+        return ref
 
     def lookup(self, reference: str) -> Ref:
         """The range of one reference (``[[data:Schedule:Grant]]``, as :meth:`resolve`)."""
@@ -1518,8 +1608,10 @@ class TemplateBuilder:
             return table(parts[0]).column(parts[1]).cell(index(parts[2]), 0)
         if kind in ("stack", "labels") and len(parts) == (3 if kind == "stack" else 2):
             top, bottom = table(parts[0]).whole, table(parts[1]).whole
-            col = table(parts[0]).column(parts[2]).col if kind == "stack" else SheetWriter.LABEL
-            return Ref(top.sheet, top.row, col, bottom.bottom, col)
+            if kind == "stack":
+                return Ref(top.sheet, top.row, table(parts[0]).column(parts[2]).col, bottom.bottom)
+            # the labels are written on the visible sheet (not on a companion)
+            return self.shown(Ref(top.sheet, top.row, SheetWriter.LABEL, bottom.bottom))
         raise ValueError(f"{formula!r}: [[{kind}:{':'.join(parts)}]] is not a reference")
 
     # -- line items
@@ -1577,11 +1669,14 @@ class TemplateBuilder:
                 )
                 if item.name:
                     found[item.name] = ref
-            elif isinstance(item, Chart):
+            elif isinstance(item, Chart):  # drawn from the cells shown (and printed)
                 self.writer(item.sheet).chart(
                     item.title,
-                    self.lookup(item.categories),
-                    [(name, self.lookup(values_ref)) for name, values_ref in item.series],
+                    self.shown(self.lookup(item.categories)),
+                    [
+                        (name, self.shown(self.lookup(values_ref)))
+                        for name, values_ref in item.series
+                    ],
                     y_title=item.y_title,
                     x_title=item.x_title,
                 )
@@ -2309,6 +2404,9 @@ class TemplateBuilder:
         ):
             writer.finish()
         self._write_checks()
+        for hidden in self.companions.values():
+            hidden.hide()
+            hidden.protect("", {"format_columns": True, "format_rows": True})
         self._write_config()
         self.inputs.ws.activate()
         self.workbook.close()
@@ -2326,18 +2424,21 @@ class TemplateBuilder:
             self.close()
 
 
-#: Where a workbook prints its figures, and where not (the About sheet, issue 31 item 3):
-#: LibreOffice 7.4 keeps the saved value of an ordinary formula that calls a function it
-#: does not know, but shows #NAME? for every array formula calling one (each NJ_* table)
-#: and recomputes what reads them (docs/filling.md, "Printing from LibreOffice").
+#: Where a workbook prints its figures (the About sheet, issue 31 item 3): each NJ_* table
+#: is computed on a hidden companion sheet and shown by ordinary formulas, whose saved
+#: values LibreOffice 7.4 keeps (it recomputes an array formula calling a function it does
+#: not know, and a formula whose saved value is a boolean); nj-incentives saves the checks'
+#: TRUE and FALSE as 1 and 0, shown TRUE and FALSE (docs/filling.md, "Printing from
+#: LibreOffice").
 PRINTING = (
-    "From Excel with the add-in, or the results workbook of nj-incentives calc; elsewhere "
-    "(LibreOffice) the NJ_* tables print #NAME? and the checks FALSE."
+    "Anywhere, LibreOffice included, once nj-incentives has saved its figures in it (fill "
+    "--cache-values, sign, calc's results workbook, the shipped examples): the figures "
+    "and checks print as saved. A copy last saved by Excel: print it from Excel."
 )
 CHECKS_SUBTITLE = (
     "Every check must be TRUE; the master check is TRUE only when all are. Without the "
-    "NJ_* functions (LibreOffice, Excel without the add-in) the checks show FALSE or 0: "
-    "print the results workbook of nj-incentives calc instead."
+    "NJ_* functions (LibreOffice, a preview) the checks print as nj-incentives last saved "
+    "them (fill --cache-values, sign, calc); a copy last saved by Excel, from Excel."
 )
 
 
@@ -2378,6 +2479,17 @@ def source_name(table: InputTable) -> str:
     if table.spans:
         return table.spans[0].name
     return table.name
+
+
+def shown_formula(cell: str) -> str:
+    """The ordinary formula showing the companion's ``cell`` (``'Calculations NJ'!C5``):
+    its value; a blank (a row past the table's result) as ""; an error as "" too: an
+    application without the NJ_* functions that recomputes the cell (LibreOffice does when
+    its saved value is the empty text, as Excel saves "") finds the array formula's
+    #NAME? there, and a table shorter than its range shows #N/A below it as a legacy array
+    (Excel 2019). The figures' formulas and the table's own check read the companion, so
+    an error still fails the checks."""
+    return f'=IFERROR(IF(ISBLANK({cell}),"",{cell}),"")'
 
 
 def numbers_only(ref: Ref) -> str:
@@ -2516,6 +2628,23 @@ class Template(Protocol):
     def workpaper(self, values: Mapping[str, Any] | None = None) -> Workpaper: ...
 
 
+def companion_sheets(paper: Workpaper) -> tuple[str, ...]:
+    """The sheets of ``paper`` holding an array formula (a table of an NJ_* function, a
+    formula table's spilled block), in the workbook's order: each gets a companion."""
+    sheets = {
+        item.sheet
+        for item in paper.items
+        if isinstance(item, ArrayTable)
+        or (
+            isinstance(item, FormulaTable)
+            and any(isinstance(cell, Spill) for line in item.rows for cell in line)
+        )
+    }
+    order = [INPUTS, *paper.input_sheets, CALCULATIONS, OUTPUTS]
+    order += [name for name, _ in paper.output_sheets]
+    return tuple(sheet for sheet in order if sheet in sheets)
+
+
 def build_template(
     template: Template,
     path: str | Path,
@@ -2533,6 +2662,7 @@ def build_template(
         engagement=paper.engagement,
         input_sheets=paper.input_sheets,
         output_sheets=paper.output_sheets,
+        companions=companion_sheets(paper),
     ) as b:
         b.about(paper.purpose, sheet_notes=paper.sheet_notes, sources=paper.sources)
         b.lay_out(paper.items, paper.values)

@@ -6,12 +6,19 @@ recalculate (a file preview, Excel without the NJ_* functions, openpyxl with
 :func:`cache_values` recalculates a workbook with the headless engine
 (:mod:`nj_incentives.workpapers.recalc`) and writes each computed value into the file as the cell's
 cached result: formula cells keep their formula (``<f>``) and get the value (``<v>``,
-with its type: number, boolean ``t="b"``, text ``t="str"``, error ``t="e"``); the other
-cells of an array formula's range get the value alone. Nothing else in the file changes:
-same parts, same order, same zip timestamps, so the build stays deterministic.
+with its type: number, text ``t="str"``, error ``t="e"``; a boolean as the number 1 or 0,
+shown TRUE or FALSE by the check cells' number format); the other cells of an array
+formula's range get the value alone. Nothing else in the file changes: same parts, same
+order, same zip timestamps, so the build stays deterministic.
 
 Excel still recalculates on opening (xlsxwriter's ``fullCalcOnLoad``), with whatever
 functions it has; the cached values are what a viewer shows until then.
+
+LibreOffice (7.4, measured) keeps on load the cached number or text of an ordinary
+formula, even one calling a function it does not know, but drops a cached boolean, an
+empty text and an error, and recomputes those cells (an array formula always): without the
+NJ_* functions a check calling one would print FALSE where its saved value is TRUE. So a
+boolean is cached as a number (issue 31; docs/filling.md, "Printing from LibreOffice").
 """
 
 from __future__ import annotations
@@ -43,8 +50,8 @@ def _typed(value: CellValue) -> tuple[str, str | None]:
         return "", None
     if isinstance(value, ExcelError):
         return ' t="e"', escape(value.code)
-    if isinstance(value, bool):
-        return ' t="b"', "1" if value else "0"
+    if isinstance(value, bool):  # a number: LibreOffice drops a cached boolean (below)
+        return "", "1" if value else "0"
     if isinstance(value, int):
         return "", str(value)
     if isinstance(value, float):

@@ -345,7 +345,7 @@ CALCULATION_ITEMS: tuple[LineItem, ...] = (
     ArrayTable(
         "NJ_BEIP_BASE_YEARS(AgreementDate)",
         (
-            Column("Base year", Kind.COUNT, "", width=8),
+            Column("Base year", Kind.YEAR, "", width=8),
             Column("First day", Kind.DATE, "date"),
             Column("Last day", Kind.DATE, "date"),
         ),
