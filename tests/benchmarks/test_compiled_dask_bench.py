@@ -290,12 +290,13 @@ def test_dask_files_cpu_per_row_on_a_cluster(tmp_path: Path) -> None:
     info = tmp_path / "scheduler.json"
     # NJ_BENCH_DASK_QUIET=1: the cluster started with the settings docs/scenarios.md gives
     # for a cluster that runs these tasks (the admin tick, system and memory monitors at
-    # 1-5 s, no statistical profiler): an idle cluster's CPU, and the profiler's sampling
+    # 2-10 s, no statistical profiler): an idle cluster's CPU, and the profiler's sampling
     # of every task, are most of what Dask adds
     quiet_env = {
-        "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "1s",
-        "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "5s",
-        "DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL": "1s",
+        "DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL": "2s",
+        "DASK_DISTRIBUTED__ADMIN__TICK__CYCLE": "5s",
+        "DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL": "10s",
+        "DASK_DISTRIBUTED__WORKER__MEMORY__MONITOR_INTERVAL": "2s",
         "DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED": "False",
     }
     settings = os.environ.get("NJ_BENCH_DASK_QUIET") == "1"
