@@ -17,6 +17,7 @@ import pytest
 
 from nj_incentives.core import cells
 from nj_incentives.core.workpaper import NOT_COMPUTED
+from nj_incentives.programs import return_sheet as returns
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.templates import conversion as beip_conversion
 from nj_incentives.programs.beip.templates.conversion import ACCRUAL_YEARS, EXAMPLE, TAX_YEARS
@@ -316,15 +317,62 @@ def test_a_roll_forward_keeps_the_sellers_fact_and_clears_the_sales(tmp_path: Pa
         # the kind of taxpayer is a fact of the business too (no Corporate Transit Fee is
         # due from a public utility, P.L.2024, c.20): kept
         "public_utility": "Yes",
+        # and whether it files a combined return (Form 324 Part IV): kept
+        "combined_return_filer": "Yes",
     }
     last = build_template(beip_conversion, tmp_path / "2025.xlsx", {**EXAMPLE, **facts})
     rolled = recalculate(rollforward(last, tmp_path / "2026.xlsx", {}).path)
     assert rolled.value("SellerPaysTax") == "Yes"
     assert (rolled.value("PublicUtility"), rolled.value("SCorporation")) == ("Yes", "No")
+    assert rolled.value("CombinedReturnFiler") == "Yes"
     assert rolled.value("TransferProposed") == "No"
     assert rolled.value("TransferVerdict") == "no sale proposed"
     for cleared in ("CreditExceedsLiability", "BuyerMayOweTax"):
         assert cleared not in rolled.names or rolled.value(cleared) in (None, "")
+
+
+def test_a_combined_return_filer_shows_no_part_iii_figure(tmp_path: Path, example: Any) -> None:
+    """Form 324 (2023 edition): a combined return filer skips Part III and completes Part
+    IV (shared/legal-notes.md section 7), whose lines no source gives. The example with
+    only ``combined_return_filer`` Yes (fill's key): Part II line 3 is as before (2025:
+    the 90,000.00 issued), every Part III figure and the Schedule A-3 BEIP line (the
+    allowable credit) say "not computed: Part IV", never a number; the transit fee's own
+    line stays (0). The No case is the example (its 2025 figures: 90,000 issued against
+    80,000, 80,000 applied, 10,000 refunded), test_the_return_of_a_tax_year_..."""
+    import openpyxl
+
+    result = filled(tmp_path, combined_return_filer="Yes")
+    assert result.value("MasterCheck") is True
+    # the answer is an input of the sign-off's hash (only it differs from the example)
+    assert result.value("InputsHash") != example.value("InputsHash")
+    skipped = "not computed: Part IV"
+    amounts = [row[0] for row in result.value("ReturnAmounts")]
+    assert amounts == [90000.0, skipped, skipped, skipped, skipped, 0]
+    # the form line's label formula: the reason, not a Part III line
+    ((sheet, cells_),) = (
+        openpyxl.load_workbook(tmp_path / "filled.xlsx").defined_names["ReturnAmounts"].destinations
+    )
+    first, last = cells_.replace("$", "").split(":")
+    labels = [row[0] for row in result.range_values(sheet, f"C{first[1:]}:C{last[1:]}")]
+    assert labels[0] == "Form 324 (2023 edition) Part II, line 3"
+    assert labels[1:5] == [returns.COMBINED_WHERE] * 4
+    # the block (calc --return, --json, memo page 1): the same, with the note
+    for year, approved in ((2025, Decimal("90000.00")), (2022, Decimal("445000.16"))):
+        block = beip_conversion.RETURN(result.value, year)
+        assert block is not None
+        assert block.lines[0].amount == approved
+        for line in block.lines[1:5]:
+            assert (line.amount, line.line, line.note) == (
+                None,
+                None,
+                returns.COMBINED_WHERE,
+            )
+            assert "Part III" not in (line.line.where() if line.line else "")
+        assert any("skips Form 324's Part III" in note for note in block.notes)
+        assert block.as_dict()["lines"][1]["amount"] is None  # type: ignore[index]
+    unchanged = beip_conversion.RETURN(example.value, 2025)
+    assert unchanged is not None
+    assert not any("Part IV" in note for note in unchanged.notes)
 
 
 def test_the_c40_payment_for_each_tax_year_from_2024(example: Any) -> None:

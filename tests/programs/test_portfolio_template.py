@@ -118,6 +118,22 @@ def test_the_return_block_of_a_tax_year(filled: Any) -> None:
     assert template.RETURN(filled.value, 2030) is None  # no period of the portfolio in 2030
 
 
+def test_a_combined_return_filer_has_no_beip_part_iii_figure(filled: Any) -> None:
+    # the same recalculated cells, read with "Combined return filer (Form 324 Part IV)"
+    # answered Yes: BEIP's credit used (Form 324 Part III's allowable credit) and its refund
+    # are not computed (Part IV's lines: no source), the other programs' lines as above
+    def read(name: str) -> Any:
+        return "Yes" if name == "CombinedReturnFiler" else filled.value(name)
+
+    assert filled.value("CombinedReturnFiler") == "No"  # the default
+    block = template.RETURN(read, 2025)
+    assert block is not None
+    shown = {line.label: (line.amount, line.line is None) for line in block.lines}
+    assert shown["BEIP credit used"] == shown["BEIP refunded as an overpayment"] == (None, True)
+    assert shown["Grow NJ credit used"] == (D("30000.00"), False)
+    assert any("skips Form 324's Part III" in note for note in block.notes)
+
+
 def test_the_roll_forward_adds_the_next_period_and_names_what_is_carried(filled: Any) -> None:
     last = Last(names=filled.names, refers={}, where="portfolio.xlsx", rows={}, results={})
     values: dict[str, object] = {"Liabilities": [100000, 60000, 80000]}

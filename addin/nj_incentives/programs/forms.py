@@ -89,16 +89,20 @@ FORM_324_2021 = Edition(
     2021,
     f"{_NOTES_7} (the 2021 edition, 10-21, numbers the 2023 edition's items one higher)",
     revised="10-21",
-    note="Applies to tax years 2021 and 2022. Combined filers use Part IV (not in the templates).",
+    note="Applies to tax years 2021 and 2022. Combined return filers skip Part III for Part "
+    "IV, whose lines no source gives: the BEIP conversion template's input 'Combined return "
+    "filer (Form 324 Part IV)' then computes no Part III figure for the return.",
 )
 FORM_324 = Edition(
     "Form 324",
     _324_TITLE,
     2023,
     f"{_NOTES_7} (a stored copy of the 2023 form); {_NOTES_5}",
-    note="Applies from tax year 2023 (the 2024 and 2025 editions not found). Combined filers "
-    "use Part IV (not in the templates). Certificates are issued through NJ eCerts (since "
-    "July 2019).",
+    note="Applies from tax year 2023 (the 2024 and 2025 editions not found). Combined return "
+    "filers skip Part III and complete Part IV, whose lines no source gives: the BEIP "
+    "conversion template's input 'Combined return filer (Form 324 Part IV)' then computes no "
+    "Part III figure for the return. Certificates are issued through NJ eCerts (since July "
+    "2019).",
 )
 FORM_324_CERTIFICATE = Line(
     FORM_324, "Part I", None, "the BEIP tax credit certificate (a copy to the Division)", _NOTES_7

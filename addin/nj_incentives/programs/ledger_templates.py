@@ -517,12 +517,11 @@ class LedgerTemplate:
         (:data:`~nj_incentives.programs.forms.CREDIT_FORMS`; none known: its law only) and
         of Schedule A-3, in the edition in force for the tax year."""
         form = F.CREDIT_FORMS[self.key]
-        on_form = {"form": form} if form else {}
 
         def figure(label: str, header: str, item: str | None, law: str) -> returns.ReturnFigure:
             if item is None or not form:
                 return returns.ReturnFigure(label, f"Schedule:{header}", law=law)
-            return returns.ReturnFigure(label, f"Schedule:{header}", item=item, law=law, **on_form)
+            return returns.ReturnFigure(label, f"Schedule:{header}", form, item, law)
 
         unknown = (
             ()

@@ -45,8 +45,11 @@ from nj_incentives.programs import forms as F
 __all__ = [
     "CHOSEN",
     "ReturnFigure",
+    "ReturnSkip",
     "ReturnSpec",
     "block",
+    "combined_filer_item",
+    "combined_filer_skip",
     "edition_formula",
     "edition_texts",
     "no_line_block",
@@ -78,6 +81,9 @@ class ReturnFigure:
     form: str | None = None
     item: str | None = None
     law: str = ""
+    #: the figure is not computed for the return when the spec's :class:`ReturnSkip`
+    #: input is Yes (a Part the filer skips)
+    skippable: bool = False
 
     def reference(self) -> str:
         return _reference(self.source)
@@ -88,6 +94,24 @@ class ReturnFigure:
             if self.form is None or self.item is None
             else F.line(self.form, self.item, tax_year)
         )
+
+
+@dataclass(frozen=True)
+class ReturnSkip:
+    """A Yes/No input under which the :attr:`ReturnFigure.skippable` figures are not
+    computed for the return (a combined return filer skips Form 324's Part III): ``name``
+    its defined name and ``label`` its label on the Inputs sheet, ``read`` the formula
+    reading it as the functions read a boolean
+    (:func:`nj_incentives.programs.template_inputs.read_formula`), ``where`` what such a
+    figure's form line shows instead, ``amount`` what its amount shows, ``note`` the
+    block's note (why)."""
+
+    name: str
+    label: str
+    read: str
+    where: str
+    amount: str
+    note: str
 
 
 @dataclass(frozen=True)
@@ -108,6 +132,8 @@ class ReturnSpec:
     notes: tuple[str, ...] = ()
     #: notes of a tax year's block beyond the forms' (``(read, row) -> notes``)
     more_notes: Callable[[Callable[[str], Any], int], Sequence[str]] | None = None
+    #: the input under which the skippable figures are not computed (None: none)
+    skip: ReturnSkip | None = None
 
     def forms(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(f.form for f in self.figures if f.form))
@@ -222,7 +248,9 @@ def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
                 Column("Amount", Kind.MONEY, "$", name="ReturnAmounts", width=14),
             ),
             tuple(
-                (
+                _skipping(
+                    spec,
+                    figure,
                     edition_formula(figure.form, figure.item, SHOWN)
                     if figure.form and figure.item
                     else _text(ON_NO_LINE),
@@ -237,9 +265,12 @@ def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
             sheet=on,
             shows=tuple(
                 (
-                    edition_texts(figure.form, figure.item)
-                    if figure.form and figure.item
-                    else (ON_NO_LINE,),
+                    (
+                        edition_texts(figure.form, figure.item)
+                        if figure.form and figure.item
+                        else (ON_NO_LINE,)
+                    )
+                    + ((spec.skip.where,) if spec.skip and figure.skippable else ()),
                     (figure.law,),
                     (),
                 )
@@ -247,7 +278,46 @@ def sheet_items(spec: ReturnSpec) -> tuple[LineItem, ...]:
             ),
         ),
         *(Note(text, sheet=on) for text in spec.notes),
+        *((Note(spec.skip.note, sheet=on),) if spec.skip else ()),
     )
+
+
+def _skipping(
+    spec: ReturnSpec, figure: ReturnFigure, where: str, law: str, amount: str
+) -> tuple[str, str, str]:
+    """A figure's row of the Return sheet: under the spec's skip input answered Yes, a
+    skippable figure's form line says why and its amount is a text, never a number (a
+    refused answer shows the refusal in both)."""
+    from nj_incentives.programs.template_inputs import switch
+
+    if spec.skip is None or not figure.skippable:
+        return where, law, amount
+    read = spec.skip.read
+    return (
+        switch(read, _text(spec.skip.where), where),
+        law,
+        switch(read, _text(spec.skip.amount), amount),
+    )
+
+
+def skipped(spec: ReturnSpec, read: Callable[[str], Any]) -> tuple[bool, str | None]:
+    """Whether the spec's skip input is Yes in a recalculated workbook, and the note of a
+    refused answer (None: read)."""
+    from nj_incentives.core.inputs import InputError, as_bool
+
+    if spec.skip is None:
+        return False, None
+    value = read(spec.skip.name)
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if isinstance(value, list):
+        value = value[0] if value else None
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return False, None
+    try:
+        return as_bool(value, spec.skip.name), None
+    except InputError as error:
+        return True, f"{spec.skip.label}: {error}; the figures it decides are not shown"
 
 
 def _amount(value: object) -> Decimal | None:
@@ -305,7 +375,11 @@ def block(spec: ReturnSpec, read: Callable[[str], Any], tax_year: int) -> Return
     if isinstance(serial, (int, float)) and not isinstance(serial, bool):
         end = date_from_serial(float(serial))
     lines = []
+    skip, refused = skipped(spec, read)
     for figure in spec.figures:
+        if skip and spec.skip is not None and figure.skippable:
+            lines.append(ReturnLine(figure.label, None, None, spec.skip.where))
+            continue
         column = values(read, figure.source)
         lines.append(
             ReturnLine(
@@ -316,6 +390,8 @@ def block(spec: ReturnSpec, read: Callable[[str], Any], tax_year: int) -> Return
             )
         )
     notes = list(spec.more_notes(read, k) if spec.more_notes else ())
+    if skip and spec.skip is not None:
+        notes.append(refused or spec.skip.note)
     for form in spec.forms():
         if F.FORMS[form].before_first(tax_year):
             notes.append(
@@ -323,6 +399,53 @@ def block(spec: ReturnSpec, read: Callable[[str], Any], tax_year: int) -> Return
                 f"{F.FORMS[form].edition(tax_year).name}'s"
             )
     return ReturnBlock(spec.template, tax_year, end, tuple(lines), tuple(notes))
+
+
+#: The Yes/No input of a combined return filer (Form 324, 2023 edition: Part III skipped,
+#: Part IV completed; shared/legal-notes.md section 7; no source gives Part IV's lines).
+COMBINED, COMBINED_LABEL = "CombinedReturnFiler", "Combined return filer (Form 324 Part IV)"
+#: What such a filer's Part III figures show on the Return sheet in place of a form line,
+#: and in place of an amount.
+COMBINED_WHERE = (
+    "combined return filer: Form 324 Part III skipped, Part IV completed (its lines: no "
+    "source found)"
+)
+COMBINED_AMOUNT = "not computed: Part IV"
+
+
+def combined_filer_item() -> Item:
+    """The input: Yes/No, default No (fill key ``combined_return_filer``)."""
+    return Item(
+        COMBINED_LABEL,
+        COMBINED,
+        Kind.YESNO,
+        "yes/no",
+        key="combined_return_filer",
+        default=False,
+        prompt="Combined return filer?",
+        help="No (default): Form 324 Part III on the Return sheet. Yes: a combined return "
+        "filer skips Part III for Part IV, whose lines no source found gives: the Part III "
+        "figures are not computed for the return.",
+    )
+
+
+def combined_filer_skip(figures: str) -> ReturnSkip:
+    """The :class:`ReturnSkip` of :func:`combined_filer_item` (``figures``: the note's
+    clause saying which of the template's figures are not computed)."""
+    from nj_incentives.core.inputs import InputKind, InputRule
+    from nj_incentives.programs.template_inputs import read_formula
+
+    return ReturnSkip(
+        COMBINED,
+        COMBINED_LABEL,
+        # the rule template_inputs.rules finds for it: a boolean no NJ_* function reads
+        read_formula(COMBINED, InputRule(InputKind.BOOLEAN, "")),
+        COMBINED_WHERE,
+        COMBINED_AMOUNT,
+        f"A combined return filer (the input '{COMBINED_LABEL}' Yes) skips Form 324's Part "
+        "III and completes Part IV (the 2023 edition; shared/legal-notes.md section 7), whose "
+        f"lines no source found gives: {figures} (docs/interpretations.md, Form 324 Part IV).",
+    )
 
 
 def no_line_items(heading: str, text: str, *more: str) -> tuple[LineItem, ...]:

@@ -303,6 +303,10 @@ FILER: tuple[LineItem, ...] = (
     # the kind of taxpayer (CBT-100S, public utility): no Corporate Transit Fee is due
     # from it (P.L.2024, c.20), checked against the fees entered by tax year
     *transit_fee.kind_items(),
+    # Form 324 (2023 edition): a combined return filer skips Part III and completes Part
+    # IV, whose lines no source found gives (docs/interpretations.md, "Form 324"): Yes,
+    # the Return sheet and block show no Part III figure (return_sheet.ReturnSkip)
+    returns.combined_filer_item(),
 )
 
 
@@ -1188,6 +1192,7 @@ RETURN_SPEC = returns.ReturnSpec(
             "Form 324",
             "liability",
             "N.J.S.A. 34:1B-129f.; P.L.2024, c.20",
+            skippable=True,
         ),
         returns.ReturnFigure(
             "Allowable credit (applied)",
@@ -1195,12 +1200,24 @@ RETURN_SPEC = returns.ReturnSpec(
             "Form 324",
             "allowable",
             "N.J.S.A. 34:1B-129f.",
+            skippable=True,
         ),
         returns.ReturnFigure(
-            "Refund", "Form324Refund", "Form 324", "refund", "N.J.S.A. 34:1B-129f."
+            "Refund",
+            "Form324Refund",
+            "Form 324",
+            "refund",
+            "N.J.S.A. 34:1B-129f.",
+            skippable=True,
         ),
+        # the allowable credit of Part III again: not computed when Part III is skipped
         returns.ReturnFigure(
-            "BEIP credit", "ScheduleA3BEIP", "Schedule A-3", "beip", "N.J.A.C. 18:7-3.17"
+            "BEIP credit",
+            "ScheduleA3BEIP",
+            "Schedule A-3",
+            "beip",
+            "N.J.A.C. 18:7-3.17",
+            skippable=True,
         ),
         transit_fee.figure("ReturnTransitFees"),
     ),
@@ -1217,6 +1234,11 @@ RETURN_SPEC = returns.ReturnSpec(
         "credit is applied first, before all other credits (N.J.A.C. 18:7-3.17). A line 'to "
         "be confirmed' is not given by our sources for that edition (docs/interpretations.md, "
         "Form lines and their editions).",
+    ),
+    skip=returns.combined_filer_skip(
+        "the Part III figures (the tax liability, the allowable credit, the refund) and the "
+        "Schedule A-3 BEIP line (the allowable credit) are not computed for the return here; "
+        "Part II line 3 (the approved credit) is as shown"
     ),
 )
 

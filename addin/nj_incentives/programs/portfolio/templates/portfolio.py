@@ -243,6 +243,9 @@ INPUT_ITEMS: tuple[LineItem, ...] = (
         prompt="Emerge's place",
         help="Emerge is not in N.J.A.C. 18:7-3.17 (which predates it): its place is yours.",
     ),
+    # Form 324: a combined return filer skips Part III (BEIP's allowable credit and refund)
+    # for Part IV, whose lines no source gives (docs/interpretations.md, Form 324 Part IV)
+    returns.combined_filer_item(),
 )
 
 _RESULT_COLUMNS = tuple(
@@ -404,6 +407,8 @@ RETURN_SPEC = returns.ReturnSpec(
                     "Schedule A-3",
                     key,
                     portfolio.CITE_ORDER,
+                    # BEIP's: Form 324 Part III's allowable credit
+                    skippable=key == "beip",
                 ),
                 *(
                     (
@@ -413,6 +418,7 @@ RETURN_SPEC = returns.ReturnSpec(
                             "Form 324",
                             "refund",
                             "N.J.S.A. 34:1B-129 f.",
+                            skippable=True,
                         ),
                     )
                     if key == "beip"
@@ -429,6 +435,11 @@ RETURN_SPEC = returns.ReturnSpec(
         "The credits of every entity of the portfolio, as one return applies them, in the "
         "order of N.J.A.C. 18:7-3.17. A line 'to be confirmed' is not given by our sources "
         "for that edition (docs/interpretations.md, Form lines and their editions).",
+    ),
+    skip=returns.combined_filer_skip(
+        "BEIP's credit used (Part III's allowable credit, on Schedule A-3) and its refund "
+        "(Part III) are not computed for the return here; the other programs' lines are as "
+        "shown"
     ),
 )
 
