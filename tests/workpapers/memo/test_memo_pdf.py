@@ -460,9 +460,9 @@ def test_the_signoff_status_names_each_role_when_they_differ() -> None:
 #: item 5: 29 pages before, 17 of them each employee's steps; 8 at first, the roster in
 #: the schedules, the averages summarised and no employee's steps: docs/performance.md,
 #: "The memo"). 10 since the public-utility input (47de279): its one line on the inputs
-#: page moved the Part III schedule, which the memo does not split from its header, onto
-#: a page of its own before Appendix A (which starts a page); the bound still fails on
-#: any page of employees' steps (17 of them).
+#: page pushed the Part III schedule, with its heading, onto a page of its own before
+#: Appendix A (which starts a page); the bound still fails on any page of employees'
+#: steps (17 of them).
 MAX_PAGES_50_EMPLOYEES = 10
 
 
