@@ -341,41 +341,70 @@ def _docstring_lines(tree: ast.AST) -> set[int]:
     return lines
 
 
-def hits(path: Path):
+def scan_forms():
+    """:func:`forms` with each regex compiled and the text every match of it contains (each
+    pattern is that text, escaped, between lookarounds; a ``date(...)`` call's without
+    its spaces, as the pattern reads the line's tokens joined): a file whose text lacks
+    it cannot match, so :func:`hits` tries the regex only on files that have it."""
+    out = []
+    for key, form, pattern, number in forms():
+        literal = form.replace(" ", "") if form.startswith("date(") else form
+        rx = re.compile(pattern)
+        assert rx.search(literal), (key, form, pattern)  # the text is the pattern's
+        out.append((key, form, rx, number, literal))
+    return out
+
+
+def _may_hit(source: str, patterns: list) -> bool:
+    """False only for a source no form can match, before tokenizing it (most files): a
+    string token's text is in the source as it is; a number token, or a ``date(...)``
+    form's year (a number token after its parenthesis), is a run of digits and
+    underscores in it."""
+    if any(literal in source for _, form, _, _, literal in patterns if form[:5] != "date("):
+        return True
+    wanted = {number for *_, number, _ in patterns if number is not None}
+    calls = [literal for _, form, _, _, literal in patterns if form[:5] == "date("]
+    wanted |= {int(call[5:].split(",")[0]) for call in calls}
+    return any(int(run.replace("_", "")) in wanted for run in re.findall(r"\d[\d_]*", source))
+
+
+def hits(path: Path, patterns: list | None = None):
+    """(line, figure key, form) of each retyped figure in ``path``: a string token (an
+    f-string's text too) a form's regex matches, a number token equal to a form's value,
+    or a line whose tokens joined match a ``date(...)`` form. ``patterns``: scan_forms(),
+    made once for many files."""
+    patterns = scan_forms() if patterns is None else patterns
     source = path.read_text(encoding="utf-8")
+    if not _may_hit(source, patterns):
+        return []
     doc = _docstring_lines(ast.parse(source))
-    code = []  # (line, text) of string and number tokens and code outside comments
+    strings = []  # (line, text) of string tokens outside docstrings
+    numbers: dict[int, list[int]] = {}  # integer literal -> its lines
+    by_line: dict[int, list[str]] = {}  # the code tokens of each line (comments left out)
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         if tok.type == tokenize.COMMENT or tok.start[0] in doc:
             continue
-        if tok.type in (
-            tokenize.STRING,
-            tokenize.NUMBER,
-            tokenize.NAME,
-            tokenize.OP,
-        ) or tok.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
-            code.append((tok.start[0], tok.type, tok.string))
-    # join consecutive code tokens per line for the date(...) calls
-    by_line: dict[int, list[str]] = {}
-    for line, _, text in code:
-        by_line.setdefault(line, []).append(text)
+        line = tok.start[0]
+        if tok.type in (tokenize.NAME, tokenize.OP, tokenize.NUMBER):
+            digits = tok.string.replace("_", "")
+            if tok.type == tokenize.NUMBER and digits.isdigit():
+                numbers.setdefault(int(digits), []).append(line)
+        elif tok.type in (tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", -1)):
+            strings.append((line, tok.string))
+        else:
+            continue
+        by_line.setdefault(line, []).append(tok.string)
+    joined = {line: "".join(texts) for line, texts in by_line.items()}
+    all_strings = "\n".join(text for _, text in strings)
+    all_lines = "\n".join(joined.values())
     found = []
-    for key, form, pattern, number in forms():
-        rx = re.compile(pattern)
-        for line, kind, text in code:
-            if kind == tokenize.NUMBER:
-                if (
-                    number is not None
-                    and text.replace("_", "").isdigit()
-                    and int(text.replace("_", "")) == number
-                ):
-                    found.append((line, key, form))
-            elif kind != tokenize.NAME and kind != tokenize.OP and rx.search(text):
-                found.append((line, key, form))
-        if form.startswith("date("):
-            for line, texts in by_line.items():
-                if rx.search("".join(texts)):
-                    found.append((line, key, form))
+    for key, form, rx, number, literal in patterns:
+        if number is not None:
+            found.extend((line, key, form) for line in numbers.get(number, ()))
+        if literal in all_strings:
+            found.extend((line, key, form) for line, text in strings if rx.search(text))
+        if form.startswith("date(") and literal in all_lines:
+            found.extend((line, key, form) for line, text in joined.items() if rx.search(text))
     return sorted(set(found))
 
 
@@ -433,11 +462,12 @@ PENDING_H: dict[tuple[str, str], int] = {}
 
 def _found() -> dict[tuple[str, str], list[tuple[int, str]]]:
     found: dict[tuple[str, str], list[tuple[int, str]]] = {}
+    patterns = scan_forms()
     for path in sorted(PACKAGE.rglob("*.py")):
         name = path.relative_to(PACKAGE).as_posix()
         if re.fullmatch(r"programs/[^/]+/figures\.py", name):
             continue
-        for line, key, form in hits(path):
+        for line, key, form in hits(path, patterns):
             found.setdefault((name, key), []).append((line, form))
     return found
 
