@@ -163,19 +163,27 @@ def test_quick_result_rows_answer_as_xlwings_does(rows: list[list[object]]) -> N
     # own preparation of each cell: the same values of the same types
     from xlwings.conversion import ConversionContext, standard
 
+    # (blanks and plain dates too, issue 35), under each runtime and date format
     assert "CleanDataForWriteStage" in serving.REPLACED
-    options = {"runtime": "1.4", "date_format": "M/d/yyyy"}
-    context = ConversionContext(value=[list(row) for row in rows], engine_name="officejs")
-    standard.CleanDataForWriteStage(options)(context)
-    own = [[serving.REPLACED["prepare_xl_data_element"](x, options) for x in row] for row in rows]
-    assert [[type(x) for x in row] for row in context.value] == [
-        [type(x) for x in row] for row in own
-    ]
-    assert str(context.value) == str(own)
+    for options in (
+        {"runtime": "1.4", "date_format": "M/d/yyyy"},
+        {"runtime": "1.4", "date_format": None},
+        {"runtime": "1.3", "date_format": "M/d/yyyy"},
+    ):
+        context = ConversionContext(value=[list(row) for row in rows], engine_name="officejs")
+        standard.CleanDataForWriteStage(options)(context)
+        own = [
+            [serving.REPLACED["prepare_xl_data_element"](x, options) for x in row] for row in rows
+        ]
+        assert [[type(x) for x in row] for row in context.value] == [
+            [type(x) for x in row] for row in own
+        ]
+        assert str(context.value) == str(own)
 
 
 def test_the_cached_checks_give_xlwings_answers_with_pyodide_present() -> None:
-    """Inside Pyodide (a stand-in ``pyodide.ffi`` here) JsNull still reads as a blank."""
+    """Inside Pyodide (a stand-in ``pyodide.ffi`` here) JsNull still reads as a blank, and
+    a result's cells are prepared as xlwings' own preparation does."""
     code = (
         "import sys, types\n"
         "ffi = types.ModuleType('pyodide.ffi'); ffi.JsNull = type('JsNull', (), {})\n"
@@ -186,6 +194,16 @@ def test_the_cached_checks_give_xlwings_answers_with_pyodide_present() -> None:
         "null = ffi.JsNull()\n"
         "print(_xlofficejs.Engine.clean_value_data([[null, 1.5]], None, 'E', None, True),"
         " udfs_officejs.to_scalar([[null]]))\n"
+        # a result's cells as Lite hands them to Excel: the same as xlwings' own (issue 35)
+        "import datetime as dt\n"
+        "from xlwings.conversion import ConversionContext, standard\n"
+        "from nj_incentives.runtimes.serving import REPLACED\n"
+        "rows = [[None, 1.5, 2, True, 'x', '#N/A', dt.date(2020, 1, 2), float('nan'), '']]\n"
+        "options = {'runtime': '1.4', 'date_format': 'M/d/yyyy'}\n"
+        "c = ConversionContext(value=[list(r) for r in rows], engine_name='officejs')\n"
+        "standard.CleanDataForWriteStage(options)(c)\n"
+        "own = [[REPLACED['prepare_xl_data_element'](x, options) for x in r] for r in rows]\n"
+        "print(str(c.value) == str(own), 'CleanDataForWriteStage' in REPLACED)\n"
     )
     env = {"XLWINGS_ON_SERVER": "true", "XLWINGS_LICENSE_KEY": "noncommercial"}
     done = subprocess.run(
@@ -197,7 +215,7 @@ def test_the_cached_checks_give_xlwings_answers_with_pyodide_present() -> None:
         env={**os.environ, **env},
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["[['E',", "1.5]]", "None"]
+    assert done.stdout.split() == ["[['E',", "1.5]]", "None", "True", "True"]
 
 
 # =========================================================================== the checks

@@ -17,7 +17,9 @@ Two things, both outside xlwings Server's own code (we do not patch site-package
   that a wide result (an ``NJ_SCENARIOS`` table: about 40 result cells a row) costs more
   to hand back than to compute. Plain text (not an error text starting with "#"), whole
   numbers, booleans and floats that are not NaN are answered at once, as xlwings answers
-  them (the value unchanged); every other cell goes to xlwings' own preparation.
+  them (the value unchanged), blanks as "" and plain dates as xlwings' date branch makes
+  them, in xlwings' row loop without a call a cell; every other cell goes to xlwings' own
+  preparation.
 - :data:`app` (``uvicorn nj_incentives.serving:app``): xlwings Server's app
   (``xlwings_server.main:main_app``) with :class:`RequestGuard`, which answers a call
   to ``/xlwings/custom-functions-call`` that is too large or malformed with 400 and a
@@ -166,16 +168,20 @@ def quick_result_cells() -> bool:
 
     REPLACED["prepare_xl_data_element"] = original
     engine.prepare_xl_data_element = staticmethod(prepare_xl_data_element)
-    _quick_rows(prepare_xl_data_element)
+    _quick_rows(prepare_xl_data_element, bool(day_kinds))
     return True
 
 
-def _quick_rows(prepare: Callable[[object, dict[str, Any]], object]) -> None:
+def _quick_rows(prepare: Callable[[object, dict[str, Any]], object], dates: bool) -> None:
     """xlwings prepares a result's cells by a call of the engine's preparation for each
     cell (``CleanDataForWriteStage``); for the engine whose preparation is ``prepare``
-    (Office.js), the plain cells that ``prepare`` hands back unchanged are kept in the
-    row's own loop, without the call, and every other cell goes to ``prepare``; any other
-    engine keeps xlwings' stage. A schedule returns 100-200 cells (issue 35)."""
+    (Office.js), the cells whose answer ``prepare`` gives at once are answered in the
+    row's own loop, without the call: plain text, whole numbers, booleans and non-NaN
+    floats unchanged, None as "" and (``dates``: xlwings has its date branch) a plain
+    date as its FormattedNumber (or serial), worked out once a call from the call's
+    runtime and date format; every other cell goes to ``prepare``; any other engine
+    keeps xlwings' stage. A schedule returns 100-200 cells, an ``NJ_SCENARIOS`` table
+    about 40 a row, a third of them blank (issue 35)."""
     try:
         from xlwings.conversion import standard
     except Exception:  # another xlwings: nothing to replace
@@ -185,19 +191,44 @@ def _quick_rows(prepare: Callable[[object, dict[str, Any]], object]) -> None:
     if stage is None or not callable(original) or "CleanDataForWriteStage" in REPLACED:
         return
 
+    def date_cell(options: dict[str, Any]) -> Callable[[int], object] | None:
+        """A plain date's cell from its ordinal as ``prepare`` gives it under these
+        options (None: leave dates to ``prepare``, e.g. options it cannot read)."""
+        if not dates:
+            return None
+        try:
+            date_format = options["date_format"]
+            serial_only = float(options["runtime"]) < 1.4 or date_format is None
+        except Exception:  # prepare raises or answers as it does
+            return None
+        if serial_only:
+            return lambda ordinal: float(ordinal - 693_594)
+        return lambda ordinal: {
+            "type": "FormattedNumber",
+            "basicValue": float(ordinal - 693_594),
+            "numberFormat": date_format,
+        }
+
     def clean(self: Any, c: Any) -> None:
         impl = getattr(c.engine, "impl", None)
         if getattr(impl, "prepare_xl_data_element", None) is not prepare:
             original(self, c)
             return
         options = self.options
+        day = date_cell(options)
+        date = dt.date if day is not None else None  # no cell's type is None
+        # the commonest first: floats, blanks (a third of a scenario table), text
         c.value = [
             [
                 x
-                if (kind := type(x)) is int
+                if ((kind := type(x)) is float and x == x)
+                or kind is int
                 or kind is bool
-                or (kind is float and x == x)
                 or (kind is str and not x.startswith("#"))
+                else ""
+                if x is None
+                else day(x.toordinal())  # type: ignore[misc]
+                if kind is date
                 else prepare(x, options)
                 for x in row
             ]
