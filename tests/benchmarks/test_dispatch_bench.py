@@ -926,3 +926,154 @@ def test_scenarios_small_path_crossover() -> None:
             line += f" | {rows}: {fast * 1e3:.2f}/{slow * 1e3:.2f} = {fast / slow:.2f}x"
         print(line)
     assert sizes
+
+
+# ======================================================== a calculation after other work
+
+#: One interpreter's timings of a function's direct call back to back with itself and
+#: right after other work: argv = [runtime, calls, rounds, names or ""]; prints one JSON
+#: line {name: {key: [s a call, one a round]}}. Shares _MEASURE's payloads and identity.
+_AFTER_WORK = (
+    _MEASURE.split("async def per_call")[0]
+    + r"""
+from nj_incentives.functions import CATALOG
+
+HEAVY = ["NJ_GROW_NJ_SCHEDULE", "NJ_EMERGE_SCHEDULE", "NJ_PORTFOLIO", "NJ_AWARD_CALENDAR",
+         "NJ_SCENARIOS", "NJ_ERTC_SCHEDULE", "NJ_BEIP_GRANT"]
+
+
+def arithmetic():
+    # about 50 us of the interpreter's arithmetic, touching almost no memory
+    total = 0
+    for i in range(1500):
+        total += i * i
+    return total
+
+
+async def captured(name, data, function):
+    seen = {}
+    def capture(*cells_in):
+        seen["args"] = cells_in
+        return 0
+    capture.__xlfunc__ = function.__xlfunc__
+    holder = types.ModuleType("capture")
+    setattr(holder, name, capture)
+    await call(data, holder)
+    return seen["args"]
+
+
+async def timed(steps, calls):
+    # CPU seconds a call of the steps in turn (each a function; a coroutine is awaited)
+    start = time.process_time()
+    for _ in range(calls):
+        for step in steps:
+            done = step()
+            if done is not None and hasattr(done, "__await__"):
+                await done
+    return (time.process_time() - start) / calls
+
+
+async def measure():
+    out = {}
+    only = sys.argv[4].split(",") if sys.argv[4] else HEAVY
+    other = CATALOG["NJ_TAX_YEAR"]
+    other_args = await captured(
+        "NJ_TAX_YEAR", payload("NJ_TAX_YEAR", example_args(other)), excel.NJ_TAX_YEAR
+    )
+    for entry in (excel.CATALOG[name] for name in only):
+        args = example_args(entry)
+        spread = args if entry.vararg is None else [*args[:-1], *args[-1]]
+        same = identity(len(spread))
+        data_fn = payload(entry.name, args)
+        data_id = payload(f"SAME_{len(spread)}", spread)
+        fn_args = await captured(entry.name, data_fn, getattr(excel, entry.name))
+        direct_fn = CATALOG[entry.name].cells
+        direct = lambda: direct_fn(*fn_args)
+        fillers = {
+            "identity's dispatch": lambda: call(data_id, same),
+            "arithmetic": arithmetic,
+            "NJ_TAX_YEAR direct": lambda: other.cells(*other_args),
+        }
+        through = lambda: call(data_fn, excel)
+        for step in (direct, through, *fillers.values()):  # warm up
+            done = step()
+            if done is not None and hasattr(done, "__await__"):
+                await done
+        count = min(5, CALLS) if entry.name == "NJ_SCENARIOS" else CALLS
+        figures = {"direct": [], "through": []}
+        for turn in range(ROUNDS):
+            figures["direct"].append(await timed([direct], count))
+            figures["through"].append(await timed([through], count))
+            for key, filler in (fillers.items() if turn % 2 else reversed(fillers.items())):
+                figures.setdefault(key, []).append(await timed([filler], count))
+                figures.setdefault(key + " + direct", []).append(
+                    await timed([filler, direct], count)
+                )
+        out[entry.name] = figures
+    return out
+
+
+print(json.dumps(asyncio.run(measure())))
+"""
+)
+
+
+def test_calculation_after_other_work() -> None:
+    """A function's direct call timed back to back with itself (the ``direct`` of the
+    overhead figures) against the same call right after other work, call by call: the
+    identity's call through the dispatch, a loop of arithmetic, another NJ_* function's
+    direct call (``NJ_TAX_YEAR``). after = (other work + direct) - other work alone -
+    direct alone, CPU seconds, the median over the rounds, then over ``NJ_BENCH_RUNS``
+    interpreters (CPython). Beside it, the function's overhead above the identity's
+    (through the dispatch - direct - the identity's call through the dispatch, the same
+    rounds): what the "excess" of the overhead figures is (docs/performance.md)."""
+    environment = {
+        **os.environ,
+        "XLWINGS_ON_SERVER": "true",
+        "XLWINGS_LICENSE_KEY": "noncommercial",
+        "PYTHONPATH": os.environ.get("NJ_BENCH_TREE") or str(HERE.parents[1] / "addin"),
+    }
+    runs = []
+    for _ in range(RUNS):
+        done = subprocess.run(
+            [sys.executable, "-c", _AFTER_WORK, "cpython", str(CALLS), str(ROUNDS), FUNCTIONS],
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    names = list(runs[0])
+    fillers = [key for key in runs[0][names[0]] if key not in ("direct", "through")]
+    fillers = [key for key in fillers if not key.endswith(" + direct")]
+
+    def median(run: dict[str, list[float]], key: str) -> float:
+        return statistics.median(run[key])
+
+    print(
+        f"\nA calculation back to back with itself and after other work, CPU us, median of {RUNS}"
+    )
+    print("interpreters x the medians of their rounds; after X = (X + direct) - X - direct;")
+    print("above identity = through the dispatch - direct - the identity's dispatch")
+    header = f"{'function':22} {'direct':>8} {'above identity':>15}"
+    header += "".join(f" {'after ' + key:>28}" for key in fillers)
+    print(header)
+    for name in names:
+        direct = statistics.median(median(run[name], "direct") for run in runs)
+        above = statistics.median(
+            median(run[name], "through")
+            - median(run[name], "direct")
+            - median(run[name], "identity's dispatch")
+            for run in runs
+        )
+        line = f"{name:22} {direct * 1e6:8.1f} {above * 1e6:15.1f}"
+        for key in fillers:
+            after = statistics.median(
+                median(run[name], key + " + direct")
+                - median(run[name], key)
+                - median(run[name], "direct")
+                for run in runs
+            )
+            line += f" {after * 1e6:18.1f} ({after / direct * 100:5.1f}%)"
+        print(line)
+    assert names
