@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nj_incentives.core import cells
@@ -120,6 +120,17 @@ def test_period_end_for_is_the_inverse_of_tax_year(year: int, month: int, number
     assert end.month == month
     assert cbt.tax_year(end, numbering).year == year
     assert CALL["NJ_TAX_PERIOD_END"](year, month, numbering) == cells.serial_from_date(end)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(
+    day=st.dates(dt.date(1901, 1, 1), dt.date(2199, 12, 31)),
+    numbering=st.sampled_from(cbt.TAX_YEAR_NUMBERINGS),
+)
+def test_tax_year_number_is_the_tax_years(day: dt.date, numbering: str) -> None:
+    # the number alone (the portfolio's return lines, the calendar) without the explanation
+    # tax_year builds: the same year for every day, deemed 52-53-week ends included
+    assert cbt.tax_year_number(day, numbering) == cbt.tax_year(day, numbering).year
 
 
 # =========================================================================== 2. transfer

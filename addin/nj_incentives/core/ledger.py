@@ -322,18 +322,16 @@ def build_ledger(
     eligibility_years: int,
     annual: Decimal,
     ends: Sequence[dt.date],
-    limits: Sequence[Decimal],
     keep: int | None,
     events: Sequence[LedgerEvent],
     proceeds: Sequence[Decimal],
     explainer: object,
+    periods: Sequence[LedgerPeriod],
 ) -> CreditLedger:
-    """A :class:`CreditLedger` from a ledger run by the exact evaluator (the program has
-    checked its inputs and priced its events: ``proceeds`` per event)."""
-    from nj_incentives.core.rules import EXACT
-
-    new = [annual if index < eligibility_years else ZERO for index in range(len(ends))]
-    periods, _ = ledger_rule(EXACT, new, limits, keep, events)
+    """A :class:`CreditLedger` from ``periods``, the ledger the program ran
+    (:func:`ledger_rule` under the exact evaluator, the annual credit in each of the first
+    ``eligibility_years`` periods; run once, not again here), its inputs checked and its
+    events priced: ``proceeds`` per event."""
     by_period = [ZERO] * len(ends)
     for event, amount in zip(events, proceeds, strict=True):
         by_period[event.period] += amount

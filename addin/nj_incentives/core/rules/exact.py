@@ -55,6 +55,25 @@ def to_money(value: Any) -> Any:
     return value
 
 
+#: The exact numbers whose ratio of integers (``as_integer_ratio``) is their value.
+_RATIONAL = frozenset({int, Decimal, Fraction})
+
+
+def _cents_of(a: Any, n: Any, d: Any) -> Any:
+    """``exact_share(a, Fraction(n) / Fraction(d))[0]`` (``d`` not 0) in whole numbers,
+    without building the fractions: a x n / d rounded down to the cent, the same
+    ``Decimal`` (``a`` a ``Decimal`` or a ``Fraction``; ``n``, ``d`` of :data:`_RATIONAL`)."""
+    a_num, a_den = a.as_integer_ratio()
+    n_num, n_den = n.as_integer_ratio()
+    d_num, d_den = d.as_integer_ratio()
+    cents = (a_num * n_num * d_den * 100) // (a_den * n_den * d_num)
+    return (Decimal(cents) / 100).quantize(CENT)
+
+
+#: The end of an iterator (a value no rule computes).
+_NONE: Any = object()
+
+
 class Exact(Rules):
     """Exact arithmetic on one case: the amounts path (records nothing)."""
 
@@ -67,14 +86,20 @@ class Exact(Rules):
         return to_money(a) * n
 
     def div(self, a: V, n: V, label: str = "", cite: str = "") -> V:
+        if type(n) is int and n:
+            return _cents_of(to_money(a), 1, n)
         return exact_share(to_money(a), Fraction(1, n))[0]
 
     def muldiv(self, a: V, n: V, d: V, label: str = "", cite: str = "") -> V:
         if n == 0:
             return ZERO
+        if type(n) in _RATIONAL and type(d) in _RATIONAL and d:
+            return _cents_of(to_money(a), n, d)
         return exact_share(to_money(a), Fraction(n) / Fraction(d))[0]
 
     def per_unit(self, n: V, rate: V, label: str = "", cite: str = "") -> V:
+        if type(n) in _RATIONAL:
+            return _cents_of(to_money(rate), n, 1)
         return exact_share(to_money(rate), Fraction(n))[0]
 
     def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
@@ -94,14 +119,34 @@ class Exact(Rules):
             result = result + x
         return result if type(result) is Decimal else to_money(result)
 
+    def total(self, xs: Iterable[V], label: str = "", cite: str = "") -> V:
+        # Rules.total's sums without its list and call of add: the same additions in the
+        # same order (one value: value + 0; none: 0 + 0 as money)
+        items = iter(xs)
+        result = next(items, _NONE)
+        if result is _NONE:
+            return ZERO
+        second = next(items, _NONE)
+        if second is _NONE:
+            result = result + 0
+        else:
+            result = result + second
+            for x in items:
+                result = result + x
+        return result if type(result) is Decimal else to_money(result)
+
+    # the money operations return a Decimal as it is (to_money leaves it unchanged)
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
-        return to_money(a - b)
+        result = a - b
+        return result if type(result) is Decimal else to_money(result)
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
-        return to_money(b if b < a else a)
+        result = b if b < a else a
+        return result if type(result) is Decimal else to_money(result)
 
     def max(self, a: V, b: V, label: str = "", cite: str = "") -> V:
-        return to_money(b if b > a else a)
+        result = b if b > a else a
+        return result if type(result) is Decimal else to_money(result)
 
     def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
         return a if cond else b

@@ -405,14 +405,12 @@ def tax_year(period_end: DateLike, numbering: str = "form") -> TaxYear:
     end = deemed_period_end_rule(EXACT, given_end)
     deemed = _deemed_text(given_end, end)
     citation = f"{CITE_FORM_YEAR}; {CITE_52_53_WEEK}" if deemed else CITE_FORM_YEAR
+    year = _year_numbered(end, kind)
     if kind == "calendar":
-        year = end.year
         how = f"period ends {end}: calendar year {year} (numbering by the calendar year)"
     elif end.month >= FORM_YEAR_FIRST_MONTH:
-        year = end.year
         how = f"period ends {end}, in July-December {year}: form year {year}"
     else:
-        year = end.year - 1
         how = f"period ends {end}, in January-June {end.year}: form year {year}"
     if deemed:  # "period ends 2023-07-01, 1 day after ...: deemed to end 2023-06-30; in ..."
         how = deemed + how.split(f"period ends {end}", 1)[1].lstrip(",: ")
@@ -420,9 +418,18 @@ def tax_year(period_end: DateLike, numbering: str = "form") -> TaxYear:
     return TaxYear(year=year, period_end=given_end, numbering=kind, deemed_end=end, steps=(step,))
 
 
+def _year_numbered(deemed_end: dt.date, kind: str) -> int:
+    """The number of the tax year of a period deemed to end on ``deemed_end`` (:func:`tax_year`)."""
+    if kind == "calendar" or deemed_end.month >= FORM_YEAR_FIRST_MONTH:
+        return deemed_end.year
+    return deemed_end.year - 1
+
+
 def tax_year_number(period_end: DateLike, numbering: str = "form") -> int:
-    """:func:`tax_year` as a number."""
-    return tax_year(period_end, numbering).year
+    """:func:`tax_year` as a number (its explanation not built)."""
+    given_end = as_date(period_end, "period_end", CITE_FORM_YEAR)
+    kind = _numbering(numbering)
+    return _year_numbered(deemed_period_end_rule(EXACT, given_end), kind)
 
 
 def year_end_month(value: Number, argument: str = "year_end_month") -> int:

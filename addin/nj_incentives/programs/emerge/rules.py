@@ -158,7 +158,7 @@ def credit_schedule(
     placed = L.place_events(read, ends, years, keep, CITE_TRANSFER)
     _check_transfers(read, placed, ends, approval)
     new = [annual if index < years else Decimal("0.00") for index in range(len(ends))]
-    _, taken = L.ledger_rule(EXACT, new, limits, keep, placed)
+    periods, taken = L.ledger_rule(EXACT, new, limits, keep, placed)
     L.check_taken(read, placed, taken, CITE_TRANSFER, CITE_WHOLE)
     proceeds: list[Decimal] = []
     for event, took in zip(read, taken, strict=True):
@@ -210,11 +210,11 @@ def credit_schedule(
         eligibility_years=years,
         annual=annual,
         ends=ends,
-        limits=limits,
         keep=keep,
         events=placed,
         proceeds=proceeds,
         explainer=steps,
+        periods=periods,
     )
 
 

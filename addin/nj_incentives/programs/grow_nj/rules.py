@@ -252,7 +252,7 @@ def credit_schedule(
     _check_transfers(read, window, approval)
     placed = L.place_events(read, ends, years, keep, CITE_TRANSFER)
     new = [annual if index < years else Decimal("0.00") for index in range(len(ends))]
-    _, taken = L.ledger_rule(EXACT, new, limits, keep, placed)
+    periods, taken = L.ledger_rule(EXACT, new, limits, keep, placed)
     L.check_taken(read, placed, taken, CITE_TRANSFER, CITE_WHOLE)
     proceeds: list[Decimal] = []
     for event, place, took in zip(read, placed, taken, strict=True):
@@ -300,11 +300,11 @@ def credit_schedule(
         eligibility_years=years,
         annual=annual,
         ends=ends,
-        limits=limits,
         keep=keep,
         events=placed,
         proceeds=proceeds,
         explainer=steps,
+        periods=periods,
     )
 
 

@@ -456,10 +456,8 @@ def portfolio(
                     new[award.period - 1] = new[award.period - 1] + award.amount
             holdings.append(Holding(term, entity, tuple(new)))
     ends = L.period_ends(first, len(taxes))
-    lines = [
-        {term.key: return_line(term.key, CBT_RULES.tax_year_number(end)) for term in terms}
-        for end in ends
-    ]
+    years = [CBT_RULES.tax_year_number(end) for end in ends]
+    lines = [{term.key: return_line(term.key, year) for term in terms} for year in years]
     periods, after = portfolio_rule(EXACT, holdings, taxes, minimums)
     rows = tuple(
         PortfolioRow(

@@ -1,0 +1,71 @@
+"""The exact evaluator's shortcuts give exactly what its general definitions give.
+
+:class:`~nj_incentives.core.rules.exact.Exact` answers its most frequent operations
+directly (the amounts path of every schedule runs them thousands of times a call); each
+shortcut here is held to the definition it replaces over random operands: the same
+value, the same type and the same representation (a ``Decimal``'s exponent shows in a
+result's text).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nj_incentives.core.rules import EXACT, Rules
+from nj_incentives.core.rules.exact import exact_share, to_money
+
+D = Decimal
+
+#: money in cents or finer, whole numbers, and the odd exponent (1E+2) a Decimal can have
+_decimals = st.one_of(
+    st.integers(-(10**15), 10**15).map(lambda c: D(c) / 100),
+    st.integers(-(10**15), 10**15).map(lambda c: D(c).scaleb(-4)),
+    st.integers(-(10**6), 10**6).map(D),
+    st.integers(-99, 99).map(lambda n: D(n).scaleb(2)),
+)
+_values = st.one_of(_decimals, st.integers(-(10**12), 10**12), st.booleans())
+
+
+def _same(a: object, b: object) -> bool:
+    return type(a) is type(b) and a == b and str(a) == str(b)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(_values, max_size=6))
+def test_total_is_the_rule_languages_sum(items: list[object]) -> None:
+    # Rules.total: 0 + 0 for none, value + 0 for one, add(*items) for more
+    assert _same(EXACT.total(items), Rules.total(EXACT, items))
+    assert _same(EXACT.total(iter(items)), Rules.total(EXACT, list(items)))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(_values, _values)
+def test_sub_min_max_are_their_definitions(a: object, b: object) -> None:
+    assert _same(EXACT.sub(a, b), to_money(a - b))  # type: ignore[operator]
+    assert _same(EXACT.min(a, b), to_money(b if b < a else a))  # type: ignore[operator]
+    assert _same(EXACT.max(a, b), to_money(b if b > a else a))  # type: ignore[operator]
+
+
+_ratios = st.one_of(
+    st.integers(-(10**7), 10**7),
+    _decimals,
+    st.builds(Fraction, st.integers(-(10**7), 10**7), st.integers(1, 10**4)),
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(st.one_of(_decimals, st.integers(-(10**12), 10**12)), _ratios, _ratios)
+def test_shares_in_whole_numbers_are_the_fractions(a: object, n: object, d: object) -> None:
+    # muldiv, per_unit and div: a x n / d rounded down to the cent by exact fractions
+    money = to_money(a)
+    if n != 0 and d != 0:
+        expected = exact_share(money, Fraction(n) / Fraction(d))[0]  # type: ignore[arg-type]
+        assert _same(EXACT.muldiv(a, n, d), expected)
+    assert _same(EXACT.muldiv(a, 0, d), D("0.00"))
+    assert _same(EXACT.per_unit(n, a), exact_share(money, Fraction(n))[0])  # type: ignore[arg-type]
+    if isinstance(n, int) and n != 0:
+        assert _same(EXACT.div(a, n), exact_share(money, Fraction(1, n))[0])
