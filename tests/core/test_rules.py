@@ -29,6 +29,7 @@ from nj_incentives.core.rules import (
     explain,
     mul_frac,
     muldiv_floor,
+    select,
 )
 from nj_incentives.programs.beip import rules as beip
 
@@ -343,6 +344,34 @@ def test_muldiv_floor_is_exact(a: list[int], b: int, c: int) -> None:
 def test_mul_frac_is_exact(a: list[int], num: int) -> None:
     got = mul_frac(np.array(a), num, 10**9)
     assert got.tolist() == [x * num // 10**9 for x in a]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([0.5, 0.3, 0.02, 1.0]), st.integers(64, 300))
+def test_select_is_numpy_where(seed: int, share: float, n: int) -> None:
+    """``select`` (the int64 evaluator's ``where``) is ``numpy.where`` value for value,
+    dtype and shape: over conditions that change on most rows (a share of 0.3 to 0.5 in
+    random order: the arithmetic b + (a - b) x cond, which wraps in int64) and in long runs
+    (0.02, all true: numpy.where itself), with int64 extremes, whose differences overflow."""
+    rng = np.random.default_rng(seed)
+    cond = rng.random(n) < share
+    extremes = np.array([-(2**63), 2**63 - 1, -1, 0, 1], np.int64)
+    a = rng.integers(-(2**63), 2**63 - 1, n, dtype=np.int64, endpoint=True)
+    b = rng.integers(-(2**63), 2**63 - 1, n, dtype=np.int64, endpoint=True)
+    a[: len(extremes)], b[: len(extremes)] = extremes, extremes[::-1]
+    flags = rng.random(n) < 0.5
+    cases = [(a, b), (a, 0), (0, b), (7, b), (a, -(2**63)), (2**63 - 1, -(2**63)), (3, 4)]
+    cases += [(np.int64(-5), b), (a, b[:1]), (flags, False), (True, flags), (flags, ~flags)]
+    for x, y in cases:
+        got, expected = select(cond, x, y), np.where(cond, x, y)
+        assert got.dtype == expected.dtype
+        assert got.shape == expected.shape
+        assert np.array_equal(got, expected)
+    square = cond[: n // 8 * 8].reshape(8, -1)
+    assert np.array_equal(
+        select(square, a[: square.size].reshape(8, -1), 9),
+        np.where(square, a[: square.size].reshape(8, -1), 9),
+    )
 
 
 def test_calendar_arithmetic_against_datetime() -> None:

@@ -51,6 +51,7 @@ __all__ = [
     "fill_money",
     "grown",
     "grown_rule",
+    "kept",
     "last_given",
     "located",
     "next_period_end",
@@ -264,17 +265,35 @@ def fill_forward(
     fill_rows: np.ndarray,
     count: np.ndarray,
     step: object,
+    within: list[np.ndarray] | None = None,
 ) -> None:
     """Runner convenience: blank entries k = 2..count filled from k-1 by ``step`` (in place).
-    The entries past every filled row's count are not looked at."""
+    The entries past every filled row's count are not looked at. ``within``, when given,
+    is ``[count >= 1, count >= 2, ...]`` (the caller's, computed once for its columns).
+
+    A blank entry's value is 0 (:class:`ConvertedColumn`, and a filled entry is no longer
+    blank), so an entry k is ``values[k] + step(values[k - 1]) x fill`` (the filled rows
+    are blank, the others add 0): a multiplication by the rows' mask instead of a choice
+    a row (``numpy.where`` mispredicts a branch on most rows of a random mask), and only
+    that product for a column blank in every row (absent from the table)."""
     for k in range(1, len(values)):
-        alive = fill_rows & (k + 1 <= count)
+        alive = fill_rows & (count > k if within is None else within[k])
         if not alive.any():  # nor for any later k
             break
         fill = alive & blank[k] & ~blank[k - 1]
         if fill.any():
-            values[k] = np.where(fill, step(values[k - 1]), values[k])  # type: ignore[operator]
+            filled = np.multiply(step(values[k - 1]), fill, dtype=I64)  # type: ignore[operator]
+            if not blank[k].all():
+                np.add(filled, values[k], out=filled)
+            values[k] = filled
             blank[k] = blank[k] & ~fill
+
+
+def kept(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``values`` where ``rows`` (a mask) holds, else 0 (int64): ``numpy.where(rows, values,
+    0)`` as one multiplication, without a branch a row."""
+    result: np.ndarray = np.multiply(values, rows, dtype=I64)
+    return result
 
 
 def grown(growth: ConvertedColumn) -> object:

@@ -163,11 +163,14 @@ def _from_float(x: np.ndarray, kind: Kind, rule: InputRule) -> ConvertedColumn:
         in_range = (x >= low / scale) & (x <= high / scale)
         # NaN and values out of range scale to anything (inf, NaN, a wrapped integer):
         # their rows are not ok, and their values are set to 0 below
-        scaled = np.rint(x * scale)
+        scaled = np.multiply(x, scale)
+        np.rint(scaled, out=scaled)
         ok = in_range & (scaled / scale == x)
         values = scaled.astype(I64)
     ok &= (values >= low) & (values <= high)
-    return ConvertedColumn(np.where(ok, values, 0), blank, ok)
+    if not ok.all():  # 0 where not ok (a multiplication: no branch a row)
+        np.multiply(values, ok, out=values)
+    return ConvertedColumn(values, blank, ok)
 
 
 def _from_int(x: np.ndarray, kind: Kind, rule: InputRule) -> ConvertedColumn:
@@ -181,16 +184,22 @@ def _from_int(x: np.ndarray, kind: Kind, rule: InputRule) -> ConvertedColumn:
     scale = SCALE[kind]
     low, high = _limits(kind, rule)
     ok = (x >= -(-low // scale)) & (x <= high // scale)
-    values = np.where(ok, x, 0).astype(I64) * scale
+    values = x.astype(I64)  # a copy; a value beyond int64 wraps: not ok, set to 0
+    if not ok.all():  # 0 where not ok (a multiplication: no branch a row)
+        np.multiply(values, ok, out=values)
+    if scale != 1:
+        values *= scale
     return ConvertedColumn(values, blank, ok)
 
 
 def _from_datetime(series: pd.Series) -> ConvertedColumn:
     days = series.to_numpy(dtype="datetime64[D]", na_value=np.datetime64("NaT", "D"))
     blank = np.isnat(days)
-    values = np.where(blank, 0, days.astype(I64))
+    values = days.astype(I64)  # a blank (NaT) the smallest int64: not ok, set to 0
     ok = ~blank & (values >= _MIN_DAY) & (values <= _MAX_DAY)
-    return ConvertedColumn(np.where(ok, values, 0), blank, ok)
+    if not ok.all():  # 0 where not ok (a multiplication: no branch a row)
+        np.multiply(values, ok, out=values)
+    return ConvertedColumn(values, blank, ok)
 
 
 #: Kinds read from numeric text (the others, dates, yes/no and choices, by the core).

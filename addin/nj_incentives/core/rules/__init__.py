@@ -70,6 +70,7 @@ from nj_incentives.core.rules.vectorized import (
     days_in_month,
     mul_frac,
     muldiv_floor,
+    select,
 )
 
 __all__ = [
@@ -88,4 +89,5 @@ __all__ = [
     "explain",
     "mul_frac",
     "muldiv_floor",
+    "select",
 ]

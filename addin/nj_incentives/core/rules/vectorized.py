@@ -27,6 +27,7 @@ __all__ = [
     "days_in_month",
     "mul_frac",
     "muldiv_floor",
+    "select",
 ]
 
 _EPOCH = dt.date(1970, 1, 1)
@@ -39,21 +40,106 @@ class Ratio(NamedTuple):
     den: int
 
 
-def mul_frac(a: Any, num: Any, den: int) -> ndarray:
+def mul_frac(a: Any, num: Any, den: int, num_max: int | None = None) -> ndarray:
     """``floor(a x num / den)`` exactly, for ``a >= 0``, ``0 <= num`` and ``den x num < 2^63``.
 
     Where ``max(a) x max(num)`` fits in int64, directly; otherwise, with
     ``a = q x den + r``: ``q x num + floor(r x num / den)``; ``r x num < den x num``.
+    ``num_max``, when given, is ``max(num)`` (known to the caller: a fraction column read
+    year after year).
     """
     import numpy as np
 
     a = np.asarray(a)
     if not a.size:
         return np.asarray(a.copy())
-    if int(a.max()) * int(np.max(num)) < 2**63:  # the product fits: one division
-        return np.asarray((a * num) // den)
+    largest = int(np.max(num)) if num_max is None else num_max
+    if int(a.max()) * largest < 2**63:  # the product fits: one division
+        product = np.multiply(a, num)
+        if product.ndim:
+            np.floor_divide(product, den, out=product)
+            return np.asarray(product)
+        return np.asarray(product // den)
     q, r = np.divmod(a, den)
     return np.asarray(q * num + (r * num) // den)
+
+
+#: columns shorter than this are selected by ``numpy.where`` (:func:`select`)
+_SELECT_MIN_SIZE = 64
+#: a condition that changes from one row to the next in at least one row in this many
+#: is selected by arithmetic (:func:`select`)
+_SELECT_CHANGES = 8
+_INT64_LOW, _INT64_HIGH = -(2**63), 2**63 - 1
+
+
+def _int64_operand(x: Any) -> bool:
+    """An int64 array or scalar, or a Python int within int64 (not a bool)."""
+    if isinstance(x, bool):
+        return False
+    if isinstance(x, int):
+        return _INT64_LOW <= x <= _INT64_HIGH
+    return getattr(x, "dtype", None) == "int64"
+
+
+def _bool_operand(x: Any) -> bool:
+    return isinstance(x, bool) or getattr(x, "dtype", None) == "bool"
+
+
+def _is_zero(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x == 0
+
+
+def select(cond: Any, a: Any, b: Any) -> Any:
+    """``numpy.where(cond, a, b)``, equal to it value for value, in shape and in dtype, and
+    for a column ``cond`` of booleans with int64 (or boolean) choices, without a branch a
+    row where ``numpy.where`` would mispredict most of them.
+
+    ``numpy.where`` branches on each row: over a condition with no pattern that holds in
+    about half of the rows (an accrual year, a date past a cutoff) it costs five to ten
+    additions; over one in long runs (nearly always, or never, true), about one. So:
+
+    - a condition that changes from one row to the next in at least one row in eight
+      (``numpy.where`` mispredicts about one branch a change): ``b + (a - b) x cond``,
+      in int64 arithmetic that wraps modulo 2^64: a row's result is ``a`` or ``b``
+      exactly, both within int64, whatever ``a - b`` wrapped to (three passes over the
+      column where ``numpy.where`` makes one); one choice 0: the other times the
+      condition (one multiplication);
+    - booleans: ``(cond & a) | (~cond & b)``;
+    - anything else (floats, a scalar condition, a short column, another mix of
+      shapes): ``numpy.where``."""
+    import numpy as np
+
+    if not (
+        isinstance(cond, np.ndarray)
+        and cond.dtype == np.bool_
+        and cond.size >= _SELECT_MIN_SIZE
+        and np.broadcast_shapes(cond.shape, np.shape(a), np.shape(b)) == cond.shape
+    ):
+        return np.where(cond, a, b)
+    if _int64_operand(a) and _int64_operand(b):
+        flat = cond.reshape(-1)
+        changes = np.count_nonzero(flat[1:] != flat[:-1])
+        if changes * _SELECT_CHANGES < flat.size:  # a branch predicted on most rows
+            return np.where(cond, a, b)
+        if _is_zero(b):
+            return np.multiply(a, cond, dtype=np.int64)
+        if _is_zero(a):
+            return np.multiply(b, ~cond, dtype=np.int64)
+        if np.ndim(a) == 0 and np.ndim(b) == 0:  # two constants: their difference exactly
+            difference = int(a) - int(b)
+            if not _INT64_LOW <= difference <= _INT64_HIGH:
+                return np.where(cond, a, b)
+            result = np.multiply(cond, difference, dtype=np.int64)
+        elif np.broadcast_shapes(np.shape(a), np.shape(b)) == cond.shape:
+            result = np.subtract(a, b, dtype=np.int64)  # wraps where it overflows
+            np.multiply(result, cond, out=result)
+        else:
+            return np.where(cond, a, b)
+        np.add(result, b, out=result)  # wraps back: exactly a where cond, b where not
+        return result
+    if _bool_operand(a) and _bool_operand(b):
+        return (cond & a) | (~cond & b)
+    return np.where(cond, a, b)
 
 
 def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
@@ -303,6 +389,10 @@ class Int64(Rules):
         #: converted: a date rule converts each column of day numbers once. Keyed by the
         #: array itself (identity); no operation changes an array in place.
         self._civil_memo: list[tuple[Any, tuple[Any, Any, Any]]] = []
+        #: (a fraction column's numerators, their largest) of the last few shares: a
+        #: rule applies one fraction to amount after amount (a grant percentage to each
+        #: year's withholdings); the same identity key as ``_civil_memo``
+        self._max_memo: list[tuple[Any, int]] = []
 
     def _civil(self, days: Any) -> tuple[Any, Any, Any]:
         for key, parts in self._civil_memo:
@@ -339,7 +429,19 @@ class Int64(Rules):
     # ---------------------------------------------------------------- money
     def share(self, a: V, p: V, label: str = "", cite: str = "") -> V:
         num, den = self._ratio(p)
-        return mul_frac(self._m(a), num, den)
+        return mul_frac(self._m(a), num, den, self._largest(num))
+
+    def _largest(self, num: Any) -> int | None:
+        """``max(num)`` of a column of numerators, remembered by identity; None for any
+        other operand (:func:`mul_frac` computes it)."""
+        if not (isinstance(num, self.np.ndarray) and num.size):
+            return None
+        for key, largest in self._max_memo:
+            if key is num:
+                return largest
+        largest = int(num.max())
+        self._max_memo = [(num, largest), *self._max_memo[:3]]
+        return largest
 
     def times(self, a: V, n: V, label: str = "", cite: str = "") -> V:
         if isinstance(a, Ratio):  # a quantity (hours) x a whole count: exact
@@ -433,8 +535,8 @@ class Int64(Rules):
     def where(self, cond: V, a: V, b: V, label: str = "", cite: str = "") -> V:
         if isinstance(a, Ratio) or isinstance(b, Ratio):
             (num_a, num_b), den = self._fractions((a, b))
-            return Ratio(self.np.where(cond, num_a, num_b), den)
-        return self.np.where(cond, self._m(a), self._m(b))
+            return Ratio(select(cond, num_a, num_b), den)
+        return select(cond, self._m(a), self._m(b))
 
     # ---------------------------------------------------------------- conditions
     def _compare(self, op: str, a: V, b: V, label: str, cite: str) -> V:

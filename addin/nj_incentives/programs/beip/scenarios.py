@@ -58,6 +58,7 @@ from nj_incentives.core.scenario_sections import fill_copy as _fill_copy
 from nj_incentives.core.scenario_sections import fill_forward as _fill_forward
 from nj_incentives.core.scenario_sections import fill_money as _fill_money
 from nj_incentives.core.scenario_sections import grown as _grown
+from nj_incentives.core.scenario_sections import kept as _kept
 from nj_incentives.core.scenario_sections import last_given as _last_given
 from nj_incentives.core.scenario_sections import located as _located
 from nj_incentives.core.scenario_sections import nothing as _nothing
@@ -385,11 +386,11 @@ def grant_kernel(chunk: Columns) -> SectionOut:
             last[np.logical_or.reduce(given)] = k
     count = np.where(has_term, term.values, last)
     fast &= count >= 1
+    within = [count >= k for k in _YEARS]  # year k within the row's term
     for k in _YEARS:
-        inside = k <= count
         for name in cols:
             if not cols[name][k - 1].absent:
-                fast &= ~(inside & cols[name][k - 1].bad)
+                fast &= ~(within[k - 1] & cols[name][k - 1].bad)
 
     w = [c.values for c in cols["withholdings"]]
     w_blank = [c.blank for c in cols["withholdings"]]
@@ -400,17 +401,17 @@ def grant_kernel(chunk: Columns) -> SectionOut:
     fill_rows = has_term & fast
     has_any = {name: not all(c.absent for c in cols[name]) for name in cols}
     if has_any["withholdings"]:
-        _fill_forward(w, w_blank, fill_rows, count, _grown(growth_w))
+        _fill_forward(w, w_blank, fill_rows, count, _grown(growth_w), within)
     if has_any["new_employees"]:
-        _fill_forward(e, e_blank, fill_rows, count, lambda previous: previous)
+        _fill_forward(e, e_blank, fill_rows, count, lambda previous: previous, within)
     any_partner = np.zeros(n, bool)
     if has_any["partner_tax"]:
-        _fill_forward(p, p_blank, fill_rows, count, _grown(growth_p))
+        _fill_forward(p, p_blank, fill_rows, count, _grown(growth_p), within)
         for k in _YEARS:
-            any_partner |= (k <= count) & ~p_blank[k - 1]
+            any_partner |= within[k - 1] & ~p_blank[k - 1]
     partners = bool(any_partner.any())
     for k in _YEARS:
-        inside = k <= count
+        inside = within[k - 1]
         fast &= ~(inside & (w_blank[k - 1] | e_blank[k - 1]))
         fast &= ~(inside & (w[k - 1] > MAX_MONEY_CENTS))
         if partners:
@@ -437,18 +438,19 @@ def grant_kernel(chunk: Columns) -> SectionOut:
     law = chunk.col("law_as_of")
     fast &= ~law.bad & (law.blank | (law.values >= _FIRST_BEIP_DAY))
     as_of = None if law.blank.all() else np.where(law.blank, _ALL_VERSIONS, law.values)
-    in_year = [fast & (k <= count) for k in _YEARS]
+    in_year = [fast & within[k - 1] for k in _YEARS]
     # no partners' tax in any row of the chunk: that part is 0 in every row (the same
     # value as 0 x each row's partner_pct), computed once
     partner_tax: list[Any] = [0] * MAX_TERM
     pct_partners: Any = Ratio(0, _S_PCT)
     if partners:
-        partner_tax = [np.where(in_year[k - 1] & any_partner, p[k - 1], 0) for k in _YEARS]
+        partner_tax = [_kept(p[k - 1], in_year[k - 1] & any_partner) for k in _YEARS]
         pct_partners = pct_p
+    # each year's figures where the year is computed, else 0 (a year past the term adds 0)
     columns = (
-        [np.where(in_year[k - 1], w[k - 1], 0) for k in _YEARS],
+        [_kept(w[k - 1], in_year[k - 1]) for k in _YEARS],
         partner_tax,
-        [np.where(in_year[k - 1], e[k - 1], 0) for k in _YEARS],
+        [_kept(e[k - 1], in_year[k - 1]) for k in _YEARS],
     )
     years, total = beip.grant_years(
         _INT64, *columns, pct_w, pct_partners, agreement.values, beip.CITE_A, as_of
@@ -525,11 +527,18 @@ _SHARE_DEN = math.lcm(
     *(Fraction(s).denominator for p in beip.CONVERSION_PARAGRAPHS for s in p.fractions)
 )
 _PARAGRAPHS = _paragraph_table()
+#: the shares' numerators, installment by accrual year (one take reads a row's five)
+_SHARE_NUM_BY_INSTALLMENT = np.ascontiguousarray(_PARAGRAPHS["share_num"].T)
 
 
 def _accrual_index(chunk: Columns) -> np.ndarray:
-    year = chunk.col("accrual_year")
-    index: np.ndarray = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
+    """Each row's accrual year as a row of the paragraph table (read once a chunk)."""
+    found = chunk.memo.get("accrual_index")
+    if found is None:
+        year = chunk.col("accrual_year")
+        found = np.clip(year.values - _FIRST_ACCRUAL, 0, _LAST_ACCRUAL - _FIRST_ACCRUAL)
+        chunk.memo["accrual_index"] = found
+    index: np.ndarray = found  # type: ignore[assignment]
     return index
 
 
@@ -547,9 +556,11 @@ def conversion_years(chunk: Columns) -> tuple[np.ndarray, np.ndarray, np.ndarray
         _PARAGRAPHS["first"].take(index),
         _PARAGRAPHS["late_rule"].take(index),
         ~approval.blank,
-        np.where(approval.blank, 0, approval.values),
+        approval.values,  # 0 where blank (ConvertedColumn)
     )
-    years = ok, start, start + _PARAGRAPHS["count"].take(index) - 1
+    count = _PARAGRAPHS["count"].take(index)
+    chunk.memo["installment_count"] = count
+    years = ok, start, start + count - 1
     chunk.memo["conversion_years"] = years
     return years
 
@@ -571,12 +582,10 @@ def conversion_kernel(chunk: Columns, layout: Shape) -> SectionOut:
     fast &= chunk.col("grant_approval_date").blank & chunk.col("direction_date").blank
     fast &= chunk.col("direction_deadline").blank
     index = _accrual_index(chunk)
-    count = _PARAGRAPHS["count"].take(index)
-    total = np.where(fast, amount.values, 0)  # <= 10^13 cents; x share numerator < 2^63
-    shares = [
-        Ratio(_PARAGRAPHS["share_num"][:, j].take(index), _SHARE_DEN)
-        for j in range(_MAX_INSTALLMENTS)
-    ]
+    count = chunk.memo["installment_count"]  # conversion_years'
+    total = _kept(amount.values, fast)  # <= 10^13 cents; x share numerator < 2^63
+    share_num = _SHARE_NUM_BY_INSTALLMENT.take(index, axis=1)  # (installment, row)
+    shares = [Ratio(share_num[j], _SHARE_DEN) for j in range(_MAX_INSTALLMENTS)]
     parts = beip.installments(_INT64, total, shares, count)
 
     out: dict[str, tuple[np.ndarray, np.ndarray]] = {
@@ -585,16 +594,20 @@ def conversion_kernel(chunk: Columns, layout: Shape) -> SectionOut:
         "conversion_total": (total, fast),
     }
     years = layout.tax_years
-    by_year = np.zeros((len(years), n), I64)
-    flat = by_year.reshape(-1)  # a view: cell (tax year i, row) at i x n + row
-    rows = np.arange(n)
-    first_cell = np.where(fast, start - years.start, 0) * n + rows
-    last_cell = (len(years) - 1) * n + rows
-    for j, part in enumerate(parts):
-        # installment j goes to tax year start + j (fast rows lie within the layout; an
-        # installment past a row's count is 0, kept within the last tax year); one flat
-        # index a cell (a third of the time of a (year, row) pair index)
-        flat[np.minimum(first_cell + j * n, last_cell)] += part
+    # installment j of a row goes to tax year start + j: fast rows' installments lie
+    # within the layout's years; the rows below them take installment j of a row whose
+    # count is j or less (0; start + j may pass the last tax year) and the other rows'
+    # (0: their total is 0, their start the first year). Each (row, j) its own cell, so
+    # each installment is one assignment by flat index, cell (tax year i, row) at
+    # i x n + row (a third of the time of a (year, row) pair index).
+    by_year = np.zeros((len(years) + _MAX_INSTALLMENTS - 1, n), I64)
+    flat = by_year.reshape(-1)  # a view
+    cell = _kept(start - years.start, fast)
+    cell *= n
+    cell += np.arange(n)
+    for part in parts:
+        flat[cell] = part
+        cell += n
     for i, tax_year in enumerate(years):
         out[f"{_INSTALLMENT}_{tax_year}"] = (by_year[i], fast)
     return SectionOut(present, fast, out)
@@ -622,7 +635,7 @@ def credit_kernel(chunk: Columns, layout: Shape, converted: SectionOut) -> Secti
         installment = converted.values[f"{_INSTALLMENT}_{tax_year}"][0]
         fast &= ~liability.bad & ~(liability.blank & (installment > 0))
         # f.: applied first against the tax, the excess an overpayment (beip.credit_application)
-        tax = np.where(liability.blank, 0, liability.values)
+        tax = liability.values  # 0 where blank (ConvertedColumn)
         applied, refund, _ = beip.credit_application(_INT64, installment, tax, 0)
         applied_total += applied
         refund_total += refund
