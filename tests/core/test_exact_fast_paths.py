@@ -9,6 +9,7 @@ result's text).
 
 from __future__ import annotations
 
+import calendar
 from decimal import Decimal
 from fractions import Fraction
 
@@ -16,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nj_incentives.core.rules import EXACT, Rules
-from nj_incentives.core.rules.exact import exact_share, to_money
+from nj_incentives.core.rules.exact import _places, days_in_month, exact_share, to_money
 
 D = Decimal
 
@@ -69,3 +70,21 @@ def test_shares_in_whole_numbers_are_the_fractions(a: object, n: object, d: obje
     assert _same(EXACT.per_unit(n, a), exact_share(money, Fraction(n))[0])  # type: ignore[arg-type]
     if isinstance(n, int) and n != 0:
         assert _same(EXACT.div(a, n), exact_share(money, Fraction(1, n))[0])
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(_ratios, _ratios, st.integers(0, 12))
+def test_quotient_in_whole_numbers_is_the_fractions(n: object, d: object, places: int) -> None:
+    # n / d to `places` places, half to even: round() of the exact fraction
+    if d != 0:
+        exact = Fraction(n) / Fraction(d) if n != 0 else Fraction(0)  # type: ignore[arg-type]
+        assert _same(EXACT.quotient(n, d, places), _places(exact, places))
+    # exact halves: 1/8 to 2 places is 0.12, 3/8 is 0.38 (half to even)
+    assert EXACT.quotient(1, 8, 2) == D("0.12")
+    assert EXACT.quotient(3, 8, 2) == D("0.38")
+
+
+def test_days_in_month_is_the_calendars() -> None:
+    for year in range(1, 10000):
+        for month in range(1, 13):
+            assert days_in_month(year, month) == calendar.monthrange(year, month)[1]

@@ -12,6 +12,7 @@ import datetime as dt
 import time
 from decimal import Decimal
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -199,6 +200,20 @@ def test_a_non_finite_result_is_never_a_cell_value() -> None:
     entry = dataclasses.replace(excel.CATALOG["NJ_BEIP_GRANT"], show=lambda _: [[float("inf")]])
     with pytest.raises(cells.NonFiniteResult):
         entry.cells(1000, 0.2)
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan"), np.float64("inf")])
+def test_a_non_finite_cell_among_text_dates_and_numbers_is_found(bad: float) -> None:
+    # finite() passes over the cells that hold no float (text, dates, whole numbers,
+    # blanks, TRUE/FALSE) and checks every float, a float subclass (numpy's) included
+    row = ["Period", dt.date(2024, 12, 31), 3, True, None, 1.5]
+    table = [row, [*row, [[2.0]]]]
+    assert cells.finite(table, "NJ_X") is table
+    for at in range(len(row) + 1):
+        with pytest.raises(cells.NonFiniteResult):
+            cells.finite([row, [*row[:at], bad, *row[at:]]], "NJ_X")
+    with pytest.raises(cells.NonFiniteResult):
+        cells.finite([[*row, [[2.0, bad]]]], "NJ_X")
 
 
 def test_min_tax_group_rule_for_s_corporations_message_cites() -> None:

@@ -299,7 +299,13 @@ def finite(result: CellResult, function: str) -> CellResult:
         for item in result:
             if type(item) is list:  # a row: its cells directly
                 for cell in item:
-                    if isinstance(cell, float):
+                    kind = type(cell)
+                    if kind is float:
+                        if not math.isfinite(cell):
+                            raise _not_finite(function)
+                    elif kind in _NOT_FLOAT:  # text, a date, a blank: nothing to check
+                        continue
+                    elif isinstance(cell, float):
                         if not math.isfinite(cell):
                             raise _not_finite(function)
                     elif isinstance(cell, list):
@@ -309,6 +315,10 @@ def finite(result: CellResult, function: str) -> CellResult:
     elif isinstance(result, float) and not math.isfinite(result):
         raise _not_finite(function)
     return result
+
+
+#: Cell values that are no float nor hold one (a float subclass, numpy's, is checked).
+_NOT_FLOAT = frozenset({str, int, bool, type(None), dt.date, dt.datetime})
 
 
 def _not_finite(function: str) -> NonFiniteResult:

@@ -243,9 +243,8 @@ def result_table(columns: Sequence[ResultColumn], rows: Iterable[object]) -> lis
     if len(shown) == 1:  # attrgetter of one field gives the value, not a tuple
         only = shown[0]
         return [headers(columns)] + [[only(fields(row))] for row in rows]
-    return [headers(columns)] + [
-        [show(value) for show, value in zip(shown, fields(row), strict=True)] for row in rows
-    ]
+    # each cell its column's show of its field (attrgetter gives one value a column)
+    return [headers(columns)] + [list(map(operator.call, shown, fields(row))) for row in rows]
 
 
 def listed(columns: Sequence[ResultColumn]) -> str:

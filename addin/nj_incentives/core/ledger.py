@@ -20,7 +20,6 @@ columns of scenarios. Python loops run over the fixed structure (periods, vintag
 
 from __future__ import annotations
 
-import calendar
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from nj_incentives.core.inputs import (
 )
 from nj_incentives.core.ledger_cells import EVENT_COLUMNS
 from nj_incentives.core.rules import ZERO, Rules, V
+from nj_incentives.core.rules.exact import days_in_month
 
 __all__ = [
     "EVENT_COLUMNS",
@@ -295,8 +295,8 @@ def period_ends(first: dt.date, count: int) -> tuple[dt.date, ...]:
 def next_period_end(day: dt.date) -> dt.date:
     """The same day a year later; a month's last day stays its month's last day."""
     later = day.replace(year=day.year + 1, day=1)
-    last = calendar.monthrange(later.year, later.month)[1]
-    if day.day == calendar.monthrange(day.year, day.month)[1]:
+    last = days_in_month(later.year, later.month)
+    if day.day == days_in_month(day.year, day.month):
         return later.replace(day=last)
     return later.replace(day=min(day.day, last))
 
@@ -306,8 +306,8 @@ def period_of(day: dt.date, ends: Sequence[dt.date]) -> int | None:
     period i-1's end; the first from the day after the same day a year before), or None."""
     first = ends[0]
     earlier = first.replace(day=1, year=first.year - 1)
-    last = calendar.monthrange(earlier.year, earlier.month)[1]
-    month_end = first.day == calendar.monthrange(first.year, first.month)[1]
+    last = days_in_month(earlier.year, earlier.month)
+    month_end = first.day == days_in_month(first.year, first.month)
     start = earlier.replace(day=last if month_end else min(first.day, last))
     for index, end in enumerate(ends):
         if start < day <= end:

@@ -16,7 +16,7 @@ from typing import Any
 from nj_incentives.core.common import CENT, cents_down
 from nj_incentives.core.rules.language import OPS, Rules, V
 
-__all__ = ["EXACT", "ZERO", "Exact", "discounted", "exact_share", "to_money"]
+__all__ = ["EXACT", "ZERO", "Exact", "days_in_month", "discounted", "exact_share", "to_money"]
 
 
 def exact_share(a: Decimal, p: Decimal | Fraction | int) -> tuple[Decimal, Decimal | Fraction]:
@@ -41,10 +41,22 @@ def _places(value: Fraction, places: int) -> Decimal:
     return Decimal(round(value * 10**places)).scaleb(-places)
 
 
+def days_in_month(year: int, month: int) -> int:
+    """``calendar.monthrange(year, month)[1]`` without the month's first weekday it also
+    computes (``month`` 1 to 12)."""
+    if month == 2:
+        return 29 if calendar.isleap(year) else 28
+    return _MONTH_DAYS[month]
+
+
+#: Each month's days in a common year (January at 1).
+_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
 def _months_later(day: dt.date, months: int) -> dt.date:
     index = day.year * 12 + day.month - 1 + months
     year, month0 = divmod(index, 12)
-    last = calendar.monthrange(year, month0 + 1)[1]
+    last = days_in_month(year, month0 + 1)
     return dt.date(year, month0 + 1, min(day.day, last))
 
 
@@ -68,6 +80,21 @@ def _cents_of(a: Any, n: Any, d: Any) -> Any:
     d_num, d_den = d.as_integer_ratio()
     cents = (a_num * n_num * d_den * 100) // (a_den * n_den * d_num)
     return (Decimal(cents) / 100).quantize(CENT)
+
+
+def _places_of(n: Any, d: Any, places: int) -> Decimal:
+    """``_places(Fraction(n) / Fraction(d), places)`` (``d`` not 0, ``places`` >= 0) in
+    whole numbers: n / d to ``places`` decimal places, half to even, as ``round`` rounds a
+    fraction."""
+    n_num, n_den = n.as_integer_ratio()
+    d_num, d_den = d.as_integer_ratio()
+    num, den = n_num * d_den * 10**places, n_den * d_num
+    if den < 0:
+        num, den = -num, -den
+    whole, rest = divmod(num, den)
+    if rest * 2 > den or (rest * 2 == den and whole % 2 == 1):
+        whole += 1
+    return Decimal(whole).scaleb(-places)
 
 
 #: The end of an iterator (a value no rule computes).
@@ -103,6 +130,9 @@ class Exact(Rules):
         return exact_share(to_money(rate), Fraction(n))[0]
 
     def quotient(self, n: V, d: V, places: int, label: str = "", cite: str = "") -> V:
+        rational = type(n) in _RATIONAL and type(d) in _RATIONAL
+        if rational and d and type(places) is int and places >= 0:
+            return _places_of(n, d, places)
         return _places(Fraction(n) / Fraction(d) if n != 0 else Fraction(0), places)
 
     def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
@@ -191,7 +221,7 @@ class Exact(Rules):
         return day.replace(day=1)
 
     def month_end(self, day: V, label: str = "", cite: str = "") -> V:
-        return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+        return day.replace(day=days_in_month(day.year, day.month))
 
     def add_months(self, day: V, months: int, label: str = "", cite: str = "") -> V:
         return _months_later(day, months)

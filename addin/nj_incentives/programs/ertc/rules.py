@@ -517,8 +517,17 @@ def privilege_periods(
     return _checked_periods(periods)
 
 
+class _CheckedPeriods(tuple[PrivilegePeriod, ...]):
+    """Privilege periods :func:`_checked_periods` has checked (frozen, in a tuple: they
+    stay as checked, and the schedule does not check them again)."""
+
+    __slots__ = ()
+
+
 def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePeriod, ...]:
     """Non-negative figures and strictly increasing end dates, or InputError."""
+    if type(periods) is _CheckedPeriods:
+        return periods
     ends = [period.end for period in periods]
     if not periods:
         raise InputError("period_ends", ends, "at least one privilege period is required", CITE_B1)
@@ -538,7 +547,7 @@ def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePerio
         as_money(period.liability, "liabilities", CITE_B3)
         as_money(period.other_credits, "other_credits", CITE_PRIORITY)
         as_money(period.minimum_tax, "minimum_taxes", CITE_B3)
-    return tuple(periods)
+    return _CheckedPeriods(periods)
 
 
 def period_order_rule(r: Rules, earlier: V, later: V) -> tuple[V, V]:
