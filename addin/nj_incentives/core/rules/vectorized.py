@@ -7,6 +7,7 @@ stays import-light (xlwings Lite, Pyodide)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
@@ -156,9 +157,9 @@ def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
     if not (np.size(a) and np.size(b)):
         return
     # the largest magnitudes, without a column of absolute values
-    a_max = max(int(np.max(a)), -int(np.min(a)))
-    b_max = max(int(np.max(b)), -int(np.min(b)))
-    if (a_max * b_max) // max(int(np.min(divisor)), 1) < limit:
+    a_max, b_max = _largest_magnitude(a), _largest_magnitude(b)
+    smallest = divisor if isinstance(divisor, int) else int(np.min(divisor))
+    if (a_max * b_max) // max(smallest, 1) < limit:
         return
     a, b, d = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(divisor))
     a, b = np.abs(a), np.abs(b)
@@ -166,6 +167,24 @@ def _fits(a: Any, b: Any, limit: int, what: str, divisor: Any = 1) -> None:
     with np.errstate(over="ignore"):
         estimate = a.astype(np.float64) * b.astype(np.float64) / d.astype(np.float64)
     _refuse_rows(a, b, d, estimate, limit, what)
+
+
+@functools.lru_cache(maxsize=256)
+def _cents(x: Decimal | Fraction) -> int:
+    """A money constant (a figure of law, a rule's 0.00) in cents, exactly (converted once:
+    a rule reads the same figure for every year of every chunk)."""
+    cents = Fraction(x) * 100
+    if cents.denominator != 1:
+        raise ValueError(f"{x} is not a whole number of cents")
+    return int(cents)
+
+
+def _largest_magnitude(x: Any) -> int:
+    if isinstance(x, int):  # a constant (a dollar figure in cents): no reduction
+        return abs(x)
+    import numpy as np
+
+    return max(int(np.max(x)), -int(np.min(x)))
 
 
 def _refuse_rows(a: Any, b: Any, d: Any, estimate: Any, limit: int, what: str) -> None:
@@ -408,15 +427,14 @@ class Int64(Rules):
     # ---------------------------------------------------------------- operands
     def _m(self, x: Any) -> Any:
         """A money (or count, or date) operand: arrays as they are, constants converted."""
+        if isinstance(x, self.np.ndarray):  # the common case, first
+            return x
         if isinstance(x, Ratio):
             raise TypeError("a fraction where money is expected")
         if isinstance(x, dt.date):
             return (x - _EPOCH).days
         if isinstance(x, (Decimal, Fraction)):
-            cents = Fraction(x) * 100
-            if cents.denominator != 1:
-                raise ValueError(f"{x} is not a whole number of cents")
-            return int(cents)
+            return _cents(x)
         return x
 
     @staticmethod

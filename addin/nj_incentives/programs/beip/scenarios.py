@@ -43,6 +43,7 @@ from nj_incentives.core.scenario_sections import (
     INT64,
     SCALE,
     Columns,
+    ConvertedColumn,
     OutKind,
     Outputs,
     OutputSpec,
@@ -360,6 +361,20 @@ _FIRST_BEIP_DAY = (P.first_modelled("beip").date - dt.date(1970, 1, 1)).days
 _ALL_VERSIONS = np.iinfo(np.int64).max
 
 
+def _year_figures(
+    values: list[np.ndarray], read: list[ConvertedColumn], k: int, in_year: list[np.ndarray]
+) -> np.ndarray:
+    """Year k's figures for the rule: a fast row's within its term, 0 past it (a year past
+    the term adds 0). A row not fast may hold any value its reading left (its results
+    are not used; every value stays within the reading's bounds times the growth of the
+    years filled). Only a column given in the table can hold a figure past a fast row's
+    term, and only from year 2 (every row's term is at least a year): filling forward
+    writes within the term only (:func:`fill_forward`)."""
+    if k == 1 or read[k - 1].absent:
+        return values[k - 1]
+    return _kept(values[k - 1], in_year[k - 1])
+
+
 def grant_kernel(chunk: Columns) -> SectionOut:
     """The grant schedule of every row (the core's ``beip.grant_schedule``)."""
     n = chunk.n
@@ -446,11 +461,10 @@ def grant_kernel(chunk: Columns) -> SectionOut:
     if partners:
         partner_tax = [_kept(p[k - 1], in_year[k - 1] & any_partner) for k in _YEARS]
         pct_partners = pct_p
-    # each year's figures where the year is computed, else 0 (a year past the term adds 0)
     columns = (
-        [_kept(w[k - 1], in_year[k - 1]) for k in _YEARS],
+        [_year_figures(w, cols["withholdings"], k, in_year) for k in _YEARS],
         partner_tax,
-        [_kept(e[k - 1], in_year[k - 1]) for k in _YEARS],
+        [_year_figures(e, cols["new_employees"], k, in_year) for k in _YEARS],
     )
     years, total = beip.grant_years(
         _INT64, *columns, pct_w, pct_partners, agreement.values, beip.CITE_A, as_of
