@@ -102,3 +102,31 @@ def test_every_example_hands_excel_what_xlwings_own_preparation_does(
     dated = any("FormattedNumber" in json.dumps(answer) for answer in quick)  # the dates
     assert dated is (runtime == "1.4" and date_format is not None)
     assert any("" in row for answer in quick if isinstance(answer, list) for row in answer)
+
+
+def test_no_cell_of_an_example_costs_a_call_of_the_preparation() -> None:
+    # the work counted, not timed: every cell the catalog's examples and the scenario
+    # tables hand back (text, numbers, booleans, blanks, dates) is answered in the row's
+    # loop; xlwings' stage called the preparation once a cell, the quick stage before
+    # issue 35's second step once a blank or a date (an NJ_SCENARIOS table: a third of
+    # its cells)
+    import sys
+
+    code = _xlofficejs.Engine.prepare_xl_data_element.__code__
+    called: list[str] = []
+    calls = _calls()
+
+    def profile(frame: Any, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code is code:
+            called.append(name)
+
+    cells = 0
+    for name, args in calls:
+        sys.setprofile(profile)
+        try:
+            answer = _answer(name, args, "1.4", "M/d/yyyy")
+        finally:
+            sys.setprofile(None)
+        cells += sum(len(row) for row in answer) if isinstance(answer, list) else 1
+    assert called == []
+    assert cells > 1_000  # the examples' cells: about 1,400
