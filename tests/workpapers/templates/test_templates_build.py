@@ -89,10 +89,12 @@ def test_the_engagement_fields_are_named_inputs_on_inputs(path: Path) -> None:
 
 @pytest.mark.recalc
 def test_the_examples_fill_the_engagement_and_every_sheet_shows_it() -> None:
-    from nj_incentives.workpapers.recalc import recalculate
+    # recalculated as calc does (the template's prebuilt form: the full recalculation's
+    # values, tests/workpapers/recalc/test_recalc_prebuilt.py)
+    from tooling import recalculate_as_calc
 
     path = DEFAULT_DIRECTORY / "examples" / "ertc-form-313-example.xlsx"
-    result = recalculate(path)
+    result = recalculate_as_calc(path)
     line = result.value("EngagementLine")
     assert line.startswith("Client: Example Manufacturing LLC (fictitious)   |   Entity ID: ")
     assert line.endswith("Reviewed by: R. Reviewer   |   Date: 2026-12-01")
