@@ -37,7 +37,6 @@ from typing import Any
 from nj_incentives import programs
 from nj_incentives.support import shipped
 from nj_incentives.workpapers.templates.builder import build_template
-from nj_incentives.workpapers.templates.cached import cache_values
 
 __all__ = [
     "DEFAULT_DIRECTORY",
@@ -83,7 +82,7 @@ def _example(template_id: str) -> Builder:
     def build(path: Path, namespace: str = "") -> Path:
         template = programs.template(template_id)
         built = build_template(template, path, template.EXAMPLE, function_namespace=namespace)
-        return signed_example(cache_values(built), template.EXAMPLE["engagement"])
+        return signed_example(built, template.EXAMPLE["engagement"])
 
     return build
 
@@ -95,9 +94,10 @@ TEMPLATES: dict[str, Builder] = {
 }
 
 #: file name (under examples/) -> builder(path, namespace="") for each filled example
-#: (the template's ``EXAMPLE``); each is saved with its recalculated values cached in
-#: every formula cell (cached.py) and signed by its preparer and reviewer
-#: (:func:`signed_example`)
+#: (the template's ``EXAMPLE``); each is signed by its preparer and reviewer
+#: (:func:`signed_example`), and each signature saves the recalculated values cached in
+#: every formula cell (cached.py), as ``nj-incentives sign`` does (no separate caching
+#: pass before: the files are byte for byte those it made)
 EXAMPLES: dict[str, Builder] = {
     f"{template_id}-example.xlsx": _example(template_id) for template_id in programs.templates()
 }

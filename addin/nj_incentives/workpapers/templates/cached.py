@@ -6,8 +6,8 @@ recalculate (a file preview, Excel without the NJ_* functions, openpyxl with
 :func:`cache_values` recalculates a workbook with the headless engine
 (:mod:`nj_incentives.workpapers.recalc`) as ``nj-incentives calc`` does (a shipped
 template's workbook from its prebuilt form, any other in full: the same values field by
-field, tests/workpapers/recalc/test_recalc_prebuilt.py; the build's examples, bare or
-with a namespace, are byte for byte those the full recalculation cached, at about a
+field, tests/workpapers/recalc/test_recalc_prebuilt.py; the examples built bare or
+with a namespace were byte for byte those the full recalculation cached, at about a
 third of the time) and writes each computed value into the file as the cell's
 cached result: formula cells keep their formula (``<f>``) and get the value (``<v>``,
 with its type: number, text ``t="str"``, error ``t="e"``; a boolean as the number 1 or 0,
