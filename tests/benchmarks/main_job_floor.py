@@ -2,8 +2,11 @@
 avoid doing for its workbooks, and nothing else.
 
 ``python main_job_floor.py record RECORD WORKBOOK...`` (untimed, once) recalculates each
-workbook in full and writes to RECORD (a pickle) every NJ_* call it made, with the cell
-values the function received, and the recalculated cells.
+workbook as ``calc`` does (its template's prebuilt form, the full recalculation's values
+field by field: tests/workpapers/recalc/test_recalc_prebuilt.py) and writes to RECORD (a
+pickle) every NJ_* call it made, with the cell values the function received, and the
+recalculated cells. (Until session 14 it recalculated each in full: about a minute of
+compiling the engine's model for the six bundled examples, for the same calls and cells.)
 
 ``python main_job_floor.py run RECORD OUT WORKBOOK...`` (timed, a fresh process) is the
 floor: import what opening, calling and writing need (the package's functions, without
@@ -29,8 +32,9 @@ from typing import Any
 
 
 def record(target: Path, workbooks: list[Path]) -> None:
-    """Recalculate each workbook in full; pickle its calls and its recalculated cells."""
-    from nj_incentives.workpapers.recalc import engine
+    """Recalculate each workbook as ``calc`` does; pickle its calls and its recalculated
+    cells."""
+    from nj_incentives.workpapers.recalc import engine, prebuilt
     from nj_incentives.workpapers.recalc.safety import vet_workbook
 
     table = engine.default_functions()
@@ -48,9 +52,12 @@ def record(target: Path, workbooks: list[Path]) -> None:
             return call
 
         functions = {name: recording(name) for name in table}
-        result = engine.recalculate_vetted(
-            vet_workbook(path), functions, error_text=engine.default_error_text
-        )
+        result = prebuilt.recalculate_prebuilt(vet_workbook(path), functions)
+        if result is None:  # not a shipped template's formulas: calc recalculates it in full
+            calls.clear()
+            result = engine.recalculate_vetted(
+                vet_workbook(path), functions, error_text=engine.default_error_text
+            )
         found[str(path)] = (calls, replace(result, vetted=None))
     target.write_bytes(pickle.dumps(found))
 

@@ -1,6 +1,10 @@
 """The main job's floor (tests/benchmarks/main_job_floor.py, issue 23 item 3) writes what
 ``nj-incentives calc`` writes: the same results workbooks, cell for cell, from the same
-NJ_* calls; so the benchmark's ratio compares the same outcome."""
+NJ_* calls; so the benchmark's ratio compares the same outcome.
+
+The floor's record recalculates each example as ``calc`` does (its template's prebuilt
+form); that this is the full recalculation's values and calls, field by field, is
+tests/workpapers/recalc/test_recalc_prebuilt.py's (every example and blank template)."""
 
 from __future__ import annotations
 

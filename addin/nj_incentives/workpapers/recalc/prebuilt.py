@@ -1035,11 +1035,14 @@ def _match(
     return found, notes, marked
 
 
-def recalculate_prebuilt(vetted: VettedWorkbook) -> Any:
+def recalculate_prebuilt(
+    vetted: VettedWorkbook, functions: Mapping[str, Callable[..., Any]] | None = None
+) -> Any:
     """The :class:`~.engine.Recalculation` of a workbook whose formulas are a shipped
     template's, from the template's form; None when the full path must recalculate it
-    (see :func:`prebuilt_or_note`)."""
-    return prebuilt_or_note(vetted)[0]
+    (see :func:`prebuilt_or_note`). ``functions``: the NJ_* callables by Excel name (by
+    default, as :func:`~.engine.recalculate_vetted`'s, the package's own)."""
+    return prebuilt_or_note(vetted, functions)[0]
 
 
 def recalculate_template(vetted: VettedWorkbook) -> Any:
@@ -1057,7 +1060,9 @@ def recalculate_template(vetted: VettedWorkbook) -> Any:
     return full if note is None else replace(full, notes=(*full.notes, note))
 
 
-def prebuilt_or_note(vetted: VettedWorkbook) -> tuple[Any, str | None]:
+def prebuilt_or_note(
+    vetted: VettedWorkbook, functions: Mapping[str, Callable[..., Any]] | None = None
+) -> tuple[Any, str | None]:
     """(the recalculation from a template's form, None), or (None, a note for the full
     recalculation or None) when the workbook is not a shipped template's."""
     from nj_incentives.workpapers.recalc import engine
@@ -1077,7 +1082,7 @@ def prebuilt_or_note(vetted: VettedWorkbook) -> tuple[Any, str | None]:
     if form is None:  # its template's form cannot be built here: in full, no guess
         STATS["full"] += 1
         return None, None
-    table = engine.default_functions()
+    table = engine.default_functions() if functions is None else dict(functions)
     if not set(form.nj) <= set(table):
         return None, None
     journal = engine.Journal()
