@@ -88,3 +88,15 @@ def test_days_in_month_is_the_calendars() -> None:
     for year in range(1, 10000):
         for month in range(1, 13):
             assert days_in_month(year, month) == calendar.monthrange(year, month)[1]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(_values, st.lists(_values, max_size=8))
+def test_draw_is_the_rule_languages(room: object, amounts: list[object]) -> None:
+    # a credit used oldest first: min(room left, amount) from each, in order
+    taken, kept, left = EXACT.draw(room, amounts)
+    expected = Rules.draw(EXACT, room, amounts)
+    assert all(map(_same, taken, expected[0]))
+    assert all(map(_same, kept, expected[1]))
+    assert (len(taken), len(kept)) == (len(expected[0]), len(expected[1]))
+    assert _same(left, expected[2])

@@ -263,6 +263,8 @@ CASES: dict[Callable[..., Any], tuple[Any, ...]] = {
     ertc.month_figures_rule: (dt.date(2023, 4, 1),),
     ertc.sustained_effort_ratio_rule: (Q("10"), Q("8")),
     cbt.deemed_period_end_rule: (dt.date(2023, 7, 7),),  # day 7: deemed 2023-06-30
+    # its rule, which the exact evaluator's answers (one a day) are computed by
+    cbt._deemed_end_of: (dt.date(2023, 7, 7),),
     scenario_sections.grown_rule: (M("100000.01"), F("0.035")),
     scenario_sections.growth_factor_rule: (F("-0.035"),),
     scenario_sections.grown_by_rule: (M("100000.01"), F("1.035")),

@@ -382,6 +382,18 @@ def test_schedule_bad_input() -> None:
         credit_schedule("2023-01-01", 1, 1, [])
 
 
+def test_periods_read_once_give_the_schedule_of_the_same_periods_checked_again() -> None:
+    # privilege_periods' periods are not checked again by the schedule: the same schedule
+    # as the same periods given as a list (checked there), steps included
+    periods = privilege_periods(
+        ["2023-12-31", "2024-12-31", "2025-12-31"], [8000, 0, 50000], [0, 10, 0], [500] * 3
+    )
+    read = credit_schedule("2023-01-01", 10, 8, periods, carryforward_years=1)
+    listed = credit_schedule("2023-01-01", 10, 8, list(periods), carryforward_years=1)
+    assert read == listed
+    assert read.explain() == listed.explain()
+
+
 # =========================================================================== c.(2)
 
 

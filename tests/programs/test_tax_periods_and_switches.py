@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from nj_incentives.core import cells
 from nj_incentives.core.common import InputError
+from nj_incentives.core.rules import EXACT
 from nj_incentives.programs.beip import rules as beip
 from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.programs.cbt import rules as cbt
@@ -131,6 +132,10 @@ def test_tax_year_number_is_the_tax_years(day: dt.date, numbering: str) -> None:
     # the number alone (the portfolio's return lines, the calendar) without the explanation
     # tax_year builds: the same year for every day, deemed 52-53-week ends included
     assert cbt.tax_year_number(day, numbering) == cbt.tax_year(day, numbering).year
+    # the exact evaluator's deemed ends are computed once a day: the rule's own answer
+    deemed = cbt.deemed_period_end_rule(EXACT, day)
+    assert deemed == cbt._deemed_end_of(EXACT, day)
+    assert cbt.deemed_period_end_rule(EXACT, day) is deemed
 
 
 # =========================================================================== 2. transfer

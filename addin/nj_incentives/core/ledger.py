@@ -126,13 +126,9 @@ def ledger_period_rule(
         vintages.left[event.vintage] = r.subtotal(r.sub(left, take))
         taken.append(take)
         (transferred if event.kind == "transfer" else sold).append(take)
-    room = limit
-    used: list[V] = []
-    for vintage in sorted(vintages.left):
-        use = r.min(room, vintages.left[vintage])
-        vintages.left[vintage] = r.subtotal(r.sub(vintages.left[vintage], use))
-        room = r.subtotal(r.sub(room, use))
-        used.append(use)
+    order = sorted(vintages.left)
+    used, kept, _ = r.draw(limit, [vintages.left[vintage] for vintage in order])
+    vintages.left.update(zip(order, kept, strict=True))
     expired: V = ZERO
     if keep is not None:
         for vintage in [v for v in vintages.left if v + keep <= index]:

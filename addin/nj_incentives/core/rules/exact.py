@@ -165,6 +165,22 @@ class Exact(Rules):
                 result = result + x
         return result if type(result) is Decimal else to_money(result)
 
+    def draw(self, room: V, amounts: Iterable[V]) -> tuple[list[V], list[V], V]:
+        # Rules.draw's min and subs directly (a schedule's vintages, period by period)
+        taken: list[V] = []
+        kept: list[V] = []
+        for amount in amounts:
+            take = amount if amount < room else room
+            if type(take) is not Decimal:
+                take = to_money(take)
+            left = amount - take
+            kept.append(left if type(left) is Decimal else to_money(left))
+            room = room - take
+            if type(room) is not Decimal:
+                room = to_money(room)
+            taken.append(take)
+        return taken, kept, room
+
     # the money operations return a Decimal as it is (to_money leaves it unchanged)
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         result = a - b

@@ -127,6 +127,20 @@ class Rules:
     def not_(self, cond: V, label: str = "", cite: str = "") -> V:
         raise NotImplementedError
 
+    def draw(self, room: V, amounts: Iterable[V]) -> tuple[list[V], list[V], V]:
+        """Take up to ``room`` from ``amounts`` in their order (a credit used oldest
+        first): (what each gives, ``min(room left, amount)``; what each keeps; the room
+        left), each a running total (:meth:`subtotal`). Written in the operations above;
+        an evaluator may answer it directly with the same figures."""
+        taken: list[V] = []
+        kept: list[V] = []
+        for amount in amounts:
+            take = self.min(room, amount)
+            kept.append(self.subtotal(self.sub(amount, take)))
+            room = self.subtotal(self.sub(room, take))
+            taken.append(take)
+        return taken, kept, room
+
     def subtotal(self, x: V) -> V:
         """``x`` unchanged; in later arithmetic an explanation shows its figure, not how it
         was summed (a running total)."""

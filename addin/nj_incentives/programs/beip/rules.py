@@ -1329,7 +1329,8 @@ def conversion_schedule(
     count = len(paragraph.shares)
     parts = installments(EXACT, approved, paragraph.fractions, count)
     try:
-        ends = [cbt.period_end_for(start + i, month, kind) for i in range(count)]
+        # the month and the numbering read above, not again for each end
+        ends = [cbt.period_end_in(start + i, month, kind) for i in range(count)]
     except InputError as error:  # only a late approval moves the installments so far
         rule = f"its installments run to tax year {start + count - 1}: {error.rule}"
         raise InputError("approval_date", approval_date, rule, error.citation) from None

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import functools
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import NamedTuple, TypeAlias
@@ -58,6 +59,7 @@ __all__ = [
     "deemed_period_end_rule",
     "minimum_tax",
     "period_end_for",
+    "period_end_in",
     "tax_year",
     "tax_year_number",
     "year_end_month",
@@ -339,6 +341,13 @@ def deemed_period_end_rule(r: Rules, end: V) -> V:
     deemed to end on the last day of the previous month; one ending in the last 7 days of
     a month (0 to 6 days before its end), on that month's last day; any other, on ``end``
     (docs/interpretations.md, "52-53-week years")."""
+    if r is EXACT and type(end) is dt.date:  # a schedule asks again for the same days
+        return _deemed_exact(end)
+    return _deemed_end_of(r, end)
+
+
+def _deemed_end_of(r: Rules, end: V) -> V:
+    """:func:`deemed_period_end_rule`'s rule."""
     days = DEEMED_MONTH_END_DAYS  # one version (a count of days the calendar steps take)
     first = r.month_start(end)
     last = r.month_end(end)
@@ -351,6 +360,14 @@ def deemed_period_end_rule(r: Rules, end: V) -> V:
         label=f"Deemed end of the period (within {days} days of a month end)",
         cite=CITE_52_53_WEEK,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def _deemed_exact(end: dt.date) -> dt.date:
+    """The exact evaluator's :func:`_deemed_end_of` of a date, each day's computed once (a
+    pure function of the date: the figure has one version)."""
+    deemed: dt.date = _deemed_end_of(EXACT, end)
+    return deemed
 
 
 def deemed_period_end(period_end: DateLike, argument: str = "period_end") -> dt.date:
@@ -445,9 +462,22 @@ def period_end_for(tax_year_: Number, month: Number = 12, numbering: str = "form
     Form numbering: month July-December ends in year N, January-June in N+1 (tax year
     2022 of a June-30 filer ends 2023-06-30); calendar numbering: in year N.
     """
-    year = as_int(tax_year_, "tax_year", CITE_FORM_YEAR, low=1900, high=9998)
-    chosen = year_end_month(month)
-    kind = _numbering(numbering)
+    year = _tax_year_number(tax_year_)
+    return _period_end(tax_year_, year, year_end_month(month), _numbering(numbering))
+
+
+def period_end_in(tax_year_: Number, month: int, numbering: str) -> dt.date:
+    """:func:`period_end_for` where the month and the numbering are already read (by
+    :func:`year_end_month` and as one of :data:`TAX_YEAR_NUMBERINGS`): a schedule's ends,
+    one a tax year, without reading them again for each."""
+    return _period_end(tax_year_, _tax_year_number(tax_year_), month, numbering)
+
+
+def _tax_year_number(tax_year_: Number) -> int:
+    return as_int(tax_year_, "tax_year", CITE_FORM_YEAR, low=1900, high=9998)
+
+
+def _period_end(tax_year_: Number, year: int, chosen: int, kind: str) -> dt.date:
     ends_in = year + 1 if kind == "form" and chosen < FORM_YEAR_FIRST_MONTH else year
     end = dt.date(ends_in, chosen, calendar.monthrange(ends_in, chosen)[1])
     return within_dates(

@@ -178,9 +178,9 @@ def credit_schedule(
             rule = f"the State reimburses 90% of the credit: {fmt_money(price)}"
             raise InputError(f"{where} price", event.price, rule, CITE_SURRENDER)
         proceeds.append(price)
-    names = [f"Period ending {end}: " for end in ends]
 
     def steps() -> tuple[Step, ...]:
+        names = [f"Period ending {end}: " for end in ends]
         found = list(explain(annual_credit_rule, total, years)[1])
         found += explain(
             L.ledger_rule,

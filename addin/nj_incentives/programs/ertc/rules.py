@@ -514,7 +514,7 @@ def privilege_periods(
             period_ends, liabilities, other_credits, minimum_taxes, strict=True
         )
     )
-    return _checked_periods(periods)
+    return _checked_periods(periods, figures_read=True)
 
 
 class _CheckedPeriods(tuple[PrivilegePeriod, ...]):
@@ -524,8 +524,11 @@ class _CheckedPeriods(tuple[PrivilegePeriod, ...]):
     __slots__ = ()
 
 
-def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePeriod, ...]:
-    """Non-negative figures and strictly increasing end dates, or InputError."""
+def _checked_periods(
+    periods: Sequence[PrivilegePeriod], figures_read: bool = False
+) -> tuple[PrivilegePeriod, ...]:
+    """Non-negative figures and strictly increasing end dates, or InputError
+    (``figures_read``: the figures were just read as money, not read again)."""
     if type(periods) is _CheckedPeriods:
         return periods
     ends = [period.end for period in periods]
@@ -543,7 +546,7 @@ def _checked_periods(periods: Sequence[PrivilegePeriod]) -> tuple[PrivilegePerio
                 f" {MAXIMUM_PERIOD_DAYS} days, a 53-week year); a period is missing"
             )
             raise InputError("period_ends", ends, rule, f"{CITE_B1}; {CITE_READING}")
-    for period in periods:
+    for period in () if figures_read else periods:
         as_money(period.liability, "liabilities", CITE_B3)
         as_money(period.other_credits, "other_credits", CITE_PRIORITY)
         as_money(period.minimum_tax, "minimum_taxes", CITE_B3)
@@ -1035,9 +1038,8 @@ def credit_schedule(
         for index, (period, f) in enumerate(zip(checked, figures, strict=True))
     ]
     totals = schedule_totals_rule(EXACT, figures, len(figures))
-    names = [f"Period ending {period.end}: " for period in checked]
     explainer = partial(
-        _schedule_steps, years, y1, y2, terms, columns, plan.notwithstanding, names, totals
+        _schedule_steps, years, y1, y2, terms, columns, plan.notwithstanding, checked, totals
     )
     return CreditSchedule(
         rows=tuple(rows),
@@ -1260,10 +1262,11 @@ def _schedule_steps(
     terms: ScheduleTerms,
     columns: tuple[list[Decimal], list[Decimal], list[Decimal]],
     notwithstanding: bool,
-    names: list[str],
+    periods: Sequence[PrivilegePeriod],
     totals: ScheduleTotals,
 ) -> tuple[Step, ...]:
     """The schedule's steps (computed only when they are read)."""
+    names = [f"Period ending {period.end}: " for period in periods]
     steps = [*years.steps, *y1.steps, *y2.steps]
     steps += _ratio_steps(terms.year1_new, terms.year2_new)
     steps += explain(schedule_rule, terms, *columns, notwithstanding, names)[1]

@@ -276,9 +276,9 @@ def credit_schedule(
             )
             raise InputError(f"{where} price", event.price, rule, CITE_PURCHASE)
         proceeds.append(most if event.price is None else event.price)
-    names = [f"Period ending {end}: " for end in ends]
 
     def steps() -> tuple[Step, ...]:
+        names = [f"Period ending {end}: " for end in ends]
         found = list(explain(annual_credit_rule, total, years)[1])
         found += explain(
             L.ledger_rule,

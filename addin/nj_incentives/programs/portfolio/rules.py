@@ -277,12 +277,9 @@ def portfolio_rule(
                 holding, kept = holdings[number], vintages[number]
                 carried_in = kept.total(r)
                 kept.left[index] = holding.new[index]
-                used: list[V] = []
-                for vintage in sorted(kept.left):
-                    use = r.min(room, kept.left[vintage])
-                    kept.left[vintage] = r.subtotal(r.sub(kept.left[vintage], use))
-                    room = r.subtotal(r.sub(room, use))
-                    used.append(use)
+                order = sorted(kept.left)
+                used, left, room = r.draw(room, [kept.left[vintage] for vintage in order])
+                kept.left.update(zip(order, left, strict=True))
                 gone: V = ZERO
                 if terms.keep is not None:
                     for vintage in [v for v in kept.left if v + terms.keep <= index]:
@@ -480,7 +477,6 @@ def portfolio(
         for index, found in enumerate(periods)
         for holding, f in zip(holdings, found, strict=True)
     )
-    names = [f"Period ending {end}: " for end in ends]
     last = len(taxes) - 1
     return Portfolio(
         rows=rows,
@@ -489,7 +485,7 @@ def portfolio(
         refunded=sum((row.refunded for row in rows), ZERO),
         expired=sum((row.expired for row in rows), ZERO),
         carried_out=sum((row.carried_out for row in rows if row.period == last + 1), ZERO),
-        steps=partial(_steps, holdings, taxes, minimums, names),
+        steps=partial(_steps, holdings, taxes, minimums, ends),
     )
 
 
@@ -519,8 +515,12 @@ def _emerge_place(value: Number) -> Decimal:
 
 
 def _steps(
-    holdings: list[Holding], taxes: list[Decimal], minimums: list[Decimal], names: list[str]
+    holdings: list[Holding],
+    taxes: list[Decimal],
+    minimums: list[Decimal],
+    ends: Sequence[dt.date],
 ) -> tuple[Step, ...]:
+    names = [f"Period ending {end}: " for end in ends]
     order = Step(
         label="Order applied (N.J.A.C. 18:7-3.17(a); Emerge's place a switch)",
         value=", ".join(f"{h.terms.title} ({h.entity})" for h in holdings),
