@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 import xlwings.server
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xlwings.conversion import standard
 from xlwings.pro import _xlofficejs
 
@@ -130,3 +132,34 @@ def test_no_cell_of_an_example_costs_a_call_of_the_preparation() -> None:
         cells += sum(len(row) for row in answer) if isinstance(answer, list) else 1
     assert called == []
     assert cells > 1_000  # the examples' cells: about 1,400
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    name=st.sampled_from(list(excel.CATALOG)),
+    keys=st.lists(st.integers(0, 4), max_size=3),
+    absent=st.booleans(),
+)
+def test_the_special_argument_step_answers_as_xlwings_does(
+    name: str, keys: list[int], absent: bool
+) -> None:
+    # issue 35: serving.quick_special_args answers at once for an NJ_* function whose
+    # hints (worked out once) meet none of the types a call injects; xlwings' own step
+    # evaluates the hints on every call. The same arguments, or the same error, for calls
+    # that inject nothing, other types, or the function's own hints (a switch's Literal)
+    from xlwings.pro import udfs_officejs
+    from xlwings.pro.caller import Caller
+
+    function = getattr(excel, name)
+    own = sorted(getattr(function, serving.SPECIAL_HINTS), key=repr)
+    choices: list[object] = [Caller, None, str, own[0], own[-1]]
+    injected = None if absent else {choices[key]: f"value {key}" for key in keys}
+    args = [f"cell {i}" for i in range(len(function.__xlfunc__["args"]))]
+    outcomes = []
+    for step in (udfs_officejs.provide_values_for_special_args,
+                 serving.REPLACED["provide_values_for_special_args"]):  # fmt: skip
+        try:
+            outcomes.append(step(function, list(args), injected))
+        except Exception as error:  # the same refusal either way
+            outcomes.append((type(error), str(error)))
+    assert outcomes[0] == outcomes[1]

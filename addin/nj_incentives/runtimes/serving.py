@@ -44,12 +44,15 @@ __all__ = [
     "MAX_BYTES",
     "MAX_CELLS",
     "REPLACED",
+    "SPECIAL_HINTS",
     "Refused",
     "RequestGuard",
     "cache_jsnull_checks",
     "check_body",
     "check_call",
+    "declare_special_hints",
     "quick_result_cells",
+    "quick_special_args",
 ]
 
 Scope = MutableMapping[str, Any]
@@ -237,6 +240,66 @@ def _quick_rows(prepare: Callable[[object, dict[str, Any]], object], dates: bool
 
     REPLACED["CleanDataForWriteStage"] = original
     stage.__call__ = clean
+
+
+#: The attribute :func:`declare_special_hints` records a function's hints under.
+SPECIAL_HINTS = "__nj_special_hints__"
+
+
+def declare_special_hints(function: Callable[..., Any]) -> bool:
+    """Record on ``function`` (decorated by ``xw.func``) the type hint xlwings' special
+    argument step finds for each of its parameters (``typing.get_type_hints``, a union
+    with None unwrapped, None for a parameter without one), worked out once, for
+    :func:`quick_special_args`. True when recorded (xlwings 0.37.x)."""
+    import inspect
+    import typing
+
+    try:
+        from xlwings.pro import udfs_officejs
+
+        unwrap: Callable[[Any], Any] = udfs_officejs._unwrap_optional_hint
+        found = typing.get_type_hints(function)
+        names = inspect.signature(function).parameters
+        hints = frozenset(unwrap(found.get(name)) for name in names)
+    except Exception:  # another xlwings, or a hint that is not hashable: xlwings' own step
+        return False
+    setattr(function, SPECIAL_HINTS, hints)
+    return True
+
+
+def quick_special_args() -> bool:
+    """Make xlwings' special-argument step (``provide_values_for_special_args``: the
+    values xlwings Server or Lite inject for parameters annotated with one of their types,
+    e.g. the calling cell, the user) answer at once for a function whose hints
+    :func:`declare_special_hints` recorded, where none of them is a type the call injects
+    (``typehint_to_value``): the arguments unchanged, as xlwings answers then. xlwings
+    0.37.8 evaluates the function's type hints on every call (``typing.get_type_hints``
+    and a hash of each ``Literal``: the NJ_* switches' dropdowns), 10-20 us a call; every
+    other function, and any call that injects one of the function's hints, goes to
+    xlwings' own step. True when the step was found and replaced (xlwings 0.37.x)."""
+    try:
+        from xlwings.pro import udfs_officejs
+    except Exception:  # no licence key, or another xlwings: nothing to replace
+        return False
+    original = getattr(udfs_officejs, "provide_values_for_special_args", None)
+    if not callable(original) or not callable(
+        getattr(udfs_officejs, "_unwrap_optional_hint", None)
+    ):
+        return False
+    if "provide_values_for_special_args" in REPLACED:
+        return True
+
+    def provide_values_for_special_args(
+        func: Any, args: Any, typehint_to_value: dict[Any, Any] | None
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        hints = getattr(func, SPECIAL_HINTS, None)
+        if hints is not None and (not typehint_to_value or hints.isdisjoint(typehint_to_value)):
+            return tuple(args), {}
+        return original(func, args, typehint_to_value)  # type: ignore[no-any-return]
+
+    REPLACED["provide_values_for_special_args"] = original
+    udfs_officejs.provide_values_for_special_args = provide_values_for_special_args
+    return True
 
 
 # =========================================================================== the request

@@ -126,10 +126,18 @@ if RUNTIME == "office.js":
     # Pyodide each attempt fails after a search of sys.path (about 90 µs a cell): try once
     # and prepares each result cell with pandas.isna and a row of isinstance tests: plain
     # text, numbers and booleans are answered at once (issue 35)
-    from nj_incentives.runtimes.serving import cache_jsnull_checks, quick_result_cells
+    # and evaluates each function's type hints (the switches' Literal dropdowns) on every
+    # call: worked out once a function (issue 35)
+    from nj_incentives.runtimes.serving import (
+        cache_jsnull_checks,
+        declare_special_hints,
+        quick_result_cells,
+        quick_special_args,
+    )
 
     cache_jsnull_checks()
     quick_result_cells()
+    quick_special_args()
 
 
 def _failed(function: str, exc: Exception) -> str:
@@ -185,7 +193,9 @@ def decorate(entry: ExcelFunction) -> Callable[..., CellResult]:
     # Office.js: every NJ_* function is pure (its result depends on its arguments only),
     # so Excel may keep a result and skip the call until an argument changes
     # (``cache=True``); the help link opens its documentation (:func:`help_url`)
-    return xw.func(category=CATEGORY, cache=True, help_url=help_url(name))(decorated)
+    served = xw.func(category=CATEGORY, cache=True, help_url=help_url(name))(decorated)
+    declare_special_hints(served)
+    return served
 
 
 # Every NJ_* function of the table, decorated, as a member of this module (xlwings
