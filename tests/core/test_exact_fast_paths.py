@@ -35,7 +35,7 @@ def _same(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b and str(a) == str(b)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=120, deadline=None, derandomize=True, database=None)
 @given(st.lists(_values, max_size=6))
 def test_total_is_the_rule_languages_sum(items: list[object]) -> None:
     # Rules.total: 0 + 0 for none, value + 0 for one, add(*items) for more
@@ -43,7 +43,7 @@ def test_total_is_the_rule_languages_sum(items: list[object]) -> None:
     assert _same(EXACT.total(iter(items)), Rules.total(EXACT, list(items)))
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(_values, _values)
 def test_sub_min_max_are_their_definitions(a: object, b: object) -> None:
     assert _same(EXACT.sub(a, b), to_money(a - b))  # type: ignore[operator]
@@ -58,7 +58,7 @@ _ratios = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@settings(max_examples=250, deadline=None, derandomize=True, database=None)
 @given(st.one_of(_decimals, st.integers(-(10**12), 10**12)), _ratios, _ratios)
 def test_shares_in_whole_numbers_are_the_fractions(a: object, n: object, d: object) -> None:
     # muldiv, per_unit and div: a x n / d rounded down to the cent by exact fractions
@@ -72,7 +72,7 @@ def test_shares_in_whole_numbers_are_the_fractions(a: object, n: object, d: obje
         assert _same(EXACT.div(a, n), exact_share(money, Fraction(1, n))[0])
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(_ratios, _ratios, st.integers(0, 12))
 def test_quotient_in_whole_numbers_is_the_fractions(n: object, d: object, places: int) -> None:
     # n / d to `places` places, half to even: round() of the exact fraction
@@ -90,7 +90,7 @@ def test_days_in_month_is_the_calendars() -> None:
             assert days_in_month(year, month) == calendar.monthrange(year, month)[1]
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
 @given(_values, st.lists(_values, max_size=8))
 def test_draw_is_the_rule_languages(room: object, amounts: list[object]) -> None:
     # a credit used oldest first: min(room left, amount) from each, in order

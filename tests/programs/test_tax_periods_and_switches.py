@@ -123,7 +123,7 @@ def test_period_end_for_is_the_inverse_of_tax_year(year: int, month: int, number
     assert CALL["NJ_TAX_PERIOD_END"](year, month, numbering) == cells.serial_from_date(end)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
 @given(
     day=st.dates(dt.date(1901, 1, 1), dt.date(2199, 12, 31)),
     numbering=st.sampled_from(cbt.TAX_YEAR_NUMBERINGS),
