@@ -40,7 +40,6 @@ from nj_incentives.workpapers.recalc.safety import (
     array_formulas,
     dynamic_arrays,
     sheet_parts,
-    vet_workbook,
 )
 
 __all__ = [
@@ -119,10 +118,17 @@ class TemplateMatch:
 
 @functools.cache
 def shipped_layouts() -> dict[str, TemplateLayout]:
-    """Template id -> its layout, from the shipped blank templates and examples."""
+    """Template id -> its layout, from the shipped blank templates and examples.
+
+    They are the package's own files, not files a user gave, so they are read without
+    the vetting that bounds untrusted workbooks (as the sign-off reads the blank
+    templates, :func:`nj_incentives.workpapers.signoff._template_graph`): vetting parsed
+    every part of the twelve once more, 1-2 s of each ``fill`` and ``rollforward``; what
+    is read here (the custom property, the sheets, the array formulas) is the bytes."""
     found: dict[str, TemplateLayout] = {}
     for path in sorted(shipped_workbooks(), key=lambda p: p.name):
-        vetted = vet_workbook(path)
+        data = path.read_bytes()
+        vetted = VettedWorkbook(path, data, 0, len(data), False, 0)
         template = template_id(vetted)
         if template and template not in found:
             with zipfile.ZipFile(io.BytesIO(vetted.data)) as archive:
