@@ -114,7 +114,8 @@ def select(cond: Any, a: Any, b: Any) -> Any:
         isinstance(cond, np.ndarray)
         and cond.dtype == np.bool_
         and cond.size >= _SELECT_MIN_SIZE
-        and np.broadcast_shapes(cond.shape, np.shape(a), np.shape(b)) == cond.shape
+        and getattr(a, "shape", ()) in ((), cond.shape)  # a constant or a column like cond
+        and getattr(b, "shape", ()) in ((), cond.shape)
     ):
         return np.where(cond, a, b)
     if _int64_operand(a) and _int64_operand(b):
@@ -131,11 +132,9 @@ def select(cond: Any, a: Any, b: Any) -> Any:
             if not _INT64_LOW <= difference <= _INT64_HIGH:
                 return np.where(cond, a, b)
             result = np.multiply(cond, difference, dtype=np.int64)
-        elif np.broadcast_shapes(np.shape(a), np.shape(b)) == cond.shape:
+        else:  # one of them a column like cond
             result = np.subtract(a, b, dtype=np.int64)  # wraps where it overflows
             np.multiply(result, cond, out=result)
-        else:
-            return np.where(cond, a, b)
         np.add(result, b, out=result)  # wraps back: exactly a where cond, b where not
         return result
     if _bool_operand(a) and _bool_operand(b):
@@ -391,6 +390,17 @@ def _scaled(value: Any, den: int) -> Any:
     return int(scaled)
 
 
+def _zero_constant(x: Any) -> bool:
+    """0 as a constant: a Python int or a 0-d int64 array (a share of the constant 0)."""
+    if isinstance(x, int):
+        return not isinstance(x, bool) and x == 0
+    return getattr(x, "ndim", None) == 0 and x.dtype == "int64" and x == 0
+
+
+def _int64_column(x: Any) -> bool:
+    return getattr(x, "ndim", 0) >= 1 and x.dtype == "int64"
+
+
 class Int64(Rules):
     """Many cases at once: int64 cents, :class:`Ratio` fractions, day numbers.
 
@@ -398,6 +408,10 @@ class Int64(Rules):
     exact to the cent (every rounding is a floor of a non-negative rational done in
     integers, :func:`mul_frac`, :func:`muldiv_floor`). The caller keeps every value within
     the bounds that keep sums and products inside int64 (the runner's limits).
+
+    No operation changes an array in place, and a result may be an operand itself (a
+    column plus or minus the constant 0): a kernel does not change in place an array it
+    gave a rule or got from one, except arrays of its own.
     """
 
     def __init__(self) -> None:
@@ -505,9 +519,14 @@ class Int64(Rules):
         return Ratio(np.where(num == 0, 0, q), scale)
 
     def count(self, conds: Iterable[V], label: str = "", cite: str = "") -> V:
+        np = self.np
         result: Any = 0
         for cond in conds:
-            result = result + self.np.asarray(cond).astype(self.np.int64)
+            cond = np.asarray(cond)
+            if isinstance(result, np.ndarray) and result.shape == cond.shape:
+                np.add(result, cond, out=result)  # its own array (made below): one pass
+            else:
+                result = result + cond.astype(np.int64)
         return result
 
     def _fractions(self, xs: Sequence[V]) -> tuple[list[Any], int]:
@@ -526,16 +545,23 @@ class Int64(Rules):
         if any(isinstance(x, Ratio) for x in xs):  # fractions (1 + a rate, say)
             nums, den = self._fractions(xs)
             return Ratio(sum(nums[1:], nums[0]), den)
-        result = self._m(xs[0])
-        for x in xs[1:]:
-            result = result + self._m(x)
+        terms = [self._m(x) for x in xs]
+        others = [t for t in terms if not _zero_constant(t)]
+        if len(others) == 1 and _int64_column(others[0]):  # a column plus 0: itself
+            return others[0]
+        result = terms[0]
+        for term in terms[1:]:
+            result = result + term
         return result
 
     def sub(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         if isinstance(a, Ratio) or isinstance(b, Ratio):
             (left, right), den = self._fractions((a, b))
             return Ratio(left - right, den)
-        return self._m(a) - self._m(b)
+        left, right = self._m(a), self._m(b)
+        if _int64_column(left) and _zero_constant(right):  # a column minus 0: itself
+            return left
+        return left - right
 
     def min(self, a: V, b: V, label: str = "", cite: str = "") -> V:
         return self._pick(self.np.minimum, a, b)
