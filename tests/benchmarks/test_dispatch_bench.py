@@ -558,6 +558,11 @@ async def measure():
         fresh_in.__xlfunc__ = real.__xlfunc__
         fresh_in.__signature__ = inspect.signature(real)
         fresh_in.__annotations__ = real.__annotations__
+        # the hints nj_incentives worked out once for xlwings' special-argument step
+        # (serving.declare_special_hints; a tree before it has none)
+        for copy_to in (stand_in, fresh_in):
+            if hasattr(real, "__nj_special_hints__"):
+                copy_to.__nj_special_hints__ = real.__nj_special_hints__
         fresh_holder = types.ModuleType("fresh_in")
         setattr(fresh_holder, entry.name, fresh_in)
         await call(data_fn, excel)  # warm up
