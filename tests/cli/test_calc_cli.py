@@ -371,10 +371,11 @@ def test_a_refused_roster_cell_is_named_with_its_rule_and_citation_once(
     )
     assert line in err
     _citations_once(line, cite, "must be at most 744")
-    # page 1 of the memo names the failed checks the same way
-    from nj_incentives.workpapers.recalc import recalculate
+    # page 1 of the memo names the failed checks the same way (the workbook recalculated
+    # as calc recalculates it: its template's prebuilt form)
+    from tooling import recalculate_as_calc
 
-    text = memo.to_markdown(memo.build_memo([recalculate(tmp_path / "roster.xlsx")]))
+    text = memo.to_markdown(memo.build_memo([recalculate_as_calc(tmp_path / "roster.xlsx")]))
     (warning,) = [row for row in text.splitlines() if "WARNING" in row]
     assert line.removeprefix("  failed: ") in warning
     _citations_once(warning, cite)

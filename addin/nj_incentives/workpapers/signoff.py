@@ -320,7 +320,9 @@ def _formula_differences(recalc: Recalculation, template: str) -> list[str]:
         if mine is None or _normal(mine[1]) != _normal(text):
             found.append(f"name {written}")
     sheets = set(theirs.sheets)
+    constants = ours.constants()  # LibreOffice's TRUE() / FALSE() in an input: a value
     cells = {a for a in ours.formulas if a[0] in sheets} | set(theirs.formulas)
+    cells -= {a for a in constants if a not in theirs.formulas}
     from nj_incentives.core.cells import cell_index
 
     for sheet, cell in sorted(

@@ -384,6 +384,41 @@ def test_every_input_moved_is_the_same(name: str, tmp_path: Path) -> None:
     assert fast.values != example.values  # other inputs, other results
 
 
+@pytest.mark.recalc
+def test_a_boolean_libreoffice_saved_as_a_formula_is_an_input(tmp_path: Path) -> None:
+    # LibreOffice saves a TRUE or FALSE typed in a cell (or written by openpyxl) as the
+    # formula TRUE() or FALSE() (its XML as it writes it): the template's formulas with an
+    # input, walked from the form with the full path's values (each such cell a formula
+    # cell there too); before, a switch answered TRUE in LibreOffice took the full path
+    # with a note that the formulas differ from the template's
+    def constants(xml: str) -> str:
+        xml, yes = re.subn(
+            r'<c r="C33"( s="\d+")? t="s"><v>\d+</v></c>',  # SmartGrowth, "No"
+            r'<c r="C33"\1 t="n"><f aca="false">TRUE()</f><v>1</v></c>',
+            xml,
+        )
+        xml, no = re.subn(
+            r'<c r="D29"( s="\d+")?/>',  # AgreementDate's tickmark, blank
+            r'<c r="D29"\1 t="n"><f aca="false">FALSE()</f><v>0</v></c>',
+            xml,
+        )
+        assert yes == no == 1
+        return xml
+
+    path = _rewrite_inputs(
+        EXAMPLES["beip-grant-schedule-example.xlsx"], tmp_path / "b.xlsx", constants
+    )
+    graph = prebuilt.read_graph(vet_workbook(path))
+    assert graph is not None
+    assert graph.constants() == {("Inputs", "C33"): True, ("Inputs", "D29"): False}
+    fast, full = both(path)
+    assert_same(fast, full)
+    assert fast is not None
+    assert fast.value("SmartGrowth") is True
+    assert fast.formulas[("Inputs", "C33")] == "=TRUE()"
+    assert ("Inputs", "D29") in fast.computed
+
+
 def _inline_strings(source: Path, target: Path, rewrite: Callable[[str], str]) -> Path:
     """A copy of ``source`` with every inline string's ``<is>`` element rewritten."""
     with zipfile.ZipFile(source) as archive:

@@ -160,12 +160,18 @@ class WorkbookGraph:
     #: recalculated in full): why
     unsupported: list[str] = field(default_factory=list)
 
-    def fingerprint(self, dynamic: set[Address] | None = None, normal: bool = False) -> str:
+    def fingerprint(
+        self,
+        dynamic: set[Address] | None = None,
+        normal: bool = False,
+        without: Mapping[Address, Any] | None = None,
+    ) -> str:
         """SHA-256 of the formula graph: sheets, defined names, every formula with its
         cell, array range and dynamic-array marking (``dynamic`` replaces the file's).
         ``normal``: each formula as the tokenizer reads it (function names in capitals,
         every NJ_* spelling as its name, no ``$``, no spaces), which a resave by another
-        application does not change."""
+        application does not change. ``without``: formula cells left out (the constants
+        of :meth:`constants`, read as the values they are)."""
         marked = self.dynamic if dynamic is None else dynamic
         text = _normal if normal else _same
         digest = hashlib.sha256()
@@ -174,6 +180,8 @@ class WorkbookGraph:
             _written, value, hidden = self.names[key]
             digest.update(json.dumps([key, text(value), hidden]).encode())
         for address in sorted(self.formulas):
+            if without and address in without:
+                continue
             entry = [
                 *address,
                 text(self.formulas[address]),
@@ -182,6 +190,33 @@ class WorkbookGraph:
             ]
             digest.update(json.dumps(entry).encode())
         return digest.hexdigest()
+
+    def constants(self) -> dict[Address, bool]:
+        """The formula cells that are a boolean constant as LibreOffice saves one: a TRUE
+        or FALSE typed in a cell (or written by openpyxl) is saved as the formula
+        ``TRUE()`` or ``FALSE()``, whose value is that boolean; cells of an array
+        formula's range are not among them."""
+        found: dict[Address, bool] = {}
+        for address, text in self.formulas.items():
+            value = _CONSTANTS.get(text.strip().upper())
+            if value is None or address in self.arrays:
+                continue
+            row, col = cell_index(address[1])
+            inside = any(
+                sheet == address[0]
+                and (bounds := range_bounds(ref if ":" in ref else f"{ref}:{ref}"))[0][0]
+                <= row
+                <= bounds[1][0]
+                and bounds[0][1] <= col <= bounds[1][1]
+                for (sheet, _anchor), ref in self.arrays.items()
+            )
+            if not inside:
+                found[address] = value
+        return found
+
+
+#: LibreOffice's spelling of a boolean typed in a cell (its formula text without "=").
+_CONSTANTS = {"TRUE()": True, "FALSE()": False}
 
 
 def _same(text: str) -> str:
@@ -1014,25 +1049,33 @@ def _shown_cell(steps: Sequence[Any]) -> str | None:
 
 def _match(
     graph: WorkbookGraph, vetted: VettedWorkbook
-) -> tuple[Form | Unbuilt | None, list[str], set[Address]]:
-    """The form (or :class:`Unbuilt` form) whose formula graph is the workbook's, and the
+) -> tuple[Form | Unbuilt | None, list[str], set[Address], dict[Address, bool]]:
+    """The form (or :class:`Unbuilt` form) whose formula graph is the workbook's, the
     notes of restoring the dynamic-array marking a save by openpyxl, pandas or LibreOffice
     dropped (as the full path restores it:
-    :func:`nj_incentives.workpapers.recalc.templates.restore_spills`)."""
+    :func:`nj_incentives.workpapers.recalc.templates.restore_spills`), the marking, and
+    the boolean constants LibreOffice saved as formulas (:meth:`WorkbookGraph.constants`)
+    in cells where the form has no formula: the walk reads them as the values they are
+    (a switch answered TRUE and saved by LibreOffice is the template's formulas with an
+    input, not other formulas)."""
     from nj_incentives.workpapers.recalc.templates import restore_spills
 
     forms = forms_for(graph.sheets)
     if not forms:
-        return None, [], set()
+        return None, [], set(), {}
     dynamic = {a: graph.arrays[a] for a in graph.dynamic}
     restored, notes = restore_spills(vetted, dynamic)
     marked = graph.dynamic | set(restored)
-    exact = graph.fingerprint(marked)
-    found = next((form for form in forms if form.fingerprint == exact), None)
-    if found is None:
-        normal = graph.fingerprint(marked, normal=True)
-        found = next((form for form in forms if form.normal_fingerprint == normal), None)
-    return found, notes, marked
+    constants = graph.constants()
+    for without in ({}, constants) if constants else ({},):
+        exact = graph.fingerprint(marked, without=without)
+        found = next((form for form in forms if form.fingerprint == exact), None)
+        if found is None:
+            normal = graph.fingerprint(marked, normal=True, without=without)
+            found = next((form for form in forms if form.normal_fingerprint == normal), None)
+        if found is not None:
+            return found, notes, marked, without
+    return None, notes, marked, {}
 
 
 def recalculate_prebuilt(
@@ -1071,13 +1114,14 @@ def prebuilt_or_note(
     graph = read_graph(vetted)
     if graph is None:
         return None, None
-    found, restore_notes, marked = _match(graph, vetted)
+    found, restore_notes, marked, constants = _match(graph, vetted)
     if found is None:
         STATS["full"] += 1
         return None, _difference_note(graph, vetted)
     if graph.unsupported:  # the template's formulas, cells read otherwise: in full
         STATS["full"] += 1
         return None, None
+    graph.values.update(constants)  # LibreOffice's TRUE() / FALSE(): the booleans they are
     form = built_form(found.template) if isinstance(found, Unbuilt) else found
     if form is None:  # its template's form cannot be built here: in full, no guess
         STATS["full"] += 1
