@@ -23,12 +23,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from nj_incentives.core.common import Explained, cents_down
+from nj_incentives.core.common import CENT, Explained
 from nj_incentives.core.inputs import (
     InputError,
     as_choice,
@@ -332,18 +332,19 @@ def build_ledger(
     for event, amount in zip(events, proceeds, strict=True):
         by_period[event.period] += amount
     rows = tuple(
+        # each figure cents_down (its quantize directly: the exact evaluator's are Decimal)
         LedgerRow(
             period=index + 1,
             period_end=end,
-            new_credit=cents_down(p.new),
-            carried_in=cents_down(p.carried_in),
-            limit=cents_down(p.limit),
-            used=cents_down(p.used),
-            transferred=cents_down(p.transferred),
-            sold=cents_down(p.sold),
-            proceeds=cents_down(by_period[index]),
-            expired=cents_down(p.expired),
-            carried_out=cents_down(p.carried_out),
+            new_credit=p.new.quantize(CENT, ROUND_DOWN),
+            carried_in=p.carried_in.quantize(CENT, ROUND_DOWN),
+            limit=p.limit.quantize(CENT, ROUND_DOWN),
+            used=p.used.quantize(CENT, ROUND_DOWN),
+            transferred=p.transferred.quantize(CENT, ROUND_DOWN),
+            sold=p.sold.quantize(CENT, ROUND_DOWN),
+            proceeds=by_period[index].quantize(CENT, ROUND_DOWN),
+            expired=p.expired.quantize(CENT, ROUND_DOWN),
+            carried_out=p.carried_out.quantize(CENT, ROUND_DOWN),
         )
         for index, (end, p) in enumerate(zip(ends, periods, strict=True))
     )
