@@ -34,7 +34,14 @@ from nj_incentives.core.inputs import is_blank as blank_value
 from nj_incentives.core.scenario_sections import SCALE, ConvertedColumn
 from nj_incentives.scenarios.columns import InputSpec, Kind
 
-__all__ = ["ConvertedColumn", "convert", "is_blank", "numbers_from_text", "raw_values"]
+__all__ = [
+    "ConvertedColumn",
+    "convert",
+    "convert_floats",
+    "is_blank",
+    "numbers_from_text",
+    "raw_values",
+]
 
 # A choice's code in the kernel: the index into its declared choices (``tax_type``: the
 # law's ertc.TAX_TYPES, N.J.S.A. 52:27BBB-55a.).
@@ -343,6 +350,12 @@ def convert(series: pd.Series, spec: InputSpec) -> ConvertedColumn:
         if text is not None:
             return _from_text(series, text, kind, rule)
     return _by_unique(series.astype(object).to_numpy(), kind, rule)
+
+
+def convert_floats(values: np.ndarray, spec: InputSpec) -> ConvertedColumn:
+    """A float64 array as :func:`convert` reads a float64 column holding it (a few rows'
+    column without a Series: ``NJ_SCENARIOS``'s small tables)."""
+    return _from_float(values, spec.kind, spec.rule)
 
 
 # ----------------------------------------------------------------------- raw values

@@ -10,6 +10,7 @@ row for row: rows out = rows in, same order, same ``id``.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import math
@@ -24,7 +25,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import pandas as pd
 
-from nj_incentives.core.scenario_sections import SectionOut
+from nj_incentives.core.scenario_sections import ConvertedColumn, SectionOut
 from nj_incentives.scenarios import kernel, scalar
 from nj_incentives.scenarios.columns import (
     REGISTERED,
@@ -36,7 +37,7 @@ from nj_incentives.scenarios.columns import (
     check_columns,
     input_spec,
 )
-from nj_incentives.scenarios.convert import decimal_cents, raw_values
+from nj_incentives.scenarios.convert import convert_floats, decimal_cents, raw_values
 
 __all__ = [
     "CHUNK_ROWS",
@@ -144,14 +145,40 @@ class _Arrays:
         return pd.Series(self._arrays[name], index=pd.RangeIndex(self._n))
 
 
+class _ArraysChunk(kernel.Chunk):
+    """A :class:`kernel.Chunk` of a few rows' arrays (:class:`_Arrays`): a float64 column
+    converted straight from its array (what :func:`~.convert.convert` does with a float64
+    Series: :func:`~.convert.convert_floats`), any other through its Series."""
+
+    def __init__(self, columns: Mapping[str, np.ndarray], n: int) -> None:
+        super().__init__(cast(pd.DataFrame, _Arrays(columns, n)))
+        self._arrays = columns
+
+    def col(self, name: str) -> ConvertedColumn:
+        column = self._cache.get(name)
+        if column is None:
+            array = self._arrays.get(name)
+            found = input_spec(name)
+            if array is not None and array.dtype == np.float64 and found is not None:
+                column = self._cache[name] = convert_floats(array, found[0])
+            else:
+                column = super().col(name)
+        return column
+
+
+@functools.lru_cache(maxsize=64)
+def _named_layout_of(columns: tuple[str, ...], detail: bool) -> Layout:
+    """:func:`_named_layout` of a header, kept: it depends on the names only."""
+    return _named_layout(columns, detail)
+
+
 def layout_of_columns(columns: Mapping[str, np.ndarray], n: int, detail: bool = True) -> Layout:
     """The layout :func:`run_scenarios` gives a table of ``n`` rows (at most
     :data:`CHUNK_ROWS`: one chunk) of these columns, decided by the same readings
     (:func:`_named_layout`, then :func:`_rows_layout` on the kernel's own conversion of
     the columns it reads: ``periods``, the conversion's years), without a frame:
     ``NJ_SCENARIOS``'s small tables (:mod:`nj_incentives.scenarios.table`)."""
-    chunk = kernel.Chunk(cast(pd.DataFrame, _Arrays(columns, n)))
-    return _rows_layout(chunk, _named_layout(list(columns), detail))
+    return _rows_layout(_ArraysChunk(columns, n), _named_layout_of(tuple(columns), detail))
 
 
 def plan_layout(df: pd.DataFrame, detail: bool = True) -> Layout:

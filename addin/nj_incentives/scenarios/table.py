@@ -14,6 +14,7 @@ column, a duplicate or missing header) raises :class:`ScenarioError` with the re
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import numbers
@@ -26,6 +27,7 @@ import pandas as pd
 from nj_incentives.core.cells import date_from_serial
 from nj_incentives.scenarios.columns import (
     Kind,
+    Layout,
     OutKind,
     OutputSpec,
     ScenarioError,
@@ -174,7 +176,7 @@ def _small_table(data: dict[str, np.ndarray], n: int) -> list[list[object]]:
     from nj_incentives.scenarios.runner import failed_row_message, layout_of_columns
 
     layout = layout_of_columns(data, n)
-    specs = layout.outputs()
+    specs = _outputs(layout)
     raw: dict[str, list[object]] = {}
     triggers: dict[str, list[str]] = {section: [] for section in layout.sections}
     for name, column in data.items():
@@ -208,6 +210,12 @@ def _small_table(data: dict[str, np.ndarray], n: int) -> list[list[object]]:
         row += [_result_cell(spec, results.get(spec.name)) for spec in specs]
         out.append(row)
     return out
+
+
+@functools.lru_cache(maxsize=64)
+def _outputs(layout: Layout) -> tuple[OutputSpec, ...]:
+    """The result columns of a layout (:meth:`Layout.outputs`), kept: a layout is frozen."""
+    return tuple(layout.outputs())
 
 
 def _result_cell(spec: OutputSpec, value: object) -> object:
