@@ -31,6 +31,7 @@ citation). The vectorised masks
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -129,8 +130,10 @@ _FAMILIES = {spec.name.split("{")[0]: spec for spec in INPUTS if spec.family}
 _FAMILY_RE = re.compile(r"^([a-z0-9_]+_)(\d+)$")
 
 
+@functools.lru_cache(maxsize=4096)
 def input_spec(column: str) -> tuple[InputSpec, int | None] | None:
-    """The spec of an input column and its index (year k, period k or tax year), or None."""
+    """The spec of an input column and its index (year k, period k or tax year), or None
+    (remembered: the runner asks it of each column a chunk)."""
     if column in _BY_NAME:
         return _BY_NAME[column], None
     match = _FAMILY_RE.match(column)

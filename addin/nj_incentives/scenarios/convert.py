@@ -37,9 +37,11 @@ from nj_incentives.scenarios.columns import InputSpec, Kind
 __all__ = [
     "ConvertedColumn",
     "convert",
+    "convert_array",
     "convert_floats",
     "is_blank",
     "numbers_from_text",
+    "plain_array",
     "raw_values",
 ]
 
@@ -309,11 +311,43 @@ def numbers_from_text(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
+def plain_array(dtype: object) -> bool:
+    """Whether :func:`convert_array` reads a column of this dtype from its numpy array
+    alone (numbers, booleans, and objects): no Series needed."""
+    return isinstance(dtype, np.dtype) and dtype.kind in "fiubO"
+
+
+def convert_array(x: np.ndarray, spec: InputSpec) -> ConvertedColumn | None:
+    """:func:`convert` of a column held as a plain numpy array (:func:`plain_array`),
+    without a Series: the same reading; None where the reading needs the Series (numeric
+    text: an object column of a numeric kind)."""
+    kind, rule = spec.kind, spec.rule
+    code = x.dtype.kind
+    if code == "b":
+        if kind is Kind.BOOL:
+            return ConvertedColumn(x.astype(I64), np.zeros(len(x), bool), np.ones(len(x), bool))
+        # TRUE/FALSE where a number or a date is expected: the core refuses it
+        return ConvertedColumn(
+            np.zeros(len(x), I64), np.zeros(len(x), bool), np.zeros(len(x), bool)
+        )
+    if code == "f":
+        return _from_float(np.asarray(x, np.float64), kind, rule)
+    if code in "iu":
+        return _from_int(x, kind, rule)
+    if code == "O" and kind not in _NUMERIC:
+        return _by_unique(x, kind, rule)
+    return None
+
+
 def convert(series: pd.Series, spec: InputSpec) -> ConvertedColumn:
     """A column of a scenario chunk as exact integers (see the module docstring), within
     the bounds of its declaration ``spec.rule``."""
     kind, rule = spec.kind, spec.rule
     dtype = series.dtype
+    if plain_array(dtype):
+        read = convert_array(series.to_numpy(), spec)
+        if read is not None:
+            return read
     if isinstance(dtype, (pd.DatetimeTZDtype, pd.PeriodDtype)):
         return _by_unique(series.astype(object).to_numpy(), kind, rule)
     if pd.api.types.is_datetime64_dtype(dtype):
@@ -383,6 +417,8 @@ def raw_values(series: pd.Series, positions: np.ndarray) -> list[object]:
     Blank cells (NaN, NaT, None, empty text) are None; datetimes are ``pd.Timestamp``
     (a ``datetime``); numpy scalars become Python numbers.
     """
+    if plain_array(series.dtype):  # numpy numbers, booleans, objects: their own cells
+        return [_python(value) for value in series.to_numpy()[positions].tolist()]
     picked = series.iloc[positions]
     if pd.api.types.is_datetime64_any_dtype(picked.dtype):
         return [None if value is pd.NaT else value for value in picked.tolist()]

@@ -25,7 +25,7 @@ sum or product overflows int64; each program lists them with its operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
 import pandas as pd
@@ -33,7 +33,7 @@ import pandas as pd
 from nj_incentives.core.rules import mul_frac, muldiv_floor
 from nj_incentives.core.scenario_sections import ConvertedColumn, SectionOut
 from nj_incentives.scenarios.columns import input_spec
-from nj_incentives.scenarios.convert import convert
+from nj_incentives.scenarios.convert import convert, convert_array
 
 __all__ = ["Chunk", "SectionOut", "mul_frac", "muldiv_floor"]
 
@@ -44,9 +44,14 @@ __all__ = ["Chunk", "SectionOut", "mul_frac", "muldiv_floor"]
 class Chunk:
     """The input columns of some scenario rows, converted on first use."""
 
-    def __init__(self, frame: pd.DataFrame) -> None:
+    def __init__(
+        self, frame: pd.DataFrame, arrays: Mapping[str, np.ndarray] | None = None
+    ) -> None:
         self.frame = frame
         self.n = len(frame)
+        #: the chunk's plain numpy columns (:func:`~.convert.plain_array`), read without
+        #: a Series (the runner's per-call columns, sliced); the others from ``frame``
+        self.arrays: Mapping[str, np.ndarray] = arrays or {}
         self._cache: dict[str, ConvertedColumn] = {}
         self._empty = ConvertedColumn.empty(self.n)
         #: figures computed once a chunk (the conversion's tax years: layout and kernel)
@@ -59,7 +64,9 @@ class Chunk:
                 found = input_spec(name)
                 if found is None:  # pragma: no cover - checked by check_columns
                     raise KeyError(name)
-                column = convert(self.frame[name], found[0])
+                plain = self.arrays.get(name)
+                read = None if plain is None else convert_array(plain, found[0])
+                column = convert(self.frame[name], found[0]) if read is None else read
             else:
                 column = self._empty
             self._cache[name] = column

@@ -37,7 +37,13 @@ from nj_incentives.scenarios.columns import (
     check_columns,
     input_spec,
 )
-from nj_incentives.scenarios.convert import convert_floats, decimal_cents, raw_values
+from nj_incentives.scenarios.convert import (
+    convert_floats,
+    decimal_cents,
+    plain_array,
+    raw_cells,
+    raw_values,
+)
 
 __all__ = [
     "CHUNK_ROWS",
@@ -238,9 +244,10 @@ def _compute_chunk(frame: pd.DataFrame, layout: Layout, force_scalar: bool = Fal
         needs |= mask
     rows = np.flatnonzero(needs)
     if len(rows):
-        picked, at = frame.iloc[rows], np.arange(len(rows))
         raw = {
-            str(name): raw_values(picked[name], at)
+            str(name): raw_cells(plain[rows])
+            if (plain := chunk.arrays.get(str(name))) is not None
+            else raw_values(frame[name], rows)
             for name in frame.columns
             if input_spec(str(name)) is not None
         }
@@ -490,10 +497,18 @@ def _run_frame(
         # rows in steps of at most PROGRESS_ROWS, so that the bar moves
         chunk_rows = min(chunk_rows, PROGRESS_ROWS)
         bar = progress_bar(n, progress_delay, desc="scenarios", unit="row", unit_scale=True)
+    # the plain numpy input columns, read once a call: each chunk takes its rows of
+    # them (a view) instead of a Series a column a chunk
+    plain = {
+        str(name): frame[name].to_numpy()
+        for name, dtype in frame.dtypes.items()
+        if plain_array(dtype) and input_spec(str(name)) is not None
+    }
     try:
         for start, stop in _chunks(n, chunk_rows):
             part = frame.iloc[start:stop]
-            _READ.chunk = kernel.Chunk(part)
+            rows = {name: values[start:stop] for name, values in plain.items()}
+            _READ.chunk = kernel.Chunk(part, rows)
             if grow:
                 wider = _rows_layout(_READ.chunk, layout)
                 if wider != layout:
