@@ -21,6 +21,7 @@ columns are read one distinct value at a time with the core's own ``as_*`` funct
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from decimal import Decimal
 from typing import Any
@@ -66,8 +67,10 @@ def is_blank(value: object) -> bool:
 # ----------------------------------------------------------------------- one value
 
 
+@functools.lru_cache(maxsize=1024)
 def _limits(kind: Kind, rule: InputRule) -> tuple[int, int]:
-    """The kernel's accepted range of scaled values: the declaration's bounds."""
+    """The kernel's accepted range of scaled values: the declaration's bounds
+    (remembered: a rule is a frozen declaration, read a column a chunk)."""
     return rule.scaled_bounds(SCALE[kind])
 
 

@@ -44,9 +44,7 @@ __all__ = ["Chunk", "SectionOut", "mul_frac", "muldiv_floor"]
 class Chunk:
     """The input columns of some scenario rows, converted on first use."""
 
-    def __init__(
-        self, frame: pd.DataFrame, arrays: Mapping[str, np.ndarray] | None = None
-    ) -> None:
+    def __init__(self, frame: pd.DataFrame, arrays: Mapping[str, np.ndarray] | None = None) -> None:
         self.frame = frame
         self.n = len(frame)
         #: the chunk's plain numpy columns (:func:`~.convert.plain_array`), read without

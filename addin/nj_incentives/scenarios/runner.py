@@ -53,6 +53,7 @@ __all__ = [
     "layout_of_columns",
     "plan_layout",
     "run_scenarios",
+    "scenario_columns",
 ]
 
 Engine = Literal["pandas", "dask"]
@@ -487,6 +488,28 @@ def _run_frame(
     each chunk widens it to what its rows need as it is computed (the same layout as
     :func:`plan_layout` of the whole frame, without a pass over it first).
     """
+    columns = _frame_columns(
+        frame, layout, money, keep, chunk_rows, progress, force_scalar, progress_delay, grow
+    )
+    return pd.DataFrame(columns, index=frame.index, copy=False)
+
+
+def _frame_columns(
+    frame: pd.DataFrame,
+    layout: Layout,
+    money: Money = "float",
+    keep: Sequence[str] = (),
+    chunk_rows: int = CHUNK_ROWS,
+    progress: bool = False,
+    force_scalar: bool = False,
+    progress_delay: float = 0.0,
+    grow: bool = False,
+    arrays: Mapping[str, np.ndarray] | None = None,
+) -> dict[str, Any]:
+    """:func:`_run_frame`'s columns by name, in order (``id`` and ``error`` as Series of
+    ``frame``'s index, the results as arrays), before they are made a frame.
+    ``arrays``: numpy arrays already holding some of ``frame``'s columns (the same
+    values), read instead of the frame's."""
     n = len(frame)
     sink = _Sink(n, money)
     sink.add(layout.outputs(), 0)
@@ -499,8 +522,9 @@ def _run_frame(
         bar = progress_bar(n, progress_delay, desc="scenarios", unit="row", unit_scale=True)
     # the plain numpy input columns, read once a call: each chunk takes its rows of
     # them (a view) instead of a Series a column a chunk
+    held = arrays or {}
     plain = {
-        str(name): frame[name].to_numpy()
+        str(name): held[name] if name in held else frame[name].to_numpy()
         for name, dtype in frame.dtypes.items()
         if plain_array(dtype) and input_spec(str(name)) is not None
     }
@@ -534,7 +558,7 @@ def _run_frame(
             columns[name] = frame[name]
     columns["error"] = pd.Series(sink.errors, index=frame.index, dtype=object)  # None: no error
     columns.update(sink.arrays(layout.outputs()))
-    return pd.DataFrame(columns, index=frame.index, copy=False)
+    return columns
 
 
 # ======================================================================= public API
@@ -578,12 +602,7 @@ def run_scenarios(
     """
     if money not in ("float", "cents", "decimal"):
         raise ScenarioError(f"money must be 'float', 'cents' or 'decimal', not {money!r}")
-    check_columns(df.columns, keep)
-    clash = {"id", "label", "error"} & set(keep)
-    if clash:
-        raise ScenarioError(f"keep: {', '.join(sorted(clash))} is always in the results")
-    if "id" not in df.columns:
-        df = df.assign(id=np.arange(1, len(df) + 1))
+    df = _checked(df, keep)
     if layout is not None and layout.detail != detail:
         layout = replace(layout, detail=detail)
     if engine == "pandas":
@@ -605,6 +624,31 @@ def run_scenarios(
             df, layout, money, keep, chunk_rows, scheduler, npartitions, progress, progress_delay
         )
     raise ScenarioError(f"engine must be 'pandas' or 'dask', not {engine!r}")
+
+
+def _checked(df: pd.DataFrame, keep: Sequence[str]) -> pd.DataFrame:
+    """``df`` with its columns checked (:func:`check_columns`) and its ``id`` column
+    (the row number from 1 where it has none)."""
+    check_columns(df.columns, keep)
+    clash = {"id", "label", "error"} & set(keep)
+    if clash:
+        raise ScenarioError(f"keep: {', '.join(sorted(clash))} is always in the results")
+    if "id" not in df.columns:
+        df = df.assign(id=np.arange(1, len(df) + 1))
+    return df
+
+
+def scenario_columns(
+    df: pd.DataFrame, arrays: Mapping[str, np.ndarray] | None = None
+) -> dict[str, Any]:
+    """The columns of ``run_scenarios(df)`` (the pandas engine, money as float dollars,
+    every detail column), by name in the frame's order, without making the frame: what
+    ``NJ_SCENARIOS`` makes cells of (:mod:`nj_incentives.scenarios.table`). ``id`` and
+    ``error`` are Series, the results arrays: each column's ``.array`` in the frame.
+    ``arrays``: the numpy arrays ``df`` was made of (read instead of its columns where
+    the frame holds them as plain numpy columns)."""
+    df = _checked(df, ())
+    return _frame_columns(df, _named_layout(list(df.columns), True), grow=True, arrays=arrays)
 
 
 _ADDRESS = re.compile(r"^[a-z]+://|^[\w.\-]+:\d+$")

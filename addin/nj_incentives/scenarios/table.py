@@ -138,7 +138,7 @@ def scenarios_table(
     (False); None: the scalar core for at most :data:`SMALL_ROWS` rows. Both give the
     same cells (a hypothesis property, tests/scenarios/test_scenarios_small.py).
     """
-    from nj_incentives.scenarios.runner import run_scenarios
+    from nj_incentives.scenarios.runner import scenario_columns
 
     header = _header(rows)
     body = [list(row) + [None] * (len(header) - len(row)) for row in rows[1:]]
@@ -158,10 +158,13 @@ def scenarios_table(
         data[name] = _column([row[i] for row in body], found[0].kind if found else None)
     if small if small is not None else len(body) <= SMALL_ROWS:
         return _small_table(data, len(body))
+    if "id" not in data:  # the row number from 1, as run_scenarios gives it
+        data["id"] = np.arange(1, len(body) + 1)
     frame = pd.DataFrame(data, index=pd.RangeIndex(len(body)))
-    results = run_scenarios(frame)
-    header_row: list[object] = [str(c) for c in results.columns]
-    columns = [_cells(results[c].array) for c in results.columns]
+    # run_scenarios(frame)'s columns, not made a frame; plain columns read from data
+    results = scenario_columns(frame, data)
+    header_row: list[object] = [str(c) for c in results]
+    columns = [_cells(c.array if isinstance(c, pd.Series) else c) for c in results.values()]
     return [header_row, *map(list, zip(*columns, strict=True))]
 
 
