@@ -524,7 +524,7 @@ def _frame_columns(
     # them (a view) instead of a Series a column a chunk
     held = arrays or {}
     plain = {
-        str(name): held[name] if name in held else frame[name].to_numpy()
+        str(name): held[str(name)] if str(name) in held else frame[name].to_numpy()
         for name, dtype in frame.dtypes.items()
         if plain_array(dtype) and input_spec(str(name)) is not None
     }
