@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import datetime as dt
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nj_incentives.core.cells import to_cell_values
+from nj_incentives.core.scenario_sections import SCALE
+from nj_incentives.scenarios import convert
 from nj_incentives.scenarios import table as scenarios_table_module
+from nj_incentives.scenarios.columns import INPUTS, InputSpec
 from nj_incentives.scenarios.table import SMALL_ROWS, scenarios_table
 from test_scenarios_exact import conversion_rows, ertc_rows, grant_rows
 
@@ -121,3 +125,32 @@ def test_a_header_without_rows_gives_the_same_header_both_ways() -> None:
         assert small == scenarios_table(rows, small=False)
         assert len(small) == 1
         assert tuple(small[0][:4]) == first
+
+
+#: Doubles where the exact check of the kernel's float reading turns: whole and half
+#: values (rint's ties), the bounds' neighbours, -0.0, NaN and the infinities.
+_AWKWARD = [0.0, -0.0, 0.5, 1.5, 2.5, -1.0, 1e-9, 5e-10, 1.0000000005, 2012.0, 2012.5]
+DOUBLES = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(-1e6, 1e6),
+    st.integers(-(10**14), 10**14).map(float),
+    st.sampled_from([*_AWKWARD, float("nan"), float("inf"), float("-inf")]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(DOUBLES, min_size=1, max_size=SMALL_ROWS), st.sampled_from(INPUTS))
+def test_the_small_paths_float_reading_is_the_kernels(cells: list[float], spec: InputSpec) -> None:
+    """``convert_floats`` (the layout's reading of a few rows' float column, one value at
+    a time in Python) gives the kernel's own reading (``_from_float``: numpy) of every
+    double, for every input column's declaration: values, blanks, ok."""
+    scale = SCALE.get(spec.kind)  # a date, a choice: no bounds (numbers are refused)
+    bounds = [] if scale is None else [n / scale for n in convert._limits(spec.kind, spec.rule)]
+    near = [float(np.nextafter(b, to)) for b in bounds for to in (-np.inf, np.inf)]
+    for extra in ([], bounds + near):
+        array = np.array(cells + extra, np.float64)
+        small = convert.convert_floats(array, spec)
+        kernel = convert._from_float(array, spec.kind, spec.rule)
+        assert small.values.tolist() == kernel.values.tolist()
+        assert small.blank.tolist() == kernel.blank.tolist()
+        assert small.ok.tolist() == kernel.ok.tolist()
