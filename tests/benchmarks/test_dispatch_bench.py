@@ -472,6 +472,21 @@ def test_scenarios_by_table_size() -> None:
 
 # ================================================================ the dispatch's own overhead
 
+#: The cells exactly as the dispatch hands them to the Python function (a stand-in with
+#: the function's declaration records them): shared by the overhead scripts below.
+_CAPTURED = r"""
+async def captured(name, data, function):
+    seen = {}
+    def capture(*cells_in):
+        seen["args"] = cells_in
+        return 0
+    capture.__xlfunc__ = function.__xlfunc__
+    holder = types.ModuleType("capture")
+    setattr(holder, name, capture)
+    await call(data, holder)
+    return seen["args"]
+"""
+
 #: One interpreter's dispatch overhead for every catalog function: argv = [runtime, calls,
 #: rounds, names or ""]; prints one JSON line {name: {"function": [s...], "identity": [s...],
 #: "arity": n}}, one overhead a round. The script shares _MEASURE's payloads and identity.
@@ -510,17 +525,9 @@ async def per_call(data, module, calls):
     return (time.process_time() - start) / calls
 
 
-async def captured(name, data, function):
-    # The cells exactly as the dispatch hands them to the Python function.
-    seen = {}
-    def capture(*cells_in):
-        seen["args"] = cells_in
-        return 0
-    capture.__xlfunc__ = function.__xlfunc__
-    holder = types.ModuleType("capture")
-    setattr(holder, name, capture)
-    await call(data, holder)
-    return seen["args"]
+"""
+    + _CAPTURED
+    + r"""
 
 
 async def measure():
@@ -765,16 +772,9 @@ def per_call_direct(function, args, calls):
     return (time.process_time() - start) / calls
 
 
-async def captured(name, data, function):
-    seen = {}
-    def capture(*cells_in):
-        seen["args"] = cells_in
-        return 0
-    capture.__xlfunc__ = function.__xlfunc__
-    holder = types.ModuleType("capture")
-    setattr(holder, name, capture)
-    await call(data, holder)
-    return seen["args"]
+"""
+    + _CAPTURED
+    + r"""
 
 
 async def measure():
@@ -961,16 +961,9 @@ def arithmetic():
     return total
 
 
-async def captured(name, data, function):
-    seen = {}
-    def capture(*cells_in):
-        seen["args"] = cells_in
-        return 0
-    capture.__xlfunc__ = function.__xlfunc__
-    holder = types.ModuleType("capture")
-    setattr(holder, name, capture)
-    await call(data, holder)
-    return seen["args"]
+"""
+    + _CAPTURED
+    + r"""
 
 
 async def timed(steps, calls):
