@@ -155,15 +155,11 @@ def quick_result_cells() -> bool:
         elif x is None:
             return ""
         elif kind is dt.date and day_kinds:
-            # xlwings' own date branch (datetime_to_formatted_number), its serial read
-            # from the day's ordinal (1899-12-30 is ordinal 693,594): the same float as
-            # xlwings' timestamp / 86400 + 25569 for a whole day, without a datetime
-            # made; the schedules' and the calendar's dates (issue 35)
-            serial = float(x.toordinal() - 693_594)  # type: ignore[attr-defined]
-            date_format = options["date_format"]
-            if float(options["runtime"]) < 1.4 or date_format is None:
-                return serial
-            return {"type": "FormattedNumber", "basicValue": serial, "numberFormat": date_format}
+            # xlwings' own date branch, without a datetime made: the schedules' and the
+            # calendar's dates (issue 35); options it cannot read go to xlwings
+            cell = _date_cell(options)
+            if cell is not None:
+                return cell(x.toordinal())  # type: ignore[attr-defined]
         elif kind in day_kinds:  # exactly a datetime (not pandas' Timestamp)
             # xlwings' own branch, without its pandas.isna and numpy tests first
             return formatted(x, options["date_format"], options["runtime"])  # type: ignore[misc]
@@ -173,6 +169,27 @@ def quick_result_cells() -> bool:
     engine.prepare_xl_data_element = staticmethod(prepare_xl_data_element)
     _quick_rows(prepare_xl_data_element, bool(day_kinds))
     return True
+
+
+def _date_cell(options: dict[str, Any]) -> Callable[[int], object] | None:
+    """A plain date's cell, from its ordinal, as xlwings' Office.js date branch
+    (``datetime_to_formatted_number``) makes it under a call's options: the serial
+    (1899-12-30 is ordinal 693,594: the same float as xlwings' timestamp / 86400 + 25569
+    for a whole day, without a datetime made), alone before runtime 1.4 or without a date
+    format, else as a FormattedNumber. None: options it cannot read (xlwings' own branch
+    then raises or answers as it does). Worked out once a call (issue 35)."""
+    try:
+        date_format = options["date_format"]
+        serial_only = float(options["runtime"]) < 1.4 or date_format is None
+    except Exception:
+        return None
+    if serial_only:
+        return lambda ordinal: float(ordinal - 693_594)
+    return lambda ordinal: {
+        "type": "FormattedNumber",
+        "basicValue": float(ordinal - 693_594),
+        "numberFormat": date_format,
+    }
 
 
 def _quick_rows(prepare: Callable[[object, dict[str, Any]], object], dates: bool) -> None:
@@ -194,31 +211,13 @@ def _quick_rows(prepare: Callable[[object, dict[str, Any]], object], dates: bool
     if stage is None or not callable(original) or "CleanDataForWriteStage" in REPLACED:
         return
 
-    def date_cell(options: dict[str, Any]) -> Callable[[int], object] | None:
-        """A plain date's cell from its ordinal as ``prepare`` gives it under these
-        options (None: leave dates to ``prepare``, e.g. options it cannot read)."""
-        if not dates:
-            return None
-        try:
-            date_format = options["date_format"]
-            serial_only = float(options["runtime"]) < 1.4 or date_format is None
-        except Exception:  # prepare raises or answers as it does
-            return None
-        if serial_only:
-            return lambda ordinal: float(ordinal - 693_594)
-        return lambda ordinal: {
-            "type": "FormattedNumber",
-            "basicValue": float(ordinal - 693_594),
-            "numberFormat": date_format,
-        }
-
     def clean(self: Any, c: Any) -> None:
         impl = getattr(c.engine, "impl", None)
         if getattr(impl, "prepare_xl_data_element", None) is not prepare:
             original(self, c)
             return
         options = self.options
-        day = date_cell(options)
+        day = _date_cell(options) if dates else None
         date = dt.date if day is not None else None  # no cell's type is None
         # the commonest first: floats, blanks (a third of a scenario table), text
         c.value = [
