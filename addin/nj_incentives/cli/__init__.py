@@ -20,6 +20,7 @@ Every subcommand takes ``--json``: one JSON document on standard output for scri
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from decimal import Decimal, InvalidOperation
@@ -257,6 +258,11 @@ def _printable_streams() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; the exit status (see :data:`EXIT_CODES`)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    # No command does linear algebra, and numpy's OpenBLAS starts a thread per core
+    # beyond the first that spins for about 0.1 s before it sleeps: 0.08-0.1 CPU-s of
+    # every command that imports numpy on the 2-core machine (docs/performance.md, the
+    # Dask client). Set before any subcommand imports numpy; a value already set is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     _printable_streams()
     from nj_incentives.support.files import exit_on_sigterm
 

@@ -13,11 +13,13 @@ CSV's bytes (:func:`_summary_csv`). No table goes through the client, which impo
 neither pandas nor pyarrow (nor the kernel): at 1,000,000 rows that was 0.4-0.5 of its
 1.8-2.1 CPU-seconds, and it received every part's sample of the summary (39 MB). For a
 Parquet output a part is Parquet, one row group per chunk, encoded by the worker with
-the pandas engine's writer. The client joins each part into the output
-as soon as it and the parts before it are done, while the workers compute the later
-ones, and removes it: CSV byte for byte, Parquet row groups moved as the bytes the
-worker wrote (:mod:`.parquet_join`). The output holds the pandas engine's rows, values
-and schema; where the input's row groups are whole chunks it is the pandas engine's file
+the pandas engine's writer. The client joins each part into the output as soon as it
+and the parts before it are done, while the workers compute the later ones, and removes
+it: CSV byte for byte, Parquet row groups moved as the bytes the worker wrote
+(:mod:`.parquet_join`), appended past the page cache where the system allows it
+(:mod:`.appending`: the output's new pages were most of what the client cost). The
+output holds the pandas engine's rows, values and schema; where the input's row groups
+are whole chunks it is the pandas engine's file
 byte for byte but for the stamp's engine and time.
 
 The input and output paths must be the same for the client and every worker (a shared
@@ -41,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from nj_incentives.scenarios.appending import Appender
 from nj_incentives.scenarios.errors import ScenarioError
 from nj_incentives.scenarios.parquet_join import (
     JoinError,
@@ -483,7 +486,7 @@ class _Joiner:
     def __init__(self, target: Path, fmt: str) -> None:
         self.target, self.fmt = target, fmt
         self.stamp: dict[str, Any] | None = None
-        self._csv: Any = None
+        self._csv: Appender | None = None
         self._parquet: ParquetJoiner | None = None
         self._schema: Any = None
 
@@ -497,10 +500,10 @@ class _Joiner:
         if self.fmt == "csv":
             if self._csv is None:
                 path.replace(self.target)
-                self._csv = self.target.open("ab")
+                self._csv = Appender(self.target, self.target.stat().st_size)
                 return
             with path.open("rb") as part:
-                shutil.copyfileobj(part, self._csv, 1 << 20)
+                self._csv.copy_from(part, 0, os.fstat(part.fileno()).st_size)
         elif self._parquet is not None and path.exists():  # a part with no rows: no file
             try:
                 try:
@@ -529,8 +532,9 @@ class _Joiner:
     def __exit__(self, exc_type: object, *exc: object) -> None:
         if self.fmt == "csv":
             if self._csv is None:  # no part: an empty file
-                self._csv = self.target.open("wb")
-            self._csv.close()
+                self.target.write_bytes(b"")
+            else:
+                self._csv.close()
         if self._parquet is not None:
             if exc_type is not None:
                 self._parquet.abort()

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from nj_incentives.scenarios.appending import Appender
+
 __all__ = ["JoinError", "Outline", "ParquetJoiner", "SchemaMismatch", "footer_of", "outline"]
 
 MAGIC = b"PAR1"
@@ -318,7 +320,8 @@ def _past(elements: list[_Struct], at: int) -> int:
 class ParquetJoiner:
     """Parquet parts of one schema appended, row group by row group, to ``target``.
 
-    :meth:`add` copies a part's pages (or renames the first part onto ``target`` and cuts
+    :meth:`add` copies a part's pages (past the page cache where the system allows it:
+    :class:`~.appending.Appender`; or renames the first part onto ``target`` and cuts
     its footer off, ``move``) and keeps its row groups' metadata, shifted to their new
     place; :meth:`close` writes the footer: the first part's, with every part's
     row groups, their rows, and ``metadata`` added to its key-value metadata (before the
@@ -326,7 +329,7 @@ class ParquetJoiner:
 
     def __init__(self, target: Path) -> None:
         self._target = Path(target)
-        self._out: BinaryIO | None = None  # opened by the first add() or by close()
+        self._out: Appender | None = None  # opened by the first add() or by close()
         self._first: _Struct | None = None
         self._first_footer = b""  # the first part's footer as it was
         self._groups: list[_Struct] = []
@@ -353,11 +356,12 @@ class ParquetJoiner:
                         raise SchemaMismatch(f"{part}: another schema than the first part's")
             if self._out is None and move:
                 os.replace(part, self._target)
-                self._out = self._target.open("r+b")
-                self._out.truncate(end)
-                self._out.seek(end)
+                self._out = Appender(self._target, end)
             else:
-                _copy(source, self._opened(), len(MAGIC), end - len(MAGIC))
+                try:
+                    self._opened().copy_from(source, len(MAGIC), end - len(MAGIC))
+                except EOFError:
+                    raise JoinError(f"{part}: the part ended early") from None
         if self._first is None:
             self._first, self._first_footer = meta, raw
         self._groups.extend(groups)
@@ -369,11 +373,11 @@ class ParquetJoiner:
         raw = self._first_footer
         return MAGIC + raw + struct.pack("<i", len(raw)) + MAGIC if raw else b""
 
-    def _opened(self) -> BinaryIO:
+    def _opened(self) -> Appender:
         """The output, opened (empty but for the Parquet mark) if no part made it."""
         if self._out is None:
-            self._out = self._target.open("wb")
-            self._out.write(MAGIC)
+            self._target.write_bytes(MAGIC)
+            self._out = Appender(self._target, len(MAGIC))
         return self._out
 
     def _moved(self, raw: bytes, by: int, end: int) -> tuple[_Struct, list[_Struct]]:
@@ -427,20 +431,7 @@ class ParquetJoiner:
 
     def abort(self) -> None:
         if self._out is not None:
-            self._out.close()
-
-
-def _copy(source: BinaryIO, target: BinaryIO, start: int, size: int) -> None:
-    """``size`` bytes of ``source`` from ``start`` appended to ``target``, through one
-    buffer (``os.copy_file_range`` took more system time than this on ext4)."""
-    buffer = memoryview(bytearray(min(size, 4 << 20)))
-    source.seek(start)
-    while size:
-        got = source.readinto(buffer[: min(size, len(buffer))])  # type: ignore[attr-defined]
-        if not got:
-            raise JoinError("the part ended early")
-        target.write(buffer[:got])
-        size -= got
+            self._out.abort()
 
 
 def _binary(text: str) -> bytes:
