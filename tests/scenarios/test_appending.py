@@ -120,6 +120,21 @@ def test_a_file_system_that_refuses_o_direct_at_the_first_write(
     assert path.read_bytes() == b"a" * 5_000 + b"".join(bytes([k]) * 3_000 for k in range(6))
 
 
+def test_a_full_disk_is_raised_not_retried_through_the_page_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int, data: Any, offset: int) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(appending.os, "pwrite", full)
+    path = tmp_path / "out.bin"
+    path.write_bytes(b"")
+    appender = Appender(path, 0)
+    appender.write(b"b" * 10_000)
+    with pytest.raises(OSError, match="No space left"):
+        appender.close()
+
+
 def test_a_file_system_that_refuses_o_direct_when_opening(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,13 +15,16 @@ added at 4,000,000 rows.
 the last, partial block through the page cache. Where ``O_DIRECT`` is not there (Windows,
 macOS) or the file system refuses it (when opening, or at the first write: tmpfs before
 Linux 6.6, some network and FUSE file systems), it writes through the page cache as any
-file is written: the same bytes either way (``tests/scenarios/test_appending.py``).
+file is written: the same bytes either way (``tests/scenarios/test_appending.py``). A
+full disk or an I/O error is raised as it comes, not retried.
 
 Not a library: none on PyPI appends with ``O_DIRECT``; the alignment is the whole of it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import mmap
 import os
 from pathlib import Path
@@ -34,6 +37,8 @@ __all__ = ["ALIGN", "Appender"]
 ALIGN = 4096
 #: the buffer written at a time
 PIECE = 4 << 20
+#: a write's errors that mean "not with O_DIRECT here" (None: a short write)
+_REFUSED = {None, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP}
 
 
 class Appender:
@@ -121,7 +126,11 @@ class Appender:
                 if wrote <= 0 or wrote % ALIGN:  # pragma: no cover - not seen on Linux
                     raise OSError("a short O_DIRECT write")
                 done += wrote
-        except OSError:  # refused at the first write: the rest through the page cache
+        except OSError as error:
+            # O_DIRECT refused (or a short write): the rest through the page cache; a
+            # full disk or an I/O error is the caller's
+            if error.errno not in _REFUSED:
+                raise
             self._base += done
             self._view[: self._held - done] = self._view[done : self._held]
             self._held -= done
@@ -165,5 +174,7 @@ class Appender:
         self._close_direct()
         if self._plain is not None:
             self._plain.close()
-        self._view.release()
-        self._buffer.close()
+        # a view of the buffer held by an exception's traceback: freed with it instead
+        with contextlib.suppress(BufferError):
+            self._view.release()
+            self._buffer.close()
