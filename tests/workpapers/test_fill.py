@@ -26,13 +26,14 @@ from nj_incentives.programs.beip.templates import grant as beip_grant
 from nj_incentives.programs.ertc import rules as ertc
 from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
 from nj_incentives.programs.ertc.templates.form_313 import ROSTER
+from nj_incentives.workpapers import signoff
 from nj_incentives.workpapers.fill import FillError, fill, template_inputs
 from nj_incentives.workpapers.payroll import PayrollError, read_payroll
-from nj_incentives.workpapers.recalc import recalculate, vet_workbook
+from nj_incentives.workpapers.recalc import vet_workbook
 from nj_incentives.workpapers.recalc.safety import dynamic_arrays
 from nj_incentives.workpapers.recalc.templates import shipped_layouts
 from nj_incentives.workpapers.templates.build import DEFAULT_DIRECTORY
-from tooling import libreoffice_save, need
+from tooling import libreoffice_save, need, recalculate_as_calc
 
 pytestmark = pytest.mark.slow
 
@@ -360,13 +361,14 @@ def big_roster_data(employees: list[dict[str, Any]]) -> dict[str, Any]:
     return data | {"Employees": employees}
 
 
-@pytest.mark.recalc
 def test_a_501_employee_roster_continues_on_further_sheets(tmp_path: Path) -> None:
     """One employee past two full sheets: a first sheet, a middle one both continued and
     continuing, and a last one holding a single row (the sheet boundary, its other rows
     blank), with temporary and excluded employees on the first two; every hour on its
     sheet and the averages over the whole roster. (1,000 employees on 4 full sheets proved
-    the same, without the partial last sheet, at twice the recalculation.)"""
+    the same, without the partial last sheet, at twice the recalculation.) Recalculated
+    as calc does it: from the form of the template with 3 roster sheets a period, held
+    equal to the full engine on a 501-employee roster by test_recalc_prebuilt.py."""
     employees = big_roster(501)
     data = big_roster_data(employees)
     done = fill("ertc-form-313", data, tmp_path / "big.xlsx")
@@ -387,8 +389,12 @@ def test_a_501_employee_roster_continues_on_further_sheets(tmp_path: Path) -> No
         # the last sheet's rows after the roster's end are blank
         assert rows[: len(employees)] == [e[key] for e in employees], key
         assert rows[len(employees) :] == [[0] * 12] * (3 * 250 - len(employees)), key
-    result = recalculate(done.path)
+    result = recalculate_as_calc(done.path)
+    assert result.method == "prebuilt"
     assert not result.function_errors
+    # its formulas are its template's (with 3 roster sheets): the sign-off line says no
+    # formula differs (the blank template's Calculations read one roster sheet a period)
+    assert signoff.inspect(result).formulas_count == 0
     # the workbook's average positions are the core's over the whole roster
     for key, name in (("base", "Base"), ("year1", "Year1"), ("year2", "Year2")):
         hours = [e[key] for e in employees]

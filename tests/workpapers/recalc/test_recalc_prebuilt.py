@@ -16,6 +16,7 @@ full path's values. (The compiled-model path these tests replaced was retired in
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import json
@@ -284,6 +285,79 @@ def test_other_formulas_get_the_full_path_and_say_so(tmp_path: Path) -> None:
     assert note in result.notes
     # its own formula: the header cell reads "Year", and "Year" = "Yr" is FALSE
     assert result.value("Checks!C15") is False
+
+
+# --------------------------------------------------------------------------- a continued roster
+
+
+@pytest.fixture(scope="module")
+def continued_roster(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ERTC example with 501 employees: 501 / 250 rows a sheet = 3 roster sheets a
+    period (a middle sheet continued and continuing, a last one of one row), five hour
+    patterns, temporary and excluded employees, and two inputs the functions refuse on
+    the continuation sheets (employee 261's flag on sheet (2), employee 501's 745 hours
+    on sheet (3): more than the 744 of a 31-day month)."""
+    patterns = (
+        ([160] * 12, [160] * 12, [160] * 12),
+        ([0] * 12, [160] * 12, [160] * 12),
+        ([100] * 12, [100] * 12, [0] * 6 + [100] * 6),
+        ([0] * 12, [0] * 3 + [150] * 9, [150] * 4 + [0] * 8),
+        ([90] * 12, [90] * 12, [90] * 12),
+    )
+    employees: list[dict[str, Any]] = [
+        {
+            "name": f"Employee {n:04d}",
+            "temporary": n % 97 == 0,
+            "excluded": n % 101 == 0,
+            **dict(zip(("base", "year1", "year2"), patterns[n % 5], strict=True)),
+        }
+        for n in range(1, 502)
+    ]
+    employees[260]["temporary"] = "perhaps"
+    employees[500]["year2"] = [160] * 11 + [745]
+    path = tmp_path_factory.mktemp("roster") / "ertc-501.xlsx"
+    return build_template(ertc_credit, path, {**ertc_credit.EXAMPLE, "employees": employees})
+
+
+@pytest.mark.slow
+@pytest.mark.recalc
+def test_a_roster_continued_on_further_sheets_is_the_same(continued_roster: Path) -> None:
+    # the one full recalculation of a continued roster: its form is the template's with
+    # 3 roster sheets a period, built in the process from the builder (no committed form)
+    fast, full = both(continued_roster)
+    assert_same(fast, full)
+    assert len(full.function_errors) > 1  # the refused inputs, on the continuation sheets
+    assert prebuilt.built_form("ertc-form-313.xlsx", 3) is not None
+
+
+def test_a_continued_roster_with_other_formulas_gets_the_full_path_and_says_so(
+    continued_roster: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the name shown on sheet (3) of credit years one and two reads the next employee's:
+    # the template's sheets, not its formulas: the full path, with the note of any other
+    # formulas (the full engine's values are the engine's own: not recalculated here)
+    shown = "'Part II base year (3)'!$C$7)"
+    graph = prebuilt.read_graph(vet_workbook(continued_roster))
+    assert graph is not None
+    assert graph.formulas[("Part II year one (3)", "C7")].endswith(shown)
+    path = _respelled(
+        continued_roster,
+        tmp_path / "claims.xlsx",
+        lambda text: text.replace(shown, "'Part II base year (3)'!$C$8)"),
+    )
+    vetted = vet_workbook(path)
+    fast, note = prebuilt.prebuilt_or_note(vetted)
+    assert fast is None
+    assert note is not None
+    assert "formulas differ from the bundled template ertc-form-313.xlsx" in note
+
+    @dataclasses.dataclass(frozen=True)
+    class Full:
+        notes: tuple[str, ...] = ("the full path's",)
+        method: str = "full"
+
+    monkeypatch.setattr(engine, "recalculate_vetted", lambda vetted: Full())
+    assert prebuilt.recalculate_template(vetted) == Full(notes=("the full path's", note))
 
 
 @pytest.mark.slow
