@@ -255,6 +255,31 @@ def test_an_input_changed_after_signing_makes_both_stale(signed: Path, tmp_path:
     assert [s.line for s in status(changed)] == [s.line for s in found]
 
 
+def test_a_continued_roster_is_signed_over_all_its_sheets(tmp_path: Path) -> None:
+    # 251 employees: 2 roster sheets a period, whose inputs hash (and formulas) are the
+    # template's with 2 roster sheets, not the blank one-sheet template's: an hour changed
+    # on sheet (2) makes the sign-off stale, naming the cell (before, sign refused such a
+    # workbook, and a hash over the first sheets alone would miss the change)
+    from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
+
+    employees = [
+        {"name": f"E{n}", "base": [0] * 12, "year1": [160] * 12, "year2": [160] * 12}
+        for n in range(ertc_credit.MAX_EMPLOYEES + 1)
+    ]
+    values = {**ertc_credit.EXAMPLE, "employees": employees}
+    path = build_template(ertc_credit, tmp_path / "e.xlsx", values)
+    sign(path, preparer="A. Preparer", date="2026-11-20")
+    assert status(path)[0].line == "prepared 2026-11-20 by A. Preparer; inputs unchanged since"
+    book = openpyxl.load_workbook(path)
+    book["Part II base year (2)"]["F7"] = 10  # employee 251's first base-year month: 0
+    book.save(tmp_path / "changed.xlsx")
+    (prepared, _reviewed) = status(tmp_path / "changed.xlsx")
+    assert prepared.line == "prepared 2026-11-20 by A. Preparer; inputs changed since"
+    assert [change.line for change in prepared.changes] == [
+        "HoursBase2[1] (Part II base year (2)!F7): signed 0, now 10"
+    ]
+
+
 def test_a_reformatted_input_leaves_the_signoff_current(signed: Path, tmp_path: Path) -> None:
     # the grant percentage 0.5 retyped as the text "50%" (and shown as 0%), the term 5
     # as the text "5.00"

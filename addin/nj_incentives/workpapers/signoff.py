@@ -244,35 +244,50 @@ def _cells_of(sheet: str, first: str, row: str, last: str | None, end: str | Non
 
 
 @functools.cache
-def _template_graph(template: str) -> Any:
-    """The shipped template's formula graph (its blank workbook), or None.
+def _template_graph(template: str, roster_sheets: int = 1) -> Any:
+    """The shipped template's formula graph (its blank workbook), or None; with
+    ``roster_sheets`` more than 1, the graph of the template as the builder writes it
+    with that many roster sheets a period (a larger roster's workbook, whose inputs hash
+    and formulas cover its continuation sheets:
+    :func:`~nj_incentives.workpapers.recalc.prebuilt.continued_template`).
 
     The blank workbook is the package's own file, not a file a user gave, so it is read
     without the vetting that bounds untrusted workbooks (which parsed every part of it
     once more on each ``calc``: about 0.1 s a template, since the tables' companion sheets
     about a fifth of the main job). :func:`read_graph` reads only its bytes."""
-    from nj_incentives.support.shipped import TEMPLATES, shipped_file
-    from nj_incentives.workpapers.recalc.prebuilt import read_graph
+    from nj_incentives.support.shipped import TEMPLATES
+    from nj_incentives.workpapers.recalc.prebuilt import continued_template, read_graph
     from nj_incentives.workpapers.recalc.safety import VettedWorkbook
 
     name = f"{template}.xlsx"
     if name not in TEMPLATES:
         return None
     try:
-        path = shipped_file(name)
-        data = path.read_bytes()
+        with continued_template(name, roster_sheets) as path:
+            data = path.read_bytes()
         return read_graph(VettedWorkbook(path, data, 0, len(data), False, 0))
     except Exception:  # not shipped here, or not readable: nothing to compare with
         return None
 
 
+def _roster_sheets(recalc: Recalculation, template: str) -> int:
+    """The roster sheets a period of the workbook of ``template`` (1 unless its sheets are
+    the template's with a roster continued on further sheets)."""
+    from nj_incentives.workpapers.recalc.prebuilt import continued_roster_sheets
+
+    return continued_roster_sheets(f"{template}.xlsx", tuple(recalc.sheets))
+
+
 @functools.cache
-def _declared(template: str) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...], dict[str, str]]:
+def _declared(
+    template: str, roster_sheets: int = 1
+) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ...], dict[str, str]]:
     """The template's hashed inputs: its kinds, each range's cells ("Inputs!C31"), and
-    each cell's input name (``Withholdings[3]`` for the third cell of a range)."""
+    each cell's input name (``Withholdings[3]`` for the third cell of a range); with
+    ``roster_sheets`` roster sheets a period (:func:`_template_graph`)."""
     from nj_incentives.core.workpaper import INPUTS_HASH
 
-    graph = _template_graph(template)
+    graph = _template_graph(template, roster_sheets)
     if graph is None or INPUTS_HASH.upper() not in graph.names:
         return "", (), {}
     where = _REFERENCE.fullmatch(graph.names[INPUTS_HASH.upper()][1].strip().lstrip("="))
@@ -301,14 +316,15 @@ def _declared(template: str) -> tuple[str, tuple[tuple[str, tuple[str, ...]], ..
     return call.group(1).lower(), tuple(ranges), labels
 
 
-def _formula_differences(recalc: Recalculation, template: str) -> list[str]:
-    """The cells and defined names whose formulas differ from the template's."""
+def _formula_differences(recalc: Recalculation, template: str, roster_sheets: int = 1) -> list[str]:
+    """The cells and defined names whose formulas differ from the template's (with
+    ``roster_sheets`` roster sheets a period)."""
     from nj_incentives.workpapers.recalc.prebuilt import normal_formula as _normal
     from nj_incentives.workpapers.recalc.prebuilt import read_graph
 
     if recalc.method == "prebuilt":  # matched the template's formula graph
         return []
-    theirs = _template_graph(template)
+    theirs = _template_graph(template, roster_sheets)
     ours = read_graph(recalc.vetted) if recalc.vetted is not None else None
     if theirs is None:
         return []
@@ -359,7 +375,8 @@ def inspect(recalc: Recalculation) -> Inspection:
         if match is None:
             return Inspection()
         template = match.template
-    kinds, ranges, labels = _declared(template)
+    roster_sheets = _roster_sheets(recalc, template)
+    kinds, ranges, labels = _declared(template, roster_sheets)
     values: dict[str, str] = {}
     hash_now: str | None = None
     if kinds:
@@ -378,7 +395,7 @@ def inspect(recalc: Recalculation) -> Inspection:
             hash_now = inputs_hash(kinds, *columns)
         except InputError:
             hash_now = None
-    differ = _formula_differences(recalc, template)
+    differ = _formula_differences(recalc, template, roster_sheets)
     return Inspection(template, hash_now, values, labels, tuple(differ[:_SHOWN]), len(differ))
 
 

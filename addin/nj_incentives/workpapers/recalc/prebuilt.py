@@ -125,6 +125,7 @@ __all__ = [
     "WorkbookGraph",
     "build_form",
     "built_form",
+    "continued_roster_sheets",
     "continued_template",
     "form_path",
     "forms_for",
@@ -841,6 +842,16 @@ def _continued(sheets: tuple[str, ...]) -> Iterator[Unbuilt]:
         found = _unbuilt(name, more + 1)
         if found is not None and found.sheets == sheets:
             yield found
+
+
+def continued_roster_sheets(name: str, sheets: tuple[str, ...]) -> int:
+    """The roster sheets a period of a workbook of the shipped template ``name`` with
+    these sheets: more than 1 when they are the template's with its roster continued on
+    further sheets (:func:`_continued`), else 1."""
+    for found in _continued(sheets):
+        if found.template == name:
+            return found.roster_sheets
+    return 1
 
 
 @functools.cache
