@@ -806,6 +806,7 @@ def forms_for(sheets: tuple[str, ...]) -> tuple[Form | Unbuilt, ...]:
     return (*found, *_continued(sheets))
 
 
+@functools.cache
 def _roster_sheets(name: str) -> tuple[int, int]:
     """(the periods, the most roster sheets a period) of the shipped template ``name``'s
     roster (its module's ``ROSTER``, :class:`~nj_incentives.core.workpaper.Roster`);
@@ -827,17 +828,19 @@ def _continued(sheets: tuple[str, ...]) -> Iterator[Unbuilt]:
     ``sheets``: a template is built with ``k`` roster sheets (:func:`continued_template`)
     only when ``sheets`` hold all of its own and ``k - 1`` more for each period."""
     for name in TEMPLATES:
-        periods, most = _roster_sheets(name)
-        if not periods:
-            continue
         blank = next((form.sheets for form in load_forms() if form.template == name), None)
         if blank is None:
             shipped = _unbuilt(name)
             if shipped is None:
                 continue
             blank = shipped.sheets
+        if len(sheets) <= len(blank) or not set(blank) <= set(sheets):
+            continue  # (a template's own workbook: its declaration is not even read)
+        periods, most = _roster_sheets(name)
+        if not periods:
+            continue
         more, rest = divmod(len(sheets) - len(blank), periods)
-        if rest or not 1 <= more < most or not set(blank) <= set(sheets):
+        if rest or not 1 <= more < most:
             continue
         found = _unbuilt(name, more + 1)
         if found is not None and found.sheets == sheets:
