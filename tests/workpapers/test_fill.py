@@ -368,7 +368,8 @@ def test_a_501_employee_roster_continues_on_further_sheets(tmp_path: Path) -> No
     sheet and the averages over the whole roster. (1,000 employees on 4 full sheets proved
     the same, without the partial last sheet, at twice the recalculation.) Recalculated
     as calc does it: from the form of the template with 3 roster sheets a period, held
-    equal to the full engine on a 501-employee roster by test_recalc_prebuilt.py."""
+    equal to the full engine on a continued roster by test_recalc_prebuilt.py (and on
+    this one when the path was written: identical field by field)."""
     employees = big_roster(501)
     data = big_roster_data(employees)
     done = fill("ertc-form-313", data, tmp_path / "big.xlsx")
