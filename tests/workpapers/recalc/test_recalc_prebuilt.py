@@ -6,9 +6,11 @@ adapters. These tests hold it to the full recalculation (:func:`engine.recalcula
 field by field: on every example and blank template, on LibreOffice-saved copies, on the
 spellings other runtimes save (Office.js, Excel's ``_xldudf_``), on randomly filled inputs
 (hypothesis, including inputs the NJ_* functions reject and checks that go FALSE) and on
-every input of each example moved at once; a stale committed form is never used (the
-template's form is built in the process instead); and they check that anything else gets
-the full path: other formulas, a claimed template that is not one. openpyxl- and
+every input of each example moved at once, and on a Form 313 roster continued on a
+second sheet (its form built in the process from the builder); a stale committed form is
+never used (the template's form is built in the process instead); and they check that
+anything else gets the full path: other formulas (on a continued roster too), a claimed
+template that is not one. openpyxl- and
 pandas-saved copies (inline strings, no dynamic-array marking) get the form too, with the
 full path's values. (The compiled-model path these tests replaced was retired in issue
 30: see the module docstring of :mod:`nj_incentives.workpapers.recalc.prebuilt`.)
