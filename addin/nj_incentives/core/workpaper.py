@@ -60,6 +60,7 @@ __all__ = [
     "OUTPUTS",
     "PRINTED_ROWS",
     "RETURN_SHEET",
+    "ROSTER_KEY",
     "SIGNOFF_CURRENT",
     "SIGNOFF_FIELDS",
     "SIGNOFF_INPUTS",
@@ -658,6 +659,10 @@ class Workpaper:
 
 # --------------------------------------------------------------------------- payroll roster
 
+#: the key of a template's values (and of ``fill``'s DATA) that holds its roster's
+#: employees, each a mapping as :class:`Roster` describes
+ROSTER_KEY = "employees"
+
 
 @dataclass(frozen=True)
 class Roster:
@@ -702,6 +707,12 @@ class Roster:
     def sheets(self, employees: int) -> int:
         """Roster sheets per period for ``employees`` rows (at least one)."""
         return max(1, -(-employees // self.per_sheet))
+
+    def blank_employee(self) -> dict[str, Any]:
+        """An employee's entry with every field and every month's hours blank."""
+        return {key: None for key, _, _ in self.fields} | {
+            key: [None] * self.months for key in self.periods
+        }
 
 
 # --------------------------------------------------------------------------- roll forward

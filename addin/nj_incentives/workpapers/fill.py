@@ -54,7 +54,7 @@ from nj_incentives.core.inputs import (
     control_character,
     is_blank,
 )
-from nj_incentives.core.workpaper import Roster
+from nj_incentives.core.workpaper import ROSTER_KEY, Roster
 from nj_incentives.support.status import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -82,7 +82,6 @@ TEMPLATE_IDS = tuple(programs.templates())
 MAX_DATA_BYTES = 16 * 1024 * 1024
 #: Excel's limit for a cell's text that data validation enforces on the text inputs.
 MAX_TEXT = 255
-_ROSTER_KEY = "employees"
 
 
 class FillError(ValueError):
@@ -234,7 +233,7 @@ def template_inputs(template: str) -> dict[str, TemplateInput]:
                 )
     if roster:
         found["Employees"] = TemplateInput(
-            "Employees", _ROSTER_KEY, "roster", None, label=roster.label
+            "Employees", ROSTER_KEY, "roster", None, label=roster.label
         )
     found.update(_source_inputs(items))
     return found
@@ -547,7 +546,7 @@ def _values(
             assert roster is not None  # the roster input is declared by a roster
             employees, problems = _roster(roster, value, where)
             refused += problems
-            values[_ROSTER_KEY] = employees
+            values[ROSTER_KEY] = employees
             continue
         if declared.rows and isinstance(value, Mapping):
             keyed, problems = _keyed_column(declared, value, where)
@@ -787,7 +786,7 @@ def fill(
                 EXIT_USAGE,
             )
         columns = {key for _, _, key in roster.fields}
-        if _ROSTER_KEY in values or any("_month_" in k or k in columns for k in values):
+        if ROSTER_KEY in values or any("_month_" in k or k in columns for k in values):
             raise FillError(
                 ["--hours and DATA both give the roster: give it in one place"], EXIT_USAGE
             )
@@ -799,12 +798,12 @@ def fill(
                 payroll = read_payroll(hours, roster, start)
             except PayrollError as error:
                 raise FillError(error.messages, error.status) from error
-            values[_ROSTER_KEY] = payroll.employees
+            values[ROSTER_KEY] = payroll.employees
             notes += payroll.notes
             given.append("Employees")
     if refused:
         raise FillError(refused, EXIT_FAILED)
-    employees = len(values.get(_ROSTER_KEY, ()))
+    employees = len(values.get(ROSTER_KEY, ()))
     sheets = 0
     if roster:
         sheets = roster.sheets(employees)

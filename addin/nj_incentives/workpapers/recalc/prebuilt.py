@@ -865,16 +865,14 @@ def _continued_bytes(name: str, roster_sheets: int) -> bytes:
     import tempfile
 
     from nj_incentives import programs
+    from nj_incentives.core.workpaper import ROSTER_KEY
     from nj_incentives.workpapers.templates.builder import build_template
 
     module = programs.template(Path(name).stem)
     roster = module.ROSTER
-    blank = {key: None for key, _, _ in roster.fields} | {
-        key: [None] * roster.months for key, _ in roster.hours
-    }
-    employees = [blank] * ((roster_sheets - 1) * roster.per_sheet + 1)
+    employees = [roster.blank_employee()] * ((roster_sheets - 1) * roster.per_sheet + 1)
     with tempfile.TemporaryDirectory() as directory:
-        path = build_template(module, Path(directory) / name, {"employees": employees})
+        path = build_template(module, Path(directory) / name, {ROSTER_KEY: employees})
         return path.read_bytes()
 
 

@@ -36,6 +36,7 @@ from nj_incentives.core.workpaper import (
     NOT_COMPUTED,
     OUTPUTS,
     RETURN_SHEET,
+    ROSTER_KEY,
     ArrayTable,
     CarriedFigure,
     Chart,
@@ -254,7 +255,7 @@ EXAMPLE: Mapping[str, Any] = {
     "group_payroll": 0,
     "fractional": False,
     "carryforward_years": None,
-    "employees": [
+    ROSTER_KEY: [
         _employee("A. Rivera", _FULL, _FULL, _FULL),
         _employee("B. Chen", _FULL, _FULL, _FULL),
         _employee("C. Okafor", _FULL, _FULL, _months((_FT, 6), (0, 6))),
@@ -283,10 +284,10 @@ def workpaper(values: Mapping[str, Any] | None = None) -> Workpaper:
     """The workbook for ``values`` (keys as in :data:`EXAMPLE`; none: the blank template):
     as many roster sheets a period as its employees need."""
     values = values or {}
-    sheets = roster_sheets_needed(len(values.get("employees", ())))
+    sheets = roster_sheets_needed(len(values.get(ROSTER_KEY, ())))
     if sheets > MAX_ROSTER_SHEETS:
         raise ValueError(
-            f"{len(values['employees'])} employees: at most "
+            f"{len(values[ROSTER_KEY])} employees: at most "
             f"{MAX_ROSTER_SHEETS * MAX_EMPLOYEES} ({MAX_ROSTER_SHEETS} sheets of "
             f"{MAX_EMPLOYEES} per period)"
         )
@@ -559,9 +560,9 @@ def _table_values(values: Mapping[str, Any]) -> dict[str, Any]:
         periods = list(values["periods"])
         for i, key in enumerate(("period_ends", "gross_receipts", "period_liabilities", "others")):
             found[key] = [p[i] for p in periods]
-    if "employees" not in values:
+    if ROSTER_KEY not in values:
         return found
-    employees = list(values["employees"])
+    employees = list(values[ROSTER_KEY])
     for part in range(1, roster_sheets_needed(len(employees)) + 1):
         rows = employees[(part - 1) * MAX_EMPLOYEES : part * MAX_EMPLOYEES]
         n = _key_suffix(part)
